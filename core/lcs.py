@@ -1,0 +1,173 @@
+"""Bit-parallel longest common subsequence on Python integers.
+
+One sequence (the *prepared* one, usually the reference) is turned into match masks: for every
+distinct token, an integer whose bit ``i`` is set when the token sits at position ``i``. The other
+sequence is then scanned token by token, keeping one column of the dynamic-programming table as a
+single integer ``V`` (Allison–Dix, in Hyyrö's formulation)::
+
+    U = V & mask[token]
+    V = (V + U) | (V - U)
+
+Bit ``i`` of ``V`` is 0 exactly when the LCS of ``prepared[: i + 1]`` and the scanned prefix is
+one longer than that of ``prepared[:i]``. So the LCS length is the number of zero bits among the
+low ``n`` bits, and any table value ``L[i][j]`` is ``i`` minus the popcount of the low ``i`` bits of
+the ``j``-th column.
+
+Keeping every column lets us backtrack. The backtrack reproduces rouge-score's
+``_backtrack_norec`` exactly: take a match whenever the two tokens are equal, otherwise step left
+when ``L[i][j - 1] > L[i - 1][j]`` and up otherwise. With unequal tokens that condition holds
+exactly when bit ``i - 1`` of column ``j`` is 0, so whole runs of "up" steps become one
+``int.bit_length`` call. rouge-score's tie-breaking decides which reference tokens ROUGE-Lsum's
+union LCS sees, so matching it matters for the scores, not just for the highlighting.
+
+Tokens can be any hashable values whose equality agrees with their hash (strings, ints, tuples).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+__all__ = [
+    "PreparedSequence",
+    "lcs_length",
+    "lcs_pairs",
+    "rouge_score_lcs_indices",
+]
+
+#: ``_POWERS[i] == 1 << i``; building masks from a table is measurably faster than shifting.
+_POWERS: tuple[int, ...] = tuple(1 << i for i in range(1024))
+
+
+def _match_masks(tokens: Sequence[Hashable]) -> dict[Hashable, int]:
+    """Map every distinct token to the bit mask of the positions where it occurs."""
+    masks: dict[Hashable, int] = {}
+    get = masks.get
+    if len(tokens) <= len(_POWERS):
+        for token, bit in zip(tokens, _POWERS, strict=False):
+            masks[token] = get(token, 0) | bit
+    else:
+        bit = 1
+        for token in tokens:
+            masks[token] = get(token, 0) | bit
+            bit <<= 1
+    return masks
+
+
+class PreparedSequence:
+    """Match masks of one sequence, computed once and reused against many others.
+
+    All results are expressed with this sequence playing rouge-score's ``ref`` role (the rows of
+    its table): indices "in self" are positions in :attr:`tokens`.
+    """
+
+    __slots__ = ("_full", "_masks", "tokens")
+
+    tokens: tuple[Hashable, ...]
+    _masks: dict[Hashable, int]
+    _full: int
+
+    def __init__(self, tokens: Sequence[Hashable]) -> None:
+        self.tokens = tuple(tokens)
+        self._masks = _match_masks(self.tokens)
+        self._full = (1 << len(self.tokens)) - 1
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    def __repr__(self) -> str:
+        return f"PreparedSequence(<{len(self.tokens)} tokens, {len(self._masks)} distinct>)"
+
+    def lcs_length(self, other: Sequence[Hashable]) -> int:
+        """Length of a longest common subsequence of this sequence and ``other``."""
+        v = full = self._full
+        get = self._masks.get
+        for mask in map(get, other):
+            if mask:
+                u = v & mask
+                v = (v + u) | (v - u)
+        # Carries may set bits above position n - 1; only the low n bits are table values.
+        return len(self.tokens) - (v & full).bit_count()
+
+    def _columns(self, other: Sequence[Hashable]) -> list[int]:
+        """All DP columns: ``columns[j]`` describes the LCS with ``other[:j]`` (``j = 0..m``)."""
+        v = self._full
+        get = self._masks.get
+        columns = [v]
+        append = columns.append
+        for mask in map(get, other):
+            if mask:
+                u = v & mask
+                v = (v + u) | (v - u)
+            append(v)
+        return columns
+
+    def _backtrack(self, other: Sequence[Hashable], columns: list[int]) -> list[tuple[int, int]]:
+        """rouge-score's backtrack, from the bottom-right corner; pairs come out in reverse."""
+        get = self._masks.get
+        pairs: list[tuple[int, int]] = []
+        i = len(self.tokens)
+        j = len(other)
+        while i > 0 and j > 0:
+            mask = get(other[j - 1], 0)
+            # Highest row p < i where the tokens are equal (take the match) or where column j
+            # does not grow at p (rouge-score steps left there). Rows above p are all "up" steps.
+            stops = (mask | ~columns[j]) & ((1 << i) - 1)
+            if not stops:
+                break
+            p = stops.bit_length() - 1
+            j -= 1
+            if (mask >> p) & 1:
+                pairs.append((p, j))
+                i = p
+            else:
+                i = p + 1
+        return pairs
+
+    def lcs_pairs(self, other: Sequence[Hashable]) -> list[tuple[int, int]]:
+        """One LCS as increasing ``(index in self, index in other)`` pairs.
+
+        It is the LCS rouge-score's backtrack picks when this sequence is its ``ref``.
+        """
+        other = other if isinstance(other, list | tuple) else list(other)
+        pairs = self._backtrack(other, self._columns(other))
+        pairs.reverse()
+        return pairs
+
+    def lcs_indices(self, other: Sequence[Hashable]) -> list[int]:
+        """Indices into this sequence of rouge-score's LCS (``lcs_ind(self.tokens, other)``)."""
+        other = other if isinstance(other, list | tuple) else list(other)
+        indices = [i for i, _ in self._backtrack(other, self._columns(other))]
+        indices.reverse()
+        return indices
+
+    def lcs_index_mask(self, other: Sequence[Hashable]) -> int:
+        """Same positions as :meth:`lcs_indices`, as a bit mask (bit ``i`` = index ``i``)."""
+        other = other if isinstance(other, list | tuple) else list(other)
+        mask = 0
+        for i, _ in self._backtrack(other, self._columns(other)):
+            mask |= 1 << i
+        return mask
+
+
+def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
+    """Length of a longest common subsequence of ``a`` and ``b``."""
+    if len(a) < len(b):
+        # Scanning the shorter sequence costs fewer Python-level steps.
+        a, b = b, a
+    if not b:
+        return 0
+    return PreparedSequence(a).lcs_length(b)
+
+
+def lcs_pairs(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[int, int]]:
+    """One longest common subsequence as increasing ``(index in a, index in b)`` pairs."""
+    return PreparedSequence(a).lcs_pairs(b)
+
+
+def rouge_score_lcs_indices(ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[int]:
+    """The reference indices rouge-score's ``lcs_ind(ref, can)`` returns, in increasing order.
+
+    Same result (including which of several LCSs is chosen) as rouge-score's quadratic table plus
+    ``_backtrack_norec``, computed bit-parallel.
+    """
+    return PreparedSequence(ref).lcs_indices(can)
