@@ -1,0 +1,350 @@
+"""ROUGE-N, ROUGE-L and ROUGE-Lsum on already-tokenized text, equal to rouge-score 0.1.2.
+
+Every function here takes tokens (and, for ROUGE-Lsum, sentences of tokens); tokenizing is done
+elsewhere. Scores are computed in two steps, like sacrebleu's metrics:
+
+1. a segment against one reference gives additive :class:`RougeStats`
+   (``overlap``, ``hyp_count``, ``ref_count``), which can be summed for corpus micro-averages or
+   bootstrap resamples without re-tokenizing;
+2. :func:`score_of` turns stats into a :class:`Score` with exactly rouge-score's arithmetic.
+
+What is counted, per type (rouge-score's names in brackets):
+
+* ROUGE-N (``_score_ngrams``): overlap = sum over n-grams of ``min(count_hyp, count_ref)``;
+  counts = number of n-grams on each side, ``max(len - n + 1, 0)``.
+* ROUGE-L (``_score_lcs``): overlap = LCS length; counts = token counts.
+* ROUGE-Lsum (``_summary_level_lcs``): for every reference sentence, the union of the LCSs with
+  each hypothesis sentence (using rouge-score's tie-breaking, see :mod:`core.lcs`); a union token
+  is a hit while both sides still have unused occurrences of it (rouge-score's token-count
+  bookkeeping); counts = total tokens over all sentences.
+
+rouge-score divides by ``max(count, 1)`` for ROUGE-N but returns 0 for ROUGE-L/Lsum when a side is
+empty. An empty side always has zero overlap, so both rules give the same numbers and one
+:func:`score_of` serves all three types.
+
+Sentence splitting for ROUGE-Lsum is the caller's job. To match rouge-score, split the raw text on
+``"\\n"``, drop the pieces that are empty *strings*, and tokenize each remaining piece (pieces
+that tokenize to nothing may be kept or dropped; they do not change the result).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from itertools import chain
+
+from core.lcs import PreparedSequence
+
+__all__ = [
+    "PreparedRef",
+    "RougeDetail",
+    "RougeStats",
+    "Score",
+    "prepare_ref",
+    "rouge_detail",
+    "rouge_l",
+    "rouge_lsum",
+    "rouge_n",
+    "score_multi",
+    "score_of",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RougeStats:
+    """Additive counts of one segment against one reference.
+
+    ``overlap`` is the matched n-gram count (ROUGE-N), the LCS length (ROUGE-L) or the union-LCS
+    hits (ROUGE-Lsum); ``hyp_count`` and ``ref_count`` are the matching denominators.
+    """
+
+    overlap: int
+    hyp_count: int
+    ref_count: int
+
+    def __post_init__(self) -> None:
+        if self.hyp_count < 0 or self.ref_count < 0 or self.overlap < 0:
+            raise ValueError(f"ROUGE counts must be non-negative, got {self!r}")
+        if self.overlap > self.hyp_count or self.overlap > self.ref_count:
+            raise ValueError(
+                f"ROUGE overlap cannot exceed either count, got {self!r}",
+            )
+
+    def __add__(self, other: RougeStats) -> RougeStats:
+        if not isinstance(other, RougeStats):
+            return NotImplemented
+        return RougeStats(
+            self.overlap + other.overlap,
+            self.hyp_count + other.hyp_count,
+            self.ref_count + other.ref_count,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Precision, recall and F-measure on a 0-1 scale, like rouge-score's ``Score``."""
+
+    precision: float
+    recall: float
+    fmeasure: float
+
+
+@dataclass(frozen=True, slots=True)
+class RougeDetail:
+    """Everything the GUI needs to highlight one hypothesis/reference pair.
+
+    ``lcs`` holds ``(hypothesis index, reference index)`` pairs of the LCS rouge-score picks.
+    ``hyp_ngram_match[n - 1][k]`` tells whether the hypothesis n-gram starting at token ``k``
+    counts as matched: the first ``min(count_hyp, count_ref)`` occurrences of each n-gram, left to
+    right, do. ``ref_ngram_match`` is the same for the reference. ``rouge_n[n - 1]`` are the
+    ROUGE-N stats for ``n = 1..max_n``.
+    """
+
+    lcs: tuple[tuple[int, int], ...]
+    hyp_ngram_match: tuple[tuple[bool, ...], ...]
+    ref_ngram_match: tuple[tuple[bool, ...], ...]
+    rouge_n: tuple[RougeStats, ...]
+    rouge_l: RougeStats
+    rouge_lsum: RougeStats
+
+
+def _as_tokens(tokens: Sequence[str], what: str) -> Sequence[str]:
+    if isinstance(tokens, str):
+        raise TypeError(f"{what} must be a sequence of tokens, not a string: {tokens[:40]!r}")
+    return tokens if isinstance(tokens, list | tuple) else tuple(tokens)
+
+
+def _as_sentences(sentences: Sequence[Sequence[str]], what: str) -> list[Sequence[str]]:
+    if isinstance(sentences, str):
+        raise TypeError(f"{what} must be a sequence of token sequences, not a string")
+    result = []
+    for sentence in sentences:
+        if isinstance(sentence, str):
+            raise TypeError(
+                f"{what} must be a sequence of token sequences, but one sentence is the string "
+                f"{sentence[:40]!r}"
+            )
+        result.append(sentence if isinstance(sentence, list | tuple) else tuple(sentence))
+    return result
+
+
+def _check_order(n: int, what: str) -> None:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"{what} must be an integer >= 1, got {n!r}")
+
+
+def _ngram_keys(tokens: Sequence[str], n: int) -> list[Hashable]:
+    """The n-grams of ``tokens`` in order: tokens themselves for n = 1, tuples otherwise."""
+    if n == 1:
+        return list(tokens)
+    return list(zip(*(tokens[k:] for k in range(n)), strict=False))
+
+
+def _ngram_counts(tokens: Sequence[str], n: int) -> Counter[Hashable]:
+    if n == 1:
+        return Counter(tokens)
+    return Counter(zip(*(tokens[k:] for k in range(n)), strict=False))
+
+
+class PreparedRef:
+    """One reference prepared once and scored against any number of hypotheses.
+
+    Holds the reference's n-gram counts for ``n = 1..max_n`` (higher orders are counted on the
+    fly), the LCS match masks of its tokens and, for ROUGE-Lsum, of each of its sentences.
+    """
+
+    __slots__ = (
+        "_lcs",
+        "_ngrams",
+        "_sentence_counts",
+        "_sentence_lcs",
+        "_sentence_total",
+        "max_n",
+        "sentences",
+        "tokens",
+    )
+
+    tokens: tuple[str, ...]
+    sentences: tuple[tuple[str, ...], ...]
+    max_n: int
+    _ngrams: tuple[Counter[Hashable], ...]
+    _lcs: PreparedSequence
+    _sentence_lcs: tuple[PreparedSequence, ...]
+    _sentence_counts: Counter[str]
+    _sentence_total: int
+
+    def __init__(
+        self,
+        tokens: Sequence[str],
+        *,
+        sentences: Sequence[Sequence[str]] | None = None,
+        max_n: int = 2,
+    ) -> None:
+        _check_order(max_n, "max_n")
+        self.tokens = tuple(_as_tokens(tokens, "reference tokens"))
+        if sentences is None:
+            self.sentences = (self.tokens,)
+        else:
+            self.sentences = tuple(
+                tuple(s) for s in _as_sentences(sentences, "reference sentences")
+            )
+        self.max_n = max_n
+        self._ngrams = tuple(_ngram_counts(self.tokens, n) for n in range(1, max_n + 1))
+        self._lcs = PreparedSequence(self.tokens)
+        self._sentence_lcs = tuple(PreparedSequence(s) for s in self.sentences if s)
+        self._sentence_counts = Counter(chain.from_iterable(self.sentences))
+        self._sentence_total = sum(map(len, self.sentences))
+
+    def __repr__(self) -> str:
+        return (
+            f"PreparedRef(<{len(self.tokens)} tokens, {len(self.sentences)} sentences>, "
+            f"max_n={self.max_n})"
+        )
+
+    def ngram_counts(self, n: int) -> Counter[Hashable]:
+        """Counts of the reference's n-grams (tokens for n = 1, tuples otherwise)."""
+        _check_order(n, "n")
+        if n <= self.max_n:
+            return self._ngrams[n - 1]
+        return _ngram_counts(self.tokens, n)
+
+
+def prepare_ref(
+    tokens: Sequence[str],
+    *,
+    sentences: Sequence[Sequence[str]] | None = None,
+    max_n: int = 2,
+) -> PreparedRef:
+    """Prepare one reference.
+
+    ``tokens`` serve ROUGE-N and ROUGE-L. ``sentences`` serve ROUGE-Lsum; without them the whole
+    reference is one sentence (rouge-score's behaviour for text without newlines), so ROUGE-Lsum
+    equals ROUGE-L.
+    """
+    return PreparedRef(tokens, sentences=sentences, max_n=max_n)
+
+
+def rouge_n(hypothesis: Sequence[str], ref: PreparedRef, n: int) -> RougeStats:
+    """ROUGE-N stats: clipped n-gram matches, hypothesis and reference n-gram counts."""
+    _check_order(n, "n")
+    hyp = _as_tokens(hypothesis, "hypothesis")
+    ref_counts = ref.ngram_counts(n)
+    overlap = 0
+    if hyp and ref_counts:
+        get = ref_counts.get
+        for gram, count in _ngram_counts(hyp, n).items():
+            in_ref = get(gram)
+            if in_ref:
+                overlap += count if count < in_ref else in_ref
+    return RougeStats(overlap, max(len(hyp) - n + 1, 0), max(len(ref.tokens) - n + 1, 0))
+
+
+def rouge_l(hypothesis: Sequence[str], ref: PreparedRef) -> RougeStats:
+    """ROUGE-L stats: LCS length, hypothesis length, reference length."""
+    hyp = _as_tokens(hypothesis, "hypothesis")
+    overlap = ref._lcs.lcs_length(hyp) if hyp and ref.tokens else 0
+    return RougeStats(overlap, len(hyp), len(ref.tokens))
+
+
+def rouge_lsum(hypothesis_sentences: Sequence[Sequence[str]], ref: PreparedRef) -> RougeStats:
+    """ROUGE-Lsum stats: summary-level union-LCS hits, hypothesis and reference token totals."""
+    hyp_sentences = _as_sentences(hypothesis_sentences, "hypothesis sentences")
+    hyp_total = sum(map(len, hyp_sentences))
+    ref_total = ref._sentence_total
+    if not hyp_total or not ref_total:
+        return RougeStats(0, hyp_total, ref_total)
+    hyp_sentences = [s for s in hyp_sentences if s]
+    hyp_left = Counter(chain.from_iterable(hyp_sentences))
+    ref_left = ref._sentence_counts.copy()
+    hits = 0
+    for sentence in ref._sentence_lcs:
+        union = 0
+        for hyp_sentence in hyp_sentences:
+            union |= sentence.lcs_index_mask(hyp_sentence)
+        tokens = sentence.tokens
+        # Walk the union in increasing index order, as rouge-score's sorted() does.
+        while union:
+            low = union & -union
+            union ^= low
+            token = tokens[low.bit_length() - 1]
+            if hyp_left[token] > 0 and ref_left[token] > 0:
+                hits += 1
+                hyp_left[token] -= 1
+                ref_left[token] -= 1
+    return RougeStats(hits, hyp_total, ref_total)
+
+
+def score_of(stats: RougeStats) -> Score:
+    """Precision, recall and F-measure from stats, with rouge-score's exact arithmetic."""
+    precision = stats.overlap / max(stats.hyp_count, 1)
+    recall = stats.overlap / max(stats.ref_count, 1)
+    # rouge-score's scoring.fmeasure, operation for operation.
+    fmeasure = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    return Score(precision, recall, fmeasure)
+
+
+def score_multi(per_reference: Sequence[RougeStats]) -> tuple[Score, int]:
+    """Pick among several references as rouge-score's ``score_multi`` does for one ROUGE type.
+
+    ``per_reference[k]`` are the stats of the hypothesis against reference ``k``. Returns the
+    score with the highest F-measure and its reference index; on ties, the first such reference.
+    """
+    if not per_reference:
+        raise ValueError("score_multi needs the stats of at least one reference, got none")
+    best_index = 0
+    best = score_of(per_reference[0])
+    for index in range(1, len(per_reference)):
+        candidate = score_of(per_reference[index])
+        if candidate.fmeasure > best.fmeasure:
+            best, best_index = candidate, index
+    return best, best_index
+
+
+def _clipped_flags(keys: Sequence[Hashable], other_counts: Counter[Hashable]) -> tuple[bool, ...]:
+    seen: dict[Hashable, int] = {}
+    flags = []
+    for key in keys:
+        k = seen.get(key, 0) + 1
+        seen[key] = k
+        flags.append(k <= other_counts.get(key, 0))
+    return tuple(flags)
+
+
+def rouge_detail(
+    hypothesis: Sequence[str],
+    ref: PreparedRef,
+    *,
+    max_n: int = 2,
+    hypothesis_sentences: Sequence[Sequence[str]] | None = None,
+) -> RougeDetail:
+    """Matches and stats of one hypothesis against one reference, for highlighting.
+
+    ``hypothesis_sentences`` feed ROUGE-Lsum; without them the hypothesis is one sentence.
+    """
+    _check_order(max_n, "max_n")
+    hyp = _as_tokens(hypothesis, "hypothesis")
+    hyp_flags = []
+    ref_flags = []
+    n_stats = []
+    for n in range(1, max_n + 1):
+        hyp_keys = _ngram_keys(hyp, n)
+        ref_keys = _ngram_keys(ref.tokens, n)
+        hyp_counts = Counter(hyp_keys)
+        ref_counts = ref.ngram_counts(n)
+        hyp_match = _clipped_flags(hyp_keys, ref_counts)
+        hyp_flags.append(hyp_match)
+        ref_flags.append(_clipped_flags(ref_keys, hyp_counts))
+        n_stats.append(RougeStats(sum(hyp_match), len(hyp_keys), len(ref_keys)))
+    pairs = ref._lcs.lcs_pairs(hyp) if hyp and ref.tokens else []
+    lcs = tuple((j, i) for i, j in pairs)
+    if hypothesis_sentences is None:
+        hypothesis_sentences = (hyp,)
+    return RougeDetail(
+        lcs=lcs,
+        hyp_ngram_match=tuple(hyp_flags),
+        ref_ngram_match=tuple(ref_flags),
+        rouge_n=tuple(n_stats),
+        rouge_l=RougeStats(len(lcs), len(hyp), len(ref.tokens)),
+        rouge_lsum=rouge_lsum(hypothesis_sentences, ref),
+    )
