@@ -25,7 +25,8 @@ Tokens can be any hashable values whose equality agrees with their hash (strings
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
+from itertools import compress, repeat
 
 __all__ = [
     "PreparedSequence",
@@ -77,76 +78,93 @@ class PreparedSequence:
     def __repr__(self) -> str:
         return f"PreparedSequence(<{len(self.tokens)} tokens, {len(self._masks)} distinct>)"
 
-    def lcs_length(self, other: Sequence[Hashable]) -> int:
+    def lcs_length(self, other: Iterable[Hashable]) -> int:
         """Length of a longest common subsequence of this sequence and ``other``."""
         v = full = self._full
-        get = self._masks.get
-        for mask in map(get, other):
-            if mask:
-                u = v & mask
-                v = (v + u) | (v - u)
+        # Tokens absent from this sequence leave the column unchanged: filter them out in C.
+        for mask in filter(None, map(self._masks.get, other)):
+            u = v & mask
+            v = (v + u) | (v - u)
         # Carries may set bits above position n - 1; only the low n bits are table values.
         return len(self.tokens) - (v & full).bit_count()
 
-    def _columns(self, other: Sequence[Hashable]) -> list[int]:
-        """All DP columns: ``columns[j]`` describes the LCS with ``other[:j]`` (``j = 0..m``)."""
-        v = self._full
-        get = self._masks.get
-        columns = [v]
-        append = columns.append
-        for mask in map(get, other):
-            if mask:
-                u = v & mask
-                v = (v + u) | (v - u)
-            append(v)
-        return columns
+    def _columns(self, other: Iterable[Hashable]) -> tuple[int, list[int], list[int], list[int]]:
+        """The DP columns of the tokens of ``other`` that occur in this sequence.
 
-    def _backtrack(self, other: Sequence[Hashable], columns: list[int]) -> list[tuple[int, int]]:
-        """rouge-score's backtrack, from the bottom-right corner; pairs come out in reverse."""
-        get = self._masks.get
+        Returns ``(m, positions, masks, columns)``: ``m = len(other)``; for the k-th such token,
+        ``positions[k]`` is its index in ``other``, ``masks[k]`` its match mask and
+        ``columns[k]`` the column after it. The column of any other token equals the column of
+        the nearest such token to its left (all ones, :attr:`_full`, if there is none).
+        """
+        all_masks = list(map(self._masks.get, other, repeat(0)))
+        positions = list(compress(range(len(all_masks)), all_masks))
+        masks = list(filter(None, all_masks))
+        v = self._full
+        columns = []
+        append = columns.append
+        for mask in masks:
+            u = v & mask
+            v = (v + u) | (v - u)
+            append(v)
+        return len(all_masks), positions, masks, columns
+
+    def _backtrack(self, other: Iterable[Hashable]) -> list[tuple[int, int]]:
+        """rouge-score's backtrack, from the bottom-right corner; pairs come out in reverse.
+
+        rouge-score walks every column; runs of columns whose token does not occur here are
+        walked in one step: in the first of them (going left) the path climbs to just above the
+        highest row where the column grows, and in the others of the run it only moves left.
+        """
+        end, positions, masks, columns = self._columns(other)
         pairs: list[tuple[int, int]] = []
         i = len(self.tokens)
-        j = len(other)
-        while i > 0 and j > 0:
-            mask = get(other[j - 1], 0)
-            # Highest row p < i where the tokens are equal (take the match) or where column j
+        for k in range(len(masks) - 1, -1, -1):
+            j = positions[k]
+            column = columns[k]
+            if j + 1 < end:
+                # Columns j + 1 .. end - 1 have no match and equal this column.
+                stops = ~column & ((1 << i) - 1)
+                if not stops:
+                    break
+                i = stops.bit_length()
+            mask = masks[k]
+            # Highest row p < i where the tokens are equal (take the match) or where the column
             # does not grow at p (rouge-score steps left there). Rows above p are all "up" steps.
-            stops = (mask | ~columns[j]) & ((1 << i) - 1)
+            stops = (mask | ~column) & ((1 << i) - 1)
             if not stops:
                 break
             p = stops.bit_length() - 1
-            j -= 1
             if (mask >> p) & 1:
                 pairs.append((p, j))
+                if not p:
+                    break
                 i = p
             else:
                 i = p + 1
+            end = j
         return pairs
 
-    def lcs_pairs(self, other: Sequence[Hashable]) -> list[tuple[int, int]]:
+    def lcs_pairs(self, other: Iterable[Hashable]) -> list[tuple[int, int]]:
         """One LCS as increasing ``(index in self, index in other)`` pairs.
 
         It is the LCS rouge-score's backtrack picks when this sequence is its ``ref``.
         """
-        other = other if isinstance(other, list | tuple) else list(other)
-        pairs = self._backtrack(other, self._columns(other))
+        pairs = self._backtrack(other)
         pairs.reverse()
         return pairs
 
-    def lcs_indices(self, other: Sequence[Hashable]) -> list[int]:
+    def lcs_indices(self, other: Iterable[Hashable]) -> list[int]:
         """Indices into this sequence of rouge-score's LCS (``lcs_ind(self.tokens, other)``)."""
-        other = other if isinstance(other, list | tuple) else list(other)
-        indices = [i for i, _ in self._backtrack(other, self._columns(other))]
+        indices = [i for i, _ in self._backtrack(other)]
         indices.reverse()
         return indices
 
-    def lcs_index_mask(self, other: Sequence[Hashable]) -> int:
+    def lcs_index_mask(self, other: Iterable[Hashable]) -> int:
         """Same positions as :meth:`lcs_indices`, as a bit mask (bit ``i`` = index ``i``)."""
-        other = other if isinstance(other, list | tuple) else list(other)
-        mask = 0
-        for i, _ in self._backtrack(other, self._columns(other)):
-            mask |= 1 << i
-        return mask
+        result = 0
+        for i, _ in self._backtrack(other):
+            result |= 1 << i
+        return result
 
 
 def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:

@@ -86,7 +86,12 @@ def test_long_sequences_across_many_machine_words(seed: int, alphabet: int) -> N
 def test_stored_columns_hold_the_whole_dp_table(ref: list[int], can: list[int]) -> None:
     # The module's claim: L[i][j] = i - popcount(low i bits of column j).
     table = RS_LCS_TABLE(ref, can)
-    columns = PreparedSequence(ref)._columns(can)
+    prepared = PreparedSequence(ref)
+    _, positions, _, stored = prepared._columns(can)
+    # Tokens absent from ``ref`` store no column: theirs equals the one to their left.
+    columns = [prepared._full]
+    for j in range(len(can)):
+        columns.append(stored[positions.index(j)] if j in positions else columns[-1])
     for j, column in enumerate(columns):
         for i in range(len(ref) + 1):
             assert i - (column & ((1 << i) - 1)).bit_count() == table[i][j]
