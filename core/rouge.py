@@ -171,7 +171,7 @@ class PreparedRef:
     _ngrams: tuple[Counter[Hashable], ...]
     _lcs: PreparedSequence
     _sentence_lcs: tuple[PreparedSequence, ...]
-    _sentence_counts: Counter[str]
+    _sentence_counts: Counter[Hashable]
     _sentence_total: int
 
     def __init__(
@@ -192,8 +192,13 @@ class PreparedRef:
         self.max_n = max_n
         self._ngrams = tuple(_ngram_counts(self.tokens, n) for n in range(1, max_n + 1))
         self._lcs = PreparedSequence(self.tokens)
-        self._sentence_lcs = tuple(PreparedSequence(s) for s in self.sentences if s)
-        self._sentence_counts = Counter(chain.from_iterable(self.sentences))
+        if sentences is None:
+            # One sentence that is the whole reference: reuse what was just built.
+            self._sentence_lcs = (self._lcs,) if self.tokens else ()
+            self._sentence_counts = self._ngrams[0]
+        else:
+            self._sentence_lcs = tuple(PreparedSequence(s) for s in self.sentences if s)
+            self._sentence_counts = Counter(chain.from_iterable(self.sentences))
         self._sentence_total = sum(map(len, self.sentences))
 
     def __repr__(self) -> str:
