@@ -108,6 +108,14 @@ class RougeDetail:
     rouge_l: RougeStats
     rouge_lsum: RougeStats
 
+    @property
+    def stats(self) -> dict[str, RougeStats]:
+        """The stats keyed by rouge-score's type names: ``rouge1``.., ``rougeL``, ``rougeLsum``."""
+        by_type = {f"rouge{n}": stats for n, stats in enumerate(self.rouge_n, start=1)}
+        by_type["rougeL"] = self.rouge_l
+        by_type["rougeLsum"] = self.rouge_lsum
+        return by_type
+
 
 def _as_tokens(tokens: Sequence[str], what: str) -> Sequence[str]:
     if isinstance(tokens, str):

@@ -187,6 +187,13 @@ def test_detail_agrees_with_rouge_score(
 
     assert len(detail.rouge_n) == len(detail.hyp_ngram_match) == len(detail.ref_ngram_match)
     assert len(detail.rouge_n) == max_n
+    assert detail.stats.keys() == {
+        *(f"rouge{n}" for n in range(1, max_n + 1)),
+        "rougeL",
+        "rougeLsum",
+    }
+    for rouge_type, stats in detail.stats.items():
+        assert as_tuple(score_of(stats)) == tuple(expected[rouge_type])
     for n in range(1, max_n + 1):
         assert as_tuple(score_of(detail.rouge_n[n - 1])) == tuple(expected[f"rouge{n}"])
         hyp_grams = rouge_scorer._create_ngrams(hyp_tokens, n)
