@@ -1,0 +1,275 @@
+"""Background scoring: one worker thread, owned by one controller.
+
+The :class:`ScoringWorker` lives in a :class:`QThread` and drains a ``core`` chunk generator
+(:func:`core.engine.iter_score_chunks`), emitting every :class:`~core.results.ScoreChunk` as it is
+produced. The :class:`ScoringController` lives in the GUI thread: it owns the worker, the thread
+and the :class:`~core.results.ScoreTable` of the current job, applies each chunk to the table (a
+cheap numpy copy) and re-emits it as GUI-level events.
+
+Every job carries an id. Results of a job that was cancelled or superseded by a newer
+:meth:`ScoringController.start` are dropped on arrival, so they can never land in the new table.
+The worker never touches a widget.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+import traceback
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
+
+from core.config import ConfigError, ScoringConfig
+from core.engine import CorpusText, iter_score_chunks
+from core.results import ScoreChunk, ScoreTable
+
+log = logging.getLogger(__name__)
+
+#: ``chunk_source(text, config, chunk_size=, first_chunk_size=, cancel=)`` -> chunk iterator.
+ChunkSource = Callable[..., Iterator[ScoreChunk]]
+
+
+def describe_failure(exc: BaseException) -> str:
+    """A one-paragraph, user-facing description of an exception raised while scoring."""
+    if isinstance(exc, ConfigError):
+        return f"The scoring settings are invalid: {exc}"
+    if isinstance(exc, MemoryError):
+        return "Scoring ran out of memory. Try fewer systems or a smaller file."
+    detail = str(exc) or type(exc).__name__
+    return f"Scoring failed: {detail} ({type(exc).__name__})."
+
+
+class ScoringWorker(QObject):
+    """Drains a chunk generator in the worker thread.
+
+    Jobs arrive through :meth:`run_job` (a queued slot), one at a time; cancellation goes through
+    a :class:`threading.Event` per job, which the generator checks between chunks.
+
+    Signals:
+        chunk_scored(int job, object chunk): one :class:`ScoreChunk` of job ``job``.
+        job_finished(int job): the generator of ``job`` ran to its end.
+        job_cancelled(int job): ``job`` stopped early because its cancel event was set.
+        job_failed(int job, str message): ``job`` raised; ``message`` is user-facing.
+    """
+
+    chunk_scored = Signal(int, object)
+    job_finished = Signal(int)
+    job_cancelled = Signal(int)
+    job_failed = Signal(int, str)
+
+    def __init__(
+        self,
+        *,
+        chunk_source: ChunkSource = iter_score_chunks,
+        chunk_size: int = 256,
+        first_chunk_size: int = 64,
+    ) -> None:
+        super().__init__()
+        self._chunk_source = chunk_source
+        self._chunk_size = chunk_size
+        self._first_chunk_size = first_chunk_size
+
+    @Slot(int, object, object, object)
+    def run_job(self, job: int, text: Any, config: Any, cancel: Any) -> None:
+        """Score ``text`` under ``config``; ``cancel`` is the job's :class:`threading.Event`."""
+        if cancel.is_set():
+            self.job_cancelled.emit(job)
+            return
+        try:
+            chunks = self._chunk_source(
+                text,
+                config,
+                chunk_size=self._chunk_size,
+                first_chunk_size=self._first_chunk_size,
+                cancel=cancel.is_set,
+            )
+            for chunk in chunks:
+                if cancel.is_set():
+                    break
+                self.chunk_scored.emit(job, chunk)
+        except Exception as exc:  # reported as a signal, never raised across the thread
+            log.error("scoring job %d failed:\n%s", job, traceback.format_exc())
+            self.job_failed.emit(job, describe_failure(exc))
+            return
+        if cancel.is_set():
+            self.job_cancelled.emit(job)
+        else:
+            self.job_finished.emit(job)
+
+
+class ScoringController(QObject):
+    """Owns the scoring thread, its worker, and the :class:`ScoreTable` being filled.
+
+    Signals:
+        scoring_started: a new job began; :attr:`table` is its (empty) table.
+        progress_changed(int done, int total): segments scored so far in the current job.
+        chunk_ready(int start, int stop): segments ``start:stop`` were stored in :attr:`table`.
+        scoring_finished: every segment of the current job is scored.
+        scoring_cancelled: the current job was cancelled by :meth:`cancel`; the table keeps the
+            rows scored so far. (A job superseded by :meth:`start` ends silently.)
+        scoring_failed(str message): the current job raised; ``message`` is user-facing.
+    """
+
+    scoring_started = Signal()
+    progress_changed = Signal(int, int)
+    chunk_ready = Signal(int, int)
+    scoring_finished = Signal()
+    scoring_cancelled = Signal()
+    scoring_failed = Signal(str)
+
+    # Internal: hands a job to the worker thread (queued connection).
+    _job_requested = Signal(int, object, object, object)
+
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        *,
+        chunk_source: ChunkSource = iter_score_chunks,
+        chunk_size: int = 256,
+        first_chunk_size: int = 64,
+    ) -> None:
+        super().__init__(parent)
+        self._ids = itertools.count(1)
+        self._job = 0
+        self._running = False
+        self._cancel: threading.Event | None = None
+        self._outstanding: set[int] = set()
+        self._table: ScoreTable | None = None
+        self._text: CorpusText | None = None
+        self._config: ScoringConfig | None = None
+        self._shut_down = False
+
+        self._thread = QThread()
+        self._thread.setObjectName("matchlight-scoring")
+        self._worker = ScoringWorker(
+            chunk_source=chunk_source, chunk_size=chunk_size, first_chunk_size=first_chunk_size
+        )
+        self._worker.moveToThread(self._thread)
+        self._job_requested.connect(self._worker.run_job)
+        self._worker.chunk_scored.connect(self._on_chunk_scored)
+        self._worker.job_finished.connect(self._on_job_finished)
+        self._worker.job_cancelled.connect(self._on_job_cancelled)
+        self._worker.job_failed.connect(self._on_job_failed)
+        self._thread.finished.connect(self._worker.deleteLater)
+        self._thread.start()
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.shutdown)
+
+    # -- state ---------------------------------------------------------------------------------
+
+    @property
+    def table(self) -> ScoreTable | None:
+        """The table of the current (or last) job; ``None`` before the first :meth:`start`."""
+        return self._table
+
+    @property
+    def text(self) -> CorpusText | None:
+        return self._text
+
+    @property
+    def config(self) -> ScoringConfig | None:
+        return self._config
+
+    @property
+    def running(self) -> bool:
+        """True while the current job still delivers chunks."""
+        return self._running
+
+    @property
+    def busy(self) -> bool:
+        """True while the worker thread still has any job (current or stale) in hand."""
+        return bool(self._outstanding)
+
+    @property
+    def scoring_thread(self) -> QThread:
+        """The scoring thread (finished after :meth:`shutdown`)."""
+        return self._thread
+
+    @property
+    def job_id(self) -> int:
+        return self._job
+
+    # -- commands ------------------------------------------------------------------------------
+
+    def start(self, text: CorpusText, config: ScoringConfig) -> ScoreTable:
+        """Score ``text`` under ``config`` in the background; return the new, empty table.
+
+        A running job is cancelled first; its late results are discarded.
+        """
+        if self._shut_down:
+            raise RuntimeError("the scoring controller was shut down")
+        if self._cancel is not None:
+            self._cancel.set()
+        self._job = next(self._ids)
+        self._cancel = threading.Event()
+        self._text = text
+        self._config = config
+        self._table = ScoreTable(
+            systems=text.system_names,
+            n_segments=len(text),
+            config=config,
+            nrefs=len(text.references),
+        )
+        self._running = True
+        self._outstanding.add(self._job)
+        self.scoring_started.emit()
+        self.progress_changed.emit(0, len(text))
+        self._job_requested.emit(self._job, text, config, self._cancel)
+        return self._table
+
+    @Slot()
+    def cancel(self) -> None:
+        """Stop the current job; rows scored so far stay in :attr:`table`."""
+        if self._cancel is not None:
+            self._cancel.set()
+        if self._running:
+            self._running = False
+            self.scoring_cancelled.emit()
+
+    @Slot()
+    def shutdown(self, timeout_ms: int = 10_000) -> None:
+        """Cancel, then stop the thread's event loop, then wait for it. Idempotent."""
+        if self._shut_down:
+            return
+        self._shut_down = True
+        if self._cancel is not None:
+            self._cancel.set()
+        self._running = False
+        self._thread.quit()
+        if not self._thread.wait(timeout_ms):
+            log.warning("the scoring thread did not stop within %d ms", timeout_ms)
+
+    # -- worker events -------------------------------------------------------------------------
+
+    def _is_current(self, job: int) -> bool:
+        return self._running and job == self._job
+
+    @Slot(int, object)
+    def _on_chunk_scored(self, job: int, chunk: Any) -> None:
+        if not self._is_current(job) or self._table is None:
+            return
+        self._table.apply(chunk)
+        self.chunk_ready.emit(chunk.start, chunk.stop)
+        self.progress_changed.emit(self._table.n_done, self._table.n_segments)
+
+    @Slot(int)
+    def _on_job_finished(self, job: int) -> None:
+        self._outstanding.discard(job)
+        if self._is_current(job):
+            self._running = False
+            self.scoring_finished.emit()
+
+    @Slot(int)
+    def _on_job_cancelled(self, job: int) -> None:
+        self._outstanding.discard(job)
+
+    @Slot(int, str)
+    def _on_job_failed(self, job: int, message: str) -> None:
+        self._outstanding.discard(job)
+        if self._is_current(job):
+            self._running = False
+            self.scoring_failed.emit(message)

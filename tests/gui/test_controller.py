@@ -1,0 +1,229 @@
+"""The scoring controller: one worker thread, chunked results, cancel, restart, failures."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QObject, QThread, Slot
+
+from core.config import ScoringConfig
+from core.engine import CorpusText, iter_score_chunks, score_corpus
+from core.results import ScoreChunk
+from gui.controller import ScoringController, describe_failure
+from gui.opendialog import assign_roles, sample_specs
+
+ZH = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt22-en-zh"
+
+
+@pytest.fixture(scope="module")
+def sample_text() -> CorpusText:
+    return CorpusText.from_comparison(sample_specs().load())
+
+
+@pytest.fixture(scope="module")
+def big_text() -> CorpusText:
+    """wmt22-en-zh repeated four times: 8148 rows x 5 systems, many chunks."""
+    if not ZH.is_dir():
+        pytest.skip("shared/data/wmt22-en-zh is not present")
+    specs = assign_roles([str(p) for p in [*ZH.glob("ref*.txt"), *ZH.glob("sys.*.txt")]])
+    text = CorpusText.from_comparison(specs.load())
+    return CorpusText(
+        references=tuple(r * 4 for r in text.references),
+        systems=tuple(s * 4 for s in text.systems),
+        system_names=text.system_names,
+    )
+
+
+@pytest.fixture
+def controller(qtbot):
+    ctrl = ScoringController()
+    yield ctrl
+    ctrl.shutdown()
+
+
+class Recorder(QObject):
+    """Collects controller events in the GUI thread (and notes which thread delivered them)."""
+
+    def __init__(self, controller: ScoringController, cancel_after: int | None = None) -> None:
+        super().__init__()
+        self.controller = controller
+        self.cancel_after = cancel_after
+        self.chunks: list[tuple[int, int]] = []
+        self.progress: list[tuple[int, int]] = []
+        self.threads: set[object] = set()
+        controller.chunk_ready.connect(self._on_chunk_ready)
+        controller.progress_changed.connect(self._on_progress_changed)
+
+    @Slot(int, int)
+    def _on_chunk_ready(self, start: int, stop: int) -> None:
+        self.chunks.append((start, stop))
+        self.threads.add(QThread.currentThread())
+        if self.cancel_after is not None and len(self.chunks) == self.cancel_after:
+            self.controller.cancel()
+
+    @Slot(int, int)
+    def _on_progress_changed(self, done: int, total: int) -> None:
+        self.progress.append((done, total))
+
+
+class CountingSource:
+    """Wraps iter_score_chunks and counts the chunks it produced (in the worker thread)."""
+
+    def __init__(self, fail_after: int | None = None) -> None:
+        self.produced = 0
+        self.fail_after = fail_after
+        self.lock = threading.Lock()
+
+    def __call__(self, text, config, **kwargs) -> Iterator[ScoreChunk]:
+        for chunk in iter_score_chunks(text, config, **kwargs):
+            if self.fail_after is not None and self.produced >= self.fail_after:
+                raise ValueError("tokenizer exploded on segment 65")
+            with self.lock:
+                self.produced += 1
+            yield chunk
+
+
+def assert_same_scores(table, expected) -> None:
+    assert table.systems == expected.systems
+    np.testing.assert_array_equal(table.scores, expected.scores)
+    np.testing.assert_array_equal(table.matches, expected.matches)
+    np.testing.assert_array_equal(table.hyp_len, expected.hyp_len)
+    np.testing.assert_array_equal(table.lsum_fallback, expected.lsum_fallback)
+
+
+def test_sample_scores_equal_core(qtbot, controller, sample_text):
+    recorder = Recorder(controller)
+    config = ScoringConfig()
+    with qtbot.waitSignal(controller.scoring_finished, timeout=60_000):
+        table = controller.start(sample_text, config)
+    assert controller.table is table
+    assert table.complete
+    assert not controller.running
+    assert_same_scores(table, score_corpus(sample_text, config))
+    # The first chunk is small so rows show at once; chunks tile the corpus in order.
+    assert recorder.chunks[0] == (0, 64)
+    assert recorder.chunks == [(0, 64), (64, 160)]
+    assert recorder.progress[0] == (0, 160)
+    assert recorder.progress[-1] == (160, 160)
+    # Chunks are delivered in the GUI thread, never in the worker's.
+    assert recorder.threads == {QThread.currentThread()}
+    assert table.corpus(0).bleu == pytest.approx(50.5, abs=0.05)  # README: fluent 50.5
+
+
+def test_rescore_with_new_config_gives_new_values(qtbot, controller, sample_text):
+    with qtbot.waitSignal(controller.scoring_finished, timeout=60_000):
+        first = controller.start(sample_text, ScoringConfig())
+    lower = ScoringConfig(lowercase=True, tokenize="intl")
+    with qtbot.waitSignal(controller.scoring_finished, timeout=60_000):
+        second = controller.start(sample_text, lower)
+    assert second is not first
+    assert second.config == lower
+    assert_same_scores(second, score_corpus(sample_text, lower))
+    assert not np.array_equal(first.scores, second.scores)
+
+
+def test_cancel_after_first_chunk_applies_no_later_chunk(qtbot, big_text):
+    source = CountingSource()
+    controller = ScoringController(chunk_source=source)
+    try:
+        recorder = Recorder(controller, cancel_after=1)
+        with (
+            qtbot.waitSignal(controller.scoring_cancelled, timeout=60_000),
+            qtbot.assertNotEmitted(controller.scoring_finished, wait=0),
+        ):
+            table = controller.start(big_text, ScoringConfig())
+        assert recorder.chunks == [(0, 64)]
+        assert table.n_done == 64
+        assert not controller.running
+        # The worker really stops (at most the chunk in flight is finished), and whatever it
+        # still delivered is dropped.
+        qtbot.waitUntil(lambda: not controller.busy, timeout=60_000)
+        qtbot.wait(50)
+        assert recorder.chunks == [(0, 64)]
+        assert table.n_done == 64
+        assert source.produced <= 2
+        assert len(big_text) > 8000
+    finally:
+        controller.shutdown()
+
+
+def test_restart_drops_stale_results(qtbot, big_text, sample_text):
+    controller = ScoringController()
+    try:
+        with qtbot.waitSignal(controller.chunk_ready, timeout=60_000):
+            stale = controller.start(big_text, ScoringConfig())
+        recorder = Recorder(controller)
+        with (
+            qtbot.waitSignal(controller.scoring_finished, timeout=60_000),
+            qtbot.assertNotEmitted(controller.scoring_cancelled, wait=0),
+        ):
+            fresh = controller.start(sample_text, ScoringConfig())
+        assert controller.table is fresh
+        assert fresh.n_segments == 160
+        assert all(stop <= 160 for _, stop in recorder.chunks)
+        assert_same_scores(fresh, score_corpus(sample_text, ScoringConfig()))
+        qtbot.waitUntil(lambda: not controller.busy, timeout=60_000)
+        # Nothing of the superseded job landed after the restart.
+        assert stale.n_done < stale.n_segments
+        assert stale.n_done == 64 or stale.n_done == 64 + 256
+    finally:
+        controller.shutdown()
+
+
+def test_exception_in_scoring_becomes_scoring_failed(qtbot, sample_text):
+    controller = ScoringController(chunk_source=CountingSource(fail_after=1))
+    try:
+        with qtbot.waitSignal(controller.scoring_failed, timeout=60_000) as blocker:
+            table = controller.start(sample_text, ScoringConfig())
+        (message,) = blocker.args
+        assert "tokenizer exploded on segment 65" in message
+        assert "ValueError" in message
+        assert not controller.running
+        assert table.n_done == 64  # the chunk before the failure stays
+        # The controller is still usable afterwards.
+        controller_ok = ScoringController()
+        try:
+            with qtbot.waitSignal(controller_ok.scoring_finished, timeout=60_000):
+                controller_ok.start(sample_text, ScoringConfig())
+        finally:
+            controller_ok.shutdown()
+    finally:
+        controller.shutdown()
+
+
+def test_shutdown_cancels_quits_and_waits(qtbot, big_text):
+    controller = ScoringController()
+    with qtbot.waitSignal(controller.chunk_ready, timeout=60_000):
+        controller.start(big_text, ScoringConfig())
+    controller.shutdown()
+    assert controller.scoring_thread.isFinished()
+    assert not controller.running
+    controller.shutdown()  # idempotent
+    with pytest.raises(RuntimeError, match="shut down"):
+        controller.start(big_text, ScoringConfig())
+
+
+def test_cancel_when_idle_emits_nothing(qtbot, controller):
+    with qtbot.assertNotEmitted(controller.scoring_cancelled, wait=20):
+        controller.cancel()
+    assert controller.table is None
+
+
+def test_failure_messages_are_user_facing():
+    from core.config import ConfigError
+
+    assert describe_failure(ConfigError("max_order must be 1 to 9, not 12")).startswith(
+        "The scoring settings are invalid: max_order"
+    )
+    assert describe_failure(MemoryError()) == (
+        "Scoring ran out of memory. Try fewer systems or a smaller file."
+    )
+    assert describe_failure(KeyError("x")) == "Scoring failed: 'x' (KeyError)."
