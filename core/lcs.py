@@ -100,7 +100,7 @@ class PreparedSequence:
         positions = list(compress(range(len(all_masks)), all_masks))
         masks = list(filter(None, all_masks))
         v = self._full
-        columns = []
+        columns: list[int] = []
         append = columns.append
         for mask in masks:
             u = v & mask

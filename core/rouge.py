@@ -126,7 +126,7 @@ def _as_tokens(tokens: Sequence[str], what: str) -> Sequence[str]:
 def _as_sentences(sentences: Sequence[Sequence[str]], what: str) -> list[Sequence[str]]:
     if isinstance(sentences, str):
         raise TypeError(f"{what} must be a sequence of token sequences, not a string")
-    result = []
+    result: list[Sequence[str]] = []
     for sentence in sentences:
         if isinstance(sentence, str):
             raise TypeError(
@@ -316,7 +316,7 @@ def score_multi(per_reference: Sequence[RougeStats]) -> tuple[Score, int]:
 
 def _clipped_flags(keys: Sequence[Hashable], other_counts: Counter[Hashable]) -> tuple[bool, ...]:
     seen: dict[Hashable, int] = {}
-    flags = []
+    flags: list[bool] = []
     for key in keys:
         k = seen.get(key, 0) + 1
         seen[key] = k
@@ -337,9 +337,9 @@ def rouge_detail(
     """
     _check_order(max_n, "max_n")
     hyp = _as_tokens(hypothesis, "hypothesis")
-    hyp_flags = []
-    ref_flags = []
-    n_stats = []
+    hyp_flags: list[tuple[bool, ...]] = []
+    ref_flags: list[tuple[bool, ...]] = []
+    n_stats: list[RougeStats] = []
     for n in range(1, max_n + 1):
         hyp_keys = _ngram_keys(hyp, n)
         ref_keys = _ngram_keys(ref.tokens, n)
