@@ -15,6 +15,7 @@ operand's, which is associative and makes ``sum(stats)`` reproduce NLTK exactly.
 from __future__ import annotations
 
 import math
+import operator
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -101,8 +102,8 @@ class NltkStats:
         return NltkStats(
             self.hyp_len + other.hyp_len,
             self.ref_len + other.ref_len,
-            tuple([a + b for a, b in zip(self.numerators, other.numerators, strict=True)]),
-            tuple([a + b for a, b in zip(self.denominators, other.denominators, strict=True)]),
+            tuple(map(operator.add, self.numerators, other.numerators)),
+            tuple(map(operator.add, self.denominators, other.denominators)),
             self.segments + other.segments,
             last.last_hyp_len,
             last.last_p5,
