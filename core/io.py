@@ -44,6 +44,8 @@ from typing import Final
 import charset_normalizer
 from charset_normalizer.utils import is_multi_byte_encoding
 
+from core.textspan import split_lines
+
 __all__ = [
     "FORMATS",
     "Comparison",
@@ -367,21 +369,6 @@ def decode_bytes(data: bytes, *, path: str) -> tuple[str, str, bool]:
 
 
 # --------------------------------------------------------------------------- lines
-
-
-def split_lines(text: str) -> list[str]:
-    """Split at ``"\\n"`` (with an optional ``"\\r"`` before it) and nowhere else.
-
-    A final line terminator does not start another segment; ``""`` gives ``[]``.
-    """
-    if not text:
-        return []
-    if "\r\n" in text:
-        text = text.replace("\r\n", "\n")
-    lines = text.split("\n")
-    if not lines[-1]:
-        lines.pop()
-    return lines
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:

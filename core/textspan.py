@@ -160,11 +160,11 @@ def split_lines(text: str) -> list[str]:
     """
     if not text:
         return []
+    if "\r\n" in text:
+        text = text.replace("\r\n", "\n")
     lines = text.split("\n")
-    last = lines.pop()  # not ended by "\n": keeps a final "\r"; "" after a final newline
-    lines = [line[:-1] if line.endswith("\r") else line for line in lines]
-    if last:
-        lines.append(last)
+    if not lines[-1]:
+        lines.pop()  # after a final newline
     return lines
 
 
