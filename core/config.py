@@ -10,12 +10,25 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from core import __version__
+from core.bleu import SMOOTH_METHODS as _BLEU_SMOOTHING
+from core.nltk_bleu import NLTK_SMOOTHING
+from core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
+
+__all__ = [
+    "BLEU_FLAVOURS",
+    "BLEU_TOKENIZERS",
+    "DEFAULT_SMOOTH_VALUES",
+    "LSUM_SEPARATORS",
+    "NLTK_SMOOTHING",
+    "ROUGE_TOKENIZERS",
+    "SMOOTH_METHODS",
+    "ConfigError",
+    "ScoringConfig",
+]
 
 BLEU_FLAVOURS: tuple[str, ...] = ("sacrebleu", "nltk")
-BLEU_TOKENIZERS: tuple[str, ...] = ("13a", "intl", "char", "zh", "none")
-SMOOTH_METHODS: tuple[str, ...] = ("exp", "floor", "add-k", "none")
-NLTK_SMOOTHING: tuple[str, ...] = tuple(f"method{i}" for i in range(8))
-ROUGE_TOKENIZERS: tuple[str, ...] = ("rouge-score", "unicode")
+#: sacrebleu's smoothing methods, the default first.
+SMOOTH_METHODS: tuple[str, ...] = ("exp", *(m for m in _BLEU_SMOOTHING if m != "exp"))
 #: Named ROUGE-Lsum sentence separators offered in the GUI; any string is accepted.
 LSUM_SEPARATORS: dict[str, str | None] = {
     "newline inside the segment (rouge-score)": "\n",
@@ -23,12 +36,7 @@ LSUM_SEPARATORS: dict[str, str | None] = {
     "none (ROUGE-Lsum = ROUGE-L)": None,
 }
 #: Default smoothing values, as in sacrebleu.
-DEFAULT_SMOOTH_VALUES: dict[str, float | None] = {
-    "exp": None,
-    "floor": 0.1,
-    "add-k": 1.0,
-    "none": None,
-}
+DEFAULT_SMOOTH_VALUES: dict[str, float | None] = dict(_BLEU_SMOOTHING)
 
 MAX_ORDER_LIMIT = 9
 ROUGE_N_LIMIT = 9
