@@ -1,0 +1,63 @@
+"""Shared fixtures: where the team's real datasets are, and small helpers to load them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+SAMPLE = ROOT / "resources" / "sample"
+
+
+@dataclass(frozen=True)
+class Dataset:
+    name: str
+    folder: Path
+    refs: tuple[Path, ...]
+    systems: tuple[Path, ...]
+    source: Path | None
+    lsum_separator: str | None = "\n"
+
+    def read(self, path: Path) -> list[str]:
+        text = path.read_text(encoding="utf-8")
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        return [line.removesuffix("\r") for line in lines]
+
+
+def discover_datasets() -> list[Dataset]:
+    """Every folder of ``shared/data`` with a ``ref.txt`` and ``sys.*.txt`` files."""
+    found: list[Dataset] = []
+    if not SHARED_DATA.is_dir():
+        return found
+    for folder in sorted(p for p in SHARED_DATA.rglob("*") if p.is_dir()):
+        refs = tuple(p for p in (folder / "ref.txt", folder / "ref2.txt") if p.exists())
+        systems = tuple(sorted(folder.glob("sys.*.txt")))
+        if not refs or not systems:
+            continue
+        src = folder / "src.txt"
+        marked = folder.name == "sent_marked"
+        found.append(
+            Dataset(
+                name=str(folder.relative_to(SHARED_DATA)),
+                folder=folder,
+                refs=refs,
+                systems=systems,
+                source=src if src.exists() else None,
+                lsum_separator="<n>" if marked else "\n",
+            )
+        )
+    return found
+
+
+DATASETS = discover_datasets()
+
+
+def dataset_params() -> list[object]:
+    if not DATASETS:
+        return [pytest.param(None, marks=pytest.mark.skip(reason="shared/data is not present"))]
+    return [pytest.param(d, id=d.name) for d in DATASETS]

@@ -1,0 +1,271 @@
+"""End-to-end conformance of the engine (tokenizers + BLEU + ROUGE + multi-reference rules).
+
+Every number is compared with sacrebleu, rouge-score and nltk, called here on the same raw text.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+
+import numpy as np
+import pytest
+import sacrebleu
+from nltk.translate import bleu_score as nltk_bleu
+from rouge_score import rouge_scorer
+from sacrebleu.metrics.bleu import BLEU
+
+from core.config import ScoringConfig
+from core.engine import CorpusText, iter_score_chunks, iter_score_chunks_parallel, score_corpus
+from tests.conftest import Dataset, dataset_params
+
+TOL = 1e-9
+
+
+def _sample_rows(n: int, count: int) -> list[int]:
+    step = max(1, n // count)
+    return list(range(0, n, step))[:count]
+
+
+def _load(dataset: Dataset) -> tuple[list[list[str]], list[list[str]], list[str]]:
+    refs = [dataset.read(p) for p in dataset.refs]
+    systems = [dataset.read(p) for p in dataset.systems]
+    names = [p.name.removeprefix("sys.").removesuffix(".txt") for p in dataset.systems]
+    return refs, systems, names
+
+
+def _text(refs: list[list[str]], systems: list[list[str]], names: list[str]) -> CorpusText:
+    return CorpusText(
+        references=tuple(tuple(r) for r in refs),
+        systems=tuple(tuple(s) for s in systems),
+        system_names=tuple(names),
+    )
+
+
+def _rouge_text(line: str, separator: str | None) -> str:
+    """What a rouge-score user feeds for our separator: sentences separated by newlines."""
+    if separator is None or separator == "\n":
+        return line
+    return line.replace(separator, "\n")
+
+
+@pytest.mark.parametrize("dataset", dataset_params())
+def test_every_dataset_matches_sacrebleu_and_rouge_score(dataset: Dataset) -> None:
+    refs, systems, names = _load(dataset)
+    config = ScoringConfig(lsum_separator=dataset.lsum_separator)
+    table = score_corpus(_text(refs, systems, names), config)
+    n = len(refs[0])
+    assert table.complete and table.n_segments == n
+
+    # BLEU: every row and the corpus, for every system.
+    bleu_col = table.metric_index("bleu")
+    for s, hyps in enumerate(systems):
+        for i in _sample_rows(n, 400):
+            expected = sacrebleu.sentence_bleu(hyps[i], [r[i] for r in refs]).score
+            assert table.scores[s, i, bleu_col] == pytest.approx(expected, abs=TOL, rel=0)
+        corpus = sacrebleu.corpus_bleu(hyps, refs)
+        ours = table.corpus(s)
+        assert ours.bleu == pytest.approx(corpus.score, abs=TOL, rel=0)
+        assert ours.bleu_detail is not None
+        assert ours.bleu_detail.sys_len == corpus.sys_len
+        assert ours.bleu_detail.ref_len == corpus.ref_len
+
+    # ROUGE: a spread of rows (rouge-score is slow on long summaries), every system.
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    budget = 40 if "cnndm" in dataset.name else 120
+    sep = dataset.lsum_separator
+    for s, hyps in enumerate(systems):
+        for i in _sample_rows(n, budget):
+            expected = scorer.score_multi(
+                [_rouge_text(r[i], sep) for r in refs], _rouge_text(hyps[i], sep)
+            )
+            for rouge_type, score in expected.items():
+                for field, value in zip(("p", "r", "f"), score):
+                    got = table.value(f"{rouge_type}_{field}", s, i)
+                    assert got == pytest.approx(100 * value, abs=TOL, rel=0), (
+                        rouge_type,
+                        field,
+                        i,
+                    )
+
+
+def _option_grid() -> list[dict[str, object]]:
+    grid = []
+    for tok, lc, smooth, order in itertools.product(
+        ("13a", "intl", "char", "zh", "none"),
+        (False, True),
+        ("exp", "floor", "add-k", "none"),
+        (2, 4),
+    ):
+        grid.append({"tokenize": tok, "lowercase": lc, "smooth_method": smooth, "max_order": order})
+    return grid
+
+
+@pytest.fixture(scope="module")
+def small_mt() -> tuple[list[list[str]], list[list[str]], list[str]]:
+    from tests.conftest import DATASETS
+
+    chosen = [d for d in DATASETS if d.name in ("wmt22-de-en", "wmt22-en-zh")]
+    if len(chosen) < 2:
+        pytest.skip("shared/data is not present")
+    refs: list[list[str]] = [[], []]
+    systems: list[list[str]] = [[], []]
+    for d in chosen:
+        r, s, _ = _load(d)
+        rows = _sample_rows(len(r[0]), 30)
+        for k in range(2):
+            refs[k] += [r[k][i] for i in rows]
+            systems[k] += [s[k][i] for i in rows]
+    # Edge cases a user will meet: empty lines, entities, repeated words.
+    refs[0] += ["", "the cat is on the mat", "&quot;Quoted&quot; &amp; more", "x"]
+    refs[1] += ["", "there is a cat on the mat", "\"Quoted\" & more", ""]
+    systems[0] += ["", "the the the the the the", "&quot;Quoted&quot; &amp; more", ""]
+    systems[1] += ["nothing", "", "Quoted & more", "x x"]
+    return refs, systems, ["a", "b"]
+
+
+@pytest.mark.parametrize("options", _option_grid(), ids=lambda o: "-".join(map(str, o.values())))
+def test_bleu_option_grid_matches_sacrebleu(options: dict[str, object], small_mt) -> None:
+    refs, systems, names = small_mt
+    config = ScoringConfig(**options)  # type: ignore[arg-type]
+    table = score_corpus(_text(refs, systems, names), config)
+    kwargs = {
+        "tokenize": options["tokenize"],
+        "lowercase": options["lowercase"],
+        "smooth_method": options["smooth_method"],
+        "max_ngram_order": options["max_order"],
+    }
+    sentence_metric = BLEU(effective_order=True, **kwargs)  # type: ignore[arg-type]
+    corpus_metric = BLEU(**kwargs)  # type: ignore[arg-type]
+    for s, hyps in enumerate(systems):
+        for i, hyp in enumerate(hyps):
+            expected = sentence_metric.sentence_score(hyp, [r[i] for r in refs]).score
+            assert table.value("bleu", s, i) == pytest.approx(expected, abs=TOL, rel=0), i
+        expected_corpus = corpus_metric.corpus_score(hyps, refs).score
+        assert table.corpus(s).bleu == pytest.approx(expected_corpus, abs=TOL, rel=0)
+
+
+@pytest.mark.parametrize("smooth_value", [0.0, 0.01, 0.5, 2.0])
+@pytest.mark.parametrize("smooth_method", ["floor", "add-k"])
+def test_smooth_values_match_sacrebleu(smooth_method: str, smooth_value: float, small_mt) -> None:
+    refs, systems, names = small_mt
+    config = ScoringConfig(smooth_method=smooth_method, smooth_value=smooth_value)
+    table = score_corpus(_text(refs, systems, names), config)
+    for s, hyps in enumerate(systems):
+        for i, hyp in enumerate(hyps):
+            expected = sacrebleu.sentence_bleu(
+                hyp, [r[i] for r in refs], smooth_method=smooth_method, smooth_value=smooth_value
+            ).score
+            assert table.value("bleu", s, i) == pytest.approx(expected, abs=TOL, rel=0)
+
+
+@pytest.mark.parametrize("stem", [False, True])
+@pytest.mark.parametrize("max_n", [1, 3, 4])
+def test_rouge_options_match_rouge_score(stem: bool, max_n: int, small_mt) -> None:
+    refs, systems, names = small_mt
+    config = ScoringConfig(rouge_stem=stem, rouge_max_n=max_n)
+    table = score_corpus(_text(refs, systems, names), config)
+    types = [f"rouge{n}" for n in range(1, max_n + 1)] + ["rougeL", "rougeLsum"]
+    scorer = rouge_scorer.RougeScorer(types, use_stemmer=stem)
+    for s, hyps in enumerate(systems):
+        for i, hyp in enumerate(hyps):
+            expected = scorer.score_multi([r[i] for r in refs], hyp)
+            for rouge_type in types:
+                got = table.value(f"{rouge_type}_f", s, i)
+                want = 100 * expected[rouge_type].fmeasure
+                assert got == pytest.approx(want, abs=TOL, rel=0)
+
+
+@pytest.mark.parametrize("method", [f"method{k}" for k in range(8)])
+def test_nltk_flavour_through_the_engine(method: str, small_mt) -> None:
+    refs, systems, names = small_mt
+    config = ScoringConfig(bleu_flavour="nltk", nltk_smoothing=method)
+    table = score_corpus(_text(refs, systems, names), config)
+    tokenize = BLEU()._preprocess_segment  # the 13a tokens nltk is given
+    smoothing = getattr(nltk_bleu.SmoothingFunction(), method)
+    for s, hyps in enumerate(systems):
+        hyp_tokens = [tokenize(h).split() for h in hyps]
+        ref_tokens = [[tokenize(r[i]).split() for r in refs] for i in range(len(hyps))]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for i in range(len(hyps)):
+                got = table.value("bleu", s, i)
+                try:
+                    want = nltk_bleu.sentence_bleu(
+                        ref_tokens[i], hyp_tokens[i], smoothing_function=smoothing
+                    )
+                except (AssertionError, IndexError, ZeroDivisionError):
+                    assert math.isnan(got), i  # where NLTK fails there is no score
+                    continue
+                assert got == pytest.approx(100 * want, abs=1e-10, rel=0), i
+            try:
+                want_corpus = nltk_bleu.corpus_bleu(
+                    ref_tokens, hyp_tokens, smoothing_function=smoothing
+                )
+            except (AssertionError, IndexError, ZeroDivisionError):
+                assert math.isnan(table.corpus(s).bleu)
+                continue
+        assert table.corpus(s).bleu == pytest.approx(100 * want_corpus, abs=1e-10, rel=0)
+
+
+def test_chunks_and_processes_give_identical_tables(small_mt) -> None:
+    refs, systems, names = small_mt
+    text = _text(refs, systems, names)
+    config = ScoringConfig()
+    whole = score_corpus(text, config)
+    chunks = list(iter_score_chunks(text, config, chunk_size=7, first_chunk_size=3))
+    assert [c.stop - c.start for c in chunks[:2]] == [3, 7]
+    assert chunks[-1].stop == len(text)
+    parallel = list(iter_score_chunks_parallel(text, config, workers=2, chunk_size=16))
+    assert sorted((c.start, c.stop) for c in parallel)[0] == (0, 16)
+    for chunk in [*chunks, *parallel]:
+        np.testing.assert_array_equal(chunk.scores, whole.scores[:, chunk.start : chunk.stop])
+        np.testing.assert_array_equal(chunk.matches, whole.matches[:, chunk.start : chunk.stop])
+
+
+def test_cancel_stops_between_chunks(small_mt) -> None:
+    refs, systems, names = small_mt
+    seen: list[int] = []
+
+    def cancel() -> bool:
+        return len(seen) >= 2
+
+    for chunk in iter_score_chunks(
+        _text(refs, systems, names), ScoringConfig(), chunk_size=5, cancel=cancel
+    ):
+        seen.append(chunk.start)
+    assert seen == [0, 5]
+
+
+def test_corpus_scores_of_a_subset_are_the_sum_of_its_rows(small_mt) -> None:
+    refs, systems, names = small_mt
+    table = score_corpus(_text(refs, systems, names), ScoringConfig())
+    rows = np.arange(0, table.n_segments, 3)
+    subset = table.corpus(0, rows)
+    expected = sacrebleu.corpus_bleu(
+        [systems[0][i] for i in rows], [[r[i] for i in rows] for r in refs]
+    )
+    assert subset.bleu == pytest.approx(expected.score, abs=TOL, rel=0)
+    assert subset.means["rouge1_f"] == pytest.approx(
+        float(np.mean(table.column("rouge1_f", 0)[rows])), abs=0
+    )
+    assert math.isclose(table.corpus(0, np.ones(table.n_segments, bool)).bleu, table.corpus(0).bleu)
+
+
+def test_lsum_fallback_is_flagged_only_without_boundaries() -> None:
+    text = CorpusText(
+        references=(("one sentence only", "first part\nsecond part"),),
+        systems=(("one sentence", "second part\nfirst part"),),
+        system_names=("s",),
+    )
+    table = score_corpus(text, ScoringConfig())
+    assert table.lsum_fallback.tolist() == [True, False]
+    scorer = rouge_scorer.RougeScorer(["rougeL", "rougeLsum"])
+    expected = scorer.score("first part\nsecond part", "second part\nfirst part")
+    assert table.value("rougeLsum_f", 0, 1) == pytest.approx(
+        100 * expected["rougeLsum"].fmeasure, abs=TOL
+    )
+    assert table.value("rougeLsum_f", 0, 1) != table.value("rougeL_f", 0, 1)
+    no_sep = score_corpus(text, ScoringConfig(lsum_separator=None))
+    assert no_sep.lsum_fallback.tolist() == [True, True]
