@@ -1,0 +1,136 @@
+"""GUI test setup: offscreen Qt, Qt warnings fail tests, shared scored corpora, screenshots.
+
+Qt warnings fail a test the qutebrowser way (``qt_log_level_fail = WARNING``). pyproject.toml
+is shared, so instead of the ini option every test collected under ``tests/gui`` gets the
+equivalent ``qt_log_level_fail("WARNING")`` marker, plus a ``qt_log_ignore`` marker for the
+offscreen platform's harmless notices. A test can still override both with its own markers.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before anything imports a Qt GUI module
+
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from core.config import ScoringConfig
+from core.engine import CorpusText, corpus_text_from_lines, score_corpus
+from core.results import ScoreTable
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+SAMPLE_DIR = ROOT / "resources" / "sample"
+DATA_DIR = ROOT.parent / "shared" / "data"
+SHOTS_DIR = Path("/tmp/matchlight-shots")
+
+#: Messages the offscreen platform prints for any shown top-level window; not our bugs.
+OFFSCREEN_NOISE = (
+    r"This plugin does not support propagateSizeHints\(\)",
+    r"This plugin does not support raise\(\)",
+    r"This plugin does not support grabbing the keyboard",
+    r"QFont::setPointSizeF: Point size <= 0",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if HERE not in Path(str(item.path)).resolve().parents:
+            continue
+        if item.get_closest_marker("qt_log_level_fail") is None:
+            item.add_marker(pytest.mark.qt_log_level_fail("WARNING"))
+        if item.get_closest_marker("qt_log_ignore") is None:
+            item.add_marker(pytest.mark.qt_log_ignore(*OFFSCREEN_NOISE))
+
+
+def read_lines(path: Path) -> list[str]:
+    """Lines of a UTF-8 file as Matchlight reads them (split at "\\n" only)."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A scored comparison, ready for a model: texts, source lines, table, config, ref names."""
+
+    text: CorpusText
+    source: list[str] | None
+    table: ScoreTable
+    config: ScoringConfig
+    reference_names: tuple[str, ...]
+
+
+def scored(
+    *,
+    references: list[list[str]],
+    systems: dict[str, list[str]],
+    source: list[str] | None = None,
+    config: ScoringConfig | None = None,
+    reference_names: tuple[str, ...] | None = None,
+) -> Scored:
+    config = config or ScoringConfig()
+    text = corpus_text_from_lines(
+        references=references, systems=list(systems.values()), names=list(systems)
+    )
+    names = reference_names or tuple(f"Ref {r + 1}" for r in range(len(references)))
+    return Scored(text, source, score_corpus(text, config), config, names)
+
+
+@pytest.fixture(scope="session")
+def sample() -> Scored:
+    """The bundled German-English sample: source, 2 references, 3 systems, 160 lines."""
+    if not (SAMPLE_DIR / "sys.rough.txt").exists():
+        pytest.skip("the bundled sample is not there")
+    names = ("fluent", "literal", "rough")
+    return scored(
+        references=[read_lines(SAMPLE_DIR / "ref.en.txt"), read_lines(SAMPLE_DIR / "ref2.en.txt")],
+        systems={n: read_lines(SAMPLE_DIR / f"sys.{n}.txt") for n in names},
+        source=read_lines(SAMPLE_DIR / "src.de.txt"),
+        reference_names=("ref.en", "ref2.en"),
+    )
+
+
+@pytest.fixture(scope="session")
+def wmt_zh() -> Scored:
+    """WMT22 en-zh (first 400 lines, 2 references, 3 systems) with the zh tokenizer."""
+    folder = DATA_DIR / "wmt22-en-zh"
+    if not (folder / "ref.txt").exists():
+        pytest.skip("/work/shared/data/wmt22-en-zh is not there")
+    n = 400
+    names = ("HuaweiTSC", "LanguageX", "Online-Y")
+    config = ScoringConfig(tokenize="zh", rouge_tokenizer="unicode")
+    return scored(
+        references=[read_lines(folder / "ref.txt")[:n], read_lines(folder / "ref2.txt")[:n]],
+        systems={s: read_lines(folder / f"sys.{s}.txt")[:n] for s in names},
+        source=read_lines(folder / "src.txt")[:n],
+        config=config,
+        reference_names=("ref", "ref2"),
+    )
+
+
+@pytest.fixture(scope="session")
+def make_scored() -> object:
+    """The :func:`scored` helper, for tests that build their own small comparisons."""
+    return scored
+
+
+@pytest.fixture
+def save_shot(tmp_path: Path) -> Iterator[object]:
+    """``save_shot(widget, name)``: a PNG in tmp_path, copied to /tmp/matchlight-shots."""
+
+    def save(widget: object, name: str) -> Path:
+        path = tmp_path / f"{name}.png"
+        assert widget.grab().save(str(path)), f"could not save {path}"  # type: ignore[attr-defined]
+        SHOTS_DIR.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, SHOTS_DIR / path.name)
+        return path
+
+    yield save
