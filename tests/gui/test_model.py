@@ -1,0 +1,282 @@
+"""SegmentTableModel: columns, values straight from ScoreTable, chunked updates, baseline."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+
+from core.config import ScoringConfig
+from core.engine import corpus_text_from_lines, iter_score_chunks, score_corpus
+from core.results import ScoreTable
+from gui.model import (
+    COLUMN_KIND_ROLE,
+    PENDING,
+    RECORD_ROLE,
+    REF_ROLE,
+    SEGMENT_ROLE,
+    SORT_ROLE,
+    SYSTEM_ROLE,
+    ColumnInfo,
+    SegmentTableModel,
+)
+
+DISPLAY = Qt.ItemDataRole.DisplayRole
+TOOLTIP = Qt.ItemDataRole.ToolTipRole
+
+
+def model_of(data: Any, table: ScoreTable | None = None, **kw: object) -> SegmentTableModel:
+    return SegmentTableModel(
+        data.text,
+        data.source,
+        data.table if table is None else table,
+        reference_names=data.reference_names,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def empty_table(data: Any) -> ScoreTable:
+    return ScoreTable(
+        systems=data.text.system_names,
+        n_segments=len(data.text),
+        config=data.config,
+        nrefs=len(data.text.references),
+    )
+
+
+def headers(model: SegmentTableModel) -> list[str]:
+    return [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+
+
+def test_columns_of_the_sample(sample: Any) -> None:
+    model = model_of(sample)
+    per_system = lambda n: [n, f"{n} BLEU", f"{n} R-1", f"{n} R-2", f"{n} R-L"]  # noqa: E731
+    assert headers(model) == [
+        "#",
+        "Source",
+        "ref.en",
+        "ref2.en",
+        *per_system("fluent"),
+        *per_system("literal"),
+        *per_system("rough"),
+        "literal ΔBLEU",
+        "rough ΔBLEU",
+    ]
+    assert model.column_info(0) == ColumnInfo("segment")
+    assert model.column_info(3) == ColumnInfo("reference", reference=1)
+    assert model.column_info(4) == ColumnInfo("hypothesis", system=0)
+    assert model.column_info(5) == ColumnInfo("score", system=0, metric="bleu")
+    assert model.column_info(8) == ColumnInfo("score", system=0, metric="rougeL_f")
+    assert model.column_info(model.columnCount() - 1) == ColumnInfo(
+        "delta", system=2, metric="bleu"
+    )
+    assert model.rowCount() == 160
+    # Roles describing the column agree with column_info everywhere.
+    for col in range(model.columnCount()):
+        info = model.column_info(col)
+        index = model.index(7, col)
+        assert index.data(COLUMN_KIND_ROLE) == info.kind
+        assert index.data(SYSTEM_ROLE) == info.system
+        assert index.data(REF_ROLE) == info.reference
+        assert index.data(SEGMENT_ROLE) == 7
+    with pytest.raises(IndexError):
+        model.column_info(model.columnCount())
+
+
+def test_one_system_and_no_source_has_no_delta_or_source_column() -> None:
+    text = corpus_text_from_lines(references=[["a b c"]], systems=[["a b"]], names=["only"])
+    table = score_corpus(text, ScoringConfig())
+    model = SegmentTableModel(text, None, table)
+    assert headers(model) == ["#", "Ref 1", "only", "only BLEU", "only R-1", "only R-2", "only R-L"]
+
+
+def test_scores_are_read_from_the_score_table(sample: Any) -> None:
+    model = model_of(sample)
+    table = sample.table
+    rows = range(0, 160, 7)
+    for col in model.columns_of_kind("score"):
+        info = model.column_info(col)
+        for row in rows:
+            expected = table.value(info.metric, info.system, row)
+            index = model.index(row, col)
+            assert index.data(SORT_ROLE) == expected
+            assert index.data(DISPLAY) == f"{expected:.1f}"
+        np.testing.assert_array_equal(model.values(col), table.column(info.metric, info.system))
+    for col in model.columns_of_kind("delta"):
+        info = model.column_info(col)
+        expected = table.column("bleu", info.system) - table.column("bleu", 0)
+        np.testing.assert_allclose(model.values(col), expected)
+        for row in rows:
+            shown = model.index(row, col).data(DISPLAY)
+            assert shown == f"{round(expected[row], 1) + 0.0:+.1f}"
+            assert model.index(row, col).data(SORT_ROLE) == pytest.approx(expected[row])
+
+
+def test_text_columns_show_the_original_text(sample: Any) -> None:
+    model = model_of(sample)
+    for row in (0, 59, 159):
+        assert model.index(row, 0).data(DISPLAY) == str(row + 1)
+        assert model.index(row, 0).data(SORT_ROLE) == row
+        assert model.index(row, 1).data(DISPLAY) == sample.source[row]  # type: ignore[index]
+        for r in range(2):
+            col = model.reference_column(r)
+            assert model.index(row, col).data(DISPLAY) == sample.text.references[r][row]
+        for s in range(3):
+            col = model.hypothesis_column(s)
+            assert model.index(row, col).data(DISPLAY) == sample.text.systems[s][row]
+            assert model.index(row, col).data(SORT_ROLE) == sample.text.systems[s][row]
+
+
+def test_special_characters_are_passed_through_verbatim() -> None:
+    odd = ['<b>bold</b> & "quotes"', "tab\there", "line\u2028separator", "שלום עולם", ""]
+    text = corpus_text_from_lines(references=[odd], systems=[list(reversed(odd))], names=["s"])
+    model = SegmentTableModel(text, odd, score_corpus(text, ScoringConfig()))
+    for row, line in enumerate(odd):
+        assert model.index(row, 1).data(DISPLAY) == line
+        assert model.index(row, 2).data(DISPLAY) == line
+    # The tooltip of a text cell is rich text, so it must be escaped.
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp;" in model.index(0, 1).data(TOOLTIP)
+    assert model.index(4, 1).data(TOOLTIP) == "(empty)"
+
+
+def test_record_role_is_the_segment_scores(sample: Any) -> None:
+    model = model_of(sample)
+    col = model.score_column(1, "rouge2_f")
+    record = model.index(42, col).data(RECORD_ROLE)
+    assert record == sample.table.segment(1, 42)
+    assert record.scores["rouge2_f"] == sample.table.value("rouge2_f", 1, 42)
+    assert model.index(42, model.hypothesis_column(2)).data(RECORD_ROLE) == sample.table.segment(
+        2, 42
+    )
+    assert model.index(42, model.reference_column(0)).data(RECORD_ROLE) is None
+
+
+def test_tooltips_give_precision_recall_and_fmeasure(sample: Any) -> None:
+    model = model_of(sample)
+    table = sample.table
+    tip = model.index(10, model.score_column(0, "rougeL_f")).data(TOOLTIP)
+    p, r, f = (table.value(f"rougeL_{x}", 0, 10) for x in "prf")
+    assert f"P {p:.2f}" in tip and f"R {r:.2f}" in tip and f"F {f:.2f}" in tip
+    bleu_tip = model.index(10, model.score_column(0, "bleu")).data(TOOLTIP)
+    matches, totals = table.matches[0, 10], table.totals[0, 10]
+    assert f"1-gram {matches[0]}/{totals[0]}" in bleu_tip
+    assert f"4-gram {matches[3]}/{totals[3]}" in bleu_tip
+    assert f"{table.value('bleu', 0, 10):.2f}" in bleu_tip
+
+
+def test_model_passes_qtmodeltester(qtmodeltester, sample: Any) -> None:
+    qtmodeltester.check(model_of(sample))
+
+
+def test_unscored_rows_show_pending_and_chunks_fill_them(qtbot, qtmodeltester, sample) -> None:
+    table = empty_table(sample)
+    model = model_of(sample, table)
+    qtmodeltester.check(model)
+    bleu_col = model.score_column(0, "bleu")
+    assert model.index(0, bleu_col).data(DISPLAY) == PENDING
+    assert math.isnan(model.index(0, bleu_col).data(SORT_ROLE))
+    assert model.index(0, bleu_col).data(RECORD_ROLE) is None
+    assert "not scored yet" in model.index(0, bleu_col).data(TOOLTIP)
+    assert model.index(0, model.delta_column(1)).data(DISPLAY) == PENDING
+
+    numeric = set(model.columns_of_kind("score") + model.columns_of_kind("delta"))
+    changed: list[tuple[int, int, int, int]] = []
+    model.dataChanged.connect(
+        lambda tl, br, roles=(): changed.append((tl.row(), br.row(), tl.column(), br.column()))
+    )
+    chunks = list(iter_score_chunks(sample.text, sample.config, chunk_size=50, first_chunk_size=20))
+    assert [(c.start, c.stop) for c in chunks][:3] == [(0, 20), (20, 70), (70, 120)]
+    for chunk in chunks:
+        changed.clear()
+        table.apply(chunk)
+        with qtbot.waitSignal(model.dataChanged):
+            model.on_chunk_applied(chunk.start, chunk.stop)
+        # Only this chunk's rows, only score/delta columns, and all of them.
+        assert {(a, b) for a, b, _, _ in changed} == {(chunk.start, chunk.stop - 1)}
+        covered = {c for _, _, first, last in changed for c in range(first, last + 1)}
+        assert covered == numeric
+    expected = sample.table
+    for s in range(3):
+        for metric in ("bleu", "rouge1_f", "rougeL_f"):
+            np.testing.assert_allclose(
+                model.values(model.score_column(s, metric)), expected.column(metric, s)
+            )
+    assert model.index(159, bleu_col).data(DISPLAY) == f"{expected.value('bleu', 0, 159):.1f}"
+
+
+def test_set_baseline_relabels_the_delta_columns(qtbot, qtmodeltester, sample: Any) -> None:
+    model = model_of(sample)
+    qtmodeltester.check(model)
+    before = model.columnCount()
+    deltas = model.columns_of_kind("delta")
+    with (
+        qtbot.waitSignal(model.headerDataChanged) as header_signal,
+        qtbot.waitSignal(model.dataChanged) as data_signal,
+    ):
+        model.set_baseline(2)
+    assert header_signal.args == [Qt.Orientation.Horizontal, deltas[0], deltas[-1]]
+    top_left, bottom_right = data_signal.args[:2]
+    assert (top_left.row(), top_left.column()) == (0, deltas[0])
+    assert (bottom_right.row(), bottom_right.column()) == (159, deltas[-1])
+    assert model.columnCount() == before
+    assert model.baseline == 2
+    assert headers(model)[-2:] == ["fluent ΔBLEU", "literal ΔBLEU"]
+    table = sample.table
+    expected = table.column("bleu", 0) - table.column("bleu", 2)
+    np.testing.assert_allclose(model.values(deltas[0]), expected)
+    assert model.index(3, deltas[0]).data(SORT_ROLE) == pytest.approx(expected[3])
+    with qtbot.assertNotEmitted(model.headerDataChanged):
+        model.set_baseline(2)
+    with pytest.raises(ValueError):
+        model.set_baseline(3)
+
+
+def test_reset_table_keeps_the_selection_when_columns_stay(qtbot, sample: Any) -> None:
+    model = model_of(sample)
+    rescored = score_corpus(sample.text, sample.config.replace(lowercase=True))
+    with qtbot.assertNotEmitted(model.modelReset), qtbot.waitSignal(model.dataChanged):
+        model.reset_table(rescored)
+    col = model.score_column(1, "bleu")
+    assert model.index(5, col).data(SORT_ROLE) == rescored.value("bleu", 1, 5)
+
+    fewer = score_corpus(sample.text, sample.config.replace(rouge_max_n=1))
+    with qtbot.waitSignal(model.modelReset):
+        model.reset_table(fewer)
+    assert "fluent R-2" not in headers(model)
+    assert "fluent R-1" in headers(model)
+    assert model.table is fewer
+
+
+def test_mismatched_table_is_rejected(sample: Any) -> None:
+    other = corpus_text_from_lines(references=[["a"]], systems=[["a"]], names=["x"])
+    with pytest.raises(ValueError, match="segments"):
+        SegmentTableModel(sample.text, None, score_corpus(other, ScoringConfig()))
+    with pytest.raises(ValueError, match="source"):
+        SegmentTableModel(sample.text, ["just one line"], sample.table)
+
+
+def test_a_100k_row_model_reads_its_arrays() -> None:
+    # (qtmodeltester walks every cell; it runs on the same model class above.)
+    n = 100_000
+    words = ["alpha beta", "beta gamma delta", "gamma"]
+    text = corpus_text_from_lines(
+        references=[[words[i % 3] for i in range(n)]],
+        systems=[[words[(i + 1) % 3] for i in range(n)], [words[i % 3] for i in range(n)]],
+        names=["a", "b"],
+    )
+    config = ScoringConfig()
+    table = ScoreTable(systems=("a", "b"), n_segments=n, config=config, nrefs=1)
+    rng = np.random.default_rng(1)
+    table.scores[:] = rng.uniform(0, 100, table.scores.shape)
+    table.done[: n // 2] = True
+    table.scores[:, n // 2 :] = np.nan
+    model = SegmentTableModel(text, None, table)
+    assert model.rowCount() == n
+    col = model.score_column(1, "bleu")
+    assert model.index(n // 2 - 1, col).data(SORT_ROLE) == table.value("bleu", 1, n // 2 - 1)
+    assert model.index(n - 1, col).data(DISPLAY) == PENDING
+    assert model.index(n - 1, 2).data(DISPLAY) == words[n % 3]
+    assert model.data(QModelIndex()) is None
