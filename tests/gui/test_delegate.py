@@ -1,0 +1,480 @@
+"""HighlightDelegate and DetailCache: painted ranges are core's spans, computed off-thread."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QRect, QRunnable, Qt, QThreadPool
+from PySide6.QtGui import QColor, QImage, QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QHeaderView, QTableView
+
+from core.config import ScoringConfig
+from core.detail import RowDetail, RowDetailer
+from gui.delegate import HighlightDelegate, hypothesis_ranges, reference_ranges
+from gui.detailcache import DetailCache
+from gui.model import SEGMENT_ROLE, SegmentTableModel
+from gui.palette import (
+    KINDS,
+    build_document,
+    contrast_ratio,
+    highlight_format,
+    order_tint,
+    utf16_offsets,
+    visible_breaks,
+)
+from gui.proxy import SegmentFilterProxy
+
+WAIT_MS = 10_000
+NO_BRUSH = Qt.BrushStyle.NoBrush
+
+
+def core_detail(data: Any, segment: int, config: ScoringConfig | None = None) -> RowDetail:
+    """The row detail straight from core, for comparisons."""
+    text = data.text
+    return RowDetailer(config or data.config).row(
+        segment=segment,
+        source=None if data.source is None else data.source[segment],
+        references=[r[segment] for r in text.references],
+        systems=list(zip(text.system_names, [s[segment] for s in text.systems], strict=True)),
+    )
+
+
+def wait_detail(qtbot, cache: DetailCache, segment: int) -> RowDetail:
+    if cache.peek(segment) is None:
+        with qtbot.waitSignal(
+            cache.detail_ready, timeout=WAIT_MS, check_params_cb=lambda s: s == segment
+        ):
+            cache.get(segment)
+    detail = cache.peek(segment)
+    assert detail is not None
+    return detail
+
+
+def dark_palette() -> QPalette:
+    pal = QPalette()
+    colors = {
+        QPalette.ColorRole.Window: "#2b2b2b",
+        QPalette.ColorRole.WindowText: "#e6e6e6",
+        QPalette.ColorRole.Base: "#1e1e1e",
+        QPalette.ColorRole.AlternateBase: "#262626",
+        QPalette.ColorRole.Text: "#e6e6e6",
+        QPalette.ColorRole.Button: "#333333",
+        QPalette.ColorRole.ButtonText: "#e6e6e6",
+        QPalette.ColorRole.Highlight: "#2f5f8f",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+    }
+    for role, color in colors.items():
+        pal.setColor(role, QColor(color))
+    return pal
+
+
+class Harness:
+    def __init__(self, qtbot, data: Any, *, row_height: int = 26) -> None:
+        self.data = data
+        self.model = SegmentTableModel(
+            data.text, data.source, data.table, reference_names=data.reference_names
+        )
+        self.proxy = SegmentFilterProxy()
+        self.proxy.setSourceModel(self.model)
+        self.view = QTableView()
+        qtbot.addWidget(self.view)
+        self.cache = DetailCache(data.text, data.source, data.config)
+        self.delegate = HighlightDelegate(self.cache, self.view)
+        self.view.setItemDelegate(self.delegate)
+        self.view.setModel(self.proxy)
+        header = self.view.verticalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        header.setDefaultSectionSize(row_height)
+        header.hide()
+        for col in range(self.model.columnCount()):
+            kind = self.model.column_info(col).kind
+            self.view.setColumnWidth(
+                col, 250 if kind in ("source", "reference", "hypothesis") else 62
+            )
+        self.view.setColumnWidth(0, 36)
+
+    def index(self, segment: int, col: int):
+        return self.proxy.index(self.proxy.proxy_row(segment), col)
+
+    def visible_segments(self) -> list[int]:
+        first = self.view.rowAt(0)
+        last = self.view.rowAt(self.view.viewport().height() - 1)
+        last = self.proxy.rowCount() - 1 if last < 0 else last
+        return [self.proxy.index(r, 0).data(SEGMENT_ROLE) for r in range(first, last + 1)]
+
+    def show_and_settle(self, qtbot) -> None:
+        self.view.show()
+        qtbot.waitExposed(self.view)
+        self.view.grab()  # paints once: schedules the visible rows
+        qtbot.waitUntil(
+            lambda: all(self.cache.peek(s) is not None for s in self.visible_segments()),
+            timeout=WAIT_MS,
+        )
+        qtbot.wait(20)
+
+
+@pytest.fixture
+def harness(qtbot) -> Iterator[Any]:
+    made: list[Harness] = []
+
+    def make(data: Any, **kw: Any) -> Harness:
+        h = Harness(qtbot, data, **kw)
+        made.append(h)
+        return h
+
+    yield make
+    for h in made:
+        h.cache.shutdown()
+
+
+# -- palette --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_tints_are_ordered_and_readable(dark: bool) -> None:
+    text = QColor("#f2f2f2" if dark else "#111111")
+    lightness = [order_tint(level, dark).lightnessF() for level in (1, 2, 3, 4)]
+    # A single-hue ramp: strictly darker (light theme) or brighter (dark theme) with the order.
+    assert lightness == sorted(lightness, reverse=not dark)
+    assert len(set(lightness)) == 4
+    assert order_tint(9, dark) == order_tint(4, dark)
+    for kind in KINDS:
+        fmt = highlight_format(kind, 2, dark)
+        if fmt.background().style() != NO_BRUSH:
+            assert fmt.foreground().color() == text
+            assert contrast_ratio(fmt.background().color(), text) >= 4.5, kind
+    # Unmatched is a shape, not only a colour.
+    assert highlight_format("unmatched", 0, dark).underlineStyle() == (
+        QTextCharFormat.UnderlineStyle.WaveUnderline
+    )
+    assert highlight_format("missed", 0, dark).underlineStyle() != (
+        QTextCharFormat.UnderlineStyle.NoUnderline
+    )
+    with pytest.raises(ValueError):
+        highlight_format("glow", 1, dark)
+
+
+def test_documents_keep_text_verbatim_and_map_utf16_offsets() -> None:
+    text = "😀 <b>cat</b> &amp; dog\tשלום\u2028end 𝒳y"
+    cat = text.index("cat")
+    end = text.index("end")
+    y = text.index("y")
+    ranges = [(cat, cat + 3, "bleu", 2), (end, end + 3, "unmatched", 0), (y, y + 1, "lcs", 1)]
+    doc = build_document(text, ranges, dark=False, one_line=True)
+    assert doc.toPlainText() == visible_breaks(text)
+    assert "<b>" in doc.toPlainText() and "&amp;" in doc.toPlainText()
+    assert "\u21b5" in doc.toPlainText()  # the line separator is shown, not broken
+    offsets = utf16_offsets(text)
+    assert offsets is not None and offsets[cat] == cat + 1  # the emoji takes two units
+
+    def format_at(index: int) -> QTextCharFormat:
+        cursor = QTextCursor(doc)
+        cursor.setPosition(offsets[index] + 1)  # the format of the character at ``index``
+        return cursor.charFormat()
+
+    assert format_at(cat).background().color() == order_tint(2, False)
+    assert format_at(cat + 2).background().color() == order_tint(2, False)
+    assert format_at(cat - 1).background().style() == NO_BRUSH
+    assert format_at(cat + 3).background().style() == NO_BRUSH
+    assert format_at(end).underlineStyle() == QTextCharFormat.UnderlineStyle.WaveUnderline
+    assert format_at(end - 1).underlineStyle() == QTextCharFormat.UnderlineStyle.NoUnderline
+    assert (
+        format_at(y).background().color() == highlight_format("lcs", 1, False).background().color()
+    )
+    assert format_at(y - 1).background().style() == NO_BRUSH  # the astral 𝒳 before it is untouched
+
+
+# -- ranges vs core -------------------------------------------------------------------------------
+
+
+def test_clipped_matches_light_up_only_as_many_as_the_reference_has(qtbot, harness, make_scored):
+    data = make_scored(
+        references=[["the cat is on the mat"]], systems={"echo": ["the the the the the the"]}
+    )
+    h = harness(data)
+    hyp = h.index(0, h.model.hypothesis_column(0))
+    ref = h.index(0, h.model.reference_column(0))
+    assert h.delegate.highlight_ranges(hyp) == []  # not computed yet: plain text
+    detail = wait_detail(qtbot, h.cache, 0)
+    assert detail == core_detail(data, 0)
+    ranges = h.delegate.highlight_ranges(hyp)
+    assert ranges == [
+        (0, 3, "bleu", 1),
+        (4, 7, "bleu", 1),
+        (8, 11, "unmatched", 0),
+        (12, 15, "unmatched", 0),
+        (16, 19, "unmatched", 0),
+        (20, 23, "unmatched", 0),
+    ]
+    spans = detail.systems[0].bleu_highlights
+    assert [(r[0], r[1], r[3]) for r in ranges] == [(x.start, x.end, x.level) for x in spans]
+    assert h.delegate.highlight_ranges(ref) == [
+        (0, 3, "bleu", 1),
+        (4, 7, "missed", 0),
+        (8, 10, "missed", 0),
+        (11, 13, "missed", 0),
+        (14, 17, "bleu", 1),
+        (18, 21, "missed", 0),
+    ]
+    missed = [(m.start, m.end) for m in detail.references[0].missed]
+    assert missed == [(4, 7), (8, 10), (11, 13), (18, 21)]
+
+
+@pytest.mark.parametrize("segment", [0, 17, 93, 140])
+def test_every_cell_paints_exactly_core_spans(qtbot, harness, sample, segment) -> None:
+    h = harness(sample)
+    delegate = h.delegate
+    expected = core_detail(sample, segment)
+    assert wait_detail(qtbot, h.cache, segment) == expected
+    for s, hyp in enumerate(expected.systems):
+        index = h.index(segment, h.model.hypothesis_column(s))
+        got = delegate.highlight_ranges(index)
+        assert [(a, b) for a, b, _, _ in got] == [(x.start, x.end) for x in hyp.bleu_highlights]
+        assert [lvl for _, _, _, lvl in got] == [x.level for x in hyp.bleu_highlights]
+        assert [k for _, _, k, _ in got] == [
+            "bleu" if x.level else "unmatched" for x in hyp.bleu_highlights
+        ]
+        assert all(hyp.text[a:b] for a, b, _, _ in got)
+    for r, ref in enumerate(expected.references):
+        index = h.index(segment, h.model.reference_column(r))
+        got = delegate.highlight_ranges(index)
+        assert [(a, b) for a, b, _, _ in got] == list(ref.bleu_tokens.spans)
+        missed = [(a, b) for a, b, k, _ in got if k == "missed"]
+        assert missed == [(m.start, m.end) for m in ref.missed]
+        best = [max(hl[t].level for hl in ref.bleu_highlights) for t in range(len(ref.matched_by))]
+        assert [lvl for *_, lvl in got] == best
+
+    delegate.set_reference_system(1)
+    for r, ref in enumerate(expected.references):
+        got = delegate.highlight_ranges(h.index(segment, h.model.reference_column(r)))
+        assert [(a, b, lvl) for a, b, _, lvl in got] == [
+            (x.start, x.end, x.level) for x in ref.bleu_highlights[1]
+        ]
+        for (_, _, kind, lvl), who in zip(got, ref.matched_by, strict=True):
+            assert kind == ("bleu" if lvl else ("unmatched" if who else "missed"))
+
+    delegate.set_mode("lcs")
+    for s, hyp in enumerate(expected.systems):
+        got = delegate.highlight_ranges(h.index(segment, h.model.hypothesis_column(s)))
+        assert got == [(x.start, x.end, "lcs", 1) for x in hyp.lcs_highlights if x.level == 1]
+        assert len(got) == hyp.lcs_length
+    for r, ref in enumerate(expected.references):
+        got = delegate.highlight_ranges(h.index(segment, h.model.reference_column(r)))
+        assert got == [(x.start, x.end, "lcs", 1) for x in ref.lcs_highlights[1] if x.level]
+    delegate.set_reference_system(None)
+    for r, ref in enumerate(expected.references):
+        got = delegate.highlight_ranges(h.index(segment, h.model.reference_column(r)))
+        union = [
+            (a, b, "lcs", 1)
+            for t, (a, b) in enumerate(ref.rouge_tokens.spans)
+            if any(hl[t].level for hl in ref.lcs_highlights)
+        ]
+        assert got == union
+    # The source is never highlighted; score cells have no ranges.
+    assert delegate.highlight_ranges(h.index(segment, 1)) == []
+    assert delegate.highlight_ranges(h.index(segment, h.model.score_column(0, "bleu"))) == []
+
+
+def test_zh_tokenizer_ranges_cover_single_characters(qtbot, harness, wmt_zh) -> None:
+    h = harness(wmt_zh)
+    segment = 5
+    expected = core_detail(wmt_zh, segment)
+    wait_detail(qtbot, h.cache, segment)
+    for s, hyp in enumerate(expected.systems):
+        got = h.delegate.highlight_ranges(h.index(segment, h.model.hypothesis_column(s)))
+        assert got == hypothesis_ranges(expected, s, "bleu")
+        assert [(a, b) for a, b, _, _ in got] == [(x.start, x.end) for x in hyp.bleu_highlights]
+        cjk = [hyp.text[a:b] for a, b, _, _ in got if "\u4e00" <= hyp.text[a] <= "\u9fff"]
+        assert cjk and all(len(tok) == 1 for tok in cjk)
+    assert h.delegate.highlight_ranges(
+        h.index(segment, h.model.reference_column(1))
+    ) == reference_ranges(expected, 1, "bleu", None)
+
+
+# -- painting -------------------------------------------------------------------------------------
+
+
+def count_color(image: QImage, rect: QRect, color: QColor) -> int:
+    rgb = color.rgb()
+    rect = rect.intersected(image.rect())
+    assert not rect.isEmpty()
+    return sum(
+        1
+        for y in range(rect.top(), rect.bottom(), 2)
+        for x in range(rect.left(), rect.right(), 2)
+        if image.pixel(x, y) == rgb
+    )
+
+
+def test_rows_are_plain_until_their_detail_arrives_then_highlighted(qtbot, harness, sample) -> None:
+    h = harness(sample)
+    h.view.resize(1500, 300)
+    h.view.show()
+    qtbot.waitExposed(h.view)
+    col = h.model.hypothesis_column(0)
+    rect = h.view.visualRect(h.proxy.index(0, col)).adjusted(0, 0, 0, 0)
+    tints = [order_tint(level, False) for level in (1, 2, 3, 4)]
+    before = h.view.viewport().grab().toImage()
+    assert sum(count_color(before, rect, c) for c in tints) == 0
+    with qtbot.waitSignal(h.delegate.row_ready, timeout=WAIT_MS):
+        pass
+    qtbot.waitUntil(lambda: h.cache.peek(0) is not None, timeout=WAIT_MS)
+    after = h.view.viewport().grab().toImage()
+    painted = {c.name(): count_color(after, rect, c) for c in tints}
+    highlights = h.cache.peek(0).systems[0].bleu_highlights
+    levels = {x.level for x in highlights if x.level}
+    # Only the tints of orders this row has; the first token (always visible) is painted.
+    assert {name for name, n in painted.items() if n} <= {
+        order_tint(x, False).name() for x in levels
+    }
+    assert highlights[0].level > 0
+    assert painted[order_tint(highlights[0].level, False).name()] > 0, painted
+
+
+def test_dark_palette_paints_dark_tints(qtbot, harness, sample, save_shot) -> None:
+    h = harness(sample)
+    h.view.setPalette(dark_palette())
+    h.view.resize(1500, 620)
+    h.show_and_settle(qtbot)
+    image = h.view.viewport().grab().toImage()
+    area = h.view.viewport().rect()
+    assert count_color(image, area, order_tint(4, True)) > 0
+    assert count_color(image, area, order_tint(4, False)) == 0
+    save_shot(h.view, "table-sample-dark")
+
+
+def test_screenshot_sample_light_bleu_and_lcs(qtbot, harness, sample, save_shot) -> None:
+    h = harness(sample)
+    h.view.resize(1500, 620)
+    h.proxy.sort(h.model.score_column(2, "bleu"), 0)
+    h.show_and_settle(qtbot)
+    image = h.view.viewport().grab().toImage()
+    assert count_color(image, h.view.viewport().rect(), order_tint(4, False)) > 0
+    save_shot(h.view, "table-sample-light-bleu")
+    h.delegate.set_mode("lcs")
+    qtbot.wait(20)
+    image = h.view.viewport().grab().toImage()
+    lcs = highlight_format("lcs", 1, False).background().color()
+    assert count_color(image, h.view.viewport().rect(), lcs) > 0
+    assert count_color(image, h.view.viewport().rect(), order_tint(4, False)) == 0
+    save_shot(h.view, "table-sample-light-lcs")
+
+
+def test_screenshot_wmt22_en_zh(qtbot, harness, wmt_zh, save_shot) -> None:
+    h = harness(wmt_zh, row_height=44)
+    h.view.resize(1500, 640)
+    h.show_and_settle(qtbot)
+    image = h.view.viewport().grab().toImage()
+    assert count_color(image, h.view.viewport().rect(), order_tint(1, False)) > 0
+    save_shot(h.view, "table-wmt22-en-zh")
+
+
+# -- the detail cache ------------------------------------------------------------------------------
+
+
+class Blocker(QRunnable):
+    """Occupies a one-thread pool until released, so the queue can be inspected."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def run(self) -> None:
+        self.started.set()
+        self.release.wait(10)
+
+
+@pytest.fixture
+def blocked_pool() -> Iterator[tuple[QThreadPool, Blocker]]:
+    pool = QThreadPool()
+    pool.setMaxThreadCount(1)
+    blocker = Blocker()
+    pool.start(blocker)
+    assert blocker.started.wait(5)
+    yield pool, blocker
+    blocker.release.set()
+    pool.waitForDone()
+
+
+def test_cache_delivers_core_detail_through_a_signal(qtbot, sample) -> None:
+    cache = DetailCache(sample.text, sample.source, sample.config)
+    try:
+        assert cache.get(12) is None
+        with qtbot.waitSignal(cache.detail_ready, timeout=WAIT_MS) as ready:
+            pass
+        assert ready.args == [12]
+        assert cache.get(12) == core_detail(sample, 12)
+        assert cache.get(12) is cache.peek(12)  # cached, not recomputed
+    finally:
+        cache.shutdown()
+
+
+def test_cache_computes_newest_requests_first_and_drops_old_ones(qtbot, sample, blocked_pool):
+    pool, blocker = blocked_pool
+    cache = DetailCache(sample.text, sample.source, sample.config, pool=pool, max_pending=4)
+    arrived: list[int] = []
+    cache.detail_ready.connect(arrived.append)
+    cache.request(range(10, 20))
+    cache.get(3)
+    cache.get(15)  # asked again: becomes the newest
+    assert cache.pending() == [15, 3, 19, 18]
+    blocker.release.set()
+    qtbot.waitUntil(lambda: len(arrived) == 4, timeout=WAIT_MS)
+    assert arrived == [15, 3, 19, 18]
+    assert cache.peek(10) is None  # scrolled away before it was computed
+    cache.shutdown()
+
+
+def test_new_config_clears_and_discards_stale_work(qtbot, sample, blocked_pool) -> None:
+    pool, blocker = blocked_pool
+    cache = DetailCache(sample.text, sample.source, sample.config, pool=pool)
+    cache.get(7)
+    new = sample.config.replace(lowercase=True, tokenize="char")
+    with qtbot.waitSignal(cache.cleared):
+        cache.set_config(new)
+    assert cache.pending() == []
+    assert cache.get(7) is None
+    blocker.release.set()
+    detail = wait_detail(qtbot, cache, 7)
+    assert detail == core_detail(sample, 7, new)
+    assert detail != core_detail(sample, 7)
+    cache.shutdown()
+
+
+def test_cache_is_an_lru_and_stops_after_shutdown(qtbot, sample) -> None:
+    cache = DetailCache(sample.text, sample.source, sample.config, capacity=3)
+    for segment in range(5):
+        wait_detail(qtbot, cache, segment)
+    assert len(cache) == 3
+    assert [cache.peek(s) is not None for s in range(5)] == [False, False, True, True, True]
+    cache.shutdown()
+    assert cache.is_shut_down()
+    with qtbot.assertNotEmitted(cache.detail_ready, wait=50):
+        assert cache.get(100) is None
+    assert cache.pending() == []
+    assert cache.get(4) is not None  # what is cached stays readable
+
+
+def test_core_failures_become_a_signal(qtbot, sample, monkeypatch) -> None:
+    class Broken(RowDetailer):
+        def row(self, *, segment: int, **kw: Any) -> RowDetail:
+            if segment == 2:
+                raise RuntimeError("tokenizer exploded")
+            return super().row(segment=segment, **kw)
+
+    monkeypatch.setattr("gui.detailcache.RowDetailer", Broken)
+    cache = DetailCache(sample.text, sample.source, sample.config)
+    try:
+        with qtbot.waitSignal(cache.detail_failed, timeout=WAIT_MS) as failed:
+            cache.get(2)
+        assert failed.args[0] == 2 and "tokenizer exploded" in failed.args[1]
+        assert "segment 3" in cache.error(2)
+        with qtbot.assertNotEmitted(cache.detail_failed, wait=50):
+            assert cache.get(2) is None  # not retried
+        assert wait_detail(qtbot, cache, 3) == core_detail(sample, 3)
+    finally:
+        cache.shutdown()
