@@ -51,7 +51,7 @@ Range = tuple[int, int, str, int]
 
 _ORDER_TINTS = {
     False: ("#dbe9f6", "#a9cde8", "#6fa8d6", "#3a7fc1"),
-    True: ("#1a2f47", "#1c4470", "#1f5a92", "#2770b5"),
+    True: ("#1f3d60", "#22507f", "#24609d", "#2770b5"),
 }
 _TINT_TEXT = {False: "#111111", True: "#f2f2f2"}
 _UNMATCHED_LINE = {False: "#d55e00", True: "#ff8c42"}
