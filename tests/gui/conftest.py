@@ -8,11 +8,10 @@ offscreen platform's harmless notices. A test can still override both with its o
 
 from __future__ import annotations
 
+import ctypes
 import os
-
-os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before anything imports a Qt GUI module
-
 import shutil
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,30 @@ import pytest
 from core.config import ScoringConfig
 from core.engine import CorpusText, corpus_text_from_lines, score_corpus
 from core.results import ScoreTable
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before anything imports a Qt GUI module
+
+
+def _immortalize_singletons() -> bool:
+    """Work around PySide6 6.12.0 on CPython < 3.12 dropping references to None/True/False.
+
+    In this environment every void PySide6 call made from Python (``QTimer.stop()``,
+    ``painter.save()``, ``label.setText()`` ...) decrements ``None``'s reference count without
+    having incremented it, every ``signal.emit()`` does the same to ``True``, and so does every
+    ``QModelIndex.data()`` whose value converts to None or a bool. The bindings evidently count
+    on Python 3.12's immortal singletons; on 3.11 the interpreter aborts with
+    ``Fatal Python error: none_dealloc`` (or ``bool_dealloc``) after a few thousand such calls.
+    Giving the three singletons a huge reference count is what CPython 3.12 does for them.
+    The application needs the same at startup (see the GUI report).
+    """
+    if sys.version_info >= (3, 12):
+        return False
+    for obj in (None, True, False):
+        ctypes.c_ssize_t.from_address(id(obj)).value += 1 << 40
+    return True
+
+
+_IMMORTALIZED = _immortalize_singletons()
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -36,6 +59,12 @@ OFFSCREEN_NOISE = (
     r"This plugin does not support grabbing the keyboard",
     r"QFont::setPointSizeF: Point size <= 0",
 )
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    if _IMMORTALIZED:
+        return "tests/gui: None/True/False made immortal (PySide6 refcount bug on Python < 3.12)"
+    return None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
