@@ -60,6 +60,9 @@ MODES: tuple[str, ...] = ("bleu", "lcs")
 #: Documents kept in the delegate's cache.
 DOC_CACHE_SIZE = 4000
 _ELLIPSIS = "…"
+#: How far a selected cell's background moves from Base toward Text (light / dark themes).
+SELECTION_WEIGHT = 0.17
+SELECTION_WEIGHT_DARK = 0.22
 _PADDING = 3
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -135,6 +138,40 @@ def cell_ranges(
     if kind == "reference" and reference is not None:
         return reference_ranges(detail, reference, mode, reference_system)
     return []
+
+
+def selection_color(palette: QPalette, group: QPalette.ColorGroup) -> QColor:
+    """The neutral band painted behind selected cells: Base blended toward Text."""
+    base = palette.color(group, QPalette.ColorRole.Base)
+    text = palette.color(group, QPalette.ColorRole.Text)
+    weight = SELECTION_WEIGHT_DARK if base.lightnessF() < 0.5 else SELECTION_WEIGHT
+    return _mix(base, text, weight)
+
+
+def _soften_selection(opt: QStyleOptionViewItem) -> None:
+    """Paint selected cells with a neutral band and the normal text colour.
+
+    The palette's selection colour (blue in most styles) would swallow the blue match tints of
+    the selected row; a grey band keeps the row visibly selected and every tint readable.
+    """
+    if not opt.state & QStyle.StateFlag.State_Selected:
+        return
+    palette = opt.palette
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+        palette.setColor(group, QPalette.ColorRole.Highlight, selection_color(palette, group))
+        palette.setColor(
+            group, QPalette.ColorRole.HighlightedText, palette.color(group, QPalette.ColorRole.Text)
+        )
+    opt.palette = palette
+
+
+def _mix(a: QColor, b: QColor, weight: float) -> QColor:
+    """``weight`` of ``b`` over ``a``."""
+    return QColor.fromRgbF(
+        a.redF() + (b.redF() - a.redF()) * weight,
+        a.greenF() + (b.greenF() - a.greenF()) * weight,
+        a.blueF() + (b.blueF() - a.blueF()) * weight,
+    )
 
 
 class HighlightDelegate(QStyledItemDelegate):
@@ -270,10 +307,13 @@ class HighlightDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         kind = index.data(COLUMN_KIND_ROLE)
         if kind not in TEXT_KINDS:
-            super().paint(painter, option, index)
+            opt = QStyleOptionViewItem(option)
+            _soften_selection(opt)
+            super().paint(painter, opt, index)
             return
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
+        _soften_selection(opt)
         opt.text = ""
         widget = opt.widget
         style = widget.style() if widget is not None else QApplication.style()

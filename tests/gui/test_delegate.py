@@ -13,7 +13,12 @@ from PySide6.QtWidgets import QHeaderView, QTableView
 
 from core.config import ScoringConfig
 from core.detail import RowDetail, RowDetailer
-from gui.delegate import HighlightDelegate, hypothesis_ranges, reference_ranges
+from gui.delegate import (
+    HighlightDelegate,
+    hypothesis_ranges,
+    reference_ranges,
+    selection_color,
+)
 from gui.detailcache import DetailCache
 from gui.model import SEGMENT_ROLE, SegmentTableModel
 from gui.palette import (
@@ -334,6 +339,32 @@ def test_rows_are_plain_until_their_detail_arrives_then_highlighted(qtbot, harne
     assert painted[order_tint(highlights[0].level, False).name()] > 0, painted
 
 
+def test_selected_rows_keep_their_highlights_readable(qtbot, harness, sample) -> None:
+    h = harness(sample)
+    h.view.resize(1500, 300)
+    h.show_and_settle(qtbot)
+    h.view.selectRow(1)
+    qtbot.wait(10)
+    palette = h.view.palette()
+    highlight = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Highlight)
+    image = h.view.viewport().grab().toImage()
+    row_rect = h.view.visualRect(h.proxy.index(1, h.model.hypothesis_column(0))).adjusted(
+        3, 3, -3, -3
+    )
+    # Not the (blue) selection colour but a neutral band, with the match tints still on top.
+    assert count_color(image, row_rect, highlight) == 0
+    blend = selection_color(palette, QPalette.ColorGroup.Active)
+    assert blend.saturationF() < 0.05
+    assert count_color(image, row_rect, blend) > 0
+    for level in (1, 2, 3, 4):
+        assert contrast_ratio(order_tint(level, False), blend) > 1.1
+    first = h.cache.peek(1).systems[0].bleu_highlights[0]
+    assert first.level > 0
+    assert count_color(image, row_rect, order_tint(first.level, False)) > 0
+    score_rect = h.view.visualRect(h.proxy.index(1, h.model.score_column(0, "bleu")))
+    assert count_color(image, score_rect.adjusted(3, 3, -3, -3), blend) > 0
+
+
 def test_dark_palette_paints_dark_tints(qtbot, harness, sample, save_shot) -> None:
     h = harness(sample)
     h.view.setPalette(dark_palette())
@@ -351,6 +382,7 @@ def test_screenshot_sample_light_bleu_and_lcs(qtbot, harness, sample, save_shot)
     h.view.resize(1500, 620)
     h.proxy.sort(h.model.score_column(2, "bleu"), 0)
     h.show_and_settle(qtbot)
+    h.view.selectRow(3)
     image = h.view.viewport().grab().toImage()
     assert count_color(image, h.view.viewport().rect(), order_tint(4, False)) > 0
     save_shot(h.view, "table-sample-light-bleu")
