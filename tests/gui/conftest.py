@@ -25,19 +25,30 @@ from core.results import ScoreTable
 os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before anything imports a Qt GUI module
 
 
-def _immortalize_singletons() -> bool:
-    """Work around PySide6 6.12.0 on CPython < 3.12 dropping references to None/True/False.
+def _pyside_drops_none_references() -> bool:
+    """Whether this PySide6 build decrements None's refcount on every void call.
 
-    In this environment every void PySide6 call made from Python (``QTimer.stop()``,
-    ``painter.save()``, ``label.setText()`` ...) decrements ``None``'s reference count without
-    having incremented it, every ``signal.emit()`` does the same to ``True``, and so does every
-    ``QModelIndex.data()`` whose value converts to None or a bool. The bindings evidently count
-    on Python 3.12's immortal singletons; on 3.11 the interpreter aborts with
-    ``Fatal Python error: none_dealloc`` (or ``bool_dealloc``) after a few thousand such calls.
-    Giving the three singletons a huge reference count is what CPython 3.12 does for them.
-    The application needs the same at startup (see the GUI report).
+    PySide6 6.12.0 on CPython < 3.12 does: every void call made from Python (``QTimer.stop()``,
+    ``painter.save()``, ``label.setText()`` ...) drops a reference to ``None`` it never took,
+    every ``signal.emit()`` does the same to ``True``, and so does every ``QModelIndex.data()``
+    that converts to None or a bool. The bindings evidently count on Python 3.12's immortal
+    singletons; on 3.11 the interpreter aborts (``Fatal Python error: none_dealloc``) after a
+    few thousand such calls. pyproject.toml now excludes 6.12; this guards a stale install.
     """
     if sys.version_info >= (3, 12):
+        return False
+    from PySide6.QtCore import QTimer
+
+    timer = QTimer()
+    before = sys.getrefcount(None)
+    for _ in range(20):
+        timer.stop()
+    return sys.getrefcount(None) < before - 10
+
+
+def _immortalize_singletons() -> bool:
+    """Give None/True/False a huge reference count, as CPython 3.12 does, if PySide needs it."""
+    if not _pyside_drops_none_references():
         return False
     for obj in (None, True, False):
         ctypes.c_ssize_t.from_address(id(obj)).value += 1 << 40
@@ -63,7 +74,7 @@ OFFSCREEN_NOISE = (
 
 def pytest_report_header(config: pytest.Config) -> str | None:
     if _IMMORTALIZED:
-        return "tests/gui: None/True/False made immortal (PySide6 refcount bug on Python < 3.12)"
+        return "tests/gui: PySide6 drops None references; None/True/False made immortal"
     return None
 
 

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QRect, QRunnable, Qt, QThreadPool
 from PySide6.QtGui import QColor, QImage, QPalette, QTextCharFormat, QTextCursor
@@ -13,6 +14,8 @@ from PySide6.QtWidgets import QHeaderView, QTableView
 
 from core.config import ScoringConfig
 from core.detail import RowDetail, RowDetailer
+from core.engine import corpus_text_from_lines
+from core.results import ScoreTable
 from gui.delegate import (
     HighlightDelegate,
     hypothesis_ranges,
@@ -402,6 +405,36 @@ def test_screenshot_wmt22_en_zh(qtbot, harness, wmt_zh, save_shot) -> None:
     image = h.view.viewport().grab().toImage()
     assert count_color(image, h.view.viewport().rect(), order_tint(1, False)) > 0
     save_shot(h.view, "table-wmt22-en-zh")
+
+
+def test_a_100k_row_view_only_asks_for_the_rows_on_screen(qtbot, harness, make_scored) -> None:
+    n = 100_000
+    words = ["the cat sat", "on the mat today", "a dog barked at night", "x"]
+    small = make_scored(references=[["a"]], systems={"a": ["a"], "b": ["b"]})
+    text = corpus_text_from_lines(
+        references=[[words[i % 4] for i in range(n)]],
+        systems=[[words[(i + 1) % 4] for i in range(n)], [words[(i + 2) % 4] for i in range(n)]],
+        names=["a", "b"],
+    )
+    table = ScoreTable(systems=("a", "b"), n_segments=n, config=small.config, nrefs=1)
+    table.scores[:] = np.random.default_rng(3).uniform(0, 100, table.scores.shape)
+    table.done[:] = True
+    data = type(small)(text, None, table, small.config, ("Ref 1",))
+    h = harness(data)
+    h.view.resize(1200, 400)
+    h.view.show()
+    qtbot.waitExposed(h.view)
+    h.proxy.sort(h.model.score_column(1, "bleu"), Qt.SortOrder.DescendingOrder)
+    h.view.scrollToBottom()
+    h.view.viewport().grab()
+    visible = set(h.visible_segments())
+    assert visible and max(h.proxy.proxy_row(s) for s in visible) == n - 1
+    assert set(h.cache.pending()) <= visible
+    h.show_and_settle(qtbot)
+    segment = h.visible_segments()[-1]
+    got = h.delegate.highlight_ranges(h.index(segment, h.model.hypothesis_column(0)))
+    assert got == hypothesis_ranges(core_detail(data, segment), 0, "bleu")
+    assert len(h.cache) <= len(visible) + 2
 
 
 # -- the detail cache ------------------------------------------------------------------------------
