@@ -13,6 +13,7 @@ The worker never touches a widget.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import logging
 import threading
@@ -20,7 +21,8 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, Slot
 
 from core.config import ConfigError, ScoringConfig
 from core.engine import CorpusText, iter_score_chunks
@@ -40,6 +42,52 @@ def describe_failure(exc: BaseException) -> str:
         return "Scoring ran out of memory. Try fewer systems or a smaller file."
     detail = str(exc) or type(exc).__name__
     return f"Scoring failed: {detail} ({type(exc).__name__})."
+
+
+class MainThreadGarbageCollector(QObject):
+    """Runs Python's cyclic garbage collector in the GUI thread only.
+
+    The collector runs in whichever thread happens to allocate when a threshold is crossed. If
+    that is the scoring thread, it destroys unreachable Qt objects (a closed window, an old
+    model) from the wrong thread: "Timers cannot be stopped from another thread" warnings and
+    then segfaults, which is exactly what the test suite hit. So automatic collection is turned
+    off and this object collects on a timer in the GUI thread instead, generation by generation
+    as the thresholds say (the scheme of pyqtgraph's ``GarbageCollector``).
+    """
+
+    def __init__(self, parent: QObject | None = None, interval_ms: int = 500) -> None:
+        super().__init__(parent)
+        self._threshold = gc.get_threshold()
+        gc.disable()
+        self._timer = QTimer(self)
+        self._timer.setInterval(interval_ms)
+        self._timer.timeout.connect(self.check)
+        self._timer.start()
+
+    @Slot()
+    def check(self) -> None:
+        """Collect the generations whose thresholds were crossed."""
+        count0, count1, count2 = gc.get_count()
+        if count0 > self._threshold[0]:
+            gc.collect(0)
+            if count1 > self._threshold[1]:
+                gc.collect(1)
+                if count2 > self._threshold[2]:
+                    gc.collect(2)
+
+
+_gc_guard: MainThreadGarbageCollector | None = None
+
+
+def ensure_main_thread_gc() -> None:
+    """Install the :class:`MainThreadGarbageCollector` once per QCoreApplication."""
+    global _gc_guard
+    app = QCoreApplication.instance()
+    if app is None:
+        return
+    if _gc_guard is not None and shiboken6.isValid(_gc_guard):
+        return
+    _gc_guard = MainThreadGarbageCollector(app)
 
 
 class ScoringWorker(QObject):
@@ -132,6 +180,7 @@ class ScoringController(QObject):
         first_chunk_size: int = 64,
     ) -> None:
         super().__init__(parent)
+        ensure_main_thread_gc()  # Python code is about to run in a second thread
         self._ids = itertools.count(1)
         self._job = 0
         self._running = False

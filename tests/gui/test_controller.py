@@ -6,6 +6,7 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import gc
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -227,3 +228,32 @@ def test_failure_messages_are_user_facing():
         "Scoring ran out of memory. Try fewer systems or a smaller file."
     )
     assert describe_failure(KeyError("x")) == "Scoring failed: 'x' (KeyError)."
+
+
+def test_garbage_is_collected_in_the_gui_thread_only(qtbot, big_text):
+    """Cyclic GC in the scoring thread would destroy Qt objects from the wrong thread."""
+    threads: list[str] = []
+
+    def record(phase: str, info: dict) -> None:
+        if phase == "start":
+            threads.append(threading.current_thread().name)
+
+    controller = ScoringController(chunk_size=512)
+    gc.callbacks.append(record)
+    try:
+        assert not gc.isenabled()
+        with qtbot.waitSignal(controller.progress_changed, timeout=60_000):
+            controller.start(big_text, ScoringConfig())
+        # Let the worker allocate plenty (thousands of chunks' worth of objects)...
+        qtbot.waitUntil(lambda: controller.table.n_done >= 4000, timeout=60_000)
+        # ...and make garbage cycles in the GUI thread, which the timer collects.
+        for _ in range(5000):
+            cycle: list[object] = []
+            cycle.append(cycle)
+        del cycle
+        qtbot.waitUntil(lambda: len(threads) > 0, timeout=10_000)
+        controller.cancel()
+    finally:
+        gc.callbacks.remove(record)
+        controller.shutdown()
+    assert set(threads) == {threading.main_thread().name}
