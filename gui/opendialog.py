@@ -177,7 +177,7 @@ class InputRow(QWidget):
         )
         self.column_edit.setFixedWidth(110)
         self.format_combo = QComboBox()
-        self.format_combo.addItem(_AUTO_FORMAT, None)
+        self.format_combo.addItem(_AUTO_FORMAT, "")  # not None: see gui.settings.NO_SEPARATOR
         for fmt in FORMATS:
             self.format_combo.addItem(fmt, fmt)
         self.format_combo.setToolTip("File format; auto = from the extension")
@@ -218,7 +218,7 @@ class InputRow(QWidget):
             path=path,
             name=name,
             column=self.column_edit.text().strip() or None,
-            fmt=self.format_combo.currentData(),
+            fmt=self.format_combo.currentData() or None,
         )
 
     @Slot(str)

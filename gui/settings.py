@@ -67,6 +67,9 @@ ROUGE_TOKENIZER_LABELS = {
     "unicode": "Unicode — letters and digits of any script",
 }
 CUSTOM_SEPARATOR = "custom…"
+#: Combo-box data standing for ``lsum_separator=None`` (item data is never None: PySide6 6.12
+#: on CPython 3.11 drops a reference to None whenever None item data comes back to Python).
+NO_SEPARATOR = "\x00none"
 
 
 def _labelled(mapping: dict[str, str], key: str) -> str:
@@ -187,7 +190,7 @@ class SettingsPanel(QWidget):
         self.lsum_combo = QComboBox()
         self.lsum_combo.setObjectName("lsum_separator")
         for label, value in LSUM_SEPARATORS.items():
-            self.lsum_combo.addItem(label, value)
+            self.lsum_combo.addItem(label, NO_SEPARATOR if value is None else value)
         self.lsum_combo.addItem(CUSTOM_SEPARATOR, CUSTOM_SEPARATOR)
         self.lsum_custom_edit = QLineEdit()
         self.lsum_custom_edit.setObjectName("lsum_custom")
@@ -288,7 +291,7 @@ class SettingsPanel(QWidget):
             self.rouge_stem_check.setChecked(config.rouge_stem)
             self.rouge_max_n_spin.setValue(config.rouge_max_n)
             sep = config.lsum_separator
-            index = self.lsum_combo.findData(sep) if sep is not None else self._none_index()
+            index = self.lsum_combo.findData(NO_SEPARATOR if sep is None else sep)
             if sep is not None and index < 0:
                 index = self.lsum_combo.findData(CUSTOM_SEPARATOR)
                 self.lsum_custom_edit.setText(sep)
@@ -311,12 +314,6 @@ class SettingsPanel(QWidget):
 
     # -- internals -----------------------------------------------------------------------------
 
-    def _none_index(self) -> int:
-        for i in range(self.lsum_combo.count()):
-            if self.lsum_combo.itemData(i) is None:
-                return i
-        return 0
-
     @staticmethod
     def _select(combo: QComboBox, key: str) -> None:
         index = combo.findData(key)
@@ -332,7 +329,9 @@ class SettingsPanel(QWidget):
             if value != DEFAULT_SMOOTH_VALUES[method]:
                 smooth_value = value
         sep = self.lsum_combo.currentData()
-        if sep == CUSTOM_SEPARATOR:
+        if sep == NO_SEPARATOR:
+            sep = None
+        elif sep == CUSTOM_SEPARATOR:
             sep = self.lsum_custom_edit.text()
             if not sep:
                 raise ConfigError("type a custom ROUGE-Lsum separator, or pick a named one")

@@ -21,9 +21,6 @@ from gui.opendialog import (
     sample_specs,
 )
 
-# The offscreen platform plugin says this whenever a top-level window is shown.
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-
 ZH = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt22-en-zh"
 SHOTS = Path(os.environ.get("MATCHLIGHT_SHOTS", "/tmp/matchlight-shots"))
 

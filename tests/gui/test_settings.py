@@ -25,6 +25,7 @@ from core.config import (
 )
 from gui.settings import (
     CUSTOM_SEPARATOR,
+    NO_SEPARATOR,
     SETTINGS_KEY,
     SettingsDialog,
     SettingsPanel,
@@ -93,7 +94,8 @@ def test_combos_come_from_the_registries(panel):
     assert combo_keys(panel.smooth_combo) == list(SMOOTH_METHODS)
     assert combo_keys(panel.nltk_smoothing_combo) == list(NLTK_SMOOTHING)
     assert combo_keys(panel.rouge_tokenizer_combo) == list(ROUGE_TOKENIZERS)
-    assert combo_keys(panel.lsum_combo) == [*LSUM_SEPARATORS.values(), CUSTOM_SEPARATOR]
+    separators = [None if k == NO_SEPARATOR else k for k in combo_keys(panel.lsum_combo)]
+    assert separators == [*LSUM_SEPARATORS.values(), CUSTOM_SEPARATOR]
     assert panel.max_order_spin.maximum() == MAX_ORDER_LIMIT
     assert panel.rouge_max_n_spin.maximum() == ROUGE_N_LIMIT
 
