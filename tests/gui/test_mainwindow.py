@@ -1,0 +1,667 @@
+"""The main window end to end: open, score, filter, export, rescore, warnings, recent, drop."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QDialogButtonBox
+
+from core.config import ScoringConfig
+from core.engine import CorpusText, score_corpus
+from core.export import sidecar_path, write_csv
+from core.io import Comparison, InputSpec
+from gui.controller import ScoringController
+from gui.mainwindow import RECENT_KEY, MainWindow, detect_cjk
+from gui.opendialog import ComparisonSpecs, assign_roles, sample_specs
+from gui.settings import load_config, save_config
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+ZH = DATA / "wmt22-en-zh"
+SHOTS = Path("/tmp/matchlight-shots")
+TIMEOUT = 120_000
+
+
+def zh_specs() -> ComparisonSpecs:
+    if not ZH.is_dir():
+        pytest.skip("shared/data/wmt22-en-zh is not present")
+    paths = [ZH / "src.txt", *ZH.glob("ref*.txt"), *ZH.glob("sys.*.txt")]
+    return assign_roles(str(p) for p in paths)
+
+
+def shot(widget, tmp_path: Path, name: str) -> Path:
+    from PySide6.QtWidgets import QApplication
+
+    for _ in range(5):  # let pending layout requests (the detail pane's sections) settle
+        QApplication.processEvents()
+    path = tmp_path / f"{name}.png"
+    assert widget.grab().save(str(path))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(path, SHOTS / path.name)
+    return path
+
+
+class Harness:
+    """A window with a temporary QSettings file, a captured error sink and save dialog."""
+
+    def __init__(self, qtbot, tmp_path: Path, *, controller=None, config=None) -> None:
+        self.qtbot = qtbot
+        self.tmp_path = tmp_path
+        self.settings_path = tmp_path / "matchlight.ini"
+        self.settings = QSettings(str(self.settings_path), QSettings.Format.IniFormat)
+        if config is not None:
+            save_config(self.settings, config)
+        self.errors: list[tuple[str, str]] = []
+        self.save_paths: list[str] = []
+        self.next_save_path: str | None = None
+        self.window = MainWindow(
+            settings=self.settings,
+            error_sink=self._on_error,
+            save_path_provider=self._ask_save_path,
+            controller=controller,
+        )
+        qtbot.addWidget(self.window)
+
+    def _on_error(self, title: str, message: str) -> None:
+        self.errors.append((title, message))
+
+    def _ask_save_path(self, parent, caption: str, suggested: str) -> str | None:
+        self.save_paths.append(suggested)
+        return self.next_save_path
+
+    def open_and_wait(self, specs: ComparisonSpecs) -> None:
+        with self.qtbot.waitSignal(self.window.controller.scoring_finished, timeout=TIMEOUT):
+            assert self.window.open_specs(specs), self.errors
+
+    def wait_for_detail(self, segment: int) -> None:
+        pane = self.window.detail_pane
+        self.qtbot.waitUntil(
+            lambda: pane.detail() is not None and pane.detail().segment == segment,
+            timeout=TIMEOUT,
+        )
+
+    def select(self, segment: int) -> None:
+        proxy = self.window.proxy
+        self.window.table_view.setCurrentIndex(proxy.index(proxy.proxy_row(segment), 1))
+        self.wait_for_detail(segment)
+
+
+@pytest.fixture
+def harness(qtbot, tmp_path):
+    h = Harness(qtbot, tmp_path)
+    yield h
+    h.window.close()
+
+
+@pytest.fixture(scope="module")
+def sample_expected():
+    text = CorpusText.from_comparison(sample_specs().load())
+    return text, score_corpus(text, ScoringConfig())
+
+
+# -- opening and scoring -----------------------------------------------------------------------
+
+
+def test_empty_window_invites_to_open(harness):
+    window = harness.window
+    assert window.windowTitle() == "Matchlight"
+    assert window.pages.currentWidget() is window.welcome
+    assert not window.export_all_action.isEnabled()
+    assert window.signature_field.text() == ScoringConfig().signature(1)
+    assert window.signature_field.isReadOnly()
+    assert window.open_action.shortcut().toString() == "Ctrl+O"
+
+
+def test_sample_numbers_equal_core(qtbot, qtmodeltester, harness, sample_expected, tmp_path):
+    _, expected = sample_expected
+    window = harness.window
+    window.show()
+    harness.open_and_wait(sample_specs())
+    assert harness.errors == []
+    assert "Matchlight" in window.windowTitle()
+    assert "sample" in window.windowTitle()
+    table = window.table
+    assert table.complete
+    np.testing.assert_array_equal(table.scores, expected.scores)
+    model = window.model
+    for col in range(model.columnCount()):
+        info = model.column_info(col)
+        if info.kind == "score":
+            np.testing.assert_array_equal(
+                model.values(col), expected.column(info.metric, info.system)
+            )
+    # Displayed strings are the same numbers, rounded.
+    col = model.score_column(1, "bleu")
+    assert model.index(7, col).data() == f"{expected.value('bleu', 1, 7):.1f}"
+    # The summary shows core's corpus figures.
+    for s in range(3):
+        corpus = expected.corpus(s)
+        assert window.summary.model.value(s, "bleu") == pytest.approx(corpus.bleu, abs=1e-9)
+        assert window.summary.model.value(s, "rougeL_f") == pytest.approx(
+            corpus.means["rougeL_f"], abs=1e-9
+        )
+    edges, counts = window.summary.histogram(0)
+    assert counts.sum() == 160  # every row, also BLEU 100.00000000000004
+    assert len(edges) == len(counts) + 1
+    assert window.signature_field.text() == ScoringConfig().signature(2)
+    assert window.export_all_action.isEnabled()
+    assert window.progress_bar.isHidden()
+    assert [window.baseline_combo.itemText(i) for i in range(3)] == ["fluent", "literal", "rough"]
+    qtmodeltester.check(window.model)
+    qtmodeltester.check(window.proxy)
+    qtmodeltester.check(window.summary.model)
+    # The first row is current and its detail shows.
+    harness.wait_for_detail(0)
+    harness.select(2)
+    assert window.current_segment() == 2
+    shot(window, tmp_path, "mainwindow-sample")
+
+
+def test_row_height_is_fixed_and_shows_two_lines(harness):
+    harness.open_and_wait(sample_specs())
+    view = harness.window.table_view
+    header = view.verticalHeader()
+    assert header.sectionResizeMode(0) == header.ResizeMode.Fixed
+    assert header.defaultSectionSize() >= 2 * view.fontMetrics().lineSpacing()
+    assert header.defaultSectionSize() < 3 * view.fontMetrics().lineSpacing()
+    assert view.isSortingEnabled()
+
+
+def test_scoring_failure_is_reported(qtbot, tmp_path):
+    def failing(text, config, **kwargs):
+        raise RuntimeError("disk on fire")
+        yield  # pragma: no cover
+
+    harness = Harness(qtbot, tmp_path, controller=ScoringController(chunk_source=failing))
+    try:
+        with qtbot.waitSignal(harness.window.controller.scoring_failed, timeout=TIMEOUT):
+            harness.window.open_specs(sample_specs())
+        assert harness.errors == [
+            ("Scoring failed", "Scoring failed: disk on fire (RuntimeError).")
+        ]
+        assert harness.window.progress_bar.isHidden()
+        assert not harness.window.export_all_action.isEnabled()
+    finally:
+        harness.window.close()
+
+
+def test_cancel_keeps_rows_so_far(qtbot, harness):
+    specs = zh_specs()
+    comparison = specs.load()
+
+    def times4(column):
+        return replace(column, lines=column.lines * 4)
+
+    big = Comparison(
+        source=times4(comparison.source),
+        references=tuple(times4(c) for c in comparison.references),
+        systems=tuple(times4(c) for c in comparison.systems),
+    )
+    window = harness.window
+    window.show()
+    with qtbot.waitSignal(window.controller.chunk_ready, timeout=TIMEOUT):
+        window.set_comparison(big, None)
+    assert window.cancel_button.isVisible()
+    assert window.progress_bar.isVisible()
+    with qtbot.waitSignal(window.controller.scoring_cancelled, timeout=TIMEOUT):
+        qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
+    done = window.table.n_done
+    assert 64 <= done < len(big)
+    qtbot.waitUntil(lambda: not window.controller.busy, timeout=TIMEOUT)
+    qtbot.wait(200)
+    assert window.table.n_done == done
+    assert window.cancel_button.isHidden()
+    assert "cancelled" in window.statusBar().currentMessage()
+    assert not window.export_all_action.isEnabled()  # the table is incomplete
+
+
+# -- settings ------------------------------------------------------------------------------------
+
+
+def test_settings_change_rescores(qtbot, harness, sample_expected):
+    text, expected = sample_expected
+    window = harness.window
+    harness.open_and_wait(sample_specs())
+    first_table = window.table
+    dialog = window.show_settings_dialog()
+    dialog.panel.lowercase_check.setChecked(True)
+    dialog.panel.tokenizer_combo.setCurrentIndex(dialog.panel.tokenizer_combo.findData("intl"))
+    with qtbot.waitSignal(window.controller.scoring_finished, timeout=TIMEOUT):
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    new_config = ScoringConfig(lowercase=True, tokenize="intl")
+    assert window.config == new_config
+    assert window.table is not first_table
+    assert window.model.table is window.table
+    want = score_corpus(text, new_config)
+    np.testing.assert_array_equal(window.table.scores, want.scores)
+    assert not np.array_equal(want.scores, expected.scores)
+    col = window.model.score_column(0, "bleu")
+    assert window.model.index(3, col).data() == f"{want.value('bleu', 0, 3):.1f}"
+    assert window.detail_cache.config == new_config
+    assert "case:lc" in window.signature_field.text()
+    assert "tok:intl" in window.signature_field.text()
+    assert window.summary.model.value(0, "bleu") == pytest.approx(want.corpus(0).bleu)
+    # Remembered for the next start.
+    assert load_config(QSettings(str(harness.settings_path), QSettings.Format.IniFormat)) == (
+        new_config
+    )
+
+
+def test_remembered_settings_are_used(qtbot, tmp_path, sample_expected):
+    text, _ = sample_expected
+    config = ScoringConfig(tokenize="char", rouge_tokenizer="unicode")
+    harness = Harness(qtbot, tmp_path, config=config)
+    try:
+        harness.open_and_wait(sample_specs())
+        np.testing.assert_array_equal(
+            harness.window.table.scores, score_corpus(text, config).scores
+        )
+    finally:
+        harness.window.close()
+
+
+# -- export ------------------------------------------------------------------------------------
+
+
+def test_export_all_and_filtered_rows_match_core(qtbot, harness, sample_expected, tmp_path):
+    text, expected = sample_expected
+    window = harness.window
+    harness.open_and_wait(sample_specs())
+    specs = sample_specs()
+    inputs = {
+        "source": specs.source.path,
+        "references": [s.path for s in specs.references],
+        "systems": {s.name: s.path for s in specs.systems},
+    }
+
+    # All rows, through the menu action (save dialog injected).
+    harness.next_save_path = str(tmp_path / "all.csv")
+    window.export_all_action.trigger()
+    assert harness.save_paths and harness.save_paths[0].endswith("sample.csv")
+    write_csv(tmp_path / "core.csv", expected, inputs=inputs)
+    assert (tmp_path / "all.csv").read_bytes() == (tmp_path / "core.csv").read_bytes()
+    meta = json.loads(sidecar_path(tmp_path / "all.csv").read_text(encoding="utf-8"))
+    assert meta == json.loads(sidecar_path(tmp_path / "core.csv").read_text(encoding="utf-8"))
+    assert meta["filtered"] is False
+
+    # Filtered rows: a text filter keeps the rows mentioning Berlin.
+    window.filter_bar.search_edit.setText("berlin")
+    window.filter_bar.apply_text_filter()
+    visible = sorted(int(s) for s in window.proxy.visible_segments())
+    mentions = [
+        i
+        for i in range(len(text))
+        if any("berlin" in col[i].casefold() for col in (*text.references, *text.systems))
+        or "berlin" in specs.load().source.lines[i].casefold()
+    ]
+    assert visible == mentions
+    assert 0 < len(visible) < 160
+    harness.next_save_path = str(tmp_path / "filtered.csv")
+    window.export_filtered_action.trigger()
+    write_csv(tmp_path / "core-filtered.csv", expected, rows=visible, inputs=inputs)
+    exported = (tmp_path / "filtered.csv").read_bytes()
+    assert exported == (tmp_path / "core-filtered.csv").read_bytes()
+    assert exported.count(b"\n") == 1 + 3 * len(visible)
+    meta = json.loads(sidecar_path(tmp_path / "filtered.csv").read_text(encoding="utf-8"))
+    assert meta["filtered"] is True
+    assert meta["segments"] == len(visible)
+
+    # A cancelled save dialog writes nothing; an unwritable path is reported.
+    harness.next_save_path = None
+    window.export_all_action.trigger()
+    assert window.export_csv(tmp_path / "missing-dir" / "x.csv") is None
+    assert harness.errors and harness.errors[-1][0] == "Cannot export"
+    assert "missing-dir" in harness.errors[-1][1]
+
+
+# -- errors ------------------------------------------------------------------------------------
+
+
+def test_binary_file_gives_error_dialog(harness, tmp_path):
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b c\nd e f\n", encoding="utf-8")
+    binary = tmp_path / "sys.bin.txt"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    ok = harness.window.open_specs(
+        ComparisonSpecs(references=(InputSpec(path=str(ref)),), systems=(InputSpec(str(binary)),))
+    )
+    assert not ok
+    ((title, message),) = harness.errors
+    assert title == "Cannot open the comparison"
+    assert str(binary) in message
+    assert "binary" in message
+    assert harness.window.pages.currentWidget() is harness.window.welcome
+    assert harness.window.comparison is None
+
+
+def test_wrong_line_count_gives_error_dialog(harness, tmp_path):
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b c\nd e f\ng h\n", encoding="utf-8")
+    hyp = tmp_path / "sys.short.txt"
+    hyp.write_text("a b c\n", encoding="utf-8")
+    assert not harness.window.open_specs(
+        ComparisonSpecs(references=(InputSpec(str(ref)),), systems=(InputSpec(str(hyp)),))
+    )
+    ((_, message),) = harness.errors
+    assert "line counts differ" in message
+    assert f"{ref} (reference): 3 lines" in message
+    assert str(hyp) in message
+
+
+def test_input_error_keeps_the_open_comparison(harness, tmp_path):
+    harness.open_and_wait(sample_specs())
+    before = harness.window.comparison
+    assert not harness.window.open_specs(
+        ComparisonSpecs(
+            references=(InputSpec(str(tmp_path / "nope.txt")),),
+            systems=(InputSpec(str(tmp_path / "nope2.txt")),),
+        )
+    )
+    assert "nope.txt: file not found" in harness.errors[0][1]
+    assert harness.window.comparison is before
+
+
+# -- warnings banner ---------------------------------------------------------------------------
+
+
+def test_detect_cjk():
+    assert detect_cjk([["我们保证您满意。", "请致电海关。"]]) == "zh"
+    assert detect_cjk([["これはペンです。", "東京に行きました。"]]) == "ja"
+    assert detect_cjk([["Hello world", "Guten Tag"]]) is None
+    assert detect_cjk([[]]) is None
+
+
+def test_banner_for_chinese_and_its_actions(qtbot, harness, tmp_path):
+    window = harness.window
+    window.show()
+    harness.open_and_wait(zh_specs())
+    banner = window.banner
+    assert banner.isVisible()
+    assert banner.keys() == ["cjk-tokenizer", "rouge-empty", "lsum-fallback"]
+    empty = int(window.table.empty_rouge_refs.sum())
+    assert empty > 0
+    assert banner.text_of("rouge-empty").startswith(
+        f"{empty} of {2 * 2037} references have no ROUGE tokens under the rouge-score tokenizer "
+        "(it keeps only a-z0-9)"
+    )
+    assert "look Chinese" in banner.text_of("cjk-tokenizer")
+    assert "13a" in banner.text_of("cjk-tokenizer")
+    assert banner.text_of("lsum-fallback").startswith("ROUGE-Lsum equals ROUGE-L on 2037 rows")
+    assert banner.button("cjk-tokenizer").text() == "Use zh tokenizer"
+    harness.select(5)
+    shot(window, tmp_path, "mainwindow-wmt22-en-zh")
+
+    with qtbot.waitSignal(window.controller.scoring_finished, timeout=TIMEOUT):
+        qtbot.mouseClick(banner.button("cjk-tokenizer"), Qt.MouseButton.LeftButton)
+    assert window.config.tokenize == "zh"
+    assert window.table.config.tokenize == "zh"
+    assert "cjk-tokenizer" not in banner.keys()  # noqa: SIM118 - keys() is a list
+    assert "tok:zh" in window.signature_field.text()
+
+    with qtbot.waitSignal(window.controller.scoring_finished, timeout=TIMEOUT):
+        qtbot.mouseClick(banner.button("rouge-empty"), Qt.MouseButton.LeftButton)
+    assert window.config == ScoringConfig(tokenize="zh", rouge_tokenizer="unicode")
+    assert banner.keys() == ["lsum-fallback"]
+    text = CorpusText.from_comparison(window.comparison)
+    want = score_corpus(text, window.config)
+    np.testing.assert_array_equal(window.table.scores, want.scores)
+
+    # Dismissed warnings stay away, also after a rescore.
+    with qtbot.waitSignal(banner.dismissed) as blocker:
+        qtbot.mouseClick(banner.close_button("lsum-fallback"), Qt.MouseButton.LeftButton)
+    assert blocker.args == ["lsum-fallback"]
+    assert banner.keys() == []
+    assert banner.isHidden()
+    with qtbot.waitSignal(window.controller.scoring_finished, timeout=TIMEOUT):
+        window.apply_config(window.config.replace(rouge_stem=True))
+    assert banner.keys() == []
+    shot(window, tmp_path, "mainwindow-wmt22-en-zh-fixed")
+
+
+def test_lsum_action_opens_settings_at_the_separator(qtbot, harness):
+    harness.open_and_wait(sample_specs())
+    banner = harness.window.banner
+    assert banner.keys() == ["lsum-fallback"]
+    assert banner.button("lsum-fallback").text() == "Set a separator"
+    banner.button("lsum-fallback").click()
+    dialog = harness.window.settings_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.panel.lsum_combo.hasFocus() or dialog.focusWidget() is dialog.panel.lsum_combo
+    dialog.reject()
+
+
+# -- keyboard, highlight, baseline ---------------------------------------------------------------
+
+
+def test_keyboard_navigation_and_ctrl_f(qtbot, harness):
+    window = harness.window
+    window.show()
+    qtbot.waitExposed(window)
+    harness.open_and_wait(sample_specs())
+    window.activateWindow()
+    window.table_view.setFocus()
+    harness.wait_for_detail(0)
+    qtbot.keyClick(window.table_view, Qt.Key.Key_Down)
+    qtbot.keyClick(window.table_view, Qt.Key.Key_Down)
+    assert window.current_segment() == 2
+    harness.wait_for_detail(2)
+    qtbot.keyClick(window.table_view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert window.filter_bar.search_edit.hasFocus()
+    qtbot.keyClicks(window.filter_bar.search_edit, "Bahn")
+    window.filter_bar.apply_text_filter()
+    assert 0 < window.proxy.rowCount() < 160
+    assert window.filter_bar.count_label.text() == f"{window.proxy.rowCount()} of 160 rows"
+
+
+def test_highlight_mode_and_baseline(qtbot, harness):
+    window = harness.window
+    harness.open_and_wait(sample_specs())
+    window.highlight_lcs_action.trigger()
+    assert window.delegate.mode() == "lcs"
+    assert window.detail_pane.mode() == "lcs"
+    window.highlight_bleu_action.trigger()
+    assert window.delegate.mode() == "bleu"
+    window.baseline_combo.setCurrentIndex(2)
+    assert window.model.baseline == 2
+    headers = [
+        window.model.headerData(c, Qt.Orientation.Horizontal)
+        for c in window.model.columns_of_kind("delta")
+    ]
+    assert headers == ["fluent ΔBLEU", "literal ΔBLEU"]
+    window.ref_system_combo.setCurrentIndex(2)
+    assert window.delegate.reference_system() == 1
+
+
+# -- filters and summary -----------------------------------------------------------------------
+
+
+def test_filters_drive_the_proxy_and_the_summary(qtbot, harness, sample_expected):
+    _, expected = sample_expected
+    window = harness.window
+    harness.open_and_wait(sample_specs())
+    bar = window.filter_bar
+
+    # Invalid regex: red field with a tooltip, no exception, filter off.
+    bar.regex_button.setChecked(True)
+    bar.search_edit.setText("(unclosed")
+    bar.apply_text_filter()
+    assert bar.regex_problem is not None
+    assert "Invalid regular expression" in bar.search_edit.toolTip()
+    assert "background" in bar.search_edit.styleSheet()
+    assert window.proxy.text_filter() is None
+    assert window.proxy.rowCount() == 160
+    bar.search_edit.setText(r"\bBahn\b")
+    bar.apply_text_filter()
+    assert bar.regex_problem is None
+    assert bar.search_edit.styleSheet() == ""
+    assert window.proxy.text_filter().regex
+    bar.clear()
+    assert window.proxy.rowCount() == 160
+
+    # Score range: fluent's BLEU at least 50.
+    bar.range_check.setChecked(True)
+    bar.range_metric_combo.setCurrentIndex(bar.range_metric_combo.findData("bleu"))
+    bar.range_system_combo.setCurrentIndex(0)
+    bar.range_min_spin.setValue(50.0)
+    keep = np.flatnonzero(expected.column("bleu", 0) >= 50.0)
+    assert sorted(window.proxy.visible_segments()) == list(keep)
+    window.summary.refresh()
+    want = expected.corpus(1, rows=keep)
+    assert window.summary.model.value(1, "bleu", "filtered") == pytest.approx(want.bleu)
+    assert window.summary.model.value(1, "bleu", "all") == pytest.approx(expected.corpus(1).bleu)
+    assert window.summary.histogram(1)[1].sum() == len(keep)
+    assert bar.count_label.text() == f"{len(keep)} of 160 rows"
+    # Switching the system moves the range (the old one is removed).
+    bar.range_system_combo.setCurrentIndex(2)
+    assert list(window.proxy.score_ranges()) == [("bleu", 2)]
+    bar.range_check.setChecked(False)
+    assert window.proxy.score_ranges() == {}
+
+    # literal − fluent ≥ 10 on BLEU.
+    bar.delta_check.setChecked(True)
+    bar.delta_a_combo.setCurrentIndex(1)
+    bar.delta_b_combo.setCurrentIndex(0)
+    bar.delta_metric_combo.setCurrentIndex(bar.delta_metric_combo.findData("bleu"))
+    bar.delta_spin.setValue(10.0)
+    diff = expected.column("bleu", 1) - expected.column("bleu", 0)
+    assert sorted(window.proxy.visible_segments()) == list(np.flatnonzero(diff >= 10.0))
+    bar.delta_check.setChecked(False)
+
+    # Special filter: every sample row falls back to ROUGE-L for Lsum.
+    bar.special_combo.setCurrentIndex(bar.special_combo.findData("lsum-fallback"))
+    assert window.proxy.rowCount() == int(expected.lsum_fallback.sum())
+    bar.special_combo.setCurrentIndex(bar.special_combo.findData("empty"))
+    assert window.proxy.special_filter() == "empty"
+    bar.clear()
+    assert window.proxy.special_filter() == ""
+    qtbot.waitUntil(lambda: window.summary.model.rowCount() == 3)
+    assert bar.count_label.text() == "160 rows"
+
+
+# -- recent comparisons ----------------------------------------------------------------------
+
+
+def test_recent_comparisons_are_saved_and_restored(qtbot, harness, tmp_path):
+    harness.open_and_wait(sample_specs())
+    window = harness.window
+    assert window.recent_specs() == [sample_specs()]
+    actions = [a for a in window.recent_menu.actions() if isinstance(a.data(), int)]
+    assert len(actions) == 1
+    assert "fluent, literal, rough" in actions[0].text()
+
+    # Twelve more comparisons: only the last ten are kept, newest first, no duplicates.
+    specs = []
+    for i in range(12):
+        ref = tmp_path / f"ref{i}.txt"
+        ref.write_text("a b\n", encoding="utf-8")
+        hyp = tmp_path / f"sys.s{i}.txt"
+        hyp.write_text("a b\n", encoding="utf-8")
+        specs.append(assign_roles([str(ref), str(hyp)]))
+        harness.open_and_wait(specs[-1])
+    harness.open_and_wait(specs[5])
+    recent = window.recent_specs()
+    assert len(recent) == 10
+    assert recent[0] == specs[5]
+    assert recent[1] == specs[11]
+    assert sample_specs() not in recent
+
+    # A new window (next start) reads the same list and re-opens an entry with its names.
+    window.close()
+    other = Harness(qtbot, tmp_path)
+    try:
+        assert other.window.recent_specs() == recent
+        entries = [a for a in other.window.recent_menu.actions() if isinstance(a.data(), int)]
+        with qtbot.waitSignal(other.window.controller.scoring_finished, timeout=TIMEOUT):
+            entries[1].trigger()
+        assert other.window.specs == specs[11]
+        assert other.window.comparison.systems[0].name == "s11"
+    finally:
+        other.window.close()
+
+
+def test_recent_survives_garbage(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "matchlight.ini"), QSettings.Format.IniFormat)
+    settings.setValue(RECENT_KEY, "{not json")
+    settings.sync()
+    harness = Harness(qtbot, tmp_path)
+    try:
+        assert harness.window.recent_specs() == []
+        assert not harness.window.recent_menu.isEnabled()
+        good = sample_specs().to_json()
+        harness.settings.setValue(RECENT_KEY, json.dumps([{"bogus": 1}, good, 5]))
+        assert harness.window.recent_specs() == [sample_specs()]
+    finally:
+        harness.window.close()
+
+
+# -- drag and drop ---------------------------------------------------------------------------
+
+
+def test_dropped_files_open_the_dialog_with_roles(qtbot, harness):
+    specs = zh_specs()
+    window = harness.window
+    window.show()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(p) for p in reversed(specs.paths)])
+    event = QDropEvent(
+        QPointF(200, 200),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dropEvent(event)
+    assert event.isAccepted()
+    dialog = window.open_dialog
+    assert dialog is not None and dialog.isVisible()
+    prefilled = dialog.current_specs()
+    assert prefilled.source.path.endswith("/src.txt")
+    assert [Path(s.path).name for s in prefilled.references] == ["ref.txt", "ref2.txt"]
+    assert [s.name for s in prefilled.systems] == [
+        "HuaweiTSC",
+        "JDExploreAcademy",
+        "LanguageX",
+        "Online-B",
+        "Online-Y",
+    ]
+    with qtbot.waitSignal(window.comparison_opened, timeout=TIMEOUT):
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Open).click()
+    assert window.comparison.systems[0].name == "HuaweiTSC"
+    assert window.specs == prefilled
+
+
+def test_drop_of_non_files_is_ignored(harness):
+    mime = QMimeData()
+    mime.setText("just text")
+    event = QDropEvent(
+        QPointF(5, 5),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    harness.window.dropEvent(event)
+    assert harness.window.open_dialog is None
+
+
+# -- closing -----------------------------------------------------------------------------------
+
+
+def test_close_shuts_the_workers_down(qtbot, harness):
+    window = harness.window
+    with qtbot.waitSignal(window.controller.chunk_ready, timeout=TIMEOUT):
+        window.open_specs(zh_specs())
+    cache = window.detail_cache
+    window.close()
+    assert window.controller.scoring_thread.isFinished()
+    assert cache.is_shut_down()
