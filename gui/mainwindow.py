@@ -90,32 +90,42 @@ SavePathProvider = Callable[[QWidget, str, str], "str | None"]
 _NONE_GUARDED = False
 
 
-def guard_none_refcount() -> None:
-    """Keep ``None``, ``True`` and ``False`` alive despite a PySide6 6.12 refcount bug.
+def _pyside_drops_singleton_references() -> bool:
+    """Whether this PySide6 build drops a reference to ``None`` on every void call."""
+    timer = QTimer()
+    before = sys.getrefcount(None)
+    for _ in range(20):
+        timer.stop()
+    return sys.getrefcount(None) < before - 10
 
-    Whenever a ``QVariant`` that holds nothing or a bool comes back to Python
-    (``QModelIndex.data()`` for a role the model has no value for, ``QComboBox.currentData()``,
-    ``QAction.data()``, ``QObject.property()``...), PySide6 6.12 returns ``None``/``True``/
-    ``False`` without a new reference. Measured here: 510 references of ``None`` per repaint of
-    the segment table; ``None`` starts with ~47,000, so after ~90 repaints CPython 3.11 aborts
-    with "Fatal Python error: none_dealloc: deallocating None" (the same for the bools). Since
-    CPython 3.12 these objects are immortal and the bug is harmless. Until PySide6 is fixed,
-    give each 2**40 extra references (never released), so none can reach zero in any session.
-    Only done where the refcount field is where CPython keeps it (checked against
-    ``sys.getrefcount``); idempotent.
+
+def guard_none_refcount() -> None:
+    """Keep ``None``, ``True`` and ``False`` alive under PySide6 6.12.0 on CPython < 3.12.
+
+    That PySide6 build drops a reference to ``None`` on every void call made from Python and on
+    every ``QVariant`` that comes back as ``None``, and to ``True``/``False`` on signal emits
+    and bool conversions (measured: 510 references of ``None`` per repaint of the segment
+    table; ``None`` starts with ~47,000). CPython 3.11 then aborts with "Fatal Python error:
+    none_dealloc". pyproject.toml excludes 6.12; for a stale install this gives the three
+    singletons 2**40 extra references (as CPython 3.12 makes them immortal) -- only when the
+    bug is detected, only where the refcount field is where CPython keeps it. Idempotent.
     """
     global _NONE_GUARDED
     if _NONE_GUARDED or sys.version_info >= (3, 12) or sys.implementation.name != "cpython":
         return
+    _NONE_GUARDED = True
     if hasattr(sys, "gettotalrefcount"):  # a debug build: the object header differs
         return
-    fields = [ctypes.c_ssize_t.from_address(id(obj)) for obj in (None, True, False)]
+    if not _pyside_drops_singleton_references():
+        return
+    singletons = (None, True, False)
+    fields = [ctypes.c_ssize_t.from_address(id(obj)) for obj in singletons]
     # sys.getrefcount counts its own argument too.
-    if any(f.value != sys.getrefcount(obj) - 1 for f, obj in zip(fields, (None, True, False))):
+    if any(f.value != sys.getrefcount(obj) - 1 for f, obj in zip(fields, singletons)):
         return
     for f in fields:
         f.value += 1 << 40
-    _NONE_GUARDED = True
+    log.warning("PySide6 drops references to None/True/False; made them immortal")
 
 
 def detect_cjk(lines_per_reference: Sequence[Sequence[str]]) -> str | None:
