@@ -9,6 +9,7 @@ offscreen platform's harmless notices. A test can still override both with its o
 from __future__ import annotations
 
 import ctypes
+import gc
 import os
 import shutil
 import sys
@@ -86,6 +87,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.qt_log_level_fail("WARNING"))
         if item.get_closest_marker("qt_log_ignore") is None:
             item.add_marker(pytest.mark.qt_log_ignore(*OFFSCREEN_NOISE))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _garbage_collection_in_the_gui_thread() -> Iterator[None]:
+    """Collect cyclic garbage only in the GUI thread, as the application must.
+
+    Automatic collection runs in whichever thread happens to allocate. When that is a worker
+    (the scoring worker, the detail cache's runnable), Python finalizes cycles that hold
+    GUI-thread QObjects (windows of earlier tests) in the worker, Qt destroys widgets off the
+    GUI thread ("QObject::~QObject: Timers cannot be stopped from another thread") and the
+    process crashes soon after. pyqtgraph's ``GarbageCollector`` is the same remedy for the app.
+    """
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    yield
+    if was_enabled:
+        gc.enable()
+
+
+@pytest.fixture(autouse=True)
+def _collect_after_each_test(_garbage_collection_in_the_gui_thread: None) -> Iterator[None]:
+    yield
+    gc.collect()
 
 
 def read_lines(path: Path) -> list[str]:
