@@ -1131,7 +1131,7 @@ class MainWindow(QMainWindow):
         if visible == total:
             self.summary.set_filtered_rows(None)
         else:
-            self.summary.set_filtered_rows(list(self.proxy.visible_segments()))
+            self.summary.set_filtered_rows(self.proxy.visible_segments())
 
     @Slot(QModelIndex, QModelIndex)
     def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
