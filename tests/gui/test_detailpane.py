@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 import sacrebleu
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QPalette, QTextCursor
 from PySide6.QtWidgets import QApplication
 
@@ -215,6 +215,19 @@ def test_real_mouse_moves_drive_the_hover(qtbot, pane, sample) -> None:
     start = hyp.bleu_tokens.spans[token][0]
     point = view.point_of(start + 2)
     assert view.char_at(point) == start + 2
+    # Every character of the token, left and right halves, is found under the mouse.
+    end = hyp.bleu_tokens.spans[token][1]
+    cursor = QTextCursor(view.document())
+    for index in range(start, end):
+        cursor.setPosition(index)
+        left = view.cursorRect(cursor)
+        cursor.setPosition(index + 1)
+        right = view.cursorRect(cursor).left()
+        for fraction in (0.25, 0.75):
+            x = left.left() + fraction * (right - left.left())
+            assert view.char_at(QPointF(x, left.center().y())) == index
+    assert view.char_at(view.point_of(end)) == end  # the space after it: no token
+    assert view.char_at(QPointF(view.viewport().width() - 2, 1)) == -1
     # Under the offscreen platform the first synthetic move after show() can land elsewhere.
     qtbot.mouseMove(pane.title, pane.title.rect().center())
     qtbot.wait(10)
