@@ -25,7 +25,7 @@ from core.config import (
     ScoringConfig,
 )
 from core.engine import CorpusText, default_workers, score_corpus
-from core.export import atomic_write_text, write_csv
+from core.export import atomic_write_text, comparison_inputs, write_csv
 from core.io import InputError, load_comparison, parse_spec
 from core.results import ScoreTable
 
@@ -260,11 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(format_table(table))
     if not args.quiet:
         warn_about(table, sys.stderr)
-    inputs = {
-        "source": comparison.source.path if comparison.source else None,
-        "references": [c.path for c in comparison.references],
-        "systems": {c.name: c.path for c in comparison.systems},
-    }
+    inputs = comparison_inputs(comparison)
     try:
         if args.csv:
             write_csv(args.csv, table, inputs=inputs)

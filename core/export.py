@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from core import __version__
+from core.io import Comparison
 from core.results import ScoreTable
 
 SIDECAR_SUFFIX = ".meta.json"
@@ -67,6 +68,15 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def comparison_inputs(comparison: Comparison) -> dict[str, Any]:
+    """Where a comparison's texts came from, as recorded in the export sidecar."""
+    return {
+        "source": comparison.source.path if comparison.source else None,
+        "references": [c.path for c in comparison.references],
+        "systems": {c.name: c.path for c in comparison.systems},
+    }
 
 
 def write_csv(

@@ -54,7 +54,7 @@ from PySide6.QtWidgets import (
 
 from core.config import ScoringConfig
 from core.engine import CorpusText
-from core.export import write_csv
+from core.export import comparison_inputs, write_csv
 from core.io import Comparison, InputError
 from core.results import ScoreTable
 from gui.controller import ScoringController
@@ -762,14 +762,8 @@ class MainWindow(QMainWindow):
         rows = None
         if filtered and self.proxy is not None:
             rows = sorted(int(r) for r in self.proxy.visible_segments())
-        comparison = self._comparison
-        inputs = {
-            "source": comparison.source.path if comparison.source else None,
-            "references": [c.path for c in comparison.references],
-            "systems": {c.name: c.path for c in comparison.systems},
-        }
         try:
-            write_csv(path, table, rows=rows, inputs=inputs)
+            write_csv(path, table, rows=rows, inputs=comparison_inputs(self._comparison))
         except OSError as exc:
             self.report_error("Cannot export", f"{exc.filename or path}: {exc.strerror or exc}")
             return None
