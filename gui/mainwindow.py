@@ -595,8 +595,10 @@ class MainWindow(QMainWindow):
         bar = self.statusBar()
         self.progress_bar = QProgressBar()
         self.progress_bar.setMaximumWidth(220)
-        self.progress_bar.setFormat("Scoring %v / %m")
-        self.progress_bar.setTextVisible(True)
+        # No text on the bar itself: QProgressBar repaints synchronously (the whole window on
+        # some platforms) whenever its text changes; a label only schedules an update.
+        self.progress_bar.setTextVisible(False)
+        self.progress_label = QLabel()
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setToolTip("Stop scoring; the rows scored so far stay")
         self.cancel_button.clicked.connect(self.controller.cancel)
@@ -606,11 +608,13 @@ class MainWindow(QMainWindow):
         self.signature_field.setFrame(False)
         self.signature_field.setMinimumWidth(360)
         self.signature_field.setStyleSheet("QLineEdit { background: transparent; }")
+        bar.addPermanentWidget(self.progress_label)
         bar.addPermanentWidget(self.progress_bar)
         bar.addPermanentWidget(self.cancel_button)
         bar.addPermanentWidget(QLabel("Signature:"))
         bar.addPermanentWidget(self.signature_field, 1)
         self.progress_bar.hide()
+        self.progress_label.hide()
         self.cancel_button.hide()
 
     # -- public API ----------------------------------------------------------------------------
@@ -1054,7 +1058,9 @@ class MainWindow(QMainWindow):
         total = table.n_segments if table is not None else 0
         self.progress_bar.setRange(0, max(1, total))
         self.progress_bar.setValue(0)
+        self.progress_label.setText(f"Scoring 0 / {total:,}")
         self.progress_bar.show()
+        self.progress_label.show()
         self.cancel_button.show()
         self.statusBar().showMessage("Scoring…")
         self._update_actions()
@@ -1063,6 +1069,7 @@ class MainWindow(QMainWindow):
     def _on_progress_changed(self, done: int, total: int) -> None:
         self.progress_bar.setRange(0, max(1, total))
         self.progress_bar.setValue(done)
+        self.progress_label.setText(f"Scoring {done:,} / {total:,}")
 
     @Slot(int, int)
     def _on_chunk_ready(self, start: int, stop: int) -> None:
@@ -1086,6 +1093,7 @@ class MainWindow(QMainWindow):
 
     def _scoring_done(self, message: str) -> None:
         self.progress_bar.hide()
+        self.progress_label.hide()
         self.cancel_button.hide()
         self.statusBar().showMessage(message, 8000)
         self._refresh_timer.stop()

@@ -1,0 +1,201 @@
+"""Responsiveness of the desktop app on a big comparison, measured (never asserted).
+
+    QT_QPA_PLATFORM=offscreen python tests/benchmarks/bench_gui.py [--rows 100000] [--systems 3]
+
+Builds --rows segments from the real WMT22 de-en data in ../shared/data (source, two references,
+--systems system outputs, rows repeated), writes them to a temporary folder, then with a real
+MainWindow on screen (offscreen):
+  - reads the files (core.io) and times it;
+  - opens the comparison and times how long until the first scored rows are in the table;
+  - while scoring runs, measures the GUI thread's event-loop latency with a 5 ms timer (the
+    largest gap between two ticks, and the 99th percentile);
+  - times sorting and filtering through the proxy once scoring is done;
+  - reports the peak resident memory of the process.
+The issue's targets: first rows within 1 s of the files being read, no stall over 100 ms,
+sort/filter within 300 ms, memory under 1.5 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QEventLoop, QObject, Qt, QTimer, Slot  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from core.io import load_comparison, parse_spec  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "wmt22-de-en"
+
+
+class LatencyProbe(QObject):
+    """Ticks every ``interval`` ms in the GUI thread and records the gaps between ticks."""
+
+    def __init__(self, interval: int = 5) -> None:
+        super().__init__()
+        self.gaps: list[float] = []
+        self._clock = QElapsedTimer()
+        self._timer = QTimer(self)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(interval)
+        self._timer.timeout.connect(self._on_tick)
+
+    def start(self) -> None:
+        self._clock.start()
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+    @Slot()
+    def _on_tick(self) -> None:
+        self.gaps.append(self._clock.nsecsElapsed() / 1e6)
+        self._clock.restart()
+
+
+def write_corpus(folder: Path, rows: int, systems: int) -> dict[str, list[Path]]:
+    def read(name: str) -> list[str]:
+        return (DATA / name).read_text(encoding="utf-8").split("\n")[:-1]
+
+    def repeat(lines: list[str]) -> str:
+        return "\n".join((lines * (rows // len(lines) + 1))[:rows]) + "\n"
+
+    sys_files = sorted(DATA.glob("sys.*.txt"))[:systems]
+    out: dict[str, list[Path]] = {"src": [], "ref": [], "sys": []}
+    for role, names in (("src", ["src.txt"]), ("ref", ["ref.txt", "ref2.txt"])):
+        for name in names:
+            path = folder / name
+            path.write_text(repeat(read(name)), encoding="utf-8")
+            out[role].append(path)
+    for sys_file in sys_files:
+        path = folder / sys_file.name
+        path.write_text(repeat(read(sys_file.name)), encoding="utf-8")
+        out["sys"].append(path)
+    return out
+
+
+def wait(app: QApplication, condition, timeout_s: float) -> float:
+    start = time.perf_counter()
+    while not condition():
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 10)
+        if time.perf_counter() - start > timeout_s:
+            raise TimeoutError("condition not reached")
+    return time.perf_counter() - start
+
+
+def timed(app: QApplication, label: str, func) -> float:
+    start = time.perf_counter()
+    func()
+    app.processEvents()
+    elapsed = (time.perf_counter() - start) * 1000
+    print(f"  {label:<52} {elapsed:8.1f} ms")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--systems", type=int, default=3)
+    args = parser.parse_args()
+
+    from gui.app import ensure_application
+    from gui.mainwindow import MainWindow
+
+    app = ensure_application()
+    with tempfile.TemporaryDirectory() as tmp:
+        files = write_corpus(Path(tmp), args.rows, args.systems)
+        print(f"{args.rows} segments x {args.systems} systems, 2 references, from {DATA}")
+        window = MainWindow()
+        window.resize(1400, 900)
+        window.show()
+        app.processEvents()
+
+        start = time.perf_counter()
+        comparison = load_comparison(
+            source=parse_spec(str(files["src"][0])),
+            references=[parse_spec(str(p)) for p in files["ref"]],
+            systems=[parse_spec(str(p)) for p in files["sys"]],
+        )
+        read_s = time.perf_counter() - start
+        print(f"  reading the files (core.io){'':<25} {read_s * 1000:8.1f} ms")
+
+        probe = LatencyProbe()
+        probe.start()
+        start = time.perf_counter()
+        window.set_comparison(comparison)
+        wait(
+            app,
+            lambda: window.controller.table is not None and window.controller.table.n_done > 0,
+            60,
+        )
+        first = time.perf_counter() - start
+        print(f"  files read -> first scored rows in the table{'':<7} {first * 1000:8.1f} ms")
+
+        start = time.perf_counter()
+        wait(app, lambda: not window.controller.running, 3600)
+        total = time.perf_counter() - start + first
+        probe.stop()
+        gaps = np.array(probe.gaps[1:]) if len(probe.gaps) > 1 else np.array([0.0])
+        print(f"  scoring everything in the background{'':<16} {total:8.1f} s")
+        print(
+            f"  GUI event-loop gap while scoring: max {gaps.max():.1f} ms, "
+            f"p99 {np.percentile(gaps, 99):.1f} ms, median {np.median(gaps):.1f} ms "
+            f"over {len(gaps)} ticks"
+        )
+
+        view = window.table_view
+        timed(app, "repaint the visible table (details cached)", view.viewport().repaint)
+        window.delegate._docs.clear()
+        timed(app, "repaint the visible table (documents rebuilt)", view.viewport().repaint)
+        proxy = window.proxy
+        model = window.model
+        bleu_col = model.score_column(0, "bleu")
+        text_col = model.hypothesis_column(0)
+        timed(
+            app,
+            "sort by system 1 BLEU (descending)",
+            lambda: proxy.sort(bleu_col, Qt.SortOrder.DescendingOrder),
+        )
+        timed(
+            app, "sort by system 1 text", lambda: proxy.sort(text_col, Qt.SortOrder.AscendingOrder)
+        )
+        timed(
+            app,
+            "filter: text 'the' in any column",
+            lambda: proxy.set_text_filter("the", None, False, False),
+        )
+        timed(
+            app,
+            "filter: regex '\\b(19|20)\\d\\d\\b'",
+            lambda: proxy.set_text_filter(r"\b(19|20)\d\d\b", None, True, False),
+        )
+        proxy.set_text_filter("", None, False, False)
+        timed(
+            app,
+            "filter: BLEU of system 1 in [20, 60]",
+            lambda: proxy.set_score_range("bleu", 0, 20.0, 60.0),
+        )
+        timed(
+            app,
+            "filter: system 1 - system 2 BLEU >= 10",
+            lambda: proxy.set_delta_filter(0, 1, "bleu", 10.0),
+        )
+        timed(app, "clear filters", proxy.clear_filters)
+        rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"  peak resident memory{'':<31} {rss_mb:8.0f} MB")
+        window.close()
+        app.processEvents()
+
+
+if __name__ == "__main__":
+    main()
