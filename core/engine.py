@@ -1,8 +1,8 @@
 """The scoring engine: comparisons in, :class:`~core.results.ScoreChunk` streams out.
 
-The fast path tokenizes each reference once per segment, prepares its n-gram counts and LCS masks
-once, and reuses them for every system. Chunks are independent (all statistics are additive), so
-they can be scored in worker processes and applied in any order.
+Scores come from :mod:`core.fastpath`, which works a whole chunk of segments at a time (n-gram
+statistics of all rows, references and systems at once, in numpy). Chunks are independent (all
+statistics are additive), so they can be scored in worker processes and applied in any order.
 
 Highlight detail is not computed here: :mod:`core.detail` computes it lazily for the rows a user
 looks at.
@@ -10,30 +10,16 @@ looks at.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
 
-import numpy as np
-
-from core.bleu import bleu_stats, compute_bleu, prepare_refs
 from core.config import ScoringConfig
+from core.fastpath import FastScorer
 from core.io import Comparison
-from core.nltk_bleu import nltk_bleu_from_stats, nltk_stats_from_refs
-from core.results import ROUGE_COUNT_FIELDS, ScoreChunk, ScoreTable
-from core.rouge import (
-    PreparedRef,
-    RougeStats,
-    prepare_ref,
-    rouge_l,
-    rouge_lsum,
-    rouge_n,
-    score_multi,
-)
-from core.tokenizers import bleu_tokenizer, rouge_tokenizer, sentence_spans
+from core.results import ScoreChunk, ScoreTable
 
 DEFAULT_CHUNK_SIZE = 256
 
@@ -77,124 +63,36 @@ class CorpusText:
 
 
 class ChunkScorer:
-    """Scores ranges of segments under one configuration (tokenizers resolved once)."""
+    """Scores ranges of segments under one configuration (tokenizers resolved once).
+
+    The work is done by :class:`core.fastpath.FastScorer`, a whole chunk at a time.
+    """
 
     def __init__(self, config: ScoringConfig) -> None:
         self.config = config
-        self.btok = bleu_tokenizer(config.tokenize, lowercase=config.lowercase)
-        self.rtok = rouge_tokenizer(config.rouge_tokenizer, stem=config.rouge_stem)
+        self._fast = FastScorer(config)
+        self.btok = self._fast.btok
+        self.rtok = self._fast.rtok
         self.metrics = config.metric_names()
         self.rouge_types = config.rouge_types
 
     def rouge_sentences(self, line: str) -> list[list[str]]:
         """ROUGE tokens of each sentence of ``line`` (empty sentences dropped, as rouge-score)."""
-        sep = self.config.lsum_separator
-        if sep is None or sep not in line:
-            return [self.rtok(line)]
-        return [self.rtok(line[a:b]) for a, b in sentence_spans(line, sep) if b > a]
+        return self._fast.rouge_sentences(line)
 
     def score(self, text: CorpusText, start: int, stop: int) -> ScoreChunk:
-        config = self.config
-        n = stop - start
-        n_sys = len(text.systems)
-        max_n = config.rouge_max_n
-        n_types = len(self.rouge_types)
-        scores = np.empty((n_sys, n, len(self.metrics)))
-        hyp_len = np.zeros((n_sys, n), dtype=np.int64)
-        ref_len = np.zeros((n_sys, n), dtype=np.int64)
-        matches = np.zeros((n_sys, n, config.max_order), dtype=np.int64)
-        totals = np.zeros((n_sys, n, config.max_order), dtype=np.int64)
-        rouge_counts = np.zeros((n_sys, n, n_types, len(ROUGE_COUNT_FIELDS)), dtype=np.int64)
-        lsum_fallback = np.zeros(n, dtype=np.bool_)
-        empty_refs = np.zeros(n, dtype=np.int64)
-        btok = self.btok
-        nltk = config.bleu_flavour == "nltk"
-        smooth_value = config.effective_smooth_value
-        weights = (1.0 / config.max_order,) * config.max_order
-        # NLTK's smoothing method 5 looks at 5-grams whatever the order.
-        bleu_order = max(config.max_order, 5) if nltk else config.max_order
-        p5 = np.zeros((n_sys, n, 2), dtype=np.int64)
-
-        for k in range(n):
-            i = start + k
-            ref_lines = [col[i] for col in text.references]
-            ref_words = [btok(r) for r in ref_lines]
-            prepared_bleu = prepare_refs(ref_words, bleu_order)
-            ref_sents = [self.rouge_sentences(r) for r in ref_lines]
-            prepared_rouge: list[PreparedRef] = [
-                prepare_ref([tok for sent in sents for tok in sent], sentences=sents, max_n=max_n)
-                for sents in ref_sents
-            ]
-            empty_refs[k] = sum(1 for p in ref_sents if not any(p))
-            ref_multi = any(len(s) > 1 for s in ref_sents)
-            row_fallback = not ref_multi
-            for s in range(n_sys):
-                line = text.systems[s][i]
-                words = btok(line)
-                if nltk:
-                    nstats = nltk_stats_from_refs(words, prepared_bleu, config.max_order)
-                    try:
-                        bleu = 100.0 * nltk_bleu_from_stats(
-                            nstats, weights=weights, smoothing=config.nltk_smoothing
-                        )
-                    except ValueError:
-                        # Where NLTK itself fails (method6 on short segments) there is no score.
-                        bleu = math.nan
-                    hyp_len[s, k] = nstats.hyp_len
-                    ref_len[s, k] = nstats.ref_len
-                    matches[s, k] = nstats.numerators
-                    totals[s, k] = nstats.denominators
-                    p5[s, k] = nstats.last_p5
-                else:
-                    stats = bleu_stats(words, prepared_bleu)
-                    bleu = compute_bleu(
-                        stats,
-                        smooth_method=config.smooth_method,
-                        smooth_value=smooth_value,
-                        effective_order=config.effective_order,
-                    ).score
-                    hyp_len[s, k] = stats.hyp_len
-                    ref_len[s, k] = stats.ref_len
-                    matches[s, k] = stats.matches
-                    totals[s, k] = stats.totals
-                row = scores[s, k]
-                row[0] = bleu
-
-                hyp_sents = self.rouge_sentences(line)
-                hyp_tokens = [tok for sent in hyp_sents for tok in sent]
-                hyp_multi = len(hyp_sents) > 1
-                if hyp_multi:
-                    row_fallback = False
-                for t, rouge_type in enumerate(self.rouge_types):
-                    per_ref: list[RougeStats] = []
-                    for prepared in prepared_rouge:
-                        if t < max_n:
-                            per_ref.append(rouge_n(hyp_tokens, prepared, t + 1))
-                        elif rouge_type == "rougeL" or not (hyp_multi or ref_multi):
-                            per_ref.append(rouge_l(hyp_tokens, prepared))
-                        else:
-                            per_ref.append(rouge_lsum(hyp_sents, prepared))
-                    best_score, chosen = score_multi(per_ref)
-                    best = per_ref[chosen]
-                    base = 1 + 3 * t
-                    row[base] = 100.0 * best_score.precision
-                    row[base + 1] = 100.0 * best_score.recall
-                    row[base + 2] = 100.0 * best_score.fmeasure
-                    rouge_counts[s, k, t] = (best.overlap, best.hyp_count, best.ref_count)
-            lsum_fallback[k] = row_fallback
-        return ScoreChunk(
-            start=start,
-            stop=stop,
-            scores=scores,
-            hyp_len=hyp_len,
-            ref_len=ref_len,
-            matches=matches,
-            totals=totals,
-            rouge_counts=rouge_counts,
-            lsum_fallback=lsum_fallback,
-            empty_rouge_refs=empty_refs,
-            nltk_p5=p5,
+        """Scores of the segments ``start:stop`` of ``text``."""
+        return self.score_lines(
+            [col[start:stop] for col in text.references],
+            [col[start:stop] for col in text.systems],
+            start,
         )
+
+    def score_lines(
+        self, references: Sequence[Sequence[str]], systems: Sequence[Sequence[str]], start: int
+    ) -> ScoreChunk:
+        """Scores of rows ``start, start + 1, ...`` given only those rows' lines."""
+        return self._fast.score_lines(references, systems, start)
 
 
 def chunk_bounds(n_segments: int, chunk_size: int = DEFAULT_CHUNK_SIZE) -> list[tuple[int, int]]:
