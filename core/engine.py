@@ -10,11 +10,14 @@ looks at.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from multiprocessing import get_context
+from multiprocessing.context import BaseContext
 
 from core.config import ScoringConfig
 from core.fastpath import FastScorer
@@ -130,20 +133,25 @@ def iter_score_chunks(
 
 # -- multi-process scoring ----------------------------------------------------------------------
 
-_WORKER_STATE: dict[str, object] = {}
+#: The smallest task sent to a worker when a large corpus is cut finer towards its end.
+MIN_TASK_SIZE = 256
+# How many tasks per worker the remaining rows are cut into, once the rows left no longer fill
+# a full chunk per task: the last tasks are small, so the workers finish at about the same time.
+_TASKS_PER_WORKER = 2
+
+_WORKER_SCORER: list[ChunkScorer] = []
 
 
-def _init_worker(text: CorpusText, config: ScoringConfig) -> None:
-    _WORKER_STATE["text"] = text
-    _WORKER_STATE["scorer"] = ChunkScorer(config)
+def _init_worker(config: ScoringConfig) -> None:
+    _WORKER_SCORER[:] = [ChunkScorer(config)]
 
 
-def _score_in_worker(bounds: tuple[int, int]) -> ScoreChunk:
-    scorer = _WORKER_STATE["scorer"]
-    text = _WORKER_STATE["text"]
-    if not isinstance(scorer, ChunkScorer) or not isinstance(text, CorpusText):
+def _score_in_worker(
+    references: tuple[tuple[str, ...], ...], systems: tuple[tuple[str, ...], ...], start: int
+) -> ScoreChunk:
+    if not _WORKER_SCORER:
         raise RuntimeError("worker process was not initialised")
-    return scorer.score(text, *bounds)
+    return _WORKER_SCORER[0].score_lines(references, systems, start)
 
 
 def default_workers() -> int:
@@ -152,6 +160,49 @@ def default_workers() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not Linux
         return max(1, os.cpu_count() or 1)
+
+
+def parallel_bounds(n_segments: int, chunk_size: int, workers: int) -> list[tuple[int, int]]:
+    """Consecutive ``(start, stop)`` tasks for ``workers`` processes: whole chunks first.
+
+    Tasks have ``chunk_size`` rows while the rows left fill ``2 * workers`` such tasks; after
+    that each task takes ``1 / (2 * workers)`` of the rows left, but at least
+    ``min(chunk_size, MIN_TASK_SIZE)`` rows. So no worker is left with a long last task while
+    the others idle.
+    """
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be positive, not {chunk_size}")
+    smallest = min(chunk_size, MIN_TASK_SIZE)
+    share = max(1, _TASKS_PER_WORKER * workers)
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    while start < n_segments:
+        left = n_segments - start
+        size = min(chunk_size, max(smallest, -(-left // share)))
+        bounds.append((start, min(start + size, n_segments)))
+        start += size
+    return bounds
+
+
+def _process_context() -> BaseContext:
+    """How to start the workers.
+
+    ``fork`` is the cheapest by far (nothing to import or pickle), but forking a process that
+    runs other threads (a Qt application) can deadlock the child, so it is only used from the
+    main thread of a single-threaded process (the command line), and only on Linux. Otherwise
+    ``forkserver``, whose server imports the engine once and forks the workers from there.
+    """
+    methods = multiprocessing.get_all_start_methods()
+    single_threaded = (
+        threading.current_thread() is threading.main_thread() and threading.active_count() == 1
+    )
+    if sys.platform.startswith("linux") and "fork" in methods and single_threaded:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        return context
+    return multiprocessing.get_context("spawn")
 
 
 def iter_score_chunks_parallel(
@@ -164,26 +215,38 @@ def iter_score_chunks_parallel(
 ) -> Iterator[ScoreChunk]:
     """Score ``text`` on several processes; chunks are yielded in completion order.
 
-    With one worker (or a small corpus) this is :func:`iter_score_chunks`.
+    Each task carries only the lines of its own rows. Chunks have at most ``chunk_size`` rows;
+    near the end of a large corpus they get smaller (see :func:`parallel_bounds`). With one
+    worker (or a single chunk) this is :func:`iter_score_chunks`. ``cancel`` is checked between
+    chunks; when it returns True, the tasks not started yet are dropped and the generator stops.
     """
     workers = default_workers() if workers is None else workers
-    bounds = chunk_bounds(len(text), chunk_size)
+    bounds = parallel_bounds(len(text), chunk_size, workers)
     if workers <= 1 or len(bounds) <= 1:
         yield from iter_score_chunks(text, config, chunk_size=chunk_size, cancel=cancel)
         return
-    ctx = get_context("spawn")
-    with ProcessPoolExecutor(
-        max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(text, config)
-    ) as pool:
-        pending: list[Future[ScoreChunk]] = [pool.submit(_score_in_worker, b) for b in bounds]
-        try:
-            for future in pending:
-                if cancel is not None and cancel():
-                    return
-                yield future.result()
-        finally:
-            for future in pending:
-                future.cancel()
+    pool = ProcessPoolExecutor(
+        max_workers=min(workers, len(bounds)),
+        mp_context=_process_context(),
+        initializer=_init_worker,
+        initargs=(config,),
+    )
+    try:
+        pending = [
+            pool.submit(
+                _score_in_worker,
+                tuple(col[a:b] for col in text.references),
+                tuple(col[a:b] for col in text.systems),
+                a,
+            )
+            for a, b in bounds
+        ]
+        for future in as_completed(pending):
+            if cancel is not None and cancel():
+                return
+            yield future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def score_corpus(
