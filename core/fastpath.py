@@ -12,9 +12,11 @@
 3. ``np.bincount`` counts every n-gram in every reference and hypothesis of the chunk at once.
    Clipping is an element-wise minimum (with the maximum over references for BLEU), and the
    per-row sums are differences of cumulative sums (n-gram ids are sorted by row).
-4. ROUGE-L needs one LCS per hypothesis/reference pair: bit-parallel, per row
-   (:class:`core.lcs.PreparedSequence`). ROUGE-Lsum on rows with sentence boundaries goes through
-   :func:`core.rouge.rouge_lsum` itself (rare and cheap to get right that way).
+4. ROUGE-L needs one LCS per hypothesis/reference pair: the bit-parallel recurrence of
+   :mod:`core.lcs`, run for all rows at once on one ``uint64`` word per row when one side of the
+   pair has at most 64 tokens, and :class:`core.lcs.PreparedSequence` for the rare longer pairs.
+   ROUGE-Lsum on rows with sentence boundaries goes through :func:`core.rouge.rouge_lsum` itself
+   (rare, and simplest to get exactly right that way).
 5. Final scores use the same operations in the same order as :func:`core.bleu.compute_bleu` and
    :func:`core.rouge.score_of`: IEEE divisions and products are identical in numpy, while
    logarithms, exponentials and the sum of the logs are taken with :mod:`math` and the built-in
@@ -139,6 +141,110 @@ class _NgramCounts:
         cumulative = np.zeros((*values.shape[:-1], values.shape[-1] + 1), np.int64)
         np.cumsum(values, axis=-1, out=cumulative[..., 1:])
         return cumulative[..., self.bounds[1:]] - cumulative[..., self.bounds[:-1]]
+
+
+_WORD: Final = 64
+_ALL_ONES: Final = np.uint64(2**64 - 1)
+
+
+def _popcount(values: npt.NDArray[np.uint64]) -> IntArray:
+    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+        return np.bitwise_count(values).astype(np.int64)
+    table = np.array([bin(i).count("1") for i in range(256)], np.int64)  # pragma: no cover
+    return table[values.view(np.uint8)].reshape(-1, 8).sum(axis=1)  # pragma: no cover
+
+
+def _bit_parallel_lcs(
+    counts: _NgramCounts, prepared: int, scanned: int, rows: BoolArray
+) -> IntArray:
+    """LCS lengths of the lines of two columns on the ``rows`` where ``prepared``'s line has at
+    most 64 tokens, all those rows at once; other rows get 0.
+
+    The same bit-parallel recurrence as :meth:`core.lcs.PreparedSequence.lcs_length`, on one
+    ``uint64`` word per row: ``u = v & mask; v = (v + u) | (v - u)``, step ``j`` applied to the
+    rows with a ``j``-th scanned token that occurs in the prepared line. Carries out of the word
+    only affect bits above the line's length, which are never read (as with Python integers).
+    ``counts`` must be at order 1 (every position counted, unigram ids per row).
+    """
+    n = counts.n_rows
+    lengths = counts.lengths
+    gram = counts.gram
+    n_grams = counts.counts.shape[1]
+    ends = np.cumsum(lengths.reshape(-1)).reshape(lengths.shape)
+    starts = ends - lengths
+    first = starts[prepared, 0] if n else 0
+    last = ends[prepared, -1] if n else 0
+    # Match masks: bit i of the mask of (row, token) is set where the token is at position i.
+    grams = gram[first:last]
+    line_start = np.repeat(starts[prepared], lengths[prepared])
+    offset = np.arange(first, last) - line_start
+    keep = rows[counts.row_of[first:last]]
+    grams, offset = grams[keep], offset[keep]
+    # Bits are distinct per mask, so sums are unions: 32 bits at a time, exact in float64.
+    low = offset < 32
+    masks = np.bincount(grams[low], weights=np.ldexp(1.0, offset[low]), minlength=n_grams).astype(
+        np.uint64
+    )
+    masks |= np.bincount(
+        grams[~low], weights=np.ldexp(1.0, offset[~low] - 32), minlength=n_grams
+    ).astype(np.uint64) << np.uint64(32)
+    # The scanned tokens that occur in the prepared line, row by row, in order.
+    first, last = (starts[scanned, 0], ends[scanned, -1]) if n else (0, 0)
+    hits = masks[gram[first:last]]
+    found = np.flatnonzero(hits)
+    hits = hits[found]
+    hit_rows = counts.row_of[first:last][found]
+    steps = np.bincount(hit_rows, minlength=n)
+    # Rows by decreasing number of steps: step j concerns a prefix of them.
+    by_steps = np.argsort(-steps, kind="stable")
+    rank = np.empty(n, np.int64)
+    rank[by_steps] = np.arange(n)
+    step_of = np.arange(hits.size) - np.repeat(np.cumsum(steps) - steps, steps)
+    n_steps = int(steps.max()) if n else 0
+    table = np.zeros((n_steps, n), np.uint64)
+    table[step_of, rank[hit_rows]] = hits
+    active = np.searchsorted(-steps[by_steps], -np.arange(n_steps), side="right")
+    size = lengths[prepared][by_steps]
+    full = np.where(
+        size >= _WORD, _ALL_ONES, (np.uint64(1) << np.minimum(size, _WORD - 1).astype(np.uint64))
+    )
+    full[size < _WORD] -= np.uint64(1)
+    v = full.copy()
+    for j in range(n_steps):
+        k = int(active[j])
+        column = v[:k]
+        u = column & table[j, :k]
+        v[:k] = (column + u) | (column - u)
+    result = np.zeros(n, np.int64)
+    result[by_steps] = size - _popcount(v & full)
+    result[~rows] = 0
+    return result
+
+
+def _lcs_lengths(counts: _NgramCounts, tokens: Sequence[Column]) -> IntArray:
+    """ROUGE-L overlaps ``(n_refs, n_systems, n)``: the LCS length of every pair of a row.
+
+    Bit-parallel on ``uint64`` words with the shorter-than-65-token side prepared
+    (:func:`_bit_parallel_lcs`); pairs of two longer lines go through
+    :class:`core.lcs.PreparedSequence`. ``counts`` must be at order 1.
+    """
+    n_refs = counts.n_refs
+    n_sys = counts.n_columns - n_refs
+    n = counts.n_rows
+    lengths = counts.lengths
+    out = np.zeros((n_refs, n_sys, n), np.int64)
+    for r in range(n_refs):
+        ref_fits = lengths[r] <= _WORD
+        for s in range(n_sys):
+            c = n_refs + s
+            hyp_fits = lengths[c] <= _WORD
+            out[r, s] = _bit_parallel_lcs(counts, r, c, ref_fits)
+            swapped = hyp_fits & ~ref_fits
+            if swapped.any():
+                out[r, s, swapped] = _bit_parallel_lcs(counts, c, r, swapped)[swapped]
+            for k in np.flatnonzero(~(ref_fits | hyp_fits)).tolist():
+                out[r, s, k] = PreparedSequence(tokens[r][k]).lcs_length(tokens[c][k])
+    return out
 
 
 def sacrebleu_scores(
@@ -284,7 +390,9 @@ class FastScorer:
         else:
             # The closest reference length, the shorter one on a tie (as sacrebleu).
             gap = np.abs(hyp_len[None, :, :] - ref_lens[:, None, :])
-            closest = np.argmin(gap * (int(ref_lens.max()) + 1) + ref_lens[:, None, :], axis=0)
+            closest = np.argmin(
+                gap * (int(ref_lens.max(initial=0)) + 1) + ref_lens[:, None, :], axis=0
+            )
             ref_len = np.take_along_axis(ref_lens[:, None, :], closest[None], axis=0)[0]
         bleu_order = self.bleu_order
         matches = np.zeros((n_sys, n, bleu_order), np.int64)
@@ -327,6 +435,8 @@ class FastScorer:
         for t in range(max_n):
             m = t + 1
             rouge.advance()
+            if m == 1:
+                lcs_lengths = _lcs_lengths(rouge, rtokens)
             counts = rouge.counts
             clipped = np.minimum(counts[None, n_refs:], counts[:n_refs, None])
             stats[t, 0] = rouge.row_sums(clipped)
@@ -338,7 +448,7 @@ class FastScorer:
         stats[lcs, 1] = h_len[None]
         stats[lcs, 2] = r_len[:, None]
         stats[lsum, 1:] = stats[lcs, 1:]
-        stats[lcs, 0] = self._lcs_lengths(rtokens, n_refs, n)
+        stats[lcs, 0] = lcs_lengths
         stats[lsum, 0] = stats[lcs, 0]
         lsum_fallback = self._rouge_lsum(rouge_cols, n_refs, n, stats[lsum])
 
@@ -363,34 +473,6 @@ class FastScorer:
             empty_rouge_refs=empty_refs,
             nltk_p5=p5,
         )
-
-    @staticmethod
-    def _lcs_lengths(tokens: Sequence[Column], n_refs: int, n: int) -> IntArray:
-        """ROUGE-L overlaps, ``(n_refs, n_systems, n)``: LCS lengths of every pair of a row."""
-        n_sys = len(tokens) - n_refs
-        out = np.zeros((n_refs, n_sys, n), np.int64)
-        for r in range(n_refs):
-            ref_col = tokens[r]
-            if n_sys == 1:
-                # One pair per reference: prepare the shorter side, scan the longer one.
-                out[r, 0] = [
-                    (
-                        PreparedSequence(a).lcs_length(b)
-                        if len(a) <= len(b)
-                        else PreparedSequence(b).lcs_length(a)
-                    )
-                    if a and b
-                    else 0
-                    for a, b in zip(ref_col, tokens[n_refs], strict=True)
-                ]
-                continue
-            for k, ref in enumerate(ref_col):
-                if ref:
-                    prepared = PreparedSequence(ref)
-                    out[r, :, k] = [
-                        prepared.lcs_length(hyp[k]) if hyp[k] else 0 for hyp in tokens[n_refs:]
-                    ]
-        return out
 
     def _rouge_lsum(
         self,

@@ -305,6 +305,23 @@ def test_a_chunk_of_empty_lines_only() -> None:
     check(ScoringConfig(), [["", ""]], [["", ""], ["", " "]])
 
 
+@st.composite
+def long_lines(draw: st.DrawFn) -> str:
+    # Around 64 tokens, where the LCS changes method; few distinct words so that it is long.
+    size = draw(st.sampled_from([0, 1, 5, 30, 63, 64, 65, 66, 100, 140]))
+    vocab = draw(st.sampled_from([["a", "b"], list("abcde"), [f"w{i}" for i in range(9)]]))
+    return " ".join(draw(st.lists(st.sampled_from(vocab), min_size=size, max_size=size)))
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    refs=st.lists(st.lists(long_lines(), min_size=3, max_size=3), min_size=1, max_size=2),
+    systems=st.lists(st.lists(long_lines(), min_size=3, max_size=3), min_size=1, max_size=2),
+)
+def test_lines_around_64_tokens(refs: list[list[str]], systems: list[list[str]]) -> None:
+    check(ScoringConfig(rouge_max_n=1, max_order=2), refs, systems)
+
+
 def test_long_lines() -> None:
     # Longer than the 64-token words any vectorised LCS could use, and with repeats.
     words = [f"w{i % 37}" for i in range(300)]
