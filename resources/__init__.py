@@ -1,0 +1,1 @@
+"""Data files shipped with Matchlight: the bundled sample comparison in ``sample/``."""
