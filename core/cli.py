@@ -257,7 +257,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = CorpusText.from_comparison(comparison)
     workers = default_workers() if args.workers == 0 else args.workers
     table = score_corpus(text, config, workers=workers)
-    print(format_table(table))
+    try:
+        print(format_table(table), flush=True)
+    except BrokenPipeError:  # `matchlight score ... | head`
+        sys.stdout = None  # type: ignore[assignment]  # nothing more can be written there
     if not args.quiet:
         warn_about(table, sys.stderr)
     inputs = comparison_inputs(comparison)

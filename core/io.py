@@ -53,6 +53,7 @@ __all__ = [
     "InputSpec",
     "TextColumn",
     "decode_bytes",
+    "default_name",
     "load_comparison",
     "parse_spec",
     "read_column",
@@ -654,6 +655,24 @@ def _parse_jsonl(text: str, key: str | None, path: str) -> _Parsed:
     return _Parsed(segments, 1, warnings)
 
 
+#: File-name prefixes that only say "this is a system output" (``sys.online-b.txt``).
+SYSTEM_PREFIXES: Final[tuple[str, ...]] = ("sys.", "hyp.", "system.", "out.", "output.")
+
+
+def default_name(path: str) -> str:
+    """A display name for a file: its stem without a ``sys.``-style prefix.
+
+    ``sys.fluent.txt`` -> ``fluent``, ``ref2.txt`` -> ``ref2``; the CLI and the GUI both use it,
+    so their exports name systems alike.
+    """
+    stem = Path(path).stem
+    lowered = stem.lower()
+    for prefix in SYSTEM_PREFIXES:
+        if lowered.startswith(prefix) and len(stem) > len(prefix):
+            return stem[len(prefix) :]
+    return stem or Path(path).name
+
+
 def read_column(spec: InputSpec) -> TextColumn:
     """Read one input file (or one column of it) into a :class:`TextColumn`.
 
@@ -699,9 +718,9 @@ def read_column(spec: InputSpec) -> TextColumn:
     if spec.name is not None:
         name = spec.name
     elif spec.column is None:
-        name = Path(path).stem
+        name = default_name(path)
     elif spec.column.isascii() and spec.column.isdigit():
-        name = f"{Path(path).stem}#{spec.column}"
+        name = f"{default_name(path)}#{spec.column}"
     else:
         name = spec.column
     return TextColumn(

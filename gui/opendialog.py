@@ -33,23 +33,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.io import FORMATS, Comparison, InputError, InputSpec, load_comparison
+from core.io import FORMATS, Comparison, InputError, InputSpec, default_name, load_comparison
 
-#: Leading parts of a file name that mark a system output rather than naming the system.
-_SYSTEM_PREFIXES = ("sys.", "hyp.", "system.", "out.", "output.")
 _SOURCE_RE = re.compile(r"^(src|source)([._\-]|\d|$)", re.IGNORECASE)
 _REFERENCE_RE = re.compile(r"^(ref|refs|reference|references)([._\-]|\d|$)", re.IGNORECASE)
 _AUTO_FORMAT = "auto"
 
 
-def default_system_name(path: str) -> str:
-    """The file stem, without a ``sys.``-style prefix: ``sys.fluent.txt`` -> ``fluent``."""
-    stem = Path(path).stem
-    lowered = stem.lower()
-    for prefix in _SYSTEM_PREFIXES:
-        if lowered.startswith(prefix) and len(stem) > len(prefix):
-            return stem[len(prefix) :]
-    return stem or Path(path).name
+#: The file stem without a ``sys.``-style prefix (the same rule as the CLI's).
+default_system_name = default_name
 
 
 @dataclass(frozen=True, slots=True)

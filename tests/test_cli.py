@@ -48,7 +48,7 @@ def test_csv_has_every_row_and_reference_values(tmp_path: Path, capsys) -> None:
     }
     assert required <= set(rows[0])
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"])
-    by_system = {p.name.removesuffix(".txt"): _lines(p) for p in SYSTEMS}
+    by_system = {p.stem.removeprefix("sys."): _lines(p) for p in SYSTEMS}
     for row in rows[:: max(1, len(rows) // 120)]:
         i = int(row["segment"]) - 1
         hyp = by_system[row["system"]][i]
@@ -78,7 +78,7 @@ def test_json_has_corpus_scores(tmp_path: Path) -> None:
     payload = json.loads(out.read_text(encoding="utf-8"))
     refs = [_lines(p) for p in REFS]
     for system in SYSTEMS:
-        entry = payload["systems"][system.stem]
+        entry = payload["systems"][system.stem.removeprefix("sys.")]
         want = sacrebleu.corpus_bleu(_lines(system), refs, lowercase=True, tokenize="intl")
         assert entry["bleu"] == pytest.approx(want.score, abs=1e-9)
         assert "tok:intl" in entry["signature"] and "case:lc" in entry["signature"]
@@ -91,7 +91,7 @@ def test_cli_csv_equals_export_of_the_same_table(tmp_path: Path) -> None:
     text = CorpusText(
         references=tuple(tuple(_lines(p)) for p in REFS),
         systems=tuple(tuple(_lines(p)) for p in SYSTEMS),
-        system_names=tuple(p.stem for p in SYSTEMS),
+        system_names=tuple(p.stem.removeprefix("sys.") for p in SYSTEMS),
     )
     table = score_corpus(text, ScoringConfig(smooth_method="floor", rouge_stem=True))
     direct = tmp_path / "direct.csv"

@@ -337,7 +337,7 @@ def test_text_names_and_line_endings(tmp_path: Path) -> None:
     path = write(tmp_path, "sys.online-b.txt", "one\r\ntwo\r\n\r\nfour")
     column = read(path)
     assert column == TextColumn(
-        name="sys.online-b",
+        name="online-b",  # the "sys." prefix only marks a system output
         path=path,
         lines=("one", "two", "", "four"),
         encoding="utf-8",
@@ -623,7 +623,7 @@ def test_load_comparison(tmp_path: Path) -> None:
     comparison = load_comparison(source=InputSpec(src), references=specs(ref), systems=specs(hyp))
     assert len(comparison) == 2
     assert comparison.source is not None and comparison.source.lines == ("a", "b")
-    assert [c.name for c in comparison.columns] == ["src", "ref", "sys.x"]
+    assert [c.name for c in comparison.columns] == ["src", "ref", "x"]
     assert comparison.systems[0].lines == ("a", "B")
 
 
@@ -642,8 +642,8 @@ def test_mismatch_lists_every_file_and_count(tmp_path: Path) -> None:
             f"  {src} (source): 3 lines",
             f"  {ref} (reference 1): 3 lines",
             f"  {ref2} (reference 2): 3 lines",
-            f"  {a} (system sys.a): 2 lines  <- differs",
-            f"  {b} (system sys.b): 3 lines",
+            f"  {a} (system a): 2 lines  <- differs",
+            f"  {b} (system b): 3 lines",
         ]
     )
 
@@ -741,7 +741,9 @@ def test_real_dataset_wmt22_en_zh() -> None:
     for column in comparison.columns:
         assert len(column.lines) == newline_count(Path(column.path))
         assert (column.encoding, column.detected) == ("utf-8", False)
-    assert [s.name for s in comparison.systems] == [p.stem for p in system_paths]
+    assert [s.name for s in comparison.systems] == [
+        p.stem.removeprefix("sys.") for p in system_paths
+    ]
     assert (
         comparison.references[0].lines[0]
         == (folder / "ref.txt").read_text(encoding="utf-8").split("\n")[0]
