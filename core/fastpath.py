@@ -53,6 +53,8 @@ Column = list[list[str]]
 _LOG_OF_ZERO: Final = -9999999999
 # NLTK's smoothing method 5 looks at 5-grams whatever the order (as core.engine always did).
 _NLTK_P5_ORDER: Final = 5
+# The most rows scored in one go; larger chunks are cut into pieces of this size.
+_PIECE_ROWS: Final = 512
 
 
 class _NgramCounts:
@@ -369,12 +371,41 @@ class FastScorer:
         start: int = 0,
     ) -> ScoreChunk:
         """Score one chunk: ``references[r][k]`` and ``systems[s][k]`` are row ``start + k``."""
+        n = len(references[0]) if references else 0
+        if not references or not systems or any(len(c) != n for c in (*references, *systems)):
+            raise ValueError("a chunk needs references and systems with the same number of rows")
+        if n <= _PIECE_ROWS:
+            return self._score(references, systems, start)
+        # Large chunks are scored in pieces: measured faster (smaller sorts, dicts and arrays).
+        pieces = [
+            self._score(
+                [col[a : a + _PIECE_ROWS] for col in references],
+                [col[a : a + _PIECE_ROWS] for col in systems],
+                start + a,
+            )
+            for a in range(0, n, _PIECE_ROWS)
+        ]
+        return ScoreChunk(
+            start=start,
+            stop=start + n,
+            scores=np.concatenate([p.scores for p in pieces], axis=1),
+            hyp_len=np.concatenate([p.hyp_len for p in pieces], axis=1),
+            ref_len=np.concatenate([p.ref_len for p in pieces], axis=1),
+            matches=np.concatenate([p.matches for p in pieces], axis=1),
+            totals=np.concatenate([p.totals for p in pieces], axis=1),
+            rouge_counts=np.concatenate([p.rouge_counts for p in pieces], axis=1),
+            lsum_fallback=np.concatenate([p.lsum_fallback for p in pieces]),
+            empty_rouge_refs=np.concatenate([p.empty_rouge_refs for p in pieces]),
+            nltk_p5=np.concatenate([p.nltk_p5 for p in pieces], axis=1),
+        )
+
+    def _score(
+        self, references: Sequence[Sequence[str]], systems: Sequence[Sequence[str]], start: int
+    ) -> ScoreChunk:
         config = self.config
         n_refs = len(references)
         n_sys = len(systems)
-        n = len(references[0]) if references else 0
-        if not n_refs or not n_sys or any(len(col) != n for col in (*references, *systems)):
-            raise ValueError("a chunk needs references and systems with the same number of rows")
+        n = len(references[0])
         columns = (*references, *systems)
         max_order = config.max_order
         n_types = len(self.rouge_types)

@@ -478,3 +478,12 @@ def test_serial_chunks_are_the_per_row_computation() -> None:
             start=chunk.start,
         )
         assert_same_chunk(chunk, want)
+
+
+def test_a_chunk_larger_than_one_piece() -> None:
+    # More rows than core.fastpath scores in one go (it cuts them into pieces).
+    text = _small_text()
+    refs = [list(col) * 25 for col in text.references]
+    systems = [list(col) * 25 for col in text.systems]
+    assert len(refs[0]) > 1024
+    check(ScoringConfig(rouge_max_n=3), refs, systems)
