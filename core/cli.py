@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from core import __version__
+from core.advice import detect_script, scoring_advice
 from core.config import (
     BLEU_FLAVOURS,
     BLEU_TOKENIZERS,
@@ -214,24 +215,22 @@ def format_table(table: ScoreTable) -> str:
     return "\n".join(lines)
 
 
-def warn_about(table: ScoreTable, stream: TextIO) -> None:
-    fallback = int(table.lsum_fallback.sum())
-    if fallback:
-        sep = table.config.lsum_separator
-        shown = "none" if sep is None else repr(sep)
-        print(
-            f"matchlight: warning: ROUGE-Lsum equals ROUGE-L on {fallback} of {table.n_segments} "
-            f"segments: no sentence boundary found (separator {shown}; see --lsum-sep)",
-            file=stream,
-        )
-    empty = int((table.empty_rouge_refs > 0).sum())
-    if empty:
-        print(
-            f"matchlight: warning: {empty} segments have a reference with no ROUGE token under "
-            f"the {table.config.rouge_tokenizer!r} tokenizer (it keeps only a-z0-9); "
-            "consider --rouge-tokenizer unicode",
-            file=stream,
-        )
+def warn_about(table: ScoreTable, text: CorpusText, stream: TextIO) -> None:
+    """Print what the GUI's warnings banner would show (see :mod:`core.advice`)."""
+    has_marker = any("<n>" in line for col in text.references for line in col[:200])
+    for advice in scoring_advice(
+        table, script=detect_script(text.references), has_marker=has_marker
+    ):
+        hint = _CLI_FIX_HINTS.get(advice.key, "")
+        print(f"matchlight: warning: {advice.message}{hint}", file=stream)
+
+
+#: How to apply each :class:`~core.advice.Advice` on the command line.
+_CLI_FIX_HINTS = {
+    "cjk-tokenizer": " (see --tokenize)",
+    "rouge-empty": " (try --rouge-tokenizer unicode)",
+    "lsum-fallback": " (see --lsum-sep)",
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -262,7 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `matchlight score ... | head`
         sys.stdout = None  # type: ignore[assignment]  # nothing more can be written there
     if not args.quiet:
-        warn_about(table, sys.stderr)
+        warn_about(table, text, sys.stderr)
     inputs = comparison_inputs(comparison)
     try:
         if args.csv:

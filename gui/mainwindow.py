@@ -14,7 +14,6 @@ import ctypes
 import json
 import logging
 import sys
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +51,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.advice import Advice, detect_script, scoring_advice
 from core.config import ScoringConfig
 from core.engine import CorpusText
 from core.export import comparison_inputs, write_csv
@@ -76,8 +76,6 @@ RECENT_LIMIT = 10
 GEOMETRY_KEY = "window/geometry"
 STATE_KEY = "window/state"
 #: How many lines per reference are looked at to guess a CJK target language.
-CJK_SAMPLE_LINES = 400
-CJK_SHARE = 0.3
 
 #: ``error_sink(title, message)``: shows an error to the user without blocking.
 ErrorSink = Callable[[str, str], None]
@@ -126,29 +124,6 @@ def guard_none_refcount() -> None:
     for f in fields:
         f.value += 1 << 40
     log.warning("PySide6 drops references to None/True/False; made them immortal")
-
-
-def detect_cjk(lines_per_reference: Sequence[Sequence[str]]) -> str | None:
-    """``"zh"`` or ``"ja"`` when the references are mostly Chinese / Japanese, else None.
-
-    Counts Han ideographs and kana among the letters of the first lines of every reference;
-    any noticeable share of kana means Japanese.
-    """
-    letters = han = kana = 0
-    for lines in lines_per_reference:
-        for line in lines[:CJK_SAMPLE_LINES]:
-            for ch in line:
-                if not ch.isalpha():
-                    continue
-                letters += 1
-                code = ord(ch)
-                if 0x3040 <= code <= 0x30FF or 0x31F0 <= code <= 0x31FF or 0xFF66 <= code <= 0xFF9F:
-                    kana += 1
-                elif unicodedata.name(ch, "").startswith("CJK "):
-                    han += 1
-    if not letters or (han + kana) / letters < CJK_SHARE:
-        return None
-    return "ja" if kana / (han + kana) > 0.1 else "zh"
 
 
 def comparison_name(specs: ComparisonSpecs | None, comparison: Comparison) -> str:
@@ -347,6 +322,7 @@ class MainWindow(QMainWindow):
         self._source: tuple[str, ...] | None = None
         self._cjk: str | None = None
         self._dismissed: set[str] = set()
+        self._advice: dict[str, Advice] = {}
         self._pending_detail: int | None = None
         self._mode = "bleu"
         self._closed = False
@@ -658,7 +634,7 @@ class MainWindow(QMainWindow):
         self._specs = specs
         self._text = CorpusText.from_comparison(comparison)
         self._source = comparison.source.lines if comparison.source is not None else None
-        self._cjk = detect_cjk([c.lines for c in comparison.references])
+        self._cjk = detect_script([c.lines for c in comparison.references])
         self._dismissed.clear()
         self._pending_detail = None
 
@@ -895,52 +871,13 @@ class MainWindow(QMainWindow):
     def _update_warnings(self) -> None:
         items: list[BannerItem] = []
         table = self.controller.table
-        config = self._config
+        self._advice = {}
         if self._comparison is not None and table is not None:
-            done = table.done
-            if self._cjk is not None and config.tokenize in ("13a", "intl", "none"):
-                if self._cjk == "zh":
-                    items.append(
-                        BannerItem(
-                            "cjk-tokenizer",
-                            f"The references look Chinese, but BLEU uses the {config.tokenize} "
-                            "tokenizer, which does not split Chinese into words: a whole clause "
-                            "counts as one token.",
-                            "Use zh tokenizer",
-                        )
-                    )
-                else:
-                    items.append(
-                        BannerItem(
-                            "cjk-tokenizer",
-                            f"The references look Japanese, but BLEU uses the {config.tokenize} "
-                            "tokenizer, which does not split Japanese into words.",
-                            "Use char tokenizer",
-                        )
-                    )
-            empty = int(table.empty_rouge_refs[done].sum())
-            if empty and config.rouge_tokenizer == "rouge-score":
-                total = int(done.sum()) * table.nrefs
-                items.append(
-                    BannerItem(
-                        "rouge-empty",
-                        f"{empty} of {total} references have no ROUGE tokens under the "
-                        "rouge-score tokenizer (it keeps only a-z0-9), so every system scores "
-                        "0 ROUGE on them.",
-                        "Use the Unicode tokenizer",
-                    )
-                )
-            fallback = int(table.lsum_fallback[done].sum())
-            if fallback and config.lsum_separator is not None:
-                marker = self._has_marker("<n>") and config.lsum_separator != "<n>"
-                items.append(
-                    BannerItem(
-                        "lsum-fallback",
-                        f"ROUGE-Lsum equals ROUGE-L on {fallback} rows: no sentence boundary "
-                        f"({_separator_label(config.lsum_separator)}) was found in them.",
-                        "Use the <n> separator" if marker else "Set a separator",
-                    )
-                )
+            for advice in scoring_advice(
+                table, script=self._cjk, has_marker=self._has_marker("<n>")
+            ):
+                self._advice[advice.key] = advice
+                items.append(BannerItem(advice.key, advice.message, advice.fix_label))
             notes = []
             for column in self._comparison.columns:
                 for warning in column.warnings:
@@ -1150,16 +1087,13 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_banner_action_requested(self, key: str) -> None:
-        config = self._config
-        if key == "rouge-empty":
-            self.apply_config(config.replace(rouge_tokenizer="unicode"))
-        elif key == "cjk-tokenizer":
-            self.apply_config(config.replace(tokenize="zh" if self._cjk == "zh" else "char"))
+        advice = self._advice.get(key)
+        if advice is None:
+            return
+        if advice.fix:
+            self.apply_config(self._config.replace(**advice.fix))
         elif key == "lsum-fallback":
-            if self._has_marker("<n>") and config.lsum_separator != "<n>":
-                self.apply_config(config.replace(lsum_separator="<n>"))
-            else:
-                self.show_settings_dialog(focus_separator=True)
+            self.show_settings_dialog(focus_separator=True)
 
     @Slot(str)
     def _on_banner_dismissed(self, key: str) -> None:
@@ -1201,9 +1135,3 @@ class MainWindow(QMainWindow):
 
 def _local_files(urls: Sequence[QUrl]) -> list[str]:
     return [u.toLocalFile() for u in urls if u.isLocalFile() and Path(u.toLocalFile()).is_file()]
-
-
-def _separator_label(separator: str) -> str:
-    if separator == "\n":
-        return "newline"
-    return repr(separator)

@@ -17,12 +17,13 @@ from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QDialogButtonBox
 
+from core.advice import detect_script as detect_cjk
 from core.config import ScoringConfig
 from core.engine import CorpusText, score_corpus
 from core.export import sidecar_path, write_csv
 from core.io import Comparison, InputSpec
 from gui.controller import ScoringController
-from gui.mainwindow import RECENT_KEY, MainWindow, detect_cjk
+from gui.mainwindow import RECENT_KEY, MainWindow
 from gui.opendialog import ComparisonSpecs, assign_roles, sample_specs
 from gui.settings import load_config, save_config
 
@@ -396,7 +397,7 @@ def test_banner_for_chinese_and_its_actions(qtbot, harness, tmp_path):
     )
     assert "look Chinese" in banner.text_of("cjk-tokenizer")
     assert "13a" in banner.text_of("cjk-tokenizer")
-    assert banner.text_of("lsum-fallback").startswith("ROUGE-Lsum equals ROUGE-L on 2037 rows")
+    assert banner.text_of("lsum-fallback").startswith("ROUGE-Lsum equals ROUGE-L on 2037 of 2037 rows")
     assert banner.button("cjk-tokenizer").text() == "Use zh tokenizer"
     harness.select(5)
     shot(window, tmp_path, "mainwindow-wmt22-en-zh")
