@@ -32,6 +32,9 @@ __all__ = [
     "PreparedSequence",
     "lcs_length",
     "lcs_pairs",
+    "match_masks",
+    "next_order",
+    "occurrences",
     "rouge_score_lcs_indices",
 ]
 
@@ -39,7 +42,7 @@ __all__ = [
 _POWERS: tuple[int, ...] = tuple(1 << i for i in range(1024))
 
 
-def _match_masks(tokens: Sequence[Hashable]) -> dict[Hashable, int]:
+def match_masks(tokens: Sequence[Hashable]) -> dict[Hashable, int]:
     """Map every distinct token to the bit mask of the positions where it occurs."""
     masks: dict[Hashable, int] = {}
     get = masks.get
@@ -52,6 +55,33 @@ def _match_masks(tokens: Sequence[Hashable]) -> dict[Hashable, int]:
             masks[token] = get(token, 0) | bit
             bit <<= 1
     return masks
+
+
+def occurrences(token_masks: Sequence[int]) -> dict[int, int]:
+    """Where the tokens of a scanned sequence occur in a prepared one, as :func:`next_order` wants.
+
+    ``token_masks[i]`` is the match mask of token ``i`` of a scanned sequence in a prepared one
+    (0 when the prepared sequence lacks it, see :meth:`PreparedSequence.token_masks`). Returns
+    ``{i: mask}`` for the tokens that occur there, in increasing ``i``.
+    """
+    return {i: mask for i, mask in enumerate(token_masks) if mask}
+
+
+def next_order(found: dict[int, int], token_masks: Sequence[int], n: int) -> dict[int, int]:
+    """Where the n-grams of a scanned sequence start in a prepared one, from the (n-1)-grams.
+
+    ``found`` maps each start ``i`` of an (n-1)-gram of the scanned sequence that occurs in the
+    prepared one to the mask of its start positions there (:func:`occurrences` for n = 2). The
+    n-gram at ``i`` starts at ``j`` exactly when the (n-1)-gram at ``i`` does and token
+    ``i + n - 1`` sits at ``j + n - 1``: one ``&`` per surviving position, no n-gram is built.
+    """
+    k = n - 1
+    last = len(token_masks) - k
+    return {
+        i: both
+        for i, mask in found.items()
+        if i < last and (both := mask & token_masks[i + k] >> k)
+    }
 
 
 class PreparedSequence:
@@ -69,7 +99,7 @@ class PreparedSequence:
 
     def __init__(self, tokens: Sequence[Hashable]) -> None:
         self.tokens = tuple(tokens)
-        self._masks = _match_masks(self.tokens)
+        self._masks = match_masks(self.tokens)
         self._full = (1 << len(self.tokens)) - 1
 
     def __len__(self) -> int:
@@ -88,15 +118,19 @@ class PreparedSequence:
         # Carries may set bits above position n - 1; only the low n bits are table values.
         return len(self.tokens) - (v & full).bit_count()
 
-    def _columns(self, other: Iterable[Hashable]) -> tuple[int, list[int], list[int], list[int]]:
+    def token_masks(self, other: Iterable[Hashable]) -> list[int]:
+        """The match mask of every token of ``other`` (0 for tokens absent from this sequence)."""
+        return list(map(self._masks.get, other, repeat(0)))
+
+    def _columns(self, all_masks: list[int]) -> tuple[int, list[int], list[int], list[int]]:
         """The DP columns of the tokens of ``other`` that occur in this sequence.
 
-        Returns ``(m, positions, masks, columns)``: ``m = len(other)``; for the k-th such token,
+        ``all_masks`` are :meth:`token_masks` of ``other``. Returns
+        ``(m, positions, masks, columns)``: ``m = len(other)``; for the k-th such token,
         ``positions[k]`` is its index in ``other``, ``masks[k]`` its match mask and
         ``columns[k]`` the column after it. The column of any other token equals the column of
         the nearest such token to its left (all ones, :attr:`_full`, if there is none).
         """
-        all_masks = list(map(self._masks.get, other, repeat(0)))
         positions = list(compress(range(len(all_masks)), all_masks))
         masks = list(filter(None, all_masks))
         v = self._full
@@ -108,14 +142,15 @@ class PreparedSequence:
             append(v)
         return len(all_masks), positions, masks, columns
 
-    def _backtrack(self, other: Iterable[Hashable]) -> list[tuple[int, int]]:
+    def _backtrack(self, all_masks: list[int]) -> list[tuple[int, int]]:
         """rouge-score's backtrack, from the bottom-right corner; pairs come out in reverse.
 
-        rouge-score walks every column; runs of columns whose token does not occur here are
-        walked in one step: in the first of them (going left) the path climbs to just above the
-        highest row where the column grows, and in the others of the run it only moves left.
+        ``all_masks`` are :meth:`token_masks` of the other sequence. rouge-score walks every
+        column; runs of columns whose token does not occur here are walked in one step: in the
+        first of them (going left) the path climbs to just above the highest row where the
+        column grows, and in the others of the run it only moves left.
         """
-        end, positions, masks, columns = self._columns(other)
+        end, positions, masks, columns = self._columns(all_masks)
         pairs: list[tuple[int, int]] = []
         i = len(self.tokens)
         for k in range(len(masks) - 1, -1, -1):
@@ -149,20 +184,27 @@ class PreparedSequence:
 
         It is the LCS rouge-score's backtrack picks when this sequence is its ``ref``.
         """
-        pairs = self._backtrack(other)
+        pairs = self._backtrack(self.token_masks(other))
+        pairs.reverse()
+        return pairs
+
+    def lcs_pairs_from_masks(self, token_masks: list[int]) -> list[tuple[int, int]]:
+        """:meth:`lcs_pairs` of the sequence whose :meth:`token_masks` are ``token_masks``,
+        as increasing ``(index in the other sequence, index in self)`` pairs (swapped)."""
+        pairs = [(j, i) for i, j in self._backtrack(token_masks)]
         pairs.reverse()
         return pairs
 
     def lcs_indices(self, other: Iterable[Hashable]) -> list[int]:
         """Indices into this sequence of rouge-score's LCS (``lcs_ind(self.tokens, other)``)."""
-        indices = [i for i, _ in self._backtrack(other)]
+        indices = [i for i, _ in self._backtrack(self.token_masks(other))]
         indices.reverse()
         return indices
 
     def lcs_index_mask(self, other: Iterable[Hashable]) -> int:
         """Same positions as :meth:`lcs_indices`, as a bit mask (bit ``i`` = index ``i``)."""
         result = 0
-        for i, _ in self._backtrack(other):
+        for i, _ in self._backtrack(self.token_masks(other)):
             result |= 1 << i
         return result
 

@@ -12,7 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
-from core.lcs import PreparedSequence, lcs_length, lcs_pairs, rouge_score_lcs_indices
+from core.lcs import (
+    PreparedSequence,
+    lcs_length,
+    lcs_pairs,
+    match_masks,
+    next_order,
+    occurrences,
+    rouge_score_lcs_indices,
+)
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -87,7 +95,7 @@ def test_stored_columns_hold_the_whole_dp_table(ref: list[int], can: list[int]) 
     # The module's claim: L[i][j] = i - popcount(low i bits of column j).
     table = RS_LCS_TABLE(ref, can)
     prepared = PreparedSequence(ref)
-    _, positions, _, stored = prepared._columns(can)
+    _, positions, _, stored = prepared._columns(prepared.token_masks(can))
     # Tokens absent from ``ref`` store no column: theirs equals the one to their left.
     columns = [prepared._full]
     for j in range(len(can)):
@@ -103,6 +111,44 @@ def test_prepared_sequence_is_reusable(ref: list[str], cans: list[list[str]]) ->
     for can in cans:
         assert prepared.lcs_length(can) == RS_LCS_TABLE(ref, can)[-1][-1]
         assert prepared.lcs_indices(can) == RS_LCS_IND(ref, can)
+
+
+@given(ref=small_seqs, can=small_seqs)
+def test_pairs_from_masks_are_the_swapped_pairs(ref: list[int], can: list[int]) -> None:
+    prepared = PreparedSequence(ref)
+    swapped = [(j, i) for i, j in prepared.lcs_pairs(can)]
+    assert prepared.lcs_pairs_from_masks(prepared.token_masks(can)) == swapped
+    assert [j for _, j in swapped] == RS_LCS_IND(ref, can)
+
+
+@given(tokens=small_seqs)
+def test_match_masks_mark_every_position(tokens: list[int]) -> None:
+    masks = match_masks(tokens)
+    assert set(masks) == set(tokens)
+    for token, mask in masks.items():
+        assert [i for i in range(len(tokens)) if mask >> i & 1] == [
+            i for i, t in enumerate(tokens) if t == token
+        ]
+
+
+@given(ref=small_seqs, can=small_seqs, max_n=st.integers(1, 5))
+def test_ngram_occurrences_are_where_the_ngram_starts(
+    ref: list[int], can: list[int], max_n: int
+) -> None:
+    # occurrences / next_order: for every n-gram of ``can`` present in ``ref``, the mask of its
+    # start positions in ``ref``, compared with a naive search.
+    token_masks = PreparedSequence(ref).token_masks(can)
+    found = occurrences(token_masks)
+    for n in range(1, max_n + 1):
+        if n > 1:
+            found = next_order(found, token_masks, n)
+        expected = {}
+        for i in range(len(can) - n + 1):
+            starts = [j for j in range(len(ref) - n + 1) if ref[j : j + n] == can[i : i + n]]
+            if starts:
+                expected[i] = sum(1 << j for j in starts)
+        assert found == expected
+        assert list(found) == sorted(found)
 
 
 def test_empty_and_degenerate_inputs() -> None:
