@@ -18,6 +18,9 @@ import math
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+
+from core.lcs import match_masks, next_order, occurrences
 
 __all__ = [
     "DEFAULT_MAX_ORDER",
@@ -25,12 +28,14 @@ __all__ = [
     "BleuDetail",
     "BleuScore",
     "BleuStats",
+    "DetailRefs",
     "NgramKey",
     "RefNgrams",
     "bleu_detail",
     "bleu_signature",
     "bleu_stats",
     "compute_bleu",
+    "prepare_detail",
     "prepare_refs",
 ]
 
@@ -231,10 +236,6 @@ def bleu_stats(hypothesis: Sequence[str], refs: RefNgrams) -> BleuStats:
     )
 
 
-def _floored_log(value: float) -> float:
-    return _LOG_OF_ZERO if value == 0.0 else math.log(value)
-
-
 def compute_bleu(
     stats: BleuStats,
     *,
@@ -299,8 +300,9 @@ def compute_bleu(
         return BleuScore(
             0.0, (0.0,) * max_order, bp, sys_len, ref_len, eff_order, smooth_method, value
         )
-    # Summed in the same order as sacrebleu so that the result is bit-identical.
-    log_sum = sum([_floored_log(p) for p in precisions[:eff_order]])
+    # Summed in the same order as sacrebleu so that the result is bit-identical (log(0) is
+    # floored as sacrebleu's my_log does).
+    log_sum = sum([_LOG_OF_ZERO if p == 0.0 else math.log(p) for p in precisions[:eff_order]])
     score = bp * math.exp(log_sum / eff_order)
     return BleuScore(
         score, tuple(precisions), bp, sys_len, ref_len, eff_order, smooth_method, value
@@ -331,51 +333,167 @@ class BleuDetail:
     links: tuple[tuple[tuple[int, int], ...], ...]
 
 
-def _starts(tokens: Sequence[str], n: int) -> dict[NgramKey, list[int]]:
-    """Every n-gram of ``tokens`` with the positions where it starts, in increasing order."""
-    starts: dict[NgramKey, list[int]] = {}
-    for i, gram in enumerate(_ngrams(tokens, n)):
-        starts.setdefault(gram, []).append(i)
-    return starts
+@dataclass(frozen=True, slots=True, eq=False)
+class DetailRefs:
+    """The references of ONE segment, prepared once for :func:`bleu_detail`.
+
+    Build it with :func:`prepare_detail`. ``masks[r]`` maps every token of reference ``r`` to the
+    bit mask of its positions (bit ``j`` set when token ``j`` is that token); treat it as
+    read-only.
+    """
+
+    max_order: int
+    lengths: tuple[int, ...]
+    tokens: tuple[tuple[str, ...], ...]
+    masks: tuple[dict[str, int], ...]
 
 
-def bleu_detail(hypothesis: Sequence[str], refs: RefNgrams) -> BleuDetail:
-    """The statistics of one hypothesis plus the matched tokens, for highlighting."""
-    stats = bleu_stats(hypothesis, refs)
-    hyp = tuple(hypothesis)
-    hyp_matches: list[tuple[int, ...]] = [()] * refs.max_order
-    hyp_order = [0] * len(hyp)
-    ref_orders = [[0] * len(ref) for ref in refs.tokens]
-    links: list[set[tuple[int, int]]] = [set() for _ in refs.tokens]
-    # Orders ascend, so a later (longer) match simply overwrites a shorter one.
-    for n in range(1, min(refs.max_order, len(hyp)) + 1):
-        hyp_starts = _starts(hyp, n)
-        max_counts = refs.counts[n - 1]
-        matched: list[int] = []
-        for gram, starts in hyp_starts.items():
-            matched.extend(starts[: max_counts.get(gram, 0)])
-        matched.sort()
-        hyp_matches[n - 1] = tuple(matched)
-        for start in matched:
-            hyp_order[start : start + n] = [n] * n
-        for ref, orders, pairs in zip(refs.tokens, ref_orders, links, strict=True):
-            if len(ref) < n:
-                continue
-            ref_starts = _starts(ref, n)
-            for gram, starts in hyp_starts.items():
-                in_ref = ref_starts.get(gram)
-                if not in_ref:
-                    continue
-                # zip pairs the i-th occurrences and stops at min(count in hyp, count in ref).
-                for hyp_start, ref_start in zip(starts, in_ref, strict=False):
-                    orders[ref_start : ref_start + n] = [n] * n
-                    pairs.update((hyp_start + t, ref_start + t) for t in range(n))
+def prepare_detail(references: Sequence[Sequence[str]], max_order: int = 4) -> DetailRefs:
+    """Prepare one segment's references for :func:`bleu_detail` (reusable for every system)."""
+    _check_max_order(max_order)
+    _check_tokens(references, "references")
+    if len(references) == 0:
+        raise ValueError("a segment needs at least one reference")
+    for ref in references:
+        _check_tokens(ref, "each reference")
+    tokens = tuple(tuple(ref) for ref in references)
+    return DetailRefs(
+        max_order=max_order,
+        lengths=tuple(map(len, tokens)),
+        tokens=tokens,
+        masks=tuple(match_masks(ref) for ref in tokens),
+    )
+
+
+def _paint(levels: list[int], starts: list[int], n: int) -> None:
+    """Set the level of every token covered by an n-gram starting at ``starts`` to ``n``."""
+    row = [n] * n
+    for start in starts:
+        levels[start : start + n] = row
+
+
+def _match_one(
+    hypothesis: Sequence[str],
+    masks: dict[str, int],
+    width: int,
+    max_order: int,
+    hyp_levels: list[int] | None,
+) -> tuple[list[list[int]], tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """The clipped matches of the hypothesis in one reference (of length ``width``).
+
+    Returns the matched hypothesis start positions per order (orders without a match omitted at
+    the end), the reference token levels and the links. Paints ``hyp_levels`` too when given.
+
+    ``found`` maps every hypothesis position whose n-gram occurs in the reference to the bit mask
+    of the reference positions where that n-gram starts (see :func:`core.lcs.next_order`). A
+    non-zero mask determines the n-gram, so equal masks are equal n-grams: the k-th occurrence
+    of an n-gram in the hypothesis is paired with its k-th occurrence in the reference (the k-th
+    lowest bit of the mask) up to the smaller of the two counts, which is exactly what clipping
+    allows, and no n-gram is ever built.
+    """
+    levels = [0] * width
+    get = masks.get
+    token_masks = [get(token, 0) for token in hypothesis]
+    found = occurrences(token_masks)
+    matched: list[list[int]] = []
+    # The link (i, j) of each match as the integer i * width + j, per order.
+    link_keys: list[list[int]] = []
+    n = 0
+    while found and n < max_order:
+        n += 1
+        if n > 1:
+            found = next_order(found, token_masks, n)
+            if not found:
+                break  # an n-gram can only match where an (n-1)-gram did
+        left: dict[int, int] = {}  # per n-gram (mask): its reference occurrences not yet paired
+        left_get = left.get
+        starts: list[int] = []
+        keys: list[int] = []
+        row = [n] * n
+        for i, mask in found.items():
+            rest = left_get(mask, mask)
+            if rest:
+                low = rest & -rest
+                left[mask] = rest ^ low
+                j = low.bit_length() - 1
+                starts.append(i)
+                keys.append(i * width + j)
+                levels[j : j + n] = row
+        matched.append(starts)
+        link_keys.append(keys)
+        if hyp_levels is not None:
+            for i in starts:
+                hyp_levels[i : i + n] = row
+    if not link_keys:
+        return matched, tuple(levels), ()
+    # (i + t, j + t) is t * (width + 1) after (i, j).
+    unique = set(link_keys[0])
+    step = width + 1
+    for n, keys in enumerate(link_keys[1:], start=2):
+        for offset in range(step, n * step, step):
+            unique.update([key + offset for key in keys])
+        unique.update(keys)
+    return matched, tuple(levels), tuple(map(divmod, sorted(unique), repeat(width)))
+
+
+def bleu_detail(hypothesis: Sequence[str], refs: RefNgrams | DetailRefs) -> BleuDetail:
+    """The statistics of one hypothesis plus the matched tokens, for highlighting.
+
+    ``refs`` may come from :func:`prepare_refs` or, cheaper when only the detail is needed (and
+    reused for several systems), from :func:`prepare_detail`. The statistics equal
+    :func:`bleu_stats`'.
+
+    How: with ``M[i]`` the mask of the reference positions holding hypothesis token ``i``, the
+    reference positions where the hypothesis n-gram at ``i`` starts are
+    ``M[i] & M[i + 1] >> 1 & ... & M[i + n - 1] >> (n - 1)``, computed order after order for the
+    positions still matching (see :mod:`core.lcs`), without building any n-gram.
+    """
+    _check_tokens(hypothesis, "hypothesis")
+    if isinstance(refs, RefNgrams):
+        refs = prepare_detail(refs.tokens, refs.max_order)
+    hyp_len = len(hypothesis)
+    max_order = refs.max_order
+    totals = [hyp_len - n + 1 if n <= hyp_len else 0 for n in range(1, max_order + 1)]
+    hyp_levels = [0] * hyp_len
+    ref_orders: list[tuple[int, ...]] = []
+    links: list[tuple[tuple[int, int], ...]] = []
+    if len(refs.masks) == 1:
+        matched, levels, pairs = _match_one(
+            hypothesis, refs.masks[0], refs.lengths[0], max_order, hyp_levels
+        )
+        ref_orders.append(levels)
+        links.append(pairs)
+        hyp_matches = [tuple(starts) for starts in matched]
+    else:
+        per_order: list[set[int]] = [set() for _ in range(max_order)]
+        for masks, width in zip(refs.masks, refs.lengths, strict=True):
+            matched, levels, pairs = _match_one(hypothesis, masks, width, max_order, None)
+            ref_orders.append(levels)
+            links.append(pairs)
+            for union, starts in zip(per_order, matched, strict=False):
+                union.update(starts)
+        # Clipped with the maximum count over the references: the union of the per-reference
+        # matches (each is a prefix of the n-gram's occurrences in the hypothesis).
+        hyp_matches = []
+        for n, union in enumerate(per_order, start=1):
+            if not union:
+                break
+            starts = sorted(union)
+            hyp_matches.append(tuple(starts))
+            _paint(hyp_levels, starts, n)
+    hyp_matches += [()] * (max_order - len(hyp_matches))
+    stats = BleuStats(
+        hyp_len,
+        _closest_ref_len(hyp_len, refs.lengths),
+        tuple(map(len, hyp_matches)),
+        tuple(totals),
+    )
     return BleuDetail(
         stats=stats,
         hyp_matches=tuple(hyp_matches),
-        hyp_order=tuple(hyp_order),
-        ref_orders=tuple(tuple(orders) for orders in ref_orders),
-        links=tuple(tuple(sorted(pairs)) for pairs in links),
+        hyp_order=tuple(hyp_levels),
+        ref_orders=tuple(ref_orders),
+        links=tuple(links),
     )
 
 

@@ -25,6 +25,7 @@ from core.bleu import (
     bleu_signature,
     bleu_stats,
     compute_bleu,
+    prepare_detail,
     prepare_refs,
 )
 
@@ -451,6 +452,11 @@ def test_detail_follows_the_rules(hyp: list[str], refs: list[list[str]], max_ord
     assert [len(m) for m in detail.hyp_matches] == theirs.counts
     assert list(detail.stats.matches) == theirs.counts
 
+    # The same detail from references prepared for the detail only, and the same statistics as
+    # the scoring path.
+    assert bleu_detail(hyp, prepare_detail(refs, max_order)) == detail
+    assert detail.stats == bleu_stats(hyp, prepare_refs(refs, max_order))
+
     hyp_matches, hyp_order, ref_orders, links = _oracle_detail(hyp, refs, max_order)
     assert [list(m) for m in detail.hyp_matches] == hyp_matches
     assert list(detail.hyp_order) == hyp_order
@@ -503,6 +509,8 @@ def test_real_data_matches_sacrebleu(
         for i in range(0, len(hyps), 7):  # every 7th segment keeps the run short
             ours = compute_bleu(stats[i], effective_order=True)
             assert_same(ours, sentence.sentence_score(hyps[i], [s[i] for s in ref_streams]))
+            detail_refs = prepare_detail([tokens(sentence, s[i]) for s in ref_streams])
+            assert bleu_detail(tokens(sentence, hyps[i]), detail_refs).stats == stats[i]
         assert_same(compute_bleu(sum(stats)), corpus.corpus_score(hyps, ref_streams))
         for method, value in (("floor", 0.2), ("add-k", 0.5), ("none", None)):
             theirs = sacre(tokenize, lowercase, method, value, 4, False)
