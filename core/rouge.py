@@ -34,7 +34,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from core.lcs import PreparedSequence
+from core.lcs import PreparedSequence, next_order, occurrences
 
 __all__ = [
     "PreparedRef",
@@ -142,13 +142,6 @@ def _check_order(n: int, what: str) -> None:
         raise ValueError(f"{what} must be an integer >= 1, got {n!r}")
 
 
-def _ngram_keys(tokens: Sequence[str], n: int) -> list[Hashable]:
-    """The n-grams of ``tokens`` in order: tokens themselves for n = 1, tuples otherwise."""
-    if n == 1:
-        return list(tokens)
-    return list(zip(*(tokens[k:] for k in range(n)), strict=False))
-
-
 def _ngram_counts(tokens: Sequence[str], n: int) -> Counter[Hashable]:
     if n == 1:
         return Counter(tokens)
@@ -158,16 +151,18 @@ def _ngram_counts(tokens: Sequence[str], n: int) -> Counter[Hashable]:
 class PreparedRef:
     """One reference prepared once and scored against any number of hypotheses.
 
-    Holds the reference's n-gram counts for ``n = 1..max_n`` (higher orders are counted on the
-    fly), the LCS match masks of its tokens and, for ROUGE-Lsum, of each of its sentences.
+    Holds the LCS match masks of its tokens and, computed on first use, the reference's n-gram
+    counts for ``n = 1..max_n`` (higher orders are counted on the fly) and, for ROUGE-Lsum, the
+    match masks of each of its sentences.
     """
 
     __slots__ = (
         "_lcs",
-        "_ngrams",
-        "_sentence_counts",
-        "_sentence_lcs",
+        "_ngram_cache",
+        "_sentence_cache",
+        "_sentence_counts_cache",
         "_sentence_total",
+        "_split",
         "max_n",
         "sentences",
         "tokens",
@@ -176,11 +171,12 @@ class PreparedRef:
     tokens: tuple[str, ...]
     sentences: tuple[tuple[str, ...], ...]
     max_n: int
-    _ngrams: tuple[Counter[Hashable], ...]
     _lcs: PreparedSequence
-    _sentence_lcs: tuple[PreparedSequence, ...]
-    _sentence_counts: Counter[Hashable]
+    _split: bool  # sentences were given (otherwise the reference is one sentence)
     _sentence_total: int
+    _ngram_cache: tuple[Counter[Hashable], ...] | None
+    _sentence_cache: tuple[PreparedSequence, ...] | None
+    _sentence_counts_cache: Counter[Hashable] | None
 
     def __init__(
         self,
@@ -191,29 +187,59 @@ class PreparedRef:
     ) -> None:
         _check_order(max_n, "max_n")
         self.tokens = tuple(_as_tokens(tokens, "reference tokens"))
+        self._split = sentences is not None
         if sentences is None:
             self.sentences = (self.tokens,)
+            self._sentence_total = len(self.tokens)
         else:
             self.sentences = tuple(
                 tuple(s) for s in _as_sentences(sentences, "reference sentences")
             )
+            self._sentence_total = sum(map(len, self.sentences))
         self.max_n = max_n
-        self._ngrams = tuple(_ngram_counts(self.tokens, n) for n in range(1, max_n + 1))
         self._lcs = PreparedSequence(self.tokens)
-        if sentences is None:
-            # One sentence that is the whole reference: reuse what was just built.
-            self._sentence_lcs = (self._lcs,) if self.tokens else ()
-            self._sentence_counts = self._ngrams[0]
-        else:
-            self._sentence_lcs = tuple(PreparedSequence(s) for s in self.sentences if s)
-            self._sentence_counts = Counter(chain.from_iterable(self.sentences))
-        self._sentence_total = sum(map(len, self.sentences))
+        self._ngram_cache = None
+        self._sentence_cache = None
+        self._sentence_counts_cache = None
 
     def __repr__(self) -> str:
         return (
             f"PreparedRef(<{len(self.tokens)} tokens, {len(self.sentences)} sentences>, "
             f"max_n={self.max_n})"
         )
+
+    @property
+    def _ngrams(self) -> tuple[Counter[Hashable], ...]:
+        ngrams = self._ngram_cache
+        if ngrams is None:
+            ngrams = tuple(_ngram_counts(self.tokens, n) for n in range(1, self.max_n + 1))
+            self._ngram_cache = ngrams
+        return ngrams
+
+    @property
+    def _sentence_lcs(self) -> tuple[PreparedSequence, ...]:
+        """The match masks of every non-empty sentence (ROUGE-Lsum)."""
+        prepared = self._sentence_cache
+        if prepared is None:
+            if not self._split:
+                # One sentence that is the whole reference: reuse its masks.
+                prepared = (self._lcs,) if self.tokens else ()
+            else:
+                prepared = tuple(PreparedSequence(s) for s in self.sentences if s)
+            self._sentence_cache = prepared
+        return prepared
+
+    @property
+    def _sentence_counts(self) -> Counter[Hashable]:
+        """How often each token occurs over all sentences (ROUGE-Lsum)."""
+        counts = self._sentence_counts_cache
+        if counts is None:
+            if not self._split:
+                counts = self._ngrams[0]
+            else:
+                counts = Counter(chain.from_iterable(self.sentences))
+            self._sentence_counts_cache = counts
+        return counts
 
     def ngram_counts(self, n: int) -> Counter[Hashable]:
         """Counts of the reference's n-grams (tokens for n = 1, tuples otherwise)."""
@@ -314,14 +340,14 @@ def score_multi(per_reference: Sequence[RougeStats]) -> tuple[Score, int]:
     return best, best_index
 
 
-def _clipped_flags(keys: Sequence[Hashable], other_counts: Counter[Hashable]) -> tuple[bool, ...]:
-    seen: dict[Hashable, int] = {}
-    flags: list[bool] = []
-    for key in keys:
-        k = seen.get(key, 0) + 1
-        seen[key] = k
-        flags.append(k <= other_counts.get(key, 0))
-    return tuple(flags)
+def _single_sentence(ref: PreparedRef) -> bool:
+    """Whether the reference's sentences are just its tokens (ROUGE-Lsum is then ROUGE-L's LCS)."""
+    if not ref._split:
+        return True
+    sentences = [s for s in ref.sentences if s]
+    if not sentences:
+        return not ref.tokens
+    return len(sentences) == 1 and sentences[0] == ref.tokens
 
 
 def rouge_detail(
@@ -334,30 +360,65 @@ def rouge_detail(
     """Matches and stats of one hypothesis against one reference, for highlighting.
 
     ``hypothesis_sentences`` feed ROUGE-Lsum; without them the hypothesis is one sentence.
+
+    The n-gram matches come from the reference's LCS match masks (see
+    :func:`core.lcs.next_order`; equal masks are equal n-grams): a flagged n-gram on either side
+    is one of the first ``min(count_hyp, count_ref)`` occurrences of its n-gram, paired with the
+    same-rank occurrence on the other side (the k-th lowest bit of the mask). When both sides are
+    one sentence, ROUGE-Lsum's union LCS is the LCS itself and every one of its tokens is a hit,
+    so it reuses ROUGE-L's alignment.
     """
     _check_order(max_n, "max_n")
     hyp = _as_tokens(hypothesis, "hypothesis")
+    hyp_len = len(hyp)
+    ref_len = len(ref.tokens)
+    lcs_prepared = ref._lcs
+    token_masks = lcs_prepared.token_masks(hyp)
+    found = occurrences(token_masks)
     hyp_flags: list[tuple[bool, ...]] = []
     ref_flags: list[tuple[bool, ...]] = []
     n_stats: list[RougeStats] = []
     for n in range(1, max_n + 1):
-        hyp_keys = _ngram_keys(hyp, n)
-        ref_keys = _ngram_keys(ref.tokens, n)
-        hyp_counts = Counter(hyp_keys)
-        ref_counts = ref.ngram_counts(n)
-        hyp_match = _clipped_flags(hyp_keys, ref_counts)
-        hyp_flags.append(hyp_match)
-        ref_flags.append(_clipped_flags(ref_keys, hyp_counts))
-        n_stats.append(RougeStats(sum(hyp_match), len(hyp_keys), len(ref_keys)))
-    pairs = ref._lcs.lcs_pairs(hyp) if hyp and ref.tokens else []
-    lcs = tuple((j, i) for i, j in pairs)
+        hyp_count = hyp_len - n + 1 if hyp_len >= n else 0
+        ref_count = ref_len - n + 1 if ref_len >= n else 0
+        hyp_match = [False] * hyp_count
+        ref_match = [False] * ref_count
+        overlap = 0
+        if found:
+            if n > 1:
+                found = next_order(found, token_masks, n)
+            # Pair the k-th occurrences on both sides, flagging them as it goes.
+            left: dict[int, int] = {}  # per n-gram (mask): reference occurrences not yet paired
+            get = left.get
+            for i, mask in found.items():
+                rest = get(mask, mask)
+                if rest:
+                    low = rest & -rest
+                    left[mask] = rest ^ low
+                    hyp_match[i] = True
+                    ref_match[low.bit_length() - 1] = True
+                    overlap += 1
+        hyp_flags.append(tuple(hyp_match))
+        ref_flags.append(tuple(ref_match))
+        n_stats.append(RougeStats(overlap, hyp_count, ref_count))
+    lcs = tuple(lcs_prepared.lcs_pairs_from_masks(token_masks)) if hyp and ref_len else ()
+    rouge_l = RougeStats(len(lcs), hyp_len, ref_len)
     if hypothesis_sentences is None:
-        hypothesis_sentences = (hyp,)
+        hyp_single = True
+    else:
+        sentences = [s for s in _as_sentences(hypothesis_sentences, "hypothesis sentences") if s]
+        hyp_single = (not sentences and not hyp_len) or (
+            len(sentences) == 1 and list(sentences[0]) == list(hyp)
+        )
+    if hyp_single and _single_sentence(ref):
+        lsum = rouge_l
+    else:
+        lsum = rouge_lsum((hyp,) if hypothesis_sentences is None else hypothesis_sentences, ref)
     return RougeDetail(
         lcs=lcs,
         hyp_ngram_match=tuple(hyp_flags),
         ref_ngram_match=tuple(ref_flags),
         rouge_n=tuple(n_stats),
-        rouge_l=RougeStats(len(lcs), len(hyp), len(ref.tokens)),
-        rouge_lsum=rouge_lsum(hypothesis_sentences, ref),
+        rouge_l=rouge_l,
+        rouge_lsum=lsum,
     )
