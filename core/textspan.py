@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from core.types import Span
 
-__all__ = ["MappedText", "sentence_spans", "split_lines"]
+__all__ = ["MappedText", "sentence_spans", "split_lines", "word_spans"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,28 +126,51 @@ class MappedText:
         """Original spans of ``words``, which must be the text re-segmented at whitespace.
 
         ``words`` are the non-whitespace characters of :attr:`text`, in order, cut into pieces
-        (tokenizers that only insert spaces and then ``str.split()`` produce exactly that). Each
-        word then starts at the first non-whitespace character after the previous one, which is
-        also the first place ``str.find`` can see it.
+        (tokenizers that only insert spaces and then ``str.split()`` produce exactly that); see
+        :func:`word_spans`.
         """
-        text = self.text
-        find = text.find
+        spans = word_spans(self.text, words)
         starts, ends = self.starts, self.ends
-        spans: list[Span] = []
-        pos = 0
-        for word in words:
-            hit = find(word, pos)
-            if hit < 0 or not word or (hit > pos and not text[pos:hit].isspace()):
-                raise RuntimeError(
-                    f"internal tokenizer error: token {word!r} is not the next piece of "
-                    f"{text!r} after position {pos}"
-                )
-            pos = hit + len(word)
-            if starts is None or ends is None:
-                spans.append((hit, pos))
-            else:
-                spans.append((starts[hit], ends[pos - 1]))
-        return tuple(spans)
+        if starts is None or ends is None:
+            return tuple(spans)
+        return tuple([(starts[start], ends[end - 1]) for start, end in spans])
+
+
+def word_spans(text: str, words: Iterable[str]) -> list[Span]:
+    """The spans of ``words`` in ``text``, which they must cut at whitespace and nowhere else.
+
+    ``words`` must be the non-whitespace characters of ``text``, in order, cut into non-empty
+    pieces (tokenizers that only insert spaces and then ``str.split()`` produce exactly that).
+    Each word then starts at the first non-whitespace character after the previous one, which
+    is also the first place ``str.find`` can see it (no word contains whitespace).
+
+    Raises :class:`RuntimeError` when ``words`` are not such pieces. Checked as a whole: every
+    word must be found and together they must hold all the non-whitespace characters (then the
+    gaps between them are whitespace). A word spanning whitespace would be found, if at all,
+    further on, and the words after it would then no longer fit in what is left of the text.
+    """
+    words = words if isinstance(words, list | tuple) else list(words)
+    find = text.find
+    spans: list[Span] = []
+    append = spans.append
+    pos = 0
+    for word in words:
+        hit = find(word, pos)
+        if hit < 0 or not word:
+            raise RuntimeError(
+                f"internal tokenizer error: token {word!r} is not the next piece of "
+                f"{text!r} after position {pos}"
+            )
+        pos = hit + len(word)
+        append((hit, pos))
+    # Cheap and sufficient when spaces are the only whitespace; otherwise compare characters.
+    covered = sum(map(len, words))
+    if covered + text.count(" ") != len(text) and "".join(words) != "".join(text.split()):
+        raise RuntimeError(
+            f"internal tokenizer error: tokens {list(words)!r} are not the non-whitespace "
+            f"pieces of {text!r}"
+        )
+    return spans
 
 
 def split_lines(text: str) -> list[str]:

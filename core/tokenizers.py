@@ -25,12 +25,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache, lru_cache
+from itertools import compress
 from typing import ClassVar, Protocol, runtime_checkable
 
 import regex
 from nltk.stem.porter import PorterStemmer
 
-from core.textspan import MappedText, sentence_spans, split_lines
+from core.textspan import MappedText, sentence_spans, split_lines, word_spans
 from core.types import Span, Tokens
 
 __all__ = [
@@ -49,6 +50,7 @@ BLEU_TOKENIZERS: tuple[str, ...] = ("13a", "intl", "char", "zh", "none")
 ROUGE_TOKENIZERS: tuple[str, ...] = ("rouge-score", "unicode")
 
 _WORDS_CACHE_SIZE = 2**16
+_NO_TOKENS = Tokens((), ())
 _TOKENS_CACHE_SIZE = 2**12
 
 
@@ -115,6 +117,14 @@ class _BleuTokenizer:
         return tuple(self._segment(self._rewrite(line.rstrip())))
 
     def _tokens(self, line: str) -> Tokens:
+        text = line.lower() if self.lowercase else line
+        if len(text) == len(line):
+            text = text.rstrip()
+            if self._rewrite(text) == text:
+                # Nothing moved: offsets in the rewritten text are offsets in the line (the
+                # rewrites only ever change the text when they apply).
+                words = tuple(self._segment(text))
+                return Tokens(words, tuple(word_spans(text, words)))
         mapped = MappedText(line)
         if self.lowercase:
             mapped = mapped.lower()
@@ -123,24 +133,34 @@ class _BleuTokenizer:
         return Tokens(words, mapped.locate(words))
 
 
-# mteval-v13a's post-tokenizer (sacrebleu's ``TokenizerRegexp``), shared by 13a and zh.
+# mteval-v13a's post-tokenizer (sacrebleu's ``TokenizerRegexp``), shared by 13a and zh. Only the
+# tokens matter (the result is split at whitespace), which allows cheaper but equivalent steps.
 # 1. every ASCII punctuation character except ' , - . gets spaces around it (sacrebleu's class
-#    also contains the space itself, which only multiplies spaces and is skipped here);
-_SPACE_PUNCT = re.compile(r"[!-&(-+/:-@\[-`{-~]")
+#    also contains the space itself, which only multiplies spaces and is skipped here). Splitting
+#    at the captured character and joining with spaces builds exactly ``sub(r" \g<0> ")``'s
+#    string, without a Python-level template expansion per match;
+_SPACE_PUNCT = re.compile(r"([!-&(-+/:-@\[-`{-~])")
 # 2. "." and "," after a non-digit: a space before and after. The pairs are matched left to
 #    right without overlap, which matters for runs like "a..5", so keep the two-character match;
 _PERIOD_AFTER_NON_DIGIT = re.compile(r"([^0-9])([.,])")
 # 3. "." and "," before a non-digit: a space before, and after (also without overlap);
 _PERIOD_BEFORE_NON_DIGIT = re.compile(r"([.,])([^0-9])")
+# 2+3 in one step when no "." or "," touches another one (the usual case): then no match can
+#    swallow the neighbour of another, and a "." or "," is set apart exactly when some character
+#    before or after it is not a digit (a missing neighbour, at either end, does not count);
+_PERIOD_APART = re.compile(r"([.,])(?:(?=[^0-9])|(?<=[^0-9][.,]))")
 # 4. "-" after a digit: spaces around it.
-_DASH_AFTER_DIGIT = re.compile(r"(?<=[0-9])-")
+_DASH_AFTER_DIGIT = re.compile(r"-(?<=[0-9]-)")
 
 
 def _mteval_split(text: str) -> list[str]:
-    text = _SPACE_PUNCT.sub(r" \g<0> ", text)
+    text = " ".join(_SPACE_PUNCT.split(text))
     if "." in text or "," in text:
-        text = _PERIOD_AFTER_NON_DIGIT.sub(r"\1 \2 ", text)
-        text = _PERIOD_BEFORE_NON_DIGIT.sub(r" \1 \2", text)
+        if ".." in text or ".," in text or ",." in text or ",," in text:
+            text = _PERIOD_AFTER_NON_DIGIT.sub(r"\1 \2 ", text)
+            text = _PERIOD_BEFORE_NON_DIGIT.sub(r" \1 \2", text)
+        else:
+            text = " ".join(_PERIOD_APART.split(text))
     if "-" in text:
         text = _DASH_AFTER_DIGIT.sub(" - ", text)
     return text.split()
@@ -391,19 +411,22 @@ class _RougeTokenizer:
         return [s for s in map(stems.__getitem__, words) if s]
 
     def tokenize(self, line: str) -> Tokens:
-        mapped = MappedText(line).lower()
+        lowered = line.lower()
+        pattern = self._pattern(lowered)
+        words: list[str] = pattern.findall(lowered)
+        if not words:
+            return _NO_TOKENS
+        spans: list[Span] = [match.span() for match in pattern.finditer(lowered)]
+        if len(lowered) != len(line):
+            # Lowercasing changed the length ("İ" is two characters lowercased): map back.
+            span = MappedText(line).lower().span
+            spans = [span(start, end) for start, end in spans]
         stems = self._stems
-        words: list[str] = []
-        spans: list[Span] = []
-        text = mapped.text
-        for match in self._pattern(text).finditer(text):
-            word = match.group()
-            if stems is not None:
-                word = stems[word]
-                if not word:
-                    continue
-            words.append(word)
-            spans.append(mapped.span(match.start(), match.end()))
+        if stems is not None:
+            words = list(map(stems.__getitem__, words))
+            if not all(words):  # stems that are not tokens (rouge-score's rule) are dropped
+                spans = list(compress(spans, words))
+                words = list(filter(None, words))
         return Tokens(tuple(words), tuple(spans))
 
 

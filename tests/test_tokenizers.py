@@ -12,6 +12,7 @@ import subprocess
 import sys
 import unicodedata
 from collections.abc import Callable, Iterator
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from nltk.stem.porter import PorterStemmer
 from rouge_score.tokenizers import DefaultTokenizer
 from sacrebleu.metrics.bleu import BLEU
 
-from core.textspan import MappedText
+from core.textspan import MappedText, word_spans
 from core.tokenizers import (
     BLEU_TOKENIZERS,
     ROUGE_TOKENIZERS,
@@ -456,6 +457,34 @@ def test_mapped_text_rewrites_like_str(line: str, old: str) -> None:
     for i in range(len(rstripped.text)):
         start, end = rstripped.span(i, i + 1)
         assert 0 <= start < end <= len(line)
+
+
+@settings(max_examples=200, deadline=None)
+@given(line=TEXT, data=st.data())
+def test_word_spans_of_whitespace_pieces(line: str, data: st.DataObject) -> None:
+    # Cut every whitespace-separated chunk at random places: the spans are where the pieces are.
+    words: list[str] = []
+    for chunk in line.split():
+        cuts = sorted(data.draw(st.sets(st.integers(1, len(chunk) - 1))) if len(chunk) > 1 else [])
+        bounds = [0, *cuts, len(chunk)]
+        words += [chunk[a:b] for a, b in pairwise(bounds)]
+    spans = word_spans(line, words)
+    assert [line[a:b] for a, b in spans] == words
+    assert all(a0 < b0 <= a1 for (a0, b0), (a1, _) in pairwise(spans))
+
+
+def test_word_spans_reject_what_is_not_the_text_cut_at_whitespace() -> None:
+    for text, words in (
+        ("a b", ["ab"]),  # spans the space
+        ("a b ab", ["ab", "ab"]),  # found further on, then nothing is left for the next word
+        ("a x b", ["a", "b"]),  # skips a character
+        ("a\tx b", ["a", "b"]),  # skips a character, with other whitespace than spaces
+        ("a b", ["a", "", "b"]),  # an empty piece
+        ("a b", ["a", "c"]),
+    ):
+        with pytest.raises(RuntimeError, match="internal tokenizer error"):
+            word_spans(text, words)
+    assert word_spans("\ta\u3000b ", ["a", "b"]) == [(1, 2), (3, 4)]
 
 
 def test_split_lines_edge_cases() -> None:
