@@ -2,19 +2,36 @@
 
 This is the slow path, computed lazily for the rows a user actually looks at. The GUI paints
 exactly the ranges given here and never re-tokenizes anything.
+
+Everything is computed when a row is built: the tokens with their spans, the BLEU and ROUGE
+statistics, the matched n-gram order of every token, the LCS alignment. Only the
+:class:`Highlight` records themselves, one small object per token, are created on first access
+(:class:`Highlights`): most detail is computed for rows that are scored or exported and never
+painted, and per-token objects would otherwise dominate the cost of a row.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
-from core.bleu import BleuDetail, BleuScore, bleu_detail, compute_bleu, prepare_refs
+from core.bleu import BleuDetail, BleuScore, bleu_detail, compute_bleu, prepare_detail
 from core.config import ScoringConfig
 from core.nltk_bleu import nltk_sentence_bleu
-from core.rouge import RougeDetail, Score, prepare_ref, rouge_detail, score_multi
+from core.rouge import RougeDetail, Score, prepare_ref, rouge_detail, score_multi, score_of
 from core.tokenizers import bleu_tokenizer, rouge_tokenizer, sentence_spans
-from core.types import Tokens
+from core.types import Span, Tokens
+
+__all__ = [
+    "Highlight",
+    "Highlights",
+    "HypothesisDetail",
+    "ReferenceDetail",
+    "RowDetail",
+    "RowDetailer",
+    "row_detail",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +48,78 @@ class Highlight:
     token: int
 
 
+class Highlights(Sequence[Highlight]):
+    """An immutable sequence of :class:`Highlight`, one per token (or per listed token).
+
+    It behaves like the tuple of highlights (indexing, slicing, iteration, ``len``, equality
+    with a tuple of the same highlights) but only holds the token ``spans`` and their ``levels``
+    until it is first read; painters that only need those can use the two attributes directly.
+    With ``tokens`` it holds the highlights of just those token indices, in that order.
+    """
+
+    __slots__ = ("_items", "levels", "spans", "tokens")
+
+    spans: Sequence[Span]
+    levels: Sequence[int]
+    tokens: Sequence[int] | None
+    _items: tuple[Highlight, ...] | None
+
+    def __init__(
+        self,
+        spans: Sequence[Span],
+        levels: Sequence[int],
+        tokens: Sequence[int] | None = None,
+    ) -> None:
+        if len(levels) != len(spans):
+            raise ValueError(f"{len(spans)} token spans but {len(levels)} levels")
+        self.spans = spans
+        self.levels = levels
+        self.tokens = tokens
+        self._items = None
+
+    @property
+    def items(self) -> tuple[Highlight, ...]:
+        """The highlights as a tuple (built once)."""
+        items = self._items
+        if items is None:
+            spans, levels = self.spans, self.levels
+            tokens = range(len(spans)) if self.tokens is None else self.tokens
+            items = tuple(
+                Highlight(start=spans[t][0], end=spans[t][1], level=levels[t], token=t)
+                for t in tokens
+            )
+            self._items = items
+        return items
+
+    def __len__(self) -> int:
+        return len(self.spans) if self.tokens is None else len(self.tokens)
+
+    @overload
+    def __getitem__(self, index: int) -> Highlight: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Highlight, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Highlight | tuple[Highlight, ...]:
+        return self.items[index]
+
+    def __iter__(self) -> Iterator[Highlight]:
+        return iter(self.items)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Highlights):
+            return self.items == other.items
+        if isinstance(other, tuple):
+            return self.items == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.items)
+
+    def __repr__(self) -> str:
+        return f"Highlights({self.items!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class HypothesisDetail:
     """Everything the GUI shows about one system's output on one row."""
@@ -45,8 +134,8 @@ class HypothesisDetail:
     rouge: dict[str, Score]  # per rouge type ("rouge1", "rouge2", "rougeL"), best reference
     rouge_ref: dict[str, int]  # index of the reference chosen per rouge type (score_multi)
     rouge_details: tuple[RougeDetail, ...]  # one per reference
-    bleu_highlights: tuple[Highlight, ...]  # one per BLEU token
-    lcs_highlights: tuple[Highlight, ...]  # one per ROUGE token, LCS with the rougeL reference
+    bleu_highlights: Highlights  # one per BLEU token
+    lcs_highlights: Highlights  # one per ROUGE token, LCS with the rougeL reference
     lcs_length: int
 
     def bleu_links(self, reference: int) -> tuple[tuple[int, int], ...]:
@@ -63,9 +152,9 @@ class ReferenceDetail:
     bleu_tokens: Tokens
     rouge_tokens: Tokens
     matched_by: tuple[frozenset[int], ...]  # per BLEU token: systems whose n-grams matched it
-    bleu_highlights: tuple[tuple[Highlight, ...], ...]  # per system, one per BLEU token
-    lcs_highlights: tuple[tuple[Highlight, ...], ...]  # per system, one per ROUGE token
-    missed: tuple[Highlight, ...]  # BLEU tokens that no system matched
+    bleu_highlights: tuple[Highlights, ...]  # per system, one per BLEU token
+    lcs_highlights: tuple[Highlights, ...]  # per system, one per ROUGE token
+    missed: Highlights  # BLEU tokens that no system matched (level 0)
 
     @property
     def missed_by_all(self) -> int:
@@ -80,11 +169,27 @@ class RowDetail:
     systems: tuple[HypothesisDetail, ...]
 
 
-def _highlights(tokens: Tokens, levels: Sequence[int]) -> tuple[Highlight, ...]:
-    return tuple(
-        Highlight(start=a, end=b, level=level, token=i)
-        for i, ((a, b), level) in enumerate(zip(tokens.spans, levels))
-    )
+def _lcs_levels(length: int, lcs: Sequence[tuple[int, int]], side: int) -> list[int]:
+    """1 at the tokens of ``lcs`` on one side (0: hypothesis, 1: reference), 0 elsewhere."""
+    levels = [0] * length
+    for pair in lcs:
+        levels[pair[side]] = 1
+    return levels
+
+
+class _MatchedBy(dict[int, frozenset[int]]):
+    """Interned ``frozenset`` of system indices, looked up by bit mask (bit ``s``: system s)."""
+
+    __slots__ = ()
+
+    def __missing__(self, mask: int) -> frozenset[int]:
+        found = frozenset(s for s in range(mask.bit_length()) if mask >> s & 1)
+        self[mask] = found
+        return found
+
+
+_NOBODY: frozenset[int] = frozenset()
+_FIRST: frozenset[int] = frozenset({0})
 
 
 class RowDetailer:
@@ -94,13 +199,19 @@ class RowDetailer:
         self.config = config
         self.btok = bleu_tokenizer(config.tokenize, lowercase=config.lowercase)
         self.rtok = rouge_tokenizer(config.rouge_tokenizer, stem=config.rouge_stem)
+        self._rouge_types = (*(f"rouge{n}" for n in range(1, config.rouge_max_n + 1)), "rougeL")
+        self._matched_by = _MatchedBy()
 
     def rouge_tokens(self, line: str) -> tuple[Tokens, list[list[str]]]:
         """ROUGE tokens of the whole line (separators excluded) and the per-sentence words."""
+        toks, sentences = self._rouge_sentences(line)
+        return toks, [list(toks.words)] if sentences is None else sentences
+
+    def _rouge_sentences(self, line: str) -> tuple[Tokens, list[list[str]] | None]:
+        """Like :meth:`rouge_tokens`, with ``None`` for the sentences of a one-sentence line."""
         sep = self.config.lsum_separator
         if sep is None or sep not in line:
-            toks = self.rtok.tokenize(line)
-            return toks, [list(toks.words)]
+            return self.rtok.tokenize(line), None
         words: list[str] = []
         spans: list[tuple[int, int]] = []
         sentences: list[list[str]] = []
@@ -122,46 +233,68 @@ class RowDetailer:
         systems: Sequence[tuple[str, str]],
     ) -> RowDetail:
         config = self.config
-        ref_btoks = [self.btok.tokenize(r) for r in references]
-        ref_words = [list(t.words) for t in ref_btoks]
-        prepared = prepare_refs(ref_words, config.max_order)
-        ref_rouge = [self.rouge_tokens(r) for r in references]
-        prepared_rouge = [
-            prepare_ref(list(toks.words), sentences=sents, max_n=config.rouge_max_n)
-            for toks, sents in ref_rouge
+        max_n = config.rouge_max_n
+        sep = config.lsum_separator
+        btokenize = self.btok.tokenize
+        rtokenize = self.rtok.tokenize
+        ref_btoks = [btokenize(r) for r in references]
+        prepared = prepare_detail([t.words for t in ref_btoks], config.max_order)
+        ref_rouge = [
+            (rtokenize(r), None) if sep is None or sep not in r else self._rouge_sentences(r)
+            for r in references
         ]
+        prepared_rouge = [
+            prepare_ref(toks.words, sentences=sents, max_n=max_n) for toks, sents in ref_rouge
+        ]
+        single_ref = len(references) == 1
+        smooth_method = config.smooth_method
+        smooth_value = config.effective_smooth_value
+        effective_order = config.effective_order
+        nltk = config.bleu_flavour == "nltk"
+        rouge_types = self._rouge_types
         hyps: list[HypothesisDetail] = []
         for name, text in systems:
-            btoks = self.btok.tokenize(text)
-            words = list(btoks.words)
+            btoks = btokenize(text)
+            words = btoks.words
             detail = bleu_detail(words, prepared)
             score = compute_bleu(
                 detail.stats,
-                smooth_method=config.smooth_method,
-                smooth_value=config.effective_smooth_value,
-                effective_order=config.effective_order,
+                smooth_method=smooth_method,
+                smooth_value=smooth_value,
+                effective_order=effective_order,
             )
-            if config.bleu_flavour == "nltk":
+            if nltk:
                 shown = 100.0 * nltk_sentence_bleu(
-                    hypothesis=words,
-                    references=ref_words,
+                    hypothesis=list(words),
+                    references=[list(t.words) for t in ref_btoks],
                     weights=(1.0 / config.max_order,) * config.max_order,
                     smoothing=config.nltk_smoothing,
                 )
             else:
                 shown = score.score
-            rtoks, _ = self.rouge_tokens(text)
+            if sep is None or sep not in text:
+                rtoks, sents = rtokenize(text), None
+            else:
+                rtoks, sents = self._rouge_sentences(text)
+            rwords = rtoks.words
             rdetails = tuple(
-                rouge_detail(list(rtoks.words), p, max_n=config.rouge_max_n) for p in prepared_rouge
+                [
+                    rouge_detail(rwords, p, max_n=max_n, hypothesis_sentences=sents)
+                    for p in prepared_rouge
+                ]
             )
             chosen: dict[str, Score] = {}
             chosen_ref: dict[str, int] = {}
-            for rouge_type in (*(f"rouge{n}" for n in range(1, config.rouge_max_n + 1)), "rougeL"):
-                best_score, best_index = score_multi([rd.stats[rouge_type] for rd in rdetails])
-                chosen[rouge_type] = best_score
-                chosen_ref[rouge_type] = best_index
+            if single_ref:
+                only = rdetails[0]
+                for rouge_type, stats in zip(rouge_types, (*only.rouge_n, only.rouge_l)):
+                    chosen[rouge_type] = score_of(stats)
+                    chosen_ref[rouge_type] = 0
+            else:
+                for n, rouge_type in enumerate(rouge_types):
+                    per_ref = [rd.rouge_n[n] if n < max_n else rd.rouge_l for rd in rdetails]
+                    chosen[rouge_type], chosen_ref[rouge_type] = score_multi(per_ref)
             lcs = rdetails[chosen_ref["rougeL"]].lcs
-            in_lcs = {h for h, _ in lcs}
             hyps.append(
                 HypothesisDetail(
                     system=name,
@@ -174,26 +307,31 @@ class RowDetailer:
                     rouge=chosen,
                     rouge_ref=chosen_ref,
                     rouge_details=rdetails,
-                    bleu_highlights=_highlights(btoks, detail.hyp_order),
-                    lcs_highlights=_highlights(
-                        rtoks, [1 if i in in_lcs else 0 for i in range(len(rtoks))]
-                    ),
+                    bleu_highlights=Highlights(btoks.spans, detail.hyp_order),
+                    lcs_highlights=Highlights(rtoks.spans, _lcs_levels(len(rwords), lcs, 0)),
                     lcs_length=len(lcs),
                 )
             )
 
         ref_details: list[ReferenceDetail] = []
-        for r, (btoks, (rtoks, _)) in enumerate(zip(ref_btoks, ref_rouge)):
-            matched_by = tuple(
-                frozenset(s for s, h in enumerate(hyps) if h.bleu.ref_orders[r][t] > 0)
-                for t in range(len(btoks))
-            )
-            lcs_per_system = []
-            for h in hyps:
-                in_ref = {j for _, j in h.rouge_details[r].lcs}
-                lcs_per_system.append(
-                    _highlights(rtoks, [1 if j in in_ref else 0 for j in range(len(rtoks))])
-                )
+        for r, (btoks, (rtoks, _)) in enumerate(zip(ref_btoks, ref_rouge, strict=True)):
+            spans = btoks.spans
+            per_system = [h.bleu.ref_orders[r] for h in hyps]
+            if len(per_system) == 1:
+                orders = per_system[0]
+                matched_by = tuple([_FIRST if level else _NOBODY for level in orders])
+                missed = [t for t, level in enumerate(orders) if not level]
+            else:
+                masks = [0] * len(spans)
+                for s, orders in enumerate(per_system):
+                    bit = 1 << s
+                    for t, level in enumerate(orders):
+                        if level:
+                            masks[t] |= bit
+                lookup = self._matched_by
+                matched_by = tuple([lookup[mask] for mask in masks])
+                missed = [t for t, mask in enumerate(masks) if not mask]
+            n_rouge = len(rtoks.words)
             ref_details.append(
                 ReferenceDetail(
                     index=r,
@@ -201,13 +339,14 @@ class RowDetailer:
                     bleu_tokens=btoks,
                     rouge_tokens=rtoks,
                     matched_by=matched_by,
-                    bleu_highlights=tuple(_highlights(btoks, h.bleu.ref_orders[r]) for h in hyps),
-                    lcs_highlights=tuple(lcs_per_system),
-                    missed=tuple(
-                        Highlight(start=a, end=b, level=0, token=t)
-                        for t, ((a, b), who) in enumerate(zip(btoks.spans, matched_by))
-                        if not who
+                    bleu_highlights=tuple([Highlights(spans, orders) for orders in per_system]),
+                    lcs_highlights=tuple(
+                        [
+                            Highlights(rtoks.spans, _lcs_levels(n_rouge, h.rouge_details[r].lcs, 1))
+                            for h in hyps
+                        ]
                     ),
+                    missed=Highlights(spans, (0,) * len(spans), missed),
                 )
             )
         return RowDetail(
