@@ -188,10 +188,11 @@ def parallel_bounds(n_segments: int, chunk_size: int, workers: int) -> list[tupl
 def _process_context() -> BaseContext:
     """How to start the workers.
 
-    ``fork`` is the cheapest by far (nothing to import or pickle), but forking a process that
-    runs other threads (a Qt application) can deadlock the child, so it is only used from the
-    main thread of a single-threaded process (the command line), and only on Linux. Otherwise
-    ``forkserver``, whose server imports the engine once and forks the workers from there.
+    ``fork`` is the cheapest by far (the worker starts at once with everything imported), but
+    forking a process that runs other threads (a Qt application) can deadlock the child, so it is
+    only used from the main thread of a single-threaded process (the command line), and only on
+    Linux. Otherwise ``forkserver``: its server is started once per session, imports the engine
+    once, and forks the workers from there (the first parallel run pays about a second for it).
     """
     methods = multiprocessing.get_all_start_methods()
     single_threaded = (
@@ -217,12 +218,13 @@ def iter_score_chunks_parallel(
     """Score ``text`` on ``workers`` processes; chunks are yielded in completion order.
 
     This process is one of the workers: it scores tasks itself while ``workers - 1`` worker
-    processes score others (measured faster than ``workers`` worker processes and an idle
-    parent: one process fewer to start, and half the lines never cross a pipe). Each task sent
-    to a worker carries only the lines of its own rows. Chunks have at most ``chunk_size`` rows;
-    near the end of a large corpus they get smaller (see :func:`parallel_bounds`). With one
-    worker (or a single chunk) this is :func:`iter_score_chunks`. ``cancel`` is checked between
-    chunks; when it returns True, the tasks not started yet are dropped and the generator stops.
+    processes score others (rather than ``workers`` worker processes and an idle parent: one
+    process fewer to start, and its share of the lines never crosses a pipe). Each task sent to
+    a worker process carries only the lines of its own rows. Chunks have at most ``chunk_size``
+    rows; near the end of a large corpus they get smaller (see :func:`parallel_bounds`). With
+    one worker (or a single chunk) this is :func:`iter_score_chunks`. ``cancel`` is checked
+    between chunks; when it returns True, the tasks not started yet are dropped and the
+    generator stops.
     """
     workers = default_workers() if workers is None else workers
     tasks = deque(parallel_bounds(len(text), chunk_size, workers))
