@@ -360,6 +360,10 @@ def _porter() -> PorterStemmer:
 
 
 _ROUGE_SCORE_TOKEN = re.compile(r"[a-z0-9]+")
+#: ``str.translate`` table: ASCII ``[a-z0-9]`` stay, every other ASCII character becomes a space.
+_ASCII_SEPARATE = str.maketrans(
+    {chr(c): chr(c) if _ROUGE_SCORE_TOKEN.fullmatch(chr(c)) else " " for c in range(128)}
+)
 
 
 def _rouge_score_stem(word: str) -> str:
@@ -399,12 +403,27 @@ class _RougeTokenizer:
         """The regular expression whose matches in the lowercased line are the tokens."""
         raise NotImplementedError
 
+    def _separated(self, lowered: str) -> str | None:
+        """The lowercased line with every character outside the tokens turned into a space.
+
+        ``None`` when that is not cheaper than :meth:`_pattern`. Tokens are runs of ``[a-z0-9]``
+        in ASCII text, so one ``str.translate`` (C, one character for one) does it and
+        ``split()`` then gives the tokens, in place.
+        """
+        if lowered.isascii():
+            return lowered.translate(_ASCII_SEPARATE)
+        return None
+
     def __repr__(self) -> str:
         return f"rouge_tokenizer({self.base_name!r}, stem={self.stem})"
 
     def __call__(self, line: str) -> list[str]:
         lowered = line.lower()
-        words: list[str] = self._pattern(lowered).findall(lowered)
+        separated = self._separated(lowered)
+        if separated is None:
+            words: list[str] = self._pattern(lowered).findall(lowered)
+        else:
+            words = separated.split()
         stems = self._stems
         if stems is None:
             return words
@@ -412,11 +431,26 @@ class _RougeTokenizer:
 
     def tokenize(self, line: str) -> Tokens:
         lowered = line.lower()
-        pattern = self._pattern(lowered)
-        words: list[str] = pattern.findall(lowered)
-        if not words:
-            return _NO_TOKENS
-        spans: list[Span] = [match.span() for match in pattern.finditer(lowered)]
+        separated = self._separated(lowered)
+        if separated is None:
+            pattern = self._pattern(lowered)
+            words: list[str] = pattern.findall(lowered)
+            if not words:
+                return _NO_TOKENS
+            spans: list[Span] = [match.span() for match in pattern.finditer(lowered)]
+        else:
+            words = separated.split()
+            if not words:
+                return _NO_TOKENS
+            # Only spaces separate the words, so each is the next one find() sees.
+            find = separated.find
+            spans = []
+            append = spans.append
+            end = 0
+            for word in words:
+                start = find(word, end)
+                end = start + len(word)
+                append((start, end))
         if len(lowered) != len(line):
             # Lowercasing changed the length ("İ" is two characters lowercased): map back.
             span = MappedText(line).lower().span
@@ -439,6 +473,12 @@ class _RougeScoreTokenizer(_RougeTokenizer):
 
     def _pattern(self, lowered: str) -> re.Pattern[str] | regex.Pattern[str]:
         return _ROUGE_SCORE_TOKEN
+
+    def _separated(self, lowered: str) -> str | None:
+        if not lowered.isascii():
+            # Every other character separates tokens: "?" for each, keeping the offsets.
+            lowered = lowered.encode("ascii", "replace").decode("ascii")
+        return lowered.translate(_ASCII_SEPARATE)
 
 
 class _UnicodeTokenizer(_RougeTokenizer):
