@@ -415,10 +415,18 @@ def test_parallel_bounds_cover_the_corpus_with_whole_chunks_first() -> None:
             assert bounds[0] == (0, size)
             assert bounds[-2][1] - bounds[-2][0] >= min(size, 256)
     sizes = [b - a for a, b in parallel_bounds(50_000, 4096, 2)]
-    assert sizes[:8] == [4096] * 8
+    assert sizes[:4] == [4096] * 4
     assert max(sizes[-4:]) <= 1024
+    # With costs, the tasks near the end hold about equal work, not equal rows.
+    costs = np.where(np.arange(10_000) < 3000, 10.0, 1.0)
+    bounds = parallel_bounds(10_000, 4096, 2, costs)
+    work = [costs[a:b].sum() for a, b in bounds]
+    assert bounds[0][1] < 1250 and max(work[1:]) <= work[0]
+    assert [b for a, b in bounds] == [a for a, b in bounds[1:]] + [10_000]
     with pytest.raises(ValueError, match="chunk_size"):
         parallel_bounds(10, 0, 2)
+    with pytest.raises(ValueError, match="costs"):
+        parallel_bounds(10, 4, 2, [1.0] * 9)
 
 
 def _small_text() -> CorpusText:
