@@ -1,10 +1,12 @@
 """Background scoring: one worker thread, owned by one controller.
 
 The :class:`ScoringWorker` lives in a :class:`QThread` and drains a ``core`` chunk generator
-(:func:`core.engine.iter_score_chunks`), emitting every :class:`~core.results.ScoreChunk` as it is
-produced. The :class:`ScoringController` lives in the GUI thread: it owns the worker, the thread
-and the :class:`~core.results.ScoreTable` of the current job, applies each chunk to the table (a
-cheap numpy copy) and re-emits it as GUI-level events.
+(by default :func:`core.background.iter_score_chunks_offloaded`, which scores in worker processes
+so that the worker thread does not hold the GIL the GUI thread needs), emitting every
+:class:`~core.results.ScoreChunk` as it is produced. The :class:`ScoringController` lives in
+the GUI thread: it owns the worker, the thread and the :class:`~core.results.ScoreTable` of the
+current job, applies each chunk to the table (a cheap numpy copy) and re-emits it as GUI-level
+events.
 
 Every job carries an id. Results of a job that was cancelled or superseded by a newer
 :meth:`ScoringController.start` are dropped on arrival, so they can never land in the new table.
@@ -24,8 +26,9 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, Slot
 
+from core.background import iter_score_chunks_offloaded
 from core.config import ConfigError, ScoringConfig
-from core.engine import CorpusText, iter_score_chunks
+from core.engine import CorpusText
 from core.results import ScoreChunk, ScoreTable
 
 log = logging.getLogger(__name__)
@@ -111,8 +114,8 @@ class ScoringWorker(QObject):
     def __init__(
         self,
         *,
-        chunk_source: ChunkSource = iter_score_chunks,
-        chunk_size: int = 256,
+        chunk_source: ChunkSource = iter_score_chunks_offloaded,
+        chunk_size: int = 1024,
         first_chunk_size: int = 64,
     ) -> None:
         super().__init__()
@@ -175,8 +178,8 @@ class ScoringController(QObject):
         self,
         parent: QObject | None = None,
         *,
-        chunk_source: ChunkSource = iter_score_chunks,
-        chunk_size: int = 256,
+        chunk_source: ChunkSource = iter_score_chunks_offloaded,
+        chunk_size: int = 1024,
         first_chunk_size: int = 64,
     ) -> None:
         super().__init__(parent)

@@ -27,6 +27,8 @@ from PySide6.QtGui import (
     QDragEnterEvent,
     QDropEvent,
     QKeySequence,
+    QPainter,
+    QPalette,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -41,7 +43,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
-    QProgressBar,
     QPushButton,
     QSplitter,
     QStackedWidget,
@@ -244,6 +245,54 @@ class WarningsBanner(QFrame):
         if isinstance(key, str):
             self.set_items([i for i in self._items if i.key != key])
             self.dismissed.emit(key)
+
+
+class ProgressStrip(QWidget):
+    """A thin progress bar that only ever schedules its repaint.
+
+    ``QProgressBar.setValue`` repaints synchronously whenever the bar grows by a pixel, and a
+    synchronous repaint flushes every pending update of the window (the whole table): with a
+    chunk arriving every few milliseconds that stalled the GUI thread for tens of
+    milliseconds each time.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._minimum = 0
+        self._maximum = 1
+        self._value = 0
+        self.setFixedHeight(10)
+        self.setMinimumWidth(120)
+        self.setMaximumWidth(220)
+
+    def setRange(self, minimum: int, maximum: int) -> None:
+        self._minimum, self._maximum = minimum, max(maximum, minimum + 1)
+        self.update()
+
+    def setValue(self, value: int) -> None:
+        if value != self._value:
+            self._value = value
+            self.update()
+
+    def value(self) -> int:
+        return self._value
+
+    def maximum(self) -> int:
+        return self._maximum
+
+    def paintEvent(self, event: object) -> None:
+        painter = QPainter(self)
+        rect = self.rect().adjusted(0, 1, -1, -2)
+        palette = self.palette()
+        painter.setPen(palette.color(QPalette.ColorRole.Mid))
+        painter.setBrush(palette.color(QPalette.ColorRole.Base))
+        painter.drawRect(rect)
+        span = self._maximum - self._minimum
+        share = min(1.0, max(0.0, (self._value - self._minimum) / span))
+        filled = rect.adjusted(1, 1, 0, 0)
+        filled.setWidth(int((rect.width() - 1) * share))
+        painter.fillRect(filled, palette.color(QPalette.ColorRole.Highlight))
+        painter.end()
 
 
 class WelcomePage(QWidget):
@@ -569,11 +618,7 @@ class MainWindow(QMainWindow):
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
-        self.progress_bar = QProgressBar()
-        self.progress_bar.setMaximumWidth(220)
-        # No text on the bar itself: QProgressBar repaints synchronously (the whole window on
-        # some platforms) whenever its text changes; a label only schedules an update.
-        self.progress_bar.setTextVisible(False)
+        self.progress_bar = ProgressStrip()
         self.progress_label = QLabel()
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setToolTip("Stop scoring; the rows scored so far stay")

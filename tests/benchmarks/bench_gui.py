@@ -44,7 +44,9 @@ class LatencyProbe(QObject):
     def __init__(self, interval: int = 5) -> None:
         super().__init__()
         self.gaps: list[float] = []
+        self.times: list[float] = []
         self._clock = QElapsedTimer()
+        self._since = QElapsedTimer()
         self._timer = QTimer(self)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.setInterval(interval)
@@ -52,6 +54,7 @@ class LatencyProbe(QObject):
 
     def start(self) -> None:
         self._clock.start()
+        self._since.start()
         self._timer.start()
 
     def stop(self) -> None:
@@ -60,6 +63,7 @@ class LatencyProbe(QObject):
     @Slot()
     def _on_tick(self) -> None:
         self.gaps.append(self._clock.nsecsElapsed() / 1e6)
+        self.times.append(self._since.nsecsElapsed() / 1e6)
         self._clock.restart()
 
 
@@ -152,6 +156,9 @@ def main() -> None:
             f"p99 {np.percentile(gaps, 99):.1f} ms, median {np.median(gaps):.1f} ms "
             f"over {len(gaps)} ticks"
         )
+        worst = sorted(zip(probe.gaps[1:], probe.times[1:]), reverse=True)[:5]
+        print("  longest gaps (ms, ending at ms after opening):", end="")
+        print(", ".join(f" {g:.0f} @ {t:.0f}" for g, t in worst))
 
         view = window.table_view
         timed(app, "repaint the visible table (details cached)", view.viewport().repaint)

@@ -1,0 +1,62 @@
+"""Scoring in worker processes gives exactly the in-process numbers, and can be cancelled."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.background import iter_score_chunks_offloaded
+from core.config import ScoringConfig
+from core.engine import CorpusText, score_corpus
+from core.results import ScoreTable
+from tests.conftest import SAMPLE
+
+
+def _sample(repeat: int) -> CorpusText:
+    def read(name: str) -> tuple[str, ...]:
+        return tuple((SAMPLE / name).read_text(encoding="utf-8").splitlines() * repeat)
+
+    return CorpusText(
+        references=(read("ref.en.txt"), read("ref2.en.txt")),
+        systems=(read("sys.fluent.txt"), read("sys.literal.txt"), read("sys.rough.txt")),
+        system_names=("fluent", "literal", "rough"),
+    )
+
+
+def test_offloaded_chunks_fill_the_same_table() -> None:
+    text = _sample(4)
+    config = ScoringConfig(smooth_method="floor", rouge_stem=True)
+    expected = score_corpus(text, config)
+    table = ScoreTable(systems=text.system_names, n_segments=len(text), config=config, nrefs=2)
+    chunks = list(
+        iter_score_chunks_offloaded(text, config, workers=2, chunk_size=100, first_chunk_size=16)
+    )
+    assert (chunks[0].start, chunks[0].stop) == (0, 16)
+    assert sorted(c.stop - c.start for c in chunks)[-1] <= 100
+    for chunk in chunks:
+        table.apply(chunk)
+    assert table.complete
+    np.testing.assert_array_equal(table.scores, expected.scores)
+    np.testing.assert_array_equal(table.matches, expected.matches)
+    np.testing.assert_array_equal(table.rouge_counts, expected.rouge_counts)
+
+
+def test_cancel_stops_after_the_first_chunk() -> None:
+    text = _sample(20)
+    seen: list[int] = []
+    chunks = iter_score_chunks_offloaded(
+        text,
+        ScoringConfig(),
+        workers=2,
+        chunk_size=64,
+        first_chunk_size=8,
+        cancel=lambda: bool(seen),
+    )
+    for chunk in chunks:
+        seen.append(chunk.stop - chunk.start)
+    assert seen == [8]
+
+
+def test_tiny_corpus_is_scored_in_the_caller() -> None:
+    text = _sample(1)
+    chunks = list(iter_score_chunks_offloaded(text, ScoringConfig(), first_chunk_size=1000))
+    assert [(c.start, c.stop) for c in chunks] == [(0, len(text))]
