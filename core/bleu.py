@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
-from core.lcs import match_masks, next_order, occurrences
+from core.lcs import match_masks, next_order
 
 __all__ = [
     "DEFAULT_MAX_ORDER",
@@ -354,14 +354,15 @@ def prepare_detail(references: Sequence[Sequence[str]], max_order: int = 4) -> D
     _check_tokens(references, "references")
     if len(references) == 0:
         raise ValueError("a segment needs at least one reference")
+    tokens: list[tuple[str, ...]] = []
     for ref in references:
         _check_tokens(ref, "each reference")
-    tokens = tuple(tuple(ref) for ref in references)
+        tokens.append(ref if isinstance(ref, tuple) else tuple(ref))
     return DetailRefs(
-        max_order=max_order,
-        lengths=tuple(map(len, tokens)),
-        tokens=tokens,
-        masks=tuple(match_masks(ref) for ref in tokens),
+        max_order,
+        tuple([len(ref) for ref in tokens]),
+        tuple(tokens),
+        tuple([match_masks(ref) for ref in tokens]),
     )
 
 
@@ -394,21 +395,38 @@ def _match_one(
     levels = [0] * width
     get = masks.get
     token_masks = [get(token, 0) for token in hypothesis]
-    found = occurrences(token_masks)
-    matched: list[list[int]] = []
-    # The link (i, j) of each match as the integer i * width + j, per order.
-    link_keys: list[list[int]] = []
-    n = 0
-    while found and n < max_order:
-        n += 1
-        if n > 1:
-            found = next_order(found, token_masks, n)
-            if not found:
-                break  # an n-gram can only match where an (n-1)-gram did
-        left: dict[int, int] = {}  # per n-gram (mask): its reference occurrences not yet paired
+    # Order 1: the positions whose token occurs in the reference, paired as they are found.
+    found: dict[int, int] = {}
+    left: dict[int, int] = {}  # per n-gram (mask): its reference occurrences not yet paired
+    starts: list[int] = []
+    keys: list[int] = []  # the link (i, j) of each pair as the integer i * width + j
+    for i, mask in enumerate(token_masks):
+        if mask:
+            found[i] = mask
+            rest = left.get(mask, mask)
+            if rest:
+                low = rest & -rest
+                left[mask] = rest ^ low
+                j = low.bit_length() - 1
+                starts.append(i)
+                keys.append(i * width + j)
+                levels[j] = 1
+    matched = [starts]
+    if not starts:
+        return [], tuple(levels), ()
+    if hyp_levels is not None:
+        for i in starts:
+            hyp_levels[i] = 1
+    unique = set(keys)
+    step = width + 1  # (i + t, j + t) is t * (width + 1) after (i, j)
+    for n in range(2, max_order + 1):
+        found = next_order(found, token_masks, n)
+        if not found:
+            break  # an n-gram can only match where an (n-1)-gram did
+        left = {}
         left_get = left.get
-        starts: list[int] = []
-        keys: list[int] = []
+        starts = []
+        keys = []
         row = [n] * n
         for i, mask in found.items():
             rest = left_get(mask, mask)
@@ -420,19 +438,11 @@ def _match_one(
                 keys.append(i * width + j)
                 levels[j : j + n] = row
         matched.append(starts)
-        link_keys.append(keys)
         if hyp_levels is not None:
             for i in starts:
                 hyp_levels[i : i + n] = row
-    if not link_keys:
-        return matched, tuple(levels), ()
-    # (i + t, j + t) is t * (width + 1) after (i, j).
-    unique = set(link_keys[0])
-    step = width + 1
-    for n, keys in enumerate(link_keys[1:], start=2):
-        for offset in range(step, n * step, step):
+        for offset in range(0, n * step, step):
             unique.update([key + offset for key in keys])
-        unique.update(keys)
     return matched, tuple(levels), tuple(map(divmod, sorted(unique), repeat(width)))
 
 
@@ -453,25 +463,28 @@ def bleu_detail(hypothesis: Sequence[str], refs: RefNgrams | DetailRefs) -> Bleu
         refs = prepare_detail(refs.tokens, refs.max_order)
     hyp_len = len(hypothesis)
     max_order = refs.max_order
-    totals = [hyp_len - n + 1 if n <= hyp_len else 0 for n in range(1, max_order + 1)]
     hyp_levels = [0] * hyp_len
-    ref_orders: list[tuple[int, ...]] = []
-    links: list[tuple[tuple[int, int], ...]] = []
-    if len(refs.masks) == 1:
+    lengths = refs.lengths
+    if len(lengths) == 1:
         matched, levels, pairs = _match_one(
-            hypothesis, refs.masks[0], refs.lengths[0], max_order, hyp_levels
+            hypothesis, refs.masks[0], lengths[0], max_order, hyp_levels
         )
-        ref_orders.append(levels)
-        links.append(pairs)
+        ref_orders: tuple[tuple[int, ...], ...] = (levels,)
+        links: tuple[tuple[tuple[int, int], ...], ...] = (pairs,)
         hyp_matches = [tuple(starts) for starts in matched]
+        ref_len = lengths[0]
     else:
         per_order: list[set[int]] = [set() for _ in range(max_order)]
-        for masks, width in zip(refs.masks, refs.lengths, strict=True):
+        all_levels: list[tuple[int, ...]] = []
+        all_links: list[tuple[tuple[int, int], ...]] = []
+        for masks, width in zip(refs.masks, lengths, strict=True):
             matched, levels, pairs = _match_one(hypothesis, masks, width, max_order, None)
-            ref_orders.append(levels)
-            links.append(pairs)
+            all_levels.append(levels)
+            all_links.append(pairs)
             for union, starts in zip(per_order, matched, strict=False):
                 union.update(starts)
+        ref_orders = tuple(all_levels)
+        links = tuple(all_links)
         # Clipped with the maximum count over the references: the union of the per-reference
         # matches (each is a prefix of the n-gram's occurrences in the hypothesis).
         hyp_matches = []
@@ -481,19 +494,16 @@ def bleu_detail(hypothesis: Sequence[str], refs: RefNgrams | DetailRefs) -> Bleu
             starts = sorted(union)
             hyp_matches.append(tuple(starts))
             _paint(hyp_levels, starts, n)
-    hyp_matches += [()] * (max_order - len(hyp_matches))
-    stats = BleuStats(
-        hyp_len,
-        _closest_ref_len(hyp_len, refs.lengths),
-        tuple(map(len, hyp_matches)),
-        tuple(totals),
-    )
+        ref_len = _closest_ref_len(hyp_len, lengths)
+    if len(hyp_matches) < max_order:
+        hyp_matches += [()] * (max_order - len(hyp_matches))
+    totals = [hyp_len - n if n < hyp_len else 0 for n in range(max_order)]
     return BleuDetail(
-        stats=stats,
-        hyp_matches=tuple(hyp_matches),
-        hyp_order=tuple(hyp_levels),
-        ref_orders=tuple(ref_orders),
-        links=tuple(links),
+        BleuStats(hyp_len, ref_len, tuple([len(m) for m in hyp_matches]), tuple(totals)),
+        tuple(hyp_matches),
+        tuple(hyp_levels),
+        ref_orders,
+        links,
     )
 
 
