@@ -467,7 +467,8 @@ class FastScorer:
             m = t + 1
             rouge.advance()
             if m == 1:
-                lcs_lengths = _lcs_lengths(rouge, rtokens)
+                # The LCS needs the unigram ids of every position: only available at order 1.
+                stats[max_n, 0] = _lcs_lengths(rouge, rtokens)
             counts = rouge.counts
             clipped = np.minimum(counts[None, n_refs:], counts[:n_refs, None])
             stats[t, 0] = rouge.row_sums(clipped)
@@ -478,9 +479,7 @@ class FastScorer:
         lsum = max_n + 1
         stats[lcs, 1] = h_len[None]
         stats[lcs, 2] = r_len[:, None]
-        stats[lsum, 1:] = stats[lcs, 1:]
-        stats[lcs, 0] = lcs_lengths
-        stats[lsum, 0] = stats[lcs, 0]
+        stats[lsum] = stats[lcs]
         lsum_fallback = self._rouge_lsum(rouge_cols, n_refs, n, stats[lsum])
 
         # The reference with the best F-measure per type (the first one on a tie).
