@@ -19,7 +19,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QModelIndex, QSettings, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import (
+    QByteArray,
+    QModelIndex,
+    QPoint,
+    QSettings,
+    Qt,
+    QTimer,
+    QUrl,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -441,6 +451,8 @@ class MainWindow(QMainWindow):
         hheader.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hheader.setHighlightSections(False)
         hheader.setSortIndicatorShown(True)
+        hheader.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        hheader.customContextMenuRequested.connect(self._on_header_menu_requested)
         # The delegate needs a detail cache, so it is made with the first comparison.
         self.delegate: HighlightDelegate | None = None
 
@@ -491,7 +503,7 @@ class MainWindow(QMainWindow):
             | QDockWidget.DockWidgetFeature.DockWidgetFloatable
         )
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.summary_dock)
-        self.resizeDocks([self.summary_dock], [430], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.summary_dock], [340], Qt.Orientation.Horizontal)
 
     def _action(
         self, text: str, slot: Callable[[], None], shortcut: Any = None, tip: str = ""
@@ -872,11 +884,40 @@ class MainWindow(QMainWindow):
             title = str(self.model.headerData(col, Qt.Orientation.Horizontal))
             if kind == "segment":
                 width = metrics.horizontalAdvance(str(self.model.rowCount())) + 24
-            elif kind in ("source", "reference", "hypothesis"):
-                width = 300
+            elif kind == "hypothesis":
+                width = 280
+            elif kind in ("source", "reference"):
+                # Narrower than the outputs, so the first system shows without scrolling.
+                width = 230
             else:
                 width = max(number_width, metrics.horizontalAdvance(title) + 24)
             header.resizeSection(col, width)
+
+    def column_menu(self) -> QMenu:
+        """A menu of every column with a check box: hide what you do not need to read."""
+        menu = QMenu(self)
+        if self.model is None:
+            return menu
+        for col in range(self.model.columnCount()):
+            title = str(self.model.headerData(col, Qt.Orientation.Horizontal))
+            action = menu.addAction(title)
+            action.setCheckable(True)
+            action.setChecked(not self.table_view.isColumnHidden(col))
+            action.setData(col)
+            action.toggled.connect(self._on_column_toggled)
+        return menu
+
+    @Slot(bool)
+    def _on_column_toggled(self, visible: bool) -> None:
+        action = self.sender()
+        if isinstance(action, QAction):
+            self.table_view.setColumnHidden(int(action.data()), not visible)
+
+    @Slot(QPoint)
+    def _on_header_menu_requested(self, pos: QPoint) -> None:
+        menu = self.column_menu()
+        menu.exec(self.table_view.horizontalHeader().mapToGlobal(pos))
+        menu.deleteLater()
 
     def _remember_recent(self, specs: ComparisonSpecs) -> None:
         entries = [specs, *[s for s in self.recent_specs() if s != specs]][:RECENT_LIMIT]

@@ -397,7 +397,9 @@ def test_banner_for_chinese_and_its_actions(qtbot, harness, tmp_path):
     )
     assert "look Chinese" in banner.text_of("cjk-tokenizer")
     assert "13a" in banner.text_of("cjk-tokenizer")
-    assert banner.text_of("lsum-fallback").startswith("ROUGE-Lsum equals ROUGE-L on 2037 of 2037 rows")
+    assert banner.text_of("lsum-fallback").startswith(
+        "ROUGE-Lsum equals ROUGE-L on 2037 of 2037 rows"
+    )
     assert banner.button("cjk-tokenizer").text() == "Use zh tokenizer"
     harness.select(5)
     shot(window, tmp_path, "mainwindow-wmt22-en-zh")
@@ -666,3 +668,23 @@ def test_close_shuts_the_workers_down(qtbot, harness):
     window.close()
     assert window.controller.scoring_thread.isFinished()
     assert cache.is_shut_down()
+
+
+def test_header_menu_hides_and_shows_columns(qtbot, harness):
+    window = harness.window
+    window.show()
+    harness.open_and_wait(sample_specs())
+    model = window.model
+    ref2 = model.reference_column(1)
+    menu = window.column_menu()
+    actions = menu.actions()
+    assert [a.text() for a in actions] == [
+        str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())
+    ]
+    assert all(a.isChecked() for a in actions)
+    actions[ref2].setChecked(False)
+    assert window.table_view.isColumnHidden(ref2)
+    assert window.column_menu().actions()[ref2].isChecked() is False
+    actions[ref2].setChecked(True)
+    assert not window.table_view.isColumnHidden(ref2)
+    menu.deleteLater()
