@@ -201,6 +201,11 @@ class RowDetailer:
         self.rtok = rouge_tokenizer(config.rouge_tokenizer, stem=config.rouge_stem)
         self._rouge_types = (*(f"rouge{n}" for n in range(1, config.rouge_max_n + 1)), "rougeL")
         self._matched_by = _MatchedBy()
+        self._bleu_settings = {
+            "smooth_method": config.smooth_method,
+            "smooth_value": config.effective_smooth_value,
+            "effective_order": config.effective_order,
+        }
 
     def rouge_tokens(self, line: str) -> tuple[Tokens, list[list[str]]]:
         """ROUGE tokens of the whole line (separators excluded) and the per-sentence words."""
@@ -237,19 +242,18 @@ class RowDetailer:
         sep = config.lsum_separator
         btokenize = self.btok.tokenize
         rtokenize = self.rtok.tokenize
+        rouge_sentences = self._rouge_sentences
         ref_btoks = [btokenize(r) for r in references]
         prepared = prepare_detail([t.words for t in ref_btoks], config.max_order)
         ref_rouge = [
-            (rtokenize(r), None) if sep is None or sep not in r else self._rouge_sentences(r)
+            (rtokenize(r), None) if sep is None or sep not in r else rouge_sentences(r)
             for r in references
         ]
         prepared_rouge = [
             prepare_ref(toks.words, sentences=sents, max_n=max_n) for toks, sents in ref_rouge
         ]
         single_ref = len(references) == 1
-        smooth_method = config.smooth_method
-        smooth_value = config.effective_smooth_value
-        effective_order = config.effective_order
+        bleu_settings = self._bleu_settings
         nltk = config.bleu_flavour == "nltk"
         rouge_types = self._rouge_types
         hyps: list[HypothesisDetail] = []
@@ -257,12 +261,7 @@ class RowDetailer:
             btoks = btokenize(text)
             words = btoks.words
             detail = bleu_detail(words, prepared)
-            score = compute_bleu(
-                detail.stats,
-                smooth_method=smooth_method,
-                smooth_value=smooth_value,
-                effective_order=effective_order,
-            )
+            score = compute_bleu(detail.stats, **bleu_settings)
             if nltk:
                 shown = 100.0 * nltk_sentence_bleu(
                     hypothesis=list(words),
@@ -272,10 +271,9 @@ class RowDetailer:
                 )
             else:
                 shown = score.score
-            if sep is None or sep not in text:
-                rtoks, sents = rtokenize(text), None
-            else:
-                rtoks, sents = self._rouge_sentences(text)
+            rtoks, sents = (
+                (rtokenize(text), None) if sep is None or sep not in text else rouge_sentences(text)
+            )
             rwords = rtoks.words
             rdetails = tuple(
                 [
@@ -283,38 +281,41 @@ class RowDetailer:
                     for p in prepared_rouge
                 ]
             )
-            chosen: dict[str, Score] = {}
-            chosen_ref: dict[str, int] = {}
             if single_ref:
                 only = rdetails[0]
-                for rouge_type, stats in zip(rouge_types, (*only.rouge_n, only.rouge_l)):
-                    chosen[rouge_type] = score_of(stats)
-                    chosen_ref[rouge_type] = 0
+                chosen = dict(zip(rouge_types, map(score_of, (*only.rouge_n, only.rouge_l))))
+                chosen_ref = dict.fromkeys(rouge_types, 0)
             else:
+                chosen = {}
+                chosen_ref = {}
                 for n, rouge_type in enumerate(rouge_types):
                     per_ref = [rd.rouge_n[n] if n < max_n else rd.rouge_l for rd in rdetails]
                     chosen[rouge_type], chosen_ref[rouge_type] = score_multi(per_ref)
             lcs = rdetails[chosen_ref["rougeL"]].lcs
+            # Positional: system, text, bleu_tokens, rouge_tokens, bleu, bleu_score,
+            # sentence_bleu, rouge, rouge_ref, rouge_details, bleu_highlights, lcs_highlights,
+            # lcs_length.
             hyps.append(
                 HypothesisDetail(
-                    system=name,
-                    text=text,
-                    bleu_tokens=btoks,
-                    rouge_tokens=rtoks,
-                    bleu=detail,
-                    bleu_score=score,
-                    sentence_bleu=shown,
-                    rouge=chosen,
-                    rouge_ref=chosen_ref,
-                    rouge_details=rdetails,
-                    bleu_highlights=Highlights(btoks.spans, detail.hyp_order),
-                    lcs_highlights=Highlights(rtoks.spans, _lcs_levels(len(rwords), lcs, 0)),
-                    lcs_length=len(lcs),
+                    name,
+                    text,
+                    btoks,
+                    rtoks,
+                    detail,
+                    score,
+                    shown,
+                    chosen,
+                    chosen_ref,
+                    rdetails,
+                    Highlights(btoks.spans, detail.hyp_order),
+                    Highlights(rtoks.spans, _lcs_levels(len(rwords), lcs, 0)),
+                    len(lcs),
                 )
             )
 
         ref_details: list[ReferenceDetail] = []
-        for r, (btoks, (rtoks, _)) in enumerate(zip(ref_btoks, ref_rouge, strict=True)):
+        for r, btoks in enumerate(ref_btoks):
+            rtoks = ref_rouge[r][0]
             spans = btoks.spans
             per_system = [h.bleu.ref_orders[r] for h in hyps]
             if len(per_system) == 1:
@@ -332,29 +333,26 @@ class RowDetailer:
                 matched_by = tuple([lookup[mask] for mask in masks])
                 missed = [t for t, mask in enumerate(masks) if not mask]
             n_rouge = len(rtoks.words)
+            # Positional: index, text, bleu_tokens, rouge_tokens, matched_by, bleu_highlights,
+            # lcs_highlights, missed.
             ref_details.append(
                 ReferenceDetail(
-                    index=r,
-                    text=references[r],
-                    bleu_tokens=btoks,
-                    rouge_tokens=rtoks,
-                    matched_by=matched_by,
-                    bleu_highlights=tuple([Highlights(spans, orders) for orders in per_system]),
-                    lcs_highlights=tuple(
+                    r,
+                    references[r],
+                    btoks,
+                    rtoks,
+                    matched_by,
+                    tuple([Highlights(spans, orders) for orders in per_system]),
+                    tuple(
                         [
                             Highlights(rtoks.spans, _lcs_levels(n_rouge, h.rouge_details[r].lcs, 1))
                             for h in hyps
                         ]
                     ),
-                    missed=Highlights(spans, (0,) * len(spans), missed),
+                    Highlights(spans, (0,) * len(spans), missed),
                 )
             )
-        return RowDetail(
-            segment=segment,
-            source=source,
-            references=tuple(ref_details),
-            systems=tuple(hyps),
-        )
+        return RowDetail(segment, source, tuple(ref_details), tuple(hyps))
 
 
 def row_detail(
