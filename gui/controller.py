@@ -1,7 +1,7 @@
 """Background scoring: one worker thread, owned by one controller.
 
 The :class:`ScoringWorker` lives in a :class:`QThread` and drains a ``core`` chunk generator
-(by default :func:`core.background.iter_score_chunks_offloaded`, which scores in worker processes
+(by default :func:`core.engine.iter_score_chunks_offloaded`, which scores in worker processes
 so that the worker thread does not hold the GIL the GUI thread needs), emitting every
 :class:`~core.results.ScoreChunk` as it is produced. The :class:`ScoringController` lives in
 the GUI thread: it owns the worker, the thread and the :class:`~core.results.ScoreTable` of the
@@ -26,9 +26,8 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, Slot
 
-from core.background import iter_score_chunks_offloaded
 from core.config import ConfigError, ScoringConfig
-from core.engine import CorpusText
+from core.engine import CorpusText, iter_score_chunks_offloaded
 from core.results import ScoreChunk, ScoreTable
 
 log = logging.getLogger(__name__)

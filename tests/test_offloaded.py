@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.background import iter_score_chunks_offloaded
 from core.config import ScoringConfig
-from core.engine import CorpusText, score_corpus
+from core.engine import CorpusText, iter_score_chunks_offloaded, score_corpus
 from core.results import ScoreTable
 from tests.conftest import SAMPLE
 
