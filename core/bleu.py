@@ -378,12 +378,11 @@ def _match_one(
     masks: dict[str, int],
     width: int,
     max_order: int,
-    hyp_levels: list[int] | None,
 ) -> tuple[list[list[int]], tuple[int, ...], tuple[tuple[int, int], ...]]:
     """The clipped matches of the hypothesis in one reference (of length ``width``).
 
     Returns the matched hypothesis start positions per order (orders without a match omitted at
-    the end), the reference token levels and the links. Paints ``hyp_levels`` too when given.
+    the end), the reference token levels and the links.
 
     ``found`` maps every hypothesis position whose n-gram occurs in the reference to the bit mask
     of the reference positions where that n-gram starts (see :func:`core.lcs.next_order`). A
@@ -414,9 +413,6 @@ def _match_one(
     matched = [starts]
     if not starts:
         return [], tuple(levels), ()
-    if hyp_levels is not None:
-        for i in starts:
-            hyp_levels[i] = 1
     unique = set(keys)
     step = width + 1  # (i + t, j + t) is t * (width + 1) after (i, j)
     for n in range(2, max_order + 1):
@@ -438,12 +434,81 @@ def _match_one(
                 keys.append(i * width + j)
                 levels[j : j + n] = row
         matched.append(starts)
-        if hyp_levels is not None:
-            for i in starts:
-                hyp_levels[i : i + n] = row
         for offset in range(0, n * step, step):
             unique.update([key + offset for key in keys])
     return matched, tuple(levels), tuple(map(divmod, sorted(unique), repeat(width)))
+
+
+def _detail_one(
+    hypothesis: Sequence[str], masks: dict[str, int], width: int, max_order: int
+) -> BleuDetail:
+    """:func:`bleu_detail` against one reference: :func:`_match_one` fused with the assembly."""
+    hyp_len = len(hypothesis)
+    levels = [0] * width
+    hyp_levels = [0] * hyp_len
+    get = masks.get
+    token_masks = [get(token, 0) for token in hypothesis]
+    found: dict[int, int] = {}
+    left: dict[int, int] = {}
+    starts: list[int] = []
+    keys: list[int] = []
+    for i, mask in enumerate(token_masks):
+        if mask:
+            found[i] = mask
+            rest = left.get(mask, mask)
+            if rest:
+                low = rest & -rest
+                left[mask] = rest ^ low
+                j = low.bit_length() - 1
+                starts.append(i)
+                keys.append(i * width + j)
+                levels[j] = 1
+                hyp_levels[i] = 1
+    hyp_matches = [tuple(starts)]
+    links: tuple[tuple[int, int], ...] = ()
+    if starts:
+        unique = set(keys)
+        step = width + 1
+        for n in range(2, max_order + 1):
+            k = n - 1
+            last = hyp_len - k
+            found = {
+                i: both
+                for i, mask in found.items()
+                if i < last and (both := mask & token_masks[i + k] >> k)
+            }
+            if not found:
+                break
+            left = {}
+            left_get = left.get
+            starts = []
+            keys = []
+            row = [n] * n
+            for i, mask in found.items():
+                rest = left_get(mask, mask)
+                if rest:
+                    low = rest & -rest
+                    left[mask] = rest ^ low
+                    j = low.bit_length() - 1
+                    starts.append(i)
+                    keys.append(i * width + j)
+                    levels[j : j + n] = row
+                    hyp_levels[i : i + n] = row
+            hyp_matches.append(tuple(starts))
+            for offset in range(step, n * step, step):
+                unique.update([key + offset for key in keys])
+            unique.update(keys)
+        links = tuple(map(divmod, sorted(unique), repeat(width)))
+    if len(hyp_matches) < max_order:
+        hyp_matches += [()] * (max_order - len(hyp_matches))
+    totals = tuple([hyp_len - n if n < hyp_len else 0 for n in range(max_order)])
+    return BleuDetail(
+        BleuStats(hyp_len, width, tuple([len(m) for m in hyp_matches]), totals),
+        tuple(hyp_matches),
+        tuple(hyp_levels),
+        (tuple(levels),),
+        (links,),
+    )
 
 
 def bleu_detail(hypothesis: Sequence[str], refs: RefNgrams | DetailRefs) -> BleuDetail:
@@ -461,49 +526,40 @@ def bleu_detail(hypothesis: Sequence[str], refs: RefNgrams | DetailRefs) -> Bleu
     _check_tokens(hypothesis, "hypothesis")
     if isinstance(refs, RefNgrams):
         refs = prepare_detail(refs.tokens, refs.max_order)
-    hyp_len = len(hypothesis)
-    max_order = refs.max_order
-    hyp_levels = [0] * hyp_len
     lengths = refs.lengths
     if len(lengths) == 1:
-        matched, levels, pairs = _match_one(
-            hypothesis, refs.masks[0], lengths[0], max_order, hyp_levels
-        )
-        ref_orders: tuple[tuple[int, ...], ...] = (levels,)
-        links: tuple[tuple[tuple[int, int], ...], ...] = (pairs,)
-        hyp_matches = [tuple(starts) for starts in matched]
-        ref_len = lengths[0]
-    else:
-        per_order: list[set[int]] = [set() for _ in range(max_order)]
-        all_levels: list[tuple[int, ...]] = []
-        all_links: list[tuple[tuple[int, int], ...]] = []
-        for masks, width in zip(refs.masks, lengths, strict=True):
-            matched, levels, pairs = _match_one(hypothesis, masks, width, max_order, None)
-            all_levels.append(levels)
-            all_links.append(pairs)
-            for union, starts in zip(per_order, matched, strict=False):
-                union.update(starts)
-        ref_orders = tuple(all_levels)
-        links = tuple(all_links)
-        # Clipped with the maximum count over the references: the union of the per-reference
-        # matches (each is a prefix of the n-gram's occurrences in the hypothesis).
-        hyp_matches = []
-        for n, union in enumerate(per_order, start=1):
-            if not union:
-                break
-            starts = sorted(union)
-            hyp_matches.append(tuple(starts))
-            _paint(hyp_levels, starts, n)
-        ref_len = _closest_ref_len(hyp_len, lengths)
-    if len(hyp_matches) < max_order:
-        hyp_matches += [()] * (max_order - len(hyp_matches))
+        return _detail_one(hypothesis, refs.masks[0], lengths[0], refs.max_order)
+    hyp_len = len(hypothesis)
+    max_order = refs.max_order
+    per_order: list[set[int]] = [set() for _ in range(max_order)]
+    ref_orders: list[tuple[int, ...]] = []
+    links: list[tuple[tuple[int, int], ...]] = []
+    for masks, width in zip(refs.masks, lengths, strict=True):
+        matched, levels, pairs = _match_one(hypothesis, masks, width, max_order)
+        ref_orders.append(levels)
+        links.append(pairs)
+        for union, starts in zip(per_order, matched, strict=False):
+            union.update(starts)
+    # Clipped with the maximum count over the references: the union of the per-reference
+    # matches (each is a prefix of the n-gram's occurrences in the hypothesis).
+    hyp_levels = [0] * hyp_len
+    hyp_matches: list[tuple[int, ...]] = []
+    for n, union in enumerate(per_order, start=1):
+        starts = sorted(union)
+        hyp_matches.append(tuple(starts))
+        _paint(hyp_levels, starts, n)
     totals = [hyp_len - n if n < hyp_len else 0 for n in range(max_order)]
     return BleuDetail(
-        BleuStats(hyp_len, ref_len, tuple([len(m) for m in hyp_matches]), tuple(totals)),
+        BleuStats(
+            hyp_len,
+            _closest_ref_len(hyp_len, lengths),
+            tuple([len(m) for m in hyp_matches]),
+            tuple(totals),
+        ),
         tuple(hyp_matches),
         tuple(hyp_levels),
-        ref_orders,
-        links,
+        tuple(ref_orders),
+        tuple(links),
     )
 
 

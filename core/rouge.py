@@ -34,7 +34,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from core.lcs import PreparedSequence, next_order, occurrences
+from core.lcs import PreparedSequence, next_order
 
 __all__ = [
     "PreparedRef",
@@ -373,35 +373,51 @@ def rouge_detail(
     hyp_len = len(hyp)
     ref_len = len(ref.tokens)
     lcs_prepared = ref._lcs
-    token_masks = lcs_prepared.token_masks(hyp)
-    found = occurrences(token_masks)
+    get = lcs_prepared._masks.get
+    token_masks = [get(token, 0) for token in hyp]
     hyp_flags: list[tuple[bool, ...]] = []
     ref_flags: list[tuple[bool, ...]] = []
     n_stats: list[RougeStats] = []
+    # Order 1 while finding the tokens present in the reference; then order after order from
+    # the positions still matching (next_order). Pairing the k-th occurrences on both sides
+    # (the k-th lowest bit of the mask) flags exactly the clipped matches.
+    found: dict[int, int] = {}
+    hyp_match = [False] * hyp_len
+    ref_match = [False] * ref_len
+    left: dict[int, int] = {}  # per n-gram (mask): reference occurrences not yet paired
+    overlap = 0
+    for i, mask in enumerate(token_masks):
+        if mask:
+            found[i] = mask
+            rest = left.get(mask, mask)
+            if rest:
+                low = rest & -rest
+                left[mask] = rest ^ low
+                hyp_match[i] = True
+                ref_match[low.bit_length() - 1] = True
+                overlap += 1
     for n in range(1, max_n + 1):
         hyp_count = hyp_len - n + 1 if hyp_len >= n else 0
         ref_count = ref_len - n + 1 if ref_len >= n else 0
-        hyp_match = [False] * hyp_count
-        ref_match = [False] * ref_count
-        overlap = 0
-        if found:
-            if n > 1:
+        if n > 1:
+            hyp_match = [False] * hyp_count
+            ref_match = [False] * ref_count
+            overlap = 0
+            if found:
                 found = next_order(found, token_masks, n)
-            # Pair the k-th occurrences on both sides, flagging them as it goes.
-            left: dict[int, int] = {}  # per n-gram (mask): reference occurrences not yet paired
-            get = left.get
-            for i, mask in found.items():
-                rest = get(mask, mask)
-                if rest:
-                    low = rest & -rest
-                    left[mask] = rest ^ low
-                    hyp_match[i] = True
-                    ref_match[low.bit_length() - 1] = True
-                    overlap += 1
+                left = {}
+                for i, mask in found.items():
+                    rest = left.get(mask, mask)
+                    if rest:
+                        low = rest & -rest
+                        left[mask] = rest ^ low
+                        hyp_match[i] = True
+                        ref_match[low.bit_length() - 1] = True
+                        overlap += 1
         hyp_flags.append(tuple(hyp_match))
         ref_flags.append(tuple(ref_match))
         n_stats.append(RougeStats(overlap, hyp_count, ref_count))
-    lcs = tuple(lcs_prepared.lcs_pairs_from_masks(token_masks)) if hyp and ref_len else ()
+    lcs = tuple(lcs_prepared.lcs_pairs_from_masks(token_masks)) if hyp_len and ref_len else ()
     rouge_l = RougeStats(len(lcs), hyp_len, ref_len)
     if hypothesis_sentences is None:
         hyp_single = True
