@@ -32,6 +32,7 @@ __all__ = [
     "NgramKey",
     "RefNgrams",
     "bleu_detail",
+    "bleu_detail_one",
     "bleu_signature",
     "bleu_stats",
     "compute_bleu",
@@ -439,10 +440,14 @@ def _match_one(
     return matched, tuple(levels), tuple(map(divmod, sorted(unique), repeat(width)))
 
 
-def _detail_one(
-    hypothesis: Sequence[str], masks: dict[str, int], width: int, max_order: int
+def bleu_detail_one(
+    hypothesis: Sequence[str], masks: dict[str, int], width: int, max_order: int = 4
 ) -> BleuDetail:
-    """:func:`bleu_detail` against one reference: :func:`_match_one` fused with the assembly."""
+    """:func:`bleu_detail` against one reference, given by its length ``width`` and its
+    :func:`core.lcs.match_masks` (what :func:`prepare_detail` computes).
+
+    The same matching as :func:`_match_one`, fused with the painting and the assembly.
+    """
     hyp_len = len(hypothesis)
     levels = [0] * width
     hyp_levels = [0] * hyp_len
@@ -528,7 +533,7 @@ def bleu_detail(hypothesis: Sequence[str], refs: RefNgrams | DetailRefs) -> Bleu
         refs = prepare_detail(refs.tokens, refs.max_order)
     lengths = refs.lengths
     if len(lengths) == 1:
-        return _detail_one(hypothesis, refs.masks[0], lengths[0], refs.max_order)
+        return bleu_detail_one(hypothesis, refs.masks[0], lengths[0], refs.max_order)
     hyp_len = len(hypothesis)
     max_order = refs.max_order
     per_order: list[set[int]] = [set() for _ in range(max_order)]

@@ -16,10 +16,27 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
-from core.bleu import BleuDetail, BleuScore, bleu_detail, compute_bleu, prepare_detail
+from core.bleu import (
+    BleuDetail,
+    BleuScore,
+    bleu_detail,
+    bleu_detail_one,
+    compute_bleu,
+    prepare_detail,
+)
 from core.config import ScoringConfig
+from core.lcs import PreparedSequence, match_masks
 from core.nltk_bleu import nltk_sentence_bleu
-from core.rouge import RougeDetail, Score, prepare_ref, rouge_detail, score_multi, score_of
+from core.rouge import (
+    PreparedRef,
+    RougeDetail,
+    Score,
+    prepare_ref,
+    rouge_detail,
+    rouge_detail_one,
+    score_multi,
+    score_of,
+)
 from core.tokenizers import bleu_tokenizer, rouge_tokenizer, sentence_spans
 from core.types import Span, Tokens
 
@@ -237,6 +254,8 @@ class RowDetailer:
         references: Sequence[str],
         systems: Sequence[tuple[str, str]],
     ) -> RowDetail:
+        if len(references) == 1:
+            return self._one_reference(segment, source, references[0], systems)
         config = self.config
         max_n = config.rouge_max_n
         sep = config.lsum_separator
@@ -323,15 +342,7 @@ class RowDetailer:
                 matched_by = tuple([_FIRST if level else _NOBODY for level in orders])
                 missed = [t for t, level in enumerate(orders) if not level]
             else:
-                masks = [0] * len(spans)
-                for s, orders in enumerate(per_system):
-                    bit = 1 << s
-                    for t, level in enumerate(orders):
-                        if level:
-                            masks[t] |= bit
-                lookup = self._matched_by
-                matched_by = tuple([lookup[mask] for mask in masks])
-                missed = [t for t, mask in enumerate(masks) if not mask]
+                matched_by, missed = self._matched(per_system, len(spans))
             n_rouge = len(rtoks.words)
             # Positional: index, text, bleu_tokens, rouge_tokens, matched_by, bleu_highlights,
             # lcs_highlights, missed.
@@ -353,6 +364,121 @@ class RowDetailer:
                 )
             )
         return RowDetail(segment, source, tuple(ref_details), tuple(hyps))
+
+    def _shown_bleu(self, score: BleuScore, words: Tokens, references: Sequence[Tokens]) -> float:
+        """The sentence BLEU shown in the table, in the configured flavour."""
+        config = self.config
+        if config.bleu_flavour != "nltk":
+            return score.score
+        return 100.0 * nltk_sentence_bleu(
+            hypothesis=list(words.words),
+            references=[list(t.words) for t in references],
+            weights=(1.0 / config.max_order,) * config.max_order,
+            smoothing=config.nltk_smoothing,
+        )
+
+    def _one_reference(
+        self,
+        segment: int,
+        source: str | None,
+        reference: str,
+        systems: Sequence[tuple[str, str]],
+    ) -> RowDetail:
+        """:meth:`row` with one reference (the same result, with less bookkeeping)."""
+        config = self.config
+        max_order = config.max_order
+        max_n = config.rouge_max_n
+        sep = config.lsum_separator
+        btokenize = self.btok.tokenize
+        rtokenize = self.rtok.tokenize
+        ref_btoks = btokenize(reference)
+        width = len(ref_btoks.words)
+        masks = match_masks(ref_btoks.words)
+        prepared: PreparedRef | None = None
+        if sep is None or sep not in reference:
+            ref_rtoks = rtokenize(reference)
+            ref_seq = PreparedSequence(ref_rtoks.words)
+        else:
+            ref_rtoks, ref_sents = self._rouge_sentences(reference)
+            prepared = prepare_ref(ref_rtoks.words, sentences=ref_sents, max_n=max_n)
+            ref_seq = prepared._lcs
+        n_rouge = len(ref_rtoks.words)
+        bleu_settings = self._bleu_settings
+        rouge_types = self._rouge_types
+        hyps: list[HypothesisDetail] = []
+        ref_lcs: list[Highlights] = []
+        for name, text in systems:
+            btoks = btokenize(text)
+            detail = bleu_detail_one(btoks.words, masks, width, max_order)
+            score = compute_bleu(detail.stats, **bleu_settings)
+            if sep is None or sep not in text:
+                rtoks, sents = rtokenize(text), None
+            else:
+                rtoks, sents = self._rouge_sentences(text)
+            if prepared is None and sents is None:
+                rdetail = rouge_detail_one(rtoks.words, ref_seq, max_n=max_n)
+            else:
+                if prepared is None:
+                    prepared = prepare_ref(ref_rtoks.words, max_n=max_n)
+                rdetail = rouge_detail(
+                    rtoks.words, prepared, max_n=max_n, hypothesis_sentences=sents
+                )
+            lcs = rdetail.lcs
+            hyp_lcs = [0] * len(rtoks.words)
+            ref_lcs_levels = [0] * n_rouge
+            for i, j in lcs:
+                hyp_lcs[i] = 1
+                ref_lcs_levels[j] = 1
+            ref_lcs.append(Highlights(ref_rtoks.spans, ref_lcs_levels))
+            hyps.append(
+                HypothesisDetail(
+                    name,
+                    text,
+                    btoks,
+                    rtoks,
+                    detail,
+                    score,
+                    self._shown_bleu(score, btoks, (ref_btoks,)),
+                    dict(zip(rouge_types, map(score_of, (*rdetail.rouge_n, rdetail.rouge_l)))),
+                    dict.fromkeys(rouge_types, 0),
+                    (rdetail,),
+                    Highlights(btoks.spans, detail.hyp_order),
+                    Highlights(rtoks.spans, hyp_lcs),
+                    len(lcs),
+                )
+            )
+        spans = ref_btoks.spans
+        per_system = [h.bleu.ref_orders[0] for h in hyps]
+        if len(per_system) == 1:
+            orders = per_system[0]
+            matched_by = tuple([_FIRST if level else _NOBODY for level in orders])
+            missed = [t for t, level in enumerate(orders) if not level]
+        else:
+            matched_by, missed = self._matched(per_system, width)
+        ref_detail = ReferenceDetail(
+            0,
+            reference,
+            ref_btoks,
+            ref_rtoks,
+            matched_by,
+            tuple([Highlights(spans, orders) for orders in per_system]),
+            tuple(ref_lcs),
+            Highlights(spans, (0,) * width, missed),
+        )
+        return RowDetail(segment, source, (ref_detail,), tuple(hyps))
+
+    def _matched(
+        self, per_system: Sequence[Sequence[int]], length: int
+    ) -> tuple[tuple[frozenset[int], ...], list[int]]:
+        """``matched_by`` and the missed tokens of one reference from each system's levels."""
+        masks = [0] * length
+        for s, orders in enumerate(per_system):
+            bit = 1 << s
+            for t, level in enumerate(orders):
+                if level:
+                    masks[t] |= bit
+        lookup = self._matched_by
+        return tuple([lookup[mask] for mask in masks]), [t for t, m in enumerate(masks) if not m]
 
 
 def row_detail(

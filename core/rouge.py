@@ -43,6 +43,7 @@ __all__ = [
     "Score",
     "prepare_ref",
     "rouge_detail",
+    "rouge_detail_one",
     "rouge_l",
     "rouge_lsum",
     "rouge_n",
@@ -350,30 +351,20 @@ def _single_sentence(ref: PreparedRef) -> bool:
     return len(sentences) == 1 and sentences[0] == ref.tokens
 
 
-def rouge_detail(
-    hypothesis: Sequence[str],
-    ref: PreparedRef,
-    *,
-    max_n: int = 2,
-    hypothesis_sentences: Sequence[Sequence[str]] | None = None,
-) -> RougeDetail:
-    """Matches and stats of one hypothesis against one reference, for highlighting.
-
-    ``hypothesis_sentences`` feed ROUGE-Lsum; without them the hypothesis is one sentence.
-
-    The n-gram matches come from the reference's LCS match masks (see
-    :func:`core.lcs.next_order`; equal masks are equal n-grams): a flagged n-gram on either side
-    is one of the first ``min(count_hyp, count_ref)`` occurrences of its n-gram, paired with the
-    same-rank occurrence on the other side (the k-th lowest bit of the mask). When both sides are
-    one sentence, ROUGE-Lsum's union LCS is the LCS itself and every one of its tokens is a hit,
-    so it reuses ROUGE-L's alignment.
-    """
-    _check_order(max_n, "max_n")
-    hyp = _as_tokens(hypothesis, "hypothesis")
+def _match_detail(
+    hyp: Sequence[str], reference: PreparedSequence, max_n: int
+) -> tuple[
+    tuple[tuple[bool, ...], ...],
+    tuple[tuple[bool, ...], ...],
+    tuple[RougeStats, ...],
+    tuple[tuple[int, int], ...],
+    RougeStats,
+]:
+    """The n-gram flags and stats, the LCS and the ROUGE-L stats of one pair (see
+    :func:`rouge_detail`)."""
     hyp_len = len(hyp)
-    ref_len = len(ref.tokens)
-    lcs_prepared = ref._lcs
-    get = lcs_prepared._masks.get
+    ref_len = len(reference.tokens)
+    get = reference._masks.get
     token_masks = [get(token, 0) for token in hyp]
     hyp_flags: list[tuple[bool, ...]] = []
     ref_flags: list[tuple[bool, ...]] = []
@@ -417,24 +408,61 @@ def rouge_detail(
         hyp_flags.append(tuple(hyp_match))
         ref_flags.append(tuple(ref_match))
         n_stats.append(RougeStats(overlap, hyp_count, ref_count))
-    lcs = tuple(lcs_prepared.lcs_pairs_from_masks(token_masks)) if hyp_len and ref_len else ()
-    rouge_l = RougeStats(len(lcs), hyp_len, ref_len)
+    lcs = tuple(reference.lcs_pairs_from_masks(token_masks)) if hyp_len and ref_len else ()
+    return (
+        tuple(hyp_flags),
+        tuple(ref_flags),
+        tuple(n_stats),
+        lcs,
+        RougeStats(len(lcs), hyp_len, ref_len),
+    )
+
+
+def rouge_detail_one(
+    hypothesis: Sequence[str], reference: PreparedSequence, *, max_n: int = 2
+) -> RougeDetail:
+    """:func:`rouge_detail` when hypothesis and reference are one sentence each.
+
+    ``reference`` holds the reference tokens' match masks (:class:`core.lcs.PreparedSequence`).
+    ROUGE-Lsum's union LCS is then the LCS itself and every one of its tokens is a hit, so the
+    ROUGE-Lsum stats are the ROUGE-L stats.
+    """
+    _check_order(max_n, "max_n")
+    hyp = _as_tokens(hypothesis, "hypothesis")
+    hyp_flags, ref_flags, n_stats, lcs, rouge_l = _match_detail(hyp, reference, max_n)
+    return RougeDetail(lcs, hyp_flags, ref_flags, n_stats, rouge_l, rouge_l)
+
+
+def rouge_detail(
+    hypothesis: Sequence[str],
+    ref: PreparedRef,
+    *,
+    max_n: int = 2,
+    hypothesis_sentences: Sequence[Sequence[str]] | None = None,
+) -> RougeDetail:
+    """Matches and stats of one hypothesis against one reference, for highlighting.
+
+    ``hypothesis_sentences`` feed ROUGE-Lsum; without them the hypothesis is one sentence.
+
+    The n-gram matches come from the reference's LCS match masks (see
+    :func:`core.lcs.next_order`; equal masks are equal n-grams): a flagged n-gram on either side
+    is one of the first ``min(count_hyp, count_ref)`` occurrences of its n-gram, paired with the
+    same-rank occurrence on the other side (the k-th lowest bit of the mask). When both sides are
+    one sentence, ROUGE-Lsum's union LCS is the LCS itself and every one of its tokens is a hit,
+    so it reuses ROUGE-L's alignment.
+    """
+    _check_order(max_n, "max_n")
+    hyp = _as_tokens(hypothesis, "hypothesis")
+    hyp_flags, ref_flags, n_stats, lcs, rouge_l = _match_detail(hyp, ref._lcs, max_n)
     if hypothesis_sentences is None:
         hyp_single = True
     else:
         sentences = [s for s in _as_sentences(hypothesis_sentences, "hypothesis sentences") if s]
-        hyp_single = (not sentences and not hyp_len) or (
+        hyp_single = (not sentences and not hyp) or (
             len(sentences) == 1 and list(sentences[0]) == list(hyp)
         )
     if hyp_single and _single_sentence(ref):
         lsum = rouge_l
     else:
         lsum = rouge_lsum((hyp,) if hypothesis_sentences is None else hypothesis_sentences, ref)
-    return RougeDetail(
-        lcs=lcs,
-        hyp_ngram_match=tuple(hyp_flags),
-        ref_ngram_match=tuple(ref_flags),
-        rouge_n=tuple(n_stats),
-        rouge_l=rouge_l,
-        rouge_lsum=lsum,
-    )
+    return RougeDetail(lcs, hyp_flags, ref_flags, n_stats, rouge_l, lsum)
