@@ -17,8 +17,9 @@ It offers the parts of the :class:`QSortFilterProxyModel` API a view or shell ex
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -100,7 +101,6 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._ratio_bounds = DEFAULT_RATIO_BOUNDS
         self._empty_mask: BoolArray | None = None
         self._folded: dict[int, list[str]] = {}
-        self._joined: dict[tuple[int, bool], tuple[str, npt.NDArray[np.int64]] | None] = {}
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(REFRESH_DELAY_MS)
@@ -145,7 +145,6 @@ class SegmentFilterProxy(QAbstractProxyModel):
     def _forget_text_caches(self) -> None:
         self._empty_mask = None
         self._folded.clear()
-        self._joined.clear()
 
     # -- filters ----------------------------------------------------------------------------
 
@@ -172,7 +171,8 @@ class SegmentFilterProxy(QAbstractProxyModel):
         columns = model.text_columns() if column is None else [column]
         for col in columns:
             model.strings(col)  # ValueError for a non-text column
-        test: Callable[[str], object]
+        # C-level calls per row (no Python frame per text): 100,000 rows in ~15 ms for a
+        # substring, ~40-170 ms for a regex.
         fold = False
         if regex:
             try:
@@ -180,57 +180,26 @@ class SegmentFilterProxy(QAbstractProxyModel):
             except re.error as exc:
                 self.filter_error.emit(f"Invalid regular expression: {exc}")
                 return False
-            search = compiled.search
 
-            def test(text: str) -> bool:
-                return search(text) is not None
+            def matches(strings: Sequence[str]) -> Iterator[bool]:
+                return map(bool, map(compiled.search, strings))
 
         else:
             needle = pattern if case_sensitive else pattern.casefold()
             fold = not case_sensitive
 
-            def test(text: str) -> bool:
-                return needle in text
+            def matches(strings: Sequence[str]) -> Iterator[bool]:
+                return map(str.__contains__, strings, repeat(needle))
 
         n = self._n
         mask = np.zeros(n, dtype=np.bool_)
         for col in columns:
             strings = self._folded_strings(col) if fold else model.strings(col)
-            if not regex and _SEPARATOR not in needle:
-                joined = self._joined_strings(col, fold, strings)
-                if joined is not None:
-                    mask |= _substring_rows(needle, *joined)
-                    continue
-            if regex and not _ANCHORED_TO_TEXT.search(pattern):
-                joined = self._joined_strings(col, False, strings)
-                if joined is not None:
-                    mask |= _regex_rows(compiled, strings, *joined)
-                    continue
-            mask |= np.fromiter(map(test, strings), dtype=np.bool_, count=n)
+            mask |= np.fromiter(matches(strings), dtype=np.bool_, count=n)
         self._text_filter = TextFilter(pattern, column, regex, case_sensitive)
         self._text_mask = mask
         self._filters_changed()
         return True
-
-    def _joined_strings(
-        self, col: int, fold: bool, strings: Sequence[str]
-    ) -> tuple[str, npt.NDArray[np.int64]] | None:
-        """Column ``col`` as one string with a separator no text contains, plus row starts.
-
-        One C-level scan of it finds a substring in every row far faster than a Python loop
-        over 100,000 strings. None when some text contains the separator.
-        """
-        key = (col, fold)
-        if key not in self._joined:
-            joined = _SEPARATOR.join(strings)
-            if joined.count(_SEPARATOR) != max(0, len(strings) - 1):
-                self._joined[key] = None
-            else:
-                lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
-                starts = np.zeros(len(strings), dtype=np.int64)
-                np.cumsum(lengths[:-1] + 1, out=starts[1:])
-                self._joined[key] = (joined, starts)
-        return self._joined[key]
 
     def _folded_strings(self, col: int) -> list[str]:
         folded = self._folded.get(col)
@@ -687,58 +656,3 @@ __all__ = [
     "SegmentFilterProxy",
     "TextFilter",
 ]
-
-
-#: Joins a column's texts for :func:`_substring_rows`; files holding it are refused as binary.
-_SEPARATOR = "\x00"
-
-
-def _substring_rows(needle: str, joined: str, starts: npt.NDArray[np.int64]) -> BoolArray:
-    """Which rows of ``joined`` (rows starting at ``starts``) contain ``needle``."""
-    mask = np.zeros(len(starts), dtype=np.bool_)
-    if not len(starts):
-        return mask
-    find = joined.find
-    ends = np.append(starts[1:] - 1, len(joined))
-    position = find(needle)
-    while position != -1:
-        row = int(np.searchsorted(starts, position, side="right")) - 1
-        mask[row] = True
-        # Jump to the next row: one hit per row is enough.
-        position = find(needle, int(ends[row]) + 1)
-    return mask
-
-
-#: Anchors (``^``, ``$``, ``\A``, ``\Z``) mean the start and end of one text: a scan of the
-#: joined column cannot see them, so such patterns are tested row by row (``[^...]`` is fine).
-_ANCHORED_TO_TEXT = re.compile(r"\\[AZ]|\$|(?<!\[)\^")
-
-
-def _regex_rows(
-    compiled: re.Pattern[str],
-    strings: Sequence[str],
-    joined: str,
-    starts: npt.NDArray[np.int64],
-) -> BoolArray:
-    """Which rows match ``compiled``, from a scan of the joined column.
-
-    The scan only proposes rows: every proposed row is tested on its own text (a match that
-    reached across the separator, or a lookbehind that saw the previous row, is thereby
-    dropped), and the scan restarts at the next row, so no row is skipped.
-    """
-    mask = np.zeros(len(starts), dtype=np.bool_)
-    if not len(starts):
-        return mask
-    search = compiled.search
-    n = len(starts)
-    position = 0
-    while True:
-        found = search(joined, position)
-        if found is None:
-            return mask
-        row = int(np.searchsorted(starts, found.start(), side="right")) - 1
-        if search(strings[row]) is not None:
-            mask[row] = True
-        if row + 1 >= n:
-            return mask
-        position = int(starts[row + 1])

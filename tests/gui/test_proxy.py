@@ -320,31 +320,3 @@ def test_100k_rows_filter_and_sort_match_numpy() -> None:
     np.testing.assert_array_equal(proxy.visible_segments(), expected)
     assert proxy.rowCount() == len(expected)
     assert proxy.index(0, 0).data(SEGMENT_ROLE) == expected[0]
-
-
-def test_substring_scan_agrees_with_a_per_row_test_at_row_edges():
-    from gui.proxy import _SEPARATOR, _substring_rows
-
-    rows = ["abc", "", "cab", "c", "ab", "xabx", "", "a", "b", "ab"]
-    joined = _SEPARATOR.join(rows)
-    starts = np.cumsum([0] + [len(r) + 1 for r in rows[:-1]])
-    for needle in ("ab", "a", "b", "c", "ca", "bc", "x", "abc", "zz"):
-        expected = np.array([needle in r for r in rows])
-        np.testing.assert_array_equal(_substring_rows(needle, joined, starts), expected)
-
-
-@pytest.mark.parametrize(
-    "pattern",
-    [r"a\sb", r"[^x]b", r"(?<=\W)b", r"(?<!a)b", r"\bab\b", r"b*", r"a.?c", "cab|xa", r"\d+"],
-)
-def test_regex_scan_agrees_with_a_per_row_search(pattern):
-    import re
-
-    from gui.proxy import _SEPARATOR, _regex_rows
-
-    rows = ["abc", "", "cab", "c", "a b", "xabx", "", "a", "b", "ab 12", "a", "bc"]
-    joined = _SEPARATOR.join(rows)
-    starts = np.cumsum([0] + [len(r) + 1 for r in rows[:-1]])
-    compiled = re.compile(pattern)
-    expected = np.array([compiled.search(r) is not None for r in rows])
-    np.testing.assert_array_equal(_regex_rows(compiled, rows, joined, starts), expected)
