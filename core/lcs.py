@@ -190,8 +190,44 @@ class PreparedSequence:
 
     def lcs_pairs_from_masks(self, token_masks: list[int]) -> list[tuple[int, int]]:
         """:meth:`lcs_pairs` of the sequence whose :meth:`token_masks` are ``token_masks``,
-        as increasing ``(index in the other sequence, index in self)`` pairs (swapped)."""
-        pairs = [(j, i) for i, j in self._backtrack(token_masks)]
+        as increasing ``(index in the other sequence, index in self)`` pairs (swapped).
+
+        :meth:`_columns` and :meth:`_backtrack` fused into one pass each way (the detail
+        path's hot spot).
+        """
+        positions = list(compress(range(len(token_masks)), token_masks))
+        if not positions:
+            return []
+        masks = list(filter(None, token_masks))
+        v = self._full
+        columns: list[int] = []
+        append = columns.append
+        for mask in masks:
+            u = v & mask
+            v = (v + u) | (v - u)
+            append(v)
+        pairs: list[tuple[int, int]] = []
+        i = len(self.tokens)
+        end = len(token_masks)
+        for j, mask, column in zip(reversed(positions), reversed(masks), reversed(columns)):
+            if j + 1 < end:
+                # Columns j + 1 .. end - 1 have no match and equal this column.
+                stops = ~column & ((1 << i) - 1)
+                if not stops:
+                    break
+                i = stops.bit_length()
+            stops = (mask | ~column) & ((1 << i) - 1)
+            if not stops:
+                break
+            p = stops.bit_length() - 1
+            if mask >> p & 1:
+                pairs.append((j, p))
+                if not p:
+                    break
+                i = p
+            else:
+                i = p + 1
+            end = j
         pairs.reverse()
         return pairs
 
