@@ -10,6 +10,7 @@ looks at.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import sys
@@ -17,6 +18,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing.context import BaseContext
 
@@ -27,6 +29,8 @@ from core.config import ScoringConfig
 from core.fastpath import FastScorer
 from core.io import Comparison
 from core.results import ScoreChunk, ScoreTable
+
+log = logging.getLogger(__name__)
 
 DEFAULT_CHUNK_SIZE = 256
 
@@ -377,34 +381,47 @@ def iter_score_chunks_offloaded(
         return
     costs = np.ones(n - head)
     tasks = [(a + head, b + head) for a, b in parallel_bounds(n - head, chunk_size, workers, costs)]
+    pending: dict[Future[ScoreChunk], tuple[int, int]] = {}
+    position = 0
+    leftovers: list[tuple[int, int]] = []
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=_process_context(),
         initializer=_init_worker,
         initargs=(config,),
     )
-    running: set[Future[ScoreChunk]] = set()
-    position = 0
     try:
-        while position < len(tasks) or running:
+        while position < len(tasks) or pending:
             # Keep every worker busy with one task and the next one queued.
-            while position < len(tasks) and len(running) < 2 * workers:
+            while position < len(tasks) and len(pending) < 2 * workers:
                 a, b = tasks[position]
-                position += 1
-                running.add(
-                    pool.submit(
-                        _score_in_worker,
-                        tuple(col[a:b] for col in text.references),
-                        tuple(col[a:b] for col in text.systems),
-                        a,
-                    )
+                future = pool.submit(
+                    _score_in_worker,
+                    tuple(col[a:b] for col in text.references),
+                    tuple(col[a:b] for col in text.systems),
+                    a,
                 )
-            done, running = wait(running, timeout=CANCEL_POLL_SECONDS, return_when=FIRST_COMPLETED)
+                position += 1
+                pending[future] = (a, b)
+            done, _ = wait(pending, timeout=CANCEL_POLL_SECONDS, return_when=FIRST_COMPLETED)
             if cancel is not None and cancel():
                 return
             for future in done:
-                yield future.result()
+                chunk = future.result()
+                del pending[future]
+                yield chunk
+    except (BrokenProcessPool, OSError, RuntimeError) as exc:
+        # No worker process could be started (or one died): score what is left right here,
+        # slower for a GUI but never lost.
+        log.warning("scoring in worker processes failed (%s); scoring in this thread", exc)
+        leftovers = sorted(pending.values()) + tasks[position:]
     finally:
-        for future in running:
+        for future in pending:
             future.cancel()
         pool.shutdown(wait=False, cancel_futures=True)
+    if leftovers:
+        scorer = ChunkScorer(config)
+        for a, b in leftovers:
+            if cancel is not None and cancel():
+                return
+            yield scorer.score(text, a, b)

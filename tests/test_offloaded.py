@@ -59,3 +59,28 @@ def test_tiny_corpus_is_scored_in_the_caller() -> None:
     text = _sample(1)
     chunks = list(iter_score_chunks_offloaded(text, ScoringConfig(), first_chunk_size=1000))
     assert [(c.start, c.stop) for c in chunks] == [(0, len(text))]
+
+
+def test_rows_are_scored_here_when_no_worker_process_starts(monkeypatch, caplog) -> None:
+    import core.engine
+
+    class NoProcesses:
+        def __init__(self, **_: object) -> None:
+            pass
+
+        def submit(self, *_: object) -> None:
+            raise RuntimeError("An attempt has been made to start a new process before ...")
+
+        def shutdown(self, **_: object) -> None:
+            pass
+
+    monkeypatch.setattr(core.engine, "ProcessPoolExecutor", NoProcesses)
+    text = _sample(2)
+    config = ScoringConfig()
+    table = ScoreTable(systems=text.system_names, n_segments=len(text), config=config, nrefs=2)
+    with caplog.at_level("WARNING"):
+        for chunk in iter_score_chunks_offloaded(text, config, workers=2, chunk_size=50):
+            table.apply(chunk)
+    assert table.complete
+    np.testing.assert_array_equal(table.scores, score_corpus(text, config).scores)
+    assert "scoring in this thread" in caplog.text
