@@ -469,10 +469,16 @@ def bleu_detail_one(
                 keys.append(i * width + j)
                 levels[j] = 1
                 hyp_levels[i] = 1
+    first_keys = keys  # the order-1 links
     hyp_matches = [tuple(starts)]
     links: tuple[tuple[int, int], ...] = ()
     if starts:
-        unique = set(keys)
+        # Once every n-gram found at some order occurs once in the reference and once among
+        # the found ones (one bit per mask, no mask twice: "clean"), every higher order is
+        # clean too and its links are already among those of this order: the (n+1)-gram at
+        # i matched at j means the n-grams at i and i + 1 matched at j and j + 1.
+        expand = len(left) < len(found) or any(left.values())
+        unique = set(keys) if expand else None
         step = width + 1
         for n in range(2, max_order + 1):
             k = n - 1
@@ -500,10 +506,15 @@ def bleu_detail_one(
                     levels[j : j + n] = row
                     hyp_levels[i : i + n] = row
             hyp_matches.append(tuple(starts))
-            for offset in range(step, n * step, step):
-                unique.update([key + offset for key in keys])
-            unique.update(keys)
-        links = tuple(map(divmod, sorted(unique), repeat(width)))
+            if unique is not None and expand:
+                for offset in range(step, n * step, step):
+                    unique.update([key + offset for key in keys])
+                unique.update(keys)
+                expand = len(left) < len(found) or any(left.values())
+        if unique is None:  # order 1 was clean: its pairs, already sorted, are all the links
+            links = tuple(map(divmod, first_keys, repeat(width)))
+        else:
+            links = tuple(map(divmod, sorted(unique), repeat(width)))
     if len(hyp_matches) < max_order:
         hyp_matches += [()] * (max_order - len(hyp_matches))
     totals = tuple([hyp_len - n if n < hyp_len else 0 for n in range(max_order)])

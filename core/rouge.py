@@ -317,8 +317,10 @@ def rouge_lsum(hypothesis_sentences: Sequence[Sequence[str]], ref: PreparedRef) 
 
 def score_of(stats: RougeStats) -> Score:
     """Precision, recall and F-measure from stats, with rouge-score's exact arithmetic."""
-    precision = stats.overlap / max(stats.hyp_count, 1)
-    recall = stats.overlap / max(stats.ref_count, 1)
+    overlap = stats.overlap
+    # max(count, 1): counts are never negative, so ``or 1`` is the same
+    precision = overlap / (stats.hyp_count or 1)
+    recall = overlap / (stats.ref_count or 1)
     # rouge-score's scoring.fmeasure, operation for operation.
     fmeasure = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
     return Score(precision, recall, fmeasure)
