@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain
 
 from core.lcs import PreparedSequence, next_order
@@ -315,9 +316,15 @@ def rouge_lsum(hypothesis_sentences: Sequence[Sequence[str]], ref: PreparedRef) 
     return RougeStats(hits, hyp_total, ref_total)
 
 
+#: The score of any stats without overlap (rouge-score gives 0 / max(count, 1) and F = 0).
+_NO_SCORE = Score(0.0, 0.0, 0.0)
+
+
 def score_of(stats: RougeStats) -> Score:
     """Precision, recall and F-measure from stats, with rouge-score's exact arithmetic."""
     overlap = stats.overlap
+    if not overlap:
+        return _NO_SCORE
     # max(count, 1): counts are never negative, so ``or 1`` is the same
     precision = overlap / (stats.hyp_count or 1)
     recall = overlap / (stats.ref_count or 1)
@@ -353,6 +360,31 @@ def _single_sentence(ref: PreparedRef) -> bool:
     return len(sentences) == 1 and sentences[0] == ref.tokens
 
 
+@lru_cache(maxsize=1024)
+def _nothing_matched(
+    hyp_len: int, ref_len: int, max_n: int
+) -> tuple[
+    tuple[tuple[bool, ...], ...],
+    tuple[tuple[bool, ...], ...],
+    tuple[RougeStats, ...],
+    tuple[tuple[int, int], ...],
+    RougeStats,
+]:
+    """:func:`_match_detail` of a pair with an empty side (immutable, so shared): common with
+    text the tokenizer keeps nothing of, such as any non-Latin script for rouge-score's."""
+    counts = [
+        (hyp_len - n + 1 if hyp_len >= n else 0, ref_len - n + 1 if ref_len >= n else 0)
+        for n in range(1, max_n + 1)
+    ]
+    return (
+        tuple([(False,) * hyp_count for hyp_count, _ in counts]),
+        tuple([(False,) * ref_count for _, ref_count in counts]),
+        tuple([RougeStats(0, hyp_count, ref_count) for hyp_count, ref_count in counts]),
+        (),
+        RougeStats(0, hyp_len, ref_len),
+    )
+
+
 def _match_detail(
     hyp: Sequence[str], reference: PreparedSequence, max_n: int
 ) -> tuple[
@@ -366,6 +398,8 @@ def _match_detail(
     :func:`rouge_detail`)."""
     hyp_len = len(hyp)
     ref_len = len(reference.tokens)
+    if not hyp_len or not ref_len:
+        return _nothing_matched(hyp_len, ref_len, max_n)
     get = reference._masks.get
     token_masks = [get(token, 0) for token in hyp]
     hyp_flags: list[tuple[bool, ...]] = []
