@@ -205,6 +205,7 @@ class _MatchedBy(dict[int, frozenset[int]]):
         return found
 
 
+_NO_SEQUENCE = PreparedSequence(())
 _NOBODY: frozenset[int] = frozenset()
 _FIRST: frozenset[int] = frozenset({0})
 
@@ -397,20 +398,28 @@ class RowDetailer:
         prepared: PreparedRef | None = None
         if sep is None or sep not in reference:
             ref_rtoks = rtokenize(reference)
-            ref_seq = PreparedSequence(ref_rtoks.words)
+            ref_seq = PreparedSequence(ref_rtoks.words) if ref_rtoks.words else _NO_SEQUENCE
         else:
             ref_rtoks, ref_sents = self._rouge_sentences(reference)
             prepared = prepare_ref(ref_rtoks.words, sentences=ref_sents, max_n=max_n)
             ref_seq = prepared._lcs
         n_rouge = len(ref_rtoks.words)
-        bleu_settings = self._bleu_settings
+        smooth_method = config.smooth_method
+        smooth_value = self._bleu_settings["smooth_value"]
+        effective_order = config.effective_order
+        nltk = config.bleu_flavour == "nltk"
         rouge_types = self._rouge_types
         hyps: list[HypothesisDetail] = []
         ref_lcs: list[Highlights] = []
         for name, text in systems:
             btoks = btokenize(text)
             detail = bleu_detail_one(btoks.words, masks, width, max_order)
-            score = compute_bleu(detail.stats, **bleu_settings)
+            score = compute_bleu(
+                detail.stats,
+                smooth_method=smooth_method,
+                smooth_value=smooth_value,
+                effective_order=effective_order,
+            )
             if sep is None or sep not in text:
                 rtoks, sents = rtokenize(text), None
             else:
@@ -438,7 +447,7 @@ class RowDetailer:
                     rtoks,
                     detail,
                     score,
-                    self._shown_bleu(score, btoks, (ref_btoks,)),
+                    self._shown_bleu(score, btoks, (ref_btoks,)) if nltk else score.score,
                     dict(zip(rouge_types, map(score_of, (*rdetail.rouge_n, rdetail.rouge_l)))),
                     dict.fromkeys(rouge_types, 0),
                     (rdetail,),
