@@ -26,13 +26,15 @@ import re
 from collections.abc import Callable
 from functools import cache, lru_cache
 from itertools import compress
-from typing import ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 import regex
-from nltk.stem.porter import PorterStemmer
 
 from core.textspan import MappedText, sentence_spans, split_lines, word_spans
 from core.types import Span, Tokens
+
+if TYPE_CHECKING:
+    from nltk.stem.porter import PorterStemmer
 
 __all__ = [
     "BLEU_TOKENIZERS",
@@ -369,6 +371,10 @@ class _StemCache(dict[str, str]):
 @cache
 def _porter() -> PorterStemmer:
     # rouge-score builds nltk's PorterStemmer() with its defaults (NLTK_EXTENSIONS mode).
+    # Imported here: importing nltk costs about a second (it loads scipy), which every start of
+    # the CLI, the GUI and each worker process would pay although only stemming needs it.
+    from nltk.stem.porter import PorterStemmer
+
     return PorterStemmer()
 
 
