@@ -4,10 +4,10 @@ This is the slow path, computed lazily for the rows a user actually looks at. Th
 exactly the ranges given here and never re-tokenizes anything.
 
 Everything is computed when a row is built: the tokens with their spans, the BLEU and ROUGE
-statistics, the matched n-gram order of every token, the LCS alignment. Only the
-:class:`Highlight` records themselves, one small object per token, are created on first access
-(:class:`Highlights`): most detail is computed for rows that are scored or exported and never
-painted, and per-token objects would otherwise dominate the cost of a row.
+statistics and scores, the matched n-gram order of every token, the links, the LCS alignment.
+Only the :class:`Highlight` records themselves, one small object per token and per list, are
+created when a list is first read (:class:`Highlights`); building five of them per row, most of
+which nobody reads, took a large share of a row's time.
 """
 
 from __future__ import annotations
