@@ -119,7 +119,7 @@ def small_mt() -> tuple[list[list[str]], list[list[str]], list[str]]:
             systems[k] += [s[k][i] for i in rows]
     # Edge cases a user will meet: empty lines, entities, repeated words.
     refs[0] += ["", "the cat is on the mat", "&quot;Quoted&quot; &amp; more", "x"]
-    refs[1] += ["", "there is a cat on the mat", "\"Quoted\" & more", ""]
+    refs[1] += ["", "there is a cat on the mat", '"Quoted" & more', ""]
     systems[0] += ["", "the the the the the the", "&quot;Quoted&quot; &amp; more", ""]
     systems[1] += ["nothing", "", "Quoted & more", "x x"]
     return refs, systems, ["a", "b"]
