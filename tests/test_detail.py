@@ -20,27 +20,10 @@ from sacrebleu.metrics.bleu import BLEU
 from core.config import ScoringConfig
 from core.detail import Highlight, Highlights, RowDetail, RowDetailer, row_detail
 from core.types import Tokens
-from tests.conftest import Dataset, dataset_params
+from tests.conftest import Dataset, dataset_params, rewrite_13a
 
 # rouge-score 0.1.2 calls it ``lcs_ind``; older/newer versions use ``_lcs_ind``.
 RS_LCS_IND = getattr(rouge_scorer, "_lcs_ind", None) or rouge_scorer.lcs_ind
-
-# mteval-v13a's language-independent rewrites, in the order sacrebleu's Tokenizer13a applies them.
-_MTEVAL_REWRITES = (
-    ("<skipped>", ""),
-    ("-\n", ""),
-    ("\n", " "),
-    ("&quot;", '"'),
-    ("&amp;", "&"),
-    ("&lt;", "<"),
-    ("&gt;", ">"),
-)
-
-
-def _rewrite_13a(text: str) -> str:
-    for old, new in _MTEVAL_REWRITES:
-        text = text.replace(old, new)
-    return text
 
 
 @functools.cache
@@ -92,7 +75,7 @@ def _check_bleu_spans(config: ScoringConfig, line: str, tokens: Tokens) -> None:
         if config.lowercase:
             piece = piece.lower()
         if config.tokenize == "13a":
-            piece = _rewrite_13a(piece)
+            piece = rewrite_13a(piece)
         if config.lowercase:
             assert piece.replace("ς", "σ") == word.replace("ς", "σ")
         else:

@@ -33,6 +33,7 @@ from core.tokenizers import (
     split_lines,
 )
 from core.types import Tokens
+from tests.conftest import rewrite_13a
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -62,24 +63,6 @@ def _rouge_reference(stem: bool) -> DefaultTokenizer:
 
 def rouge_score_words(line: str, *, stem: bool) -> list[str]:
     return _rouge_reference(stem).tokenize(line)
-
-
-# mteval-v13a's language-independent rewrites, in the order sacrebleu's Tokenizer13a applies them.
-_MTEVAL_REWRITES = (
-    ("<skipped>", ""),
-    ("-\n", ""),
-    ("\n", " "),
-    ("&quot;", '"'),
-    ("&amp;", "&"),
-    ("&lt;", "<"),
-    ("&gt;", ">"),
-)
-
-
-def _rewrite_13a(text: str) -> str:
-    for old, new in _MTEVAL_REWRITES:
-        text = text.replace(old, new)
-    return text
 
 
 def _fold_sigma(text: str) -> str:
@@ -169,7 +152,7 @@ def check_bleu(name: str, lowercase: bool, line: str) -> None:
         if lowercase:
             source = source.lower()
         if name == "13a":
-            source = _rewrite_13a(source)
+            source = rewrite_13a(source)
         if name == "char" and lowercase and len(source) > 1:
             assert word in source
         elif lowercase:
@@ -256,7 +239,7 @@ def test_skipped_and_hyphen_newline_are_deleted_inside_a_span() -> None:
     tokens = bleu_tokenizer("13a").tokenize(line)
     assert list(tokens.words) == sacrebleu_words("13a", False, line)
     for word, (a, b) in zip(tokens.words, tokens.spans, strict=True):
-        assert _rewrite_13a(line[a:b]) == word
+        assert rewrite_13a(line[a:b]) == word
     assert tokens.spans[0] == (0, line.index("cast") + 4)
 
 
