@@ -52,6 +52,11 @@ def detect_script(references: Sequence[Sequence[str]]) -> str | None:
     return "ja" if kana / (han + kana) > 0.1 else "zh"
 
 
+def has_sentence_marker(references: Sequence[Sequence[str]], marker: str = "<n>") -> bool:
+    """Whether the first lines of any reference contain ``marker`` (sentence-marked text)."""
+    return any(marker in line for lines in references for line in lines[:SCRIPT_SAMPLE_LINES])
+
+
 def _separator_label(separator: str | None) -> str:
     if separator is None:
         return "none"

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from core import __version__
-from core.advice import detect_script, scoring_advice
+from core.advice import detect_script, has_sentence_marker, scoring_advice
 from core.config import (
     BLEU_FLAVOURS,
     BLEU_TOKENIZERS,
@@ -217,9 +217,10 @@ def format_table(table: ScoreTable) -> str:
 
 def warn_about(table: ScoreTable, text: CorpusText, stream: TextIO) -> None:
     """Print what the GUI's warnings banner would show (see :mod:`core.advice`)."""
-    has_marker = any("<n>" in line for col in text.references for line in col[:200])
     for advice in scoring_advice(
-        table, script=detect_script(text.references), has_marker=has_marker
+        table,
+        script=detect_script(text.references),
+        has_marker=has_sentence_marker(text.references),
     ):
         hint = _CLI_FIX_HINTS.get(advice.key, "")
         print(f"matchlight: warning: {advice.message}{hint}", file=stream)

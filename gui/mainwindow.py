@@ -62,7 +62,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.advice import Advice, detect_script, scoring_advice
+from core.advice import Advice, detect_script, has_sentence_marker, scoring_advice
 from core.config import ScoringConfig
 from core.engine import CorpusText
 from core.export import comparison_inputs, write_csv
@@ -960,7 +960,9 @@ class MainWindow(QMainWindow):
         self._advice = {}
         if self._comparison is not None and table is not None:
             for advice in scoring_advice(
-                table, script=self._cjk, has_marker=self._has_marker("<n>")
+                table,
+                script=self._cjk,
+                has_marker=self._text is not None and has_sentence_marker(self._text.references),
             ):
                 self._advice[advice.key] = advice
                 items.append(BannerItem(advice.key, advice.message, advice.fix_label))
@@ -974,11 +976,6 @@ class MainWindow(QMainWindow):
                 )
                 items.append(BannerItem("inputs", f"Input warnings — {shown}."))
         self.banner.set_items([i for i in items if i.key not in self._dismissed])
-
-    def _has_marker(self, marker: str) -> bool:
-        if self._text is None:
-            return False
-        return any(marker in line for ref in self._text.references for line in ref[:200])
 
     def _show_current_detail(self) -> None:
         segment = self.current_segment()
