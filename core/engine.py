@@ -82,14 +82,6 @@ class ChunkScorer:
     def __init__(self, config: ScoringConfig) -> None:
         self.config = config
         self._fast = FastScorer(config)
-        self.btok = self._fast.btok
-        self.rtok = self._fast.rtok
-        self.metrics = config.metric_names()
-        self.rouge_types = config.rouge_types
-
-    def rouge_sentences(self, line: str) -> list[list[str]]:
-        """ROUGE tokens of each sentence of ``line`` (empty sentences dropped, as rouge-score)."""
-        return self._fast.rouge_sentences(line)
 
     def score(self, text: CorpusText, start: int, stop: int) -> ScoreChunk:
         """Scores of the segments ``start:stop`` of ``text``."""
