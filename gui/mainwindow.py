@@ -56,7 +56,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
-    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -78,6 +77,7 @@ from gui.opendialog import ComparisonSpecs, OpenComparisonDialog, assign_roles, 
 from gui.proxy import SegmentFilterProxy
 from gui.settings import SettingsDialog, load_config, save_config
 from gui.summary import SummaryWidget
+from gui.tableview import SegmentTableView
 
 log = logging.getLogger(__name__)
 
@@ -433,7 +433,7 @@ class MainWindow(QMainWindow):
         self.filter_bar = FilterBar()
         self.filter_bar.filters_applied.connect(self._on_filters_applied)
 
-        self.table_view = QTableView()
+        self.table_view = SegmentTableView()
         self.table_view.setObjectName("segments")
         self.table_view.setSortingEnabled(True)
         self.table_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

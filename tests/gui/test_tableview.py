@@ -1,0 +1,91 @@
+"""SegmentTableView repaints changed rows only when they are on screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QApplication
+
+from gui.tableview import SegmentTableView
+
+
+class PaintCounter(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rects: list[tuple[int, int, int, int]] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            rect = event.rect()  # type: ignore[attr-defined]
+            self.rects.append((rect.x(), rect.y(), rect.width(), rect.height()))
+        return False
+
+
+def _view(
+    qtbot: Any, rows: int = 5000
+) -> tuple[SegmentTableView, QStandardItemModel, PaintCounter]:
+    model = QStandardItemModel(rows, 3)
+    for r in range(0, rows, 97):
+        model.setItem(r, 0, QStandardItem(f"row {r}"))
+    view = SegmentTableView()
+    view.setModel(model)
+    view.verticalHeader().setDefaultSectionSize(20)
+    view.resize(500, 300)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    QApplication.processEvents()
+    counter = PaintCounter()
+    view.viewport().installEventFilter(counter)
+    return view, model, counter
+
+
+def _settle(qtbot: Any) -> None:
+    qtbot.wait(30)
+    QApplication.processEvents()
+
+
+def test_visible_rows_are_the_rows_on_screen(qtbot: Any) -> None:
+    view, model, _ = _view(qtbot)
+    first, last = view.visible_rows()
+    assert first == 0
+    assert last == view.rowAt(view.viewport().height() - 1) > 5
+    view.scrollTo(model.index(1000, 0), SegmentTableView.ScrollHint.PositionAtTop)
+    assert view.visible_rows()[0] == 1000
+    model.removeRows(0, model.rowCount())
+    assert view.visible_rows() == (0, -1)
+
+
+def test_a_change_below_the_screen_paints_nothing(qtbot: Any) -> None:
+    _, model, counter = _view(qtbot)
+    _settle(qtbot)
+    counter.rects.clear()
+    model.dataChanged.emit(model.index(1000, 0), model.index(2023, 2), [])
+    _settle(qtbot)
+    assert counter.rects == []
+
+
+def test_a_change_reaching_the_screen_paints_only_the_visible_part(qtbot: Any) -> None:
+    view, model, counter = _view(qtbot)
+    _settle(qtbot)
+    counter.rects.clear()
+    model.dataChanged.emit(model.index(3, 1), model.index(4000, 1), [])
+    _settle(qtbot)
+    assert counter.rects, "the visible changed cells were not repainted"
+    row_top = view.rowViewportPosition(3)
+    col_left = view.columnViewportPosition(1)
+    for x, y, w, _h in counter.rects:
+        assert y >= row_top  # rows above the change are not repainted
+        assert x >= col_left and x + w <= col_left + view.columnWidth(1) + 1  # + grid line
+
+
+def test_a_real_edit_on_screen_is_shown(qtbot: Any) -> None:
+    view, model, counter = _view(qtbot)
+    _settle(qtbot)
+    counter.rects.clear()
+    model.setData(model.index(2, 0), "changed", Qt.ItemDataRole.DisplayRole)
+    _settle(qtbot)
+    assert counter.rects
+    assert view.model().index(2, 0).data() == "changed"
