@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+
 import numpy as np
 
 from core.config import ScoringConfig
-from core.engine import CorpusText, iter_score_chunks_offloaded, score_corpus
+from core.engine import (
+    BACKGROUND_NICENESS,
+    CorpusText,
+    _init_worker,
+    iter_score_chunks_offloaded,
+    score_corpus,
+)
 from core.results import ScoreTable
 from tests.conftest import SAMPLE
 
@@ -84,3 +94,19 @@ def test_rows_are_scored_here_when_no_worker_process_starts(monkeypatch, caplog)
     assert table.complete
     np.testing.assert_array_equal(table.scores, score_corpus(text, config).scores)
     assert "scoring in this thread" in caplog.text
+
+
+def _own_niceness() -> int:
+    return os.nice(0)
+
+
+def test_worker_processes_lower_their_priority() -> None:
+    """The GUI's scoring processes run niced, so that the GUI thread gets a core at once."""
+    assert BACKGROUND_NICENESS >= 5
+    base = os.nice(0)
+    context = multiprocessing.get_context("fork")
+    config = ScoringConfig()
+    with ProcessPoolExecutor(1, context, initializer=_init_worker, initargs=(config, 7)) as pool:
+        assert pool.submit(_own_niceness).result() == min(19, base + 7)
+    with ProcessPoolExecutor(1, context, initializer=_init_worker, initargs=(config, 0)) as pool:
+        assert pool.submit(_own_niceness).result() == base
