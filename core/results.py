@@ -161,26 +161,35 @@ class ScoreTable:
 
     def corpus(self, system: int, rows: npt.ArrayLike | None = None) -> CorpusScores:
         """Corpus BLEU (from summed statistics) and metric means over ``rows`` (default: all)."""
-        index = np.arange(self.n_segments) if rows is None else np.asarray(rows)
-        if index.dtype == np.bool_:
-            index = np.flatnonzero(index)
+        index: npt.NDArray[np.intp] | slice
+        if rows is None:
+            index, count = slice(None), self.n_segments
+        else:
+            index = np.asarray(rows)
+            if index.dtype == np.bool_:
+                index = np.flatnonzero(index)
+            count = len(index)
+        # One gather per array (not per metric): this runs for every summary refresh while
+        # chunks arrive, on up to all rows.
+        matches = self.matches[system][index]
+        totals = self.totals[system][index]
         summed = BleuStats(
-            hyp_len=int(self.hyp_len[system, index].sum()),
-            ref_len=int(self.ref_len[system, index].sum()),
-            matches=tuple(int(x) for x in self.matches[system, index].sum(axis=0)),
-            totals=tuple(int(x) for x in self.totals[system, index].sum(axis=0)),
+            hyp_len=int(self.hyp_len[system][index].sum()),
+            ref_len=int(self.ref_len[system][index].sum()),
+            matches=tuple(int(x) for x in matches.sum(axis=0)),
+            totals=tuple(int(x) for x in totals.sum(axis=0)),
         )
         config = self.config
         detail: BleuScore | None
         if config.bleu_flavour == "nltk":
             detail = None
-            last = int(index[-1]) if len(index) else 0
+            last = (count - 1 if isinstance(index, slice) else int(index[-1])) if count else 0
             stats = NltkStats(
                 hyp_len=summed.hyp_len,
                 ref_len=summed.ref_len,
                 numerators=summed.matches,
                 denominators=summed.totals,
-                segments=len(index),
+                segments=count,
                 last_hyp_len=int(self.hyp_len[system, last]),
                 last_p5=(int(self.nltk_p5[system, last, 0]), int(self.nltk_p5[system, last, 1])),
             )
@@ -200,18 +209,17 @@ class ScoreTable:
                 effective_order=False,
             )
             bleu = detail.score
-        with np.errstate(invalid="ignore"):
-            means = (
-                {
-                    m: float(np.mean(self.scores[system, index, i]))
-                    for i, m in enumerate(self.metrics)
-                }
-                if len(index)
-                else {m: float("nan") for m in self.metrics}
-            )
+        if count:
+            # Each metric's values as one contiguous row, so that every mean is numpy's pairwise
+            # sum over the values in row order, exactly as ``np.mean`` of that column would be.
+            columns = np.ascontiguousarray(self.scores[system][index].T)
+            with np.errstate(invalid="ignore"):
+                means = dict(zip(self.metrics, map(float, columns.mean(axis=1))))
+        else:
+            means = {m: float("nan") for m in self.metrics}
         return CorpusScores(
             system=self.systems[system],
-            n_segments=len(index),
+            n_segments=count,
             bleu=bleu,
             bleu_detail=detail,
             means=means,

@@ -253,6 +253,25 @@ def test_corpus_scores_of_a_subset_are_the_sum_of_its_rows(small_mt) -> None:
     assert math.isclose(table.corpus(0, np.ones(table.n_segments, bool)).bleu, table.corpus(0).bleu)
 
 
+@pytest.mark.parametrize("flavour", ["sacrebleu", "nltk"])
+def test_corpus_means_are_numpy_means_whichever_way_rows_are_given(small_mt, flavour) -> None:
+    refs, systems, names = small_mt
+    table = score_corpus(_text(refs, systems, names), ScoringConfig(bleu_flavour=flavour))
+    n = table.n_segments
+    mask = np.arange(n) % 4 != 1
+    ways = {"all": (None, np.arange(n)), "mask": (mask, np.flatnonzero(mask))}
+    for rows, index in ways.values():
+        for s in range(len(table.systems)):
+            got = table.corpus(s, rows)
+            assert got.n_segments == len(index)
+            for m in table.metrics:
+                assert got.means[m] == float(np.mean(table.column(m, s)[index]))  # bit-identical
+            want = table.corpus(s, list(index))
+            assert got.bleu == want.bleu or (math.isnan(got.bleu) and math.isnan(want.bleu))
+    empty = table.corpus(0, np.zeros(n, bool))
+    assert empty.n_segments == 0 and all(math.isnan(v) for v in empty.means.values())
+
+
 def test_lsum_fallback_is_flagged_only_without_boundaries() -> None:
     text = CorpusText(
         references=(("one sentence only", "first part\nsecond part"),),
