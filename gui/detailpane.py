@@ -334,7 +334,7 @@ class _Section(QWidget):
             self.breakdown = QLabel(self)
             self.breakdown.setTextFormat(Qt.TextFormat.RichText)
             self.breakdown.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            self.breakdown.setWordWrap(True)
+            self.breakdown.setWordWrap(False)
             self.breakdown.setContentsMargins(12, 0, 0, 0)
             layout.addWidget(self.breakdown)
 
