@@ -26,7 +26,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import chain, count
 from typing import Final
 
@@ -40,7 +40,7 @@ from core.results import ScoreChunk
 from core.rouge import prepare_ref, rouge_lsum
 from core.tokenizers import bleu_tokenizer, rouge_tokenizer, sentence_spans
 
-__all__ = ["FastScorer", "sacrebleu_scores"]
+__all__ = ["FastScorer", "NgramCounts", "rouge_prf", "sacrebleu_scores"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -57,7 +57,7 @@ _NLTK_P5_ORDER: Final = 5
 _PIECE_ROWS: Final = 512
 
 
-class _NgramCounts:
+class NgramCounts:
     """Counts of the n-grams of one chunk that references and hypotheses share, order by order.
 
     ``columns[c][k]`` are the tokens of column ``c`` on row ``k``; the first ``n_refs`` columns are
@@ -74,21 +74,32 @@ class _NgramCounts:
     """
 
     def __init__(self, columns: Sequence[Column], n_rows: int, n_refs: int) -> None:
+        n_columns = len(columns)
+        lengths = np.fromiter(map(len, chain.from_iterable(columns)), np.int64, n_columns * n_rows)
+        self._count_words(
+            chain.from_iterable(chain.from_iterable(columns)),
+            lengths.reshape(n_columns, n_rows),
+            n_refs,
+        )
+
+    @classmethod
+    def from_flat(cls, words: Iterable[str], lengths: IntArray, n_refs: int) -> NgramCounts:
+        """The same from the tokens of every line in one iterable (column after column, row
+        after row) and the number of tokens of each line, ``lengths`` ``(n_columns, n_rows)``."""
+        counts = cls.__new__(cls)
+        counts._count_words(words, lengths, n_refs)
+        return counts
+
+    def _count_words(self, words: Iterable[str], lengths: IntArray, n_refs: int) -> None:
+        self.n_columns, n_rows = lengths.shape
         self.n_rows = n_rows
         self.n_refs = n_refs
-        self.n_columns = len(columns)
-        lengths = np.fromiter(
-            map(len, chain.from_iterable(columns)), np.int64, self.n_columns * n_rows
-        )
+        self.lengths = lengths
+        lengths = lengths.reshape(-1)
         total = int(lengths.sum())
-        self.lengths = lengths.reshape(self.n_columns, n_rows)
         vocab: dict[str, int] = {}
         # Ids are unique per distinct token and below ``total``; they need not be dense.
-        self.ids: IntArray = np.fromiter(
-            map(vocab.setdefault, chain.from_iterable(chain.from_iterable(columns)), count()),
-            np.int64,
-            total,
-        )
+        self.ids: IntArray = np.fromiter(map(vocab.setdefault, words, count()), np.int64, total)
         self.width = max(total, 1)
         doc = np.repeat(np.arange(self.n_columns * n_rows), lengths)
         self.column_of: IntArray = doc // n_rows if n_rows else doc
@@ -157,7 +168,7 @@ def _popcount(values: npt.NDArray[np.uint64]) -> IntArray:
 
 
 def _bit_parallel_lcs(
-    counts: _NgramCounts, prepared: int, scanned: int, rows: BoolArray
+    counts: NgramCounts, prepared: int, scanned: int, rows: BoolArray
 ) -> IntArray:
     """LCS lengths of the lines of two columns on the ``rows`` where ``prepared``'s line has at
     most 64 tokens, all those rows at once; other rows get 0.
@@ -223,7 +234,7 @@ def _bit_parallel_lcs(
     return result
 
 
-def _lcs_lengths(counts: _NgramCounts, tokens: Sequence[Column]) -> IntArray:
+def _lcs_lengths(counts: NgramCounts, tokens: Sequence[Column]) -> IntArray:
     """ROUGE-L overlaps ``(n_refs, n_systems, n)``: the LCS length of every pair of a row.
 
     Bit-parallel on ``uint64`` words with the shorter-than-65-token side prepared
@@ -316,7 +327,7 @@ def sacrebleu_scores(
     return scores
 
 
-def _prf(overlap: IntArray, hyp_count: IntArray, ref_count: IntArray) -> FloatArray:
+def rouge_prf(overlap: IntArray, hyp_count: IntArray, ref_count: IntArray) -> FloatArray:
     """Precision, recall and F-measure stacked on a new last axis (core.rouge.score_of)."""
     precision = overlap / np.maximum(hyp_count, 1)
     recall = overlap / np.maximum(ref_count, 1)
@@ -413,7 +424,7 @@ class FastScorer:
 
         # -- BLEU ---------------------------------------------------------------------------
         btok = self.btok
-        bleu = _NgramCounts([list(map(btok, col)) for col in columns], n, n_refs)
+        bleu = NgramCounts([list(map(btok, col)) for col in columns], n, n_refs)
         ref_lens = bleu.lengths[:n_refs]
         hyp_len = bleu.lengths[n_refs:]
         if n_refs == 1:
@@ -458,7 +469,7 @@ class FastScorer:
         # -- ROUGE --------------------------------------------------------------------------
         rouge_cols = [self._rouge_column(col) for col in columns]
         rtokens = [tokens for tokens, _ in rouge_cols]
-        rouge = _NgramCounts(rtokens, n, n_refs)
+        rouge = NgramCounts(rtokens, n, n_refs)
         r_len = rouge.lengths[:n_refs]  # (R, n)
         h_len = rouge.lengths[n_refs:]  # (S, n)
         # overlap, hyp_count, ref_count per type, reference, system and row.
@@ -483,7 +494,7 @@ class FastScorer:
         lsum_fallback = self._rouge_lsum(rouge_cols, n_refs, n, stats[lsum])
 
         # The reference with the best F-measure per type (the first one on a tie).
-        prf = _prf(stats[:, 0], stats[:, 1], stats[:, 2])  # (T, R, S, n, 3)
+        prf = rouge_prf(stats[:, 0], stats[:, 1], stats[:, 2])  # (T, R, S, n, 3)
         best = np.argmax(prf[..., 2], axis=1)  # (T, S, n)
         chosen = np.take_along_axis(prf, best[:, None, :, :, None], axis=1)[:, 0]  # (T, S, n, 3)
         scores[:, :, 1:] = (100.0 * chosen).transpose(1, 2, 0, 3).reshape(n_sys, n, 3 * n_types)
