@@ -1,0 +1,173 @@
+"""core.textsearch gives exactly per-row ``re.search`` / case-folded substring answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import regex as regex_module
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core import textsearch
+from core.textsearch import (
+    PatternError,
+    SearchColumn,
+    TextQuery,
+    _compile_fast,
+    _row_local,
+    matching_rows,
+)
+from tests.conftest import DATASETS
+
+
+def per_row(columns: list[list[str]], query: TextQuery) -> np.ndarray:
+    """The obvious answer: one regex search (or casefold + in) per row and column."""
+    n = len(columns[0])
+    out = np.zeros(n, dtype=bool)
+    for strings in columns:
+        for i, text in enumerate(strings):
+            if query.regex:
+                flags = 0 if query.case_sensitive else regex_module.IGNORECASE
+                out[i] |= regex_module.search(query.pattern, text, flags) is not None
+            elif query.case_sensitive:
+                out[i] |= query.pattern in text
+            else:
+                out[i] |= query.pattern.casefold() in text.casefold()
+    return out
+
+
+ROWS = [
+    "The 1998 budget, approved in 2003.",
+    "",
+    "the end",
+    "Straße und STRASSE",
+    "line with\nnewline inside 2020",
+    "İstanbul ıi KELVIN \u212a ſ s",
+    "a\x1eb 1999",
+    "x" * 300 + " 2010",
+    "   ",
+    "thethe",
+]
+
+PATTERNS = [
+    r"\b(19|20)\d\d\b",
+    r"the",
+    r"^the",
+    r"end$",
+    r"\Athe",
+    r"(?<=the )end",
+    r"(?!x)\d",
+    r"\s+",
+    r"(?s).*",
+    r".*",
+    r"x*",
+    r"\bthe\b",
+    r"\Bhe",
+    r"k",
+    r"ss",
+    r"i",
+    r"[^a-z ]+",
+    r"(a|b)\1",
+    r"e\n",
+    r"\n",
+    r"(?m)^n",
+]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+@pytest.mark.parametrize("case_sensitive", [False, True])
+def test_regex_rows_equal_a_search_per_row(pattern: str, case_sensitive: bool) -> None:
+    columns = [ROWS, ROWS[::-1]]
+    query = TextQuery(pattern, regex=True, case_sensitive=case_sensitive)
+    got = matching_rows([SearchColumn(c) for c in columns], query)
+    np.testing.assert_array_equal(got, per_row(columns, query))
+
+
+@pytest.mark.parametrize("needle", ["the", "THE", "ss", "STRASSE", "ı", "\u212a", "2020", " "])
+@pytest.mark.parametrize("case_sensitive", [False, True])
+def test_substring_rows_equal_casefolded_in(needle: str, case_sensitive: bool) -> None:
+    query = TextQuery(needle, case_sensitive=case_sensitive)
+    got = matching_rows([SearchColumn(ROWS)], query)
+    np.testing.assert_array_equal(got, per_row([ROWS], query))
+
+
+def test_which_patterns_take_the_joined_scan() -> None:
+    local = _row_local
+
+    assert local(r"\b(19|20)\d\d\b") and local(r"the|\Bx") and local(r"[^$]+(a)\1")
+    assert not local(r"^the") and not local(r"end$") and not local(r"\Athe")
+    assert not local(r"a(?=b)") and not local(r"(?<!x)y") and not local(r"(x|(?:y$))")
+    assert _compile_fast(TextQuery("the", regex=True)) is not None
+    assert _compile_fast(TextQuery("^the", regex=True)) is None
+    assert _compile_fast(TextQuery("the")) is None  # substrings never need a regex
+    assert not local(r"\p{Han}+")  # not re syntax: searched row by row, by the same engine
+
+
+def test_a_match_across_rows_is_checked_on_its_row() -> None:
+    # Over the joined text "\s+" runs from row 0 through the separator into row 1.
+    column = SearchColumn(["a ", " b", "c", "d e"])
+    fast = _compile_fast(TextQuery(r"\s+", regex=True))
+    joined = column.joined()
+    assert fast is not None and joined is not None
+    np.testing.assert_array_equal(joined.search(fast, column.strings), [True, True, False, True])
+    # "a\s*b" matches across rows 0-1 only: no row has it on its own.
+    fast = _compile_fast(TextQuery(r"a\s*b", regex=True))
+    np.testing.assert_array_equal(joined.search(fast, column.strings), [False] * 4)
+
+
+def test_separator_avoids_the_characters_in_the_rows() -> None:
+    column = SearchColumn(["a\nb", "c\x1e"])
+    joined = column.joined()
+    assert joined is not None and joined.separator not in "a\nb" + "c\x1e"
+    assert joined.text.split(joined.separator) == ["a\nb", "c\x1e"]
+    assert [joined.text[a:b] for a, b in zip(joined.starts, joined.ends)] == ["a\nb", "c\x1e"]
+
+
+def test_invalid_regex_raises_pattern_error() -> None:
+    with pytest.raises(PatternError, match="missing"):
+        matching_rows([SearchColumn(ROWS)], TextQuery("(unclosed", regex=True))
+
+
+def test_columns_must_have_the_same_length() -> None:
+    with pytest.raises(ValueError, match="lengths"):
+        matching_rows([SearchColumn(["a"]), SearchColumn([])], TextQuery("a"))
+    assert matching_rows([SearchColumn([])], TextQuery("a", regex=True)).shape == (0,)
+
+
+texts = st.text(
+    alphabet=st.sampled_from(list("aAbB ßsSİıiK\u212a19 20\n.,-xé\x1e\x00")), max_size=30
+)
+patterns = st.sampled_from([*PATTERNS, "b+", "(?i)s", r"\d\d", r"[aA]\b", "é|e", r"\W", r"a{2,}"])
+
+
+@settings(max_examples=1500, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.lists(st.tuples(texts, texts), min_size=1, max_size=12),
+    patterns,
+    st.booleans(),
+    st.booleans(),
+)
+def test_generated_rows(rows: list[tuple[str, str]], pattern: str, regex: bool, case: bool) -> None:
+    columns = [[a for a, _ in rows], [b for _, b in rows]]
+    query = TextQuery(pattern, regex=regex, case_sensitive=case)
+    want = per_row(columns, query)
+    got = matching_rows([SearchColumn(c) for c in columns], query, workers=2)
+    np.testing.assert_array_equal(got, want)
+    # Again with the switch to one search per row after every second matched row.
+    saved = textsearch._DENSE_CHECK
+    textsearch._DENSE_CHECK = 2
+    try:
+        got = matching_rows([SearchColumn(c) for c in columns], query, workers=1)
+    finally:
+        textsearch._DENSE_CHECK = saved
+    np.testing.assert_array_equal(got, want)
+
+
+def test_real_data_every_dataset() -> None:
+    for folder in DATASETS:
+        lines = folder.refs[0].read_text(encoding="utf-8").split("\n")[:-1][:3000]
+        patterns = (r"\b(19|20)\d\d\b", r"[A-Z]\w+ous", r"\d+(\.\d+)?%", "的", r"\p{Han}{4}")
+        for pattern in (*patterns, "the", r"\w+", "e"):  # the last three: most rows match
+            query = TextQuery(pattern, regex=True)
+            got = matching_rows([SearchColumn(lines)], query)
+            np.testing.assert_array_equal(got, per_row([lines], query), err_msg=f"{folder}")
