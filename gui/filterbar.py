@@ -8,11 +8,10 @@ its tooltip) and leaves the text filter off; it never raises.
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QRegularExpression, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -26,6 +25,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from core.textsearch import PatternError, TextQuery
 
 TEXT_DEBOUNCE_MS = 200
 ANY_COLUMN = "any text column"
@@ -56,21 +57,12 @@ _INVALID_STYLE = "QLineEdit { background: #fde2e4; color: #5c0011; border: 1px s
 def regex_error(pattern: str, case_sensitive: bool = True) -> str | None:
     """Why ``pattern`` is not a usable regular expression (None when it is).
 
-    Checked with both Python's ``re`` and ``QRegularExpression`` so that whichever engine the
-    proxy uses accepts it.
+    Checked by the engine the proxy searches with (:mod:`core.textsearch`).
     """
     try:
-        re.compile(pattern, 0 if case_sensitive else re.IGNORECASE)
-    except re.error as exc:
+        TextQuery(pattern, regex=True, case_sensitive=case_sensitive).compile()
+    except PatternError as exc:
         return f"Invalid regular expression: {exc}"
-    except (RecursionError, OverflowError, ValueError) as exc:
-        return f"Invalid regular expression: {exc}"
-    qre = QRegularExpression(pattern)
-    if not qre.isValid():
-        return (
-            f"Invalid regular expression: {qre.errorString()} "
-            f"(at offset {qre.patternErrorOffset()})"
-        )
     return None
 
 
@@ -114,7 +106,9 @@ class FilterBar(QWidget):
         self.regex_button = QToolButton()
         self.regex_button.setText(".*")
         self.regex_button.setCheckable(True)
-        self.regex_button.setToolTip("Regular expression")
+        self.regex_button.setToolTip(
+            "Regular expression (Python syntax, plus Unicode properties such as \\p{Han})"
+        )
         self.case_button = QToolButton()
         self.case_button.setText("Aa")
         self.case_button.setCheckable(True)

@@ -130,6 +130,24 @@ def test_text_filters_match_a_python_computation(qtbot, sample) -> None:
         proxy.set_text_filter("x", column=model.score_column(0, "bleu"))
 
 
+def test_search_caches_are_built_ahead_and_give_the_same_answers(qtbot, sample) -> None:
+    model, proxy = setup(sample)
+    assert not proxy.search_ready()  # built in the event loop, a step at a time
+    cold = SegmentFilterProxy()
+    cold._warm_timer.timeout.disconnect()  # this one searches with cold caches
+    cold.setSourceModel(model)
+    qtbot.waitUntil(proxy.search_ready, timeout=5000)
+    for col in model.text_columns():
+        column = proxy._search_columns[col]
+        assert column._folded is not None and column._joined is not None
+        assert col not in cold._search_columns
+    for pattern, regex in (("the", False), (r"\b(\w+) \1\b", True), (r"\d{4}", True)):
+        proxy.set_text_filter(pattern, regex=regex)
+        cold.set_text_filter(pattern, regex=regex)
+        assert proxy.filter_mask().sum() > 0
+        np.testing.assert_array_equal(proxy.filter_mask(), cold.filter_mask())
+
+
 def test_invalid_regex_is_reported_and_keeps_the_previous_filter(qtbot, sample) -> None:
     _, proxy = setup(sample)
     proxy.set_text_filter("billion")
