@@ -214,6 +214,9 @@ class SummaryWidget(QWidget):
         super().__init__(parent)
         self._table: ScoreTable | None = None
         self._filtered: npt.NDArray[np.int64] | None = None
+        # Figures over all scored rows, kept while no new row is scored (a filter change
+        # recomputes only the filtered scope): (table, rows done) -> per system.
+        self._all_cache: tuple[ScoreTable, int, list[CorpusScores]] | None = None
         self._curves: list[pg.PlotDataItem] = []
 
         self.caption = QLabel("No comparison loaded.")
@@ -320,18 +323,34 @@ class SummaryWidget(QWidget):
             self.model.set_values((), (), {}, {})
             return
         done = np.flatnonzero(table.done)
+        complete = len(done) == table.n_segments
         scopes: dict[str, npt.NDArray[np.int64]] = {"all": done}
         if self._filtered is not None:
-            scopes["filtered"] = np.intersect1d(self._filtered, done, assume_unique=False)
+            scopes["filtered"] = (
+                self._filtered
+                if complete
+                else np.intersect1d(self._filtered, done, assume_unique=False)
+            )
         metrics = summary_metrics(table)
         values: dict[tuple[str, int, str], CorpusScores] = {}
-        for scope, rows in scopes.items():
-            if not len(rows):
-                continue
+        cache = self._all_cache
+        if cache is None or cache[0] is not table or cache[1] != len(done):
+            everything = None if complete else done  # None: the whole arrays, no copy
+            per_system = (
+                [table.corpus(s, rows=everything) for s in range(len(table.systems))]
+                if len(done)
+                else []
+            )
+            cache = self._all_cache = (table, len(done), per_system)
+        for s, scores in enumerate(cache[2]):
+            for metric in metrics:
+                values[("all", s, metric)] = scores
+        rows = scopes.get("filtered")
+        if rows is not None and len(rows):
             for s in range(len(table.systems)):
-                scores = table.corpus(s, rows=rows)
+                scores = table.corpus(s, rows=np.sort(rows))
                 for metric in metrics:
-                    values[(scope, s, metric)] = scores
+                    values[("filtered", s, metric)] = scores
         counts = {scope: len(rows) for scope, rows in scopes.items()}
         self.model.set_values(table.systems, metrics, values, counts)
 
