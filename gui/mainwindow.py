@@ -72,6 +72,7 @@ from gui.delegate import HighlightDelegate
 from gui.detailcache import DetailCache
 from gui.detailpane import DetailPane
 from gui.filterbar import FilterBar
+from gui.loader import call_in_background
 from gui.model import SegmentTableModel
 from gui.opendialog import ComparisonSpecs, OpenComparisonDialog, assign_roles, sample_specs
 from gui.proxy import SegmentFilterProxy
@@ -673,15 +674,21 @@ class MainWindow(QMainWindow):
         return self._mode
 
     def open_specs(self, specs: ComparisonSpecs) -> bool:
-        """Load and open the files of ``specs``; an InputError goes to the error sink."""
+        """Load and open the files of ``specs``; an InputError goes to the error sink.
+
+        The files are read in a worker thread; the window keeps repainting meanwhile.
+        """
+        self.statusBar().showMessage("Reading the files…")
         try:
-            comparison = specs.load()
+            comparison = call_in_background(specs.load)
         except InputError as exc:
             self.report_error("Cannot open the comparison", str(exc))
             return False
         except OSError as exc:  # pragma: no cover - core.io wraps these
             self.report_error("Cannot open the comparison", str(exc))
             return False
+        finally:
+            self.statusBar().clearMessage()
         self.set_comparison(comparison, specs)
         return True
 

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.io import FORMATS, Comparison, InputError, InputSpec, default_name, load_comparison
+from gui.loader import call_in_background
 
 _SOURCE_RE = re.compile(r"^(src|source)([._\-]|\d|$)", re.IGNORECASE)
 _REFERENCE_RE = re.compile(r"^(ref|refs|reference|references)([._\-]|\d|$)", re.IGNORECASE)
@@ -409,7 +410,7 @@ class OpenComparisonDialog(QDialog):
         """Load the files; on an InputError show it inline and return False."""
         specs = self.current_specs()
         try:
-            comparison = specs.load()
+            comparison = call_in_background(specs.load)
         except InputError as exc:
             self._show_error(str(exc))
             return False
