@@ -38,6 +38,9 @@ def detect_script(references: Sequence[Sequence[str]]) -> str | None:
     letters = han = kana = 0
     for lines in references:
         for line in lines[:SCRIPT_SAMPLE_LINES]:
+            if line.isascii():  # no kana, no Han: only count the letters (in C)
+                letters += sum(map(str.isalpha, line))
+                continue
             for ch in line:
                 if not ch.isalpha():
                     continue
