@@ -43,6 +43,10 @@ SPECIAL_FILTERS: tuple[str, ...] = ("", "empty", "length-mismatch", "lsum-fallba
 DEFAULT_RATIO_BOUNDS = (0.5, 2.0)
 #: How long dynamic re-sorting/re-filtering waits to batch incoming score chunks (ms).
 REFRESH_DELAY_MS = 150
+#: When the search caches start to be built after a new source model, and the pause between
+#: two steps (see ``SegmentFilterProxy._warm_step``).
+WARM_DELAY_MS = 1500
+WARM_STEP_MS = 60
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -106,11 +110,16 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._refresh_timer.setInterval(REFRESH_DELAY_MS)
         self._refresh_timer.timeout.connect(self._on_refresh_timeout)
         # Builds the search caches of the text columns ahead of the first search, one step of
-        # one column per event-loop turn (tens of milliseconds each on 100k rows).
+        # one column at a time (tens of milliseconds each on 100k rows), spaced out and only
+        # once the burst of work that follows opening a comparison is over.
         self._warm_steps: list[tuple[int, str]] = []
         self._warm_timer = QTimer(self)
-        self._warm_timer.setInterval(0)
+        self._warm_timer.setInterval(WARM_STEP_MS)
         self._warm_timer.timeout.connect(self._warm_step)
+        self._warm_start = QTimer(self)
+        self._warm_start.setSingleShot(True)
+        self._warm_start.setInterval(WARM_DELAY_MS)
+        self._warm_start.timeout.connect(self._warm_timer.start)
 
     # -- source model -----------------------------------------------------------------------
 
@@ -154,10 +163,11 @@ class SegmentFilterProxy(QAbstractProxyModel):
         model = self._model
         columns = [] if model is None else model.text_columns()
         self._warm_steps = [(col, step) for col in columns for step in ("fold", "join")]
+        self._warm_timer.stop()
         if self._warm_steps and QCoreApplication.instance() is not None:
-            self._warm_timer.start()
+            self._warm_start.start()
         else:
-            self._warm_timer.stop()
+            self._warm_start.stop()
 
     def search_ready(self) -> bool:
         """Whether every text column's search caches are built (see :meth:`_warm_step`)."""

@@ -134,9 +134,9 @@ def test_search_caches_are_built_ahead_and_give_the_same_answers(qtbot, sample) 
     model, proxy = setup(sample)
     assert not proxy.search_ready()  # built in the event loop, a step at a time
     cold = SegmentFilterProxy()
-    cold._warm_timer.timeout.disconnect()  # this one searches with cold caches
+    cold._warm_start.timeout.disconnect()  # this one searches with cold caches
     cold.setSourceModel(model)
-    qtbot.waitUntil(proxy.search_ready, timeout=5000)
+    qtbot.waitUntil(proxy.search_ready, timeout=15000)
     for col in model.text_columns():
         column = proxy._search_columns[col]
         assert column._folded is not None and column._joined is not None
