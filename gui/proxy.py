@@ -105,6 +105,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._ratio_bounds = DEFAULT_RATIO_BOUNDS
         self._empty_mask: BoolArray | None = None
         self._search_columns: dict[int, SearchColumn] = {}
+        self._text_orders: dict[tuple[int, bool], IntArray] = {}
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(REFRESH_DELAY_MS)
@@ -160,6 +161,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
     def _forget_text_caches(self) -> None:
         self._empty_mask = None
         self._search_columns.clear()
+        self._text_orders.clear()
         model = self._model
         columns = [] if model is None else model.text_columns()
         self._warm_steps = [(col, step) for col in columns for step in ("fold", "join")]
@@ -453,10 +455,24 @@ class SegmentFilterProxy(QAbstractProxyModel):
             if descending:
                 return np.argsort(-keys, kind="stable").astype(np.int64)
             return np.argsort(keys, kind="stable").astype(np.int64)
+        # Texts never change while the model lives: their orders are kept (a filter change
+        # re-applies the sort, and sorting 100k strings takes ~100 ms).
+        cached = self._text_orders.get((col, descending))
+        if cached is not None:
+            return cached
         strings: Sequence[str] = keys
         folded = self._folded_strings(col)
-        order = sorted(range(self._n), key=lambda i: (folded[i], strings[i]), reverse=descending)
-        return np.asarray(order, dtype=np.int64)
+        n = self._n
+        # Case-folded first, then as written; equal texts keep segment order either way (the
+        # third key, negated for the descending order, which reverse=True turns around again).
+        rows = range(0, -n, -1) if descending else range(n)
+        order = np.fromiter(
+            (abs(t[2]) for t in sorted(zip(folded, strings, rows), reverse=descending)),
+            dtype=np.int64,
+            count=n,
+        )
+        self._text_orders[(col, descending)] = order
+        return order
 
     # -- mapping ------------------------------------------------------------------------------
 
