@@ -282,10 +282,16 @@ class SummaryWidget(QWidget):
     # -- inputs --------------------------------------------------------------------------------
 
     def set_table(self, table: ScoreTable | None) -> None:
-        """Summarise ``table`` (a new comparison or a rescore); refreshes at once."""
+        """Summarise ``table`` (a new comparison or a rescore).
+
+        The curves are set up at once; the figures follow within :data:`REFRESH_MS`, out of the
+        busy moment that opening a comparison is (they would take a third of it).
+        """
         self._table = table
+        self._all_cache = None
         self._rebuild_curves()
-        self.refresh()
+        self.caption.setText("Scoring…" if table is not None else "No comparison loaded.")
+        self.schedule_refresh()
 
     def set_filtered_rows(self, rows: Sequence[int] | npt.NDArray[np.int64] | None) -> None:
         """The segments the filter keeps (None: no filter active). Refreshes soon."""
