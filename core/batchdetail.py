@@ -49,7 +49,7 @@ import numpy.typing as npt
 
 from core.config import ScoringConfig
 from core.detail import RowDetailer
-from core.fastpath import NgramCounts, rouge_prf
+from core.fastpath import NgramCounts, chunk_pieces, rouge_prf
 from core.lcs import PreparedSequence
 from core.tokenizers import bleu_tokenizer, rouge_tokenizer
 from core.types import Span, Tokens
@@ -541,21 +541,10 @@ class BatchDetailer:
         start: int = 0,
     ) -> BatchDetail:
         """Detail of one chunk: ``references[r][k]`` and ``systems[s][k]`` are row ``start + k``."""
-        n = len(references[0]) if references else 0
-        if not references or not systems or any(len(c) != n for c in (*references, *systems)):
-            raise ValueError("a chunk needs references and systems with the same number of rows")
-        if n <= _PIECE_ROWS:
-            return self._detail(references, systems, start)
-        return _concatenate(
-            [
-                self._detail(
-                    [column[a : a + _PIECE_ROWS] for column in references],
-                    [column[a : a + _PIECE_ROWS] for column in systems],
-                    start + a,
-                )
-                for a in range(0, n, _PIECE_ROWS)
-            ]
-        )
+        parts = chunk_pieces(references, systems, start, _PIECE_ROWS)
+        if len(parts) == 1:
+            return self._detail(*parts[0])
+        return _concatenate([self._detail(*part) for part in parts])
 
     def _detail(
         self, references: Sequence[Sequence[str]], systems: Sequence[Sequence[str]], start: int

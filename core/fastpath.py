@@ -338,6 +338,33 @@ def rouge_prf(overlap: IntArray, hyp_count: IntArray, ref_count: IntArray) -> Fl
     return np.stack((precision, recall, fmeasure), axis=-1)
 
 
+Piece = tuple[Sequence[Sequence[str]], Sequence[Sequence[str]], int]
+
+
+def chunk_pieces(
+    references: Sequence[Sequence[str]],
+    systems: Sequence[Sequence[str]],
+    start: int,
+    piece_rows: int,
+) -> list[Piece]:
+    """A chunk (``references[r][k]``, ``systems[s][k]`` for row ``start + k``) checked and cut
+    into ``(references, systems, start)`` pieces of at most ``piece_rows`` rows (one piece, the
+    chunk as it is, when it is that small)."""
+    n = len(references[0]) if references else 0
+    if not references or not systems or any(len(c) != n for c in (*references, *systems)):
+        raise ValueError("a chunk needs references and systems with the same number of rows")
+    if n <= piece_rows:
+        return [(references, systems, start)]
+    return [
+        (
+            [column[a : a + piece_rows] for column in references],
+            [column[a : a + piece_rows] for column in systems],
+            start + a,
+        )
+        for a in range(0, n, piece_rows)
+    ]
+
+
 class FastScorer:
     """Scores chunks of segments under one configuration (tokenizers resolved once)."""
 
@@ -382,20 +409,12 @@ class FastScorer:
         start: int = 0,
     ) -> ScoreChunk:
         """Score one chunk: ``references[r][k]`` and ``systems[s][k]`` are row ``start + k``."""
-        n = len(references[0]) if references else 0
-        if not references or not systems or any(len(c) != n for c in (*references, *systems)):
-            raise ValueError("a chunk needs references and systems with the same number of rows")
-        if n <= _PIECE_ROWS:
-            return self._score(references, systems, start)
         # Large chunks are scored in pieces: measured faster (smaller sorts, dicts and arrays).
-        pieces = [
-            self._score(
-                [col[a : a + _PIECE_ROWS] for col in references],
-                [col[a : a + _PIECE_ROWS] for col in systems],
-                start + a,
-            )
-            for a in range(0, n, _PIECE_ROWS)
-        ]
+        parts = chunk_pieces(references, systems, start, _PIECE_ROWS)
+        if len(parts) == 1:
+            return self._score(*parts[0])
+        pieces = [self._score(*part) for part in parts]
+        n = sum(p.stop - p.start for p in pieces)
         return ScoreChunk(
             start=start,
             stop=start + n,
