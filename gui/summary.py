@@ -217,6 +217,7 @@ class SummaryWidget(QWidget):
         # Figures over all scored rows, kept while no new row is scored (a filter change
         # recomputes only the filtered scope): (table, rows done) -> per system.
         self._all_cache: tuple[ScoreTable, int, list[CorpusScores]] | None = None
+        self._curves_table: ScoreTable | None = None  # the table self._curves are for
         self._curves: list[pg.PlotDataItem] = []
 
         self.caption = QLabel("No comparison loaded.")
@@ -284,12 +285,11 @@ class SummaryWidget(QWidget):
     def set_table(self, table: ScoreTable | None) -> None:
         """Summarise ``table`` (a new comparison or a rescore).
 
-        The curves are set up at once; the figures follow within :data:`REFRESH_MS`, out of the
-        busy moment that opening a comparison is (they would take a third of it).
+        The figures and the curves follow within :data:`REFRESH_MS`, out of the busy moment
+        that opening a comparison is (they would take a third of it).
         """
         self._table = table
         self._all_cache = None
-        self._rebuild_curves()
         self.caption.setText("Scoring…" if table is not None else "No comparison loaded.")
         self.schedule_refresh()
 
@@ -307,6 +307,7 @@ class SummaryWidget(QWidget):
     # -- computing -----------------------------------------------------------------------------
 
     def _rebuild_curves(self) -> None:
+        self._curves_table = self._table
         for curve in self._curves:
             self.plot.removeItem(curve)
             self.legend.removeItem(curve)
@@ -324,6 +325,8 @@ class SummaryWidget(QWidget):
         """Recompute every figure now."""
         self._timer.stop()
         table = self._table
+        if self._curves_table is not table:
+            self._rebuild_curves()
         if table is None:
             self.caption.setText("No comparison loaded.")
             self.model.set_values((), (), {}, {})
