@@ -23,6 +23,7 @@ that row alone. Anything else is searched row by row, with the same engine.
 from __future__ import annotations
 
 import os
+from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -87,7 +88,7 @@ class SearchColumn:
     def __init__(self, strings: Sequence[str]) -> None:
         self.strings: Sequence[str] = strings
         self._joined: _Joined | None = None
-        self._folded: list[str] | None = None
+        self._folded: tuple[str, ...] | None = None
 
     def __len__(self) -> int:
         return len(self.strings)
@@ -101,10 +102,15 @@ class SearchColumn:
             self._joined = _Joined.of(self.strings)
         return self._joined if self._joined.separator else None
 
-    def folded(self) -> list[str]:
-        """The rows case-folded (built on first use)."""
+    def folded(self) -> tuple[str, ...]:
+        """The rows case-folded (built on first use).
+
+        A tuple, and the row offsets of :class:`_Joined` are arrays: the garbage collector
+        stops looking into a tuple of strings after its first pass, and never looks into an
+        array, where it would walk a list's 100,000 items at every pass (~30 ms in the GUI).
+        """
         if self._folded is None:
-            self._folded = list(map(str.casefold, self.strings))
+            self._folded = tuple(map(str.casefold, self.strings))
         return self._folded
 
     def search(self, query: TextQuery, compiled: Any = None) -> BoolArray:
@@ -130,8 +136,8 @@ class _Joined:
 
     separator: str  # "" when no candidate separator is absent from the rows
     text: str
-    starts: list[int]
-    ends: list[int]
+    starts: array[int]  # not lists: see SearchColumn.folded
+    ends: array[int]
 
     @classmethod
     def of(cls, strings: Sequence[str]) -> _Joined:
@@ -141,10 +147,11 @@ class _Joined:
             if text.count(separator) == max(0, n - 1):
                 break
         else:
-            return cls("", "", [], [])
+            return cls("", "", array("q"), array("q"))
         lengths = np.fromiter(map(len, strings), np.int64, n)
         ends = np.cumsum(lengths + 1) - 1  # the separator after each row (or the text's end)
-        return cls(separator, text, (ends - lengths).tolist(), ends.tolist())
+        starts = array("q", (ends - lengths).astype(np.int64).tobytes())
+        return cls(separator, text, starts, array("q", ends.astype(np.int64).tobytes()))
 
     def search(self, pattern: Any, strings: Sequence[str]) -> BoolArray:
         """Per row: does ``pattern`` (row-local, see the module's doc) match in it?

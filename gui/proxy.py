@@ -234,7 +234,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
             found = self._search_columns[col] = SearchColumn(self.source_model().strings(col))
         return found
 
-    def _folded_strings(self, col: int) -> list[str]:
+    def _folded_strings(self, col: int) -> Sequence[str]:
         return self._search_column(col).folded()
 
     def set_score_range(
