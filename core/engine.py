@@ -228,10 +228,31 @@ def _process_context() -> BaseContext:
     if sys.platform.startswith("linux") and "fork" in methods and single_threaded:
         return multiprocessing.get_context("fork")
     if "forkserver" in methods:
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([__name__])
-        return context
+        return _forkserver_context()
     return multiprocessing.get_context("spawn")
+
+
+def _forkserver_context() -> BaseContext:
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    return context
+
+
+def prestart_worker_server() -> bool:
+    """Start the server that forks worker processes for a caller with threads, ahead of time.
+
+    A GUI calls this when it starts, so that the server has imported the engine (about a
+    second of CPU) before the first comparison is scored, instead of competing with the
+    window at that moment. Returns False where there is no such server (no ``forkserver``).
+    Harmless to call again.
+    """
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return False
+    _forkserver_context()
+    from multiprocessing import forkserver
+
+    forkserver.ensure_running()
+    return True
 
 
 def iter_score_chunks_parallel(

@@ -27,7 +27,7 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, Slot
 
 from core.config import ConfigError, ScoringConfig
-from core.engine import CorpusText, iter_score_chunks_offloaded
+from core.engine import CorpusText, iter_score_chunks_offloaded, prestart_worker_server
 from core.results import ScoreChunk, ScoreTable
 
 log = logging.getLogger(__name__)
@@ -209,6 +209,17 @@ class ScoringController(QObject):
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
+        if chunk_source is iter_score_chunks_offloaded:
+            # The worker processes' server imports the engine once: now, while nothing is
+            # being scored, rather than next to the first comparison's first paint.
+            QTimer.singleShot(0, self._prestart_workers)
+
+    @Slot()
+    def _prestart_workers(self) -> None:
+        try:
+            prestart_worker_server()
+        except (OSError, RuntimeError, ValueError) as exc:  # scoring starts it (or falls back)
+            log.warning("could not start the worker process server ahead of time: %s", exc)
 
     # -- state ---------------------------------------------------------------------------------
 

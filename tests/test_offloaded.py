@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
@@ -14,6 +15,7 @@ from core.engine import (
     CorpusText,
     _init_worker,
     iter_score_chunks_offloaded,
+    prestart_worker_server,
     score_corpus,
 )
 from core.results import ScoreTable
@@ -110,3 +112,31 @@ def test_worker_processes_lower_their_priority() -> None:
         assert pool.submit(_own_niceness).result() == min(19, base + 7)
     with ProcessPoolExecutor(1, context, initializer=_init_worker, initargs=(config, 0)) as pool:
         assert pool.submit(_own_niceness).result() == base
+
+
+def test_the_worker_server_can_be_started_ahead_and_is_then_used() -> None:
+    from multiprocessing import forkserver
+
+    assert prestart_worker_server()
+    pid = forkserver._forkserver._forkserver_pid  # the server now runs
+    assert pid is not None
+    assert prestart_worker_server()  # again: the same server
+    assert forkserver._forkserver._forkserver_pid == pid
+    text = _sample(2)
+    config = ScoringConfig()
+    expected = score_corpus(text, config)
+    table = ScoreTable(systems=text.system_names, n_segments=len(text), config=config, nrefs=2)
+    # From a thread, as the GUI scores: the forkserver context, i.e. that server.
+    done = []
+    worker = threading.Thread(
+        target=lambda: done.extend(
+            iter_score_chunks_offloaded(text, config, workers=2, chunk_size=64)
+        )
+    )
+    worker.start()
+    worker.join()
+    for chunk in done:
+        table.apply(chunk)
+    assert table.complete
+    np.testing.assert_array_equal(table.scores, expected.scores)
+    assert forkserver._forkserver._forkserver_pid == pid
