@@ -119,9 +119,17 @@ def no_huge_pages_for_numpy() -> bool:
     return False
 
 
+#: How long a Python thread may hold the GIL while another one waits for it (Python's default
+#: is 5 ms). The GUI thread gives the GIL up at every call into Qt, and while the highlight
+#: thread computes rows it then waited up to the whole interval to get it back: one table
+#: cell took 4-16 ms to paint instead of 0.3 ms, a repaint well over 100 ms.
+GIL_SWITCH_INTERVAL_S = 0.001
+
+
 def ensure_application(argv: Sequence[str] = ()) -> QApplication:
     """The running QApplication (created, with Matchlight's names, if there is none)."""
     no_huge_pages_for_numpy()
+    sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL_S))
     app = QApplication.instance()
     if app is None:
         app = QApplication([sys.argv[0] if sys.argv else "matchlight", *argv])

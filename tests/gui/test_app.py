@@ -263,3 +263,14 @@ def test_run_opens_the_sample_and_returns(qtbot, tmp_path, monkeypatch):
     assert app.applicationName() == "Matchlight"
     assert app.organizationName() == "Matchlight"
     assert any(tmp_path.rglob("*.conf")) or any(tmp_path.rglob("*.ini"))
+
+
+def test_application_is_tuned_for_a_responsive_gui_thread(qapp) -> None:
+    import numpy as np
+
+    from gui.app import GIL_SWITCH_INTERVAL_S, ensure_application
+
+    assert ensure_application() is qapp
+    assert sys.getswitchinterval() <= GIL_SWITCH_INTERVAL_S
+    core = getattr(np, "_core", None) or np.core  # numpy 2 / numpy 1
+    assert core.multiarray._get_madvise_hugepage() is False
