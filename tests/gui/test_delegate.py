@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QRect, QRunnable, Qt, QThreadPool
+from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHeaderView, QTableView
 
@@ -440,35 +440,11 @@ def test_a_100k_row_view_only_asks_for_the_rows_on_screen(qtbot, harness, make_s
 # -- the detail cache ------------------------------------------------------------------------------
 
 
-class Blocker(QRunnable):
-    """Occupies a one-thread pool until released, so the queue can be inspected."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.started = threading.Event()
-        self.release = threading.Event()
-
-    def run(self) -> None:
-        self.started.set()
-        self.release.wait(10)
-
-
-@pytest.fixture
-def blocked_pool() -> Iterator[tuple[QThreadPool, Blocker]]:
-    pool = QThreadPool()
-    pool.setMaxThreadCount(1)
-    blocker = Blocker()
-    pool.start(blocker)
-    assert blocker.started.wait(5)
-    yield pool, blocker
-    blocker.release.set()
-    pool.waitForDone()
-
-
 def test_cache_delivers_core_detail_through_a_signal(qtbot, sample) -> None:
     cache = DetailCache(sample.text, sample.source, sample.config)
     try:
         assert cache.get(12) is None
+        assert cache.pending() == [12]
         with qtbot.waitSignal(cache.detail_ready, timeout=WAIT_MS) as ready:
             pass
         assert ready.args == [12]
@@ -478,32 +454,30 @@ def test_cache_delivers_core_detail_through_a_signal(qtbot, sample) -> None:
         cache.shutdown()
 
 
-def test_cache_computes_newest_requests_first_and_drops_old_ones(qtbot, sample, blocked_pool):
-    pool, blocker = blocked_pool
-    cache = DetailCache(sample.text, sample.source, sample.config, pool=pool, max_pending=4)
+def test_cache_computes_newest_requests_first_and_drops_old_ones(qtbot, sample):
+    cache = DetailCache(sample.text, sample.source, sample.config, max_pending=4)
     arrived: list[int] = []
     cache.detail_ready.connect(arrived.append)
+    # Nothing is computed before the event loop runs again.
     cache.request(range(10, 20))
     cache.get(3)
     cache.get(15)  # asked again: becomes the newest
     assert cache.pending() == [15, 3, 19, 18]
-    blocker.release.set()
+    assert arrived == []
     qtbot.waitUntil(lambda: len(arrived) == 4, timeout=WAIT_MS)
     assert arrived == [15, 3, 19, 18]
     assert cache.peek(10) is None  # scrolled away before it was computed
     cache.shutdown()
 
 
-def test_new_config_clears_and_discards_stale_work(qtbot, sample, blocked_pool) -> None:
-    pool, blocker = blocked_pool
-    cache = DetailCache(sample.text, sample.source, sample.config, pool=pool)
+def test_new_config_clears_and_discards_stale_work(qtbot, sample) -> None:
+    cache = DetailCache(sample.text, sample.source, sample.config)
     cache.get(7)
     new = sample.config.replace(lowercase=True, tokenize="char")
     with qtbot.waitSignal(cache.cleared):
         cache.set_config(new)
     assert cache.pending() == []
     assert cache.get(7) is None
-    blocker.release.set()
     detail = wait_detail(qtbot, cache, 7)
     assert detail == core_detail(sample, 7, new)
     assert detail != core_detail(sample, 7)
@@ -522,6 +496,28 @@ def test_cache_is_an_lru_and_stops_after_shutdown(qtbot, sample) -> None:
         assert cache.get(100) is None
     assert cache.pending() == []
     assert cache.get(4) is not None  # what is cached stays readable
+
+
+def test_cache_computes_in_slices_between_other_events(qtbot, sample, monkeypatch) -> None:
+    """Rows are computed in the GUI thread a slice at a time: other events run in between."""
+    monkeypatch.setattr("gui.detailcache.SLICE_MS", 0.0)  # a slice is then exactly one row
+    cache = DetailCache(sample.text, sample.source, sample.config)
+    turns: list[int] = []
+    ticker = QTimer()
+    ticker.setInterval(0)
+    ticker.timeout.connect(lambda: turns.append(len(cache)))
+    arrived: list[int] = []
+    cache.detail_ready.connect(arrived.append)
+    cache.request(range(150))
+    ticker.start()
+    try:
+        qtbot.waitUntil(lambda: len(arrived) == 150, timeout=WAIT_MS)
+    finally:
+        ticker.stop()
+        cache.shutdown()
+    assert threading.current_thread() is threading.main_thread()
+    # The ticker ran between rows: it saw the cache grow row by row.
+    assert len({n for n in turns if 0 < n < 150}) >= 100
 
 
 def test_core_failures_become_a_signal(qtbot, sample, monkeypatch) -> None:
