@@ -159,8 +159,17 @@ class ScoreTable:
             lsum_fallback=bool(self.lsum_fallback[segment]),
         )
 
-    def corpus(self, system: int, rows: npt.ArrayLike | None = None) -> CorpusScores:
-        """Corpus BLEU (from summed statistics) and metric means over ``rows`` (default: all)."""
+    def corpus(
+        self,
+        system: int,
+        rows: npt.ArrayLike | None = None,
+        *,
+        metrics: Sequence[str] | None = None,
+    ) -> CorpusScores:
+        """Corpus BLEU (from summed statistics) and metric means over ``rows`` (default: all).
+
+        ``metrics`` limits the means to those metrics (default: every metric of the table).
+        """
         index: npt.NDArray[np.intp] | slice
         if rows is None:
             index, count = slice(None), self.n_segments
@@ -209,14 +218,18 @@ class ScoreTable:
                 effective_order=False,
             )
             bleu = detail.score
+        names = self.metrics if metrics is None else tuple(metrics)
         if count:
             # Each metric's values as one contiguous row, so that every mean is numpy's pairwise
             # sum over the values in row order, exactly as ``np.mean`` of that column would be.
-            columns = np.ascontiguousarray(self.scores[system][index].T)
+            values = self.scores[system][index]
+            if metrics is not None:
+                values = values[:, [self.metric_index(m) for m in names]]
+            columns = np.ascontiguousarray(values.T)
             with np.errstate(invalid="ignore"):
-                means = dict(zip(self.metrics, map(float, columns.mean(axis=1))))
+                means = dict(zip(names, map(float, columns.mean(axis=1))))
         else:
-            means = {m: float("nan") for m in self.metrics}
+            means = {m: float("nan") for m in names}
         return CorpusScores(
             system=self.systems[system],
             n_segments=count,

@@ -346,7 +346,10 @@ class SummaryWidget(QWidget):
         if cache is None or cache[0] is not table or cache[1] != len(done):
             everything = None if complete else done  # None: the whole arrays, no copy
             per_system = (
-                [table.corpus(s, rows=everything) for s in range(len(table.systems))]
+                [
+                    table.corpus(s, rows=everything, metrics=metrics)
+                    for s in range(len(table.systems))
+                ]
                 if len(done)
                 else []
             )
@@ -357,7 +360,7 @@ class SummaryWidget(QWidget):
         rows = scopes.get("filtered")
         if rows is not None and len(rows):
             for s in range(len(table.systems)):
-                scores = table.corpus(s, rows=np.sort(rows))
+                scores = table.corpus(s, rows=np.sort(rows), metrics=metrics)
                 for metric in metrics:
                     values[("filtered", s, metric)] = scores
         counts = {scope: len(rows) for scope, rows in scopes.items()}

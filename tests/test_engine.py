@@ -270,6 +270,10 @@ def test_corpus_means_are_numpy_means_whichever_way_rows_are_given(small_mt, fla
             assert got.bleu == want.bleu or (math.isnan(got.bleu) and math.isnan(want.bleu))
     empty = table.corpus(0, np.zeros(n, bool))
     assert empty.n_segments == 0 and all(math.isnan(v) for v in empty.means.values())
+    some = table.corpus(1, mask, metrics=["rougeL_f", "bleu"])
+    full = table.corpus(1, mask)
+    assert some.means == {m: full.means[m] for m in ("rougeL_f", "bleu")}
+    assert some.bleu == full.bleu or (math.isnan(some.bleu) and math.isnan(full.bleu))
 
 
 def test_lsum_fallback_is_flagged_only_without_boundaries() -> None:
