@@ -81,6 +81,27 @@ class MainThreadGarbageCollector(QObject):
 _gc_guard: MainThreadGarbageCollector | None = None
 
 
+def settle_long_lived() -> None:
+    """Exempt everything alive now from garbage collection passes (``gc.freeze``).
+
+    Call once a comparison is open: its texts, the models and the widgets live until the next
+    one, and the collector's passes walked them again and again, 25-65 ms each right after an
+    open (measured on 100k rows). Cyclic garbage among what is frozen waits for
+    :func:`release_long_lived`.
+    """
+    gc.freeze()
+
+
+def release_long_lived() -> None:
+    """Undo :func:`settle_long_lived` and collect, before the next comparison is read.
+
+    So at most one comparison's worth of cyclic garbage is ever held back.
+    """
+    if gc.get_freeze_count():
+        gc.unfreeze()
+        gc.collect()
+
+
 def ensure_main_thread_gc() -> None:
     """Install the :class:`MainThreadGarbageCollector` once per QCoreApplication."""
     global _gc_guard

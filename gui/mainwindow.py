@@ -11,6 +11,7 @@ message box opened with ``open()``), and the Open/Settings dialogs are opened wi
 from __future__ import annotations
 
 import ctypes
+import gc
 import json
 import logging
 import sys
@@ -67,7 +68,7 @@ from core.engine import CorpusText
 from core.export import comparison_inputs, write_csv
 from core.io import Comparison, InputError
 from core.results import ScoreTable
-from gui.controller import ScoringController
+from gui.controller import ScoringController, release_long_lived, settle_long_lived
 from gui.delegate import HighlightDelegate
 from gui.detailcache import DetailCache
 from gui.detailpane import DetailPane
@@ -679,6 +680,7 @@ class MainWindow(QMainWindow):
         The files are read in a worker thread; the window keeps repainting meanwhile.
         """
         self.statusBar().showMessage("Reading the files…")
+        release_long_lived()
         try:
             comparison = call_in_background(specs.load)
         except InputError as exc:
@@ -772,6 +774,7 @@ class MainWindow(QMainWindow):
         if self.proxy.rowCount():
             self.table_view.setCurrentIndex(self.proxy.index(0, 0))
         self.table_view.setFocus()
+        settle_long_lived()
         self.comparison_opened.emit()
 
     def apply_config(self, config: ScoringConfig) -> None:
@@ -1220,6 +1223,7 @@ class MainWindow(QMainWindow):
             self.controller.shutdown()
             if self.detail_cache is not None:
                 self.detail_cache.shutdown()
+            gc.unfreeze()  # what settle_long_lived() held back is collectable again
         event.accept()
 
 
