@@ -102,6 +102,15 @@ class SearchColumn:
             self._joined = _Joined.of(self.strings)
         return self._joined if self._joined.separator else None
 
+    def prepare(self) -> SearchColumn:
+        """Build every cache now (e.g. in a worker thread, right after reading); returns self."""
+        self.folded()
+        self.joined()
+        return self
+
+    def is_prepared(self) -> bool:
+        return self._folded is not None and self._joined is not None
+
     def folded(self) -> tuple[str, ...]:
         """The rows case-folded (built on first use).
 

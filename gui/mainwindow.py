@@ -68,6 +68,7 @@ from core.engine import CorpusText
 from core.export import comparison_inputs, write_csv
 from core.io import Comparison, InputError
 from core.results import ScoreTable
+from core.textsearch import SearchColumn
 from gui.controller import ScoringController, release_long_lived, settle_long_lived
 from gui.delegate import HighlightDelegate
 from gui.detailcache import DetailCache
@@ -385,6 +386,8 @@ class MainWindow(QMainWindow):
         self._dismissed: set[str] = set()
         self._advice: dict[str, Advice] = {}
         self._pending_detail: int | None = None
+        # Search caches built while the files of the comparison being opened were read.
+        self._prepared_search: list[SearchColumn] = []
         self._mode = "bleu"
         self._closed = False
         self.model: SegmentTableModel | None = None
@@ -681,8 +684,16 @@ class MainWindow(QMainWindow):
         """
         self.statusBar().showMessage("Reading the files…")
         release_long_lived()
+
+        def read() -> tuple[Comparison, list[SearchColumn]]:
+            # The text search's caches are built here too, while the window waits anyway,
+            # rather than in the GUI thread later (tens of milliseconds per column).
+            loaded = specs.load()
+            columns = [loaded.source, *loaded.references, *loaded.systems]
+            return loaded, [SearchColumn(c.lines).prepare() for c in columns if c is not None]
+
         try:
-            comparison = call_in_background(specs.load)
+            comparison, self._prepared_search = call_in_background(read)
         except InputError as exc:
             self.report_error("Cannot open the comparison", str(exc))
             return False
@@ -709,6 +720,8 @@ class MainWindow(QMainWindow):
         self.model = SegmentTableModel(self._text, self._source, table, 0, self)
         self.proxy = SegmentFilterProxy(self)
         self.proxy.setSourceModel(self.model)
+        self.proxy.adopt_search_columns(self._prepared_search)
+        self._prepared_search = []
         self.proxy.filter_changed.connect(self._on_proxy_filter_changed)
         for signal in (
             self.proxy.rowsInserted,

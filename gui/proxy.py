@@ -171,6 +171,27 @@ class SegmentFilterProxy(QAbstractProxyModel):
         else:
             self._warm_start.stop()
 
+    def adopt_search_columns(self, columns: Sequence[SearchColumn]) -> None:
+        """Use search caches built elsewhere (while the files were read) for the text columns
+        whose strings they were built from; only the others are built here."""
+        model = self._model
+        if model is None:
+            return
+        for col in model.text_columns():
+            strings = model.strings(col)
+            for column in columns:
+                if column.strings is strings:
+                    self._search_columns[col] = column
+                    break
+        self._warm_steps = [
+            (col, step)
+            for col, step in self._warm_steps
+            if not (col in self._search_columns and self._search_columns[col].is_prepared())
+        ]
+        if not self._warm_steps:
+            self._warm_start.stop()
+            self._warm_timer.stop()
+
     def search_ready(self) -> bool:
         """Whether every text column's search caches are built (see :meth:`_warm_step`)."""
         return not self._warm_steps

@@ -25,6 +25,7 @@ from core.io import Comparison, InputSpec
 from gui.controller import ScoringController
 from gui.mainwindow import RECENT_KEY, MainWindow
 from gui.opendialog import ComparisonSpecs, assign_roles, sample_specs
+from gui.proxy import SegmentFilterProxy
 from gui.settings import load_config, save_config
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
@@ -688,3 +689,20 @@ def test_header_menu_hides_and_shows_columns(qtbot, harness):
     actions[ref2].setChecked(True)
     assert not window.table_view.isColumnHidden(ref2)
     menu.deleteLater()
+
+
+def test_search_caches_are_built_while_the_files_are_read(qtbot, harness):
+    window = harness.window
+    assert window.open_specs(sample_specs()), harness.errors
+    proxy, model = window.proxy, window.model
+    assert proxy.search_ready()  # nothing left to build in the GUI thread
+    for col in model.text_columns():
+        column = proxy._search_columns[col]
+        assert column.strings is model.strings(col) and column.is_prepared()
+    proxy.set_text_filter(r"\b(the|a)\b", regex=True)
+    cold = SegmentFilterProxy()
+    cold.setSourceModel(model)
+    cold.set_text_filter(r"\b(the|a)\b", regex=True)
+    assert 0 < proxy.filter_mask().sum() < model.rowCount()
+    np.testing.assert_array_equal(proxy.filter_mask(), cold.filter_mask())
+    qtbot.waitUntil(lambda: not window.controller.running, timeout=TIMEOUT)
