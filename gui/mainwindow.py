@@ -901,6 +901,8 @@ class MainWindow(QMainWindow):
             return
         header = self.table_view.horizontalHeader()
         metrics = self.table_view.fontMetrics()
+        # Titles are drawn in the header's font, next to room for the sort indicator.
+        title_metrics = header.fontMetrics()
         number_width = metrics.horizontalAdvance("100.0") + 18
         for col in range(self.model.columnCount()):
             kind = self.model.column_info(col).kind
@@ -913,7 +915,7 @@ class MainWindow(QMainWindow):
                 # Narrower than the outputs, so the first system shows without scrolling.
                 width = 230
             else:
-                width = max(number_width, metrics.horizontalAdvance(title) + 24)
+                width = max(number_width, title_metrics.horizontalAdvance(title) + 40)
             header.resizeSection(col, width)
 
     def column_menu(self) -> QMenu:
