@@ -81,6 +81,26 @@ class MainThreadGarbageCollector(QObject):
 _gc_guard: MainThreadGarbageCollector | None = None
 
 
+def empty_table(text: CorpusText, config: ScoringConfig) -> ScoreTable:
+    """The empty :class:`ScoreTable` that scoring ``text`` under ``config`` fills."""
+    return ScoreTable(
+        systems=text.system_names,
+        n_segments=len(text),
+        config=config,
+        nrefs=len(text.references),
+    )
+
+
+def _fits(table: ScoreTable, text: CorpusText, config: ScoringConfig) -> bool:
+    return (
+        table.n_done == 0
+        and table.config == config
+        and table.systems == text.system_names
+        and table.n_segments == len(text)
+        and table.nrefs == len(text.references)
+    )
+
+
 def settle_long_lived() -> None:
     """Exempt everything alive now from garbage collection passes (``gc.freeze``).
 
@@ -278,11 +298,17 @@ class ScoringController(QObject):
 
     # -- commands ------------------------------------------------------------------------------
 
-    def start(self, text: CorpusText, config: ScoringConfig) -> ScoreTable:
+    def start(
+        self, text: CorpusText, config: ScoringConfig, table: ScoreTable | None = None
+    ) -> ScoreTable:
         """Score ``text`` under ``config`` in the background; return the new, empty table.
 
-        A running job is cancelled first; its late results are discarded.
+        ``table``: an empty table made for them beforehand (allocating one for 100k rows takes
+        a few tens of milliseconds, which a caller may spend in another thread). A running job
+        is cancelled first; its late results are discarded.
         """
+        if table is not None and not _fits(table, text, config):
+            raise ValueError("the table given was not made for these texts and settings")
         if self._shut_down:
             raise RuntimeError("the scoring controller was shut down")
         if self._cancel is not None:
@@ -291,12 +317,7 @@ class ScoringController(QObject):
         self._cancel = threading.Event()
         self._text = text
         self._config = config
-        self._table = ScoreTable(
-            systems=text.system_names,
-            n_segments=len(text),
-            config=config,
-            nrefs=len(text.references),
-        )
+        self._table = table if table is not None else empty_table(text, config)
         self._running = True
         self._outstanding.add(self._job)
         self.scoring_started.emit()

@@ -69,7 +69,12 @@ from core.export import comparison_inputs, write_csv
 from core.io import Comparison, InputError
 from core.results import ScoreTable
 from core.textsearch import SearchColumn
-from gui.controller import ScoringController, release_long_lived, settle_long_lived
+from gui.controller import (
+    ScoringController,
+    empty_table,
+    release_long_lived,
+    settle_long_lived,
+)
 from gui.delegate import HighlightDelegate
 from gui.detailcache import DetailCache
 from gui.detailpane import DetailPane
@@ -386,8 +391,8 @@ class MainWindow(QMainWindow):
         self._dismissed: set[str] = set()
         self._advice: dict[str, Advice] = {}
         self._pending_detail: int | None = None
-        # Search caches built while the files of the comparison being opened were read.
-        self._prepared_search: list[SearchColumn] = []
+        # What was prepared while the files of the comparison being opened were read.
+        self._prepared: _Prepared | None = None
         self._mode = "bleu"
         self._closed = False
         self.model: SegmentTableModel | None = None
@@ -685,15 +690,26 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Reading the files…")
         release_long_lived()
 
-        def read() -> tuple[Comparison, list[SearchColumn]]:
-            # The text search's caches are built here too, while the window waits anyway,
-            # rather than in the GUI thread later (tens of milliseconds per column).
+        config = self._config
+
+        def read() -> _Prepared:
+            # What opening the comparison needs besides the texts is made here too, while the
+            # window waits anyway, rather than in the GUI thread (tens of milliseconds each on
+            # 100k rows): the text search's caches, the empty score table, the script check.
             loaded = specs.load()
             columns = [loaded.source, *loaded.references, *loaded.systems]
-            return loaded, [SearchColumn(c.lines).prepare() for c in columns if c is not None]
+            text = CorpusText.from_comparison(loaded)
+            return _Prepared(
+                comparison=loaded,
+                text=text,
+                search=[SearchColumn(c.lines).prepare() for c in columns if c is not None],
+                table=empty_table(text, config),
+                script=detect_script([c.lines for c in loaded.references]),
+            )
 
         try:
-            comparison, self._prepared_search = call_in_background(read)
+            self._prepared = call_in_background(read)
+            comparison = self._prepared.comparison
         except InputError as exc:
             self.report_error("Cannot open the comparison", str(exc))
             return False
@@ -709,19 +725,25 @@ class MainWindow(QMainWindow):
         """Show ``comparison`` and start scoring it under the current settings."""
         self._comparison = comparison
         self._specs = specs
-        self._text = CorpusText.from_comparison(comparison)
+        prepared, self._prepared = self._prepared, None
+        if prepared is not None and prepared.comparison is not comparison:
+            prepared = None
+        self._text = prepared.text if prepared else CorpusText.from_comparison(comparison)
         self._source = comparison.source.lines if comparison.source is not None else None
-        self._cjk = detect_script([c.lines for c in comparison.references])
+        self._cjk = (
+            prepared.script if prepared else detect_script([c.lines for c in comparison.references])
+        )
         self._dismissed.clear()
         self._pending_detail = None
 
-        table = self.controller.start(self._text, self._config)
+        ready = prepared.table if prepared and prepared.table.config == self._config else None
+        table = self.controller.start(self._text, self._config, ready)
         old_model, old_proxy, old_cache = self.model, self.proxy, self.detail_cache
         self.model = SegmentTableModel(self._text, self._source, table, 0, self)
         self.proxy = SegmentFilterProxy(self)
         self.proxy.setSourceModel(self.model)
-        self.proxy.adopt_search_columns(self._prepared_search)
-        self._prepared_search = []
+        if prepared is not None:
+            self.proxy.adopt_search_columns(prepared.search)
         self.proxy.filter_changed.connect(self._on_proxy_filter_changed)
         for signal in (
             self.proxy.rowsInserted,
@@ -1240,6 +1262,17 @@ class MainWindow(QMainWindow):
                 self.detail_cache.shutdown()
             gc.unfreeze()  # what settle_long_lived() held back is collectable again
         event.accept()
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """A comparison just read, and what showing it needs, made in the reading thread."""
+
+    comparison: Comparison
+    text: CorpusText
+    search: list[SearchColumn]
+    table: ScoreTable
+    script: str | None
 
 
 def _local_files(urls: Sequence[QUrl]) -> list[str]:

@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QThread, Slot
 from core.config import ScoringConfig
 from core.engine import CorpusText, iter_score_chunks, score_corpus
 from core.results import ScoreChunk
-from gui.controller import ScoringController, describe_failure
+from gui.controller import ScoringController, describe_failure, empty_table
 from gui.opendialog import assign_roles, sample_specs
 
 ZH = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt22-en-zh"
@@ -257,3 +257,16 @@ def test_garbage_is_collected_in_the_gui_thread_only(qtbot, big_text):
         gc.callbacks.remove(record)
         controller.shutdown()
     assert set(threads) == {threading.main_thread().name}
+
+
+def test_a_table_made_beforehand_is_filled_if_it_fits(qtbot, controller, sample_text):
+    config = ScoringConfig()
+    ready = empty_table(sample_text, config)
+    with qtbot.waitSignal(controller.scoring_finished, timeout=60_000):
+        assert controller.start(sample_text, config, ready) is ready
+    np.testing.assert_array_equal(ready.scores, score_corpus(sample_text, config).scores)
+    # A table for other settings, or one already filled, is refused.
+    with pytest.raises(ValueError, match="not made for"):
+        controller.start(sample_text, config.replace(max_order=2), empty_table(sample_text, config))
+    with pytest.raises(ValueError, match="not made for"):
+        controller.start(sample_text, config, ready)
