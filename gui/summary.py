@@ -28,6 +28,8 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWid
 from core.results import CorpusScores, ScoreTable
 
 REFRESH_MS = 150
+#: The first refresh of a new table comes later, after the burst of work of showing it.
+FIRST_REFRESH_MS = 450
 HISTOGRAM_EDGES = np.linspace(0.0, 100.0, 21)
 
 #: Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
@@ -291,7 +293,7 @@ class SummaryWidget(QWidget):
         self._table = table
         self._all_cache = None
         self.caption.setText("Scoring…" if table is not None else "No comparison loaded.")
-        self.schedule_refresh()
+        self._timer.start(FIRST_REFRESH_MS)
 
     def set_filtered_rows(self, rows: Sequence[int] | npt.NDArray[np.int64] | None) -> None:
         """The segments the filter keeps (None: no filter active). Refreshes soon."""
@@ -302,7 +304,7 @@ class SummaryWidget(QWidget):
     def schedule_refresh(self) -> None:
         """Refresh within :data:`REFRESH_MS` (coalesces bursts of chunks)."""
         if not self._timer.isActive():
-            self._timer.start()
+            self._timer.start(REFRESH_MS)
 
     # -- computing -----------------------------------------------------------------------------
 
