@@ -98,12 +98,26 @@ class ScoreTable:
         self.nltk_p5: IntArray = np.zeros((n_sys, n_segments, 2), dtype=np.int64)
         self.done: BoolArray = np.zeros(n_segments, dtype=np.bool_)
         self._metric_index = {name: i for i, name in enumerate(self.metrics)}
+        # Running totals over the scored rows, kept up to date by apply() (see running_corpus).
+        self._run_lengths: IntArray = np.zeros((n_sys, 2), dtype=np.int64)  # hyp, ref
+        self._run_matches: IntArray = np.zeros((n_sys, order), dtype=np.int64)
+        self._run_totals: IntArray = np.zeros((n_sys, order), dtype=np.int64)
+        self._run_scores: FloatArray = np.zeros((n_sys, len(self.metrics)), dtype=np.float64)
+        self._run_count = 0
 
     # -- filling -----------------------------------------------------------------------------
 
     def apply(self, chunk: ScoreChunk) -> None:
         """Store one chunk of results."""
         rows = slice(chunk.start, chunk.stop)
+        new = ~self.done[rows]  # rows scored for the first time count in the running totals
+        if new.any():
+            self._run_lengths[:, 0] += chunk.hyp_len[:, new].sum(axis=1)
+            self._run_lengths[:, 1] += chunk.ref_len[:, new].sum(axis=1)
+            self._run_matches += chunk.matches[:, new].sum(axis=1)
+            self._run_totals += chunk.totals[:, new].sum(axis=1)
+            self._run_scores += chunk.scores[:, new].sum(axis=1)
+            self._run_count += int(new.sum())
         self.scores[:, rows] = chunk.scores
         self.hyp_len[:, rows] = chunk.hyp_len
         self.ref_len[:, rows] = chunk.ref_len
@@ -234,6 +248,43 @@ class ScoreTable:
             system=self.systems[system],
             n_segments=count,
             bleu=bleu,
+            bleu_detail=detail,
+            means=means,
+        )
+
+    def running_corpus(self, system: int, *, metrics: Sequence[str] | None = None) -> CorpusScores:
+        """:meth:`corpus` of the rows scored so far, from totals kept as chunks arrive.
+
+        Costs nothing however many rows there are, for a display that follows the scoring.
+        Corpus BLEU is exactly :meth:`corpus`'s (integer totals); the means may differ from
+        numpy's pairwise ones in the last bits, so once every row is scored use :meth:`corpus`.
+        The NLTK flavour, whose corpus score also depends on the last row, is computed in full.
+        """
+        if self.config.bleu_flavour == "nltk":
+            return self.corpus(system, self.done, metrics=metrics)
+        count = self._run_count
+        summed = BleuStats(
+            hyp_len=int(self._run_lengths[system, 0]),
+            ref_len=int(self._run_lengths[system, 1]),
+            matches=tuple(int(x) for x in self._run_matches[system]),
+            totals=tuple(int(x) for x in self._run_totals[system]),
+        )
+        config = self.config
+        detail = compute_bleu(
+            summed,
+            smooth_method=config.smooth_method,
+            smooth_value=config.effective_smooth_value,
+            effective_order=False,
+        )
+        names = self.metrics if metrics is None else tuple(metrics)
+        sums = self._run_scores[system]
+        means = {
+            m: float(sums[self.metric_index(m)] / count) if count else float("nan") for m in names
+        }
+        return CorpusScores(
+            system=self.systems[system],
+            n_segments=count,
+            bleu=detail.score,
             bleu_detail=detail,
             means=means,
         )

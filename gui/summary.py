@@ -346,10 +346,13 @@ class SummaryWidget(QWidget):
         values: dict[tuple[str, int, str], CorpusScores] = {}
         cache = self._all_cache
         if cache is None or cache[0] is not table or cache[1] != len(done):
-            everything = None if complete else done  # None: the whole arrays, no copy
+            # While chunks arrive: the table's running totals (no pass over the rows); once
+            # every row is scored: the exact figures, over the whole arrays.
             per_system = (
                 [
-                    table.corpus(s, rows=everything, metrics=metrics)
+                    table.corpus(s, metrics=metrics)
+                    if complete
+                    else table.running_corpus(s, metrics=metrics)
                     for s in range(len(table.systems))
                 ]
                 if len(done)

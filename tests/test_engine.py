@@ -18,6 +18,7 @@ from sacrebleu.metrics.bleu import BLEU
 
 from core.config import ScoringConfig
 from core.engine import CorpusText, iter_score_chunks, iter_score_chunks_parallel, score_corpus
+from core.results import ScoreTable
 from tests.conftest import Dataset, dataset_params
 
 TOL = 1e-9
@@ -292,3 +293,27 @@ def test_lsum_fallback_is_flagged_only_without_boundaries() -> None:
     assert table.value("rougeLsum_f", 0, 1) != table.value("rougeL_f", 0, 1)
     no_sep = score_corpus(text, ScoringConfig(lsum_separator=None))
     assert no_sep.lsum_fallback.tolist() == [True, True]
+
+
+@pytest.mark.parametrize("flavour", ["sacrebleu", "nltk"])
+def test_running_corpus_follows_the_chunks(small_mt, flavour) -> None:
+    refs, systems, names = small_mt
+    text = _text(refs, systems, names)
+    config = ScoringConfig(bleu_flavour=flavour)
+    table = ScoreTable(
+        systems=text.system_names, n_segments=len(text), config=config, nrefs=len(refs)
+    )
+    chunks = list(iter_score_chunks(text, config, chunk_size=7))
+    assert len(chunks) > 3
+    for k, chunk in enumerate(chunks[::-1]):  # out of order, as from several processes
+        table.apply(chunk)
+        if k == 1:
+            table.apply(chunk)  # a chunk applied again is not counted twice
+        for s in range(len(table.systems)):
+            running = table.running_corpus(s, metrics=["rouge1_f", "bleu"])
+            exact = table.corpus(s, table.done, metrics=["rouge1_f", "bleu"])
+            assert running.n_segments == exact.n_segments == table.n_done
+            both_nan = math.isnan(running.bleu) and math.isnan(exact.bleu)
+            assert running.bleu == exact.bleu or both_nan
+            for m in ("rouge1_f", "bleu"):
+                assert running.means[m] == pytest.approx(exact.means[m], rel=1e-12, abs=1e-12)
