@@ -6,20 +6,25 @@ after a fast scroll the rows now on screen are computed before the ones that fle
 is capped so rows long gone are dropped. Each finished row goes into the LRU and
 :attr:`~DetailCache.detail_ready` tells the view to repaint it.
 
-The rows are computed in the GUI thread, a few milliseconds at a time between other events
-(:data:`SLICE_MS`), not in a worker thread. Computing a row is Python through and through, so
-a thread would gain nothing under the GIL, and it cost a lot: the GUI thread gives up the GIL
-at every call into Qt and then waited for it behind the thread, so a repaint while rows were
-being computed took several times as long (table cells at 4-16 ms instead of 0.3 ms).
+Ordinary rows are computed in the GUI thread, a few milliseconds at a time between other
+events (:data:`SLICE_MS`), not in a worker thread. Computing a row is Python through and
+through, so a thread would gain nothing under the GIL, and it cost a lot: the GUI thread gives
+up the GIL at every call into Qt and then waited for it behind the thread, so a repaint while
+rows were being computed took several times as long (table cells at 4-16 ms instead of 0.3 ms).
+Only rows too long to compute between two events (:data:`HEAVY_ROW_CHARS`; 5,000 words a line
+take about 0.2 s, 20,000 words about 3 s) go to one worker thread, so that the window is never
+frozen by them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 import traceback
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
@@ -36,6 +41,16 @@ MAX_PENDING = 256
 #: How long one turn of computing may run before the event loop gets control back (a row
 #: takes about a millisecond; one that takes longer still finishes).
 SLICE_MS = 8.0
+#: Rows whose references and outputs hold more characters than this are computed in a worker
+#: thread (about 15 ms of work in the GUI thread at most).
+HEAVY_ROW_CHARS = 20_000
+
+
+class _Delivery(QObject):
+    """Carries results of the worker thread to the GUI thread (queued signals)."""
+
+    computed = Signal(int, int, object)  # generation, segment, detail
+    failed = Signal(int, int, str)  # generation, segment, message
 
 
 class DetailCache(QObject):
@@ -75,6 +90,13 @@ class DetailCache(QObject):
         self._failed: dict[int, str] = {}
         self._pending: OrderedDict[int, None] = OrderedDict()
         self._closing = False
+        # Heavy rows: one worker thread; results tagged with the generation of the settings.
+        self._generation = 0
+        self._in_thread: set[int] = set()
+        self._executor: ThreadPoolExecutor | None = None
+        self._delivery = _Delivery(self)
+        self._delivery.computed.connect(self._on_thread_computed)
+        self._delivery.failed.connect(self._on_thread_failed)
         self._timer = QTimer(self)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._work)
@@ -122,6 +144,8 @@ class DetailCache(QObject):
         """Use new settings: the cache and the queue are dropped."""
         self._detailer = RowDetailer(config)
         self._config = config
+        self._generation += 1
+        self._in_thread.clear()
         self._pending.clear()
         self._cache.clear()
         self._failed.clear()
@@ -129,6 +153,8 @@ class DetailCache(QObject):
 
     def clear(self) -> None:
         """Drop every cached detail (the configuration stays)."""
+        self._generation += 1
+        self._in_thread.clear()
         self._pending.clear()
         self._cache.clear()
         self._failed.clear()
@@ -139,6 +165,9 @@ class DetailCache(QObject):
         self._closing = True
         self._pending.clear()
         self._timer.stop()
+        self._generation += 1
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
 
     def is_shut_down(self) -> bool:
         return self._closing
@@ -167,38 +196,99 @@ class DetailCache(QObject):
         pending = self._pending
         while pending and not self._closing:
             segment, _ = pending.popitem(last=True)
+            if self._heavy(segment):
+                self._send_to_thread(segment)
+                continue
             self._compute(segment)
             if time.perf_counter() >= deadline:
                 break
         if not pending or self._closing:
             self._timer.stop()
 
-    def _compute(self, segment: int) -> None:
+    def _row_texts(self, segment: int) -> dict[str, object]:
+        text, source = self._text, self._source
+        return {
+            "segment": segment,
+            "source": None if source is None else source[segment],
+            "references": [ref[segment] for ref in text.references],
+            "systems": [
+                (name, column[segment])
+                for name, column in zip(text.system_names, text.systems, strict=True)
+            ],
+        }
+
+    def _heavy(self, segment: int) -> bool:
         text = self._text
-        source = self._source
+        size = sum(len(c[segment]) for c in text.references) + sum(
+            len(c[segment]) for c in text.systems
+        )
+        return size > HEAVY_ROW_CHARS
+
+    def _compute(self, segment: int) -> None:
         try:
-            detail = self._detailer.row(
-                segment=segment,
-                source=None if source is None else source[segment],
-                references=[ref[segment] for ref in text.references],
-                systems=[
-                    (name, column[segment])
-                    for name, column in zip(text.system_names, text.systems, strict=True)
-                ],
-            )
+            detail = self._detailer.row(**self._row_texts(segment))  # type: ignore[arg-type]
         except Exception as exc:  # reported as a signal, never raised into Qt
             log.error(
                 "highlight detail of segment %d failed:\n%s", segment + 1, traceback.format_exc()
             )
-            message = f"Could not compute the highlights of segment {segment + 1}: {exc}"
-            self._failed[segment] = message
-            self.detail_failed.emit(segment, message)
+            self._fail(segment, str(exc))
             return
+        self._store(segment, detail)
+
+    def _fail(self, segment: int, reason: str) -> None:
+        message = f"Could not compute the highlights of segment {segment + 1}: {reason}"
+        self._failed[segment] = message
+        self.detail_failed.emit(segment, message)
+
+    def _store(self, segment: int, detail: RowDetail) -> None:
         self._cache[segment] = detail
         self._cache.move_to_end(segment)
         while len(self._cache) > self._capacity:
             self._cache.popitem(last=False)
         self.detail_ready.emit(segment)
 
+    def _send_to_thread(self, segment: int) -> None:
+        if segment in self._in_thread:
+            return
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix="matchlight-detail")
+        self._in_thread.add(segment)
+        generation, detailer, texts = self._generation, self._detailer, self._row_texts(segment)
+        delivery = self._delivery
 
-__all__ = ["DEFAULT_CAPACITY", "MAX_PENDING", "DetailCache"]
+        def run() -> None:  # in the worker thread: core only, no widget
+            try:
+                detail = detailer.row(**texts)  # type: ignore[arg-type]
+            except Exception as exc:
+                log.error(
+                    "highlight detail of segment %d failed:\n%s",
+                    segment + 1,
+                    traceback.format_exc(),
+                )
+                outcome: tuple[str, object] = ("failed", str(exc))
+            else:
+                outcome = ("computed", detail)
+            with contextlib.suppress(RuntimeError):  # the cache was deleted meanwhile
+                if outcome[0] == "computed":
+                    delivery.computed.emit(generation, segment, outcome[1])
+                else:
+                    delivery.failed.emit(generation, segment, str(outcome[1]))
+
+        self._executor.submit(run)
+
+    @Slot(int, int, object)
+    def _on_thread_computed(self, generation: int, segment: int, detail: object) -> None:
+        if generation != self._generation or not isinstance(detail, RowDetail):
+            return  # computed under settings that are gone
+        self._in_thread.discard(segment)
+        self._store(segment, detail)
+
+    @Slot(int, int, str)
+    def _on_thread_failed(self, generation: int, segment: int, message: str) -> None:
+        if generation != self._generation:
+            return
+        self._in_thread.discard(segment)
+        self._fail(segment, message)
+
+
+__all__ = ["DEFAULT_CAPACITY", "HEAVY_ROW_CHARS", "MAX_PENDING", "SLICE_MS", "DetailCache"]

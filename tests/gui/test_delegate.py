@@ -539,3 +539,54 @@ def test_core_failures_become_a_signal(qtbot, sample, monkeypatch) -> None:
         assert wait_detail(qtbot, cache, 3) == core_detail(sample, 3)
     finally:
         cache.shutdown()
+
+
+def test_heavy_rows_are_computed_in_a_worker_thread(qtbot, sample, monkeypatch) -> None:
+    """Rows too long to compute between two events go to a thread; the others stay here."""
+    threads: dict[int, bool] = {}
+
+    class Watched(RowDetailer):
+        def row(self, *, segment: int, **kw: Any) -> RowDetail:
+            threads[segment] = threading.current_thread() is threading.main_thread()
+            return super().row(segment=segment, **kw)
+
+    monkeypatch.setattr("gui.detailcache.RowDetailer", Watched)
+    columns = (*sample.text.references, *sample.text.systems)
+    size = {s: sum(len(column[s]) for column in columns) for s in range(20)}
+    threshold = sorted(size.values())[10]  # the longer half of these rows is "heavy"
+    monkeypatch.setattr("gui.detailcache.HEAVY_ROW_CHARS", threshold)
+    heavy = {s for s in range(20) if size[s] > threshold}
+    assert 0 < len(heavy) < 20
+    cache = DetailCache(sample.text, sample.source, sample.config)
+    try:
+        for segment in range(20):
+            assert wait_detail(qtbot, cache, segment) == core_detail(sample, segment)
+    finally:
+        cache.shutdown()
+    assert {s for s, in_gui in threads.items() if not in_gui} == heavy
+    assert all(threads[s] for s in range(20) if s not in heavy)
+
+
+def test_heavy_row_results_of_old_settings_are_dropped(qtbot, sample, monkeypatch) -> None:
+    release = threading.Event()
+
+    class Held(RowDetailer):
+        def row(self, **kw: Any) -> RowDetail:
+            release.wait(10)  # holds the worker thread until the settings have changed
+            return super().row(**kw)
+
+    monkeypatch.setattr("gui.detailcache.HEAVY_ROW_CHARS", 0)  # every row goes to the thread
+    monkeypatch.setattr("gui.detailcache.RowDetailer", Held)
+    cache = DetailCache(sample.text, sample.source, sample.config)
+    try:
+        assert cache.get(4) is None
+        qtbot.waitUntil(lambda: 4 in cache._in_thread, timeout=WAIT_MS)
+        new = sample.config.replace(tokenize="char")
+        cache.set_config(new)  # row 4 is being computed under the old settings
+        assert cache.get(4) is None
+        release.set()
+        assert wait_detail(qtbot, cache, 4) == core_detail(sample, 4, new)
+        assert core_detail(sample, 4, new) != core_detail(sample, 4)
+    finally:
+        release.set()
+        cache.shutdown()
