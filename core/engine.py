@@ -318,6 +318,16 @@ def iter_score_chunks_parallel(
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def empty_table(text: CorpusText, config: ScoringConfig) -> ScoreTable:
+    """The empty :class:`ScoreTable` that scoring ``text`` under ``config`` fills."""
+    return ScoreTable(
+        systems=text.system_names,
+        n_segments=len(text),
+        config=config,
+        nrefs=len(text.references),
+    )
+
+
 def score_corpus(
     text: CorpusText,
     config: ScoringConfig,
@@ -326,12 +336,7 @@ def score_corpus(
     progress: Callable[[int, int], None] | None = None,
 ) -> ScoreTable:
     """Score everything and return the filled :class:`ScoreTable`."""
-    table = ScoreTable(
-        systems=text.system_names,
-        n_segments=len(text),
-        config=config,
-        nrefs=len(text.references),
-    )
+    table = empty_table(text, config)
     chunks = (
         iter_score_chunks_parallel(text, config, workers=workers)
         if workers != 1

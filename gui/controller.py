@@ -27,7 +27,12 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, Slot
 
 from core.config import ConfigError, ScoringConfig
-from core.engine import CorpusText, iter_score_chunks_offloaded, prestart_worker_server
+from core.engine import (
+    CorpusText,
+    empty_table,
+    iter_score_chunks_offloaded,
+    prestart_worker_server,
+)
 from core.results import ScoreChunk, ScoreTable
 
 log = logging.getLogger(__name__)
@@ -79,16 +84,6 @@ class MainThreadGarbageCollector(QObject):
 
 
 _gc_guard: MainThreadGarbageCollector | None = None
-
-
-def empty_table(text: CorpusText, config: ScoringConfig) -> ScoreTable:
-    """The empty :class:`ScoreTable` that scoring ``text`` under ``config`` fills."""
-    return ScoreTable(
-        systems=text.system_names,
-        n_segments=len(text),
-        config=config,
-        nrefs=len(text.references),
-    )
 
 
 def _fits(table: ScoreTable, text: CorpusText, config: ScoringConfig) -> bool:

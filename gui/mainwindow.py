@@ -64,17 +64,12 @@ from PySide6.QtWidgets import (
 
 from core.advice import Advice, detect_script, has_sentence_marker, scoring_advice
 from core.config import ScoringConfig
-from core.engine import CorpusText
+from core.engine import CorpusText, empty_table
 from core.export import comparison_inputs, write_csv
 from core.io import Comparison, InputError
 from core.results import ScoreTable
 from core.textsearch import SearchColumn
-from gui.controller import (
-    ScoringController,
-    empty_table,
-    release_long_lived,
-    settle_long_lived,
-)
+from gui.controller import ScoringController, release_long_lived, settle_long_lived
 from gui.delegate import HighlightDelegate
 from gui.detailcache import DetailCache
 from gui.detailpane import DetailPane
@@ -687,15 +682,30 @@ class MainWindow(QMainWindow):
 
         The files are read in a worker thread; the window keeps repainting meanwhile.
         """
+        try:
+            comparison = self.read_comparison(specs)
+        except InputError as exc:
+            self.report_error("Cannot open the comparison", str(exc))
+            return False
+        except OSError as exc:  # pragma: no cover - core.io wraps these
+            self.report_error("Cannot open the comparison", str(exc))
+            return False
+        self.set_comparison(comparison, specs)
+        return True
+
+    def read_comparison(self, specs: ComparisonSpecs) -> Comparison:
+        """Read the files of ``specs`` in a worker thread, for :meth:`set_comparison`.
+
+        What showing the comparison needs besides the texts is made there too, while the window
+        waits anyway, rather than in the GUI thread (tens of milliseconds each on 100k rows):
+        the text search's caches, the empty score table, the script check. Raises
+        :class:`~core.io.InputError`. The Open dialog reads through this as well.
+        """
         self.statusBar().showMessage("Reading the files…")
         release_long_lived()
-
         config = self._config
 
         def read() -> _Prepared:
-            # What opening the comparison needs besides the texts is made here too, while the
-            # window waits anyway, rather than in the GUI thread (tens of milliseconds each on
-            # 100k rows): the text search's caches, the empty score table, the script check.
             loaded = specs.load()
             columns = [loaded.source, *loaded.references, *loaded.systems]
             text = CorpusText.from_comparison(loaded)
@@ -709,17 +719,9 @@ class MainWindow(QMainWindow):
 
         try:
             self._prepared = call_in_background(read)
-            comparison = self._prepared.comparison
-        except InputError as exc:
-            self.report_error("Cannot open the comparison", str(exc))
-            return False
-        except OSError as exc:  # pragma: no cover - core.io wraps these
-            self.report_error("Cannot open the comparison", str(exc))
-            return False
         finally:
             self.statusBar().clearMessage()
-        self.set_comparison(comparison, specs)
-        return True
+        return self._prepared.comparison
 
     def set_comparison(self, comparison: Comparison, specs: ComparisonSpecs | None = None) -> None:
         """Show ``comparison`` and start scoring it under the current settings."""
@@ -858,7 +860,7 @@ class MainWindow(QMainWindow):
         if self.open_dialog is not None:
             self.open_dialog.close()
             self.open_dialog.deleteLater()
-        dialog = OpenComparisonDialog(specs, self)
+        dialog = OpenComparisonDialog(specs, self, read=self.read_comparison)
         dialog.accepted.connect(self._on_open_dialog_accepted)
         self.open_dialog = dialog
         dialog.open()

@@ -16,9 +16,9 @@ import pytest
 from PySide6.QtCore import QObject, QThread, Slot
 
 from core.config import ScoringConfig
-from core.engine import CorpusText, iter_score_chunks, score_corpus
+from core.engine import CorpusText, empty_table, iter_score_chunks, score_corpus
 from core.results import ScoreChunk
-from gui.controller import ScoringController, describe_failure, empty_table
+from gui.controller import ScoringController, describe_failure
 from gui.opendialog import assign_roles, sample_specs
 
 ZH = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt22-en-zh"
