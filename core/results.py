@@ -225,12 +225,7 @@ class ScoreTable:
             except ValueError:  # NLTK itself fails on this corpus (see core.nltk_bleu)
                 bleu = math.nan
         else:
-            detail = compute_bleu(
-                summed,
-                smooth_method=config.smooth_method,
-                smooth_value=config.effective_smooth_value,
-                effective_order=False,
-            )
+            detail = self._corpus_bleu(summed)
             bleu = detail.score
         names = self.metrics if metrics is None else tuple(metrics)
         if count:
@@ -269,13 +264,7 @@ class ScoreTable:
             matches=tuple(int(x) for x in self._run_matches[system]),
             totals=tuple(int(x) for x in self._run_totals[system]),
         )
-        config = self.config
-        detail = compute_bleu(
-            summed,
-            smooth_method=config.smooth_method,
-            smooth_value=config.effective_smooth_value,
-            effective_order=False,
-        )
+        detail = self._corpus_bleu(summed)
         names = self.metrics if metrics is None else tuple(metrics)
         sums = self._run_scores[system]
         means = {
@@ -287,6 +276,16 @@ class ScoreTable:
             bleu=detail.score,
             bleu_detail=detail,
             means=means,
+        )
+
+    def _corpus_bleu(self, summed: BleuStats) -> BleuScore:
+        """sacreBLEU's corpus BLEU of summed statistics under this table's settings."""
+        config = self.config
+        return compute_bleu(
+            summed,
+            smooth_method=config.smooth_method,
+            smooth_value=config.effective_smooth_value,
+            effective_order=False,
         )
 
     def signature(self) -> str:

@@ -144,12 +144,7 @@ class DetailCache(QObject):
         """Use new settings: the cache and the queue are dropped."""
         self._detailer = RowDetailer(config)
         self._config = config
-        self._generation += 1
-        self._in_thread.clear()
-        self._pending.clear()
-        self._cache.clear()
-        self._failed.clear()
-        self.cleared.emit()
+        self.clear()
 
     def clear(self) -> None:
         """Drop every cached detail (the configuration stays)."""
