@@ -9,7 +9,7 @@ is shown inline (the dialog stays open), so the user can fix the file choice rig
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -317,8 +317,17 @@ class OpenComparisonDialog(QDialog):
     ``accepted`` is emitted.
     """
 
-    def __init__(self, specs: ComparisonSpecs | None = None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        specs: ComparisonSpecs | None = None,
+        parent: QWidget | None = None,
+        *,
+        read: Callable[[ComparisonSpecs], Comparison] | None = None,
+    ) -> None:
+        """``read``: how the files are read when Open is pressed (raises InputError); by
+        default :meth:`ComparisonSpecs.load` in a worker thread."""
         super().__init__(parent)
+        self._read = read
         self.setWindowTitle("Open comparison — Matchlight")
         self._comparison: Comparison | None = None
         self._specs: ComparisonSpecs | None = None
@@ -410,7 +419,10 @@ class OpenComparisonDialog(QDialog):
         """Load the files; on an InputError show it inline and return False."""
         specs = self.current_specs()
         try:
-            comparison = call_in_background(specs.load)
+            if self._read is not None:
+                comparison = self._read(specs)
+            else:
+                comparison = call_in_background(specs.load)
         except InputError as exc:
             self._show_error(str(exc))
             return False

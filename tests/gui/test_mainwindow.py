@@ -642,6 +642,8 @@ def test_dropped_files_open_the_dialog_with_roles(qtbot, harness):
         dialog.buttons.button(QDialogButtonBox.StandardButton.Open).click()
     assert window.comparison.systems[0].name == "HuaweiTSC"
     assert window.specs == prefilled
+    # Read through MainWindow.read_comparison: the search caches came with the files.
+    assert window.proxy.search_ready()
 
 
 def test_drop_of_non_files_is_ignored(harness):
