@@ -24,7 +24,6 @@ import numpy.typing as npt
 from PySide6.QtCore import (
     QAbstractItemModel,
     QAbstractProxyModel,
-    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -43,10 +42,6 @@ SPECIAL_FILTERS: tuple[str, ...] = ("", "empty", "length-mismatch", "lsum-fallba
 DEFAULT_RATIO_BOUNDS = (0.5, 2.0)
 #: How long dynamic re-sorting/re-filtering waits to batch incoming score chunks (ms).
 REFRESH_DELAY_MS = 150
-#: When the search caches start to be built after a new source model, and the pause between
-#: two steps (see ``SegmentFilterProxy._warm_step``).
-WARM_DELAY_MS = 1500
-WARM_STEP_MS = 60
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -110,17 +105,6 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(REFRESH_DELAY_MS)
         self._refresh_timer.timeout.connect(self._on_refresh_timeout)
-        # Builds the search caches of the text columns ahead of the first search, one step of
-        # one column at a time (tens of milliseconds each on 100k rows), spaced out and only
-        # once the burst of work that follows opening a comparison is over.
-        self._warm_steps: list[tuple[int, str]] = []
-        self._warm_timer = QTimer(self)
-        self._warm_timer.setInterval(WARM_STEP_MS)
-        self._warm_timer.timeout.connect(self._warm_step)
-        self._warm_start = QTimer(self)
-        self._warm_start.setSingleShot(True)
-        self._warm_start.setInterval(WARM_DELAY_MS)
-        self._warm_start.timeout.connect(self._warm_timer.start)
 
     # -- source model -----------------------------------------------------------------------
 
@@ -162,18 +146,10 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._empty_mask = None
         self._search_columns.clear()
         self._text_orders.clear()
-        model = self._model
-        columns = [] if model is None else model.text_columns()
-        self._warm_steps = [(col, step) for col in columns for step in ("fold", "join")]
-        self._warm_timer.stop()
-        if self._warm_steps and QCoreApplication.instance() is not None:
-            self._warm_start.start()
-        else:
-            self._warm_start.stop()
 
     def adopt_search_columns(self, columns: Sequence[SearchColumn]) -> None:
         """Use search caches built elsewhere (while the files were read) for the text columns
-        whose strings they were built from; only the others are built here."""
+        whose strings they were built from; the others are built at their first search."""
         model = self._model
         if model is None:
             return
@@ -183,33 +159,17 @@ class SegmentFilterProxy(QAbstractProxyModel):
                 if column.strings is strings:
                     self._search_columns[col] = column
                     break
-        self._warm_steps = [
-            (col, step)
-            for col, step in self._warm_steps
-            if not (col in self._search_columns and self._search_columns[col].is_prepared())
-        ]
-        if not self._warm_steps:
-            self._warm_start.stop()
-            self._warm_timer.stop()
 
     def search_ready(self) -> bool:
-        """Whether every text column's search caches are built (see :meth:`_warm_step`)."""
-        return not self._warm_steps
-
-    @Slot()
-    def _warm_step(self) -> None:
-        if not self._warm_steps or self._model is None:
-            self._warm_steps = []
-            self._warm_timer.stop()
-            return
-        col, step = self._warm_steps.pop(0)
-        column = self._search_column(col)
-        if step == "fold":
-            column.folded()
-        else:
-            column.joined()
-        if not self._warm_steps:
-            self._warm_timer.stop()
+        """Whether every text column's search caches are built (otherwise the first search
+        builds what it needs; :meth:`adopt_search_columns` brings them ready-made)."""
+        model = self._model
+        if model is None:
+            return False
+        return all(
+            col in self._search_columns and self._search_columns[col].is_prepared()
+            for col in model.text_columns()
+        )
 
     # -- filters ----------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QTableView
 from core.config import ScoringConfig
 from core.engine import corpus_text_from_lines, iter_score_chunks
 from core.results import ScoreTable
+from core.textsearch import SearchColumn
 from gui.model import SEGMENT_ROLE, SORT_ROLE, SegmentTableModel
 from gui.proxy import SegmentFilterProxy
 
@@ -130,22 +131,20 @@ def test_text_filters_match_a_python_computation(qtbot, sample) -> None:
         proxy.set_text_filter("x", column=model.score_column(0, "bleu"))
 
 
-def test_search_caches_are_built_ahead_and_give_the_same_answers(qtbot, sample) -> None:
+def test_adopted_search_caches_give_the_same_answers_as_built_ones(qtbot, sample) -> None:
     model, proxy = setup(sample)
-    assert not proxy.search_ready()  # built in the event loop, a step at a time
+    assert not proxy.search_ready()  # built at the first search, or adopted
+    strings = [model.strings(col) for col in model.text_columns()]
+    proxy.adopt_search_columns([SearchColumn(s).prepare() for s in strings])
+    assert proxy.search_ready()
     cold = SegmentFilterProxy()
-    cold._warm_start.timeout.disconnect()  # this one searches with cold caches
     cold.setSourceModel(model)
-    qtbot.waitUntil(proxy.search_ready, timeout=15000)
-    for col in model.text_columns():
-        column = proxy._search_columns[col]
-        assert column._folded is not None and column._joined is not None
-        assert col not in cold._search_columns
     for pattern, regex in (("the", False), (r"\b(\w+) \1\b", True), (r"\d{4}", True)):
         proxy.set_text_filter(pattern, regex=regex)
         cold.set_text_filter(pattern, regex=regex)
         assert proxy.filter_mask().sum() > 0
         np.testing.assert_array_equal(proxy.filter_mask(), cold.filter_mask())
+    assert cold.search_ready()  # the regex searches built every cache of every column
 
 
 def test_invalid_regex_is_reported_and_keeps_the_previous_filter(qtbot, sample) -> None:
