@@ -146,11 +146,27 @@ _LINE_COST = 15
 
 _WORKER_SCORER: list[ChunkScorer] = []
 
+#: How much the worker processes of an interactive caller lower their priority (``os.nice``).
+#: They use every core, and at equal priority the GUI thread waits for a time slice behind
+#: them: measured on 2 cores, 100k rows x 3 systems, event-loop gaps of 150-350 ms. Niced, the
+#: scheduler gives the GUI thread the core as soon as it has work, and scoring loses nothing
+#: while the GUI is idle.
+#: The server that forks them (see :func:`prestart_worker_server`) is niced as well, so that a
+#: worker is niced from its first instruction, not only once its initializer runs (until then,
+#: two workers starting at normal priority took the GUI thread's core for 40-60 ms).
+BACKGROUND_NICENESS = 10
 
-def _init_worker(config: ScoringConfig, niceness: int = 0) -> None:
-    if niceness > 0:
-        with contextlib.suppress(OSError, AttributeError):  # AttributeError: no os.nice
-            os.nice(niceness)
+
+def _lower_priority(niceness: int, pid: int = 0) -> None:
+    """Make process ``pid`` (0: this one) at least as nice as ``niceness``; never raise it."""
+    with contextlib.suppress(OSError, AttributeError):  # AttributeError: no setpriority
+        if os.getpriority(os.PRIO_PROCESS, pid) < niceness:
+            os.setpriority(os.PRIO_PROCESS, pid, min(niceness, 19))
+
+
+def _init_worker(config: ScoringConfig, niceness: int | None = None) -> None:
+    if niceness is not None:
+        _lower_priority(niceness)
     _WORKER_SCORER[:] = [ChunkScorer(config)]
 
 
@@ -234,17 +250,20 @@ def _process_context() -> BaseContext:
 
 def _forkserver_context() -> BaseContext:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__])
+    # "__main__" as by default: the server imports the main module once, so that the workers
+    # it forks do not each import it again (multiprocessing skips it when it is already there).
+    context.set_forkserver_preload(["__main__", __name__])
     return context
 
 
-def prestart_worker_server() -> bool:
+def prestart_worker_server(niceness: int = 0) -> bool:
     """Start the server that forks worker processes for a caller with threads, ahead of time.
 
     A GUI calls this when it starts, so that the server has imported the engine (about a
     second of CPU) before the first comparison is scored, instead of competing with the
-    window at that moment. Returns False where there is no such server (no ``forkserver``).
-    Harmless to call again.
+    window at that moment. With ``niceness``, the server runs that much nicer than the caller,
+    and so does every worker it forks, from the start. Returns False where there is no such
+    server (no ``forkserver``). Harmless to call again.
     """
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return False
@@ -252,6 +271,10 @@ def prestart_worker_server() -> bool:
     from multiprocessing import forkserver
 
     forkserver.ensure_running()
+    if niceness > 0:
+        pid = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
+        if pid:
+            _lower_priority(os.getpriority(os.PRIO_PROCESS, 0) + niceness, pid)
     return True
 
 
@@ -372,13 +395,6 @@ def corpus_text_from_lines(
 # GIL released); the scoring itself runs in processes. Only the first few rows are scored in
 # the caller, so they show at once while the worker processes start.
 
-#: How much the worker processes of an interactive caller lower their priority (``os.nice``).
-#: They use every core, and at equal priority the GUI thread waits for a time slice behind
-#: them: measured on 2 cores, 100k rows x 3 systems, event-loop gaps of 150-350 ms. Niced, the
-#: scheduler gives the GUI thread the core as soon as it has work, and scoring loses nothing
-#: while the GUI is idle.
-BACKGROUND_NICENESS = 10
-
 #: How often a waiting caller looks at its cancel flag, in seconds.
 CANCEL_POLL_SECONDS = 0.05
 
@@ -415,11 +431,17 @@ def iter_score_chunks_offloaded(
     pending: dict[Future[ScoreChunk], tuple[int, int]] = {}
     position = 0
     leftovers: list[tuple[int, int]] = []
+    context = _process_context()
+    target: int | None = None
+    if niceness > 0:
+        target = os.getpriority(os.PRIO_PROCESS, 0) + niceness
+        if context.get_start_method() == "forkserver":
+            prestart_worker_server(niceness)
     pool = ProcessPoolExecutor(
         max_workers=workers,
-        mp_context=_process_context(),
+        mp_context=context,
         initializer=_init_worker,
-        initargs=(config, niceness),
+        initargs=(config, target),
     )
     try:
         while position < len(tasks) or pending:

@@ -28,6 +28,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, S
 
 from core.config import ConfigError, ScoringConfig
 from core.engine import (
+    BACKGROUND_NICENESS,
     CorpusText,
     empty_table,
     iter_score_chunks_offloaded,
@@ -253,7 +254,7 @@ class ScoringController(QObject):
     @Slot()
     def _prestart_workers(self) -> None:
         try:
-            prestart_worker_server()
+            prestart_worker_server(BACKGROUND_NICENESS)
         except (OSError, RuntimeError, ValueError) as exc:  # scoring starts it (or falls back)
             log.warning("could not start the worker process server ahead of time: %s", exc)
 

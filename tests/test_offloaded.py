@@ -108,10 +108,34 @@ def test_worker_processes_lower_their_priority() -> None:
     base = os.nice(0)
     context = multiprocessing.get_context("fork")
     config = ScoringConfig()
-    with ProcessPoolExecutor(1, context, initializer=_init_worker, initargs=(config, 7)) as pool:
-        assert pool.submit(_own_niceness).result() == min(19, base + 7)
-    with ProcessPoolExecutor(1, context, initializer=_init_worker, initargs=(config, 0)) as pool:
+    target = min(19, base + 7)
+    init = _init_worker
+    with ProcessPoolExecutor(1, context, initializer=init, initargs=(config, target)) as pool:
+        assert pool.submit(_own_niceness).result() == target
+    with ProcessPoolExecutor(1, context, initializer=init, initargs=(config, None)) as pool:
         assert pool.submit(_own_niceness).result() == base
+    # Never less nice than it already is: a worker forked by a niced server stays niced.
+    with ProcessPoolExecutor(1, context, initializer=init, initargs=(config, base - 1)) as pool:
+        assert pool.submit(_own_niceness).result() == base
+
+
+def test_a_niced_worker_server_forks_workers_that_are_niced_from_the_start() -> None:
+    """Niced before any initializer runs: the worker's start-up does not compete with the GUI."""
+    from multiprocessing import forkserver
+
+    base = os.nice(0)
+    assert prestart_worker_server()
+    server = forkserver._forkserver._forkserver_pid
+    before = os.getpriority(os.PRIO_PROCESS, server)  # other tests may have niced it already
+    wanted = min(19, before + 2)
+    assert prestart_worker_server(niceness=wanted - base)
+    assert os.getpriority(os.PRIO_PROCESS, server) == wanted
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(1, context) as pool:  # no initializer at all
+        assert pool.submit(_own_niceness).result() == wanted
+    # Asking again for less never makes the server less nice (it cannot, unprivileged).
+    assert prestart_worker_server(niceness=1)
+    assert os.getpriority(os.PRIO_PROCESS, server) == wanted
 
 
 def test_the_worker_server_can_be_started_ahead_and_is_then_used() -> None:
