@@ -23,7 +23,7 @@ import logging
 import time
 import traceback
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
@@ -44,6 +44,52 @@ SLICE_MS = 8.0
 #: Rows whose references and outputs hold more characters than this are computed in a worker
 #: thread (about 15 ms of work in the GUI thread at most).
 HEAVY_ROW_CHARS = 20_000
+
+
+def row_texts(text: CorpusText, source: Sequence[str] | None, segment: int) -> dict[str, object]:
+    """The keyword arguments of :meth:`core.detail.RowDetailer.row` for ``segment``."""
+    return {
+        "segment": segment,
+        "source": None if source is None else source[segment],
+        "references": [ref[segment] for ref in text.references],
+        "systems": [
+            (name, column[segment])
+            for name, column in zip(text.system_names, text.systems, strict=True)
+        ],
+    }
+
+
+def is_heavy(text: CorpusText, segment: int) -> bool:
+    """Whether ``segment`` is too long to compute between two events (:data:`HEAVY_ROW_CHARS`)."""
+    size = sum(len(c[segment]) for c in text.references) + sum(
+        len(c[segment]) for c in text.systems
+    )
+    return size > HEAVY_ROW_CHARS
+
+
+def compute_ahead(
+    text: CorpusText,
+    source: Sequence[str] | None,
+    config: ScoringConfig,
+    segments: Iterable[int],
+) -> dict[int, RowDetail]:
+    """The detail of ``segments``, for a :class:`DetailCache` to start with (its ``ready``).
+
+    Core only, so any thread may call it: the app computes the first screenful while the files
+    are read, so that the first paint of a comparison shows its highlights at once instead of
+    being painted plain and then again. Heavy rows and rows that fail are left out (the cache
+    computes and reports them as usual).
+    """
+    detailer = RowDetailer(config)
+    details: dict[int, RowDetail] = {}
+    for segment in segments:
+        if not 0 <= segment < len(text) or is_heavy(text, segment):
+            continue
+        try:
+            details[segment] = detailer.row(**row_texts(text, source, segment))  # type: ignore[arg-type]
+        except Exception:  # reported by the cache when the row is asked for
+            log.debug("detail of segment %d not computed ahead", segment + 1, exc_info=True)
+    return details
 
 
 class _Delivery(QObject):
@@ -76,6 +122,7 @@ class DetailCache(QObject):
         *,
         capacity: int = DEFAULT_CAPACITY,
         max_pending: int = MAX_PENDING,
+        ready: Mapping[int, RowDetail] | None = None,
     ) -> None:
         super().__init__(parent)
         if source is not None and len(source) != len(text):
@@ -100,6 +147,11 @@ class DetailCache(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._work)
+        for segment, detail in (ready or {}).items():
+            if 0 <= segment < len(text):
+                self._cache[segment] = detail
+        while len(self._cache) > self._capacity:
+            self._cache.popitem(last=False)
 
     # -- public API -------------------------------------------------------------------------
 
@@ -201,23 +253,10 @@ class DetailCache(QObject):
             self._timer.stop()
 
     def _row_texts(self, segment: int) -> dict[str, object]:
-        text, source = self._text, self._source
-        return {
-            "segment": segment,
-            "source": None if source is None else source[segment],
-            "references": [ref[segment] for ref in text.references],
-            "systems": [
-                (name, column[segment])
-                for name, column in zip(text.system_names, text.systems, strict=True)
-            ],
-        }
+        return row_texts(self._text, self._source, segment)
 
     def _heavy(self, segment: int) -> bool:
-        text = self._text
-        size = sum(len(c[segment]) for c in text.references) + sum(
-            len(c[segment]) for c in text.systems
-        )
-        return size > HEAVY_ROW_CHARS
+        return is_heavy(self._text, segment)
 
     def _compute(self, segment: int) -> None:
         try:
@@ -286,4 +325,13 @@ class DetailCache(QObject):
         self._fail(segment, message)
 
 
-__all__ = ["DEFAULT_CAPACITY", "HEAVY_ROW_CHARS", "MAX_PENDING", "SLICE_MS", "DetailCache"]
+__all__ = [
+    "DEFAULT_CAPACITY",
+    "HEAVY_ROW_CHARS",
+    "MAX_PENDING",
+    "SLICE_MS",
+    "DetailCache",
+    "compute_ahead",
+    "is_heavy",
+    "row_texts",
+]

@@ -64,6 +64,7 @@ from PySide6.QtWidgets import (
 
 from core.advice import Advice, detect_script, has_sentence_marker, scoring_advice
 from core.config import ScoringConfig
+from core.detail import RowDetail
 from core.engine import CorpusText, empty_table
 from core.export import comparison_inputs, write_csv
 from core.io import Comparison, InputError
@@ -71,7 +72,7 @@ from core.results import ScoreTable
 from core.textsearch import SearchColumn
 from gui.controller import ScoringController, release_long_lived, settle_long_lived
 from gui.delegate import HighlightDelegate
-from gui.detailcache import DetailCache
+from gui.detailcache import DetailCache, compute_ahead
 from gui.detailpane import DetailPane
 from gui.filterbar import FilterBar
 from gui.loader import call_in_background
@@ -89,6 +90,9 @@ RECENT_KEY = "recent/comparisons"
 RECENT_LIMIT = 10
 GEOMETRY_KEY = "window/geometry"
 STATE_KEY = "window/state"
+#: Rows whose highlight detail is computed while the files are read: a screenful, so that the
+#: table is painted once with its highlights when it appears (not plain, then again).
+FIRST_SCREEN_ROWS = 64
 #: How many lines per reference are looked at to guess a CJK target language.
 
 #: ``error_sink(title, message)``: shows an error to the user without blocking.
@@ -421,6 +425,12 @@ class MainWindow(QMainWindow):
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(120)
         self._refresh_timer.timeout.connect(self._on_refresh_timeout)
+        # Showing a new comparison, in steps (see _reveal_next).
+        self._reveal_steps: list[Callable[[], None]] = []
+        self._reveal_timer = QTimer(self)
+        self._reveal_timer.setSingleShot(True)
+        self._reveal_timer.setInterval(1)
+        self._reveal_timer.timeout.connect(self._reveal_next)
 
         geometry = self.settings.value(GEOMETRY_KEY)
         if isinstance(geometry, QByteArray):
@@ -709,12 +719,14 @@ class MainWindow(QMainWindow):
             loaded = specs.load()
             columns = [loaded.source, *loaded.references, *loaded.systems]
             text = CorpusText.from_comparison(loaded)
+            source = loaded.source.lines if loaded.source is not None else None
             return _Prepared(
                 comparison=loaded,
                 text=text,
                 search=[SearchColumn(c.lines).prepare() for c in columns if c is not None],
                 table=empty_table(text, config),
                 script=detect_script([c.lines for c in loaded.references]),
+                details=compute_ahead(text, source, config, range(FIRST_SCREEN_ROWS)),
             )
 
         try:
@@ -724,7 +736,14 @@ class MainWindow(QMainWindow):
         return self._prepared.comparison
 
     def set_comparison(self, comparison: Comparison, specs: ComparisonSpecs | None = None) -> None:
-        """Show ``comparison`` and start scoring it under the current settings."""
+        """Show ``comparison`` and start scoring it under the current settings.
+
+        The window is painted and the detail pane filled in the next turns of the event loop
+        (:meth:`_reveal_next`).
+        """
+        # No paint until this is done: the new table is painted in a turn of its own.
+        self.setUpdatesEnabled(False)
+        self._reveal_steps = [self._reveal_window, self._reveal_detail]
         self._comparison = comparison
         self._specs = specs
         prepared, self._prepared = self._prepared, None
@@ -738,8 +757,9 @@ class MainWindow(QMainWindow):
         self._dismissed.clear()
         self._pending_detail = None
 
-        ready = prepared.table if prepared and prepared.table.config == self._config else None
-        table = self.controller.start(self._text, self._config, ready)
+        # What was made while reading is used only if the settings did not change meanwhile.
+        fits = prepared is not None and prepared.table.config == self._config
+        table = self.controller.start(self._text, self._config, prepared.table if fits else None)
         old_model, old_proxy, old_cache = self.model, self.proxy, self.detail_cache
         self.model = SegmentTableModel(self._text, self._source, table, 0, self)
         self.proxy = SegmentFilterProxy(self)
@@ -758,7 +778,13 @@ class MainWindow(QMainWindow):
         self.table_view.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         self.table_view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
         self._size_columns()
-        self.detail_cache = DetailCache(self._text, self._source, self._config, parent=self)
+        self.detail_cache = DetailCache(
+            self._text,
+            self._source,
+            self._config,
+            parent=self,
+            ready=prepared.details if fits else None,
+        )
         self.detail_cache.detail_ready.connect(self._on_detail_ready)
         if self.delegate is None:
             self.delegate = HighlightDelegate(self.detail_cache, self.table_view)
@@ -812,7 +838,32 @@ class MainWindow(QMainWindow):
             self.table_view.setCurrentIndex(self.proxy.index(0, 0))
         self.table_view.setFocus()
         settle_long_lived()
+        self._reveal_timer.start()
         self.comparison_opened.emit()
+
+    @Slot()
+    def _reveal_next(self) -> None:
+        """Take the next step of showing a new comparison; each step gets a turn of its own.
+
+        Setting up the models, the first paint of the table (a document per visible cell) and
+        filling the detail pane take 20-50 ms each on a big comparison; done in one go, they
+        kept the event loop from handling input for over 100 ms. A timer between the steps
+        lets the events waiting meanwhile through.
+        """
+        if self._reveal_steps:
+            self._reveal_steps.pop(0)()
+        if self._reveal_steps:
+            self._reveal_timer.start()
+
+    def _reveal_window(self) -> None:
+        self.setUpdatesEnabled(True)
+
+    def _reveal_detail(self) -> None:
+        self._show_current_detail()
+
+    def revealing(self) -> bool:
+        """Whether a comparison just set is still being shown in steps."""
+        return bool(self._reveal_steps)
 
     def apply_config(self, config: ScoringConfig) -> None:
         """Use ``config`` from now on (remembered), and rescore the open comparison with it."""
@@ -1030,6 +1081,8 @@ class MainWindow(QMainWindow):
         segment = self.current_segment()
         if segment is None or self.detail_cache is None:
             return
+        if self._reveal_detail in self._reveal_steps:
+            return  # a step of showing a new comparison does it
         detail = self.detail_cache.get(segment)
         if detail is None:
             self._pending_detail = segment
@@ -1275,6 +1328,7 @@ class _Prepared:
     search: list[SearchColumn]
     table: ScoreTable
     script: str | None
+    details: dict[int, RowDetail]
 
 
 def _local_files(urls: Sequence[QUrl]) -> list[str]:

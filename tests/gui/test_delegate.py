@@ -22,7 +22,7 @@ from gui.delegate import (
     reference_ranges,
     selection_color,
 )
-from gui.detailcache import DetailCache
+from gui.detailcache import DetailCache, compute_ahead
 from gui.model import SEGMENT_ROLE, SegmentTableModel
 from gui.palette import (
     KINDS,
@@ -589,4 +589,39 @@ def test_heavy_row_results_of_old_settings_are_dropped(qtbot, sample, monkeypatc
         assert core_detail(sample, 4, new) != core_detail(sample, 4)
     finally:
         release.set()
+        cache.shutdown()
+
+
+def test_details_computed_ahead_are_served_without_computing(qtbot, sample, monkeypatch) -> None:
+    """What the app computes while reading the files: equal to core, served at once."""
+    columns = (*sample.text.references, *sample.text.systems)
+    size = {s: sum(len(column[s]) for column in columns) for s in range(12)}
+    threshold = sorted(size.values())[8]
+    monkeypatch.setattr("gui.detailcache.HEAVY_ROW_CHARS", threshold)
+    heavy = {s for s in range(12) if size[s] > threshold}
+    assert heavy
+
+    original = RowDetailer.row
+
+    def row(self: RowDetailer, **kw: Any) -> RowDetail:
+        if kw["segment"] == 5:
+            raise ValueError("odd line")
+        return original(self, **kw)
+
+    monkeypatch.setattr(RowDetailer, "row", row)
+    ahead = compute_ahead(sample.text, sample.source, sample.config, [*range(12), -1, 10**6])
+    # Heavy rows, failing rows and rows out of range are left to the cache.
+    assert set(ahead) == set(range(12)) - heavy - {5}
+    monkeypatch.setattr(RowDetailer, "row", original)
+    for segment, detail in ahead.items():
+        assert detail == core_detail(sample, segment)
+
+    cache = DetailCache(sample.text, sample.source, sample.config, ready=ahead)
+    try:
+        for segment in ahead:
+            assert cache.get(segment) is ahead[segment]
+        assert cache.pending() == []  # nothing had to be scheduled
+        assert cache.get(5) is None  # this one is computed as usual, and reported then
+        assert wait_detail(qtbot, cache, 5) == core_detail(sample, 5)
+    finally:
         cache.shutdown()

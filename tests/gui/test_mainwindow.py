@@ -708,3 +708,68 @@ def test_search_caches_are_built_while_the_files_are_read(qtbot, harness):
     assert 0 < proxy.filter_mask().sum() < model.rowCount()
     np.testing.assert_array_equal(proxy.filter_mask(), cold.filter_mask())
     qtbot.waitUntil(lambda: not window.controller.running, timeout=TIMEOUT)
+
+
+def test_the_first_screen_is_detailed_while_the_files_are_read(qtbot, harness):
+    """The first rows' highlights are computed in the reading thread: painted once, at once."""
+    from core.detail import RowDetailer
+    from gui.mainwindow import FIRST_SCREEN_ROWS
+
+    window = harness.window
+    assert window.open_specs(sample_specs()), harness.errors
+    cache, text = window.detail_cache, window._text
+    assert cache.pending() == []  # nothing queued: no paint has asked yet
+    first = min(FIRST_SCREEN_ROWS, len(text))
+    detailer = RowDetailer(window.config)
+    for segment in (0, 1, first // 2, first - 1):
+        detail = cache.peek(segment)
+        assert detail is not None
+        expected = detailer.row(
+            segment=segment,
+            source=window._source[segment],
+            references=[ref[segment] for ref in text.references],
+            systems=list(zip(text.system_names, (s[segment] for s in text.systems), strict=True)),
+        )
+        assert detail == expected
+    assert cache.peek(first) is None  # only a screenful
+    qtbot.waitUntil(lambda: not window.controller.running, timeout=TIMEOUT)
+
+
+def test_a_new_comparison_is_shown_in_steps(qtbot, harness):
+    """Models first; the paint and the detail pane in later turns of the event loop."""
+    window = harness.window
+    window.show()
+    assert window.open_specs(sample_specs()), harness.errors
+    # Right after set_comparison: the models are there, nothing was painted or filled yet.
+    assert window.proxy.rowCount() == 160
+    assert window.current_segment() == 0
+    assert window.revealing()
+    assert not window.updatesEnabled()
+    assert window.detail_pane.detail() is None
+    qtbot.waitUntil(lambda: not window.revealing(), timeout=TIMEOUT)
+    assert window.updatesEnabled()
+    harness.wait_for_detail(0)
+    # Moving on from there is immediate, as always.
+    window.table_view.setCurrentIndex(window.proxy.index(3, 1))
+    assert window.detail_pane.detail().segment == 3
+    qtbot.waitUntil(lambda: not window.controller.running, timeout=TIMEOUT)
+
+
+def test_a_comparison_read_under_other_settings_is_not_detailed_ahead(qtbot, harness):
+    window = harness.window
+    prepared_config: list[ScoringConfig] = []
+    original = window.read_comparison
+
+    def read_then_change_settings(specs):
+        comparison = original(specs)
+        prepared_config.append(window._prepared.table.config)
+        window._config = window._config.replace(lowercase=not window._config.lowercase)
+        return comparison
+
+    window.read_comparison = read_then_change_settings
+    assert window.open_specs(sample_specs()), harness.errors
+    assert prepared_config and prepared_config[0] != window.config
+    assert window.detail_cache.config == window.config
+    assert window.detail_cache.peek(0) is None  # computed under the old settings: not used
+    qtbot.waitUntil(lambda: not window.controller.running, timeout=TIMEOUT)
+    assert window.controller.table.config == window.config
