@@ -13,12 +13,10 @@ Hovering a hypothesis token lights up the reference tokens it was paired with in
 from __future__ import annotations
 
 import bisect
-import html
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QPointF, QSize, Qt, Signal, Slot
-from PySide6.QtGui import QMouseEvent, QResizeEvent, QTextCursor, QTextDocument, QTextOption
+from PySide6.QtGui import QMouseEvent, QResizeEvent, QTextCursor, QTextOption
 from PySide6.QtWidgets import (
     QFrame,
     QLabel,
@@ -31,6 +29,16 @@ from PySide6.QtWidgets import (
 
 from core.config import ScoringConfig
 from core.detail import HypothesisDetail, RowDetail
+from gui.breakdown import (
+    BleuBreakdown,
+    BreakdownView,
+    OrderRow,
+    RougeBreakdown,
+    RougeRow,
+    bleu_breakdown,
+    breakdown_blocks,
+    rouge_breakdown,
+)
 from gui.delegate import MODES, hypothesis_ranges, reference_ranges
 from gui.palette import (
     LegendWidget,
@@ -41,169 +49,6 @@ from gui.palette import (
     python_index,
     utf16_offsets,
 )
-
-_ROUGE_TITLES = {"rouge1": "R-1", "rouge2": "R-2", "rougeL": "R-L"}
-
-
-# -- breakdown records --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class OrderRow:
-    """One n-gram order of the BLEU breakdown."""
-
-    order: int
-    matches: int
-    total: int
-    precision: float  # 0-100, as used in the geometric mean (smoothed where it applies)
-    smoothed: bool  # precision differs from matches / total because of smoothing
-
-
-@dataclass(frozen=True, slots=True)
-class BleuBreakdown:
-    orders: tuple[OrderRow, ...]
-    bp: float
-    sys_len: int  # c
-    ref_len: int  # r
-    smooth_method: str
-    smooth_value: float | None
-    eff_order: int
-    max_order: int
-    score: float  # sacreBLEU arithmetic on these counts, 0-100
-    shown: float  # the sentence BLEU of the table (configured flavour), 0-100
-
-
-@dataclass(frozen=True, slots=True)
-class RougeRow:
-    name: str  # "R-1", "R-2", "R-L"
-    rouge_type: str  # "rouge1", ...
-    precision: float  # 0-100
-    recall: float
-    fmeasure: float
-    reference: int  # 0-based index of the reference rouge-score chose
-
-
-@dataclass(frozen=True, slots=True)
-class RougeBreakdown:
-    rows: tuple[RougeRow, ...]
-    lcs_length: int
-    lcs_reference: int
-
-
-def bleu_breakdown(hyp: HypothesisDetail) -> BleuBreakdown:
-    """The BLEU part of "why this score" for one hypothesis."""
-    stats = hyp.bleu.stats
-    score = hyp.bleu_score
-    rows = []
-    for n, (m, t) in enumerate(zip(stats.matches, stats.totals, strict=True), start=1):
-        precision = score.precisions[n - 1]
-        raw = 100.0 * m / t if t else 0.0
-        rows.append(OrderRow(n, m, t, precision, t > 0 and abs(precision - raw) > 1e-9))
-    return BleuBreakdown(
-        orders=tuple(rows),
-        bp=score.bp,
-        sys_len=score.sys_len,
-        ref_len=score.ref_len,
-        smooth_method=score.smooth_method,
-        smooth_value=score.smooth_value,
-        eff_order=score.eff_order,
-        max_order=len(stats.matches),
-        score=score.score,
-        shown=hyp.sentence_bleu,
-    )
-
-
-def rouge_breakdown(hyp: HypothesisDetail) -> RougeBreakdown:
-    """The ROUGE part of "why this score" for one hypothesis."""
-    rows = []
-    for rouge_type, value in hyp.rouge.items():
-        rows.append(
-            RougeRow(
-                name=_ROUGE_TITLES.get(rouge_type, rouge_type.replace("rouge", "R-")),
-                rouge_type=rouge_type,
-                precision=100.0 * value.precision,
-                recall=100.0 * value.recall,
-                fmeasure=100.0 * value.fmeasure,
-                reference=hyp.rouge_ref[rouge_type],
-            )
-        )
-    return RougeBreakdown(
-        rows=tuple(rows), lcs_length=hyp.lcs_length, lcs_reference=hyp.rouge_ref.get("rougeL", 0)
-    )
-
-
-def _fmt_value(value: float | None) -> str:
-    return "—" if value is None else f"{value:g}"
-
-
-def breakdown_html(
-    bleu: BleuBreakdown,
-    rouge: RougeBreakdown,
-    reference_names: Sequence[str],
-    flavour_note: str | None = None,
-) -> str:
-    """Rich text of the breakdown; every string from outside is escaped."""
-    esc = html.escape
-
-    def ref_name(r: int) -> str:
-        return esc(reference_names[r] if r < len(reference_names) else f"Ref {r + 1}")
-
-    pad = " style='padding-left:10px'"
-    cells = "".join(
-        f"<tr><td>{o.order}-gram</td><td align='right'{pad}>{o.matches}/{o.total}</td>"
-        f"<td align='right'{pad}>{o.precision:.2f}{'*' if o.smoothed else '&nbsp;'}</td></tr>"
-        for o in bleu.orders
-    )
-    used = (
-        f"first {bleu.eff_order} of {bleu.max_order} orders (effective order)"
-        if bleu.eff_order != bleu.max_order
-        else f"all {bleu.max_order} orders"
-    )
-    if bleu.sys_len < bleu.ref_len:
-        bp_rule = "exp(1 − r/c)" if bleu.sys_len else "0 (empty output)"
-    else:
-        bp_rule = "1 (c ≥ r)"
-    smoothing = esc(bleu.smooth_method)
-    if bleu.smooth_value is not None:
-        smoothing += f" (value {_fmt_value(bleu.smooth_value)})"
-    star_note = " (* = smoothed)" if any(o.smoothed for o in bleu.orders) else ""
-    lines = [
-        f"BP = {bp_rule} = {bleu.bp:.4f}",
-        f"c = {bleu.sys_len} output tokens, r = {bleu.ref_len} reference tokens",
-        f"smoothing: {smoothing}{star_note}",
-        f"geometric mean over {used}",
-        f"BLEU = BP × exp(mean log p) = <b>{bleu.score:.2f}</b>",
-    ]
-    if flavour_note:
-        lines.append(f"<i>{esc(flavour_note)}</i>")
-    bleu_block = (
-        "<b>BLEU</b>"
-        "<table cellspacing='0' cellpadding='1'>"
-        f"<tr><th align='left'>order</th><th align='right'{pad}>matched/total</th>"
-        f"<th align='right'{pad}>precision</th></tr>{cells}</table>"
-        + "".join(f"<div>{line}</div>" for line in lines)
-    )
-    rows = "".join(
-        f"<tr><td>{esc(r.name)}</td><td align='right'{pad}>{r.precision:.2f}</td>"
-        f"<td align='right'{pad}>{r.recall:.2f}</td><td align='right'{pad}>{r.fmeasure:.2f}</td>"
-        f"<td{pad}>{ref_name(r.reference)}</td></tr>"
-        for r in rouge.rows
-    )
-    rouge_block = (
-        "<b>ROUGE</b> (best reference per type)"
-        "<table cellspacing='0' cellpadding='1'><tr><th></th>"
-        f"<th align='right'{pad}>P</th><th align='right'{pad}>R</th>"
-        f"<th align='right'{pad}>F</th><th align='left'{pad}>reference</th></tr>"
-        f"{rows}</table>"
-        f"<div>LCS length {rouge.lcs_length} (with {ref_name(rouge.lcs_reference)})</div>"
-    )
-    return (
-        "<table cellspacing='0' cellpadding='0'><tr>"
-        f"<td valign='top'>{bleu_block}</td>"
-        f"<td valign='top' style='padding-left:28px'>{rouge_block}</td>"
-        "</tr></table>"
-    )
-
 
 # -- text views ---------------------------------------------------------------------------------
 
@@ -329,13 +174,9 @@ class _Section(QWidget):
         self.view = SegmentText(self)
         layout.addWidget(self.caption)
         layout.addWidget(self.view)
-        self.breakdown: QLabel | None = None
+        self.breakdown: BreakdownView | None = None
         if with_breakdown:
-            self.breakdown = QLabel(self)
-            self.breakdown.setTextFormat(Qt.TextFormat.RichText)
-            self.breakdown.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            self.breakdown.setWordWrap(False)
-            self.breakdown.setContentsMargins(12, 0, 0, 0)
+            self.breakdown = BreakdownView(self)
             layout.addWidget(self.breakdown)
 
 
@@ -451,12 +292,8 @@ class DetailPane(QWidget):
 
     def breakdown_text(self, system: int) -> str:
         """The breakdown of ``system`` as displayed, in plain text."""
-        label = self._sys_sections[system].breakdown
-        if label is None:
-            return ""
-        doc = QTextDocument()
-        doc.setHtml(label.text())
-        return doc.toPlainText()
+        view = self._sys_sections[system].breakdown
+        return "" if view is None else view.text()
 
     def source_view(self) -> SegmentText | None:
         return None if self._source_section is None else self._source_section.view
@@ -602,8 +439,8 @@ class DetailPane(QWidget):
                 note = None
             if section.breakdown is None:
                 continue
-            section.breakdown.setText(
-                breakdown_html(
+            section.breakdown.set_blocks(
+                breakdown_blocks(
                     bleu,
                     rouge,
                     [self._ref_name(r) for r in range(len(detail.references))],
@@ -660,6 +497,6 @@ __all__ = [
     "RougeRow",
     "SegmentText",
     "bleu_breakdown",
-    "breakdown_html",
+    "breakdown_blocks",
     "rouge_breakdown",
 ]

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from core.config import ScoringConfig
 from core.detail import RowDetail, RowDetailer
 from gui.delegate import hypothesis_ranges, reference_ranges
-from gui.detailpane import DetailPane, bleu_breakdown, breakdown_html, rouge_breakdown
+from gui.detailpane import DetailPane, bleu_breakdown, breakdown_blocks, rouge_breakdown
 from gui.palette import highlight_format, order_tint
 
 
@@ -157,13 +157,18 @@ def test_nltk_flavour_is_explained(pane, sample) -> None:
     assert f"{detail.systems[0].sentence_bleu:.2f}" in shown
 
 
-def test_breakdown_escapes_names() -> None:
+def test_breakdown_shows_names_verbatim(pane) -> None:
+    """Nothing in the breakdown is markup: a reference named like HTML is shown as it is."""
     detail = RowDetailer(ScoringConfig()).row(
         segment=0, source=None, references=["a b c"], systems=[("<i>x</i>", "a b")]
     )
     hyp = detail.systems[0]
-    html = breakdown_html(bleu_breakdown(hyp), rouge_breakdown(hyp), ["<ref & co>"])
-    assert "<ref & co>" not in html and "&lt;ref &amp; co&gt;" in html
+    _, rouge = breakdown_blocks(bleu_breakdown(hyp), rouge_breakdown(hyp), ["<ref & co>"])
+    assert [row[-1] for row in rouge.rows] == ["<ref & co>"] * 3
+    assert rouge.lines[0][0].text == "LCS length 2 (with <ref & co>)"
+    pane.set_reference_names(("<ref & co>",))
+    pane.show_row(detail)
+    assert "(with <ref & co>)" in pane.breakdown_text(0)
 
 
 def test_hovering_a_token_lights_up_its_reference_partners(qtbot, pane, sample) -> None:
@@ -323,3 +328,24 @@ def test_screenshots_light_and_dark(qtbot, pane, sample, wmt_zh, save_shot) -> N
     save_shot(pane, "detailpane-wmt22-en-zh")
     assert pane.link_label.text().strip()
     assert Qt  # the pane rendered without Qt warnings (they fail the test)
+
+
+def test_breakdown_view_sizes_to_its_text_and_copies_it(qtbot, pane, sample) -> None:
+    pane.show()
+    qtbot.waitExposed(pane)
+    pane.show_row(row(sample, 18))
+    views = [pane._sys_sections[s].breakdown for s in range(3)]
+    view = views[0]
+    bleu_block, rouge_block = view.blocks()
+    # title, header, one row per order / ROUGE type, then the lines under the grid
+    rows = max(2 + len(b.rows) + len(b.lines) for b in (bleu_block, rouge_block))
+    assert rows == 2 + 4 + 5
+    assert view.sizeHint().height() == rows * view._row_height()
+    qtbot.waitUntil(lambda: view.height() == view.sizeHint().height(), timeout=5000)
+    # Every hypothesis' ROUGE block starts at the same x (the BLEU blocks have one width).
+    assert len({v._block_size(v.blocks()[0]).width() for v in views}) == 1
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    copied = QApplication.clipboard().text()
+    assert copied == view.text() == pane.breakdown_text(0)
+    assert "BLEU = BP × exp(mean log p) = " in copied and "LCS length" in copied
