@@ -93,6 +93,8 @@ STATE_KEY = "window/state"
 #: Rows whose highlight detail is computed while the files are read: a screenful, so that the
 #: table is painted once with its highlights when it appears (not plain, then again).
 FIRST_SCREEN_ROWS = 64
+#: How long after the table's first paint was scheduled the detail pane is filled.
+REVEAL_DETAIL_MS = 30
 #: How many lines per reference are looked at to guess a CJK target language.
 
 #: ``error_sink(title, message)``: shows an error to the user without blocking.
@@ -426,10 +428,9 @@ class MainWindow(QMainWindow):
         self._refresh_timer.setInterval(120)
         self._refresh_timer.timeout.connect(self._on_refresh_timeout)
         # Showing a new comparison, in steps (see _reveal_next).
-        self._reveal_steps: list[Callable[[], None]] = []
+        self._reveal_steps: list[tuple[int, Callable[[], None]]] = []
         self._reveal_timer = QTimer(self)
         self._reveal_timer.setSingleShot(True)
-        self._reveal_timer.setInterval(1)
         self._reveal_timer.timeout.connect(self._reveal_next)
 
         geometry = self.settings.value(GEOMETRY_KEY)
@@ -741,9 +742,14 @@ class MainWindow(QMainWindow):
         The window is painted and the detail pane filled in the next turns of the event loop
         (:meth:`_reveal_next`).
         """
-        # No paint until this is done: the new table is painted in a turn of its own.
+        # No paint until this is done: the new table is painted in a turn of its own, the
+        # detail pane and the summary in the next one.
         self.setUpdatesEnabled(False)
-        self._reveal_steps = [self._reveal_window, self._reveal_detail]
+        for widget in self._revealed_last():
+            widget.setUpdatesEnabled(False)
+        # (delay in ms, step): the detail pane waits for the table's paint, which the window
+        # system schedules up to a frame (16 ms) after the update.
+        self._reveal_steps = [(1, self._reveal_window), (REVEAL_DETAIL_MS, self._reveal_detail)]
         self._comparison = comparison
         self._specs = specs
         prepared, self._prepared = self._prepared, None
@@ -838,7 +844,7 @@ class MainWindow(QMainWindow):
             self.table_view.setCurrentIndex(self.proxy.index(0, 0))
         self.table_view.setFocus()
         settle_long_lived()
-        self._reveal_timer.start()
+        self._reveal_timer.start(self._reveal_steps[0][0])
         self.comparison_opened.emit()
 
     @Slot()
@@ -851,15 +857,20 @@ class MainWindow(QMainWindow):
         lets the events waiting meanwhile through.
         """
         if self._reveal_steps:
-            self._reveal_steps.pop(0)()
+            self._reveal_steps.pop(0)[1]()
         if self._reveal_steps:
-            self._reveal_timer.start()
+            self._reveal_timer.start(self._reveal_steps[0][0])
+
+    def _revealed_last(self) -> tuple[QWidget, ...]:
+        return (self.detail_pane, self.summary)
 
     def _reveal_window(self) -> None:
-        self.setUpdatesEnabled(True)
+        self.setUpdatesEnabled(True)  # all but what _revealed_last names
 
     def _reveal_detail(self) -> None:
         self._show_current_detail()
+        for widget in self._revealed_last():
+            widget.setUpdatesEnabled(True)
 
     def revealing(self) -> bool:
         """Whether a comparison just set is still being shown in steps."""
@@ -1081,7 +1092,7 @@ class MainWindow(QMainWindow):
         segment = self.current_segment()
         if segment is None or self.detail_cache is None:
             return
-        if self._reveal_detail in self._reveal_steps:
+        if any(step == self._reveal_detail for _, step in self._reveal_steps):
             return  # a step of showing a new comparison does it
         detail = self.detail_cache.get(segment)
         if detail is None:

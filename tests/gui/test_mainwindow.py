@@ -746,8 +746,16 @@ def test_a_new_comparison_is_shown_in_steps(qtbot, harness):
     assert window.revealing()
     assert not window.updatesEnabled()
     assert window.detail_pane.detail() is None
-    qtbot.waitUntil(lambda: not window.revealing(), timeout=TIMEOUT)
-    assert window.updatesEnabled()
+    # First the table (the window), then the detail pane and the summary: one step at a time
+    # here, where the window takes them on a timer.
+    window._reveal_timer.stop()
+    window._reveal_next()
+    assert window.updatesEnabled() and window.table_view.updatesEnabled()
+    assert not window.detail_pane.updatesEnabled() and not window.summary.updatesEnabled()
+    assert window.revealing() and window.detail_pane.detail() is None
+    window._reveal_next()
+    assert not window.revealing()
+    assert window.detail_pane.updatesEnabled() and window.summary.updatesEnabled()
     harness.wait_for_detail(0)
     # Moving on from there is immediate, as always.
     window.table_view.setCurrentIndex(window.proxy.index(3, 1))
