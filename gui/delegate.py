@@ -17,6 +17,7 @@ While a row's detail is not computed yet, its cells are painted as plain text; t
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 
 from PySide6.QtCore import (
@@ -27,6 +28,7 @@ from PySide6.QtCore import (
     QRectF,
     QSize,
     Qt,
+    QTimer,
     Signal,
     Slot,
 )
@@ -59,6 +61,11 @@ from gui.palette import Range, build_document, is_dark_palette
 MODES: tuple[str, ...] = ("bleu", "lcs")
 #: Documents kept in the delegate's cache.
 DOC_CACHE_SIZE = 4000
+#: How long one paint of the view may spend building highlighted documents (about 0.35 ms
+#: each). Cells past it are painted plain (about a third of the cost) and highlighted by the
+#: next paint, a turn of the event loop later; so a large screen, a page jump or a new
+#: comparison never holds the event loop for the whole screenful at once.
+BUILD_BUDGET_MS = 15.0
 _ELLIPSIS = "…"
 #: How far a selected cell's background moves from Base toward Text (light / dark themes).
 SELECTION_WEIGHT = 0.17
@@ -195,6 +202,11 @@ class HighlightDelegate(QStyledItemDelegate):
         self._reference_system: int | None = None
         self._dark: bool | None = None
         self._docs: OrderedDict[tuple[object, ...], QTextDocument] = OrderedDict()
+        # Build budget of the paint in progress (see begin_paint).
+        self._build_until: float | None = None
+        self._built = 0
+        self._deferred = False
+        self._complete = True
         cache.detail_ready.connect(self._on_detail_ready)
         cache.cleared.connect(self._on_cache_cleared)
 
@@ -243,6 +255,39 @@ class HighlightDelegate(QStyledItemDelegate):
         self._docs.clear()
         self._repaint()
 
+    # -- paint budget -----------------------------------------------------------------------
+
+    def begin_paint(self) -> None:
+        """A paint of the whole view starts: highlighted documents get :data:`BUILD_BUDGET_MS`.
+
+        The view calls this and :meth:`end_paint` around its paint event (see
+        :class:`~gui.tableview.SegmentTableView`); without them every document is built at once.
+        """
+        self._build_until = time.perf_counter() + BUILD_BUDGET_MS / 1000
+        self._built = 0
+        self._deferred = False
+
+    def end_paint(self) -> None:
+        """The paint is over; if cells were painted plain for lack of time, paint again soon."""
+        self._build_until = None
+        self._complete = not self._deferred
+        if self._deferred:
+            self._deferred = False
+            QTimer.singleShot(0, self, self._repaint)
+
+    def paint_complete(self) -> bool:
+        """Whether the last paint showed every cell with what is known of it (none was left
+        plain for lack of time)."""
+        return self._complete
+
+    def _over_budget(self) -> bool:
+        # At least one document per paint, so that every cell gets there eventually.
+        return (
+            self._build_until is not None
+            and self._built > 0
+            and time.perf_counter() > self._build_until
+        )
+
     # -- ranges and documents ---------------------------------------------------------------
 
     def highlight_ranges(self, index: _Index) -> list[Range]:
@@ -290,6 +335,16 @@ class HighlightDelegate(QStyledItemDelegate):
         if doc is not None:
             self._docs.move_to_end(key)
             return doc
+        if detail is not None and self._over_budget():
+            # Plain this time (cheap, and cached as the row was before its detail came).
+            self._deferred = True
+            detail = None
+            key = (*key[:-1], False)
+            doc = self._docs.get(key)
+            if doc is not None:
+                return doc
+        elif detail is not None:
+            self._built += 1
         text = index.data(Qt.ItemDataRole.DisplayRole) or ""
         ranges = (
             []

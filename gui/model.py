@@ -65,6 +65,22 @@ _TOOLTIP_TEXT_LIMIT = 1000
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
+#: Every role the model answers; the others (asked for each cell on every paint: font,
+#: colours, decoration, check state, ...) get None at once.
+ANSWERED_ROLES = frozenset(
+    {
+        _DISPLAY,
+        _TOOLTIP,
+        _ALIGN,
+        int(Qt.ItemDataRole.AccessibleTextRole),
+        SORT_ROLE,
+        RECORD_ROLE,
+        COLUMN_KIND_ROLE,
+        SYSTEM_ROLE,
+        REF_ROLE,
+        SEGMENT_ROLE,
+    }
+)
 _NUM_ALIGN = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _TEXT_ALIGN = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
@@ -336,8 +352,12 @@ class SegmentTableModel(QAbstractTableModel):
     ) -> object:
         if not index.isValid():
             return None
-        row = index.row()
-        col = index.column()
+        return self.cell_data(index.row(), index.column(), role)
+
+    def cell_data(self, row: int, col: int, role: int) -> object:
+        """:meth:`data` of a valid (row, column), without a model index (for the proxy)."""
+        if role not in ANSWERED_ROLES:
+            return None
         info = self._columns[col]
         kind = info.kind
         if role == _DISPLAY:
@@ -518,6 +538,7 @@ class SegmentTableModel(QAbstractTableModel):
 
 
 __all__ = [
+    "ANSWERED_ROLES",
     "COLUMN_KINDS",
     "COLUMN_KIND_ROLE",
     "DELTA_METRIC",

@@ -34,7 +34,7 @@ from PySide6.QtCore import (
 )
 
 from core.textsearch import PatternError, SearchColumn, TextQuery, matching_rows
-from gui.model import NUMERIC_KINDS, SegmentTableModel
+from gui.model import ANSWERED_ROLES, NUMERIC_KINDS, SegmentTableModel
 
 #: Special filters of :meth:`SegmentFilterProxy.set_special_filter` ("" = none).
 SPECIAL_FILTERS: tuple[str, ...] = ("", "empty", "length-mismatch", "lsum-fallback")
@@ -583,7 +583,9 @@ class SegmentFilterProxy(QAbstractProxyModel):
         row = proxy_index.row()
         if not 0 <= row < len(self._p2s):
             return QModelIndex()
-        return model.index(int(self._p2s[row]), proxy_index.column())
+        # The row is one of the model's and the column one of this proxy's, which are the
+        # model's: createIndex skips index()'s checks (two calls back into Python).
+        return model.createIndex(int(self._p2s[row]), proxy_index.column())
 
     def mapFromSource(self, source_index: QModelIndex | QPersistentModelIndex) -> QModelIndex:
         if self._model is None or not source_index.isValid():
@@ -640,12 +642,14 @@ class SegmentFilterProxy(QAbstractProxyModel):
         role: int = Qt.ItemDataRole.DisplayRole,
     ) -> object:
         model = self._model
-        if model is None or not index.isValid():
+        if model is None or role not in ANSWERED_ROLES or not index.isValid():
             return None
         row = index.row()
         if not 0 <= row < len(self._p2s):
             return None
-        return model.data(model.index(int(self._p2s[row]), index.column()), role)
+        # No source index: creating one calls back into Python for rowCount and columnCount,
+        # and every paint asks every visible cell for about ten roles.
+        return model.cell_data(int(self._p2s[row]), index.column(), role)
 
     def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
         if not index.isValid() or self._model is None:

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Protocol, runtime_checkable
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex
+from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QTableView, QWidget
 
-__all__ = ["SegmentTableView"]
+__all__ = ["PaintBudget", "SegmentTableView"]
+
+
+@runtime_checkable
+class PaintBudget(Protocol):
+    """A delegate that spreads costly cells over several paints (told where each one starts)."""
+
+    def begin_paint(self) -> None: ...
+
+    def end_paint(self) -> None: ...
 
 
 class SegmentTableView(QTableView):
@@ -21,6 +33,17 @@ class SegmentTableView(QTableView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        delegate = self.itemDelegate()
+        budget = delegate if isinstance(delegate, PaintBudget) else None
+        if budget is not None:
+            budget.begin_paint()
+        try:
+            super().paintEvent(event)
+        finally:
+            if budget is not None:
+                budget.end_paint()
 
     def visible_rows(self) -> tuple[int, int]:
         """(first, last) view rows on screen, ``(0, -1)`` when none is."""

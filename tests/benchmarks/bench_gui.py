@@ -1,6 +1,7 @@
 """Responsiveness of the desktop app on a big comparison, measured (never asserted).
 
     QT_QPA_PLATFORM=offscreen python tests/benchmarks/bench_gui.py [--rows 100000] [--systems 3]
+        [--window 1400x900]
 
 Builds --rows segments from the real WMT22 de-en data in ../shared/data (source, two references,
 --systems system outputs, rows repeated), writes them to a temporary folder, then with a real
@@ -122,6 +123,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--systems", type=int, default=3)
+    parser.add_argument(
+        "--window", default="1400x900", help="window size WxH (a big screen: 2560x1400)"
+    )
     args = parser.parse_args()
 
     from gui.app import ensure_application
@@ -131,9 +135,13 @@ def main() -> None:
     app = ensure_application()
     with tempfile.TemporaryDirectory() as tmp:
         files = write_corpus(Path(tmp), args.rows, args.systems)
-        print(f"{args.rows} segments x {args.systems} systems, 2 references, from {DATA}")
+        print(
+            f"{args.rows} segments x {args.systems} systems, 2 references, from {DATA}, "
+            f"window {args.window}"
+        )
         window = MainWindow()
-        window.resize(1400, 900)
+        width, height = (int(v) for v in args.window.lower().split("x"))
+        window.resize(width, height)
         window.show()
         app.processEvents()
 

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -187,13 +188,30 @@ def make_scored() -> object:
     return scored
 
 
+def grab_settled(widget: Any) -> Any:
+    """``widget.grab()`` once every item view in it painted all its cells in full.
+
+    The table's delegate builds highlighted cells within a time budget per paint and leaves the
+    rest plain until the next one (gui.delegate.BUILD_BUDGET_MS); a screenshot waits for that.
+    """
+    from PySide6.QtWidgets import QAbstractItemView
+
+    views = [widget, *widget.findChildren(QAbstractItemView)]
+    delegates = [v.itemDelegate() for v in views if isinstance(v, QAbstractItemView)]
+    for _ in range(100):
+        pixmap = widget.grab()
+        if all(getattr(d, "paint_complete", lambda: True)() for d in delegates):
+            return pixmap
+    raise AssertionError(f"{widget!r} never painted all its cells")
+
+
 @pytest.fixture
 def save_shot(tmp_path: Path) -> Iterator[object]:
     """``save_shot(widget, name)``: a PNG in tmp_path, copied to /tmp/matchlight-shots."""
 
     def save(widget: object, name: str) -> Path:
         path = tmp_path / f"{name}.png"
-        assert widget.grab().save(str(path)), f"could not save {path}"  # type: ignore[attr-defined]
+        assert grab_settled(widget).save(str(path)), f"could not save {path}"
         SHOTS_DIR.mkdir(parents=True, exist_ok=True)
         shutil.copy(path, SHOTS_DIR / path.name)
         return path

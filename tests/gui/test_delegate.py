@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QPalette, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QHeaderView, QTableView
+from PySide6.QtWidgets import QHeaderView
 
 from core.config import ScoringConfig
 from core.detail import RowDetail, RowDetailer
@@ -34,6 +34,7 @@ from gui.palette import (
     visible_breaks,
 )
 from gui.proxy import SegmentFilterProxy
+from gui.tableview import SegmentTableView
 
 WAIT_MS = 10_000
 NO_BRUSH = Qt.BrushStyle.NoBrush
@@ -87,7 +88,7 @@ class Harness:
         )
         self.proxy = SegmentFilterProxy()
         self.proxy.setSourceModel(self.model)
-        self.view = QTableView()
+        self.view = SegmentTableView()  # as in the app: it tells the delegate where paints start
         qtbot.addWidget(self.view)
         self.cache = DetailCache(data.text, data.source, data.config)
         self.delegate = HighlightDelegate(self.cache, self.view)
@@ -112,6 +113,14 @@ class Harness:
         last = self.view.rowAt(self.view.viewport().height() - 1)
         last = self.proxy.rowCount() - 1 if last < 0 else last
         return [self.proxy.index(r, 0).data(SEGMENT_ROLE) for r in range(first, last + 1)]
+
+    def grab(self) -> QImage:
+        """The viewport as painted once every cell got its document (see BUILD_BUDGET_MS)."""
+        for _ in range(100):
+            image = self.view.viewport().grab().toImage()
+            if self.delegate.paint_complete():
+                return image
+        raise AssertionError("the delegate never painted every cell")
 
     def show_and_settle(self, qtbot) -> None:
         self.view.show()
@@ -325,12 +334,12 @@ def test_rows_are_plain_until_their_detail_arrives_then_highlighted(qtbot, harne
     col = h.model.hypothesis_column(0)
     rect = h.view.visualRect(h.proxy.index(0, col)).adjusted(0, 0, 0, 0)
     tints = [order_tint(level, False) for level in (1, 2, 3, 4)]
-    before = h.view.viewport().grab().toImage()
+    before = h.grab()
     assert sum(count_color(before, rect, c) for c in tints) == 0
     with qtbot.waitSignal(h.delegate.row_ready, timeout=WAIT_MS):
         pass
     qtbot.waitUntil(lambda: h.cache.peek(0) is not None, timeout=WAIT_MS)
-    after = h.view.viewport().grab().toImage()
+    after = h.grab()
     painted = {c.name(): count_color(after, rect, c) for c in tints}
     highlights = h.cache.peek(0).systems[0].bleu_highlights
     levels = {x.level for x in highlights if x.level}
@@ -342,6 +351,44 @@ def test_rows_are_plain_until_their_detail_arrives_then_highlighted(qtbot, harne
     assert painted[order_tint(highlights[0].level, False).name()] > 0, painted
 
 
+def test_a_paint_builds_highlights_within_its_budget_and_the_view_finishes_later(
+    qtbot, harness, sample, monkeypatch
+) -> None:
+    """Past BUILD_BUDGET_MS a paint leaves cells plain; the view repaints until all are done."""
+    h = harness(sample)
+    h.view.resize(1500, 400)
+    h.show_and_settle(qtbot)
+    col = h.model.hypothesis_column(0)
+    height = h.view.viewport().height()
+    segments = [
+        s for s in h.visible_segments() if h.view.visualRect(h.index(s, col)).bottom() < height
+    ]
+    assert len(segments) >= 5
+    tints = [order_tint(level, False) for level in (1, 2, 3, 4)]
+
+    def tinted(image: QImage) -> list[int]:
+        rects = {s: h.view.visualRect(h.index(s, col)) for s in segments}
+        return [s for s in segments if sum(count_color(image, rects[s], c) for c in tints)]
+
+    matched = [
+        s
+        for s in segments
+        if any(x.level for x in core_detail(sample, s).systems[0].bleu_highlights)
+    ]
+    assert len(matched) >= 4
+    assert tinted(h.grab()) == matched
+    monkeypatch.setattr("gui.delegate.BUILD_BUDGET_MS", 0.0)  # one document per paint
+    h.delegate.set_dark(False)  # every document is built again
+    image = h.view.viewport().grab().toImage()
+    assert not h.delegate.paint_complete()
+    assert len(tinted(image)) <= 1  # the rest is plain this time
+    # Nobody asks for it: the view paints again by itself until every cell is done.
+    qtbot.waitUntil(h.delegate.paint_complete, timeout=WAIT_MS)
+    final = h.view.viewport().grab().toImage()
+    assert h.delegate.paint_complete()
+    assert tinted(final) == matched
+
+
 def test_selected_rows_keep_their_highlights_readable(qtbot, harness, sample) -> None:
     h = harness(sample)
     h.view.resize(1500, 300)
@@ -350,7 +397,7 @@ def test_selected_rows_keep_their_highlights_readable(qtbot, harness, sample) ->
     qtbot.wait(10)
     palette = h.view.palette()
     highlight = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Highlight)
-    image = h.view.viewport().grab().toImage()
+    image = h.grab()
     row_rect = h.view.visualRect(h.proxy.index(1, h.model.hypothesis_column(0))).adjusted(
         3, 3, -3, -3
     )
@@ -373,7 +420,7 @@ def test_dark_palette_paints_dark_tints(qtbot, harness, sample, save_shot) -> No
     h.view.setPalette(dark_palette())
     h.view.resize(1500, 620)
     h.show_and_settle(qtbot)
-    image = h.view.viewport().grab().toImage()
+    image = h.grab()
     area = h.view.viewport().rect()
     assert count_color(image, area, order_tint(4, True)) > 0
     assert count_color(image, area, order_tint(4, False)) == 0
@@ -386,12 +433,12 @@ def test_screenshot_sample_light_bleu_and_lcs(qtbot, harness, sample, save_shot)
     h.proxy.sort(h.model.score_column(2, "bleu"), 0)
     h.show_and_settle(qtbot)
     h.view.selectRow(3)
-    image = h.view.viewport().grab().toImage()
+    image = h.grab()
     assert count_color(image, h.view.viewport().rect(), order_tint(4, False)) > 0
     save_shot(h.view, "table-sample-light-bleu")
     h.delegate.set_mode("lcs")
     qtbot.wait(20)
-    image = h.view.viewport().grab().toImage()
+    image = h.grab()
     lcs = highlight_format("lcs", 1, False).background().color()
     assert count_color(image, h.view.viewport().rect(), lcs) > 0
     assert count_color(image, h.view.viewport().rect(), order_tint(4, False)) == 0
@@ -402,7 +449,7 @@ def test_screenshot_wmt22_en_zh(qtbot, harness, wmt_zh, save_shot) -> None:
     h = harness(wmt_zh, row_height=44)
     h.view.resize(1500, 640)
     h.show_and_settle(qtbot)
-    image = h.view.viewport().grab().toImage()
+    image = h.grab()
     assert count_color(image, h.view.viewport().rect(), order_tint(1, False)) > 0
     save_shot(h.view, "table-wmt22-en-zh")
 

@@ -280,3 +280,37 @@ def test_a_100k_row_model_reads_its_arrays() -> None:
     assert model.index(n - 1, col).data(DISPLAY) == PENDING
     assert model.index(n - 1, 2).data(DISPLAY) == words[n % 3]
     assert model.data(QModelIndex()) is None
+
+
+def test_every_role_the_model_answers_is_declared(sample: Any, monkeypatch) -> None:
+    """ANSWERED_ROLES lets the proxy skip the others; it must not drop any the model answers."""
+    import gui.model
+    from gui.proxy import SegmentFilterProxy
+
+    model = model_of(sample)
+    cells = [(row, col) for row in (0, 7) for col in range(model.columnCount())]
+    roles = range(int(Qt.ItemDataRole.UserRole) + 64)
+
+    def answered() -> set[int]:
+        return {
+            role
+            for role in roles
+            for row, col in cells
+            if model.data(model.index(row, col), role) is not None
+        }
+
+    declared = answered()
+    assert declared == set(gui.model.ANSWERED_ROLES)
+    monkeypatch.setattr(gui.model, "ANSWERED_ROLES", frozenset(roles))  # no shortcut at all
+    assert answered() == declared
+    monkeypatch.undo()
+    # The proxy's shortcut gives what the model gives, cell for cell and role for role.
+    proxy = SegmentFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.sort(model.hypothesis_column(0), Qt.SortOrder.DescendingOrder)
+    for prow in (0, 5):
+        for col in range(model.columnCount()):
+            source = proxy.mapToSource(proxy.index(prow, col))
+            assert source == model.index(source.row(), col)
+            for role in roles:
+                assert proxy.index(prow, col).data(role) == source.data(role)
