@@ -202,9 +202,10 @@ class HighlightDelegate(QStyledItemDelegate):
         self._reference_system: int | None = None
         self._dark: bool | None = None
         self._docs: OrderedDict[tuple[object, ...], QTextDocument] = OrderedDict()
-        # Build budget of the paint in progress (see begin_paint).
-        self._build_until: float | None = None
-        self._built = 0
+        # Build budget of the paint in progress (see begin_paint): None outside a paint, else
+        # the seconds spent building highlighted documents in it so far.
+        self._build_spent: float | None = None
+        self._fresh = False  # the last _document call built a highlighted document
         self._deferred = False
         self._complete = True
         cache.detail_ready.connect(self._on_detail_ready)
@@ -263,13 +264,12 @@ class HighlightDelegate(QStyledItemDelegate):
         The view calls this and :meth:`end_paint` around its paint event (see
         :class:`~gui.tableview.SegmentTableView`); without them every document is built at once.
         """
-        self._build_until = time.perf_counter() + BUILD_BUDGET_MS / 1000
-        self._built = 0
+        self._build_spent = 0.0
         self._deferred = False
 
     def end_paint(self) -> None:
         """The paint is over; if cells were painted plain for lack of time, paint again soon."""
-        self._build_until = None
+        self._build_spent = None
         self._complete = not self._deferred
         if self._deferred:
             self._deferred = False
@@ -281,12 +281,10 @@ class HighlightDelegate(QStyledItemDelegate):
         return self._complete
 
     def _over_budget(self) -> bool:
-        # At least one document per paint, so that every cell gets there eventually.
-        return (
-            self._build_until is not None
-            and self._built > 0
-            and time.perf_counter() > self._build_until
-        )
+        # Only the time spent building counts (cached cells cost what they cost anyway), and
+        # the first document of a paint is always built: every cell gets there eventually.
+        spent = self._build_spent
+        return spent is not None and spent > 0 and spent * 1000 >= BUILD_BUDGET_MS
 
     # -- ranges and documents ---------------------------------------------------------------
 
@@ -343,8 +341,6 @@ class HighlightDelegate(QStyledItemDelegate):
             doc = self._docs.get(key)
             if doc is not None:
                 return doc
-        elif detail is not None:
-            self._built += 1
         text = index.data(Qt.ItemDataRole.DisplayRole) or ""
         ranges = (
             []
@@ -352,6 +348,7 @@ class HighlightDelegate(QStyledItemDelegate):
             else cell_ranges(detail, kind, system, reference, self._mode, self._reference_system)
         )
         doc = build_document(text, ranges, dark=dark, font=option.font, one_line=True)
+        self._fresh = detail is not None
         self._docs[key] = doc
         while len(self._docs) > DOC_CACHE_SIZE:
             self._docs.popitem(last=False)
@@ -378,6 +375,8 @@ class HighlightDelegate(QStyledItemDelegate):
         if rect.width() <= 0 or rect.height() <= 0:
             return
         dark = is_dark_palette(opt.palette) if self._dark is None else self._dark
+        started = time.perf_counter()
+        self._fresh = False
         doc = self._document(index, kind, opt, dark)
         if doc.textWidth() != rect.width():
             doc.setTextWidth(rect.width())
@@ -409,6 +408,9 @@ class HighlightDelegate(QStyledItemDelegate):
             shown_height = min(float(rect.height()), last_line.y() + last_line.height())
             cut = fitting < line_count or doc.blockCount() > 1
         top = rect.top() + max(0.0, (rect.height() - shown_height) / 2)
+        if self._fresh and self._build_spent is not None:
+            # Building it and laying it out (above): what the budget of this paint pays for.
+            self._build_spent += time.perf_counter() - started
 
         painter.save()
         painter.setClipRect(QRectF(rect.left(), top, rect.width(), shown_height))
