@@ -389,6 +389,31 @@ def test_a_paint_builds_highlights_within_its_budget_and_the_view_finishes_later
     assert tinted(final) == matched
 
 
+def test_only_building_counts_against_the_paint_budget(qtbot, harness, sample, monkeypatch):
+    """Slow cells that need no new document do not use up the budget of the ones that do."""
+    import time
+
+    import gui.delegate
+
+    h = harness(sample)
+    h.view.resize(1500, 400)
+    h.show_and_settle(qtbot)
+    h.grab()
+    monkeypatch.setattr(gui.delegate, "BUILD_BUDGET_MS", 200.0)
+    soften = gui.delegate._soften_selection
+
+    def slow(opt: Any) -> None:  # every cell, built or cached, now takes 5 ms more to paint
+        time.sleep(0.005)
+        soften(opt)
+
+    monkeypatch.setattr(gui.delegate, "_soften_selection", slow)
+    h.delegate.set_dark(False)  # every document is built again
+    started = time.perf_counter()
+    h.view.viewport().grab()
+    assert time.perf_counter() - started > 0.2  # the paint took longer than the budget...
+    assert h.delegate.paint_complete()  # ... and still built every document in one go
+
+
 def test_selected_rows_keep_their_highlights_readable(qtbot, harness, sample) -> None:
     h = harness(sample)
     h.view.resize(1500, 300)
