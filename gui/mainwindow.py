@@ -750,6 +750,13 @@ class MainWindow(QMainWindow):
         # (delay in ms, step): the detail pane waits for the table's paint, which the window
         # system schedules up to a frame (16 ms) after the update.
         self._reveal_steps = [(1, self._reveal_window), (REVEAL_DETAIL_MS, self._reveal_detail)]
+        try:
+            self._show_comparison(comparison, specs)
+        finally:  # whatever happened, the window is painted again
+            self._reveal_timer.start(self._reveal_steps[0][0])
+        self.comparison_opened.emit()
+
+    def _show_comparison(self, comparison: Comparison, specs: ComparisonSpecs | None) -> None:
         self._comparison = comparison
         self._specs = specs
         prepared, self._prepared = self._prepared, None
@@ -844,8 +851,6 @@ class MainWindow(QMainWindow):
             self.table_view.setCurrentIndex(self.proxy.index(0, 0))
         self.table_view.setFocus()
         settle_long_lived()
-        self._reveal_timer.start(self._reveal_steps[0][0])
-        self.comparison_opened.emit()
 
     @Slot()
     def _reveal_next(self) -> None:

@@ -785,3 +785,21 @@ def test_a_comparison_read_under_other_settings_is_not_detailed_ahead(qtbot, har
     assert window.detail_cache.peek(0) is None  # computed under the old settings: not used
     qtbot.waitUntil(lambda: not window.controller.running, timeout=TIMEOUT)
     assert window.controller.table.config == window.config
+
+
+def test_the_window_paints_again_even_if_showing_a_comparison_fails(qtbot, harness, monkeypatch):
+    window = harness.window
+    comparison = sample_specs().load()
+
+    def broken(table):
+        raise RuntimeError("summary exploded")
+
+    monkeypatch.setattr(window.summary, "set_table", broken)
+    with pytest.raises(RuntimeError, match="summary exploded"):
+        window.set_comparison(comparison)
+    assert not window.updatesEnabled()  # until the next turn, as always...
+    qtbot.waitUntil(lambda: not window.revealing(), timeout=TIMEOUT)
+    # ... but never frozen: every part of the window paints again.
+    assert window.updatesEnabled()
+    assert window.detail_pane.updatesEnabled() and window.summary.updatesEnabled()
+    window.controller.cancel()
