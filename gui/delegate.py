@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 
 from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
     QPointF,
+    QRect,
     QRectF,
     QSize,
     Qt,
@@ -37,6 +39,7 @@ from PySide6.QtGui import (
     QColor,
     QPainter,
     QPalette,
+    QRegion,
     QTextDocument,
 )
 from PySide6.QtWidgets import (
@@ -206,7 +209,8 @@ class HighlightDelegate(QStyledItemDelegate):
         # the seconds spent building highlighted documents in it so far.
         self._build_spent: float | None = None
         self._fresh = False  # the last _document call built a highlighted document
-        self._deferred = False
+        self._deferred = False  # the last _document call painted a cell plain for lack of time
+        self._deferred_cells: list[QRect] = []
         self._complete = True
         cache.detail_ready.connect(self._on_detail_ready)
         cache.cleared.connect(self._on_cache_cleared)
@@ -265,15 +269,16 @@ class HighlightDelegate(QStyledItemDelegate):
         :class:`~gui.tableview.SegmentTableView`); without them every document is built at once.
         """
         self._build_spent = 0.0
-        self._deferred = False
+        self._deferred_cells = []
 
     def end_paint(self) -> None:
         """The paint is over; if cells were painted plain for lack of time, paint again soon."""
         self._build_spent = None
-        self._complete = not self._deferred
-        if self._deferred:
-            self._deferred = False
-            QTimer.singleShot(0, self, self._repaint)
+        cells, self._deferred_cells = self._deferred_cells, []
+        self._complete = not cells
+        if cells:
+            # Only those cells: a full repaint of a big table costs tens of milliseconds.
+            QTimer.singleShot(0, self, lambda: self._repaint(cells))
 
     def paint_complete(self) -> bool:
         """Whether the last paint showed every cell with what is known of it (none was left
@@ -376,8 +381,10 @@ class HighlightDelegate(QStyledItemDelegate):
             return
         dark = is_dark_palette(opt.palette) if self._dark is None else self._dark
         started = time.perf_counter()
-        self._fresh = False
+        self._fresh = self._deferred = False
         doc = self._document(index, kind, opt, dark)
+        if self._deferred:
+            self._deferred_cells.append(QRect(option.rect))
         if doc.textWidth() != rect.width():
             doc.setTextWidth(rect.width())
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
@@ -476,10 +483,19 @@ class HighlightDelegate(QStyledItemDelegate):
         self._docs.clear()
         self._repaint()
 
-    def _repaint(self) -> None:
+    def _repaint(self, cells: Sequence[QRect] = ()) -> None:
+        """Repaint the view's cells at ``cells`` (viewport rectangles), or all of it."""
         view = self.parent()
-        if isinstance(view, QAbstractItemView):
-            view.viewport().update()
+        if not isinstance(view, QAbstractItemView):
+            return
+        viewport = view.viewport()
+        if not cells:
+            viewport.update()
+            return
+        region = QRegion()
+        for rect in cells:
+            region += rect
+        viewport.update(region)
 
 
 __all__ = [
