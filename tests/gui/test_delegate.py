@@ -355,6 +355,8 @@ def test_a_paint_builds_highlights_within_its_budget_and_the_view_finishes_later
     qtbot, harness, sample, monkeypatch
 ) -> None:
     """Past BUILD_BUDGET_MS a paint leaves cells plain; the view repaints until all are done."""
+    import gui.delegate
+
     h = harness(sample)
     h.view.resize(1500, 400)
     h.show_and_settle(qtbot)
@@ -382,8 +384,21 @@ def test_a_paint_builds_highlights_within_its_budget_and_the_view_finishes_later
     image = h.view.viewport().grab().toImage()
     assert not h.delegate.paint_complete()
     assert len(tinted(image)) <= 1  # the rest is plain this time
-    # Nobody asks for it: the view paints again by itself until every cell is done.
+    # Nobody asks for it: the view paints again by itself until every cell is done, and
+    # then only the cells that were left plain.
+    painted: list[int] = []  # cells painted, per paint
+    soften = gui.delegate._soften_selection  # called once for every cell painted
+    begin = h.delegate.begin_paint
+    monkeypatch.setattr(h.delegate, "begin_paint", lambda: painted.append(0) or begin())
+
+    def count(opt: Any) -> None:
+        painted[-1] += 1
+        soften(opt)
+
+    monkeypatch.setattr(gui.delegate, "_soften_selection", count)
     qtbot.waitUntil(h.delegate.paint_complete, timeout=WAIT_MS)
+    cells = len(h.visible_segments()) * h.model.columnCount()
+    assert painted and 0 < max(painted) < cells / 2
     final = h.view.viewport().grab().toImage()
     assert h.delegate.paint_complete()
     assert tinted(final) == matched
