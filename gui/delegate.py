@@ -17,9 +17,10 @@ While a row's detail is not computed yet, its cells are painted as plain text; t
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from PySide6.QtCore import (
     QModelIndex,
@@ -69,6 +70,10 @@ DOC_CACHE_SIZE = 4000
 #: next paint, a turn of the event loop later; so a large screen, a page jump or a new
 #: comparison never holds the event loop for the whole screenful at once.
 BUILD_BUDGET_MS = 15.0
+#: How long one paint of the view may take in all. Text cells reached after it get only their
+#: background this time and are painted by the next paint, a turn of the event loop later: on
+#: a big screen (over 200 cells), the first paint of a comparison took 80-120 ms in one go.
+PAINT_BUDGET_MS = 40.0
 _ELLIPSIS = "…"
 #: How far a selected cell's background moves from Base toward Text (light / dark themes).
 SELECTION_WEIGHT = 0.17
@@ -208,6 +213,9 @@ class HighlightDelegate(QStyledItemDelegate):
         # Build budget of the paint in progress (see begin_paint): None outside a paint, else
         # the seconds spent building highlighted documents in it so far.
         self._build_spent: float | None = None
+        self._paint_started = 0.0
+        self._full_cells = 0  # text cells painted in full by the paint in progress
+        self._unbounded = 0  # > 0: no budget (see unbounded)
         self._fresh = False  # the last _document call built a highlighted document
         self._deferred = False  # the last _document call painted a cell plain for lack of time
         self._deferred_cells: list[QRect] = []
@@ -268,11 +276,13 @@ class HighlightDelegate(QStyledItemDelegate):
         The view calls this and :meth:`end_paint` around its paint event (see
         :class:`~gui.tableview.SegmentTableView`); without them every document is built at once.
         """
-        self._build_spent = 0.0
+        self._build_spent = None if self._unbounded else 0.0
+        self._paint_started = time.perf_counter()
+        self._full_cells = 0
         self._deferred_cells = []
 
     def end_paint(self) -> None:
-        """The paint is over; if cells were painted plain for lack of time, paint again soon."""
+        """The paint is over; cells left plain or empty for lack of time are painted again soon."""
         self._build_spent = None
         cells, self._deferred_cells = self._deferred_cells, []
         self._complete = not cells
@@ -280,9 +290,18 @@ class HighlightDelegate(QStyledItemDelegate):
             # Only those cells: a full repaint of a big table costs tens of milliseconds.
             QTimer.singleShot(0, self, lambda: self._repaint(cells))
 
+    @contextlib.contextmanager
+    def unbounded(self) -> Iterator[None]:
+        """Paints inside this block paint every cell in full, whatever it takes (a screenshot)."""
+        self._unbounded += 1
+        try:
+            yield
+        finally:
+            self._unbounded -= 1
+
     def paint_complete(self) -> bool:
         """Whether the last paint showed every cell with what is known of it (none was left
-        plain for lack of time)."""
+        plain or empty for lack of time)."""
         return self._complete
 
     def _over_budget(self) -> bool:
@@ -379,8 +398,16 @@ class HighlightDelegate(QStyledItemDelegate):
         rect = rect.adjusted(_PADDING, 0, -_PADDING, 0)
         if rect.width() <= 0 or rect.height() <= 0:
             return
-        dark = is_dark_palette(opt.palette) if self._dark is None else self._dark
         started = time.perf_counter()
+        if (
+            self._build_spent is not None
+            and self._full_cells > 0
+            and (started - self._paint_started) * 1000 >= PAINT_BUDGET_MS
+        ):
+            self._deferred_cells.append(QRect(option.rect))  # only its background, this time
+            return
+        self._full_cells += 1
+        dark = is_dark_palette(opt.palette) if self._dark is None else self._dark
         self._fresh = self._deferred = False
         doc = self._document(index, kind, opt, dark)
         if self._deferred:

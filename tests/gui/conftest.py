@@ -8,6 +8,7 @@ offscreen platform's harmless notices. A test can still override both with its o
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import os
@@ -189,20 +190,19 @@ def make_scored() -> object:
 
 
 def grab_settled(widget: Any) -> Any:
-    """``widget.grab()`` once every item view in it painted all its cells in full.
+    """``widget.grab()`` with every item view in it painting all its cells in full.
 
-    The table's delegate builds highlighted cells within a time budget per paint and leaves the
-    rest plain until the next one (gui.delegate.BUILD_BUDGET_MS); a screenshot waits for that.
+    The table's delegate paints within time budgets and leaves late cells to its next paint
+    (gui.delegate.BUILD_BUDGET_MS, PAINT_BUDGET_MS); a screenshot wants them all at once.
     """
     from PySide6.QtWidgets import QAbstractItemView
 
     views = [widget, *widget.findChildren(QAbstractItemView)]
-    delegates = [v.itemDelegate() for v in views if isinstance(v, QAbstractItemView)]
-    for _ in range(100):
-        pixmap = widget.grab()
-        if all(getattr(d, "paint_complete", lambda: True)() for d in delegates):
-            return pixmap
-    raise AssertionError(f"{widget!r} never painted all its cells")
+    with contextlib.ExitStack() as stack:
+        for view in views:
+            if isinstance(view, QAbstractItemView) and hasattr(view.itemDelegate(), "unbounded"):
+                stack.enter_context(view.itemDelegate().unbounded())
+        return widget.grab()
 
 
 @pytest.fixture

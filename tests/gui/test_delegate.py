@@ -115,12 +115,11 @@ class Harness:
         return [self.proxy.index(r, 0).data(SEGMENT_ROLE) for r in range(first, last + 1)]
 
     def grab(self) -> QImage:
-        """The viewport as painted once every cell got its document (see BUILD_BUDGET_MS)."""
-        for _ in range(100):
+        """The viewport with every cell painted in full (no paint budget)."""
+        with self.delegate.unbounded():
             image = self.view.viewport().grab().toImage()
-            if self.delegate.paint_complete():
-                return image
-        raise AssertionError("the delegate never painted every cell")
+        assert self.delegate.paint_complete()
+        return image
 
     def show_and_settle(self, qtbot) -> None:
         self.view.show()
@@ -417,6 +416,7 @@ def test_only_building_counts_against_the_paint_budget(qtbot, harness, sample, m
     h.show_and_settle(qtbot)
     h.grab()
     monkeypatch.setattr(gui.delegate, "BUILD_BUDGET_MS", 200.0)
+    monkeypatch.setattr(gui.delegate, "PAINT_BUDGET_MS", 10_000.0)  # not the point here
     soften = gui.delegate._soften_selection
 
     def slow(opt: Any) -> None:  # every cell, built or cached, now takes 5 ms more to paint
@@ -429,6 +429,36 @@ def test_only_building_counts_against_the_paint_budget(qtbot, harness, sample, m
     h.view.viewport().grab()
     assert time.perf_counter() - started > 0.2  # the paint took longer than the budget...
     assert h.delegate.paint_complete()  # ... and still built every document in one go
+
+
+def test_a_paint_over_its_time_leaves_text_cells_to_the_next_one(
+    qtbot, harness, sample, monkeypatch
+) -> None:
+    """PAINT_BUDGET_MS bounds a whole paint: late text cells get their background only."""
+    import gui.delegate
+
+    h = harness(sample)
+    h.view.resize(1500, 400)
+    h.show_and_settle(qtbot)
+    expected = h.grab()
+    segments = h.visible_segments()
+    # Cells are painted row by row: the first text cell of the first row, and a late one.
+    top = h.view.visualRect(h.index(segments[0], h.model.text_columns()[0]))
+    late = h.view.visualRect(h.index(segments[-2], h.model.hypothesis_column(0)))
+    monkeypatch.setattr(gui.delegate, "PAINT_BUDGET_MS", 0.0)  # one text cell per paint
+    image = h.view.viewport().grab().toImage()
+    assert not h.delegate.paint_complete()
+    assert image.copy(top) == expected.copy(top)  # painted as always
+    assert image.copy(late) != expected.copy(late)  # left for the next paint:
+    inner = late.adjusted(4, 4, -4, -4)
+    background = image.pixelColor(inner.topLeft())
+    sampled = len(range(inner.top(), inner.bottom(), 2)) * len(
+        range(inner.left(), inner.right(), 2)
+    )
+    assert count_color(image, inner, background) == sampled  # its background, nothing else
+    # The view's own repaints, of the cells left over only, finish the job.
+    qtbot.waitUntil(h.delegate.paint_complete, timeout=WAIT_MS)
+    assert h.grab() == expected
 
 
 def test_selected_rows_keep_their_highlights_readable(qtbot, harness, sample) -> None:
