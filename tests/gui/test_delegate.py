@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +13,7 @@ from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHeaderView
 
+import gui.delegate
 from core.config import ScoringConfig
 from core.detail import RowDetail, RowDetailer
 from core.engine import corpus_text_from_lines
@@ -350,15 +352,19 @@ def test_rows_are_plain_until_their_detail_arrives_then_highlighted(qtbot, harne
     assert painted[order_tint(highlights[0].level, False).name()] > 0, painted
 
 
+def settled(harness: Any, data: Any, qtbot: Any) -> Any:
+    """A 1500x400 table of ``data``, shown, with the details of its rows on screen computed."""
+    h = harness(data)
+    h.view.resize(1500, 400)
+    h.show_and_settle(qtbot)
+    return h
+
+
 def test_a_paint_builds_highlights_within_its_budget_and_the_view_finishes_later(
     qtbot, harness, sample, monkeypatch
 ) -> None:
     """Past BUILD_BUDGET_MS a paint leaves cells plain; the view repaints until all are done."""
-    import gui.delegate
-
-    h = harness(sample)
-    h.view.resize(1500, 400)
-    h.show_and_settle(qtbot)
+    h = settled(harness, sample, qtbot)
     col = h.model.hypothesis_column(0)
     height = h.view.viewport().height()
     segments = [
@@ -407,13 +413,8 @@ def test_a_paint_builds_highlights_within_its_budget_and_the_view_finishes_later
 
 def test_only_building_counts_against_the_paint_budget(qtbot, harness, sample, monkeypatch):
     """Slow cells that need no new document do not use up the budget of the ones that do."""
-    import time
 
-    import gui.delegate
-
-    h = harness(sample)
-    h.view.resize(1500, 400)
-    h.show_and_settle(qtbot)
+    h = settled(harness, sample, qtbot)
     h.grab()
     monkeypatch.setattr(gui.delegate, "BUILD_BUDGET_MS", 200.0)
     monkeypatch.setattr(gui.delegate, "PAINT_BUDGET_MS", 10_000.0)  # not the point here
@@ -435,11 +436,7 @@ def test_a_paint_over_its_time_leaves_text_cells_to_the_next_one(
     qtbot, harness, sample, monkeypatch
 ) -> None:
     """PAINT_BUDGET_MS bounds a whole paint: late text cells get their background only."""
-    import gui.delegate
-
-    h = harness(sample)
-    h.view.resize(1500, 400)
-    h.show_and_settle(qtbot)
+    h = settled(harness, sample, qtbot)
     expected = h.grab()
     segments = h.visible_segments()
     # Cells are painted row by row: the first text cell of the first row, and a late one.
