@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from itertools import compress, repeat
+from typing import TypeVar
 
 __all__ = [
     "PreparedSequence",
@@ -41,10 +42,13 @@ __all__ = [
 #: ``_POWERS[i] == 1 << i``; building masks from a table is measurably faster than shifting.
 _POWERS: tuple[int, ...] = tuple(1 << i for i in range(1024))
 
+#: A token type: anything hashable (``str`` for words, tuples for n-grams).
+_T = TypeVar("_T", bound=Hashable)
 
-def match_masks(tokens: Sequence[Hashable]) -> dict[Hashable, int]:
+
+def match_masks(tokens: Sequence[_T]) -> dict[_T, int]:
     """Map every distinct token to the bit mask of the positions where it occurs."""
-    masks: dict[Hashable, int] = {}
+    masks: dict[_T, int] = {}
     get = masks.get
     if len(tokens) <= len(_POWERS):
         for token, bit in zip(tokens, _POWERS, strict=False):

@@ -296,7 +296,7 @@ def rouge_lsum(hypothesis_sentences: Sequence[Sequence[str]], ref: PreparedRef) 
     if not hyp_total or not ref_total:
         return RougeStats(0, hyp_total, ref_total)
     hyp_sentences = [s for s in hyp_sentences if s]
-    hyp_left = Counter(chain.from_iterable(hyp_sentences))
+    hyp_left: Counter[Hashable] = Counter(chain.from_iterable(hyp_sentences))
     ref_left = ref._sentence_counts.copy()
     hits = 0
     for sentence in ref._sentence_lcs:
