@@ -278,11 +278,12 @@ def compute_bleu(
     exp_doubling = 1.0
     eff_order = max_order
     for n in range(1, max_order + 1):
-        correct = stats.matches[n - 1]
-        total = stats.totals[n - 1]
+        correct: float = stats.matches[n - 1]
+        total: float = stats.totals[n - 1]
         if add_k and n > 1:
-            correct += value  # type: ignore[operator]  # add-k always has a value
-            total += value  # type: ignore[operator]
+            assert value is not None  # add-k always has a value
+            correct += value
+            total += value
         if total == 0:
             break
         if effective_order:
@@ -292,7 +293,8 @@ def compute_bleu(
                 exp_doubling *= 2
                 precisions[n - 1] = 100.0 / (exp_doubling * total)
             elif smooth_method == "floor":
-                precisions[n - 1] = 100.0 * value / total  # type: ignore[operator]
+                assert value is not None  # floor always has a value
+                precisions[n - 1] = 100.0 * value / total
         else:
             precisions[n - 1] = 100.0 * correct / total
 
