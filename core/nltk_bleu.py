@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import overload
+from typing import cast, overload
 
 from core.bleu import RefNgrams, bleu_stats, prepare_refs
 
@@ -162,12 +162,12 @@ def _weight_sets(weights: Weights) -> list[Sequence[float]]:
     try:
         weights[0][0]  # type: ignore[index]
     except (TypeError, IndexError):
-        sets = [weights]
+        sets = [cast("Sequence[float]", weights)]
     else:
-        sets = list(weights)
-    if not sets or any(len(weight) == 0 for weight in sets):  # type: ignore[arg-type]
+        sets = list(cast("Sequence[Sequence[float]]", weights))
+    if not sets or any(len(weight) == 0 for weight in sets):
         raise ValueError(f"weights must be one or more non-empty weight tuples, got {weights!r}")
-    return sets  # type: ignore[return-value]
+    return sets
 
 
 def _method4(
