@@ -414,7 +414,7 @@ class _RougeTokenizer:
     __slots__ = ("_stems", "name", "stem")
 
     base_name: ClassVar[str] = ""
-    _stem_rule: ClassVar[Callable[[str], str]]
+    _stem_rule: ClassVar[staticmethod[[str], str]]
 
     def __init__(self, *, stem: bool) -> None:
         self.name: str = f"{self.base_name}+stem" if stem else self.base_name
