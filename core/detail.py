@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import TypedDict, overload
 
 from core.bleu import (
     BleuDetail,
@@ -210,6 +210,14 @@ _NOBODY: frozenset[int] = frozenset()
 _FIRST: frozenset[int] = frozenset({0})
 
 
+class _BleuSettings(TypedDict):
+    """The keyword arguments of :func:`core.bleu.compute_bleu` under one configuration."""
+
+    smooth_method: str
+    smooth_value: float | None
+    effective_order: bool
+
+
 class RowDetailer:
     """Computes :class:`RowDetail` under one configuration."""
 
@@ -219,7 +227,7 @@ class RowDetailer:
         self.rtok = rouge_tokenizer(config.rouge_tokenizer, stem=config.rouge_stem)
         self._rouge_types = (*(f"rouge{n}" for n in range(1, config.rouge_max_n + 1)), "rougeL")
         self._matched_by = _MatchedBy()
-        self._bleu_settings = {
+        self._bleu_settings: _BleuSettings = {
             "smooth_method": config.smooth_method,
             "smooth_value": config.effective_smooth_value,
             "effective_order": config.effective_order,
