@@ -42,7 +42,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Final
+from typing import Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -570,7 +570,10 @@ class BatchDetailer:
                 break
             per_column = counts.counts  # (C, G)
             # Only n-grams found in a reference and a hypothesis of their row can match.
-            shared = per_column[:n_refs].any(axis=0) & per_column[n_refs:].any(axis=0)
+            # ``any`` over an axis of a 2-D array is an array (numpy's stubs allow a scalar).
+            shared = cast(
+                BoolArray, per_column[:n_refs].any(axis=0) & per_column[n_refs:].any(axis=0)
+            )
             kept = np.flatnonzero(shared[counts.gram])
             positions = positions[kept]
             gram = counts.gram[kept]
@@ -640,7 +643,7 @@ class BatchDetailer:
             hyp_rouge=LineTokens(rhyp_off, rouge.start[rhyp_gather], rouge.end[rhyp_gather]),
             hyp_bleu_levels=hyp_levels[hyp_gather],
             ref_bleu_levels=ref_levels,
-            ref_missed=~ref_levels.any(axis=0),
+            ref_missed=~cast(BoolArray, ref_levels.any(axis=0)),  # 2-D, so an array
             hyp_lcs=hyp_lcs[rhyp_gather],
             ref_lcs=ref_lcs[:, rref_gather],
             lcs_reference=lcs_reference,

@@ -187,7 +187,10 @@ def default_workers() -> int:
 
 
 def parallel_bounds(
-    n_segments: int, chunk_size: int, workers: int, costs: Sequence[float] | None = None
+    n_segments: int,
+    chunk_size: int,
+    workers: int,
+    costs: Sequence[float] | npt.NDArray[np.float64] | None = None,
 ) -> list[tuple[int, int]]:
     """Consecutive ``(start, stop)`` tasks for ``workers`` processes: whole chunks first.
 

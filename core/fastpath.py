@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from itertools import chain, count
-from typing import Final
+from typing import Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -126,7 +126,8 @@ class NgramCounts:
         else:
             counts = self.counts
             refs = self.n_refs
-            shared = counts[:refs].any(axis=0) & counts[refs:].any(axis=0)
+            # ``any`` over an axis of a 2-D array is an array (numpy's stubs allow a scalar).
+            shared = cast(BoolArray, counts[:refs].any(axis=0) & counts[refs:].any(axis=0))
             starts = np.zeros(total + 1, np.bool_)
             starts[self.positions] = shared[self.gram]
             # A shared prefix at p and a shared suffix at p + 1, both inside the line.
@@ -218,7 +219,7 @@ def _bit_parallel_lcs(
     table[step_of, rank[hit_rows]] = hits
     active = np.searchsorted(-steps[by_steps], -np.arange(n_steps), side="right")
     size = lengths[prepared][by_steps]
-    full = np.where(
+    full: npt.NDArray[np.uint64] = np.where(
         size >= _WORD, _ALL_ONES, (np.uint64(1) << np.minimum(size, _WORD - 1).astype(np.uint64))
     )
     full[size < _WORD] -= np.uint64(1)
@@ -312,7 +313,7 @@ def sacrebleu_scores(
             precisions[miss, n - 1] = 100.0 * value / total[miss]  # type: ignore[operator]
 
     # Rows where nothing matches at all score 0 (sacrebleu stops early there).
-    scored = matches.any(axis=1)
+    scored = cast(BoolArray, matches.any(axis=1))  # 2-D, so an array
     logs = np.full((rows, max_order), float(_LOG_OF_ZERO))
     positive = scored[:, None] & (precisions != 0.0)
     logs[positive] = np.fromiter(
