@@ -252,7 +252,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INPUT_ERROR
     if not args.quiet:
         for column in (comparison.source, *comparison.references, *comparison.systems):
-            for warning in column.warnings if column is not None else ():
+            if column is None:
+                continue
+            for warning in column.warnings:
                 print(f"matchlight: warning: {column.path}: {warning}", file=sys.stderr)
     text = CorpusText.from_comparison(comparison)
     workers = default_workers() if args.workers == 0 else args.workers
