@@ -45,7 +45,7 @@ _SEPARATORS = ("\n", "\x1e", "\x1f", "\x1d", "\x1c", "\x00")
 
 try:  # the parser of the re module: private, so only used to decide, never needed
     from re import _parser as _re_parser  # type: ignore[attr-defined]
-    from re._constants import (  # type: ignore[attr-defined]
+    from re._constants import (  # type: ignore[import-not-found]
         ASSERT,
         ASSERT_NOT,
         AT,
