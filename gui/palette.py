@@ -183,17 +183,24 @@ def apply_ranges(
     offsets = utf16_offsets(text)
     cursor = QTextCursor(doc)
     formats: dict[tuple[str, int], QTextCharFormat] = {}
-    for start, end, kind, level in ranges:
-        if end <= start:
-            continue
-        key = (kind, level)
-        fmt = formats.get(key)
-        if fmt is None:
-            fmt = formats[key] = highlight_format(kind, level, dark)
-        a, b = (start, end) if offsets is None else (offsets[start], offsets[end])
-        cursor.setPosition(offset + a)
-        cursor.setPosition(offset + b, QTextCursor.MoveMode.KeepAnchor)
-        cursor.mergeCharFormat(fmt)
+    # One edit block: outside one, every setPosition lays out the block again to place the
+    # cursor, after every merge. That is quadratic in the length of a line: 1,000 ranges on
+    # a 6,000-word line took 0.6 s in a bare document and 6 s in a text view; 7 ms in a block.
+    cursor.beginEditBlock()
+    try:
+        for start, end, kind, level in ranges:
+            if end <= start:
+                continue
+            key = (kind, level)
+            fmt = formats.get(key)
+            if fmt is None:
+                fmt = formats[key] = highlight_format(kind, level, dark)
+            a, b = (start, end) if offsets is None else (offsets[start], offsets[end])
+            cursor.setPosition(offset + a)
+            cursor.setPosition(offset + b, QTextCursor.MoveMode.KeepAnchor)
+            cursor.mergeCharFormat(fmt)
+    finally:
+        cursor.endEditBlock()
 
 
 def build_document(

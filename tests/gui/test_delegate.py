@@ -28,6 +28,7 @@ from gui.detailcache import DetailCache, compute_ahead
 from gui.model import SEGMENT_ROLE, SegmentTableModel
 from gui.palette import (
     KINDS,
+    apply_ranges,
     build_document,
     contrast_ratio,
     highlight_format,
@@ -741,3 +742,32 @@ def test_details_computed_ahead_are_served_without_computing(qtbot, sample, monk
         assert wait_detail(qtbot, cache, 5) == core_detail(sample, 5)
     finally:
         cache.shutdown()
+
+
+def test_ranges_are_applied_in_one_edit_block(qtbot) -> None:
+    """One layout change for all the ranges of a document, not one per range.
+
+    Outside an edit block every range made Qt lay the whole line out again to place the
+    cursor: quadratic in the line's length (a 6,000-word line froze the window for 20 s).
+    """
+    from PySide6.QtWidgets import QTextEdit
+
+    words = [f"w{i}" for i in range(400)]
+    text = " ".join(words)
+    ranges, pos = [], 0
+    for i, word in enumerate(words):
+        ranges.append((pos, pos + len(word), "bleu", 1 + i % 4))
+        pos += len(word) + 1
+    view = QTextEdit()  # a document with a layout, as in the detail pane
+    qtbot.addWidget(view)
+    doc = view.document()
+    QTextCursor(doc).insertText(text)
+    changes: list[int] = []
+    doc.contentsChange.connect(lambda *args: changes.append(1))
+    apply_ranges(doc, text, ranges, dark=False)
+    assert len(changes) == 1
+    # ... and every range got its format.
+    for start, _end, kind, level in ranges[::37]:
+        cursor = QTextCursor(doc)
+        cursor.setPosition(start + 1)
+        assert cursor.charFormat().background() == highlight_format(kind, level, False).background()
