@@ -75,6 +75,10 @@ BUILD_BUDGET_MS = 15.0
 #: a big screen (over 200 cells), the first paint of a comparison took 80-120 ms in one go.
 PAINT_BUDGET_MS = 40.0
 _ELLIPSIS = "…"
+#: Characters of a cell's text put in its document. A row shows two or three lines, so this is
+#: far more than any cell can show, and it bounds the cost of a cell: a 34,000-character line
+#: cost about 50 ms of layout per paint. Cut cells end with the ellipsis like any other.
+CELL_TEXT_LIMIT = 2000
 #: How far a selected cell's background moves from Base toward Text (light / dark themes).
 SELECTION_WEIGHT = 0.17
 SELECTION_WEIGHT_DARK = 0.22
@@ -371,7 +375,14 @@ class HighlightDelegate(QStyledItemDelegate):
             if detail is None
             else cell_ranges(detail, kind, system, reference, self._mode, self._reference_system)
         )
+        truncated = len(text) > CELL_TEXT_LIMIT
+        if truncated:
+            text = text[:CELL_TEXT_LIMIT]
+            ranges = [
+                (a, min(b, CELL_TEXT_LIMIT), k, n) for a, b, k, n in ranges if a < CELL_TEXT_LIMIT
+            ]
         doc = build_document(text, ranges, dark=dark, font=option.font, one_line=True)
+        doc.setProperty("truncated", truncated)
         self._fresh = detail is not None
         self._docs[key] = doc
         while len(self._docs) > DOC_CACHE_SIZE:
@@ -440,7 +451,7 @@ class HighlightDelegate(QStyledItemDelegate):
             fitting = max(fitting, 1)
             last_line = layout.lineAt(fitting - 1)
             shown_height = min(float(rect.height()), last_line.y() + last_line.height())
-            cut = fitting < line_count or doc.blockCount() > 1
+            cut = fitting < line_count or doc.blockCount() > 1 or bool(doc.property("truncated"))
         top = rect.top() + max(0.0, (rect.height() - shown_height) / 2)
         if self._fresh and self._build_spent is not None:
             # Building it and laying it out (above): what the budget of this paint pays for.
@@ -526,7 +537,10 @@ class HighlightDelegate(QStyledItemDelegate):
 
 
 __all__ = [
+    "BUILD_BUDGET_MS",
+    "CELL_TEXT_LIMIT",
     "MODES",
+    "PAINT_BUDGET_MS",
     "HighlightDelegate",
     "cell_ranges",
     "hypothesis_ranges",

@@ -50,6 +50,12 @@ from gui.palette import (
     utf16_offsets,
 )
 
+#: Characters of a text shown in a view of the pane. Laying out a 34,000-character line took
+#: 100-200 ms each time a row was shown; the start of such a text is what anyone reads, and
+#: the caption says how much is shown.
+VIEW_TEXT_LIMIT = 5000
+
+
 # -- text views ---------------------------------------------------------------------------------
 
 
@@ -66,6 +72,7 @@ class SegmentText(QTextEdit):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._text = ""
+        self._full_length = 0
         self._ranges: list[Range] = []
         self._dark = False
         self.setReadOnly(True)
@@ -83,12 +90,30 @@ class SegmentText(QTextEdit):
         )
 
     def plain_text(self) -> str:
+        """The text shown (the start of a text longer than :data:`VIEW_TEXT_LIMIT`)."""
         return self._text
+
+    def full_length(self) -> int:
+        """Characters of the whole text, shown or not."""
+        return self._full_length
+
+    def truncation_note(self) -> str:
+        """`` (first N of M characters shown)`` for a cut text, else ``""``."""
+        if self._full_length <= len(self._text):
+            return ""
+        return f" (first {len(self._text):,} of {self._full_length:,} characters shown)"
 
     def ranges(self) -> list[Range]:
         return list(self._ranges)
 
     def set_content(self, text: str, ranges: list[Range], dark: bool) -> None:
+        """Show ``text`` with ``ranges``; beyond :data:`VIEW_TEXT_LIMIT` characters, its start."""
+        self._full_length = len(text)
+        if len(text) > VIEW_TEXT_LIMIT:
+            text = text[:VIEW_TEXT_LIMIT]
+            ranges = [
+                (a, min(b, VIEW_TEXT_LIMIT), k, n) for a, b, k, n in ranges if a < VIEW_TEXT_LIMIT
+            ]
         self._text = text
         self._ranges = list(ranges)
         self._dark = dark
@@ -101,7 +126,8 @@ class SegmentText(QTextEdit):
         offsets = utf16_offsets(self._text)
         selections = []
         fmt = highlight_format("link", 0, self._dark)
-        for start, end in spans:
+        shown = len(self._text)
+        for start, end in ((a, min(b, shown)) for a, b in spans if a < shown):
             a, b = (start, end) if offsets is None else (offsets[start], offsets[end])
             selection = QTextEdit.ExtraSelection()
             cursor = QTextCursor(self.document())
@@ -405,16 +431,21 @@ class DetailPane(QWidget):
         mode = self._mode
         self.title.setText(f"Segment {detail.segment + 1}")
         if self._source_section is not None and detail.source is not None:
-            self._source_section.caption.setText("Source")
-            self._source_section.view.set_content(detail.source, [], dark)
+            view = self._source_section.view
+            view.set_content(detail.source, [], dark)
+            self._source_section.caption.setText("Source" + view.truncation_note())
         for r, section in enumerate(self._ref_sections):
             missed = detail.references[r].missed_by_all
             extra = f" — {missed} token{'s' if missed != 1 else ''} missed by every system"
-            section.caption.setText(self._ref_name(r) + (extra if mode == "bleu" else ""))
             section.view.set_content(
                 detail.references[r].text,
                 reference_ranges(detail, r, mode, self._reference_system),
                 dark,
+            )
+            section.caption.setText(
+                self._ref_name(r)
+                + (extra if mode == "bleu" else "")
+                + section.view.truncation_note()
             )
         note = None
         config = self._config
@@ -425,8 +456,8 @@ class DetailPane(QWidget):
             caption = f"{hyp.system} — BLEU {hyp.sentence_bleu:.1f}"
             if rouge_l is not None:
                 caption += f" · R-L {rouge_l:.1f}"
-            section.caption.setText(caption)
             section.view.set_content(hyp.text, hypothesis_ranges(detail, s, mode), dark)
+            section.caption.setText(caption + section.view.truncation_note())
             if config is not None and config.bleu_flavour == "nltk":
                 note = (
                     f"The table shows NLTK's sentence BLEU ({config.nltk_smoothing}) = "
@@ -496,6 +527,7 @@ __all__ = [
     "RougeBreakdown",
     "RougeRow",
     "SegmentText",
+    "VIEW_TEXT_LIMIT",
     "bleu_breakdown",
     "breakdown_blocks",
     "rouge_breakdown",

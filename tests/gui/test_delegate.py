@@ -771,3 +771,26 @@ def test_ranges_are_applied_in_one_edit_block(qtbot) -> None:
         cursor = QTextCursor(doc)
         cursor.setPosition(start + 1)
         assert cursor.charFormat().background() == highlight_format(kind, level, False).background()
+
+
+def test_a_huge_cell_gets_a_bounded_document_and_an_ellipsis(qtbot, harness, make_scored) -> None:
+    """Hostile input: the document of a cell holds at most CELL_TEXT_LIMIT characters."""
+    from gui.delegate import CELL_TEXT_LIMIT
+
+    words = [f"w{i % 500}" for i in range(6000)]
+    data = make_scored(
+        references=[[" ".join(words), "a b c"]],
+        systems={"echo": [" ".join(reversed(words)), "a b"]},
+    )
+    h = harness(data)
+    h.show_and_settle(qtbot)
+    col = h.model.hypothesis_column(0)
+    full = h.index(0, col).data()
+    assert len(full) > CELL_TEXT_LIMIT
+    doc = h.delegate.document(h.index(0, col))
+    assert doc.toPlainText() == full[:CELL_TEXT_LIMIT]
+    assert doc.property("truncated") is True
+    assert h.delegate.document(h.index(1, col)).property("truncated") is False
+    # The ranges the delegate reports are still those of the whole text (core's spans).
+    assert h.delegate.highlight_ranges(h.index(0, col))[-1][1] == len(full)
+    h.grab()  # and it paints

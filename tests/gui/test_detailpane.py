@@ -349,3 +349,29 @@ def test_breakdown_view_sizes_to_its_text_and_copies_it(qtbot, pane, sample) -> 
     copied = QApplication.clipboard().text()
     assert copied == view.text() == pane.breakdown_text(0)
     assert "BLEU = BP × exp(mean log p) = " in copied and "LCS length" in copied
+
+
+def test_a_huge_row_shows_the_start_of_each_text_and_says_so(qtbot, pane, make_scored) -> None:
+    """Hostile input: a line of 8,000 words is shown up to VIEW_TEXT_LIMIT, hover included."""
+    from gui.detailpane import VIEW_TEXT_LIMIT
+
+    words = [f"w{i % 700}" for i in range(8000)]
+    long_ref, long_hyp = " ".join(words), " ".join(reversed(words))
+    data = make_scored(references=[[long_ref]], systems={"echo": [long_hyp]})
+    detail = row(data, 0)
+    pane.show_row(detail)
+    hyp_view, ref_view = pane.hypothesis_view(0), pane.reference_view(0)
+    assert hyp_view.plain_text() == long_hyp[:VIEW_TEXT_LIMIT]
+    assert ref_view.plain_text() == long_ref[:VIEW_TEXT_LIMIT]
+    assert hyp_view.full_length() == len(long_hyp)
+    note = f"(first {VIEW_TEXT_LIMIT:,} of {len(long_hyp):,} characters shown)"
+    assert note in pane._sys_sections[0].caption.text()
+    assert note.replace(f"{len(long_hyp):,}", f"{len(long_ref):,}") in (
+        pane._ref_sections[0].caption.text()
+    )
+    assert all(end <= VIEW_TEXT_LIMIT for _, end, _, _ in hyp_view.ranges())
+    # A token whose partners lie beyond the shown part: no error, only what is shown is marked.
+    token = len(detail.systems[0].bleu_tokens.words) - 1
+    pane.hover_token(0, token)
+    assert all(end <= VIEW_TEXT_LIMIT for _, end in extra_spans(ref_view))
+    pane.hover_token(0, None)
