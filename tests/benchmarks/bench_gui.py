@@ -1,7 +1,7 @@
 """Responsiveness of the desktop app on a big comparison, measured (never asserted).
 
     QT_QPA_PLATFORM=offscreen python tests/benchmarks/bench_gui.py [--rows 100000] [--systems 3]
-        [--window 1400x900]
+        [--window 1400x900] [--long-rows 0]
 
 Builds --rows segments from the real WMT22 de-en data in ../shared/data (source, two references,
 --systems system outputs, rows repeated), writes them to a temporary folder, then with a real
@@ -73,12 +73,19 @@ class LatencyProbe(QObject):
         self._clock.restart()
 
 
-def write_corpus(folder: Path, rows: int, systems: int) -> dict[str, list[Path]]:
+def write_corpus(
+    folder: Path, rows: int, systems: int, long_rows: int = 0
+) -> dict[str, list[Path]]:
     def read(name: str) -> list[str]:
         return (DATA / name).read_text(encoding="utf-8").split("\n")[:-1]
 
     def repeat(lines: list[str]) -> str:
-        return "\n".join((lines * (rows // len(lines) + 1))[:rows]) + "\n"
+        out = (lines * (rows // len(lines) + 1))[:rows]
+        # Hostile input: the first long_rows rows become one huge line each, made of the
+        # file's own lines (about 34,000 characters).
+        for i in range(min(long_rows, rows)):
+            out[i] = " ".join(lines[i * 250 : i * 250 + 250])
+        return "\n".join(out) + "\n"
 
     sys_files = sorted(DATA.glob("sys.*.txt"))[:systems]
     out: dict[str, list[Path]] = {"src": [], "ref": [], "sys": []}
@@ -126,6 +133,12 @@ def main() -> None:
     parser.add_argument(
         "--window", default="1400x900", help="window size WxH (a big screen: 2560x1400)"
     )
+    parser.add_argument(
+        "--long-rows",
+        type=int,
+        default=0,
+        help="hostile input: the first N rows get lines of ~34,000 characters",
+    )
     args = parser.parse_args()
 
     from gui.app import ensure_application
@@ -134,7 +147,7 @@ def main() -> None:
 
     app = ensure_application()
     with tempfile.TemporaryDirectory() as tmp:
-        files = write_corpus(Path(tmp), args.rows, args.systems)
+        files = write_corpus(Path(tmp), args.rows, args.systems, args.long_rows)
         print(
             f"{args.rows} segments x {args.systems} systems, 2 references, from {DATA}, "
             f"window {args.window}"
