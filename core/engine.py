@@ -402,6 +402,23 @@ def corpus_text_from_lines(
 CANCEL_POLL_SECONDS = 0.05
 
 
+#: At most this many characters (all lines of the rows together) are scored in the caller's
+#: thread before the workers take over: about 10 ms of work. Three rows of 34,000-character
+#: lines there held the GIL for 0.4 s while the window was being shown.
+HEAD_CHARS = 60_000
+
+
+def _head_rows(text: CorpusText, limit: int) -> int:
+    """How many of the first ``limit`` rows fit in :data:`HEAD_CHARS` characters."""
+    columns = (*text.references, *text.systems)
+    total = 0
+    for row in range(limit):
+        total += sum(len(column[row]) for column in columns)
+        if total > HEAD_CHARS:
+            return row
+    return limit
+
+
 def iter_score_chunks_offloaded(
     text: CorpusText,
     config: ScoringConfig,
@@ -415,14 +432,16 @@ def iter_score_chunks_offloaded(
     """Score ``text`` in ``workers`` processes; yield chunks as they complete.
 
     The first ``first_chunk_size`` rows are scored in the calling thread (a few milliseconds)
-    so that a table shows rows at once. The worker processes lower their scheduling priority
+    so that a table shows rows at once, but only as many of them as hold at most
+    :data:`HEAD_CHARS` characters: huge lines (hostile input) go to the workers, instead of
+    holding the GIL the caller's other threads need. The worker processes lower their priority
     by ``niceness`` (see :data:`BACKGROUND_NICENESS`). ``cancel`` is polled every
     :data:`CANCEL_POLL_SECONDS` while waiting; when it returns True, pending tasks are dropped
     and the generator stops.
     """
     n = len(text)
     workers = default_workers() if workers is None else max(1, workers)
-    head = min(first_chunk_size, n)
+    head = _head_rows(text, min(first_chunk_size, n))
     if head:
         if cancel is not None and cancel():
             return

@@ -12,6 +12,7 @@ import numpy as np
 from core.config import ScoringConfig
 from core.engine import (
     BACKGROUND_NICENESS,
+    HEAD_CHARS,
     CorpusText,
     _init_worker,
     iter_score_chunks_offloaded,
@@ -49,6 +50,45 @@ def test_offloaded_chunks_fill_the_same_table() -> None:
     np.testing.assert_array_equal(table.scores, expected.scores)
     np.testing.assert_array_equal(table.matches, expected.matches)
     np.testing.assert_array_equal(table.rouge_counts, expected.rouge_counts)
+
+
+def test_huge_first_rows_are_left_to_the_workers() -> None:
+    """Only HEAD_CHARS characters are scored in the caller's thread, where it holds the GIL."""
+    base = _sample(2)
+    huge = " ".join(base.references[0][:200])  # one line of a few thousand words
+    assert len(huge) * 5 > HEAD_CHARS
+    columns = [list(c) for c in (*base.references, *base.systems)]
+    for column in columns:
+        column[2] = huge  # row 2 is huge in every column
+    text = CorpusText(
+        references=tuple(tuple(c) for c in columns[:2]),
+        systems=tuple(tuple(c) for c in columns[2:]),
+        system_names=base.system_names,
+    )
+    config = ScoringConfig()
+    chunks = list(
+        iter_score_chunks_offloaded(text, config, workers=2, chunk_size=100, first_chunk_size=16)
+    )
+    assert (chunks[0].start, chunks[0].stop) == (0, 2)  # rows 0 and 1, then the huge one
+    table = ScoreTable(systems=text.system_names, n_segments=len(text), config=config, nrefs=2)
+    for chunk in chunks:
+        table.apply(chunk)
+    assert table.complete
+    np.testing.assert_array_equal(table.scores, score_corpus(text, config).scores)
+    # A huge first row: nothing in the caller's thread at all.
+    first = iter_score_chunks_offloaded(
+        CorpusText(
+            references=tuple(c[2:] for c in text.references),
+            systems=tuple(c[2:] for c in text.systems),
+            system_names=text.system_names,
+        ),
+        config,
+        workers=1,
+        chunk_size=100,
+    )
+    chunk = next(first)
+    assert chunk.start == 0 and chunk.stop > 1  # a worker's task, not a head of 0 rows
+    first.close()
 
 
 def test_cancel_stops_after_the_first_chunk() -> None:
