@@ -419,6 +419,33 @@ def _head_rows(text: CorpusText, limit: int) -> int:
     return limit
 
 
+def _background_context(niceness: int) -> tuple[BaseContext, int | None]:
+    """How to start niced workers for a caller with threads, and the niceness they take."""
+    context = _process_context()
+    if niceness <= 0:
+        return context, None
+    target = os.getpriority(os.PRIO_PROCESS, 0) + niceness
+    if context.get_start_method() == "forkserver":
+        prestart_worker_server(niceness)
+    return context, target
+
+
+def background_process_pool(
+    workers: int = 1, niceness: int = BACKGROUND_NICENESS
+) -> ProcessPoolExecutor:
+    """Worker processes for pure-Python work a caller with threads (a GUI) must not do itself.
+
+    Niced like the scoring workers. A thread would hold the GIL that the caller's GUI thread
+    needs at every call into Qt.
+    """
+    context, target = _background_context(niceness)
+    if target is None:
+        return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_lower_priority, initargs=(target,)
+    )
+
+
 def iter_score_chunks_offloaded(
     text: CorpusText,
     config: ScoringConfig,
@@ -453,12 +480,7 @@ def iter_score_chunks_offloaded(
     pending: dict[Future[ScoreChunk], tuple[int, int]] = {}
     position = 0
     leftovers: list[tuple[int, int]] = []
-    context = _process_context()
-    target: int | None = None
-    if niceness > 0:
-        target = os.getpriority(os.PRIO_PROCESS, 0) + niceness
-        if context.get_start_method() == "forkserver":
-            prestart_worker_server(niceness)
+    context, target = _background_context(niceness)
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,

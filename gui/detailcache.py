@@ -12,8 +12,10 @@ through, so a thread would gain nothing under the GIL, and it cost a lot: the GU
 up the GIL at every call into Qt and then waited for it behind the thread, so a repaint while
 rows were being computed took several times as long (table cells at 4-16 ms instead of 0.3 ms).
 Only rows too long to compute between two events (:data:`HEAVY_ROW_CHARS`; 5,000 words a line
-take about 0.2 s, 20,000 words about 3 s) go to one worker thread, so that the window is never
-frozen by them.
+take about 0.2 s, 20,000 words about 3 s) go elsewhere, so that the window is never frozen by
+them: to one worker process, not a thread, because a thread computing them for seconds held the
+GIL the GUI thread needs at every call into Qt (event-loop gaps of 0.2-0.3 s). Where no worker
+process can run, they go to a thread after all.
 """
 
 from __future__ import annotations
@@ -23,14 +25,16 @@ import logging
 import time
 import traceback
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from core.config import ScoringConfig
-from core.detail import RowDetail, RowDetailer
-from core.engine import CorpusText
+from core.detail import RowDetail, RowDetailer, row_detail
+from core.engine import CorpusText, background_process_pool
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +46,7 @@ MAX_PENDING = 256
 #: takes about a millisecond; one that takes longer still finishes).
 SLICE_MS = 8.0
 #: Rows whose references and outputs hold more characters than this are computed in a worker
-#: thread (about 15 ms of work in the GUI thread at most).
+#: process (about 15 ms of work in the GUI thread at most).
 HEAVY_ROW_CHARS = 20_000
 
 
@@ -93,10 +97,30 @@ def compute_ahead(
 
 
 class _Delivery(QObject):
-    """Carries results of the worker thread to the GUI thread (queued signals)."""
+    """Carries results of the heavy-row executor to the GUI thread (queued signals)."""
 
     computed = Signal(int, int, object)  # generation, segment, detail
     failed = Signal(int, int, str)  # generation, segment, message
+    broken = Signal(int, int)  # generation, segment: the worker process died or never started
+
+
+def _deliver(delivery: _Delivery, generation: int, segment: int, future: Future[RowDetail]) -> None:
+    """Hand the outcome of a heavy row to the GUI thread (runs in the executor's thread)."""
+    if future.cancelled():
+        return
+    exc = future.exception()
+    with contextlib.suppress(RuntimeError):  # the cache was deleted meanwhile
+        if exc is None:
+            delivery.computed.emit(generation, segment, future.result())
+        elif isinstance(exc, BrokenProcessPool):
+            delivery.broken.emit(generation, segment)
+        else:
+            log.error("highlight detail of segment %d failed: %r", segment + 1, exc)
+            delivery.failed.emit(generation, segment, str(exc) or type(exc).__name__)
+
+
+def _detail_thread() -> Executor:
+    return ThreadPoolExecutor(1, thread_name_prefix="matchlight-detail")
 
 
 class DetailCache(QObject):
@@ -123,6 +147,7 @@ class DetailCache(QObject):
         capacity: int = DEFAULT_CAPACITY,
         max_pending: int = MAX_PENDING,
         ready: Mapping[int, RowDetail] | None = None,
+        heavy_executor: Callable[[], Executor] | None = None,
     ) -> None:
         super().__init__(parent)
         if source is not None and len(source) != len(text):
@@ -137,13 +162,18 @@ class DetailCache(QObject):
         self._failed: dict[int, str] = {}
         self._pending: OrderedDict[int, None] = OrderedDict()
         self._closing = False
-        # Heavy rows: one worker thread; results tagged with the generation of the settings.
+        # Heavy rows: one worker process (a thread where no process can run); results tagged
+        # with the generation of the settings.
         self._generation = 0
-        self._in_thread: set[int] = set()
-        self._executor: ThreadPoolExecutor | None = None
+        self._away: set[int] = set()
+        self._make_executor: Callable[[], Executor] = heavy_executor or (
+            lambda: background_process_pool(1)
+        )
+        self._executor: Executor | None = None
         self._delivery = _Delivery(self)
-        self._delivery.computed.connect(self._on_thread_computed)
-        self._delivery.failed.connect(self._on_thread_failed)
+        self._delivery.computed.connect(self._on_away_computed)
+        self._delivery.failed.connect(self._on_away_failed)
+        self._delivery.broken.connect(self._on_away_broken)
         self._timer = QTimer(self)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._work)
@@ -201,7 +231,7 @@ class DetailCache(QObject):
     def clear(self) -> None:
         """Drop every cached detail (the configuration stays)."""
         self._generation += 1
-        self._in_thread.clear()
+        self._away.clear()
         self._pending.clear()
         self._cache.clear()
         self._failed.clear()
@@ -244,7 +274,7 @@ class DetailCache(QObject):
         while pending and not self._closing:
             segment, _ = pending.popitem(last=True)
             if self._heavy(segment):
-                self._send_to_thread(segment)
+                self._send_away(segment)
                 continue
             self._compute(segment)
             if time.perf_counter() >= deadline:
@@ -281,48 +311,55 @@ class DetailCache(QObject):
             self._cache.popitem(last=False)
         self.detail_ready.emit(segment)
 
-    def _send_to_thread(self, segment: int) -> None:
-        if segment in self._in_thread:
+    def _send_away(self, segment: int) -> None:
+        if segment in self._away:
             return
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(1, thread_name_prefix="matchlight-detail")
-        self._in_thread.add(segment)
-        generation, detailer, texts = self._generation, self._detailer, self._row_texts(segment)
-        delivery = self._delivery
-
-        def run() -> None:  # in the worker thread: core only, no widget
+        self._away.add(segment)
+        texts = self._row_texts(segment)
+        for _ in range(2):  # a broken pool is replaced once
+            if self._executor is None:
+                self._executor = self._make_executor()
             try:
-                detail = detailer.row(**texts)  # type: ignore[arg-type]
-            except Exception as exc:
-                log.error(
-                    "highlight detail of segment %d failed:\n%s",
-                    segment + 1,
-                    traceback.format_exc(),
-                )
-                outcome: tuple[str, object] = ("failed", str(exc))
-            else:
-                outcome = ("computed", detail)
-            with contextlib.suppress(RuntimeError):  # the cache was deleted meanwhile
-                if outcome[0] == "computed":
-                    delivery.computed.emit(generation, segment, outcome[1])
-                else:
-                    delivery.failed.emit(generation, segment, str(outcome[1]))
+                future = self._executor.submit(row_detail, self._config, **texts)
+            except (BrokenProcessPool, RuntimeError, OSError) as exc:
+                log.warning("heavy-row executor unusable (%s); using a thread", exc)
+                self._use_thread()
+                continue
+            future.add_done_callback(partial(_deliver, self._delivery, self._generation, segment))
+            return
+        self._away.discard(segment)
+        self._fail(segment, "no worker could be started")
 
-        self._executor.submit(run)
+    def _use_thread(self) -> None:
+        """From now on, compute heavy rows in a thread (no worker process can run here)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+        self._executor = None
+        self._make_executor = _detail_thread
 
     @Slot(int, int, object)
-    def _on_thread_computed(self, generation: int, segment: int, detail: object) -> None:
+    def _on_away_computed(self, generation: int, segment: int, detail: object) -> None:
         if generation != self._generation or not isinstance(detail, RowDetail):
             return  # computed under settings that are gone
-        self._in_thread.discard(segment)
+        self._away.discard(segment)
         self._store(segment, detail)
 
     @Slot(int, int, str)
-    def _on_thread_failed(self, generation: int, segment: int, message: str) -> None:
+    def _on_away_failed(self, generation: int, segment: int, message: str) -> None:
         if generation != self._generation:
             return
-        self._in_thread.discard(segment)
+        self._away.discard(segment)
         self._fail(segment, message)
+
+    @Slot(int, int)
+    def _on_away_broken(self, generation: int, segment: int) -> None:
+        """The worker process died (or could not start): the row again, in a thread."""
+        if self._closing or generation != self._generation:
+            return
+        log.warning("heavy-row worker process lost; computing segment %d in a thread", segment + 1)
+        self._away.discard(segment)
+        self._use_thread()
+        self._send_away(segment)
 
 
 __all__ = [

@@ -53,7 +53,7 @@ from gui.palette import (
 #: Characters of a text shown in a view of the pane. Laying out a 34,000-character line took
 #: 100-200 ms each time a row was shown; the start of such a text is what anyone reads, and
 #: the caption says how much is shown.
-VIEW_TEXT_LIMIT = 5000
+VIEW_TEXT_LIMIT = 2000
 
 
 # -- text views ---------------------------------------------------------------------------------
@@ -521,13 +521,13 @@ def _token_at(hyp: HypothesisDetail, index: int) -> int | None:
 
 
 __all__ = [
+    "VIEW_TEXT_LIMIT",
     "BleuBreakdown",
     "DetailPane",
     "OrderRow",
     "RougeBreakdown",
     "RougeRow",
     "SegmentText",
-    "VIEW_TEXT_LIMIT",
     "bleu_breakdown",
     "breakdown_blocks",
     "rouge_breakdown",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import numpy as np
@@ -14,6 +16,7 @@ from PySide6.QtGui import QColor, QImage, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHeaderView
 
 import gui.delegate
+import gui.detailcache
 from core.config import ScoringConfig
 from core.detail import RowDetail, RowDetailer
 from core.engine import corpus_text_from_lines
@@ -658,13 +661,16 @@ def test_core_failures_become_a_signal(qtbot, sample, monkeypatch) -> None:
         cache.shutdown()
 
 
-def test_heavy_rows_are_computed_in_a_worker_thread(qtbot, sample, monkeypatch) -> None:
-    """Rows too long to compute between two events go to a thread; the others stay here."""
-    threads: dict[int, bool] = {}
+def test_heavy_rows_are_computed_in_a_worker_process(qtbot, sample, monkeypatch) -> None:
+    """Rows too long to compute between two events go to a process; the others stay here.
+
+    A process, not a thread: a thread computing them held the GIL the GUI thread needs.
+    """
+    here: dict[int, bool] = {}  # rows computed in this process: in the GUI thread?
 
     class Watched(RowDetailer):
         def row(self, *, segment: int, **kw: Any) -> RowDetail:
-            threads[segment] = threading.current_thread() is threading.main_thread()
+            here[segment] = threading.current_thread() is threading.main_thread()
             return super().row(segment=segment, **kw)
 
     monkeypatch.setattr("gui.detailcache.RowDetailer", Watched)
@@ -678,26 +684,47 @@ def test_heavy_rows_are_computed_in_a_worker_thread(qtbot, sample, monkeypatch) 
     try:
         for segment in range(20):
             assert wait_detail(qtbot, cache, segment) == core_detail(sample, segment)
+        assert isinstance(cache._executor, ProcessPoolExecutor)
     finally:
         cache.shutdown()
-    assert {s for s, in_gui in threads.items() if not in_gui} == heavy
-    assert all(threads[s] for s in range(20) if s not in heavy)
+    assert set(here) == set(range(20)) - heavy  # the heavy ones were never computed here
+    assert all(here.values())  # and the others in the GUI thread
+
+
+def test_heavy_rows_go_to_a_thread_when_no_process_can_run(qtbot, sample, monkeypatch) -> None:
+    class Broken(ProcessPoolExecutor):
+        def submit(self, *args: Any, **kwargs: Any) -> Any:
+            future: Future[Any] = Future()
+            future.set_exception(BrokenProcessPool("the worker died"))
+            return future
+
+    monkeypatch.setattr("gui.detailcache.HEAVY_ROW_CHARS", 0)  # every row is heavy
+    cache = DetailCache(sample.text, sample.source, sample.config, heavy_executor=Broken)
+    try:
+        assert wait_detail(qtbot, cache, 3) == core_detail(sample, 3)
+        assert isinstance(cache._executor, ThreadPoolExecutor)  # from then on
+        assert wait_detail(qtbot, cache, 4) == core_detail(sample, 4)
+    finally:
+        cache.shutdown()
 
 
 def test_heavy_row_results_of_old_settings_are_dropped(qtbot, sample, monkeypatch) -> None:
     release = threading.Event()
+    original = gui.detailcache.row_detail
 
-    class Held(RowDetailer):
-        def row(self, **kw: Any) -> RowDetail:
-            release.wait(10)  # holds the worker thread until the settings have changed
-            return super().row(**kw)
+    def held(config: ScoringConfig, **kw: Any) -> RowDetail:
+        release.wait(10)  # holds the worker until the settings have changed
+        return original(config, **kw)
 
-    monkeypatch.setattr("gui.detailcache.HEAVY_ROW_CHARS", 0)  # every row goes to the thread
-    monkeypatch.setattr("gui.detailcache.RowDetailer", Held)
-    cache = DetailCache(sample.text, sample.source, sample.config)
+    monkeypatch.setattr("gui.detailcache.HEAVY_ROW_CHARS", 0)  # every row is heavy
+    monkeypatch.setattr("gui.detailcache.row_detail", held)
+    # A thread stands in for the worker process, so that the test can hold it.
+    cache = DetailCache(
+        sample.text, sample.source, sample.config, heavy_executor=lambda: ThreadPoolExecutor(1)
+    )
     try:
         assert cache.get(4) is None
-        qtbot.waitUntil(lambda: 4 in cache._in_thread, timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: 4 in cache._away, timeout=WAIT_MS)
         new = sample.config.replace(tokenize="char")
         cache.set_config(new)  # row 4 is being computed under the old settings
         assert cache.get(4) is None
