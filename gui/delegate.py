@@ -60,7 +60,7 @@ from gui.model import (
     SYSTEM_ROLE,
     TEXT_KINDS,
 )
-from gui.palette import Range, build_document, is_dark_palette
+from gui.palette import Range, build_document, clip_to, is_dark_palette
 
 MODES: tuple[str, ...] = ("bleu", "lcs")
 #: Documents kept in the delegate's cache.
@@ -376,11 +376,7 @@ class HighlightDelegate(QStyledItemDelegate):
             else cell_ranges(detail, kind, system, reference, self._mode, self._reference_system)
         )
         truncated = len(text) > CELL_TEXT_LIMIT
-        if truncated:
-            text = text[:CELL_TEXT_LIMIT]
-            ranges = [
-                (a, min(b, CELL_TEXT_LIMIT), k, n) for a, b, k, n in ranges if a < CELL_TEXT_LIMIT
-            ]
+        text, ranges = clip_to(text, ranges, CELL_TEXT_LIMIT)
         doc = build_document(text, ranges, dark=dark, font=option.font, one_line=True)
         doc.setProperty("truncated", truncated)
         self._fresh = detail is not None

@@ -43,6 +43,7 @@ from gui.delegate import MODES, hypothesis_ranges, reference_ranges
 from gui.palette import (
     LegendWidget,
     Range,
+    clip_to,
     fill_document,
     highlight_format,
     is_dark_palette,
@@ -109,13 +110,9 @@ class SegmentText(QTextEdit):
     def set_content(self, text: str, ranges: list[Range], dark: bool) -> None:
         """Show ``text`` with ``ranges``; beyond :data:`VIEW_TEXT_LIMIT` characters, its start."""
         self._full_length = len(text)
-        if len(text) > VIEW_TEXT_LIMIT:
-            text = text[:VIEW_TEXT_LIMIT]
-            ranges = [
-                (a, min(b, VIEW_TEXT_LIMIT), k, n) for a, b, k, n in ranges if a < VIEW_TEXT_LIMIT
-            ]
+        text, ranges = clip_to(text, ranges, VIEW_TEXT_LIMIT)
         self._text = text
-        self._ranges = list(ranges)
+        self._ranges = ranges
         self._dark = dark
         fill_document(self.document(), text, ranges, dark=dark)
         self.setExtraSelections([])

@@ -145,6 +145,17 @@ def visible_breaks(text: str) -> str:
     return text.translate(_BREAKS)
 
 
+def clip_to(text: str, ranges: Iterable[Range], limit: int) -> tuple[str, list[Range]]:
+    """The first ``limit`` characters of ``text`` and the parts of ``ranges`` inside them.
+
+    A cell or a view shows the start of a huge line (hostile input) rather than laying it all
+    out.
+    """
+    if len(text) <= limit:
+        return text, list(ranges)
+    return text[:limit], [(a, min(b, limit), k, n) for a, b, k, n in ranges if a < limit]
+
+
 def utf16_offsets(text: str) -> list[int] | None:
     """UTF-16 position of every Python index ``0..len(text)``, or None when they are equal.
 
@@ -377,6 +388,7 @@ __all__ = [
     "Range",
     "apply_ranges",
     "build_document",
+    "clip_to",
     "contrast_ratio",
     "fill_document",
     "highlight_format",
