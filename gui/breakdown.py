@@ -238,6 +238,9 @@ class BreakdownView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._blocks: tuple[Block, ...] = ()
+        # Per block: its grid's column widths and its size; measured when the blocks or the
+        # font change, not on every paint.
+        self._geometry: list[tuple[list[int], QSize]] = []
         self._size = QSize(0, 0)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
@@ -256,6 +259,10 @@ class BreakdownView(QWidget):
 
     def blocks(self) -> tuple[Block, ...]:
         return self._blocks
+
+    def block_widths(self) -> list[int]:
+        """The width of each block, in pixels (the gaps between them not included)."""
+        return [size.width() for _, size in self._geometry]
 
     def text(self) -> str:
         """What is shown, in plain text (one block after the other)."""
@@ -292,7 +299,7 @@ class BreakdownView(QWidget):
     def _line_width(self, runs: Sequence[Run]) -> int:
         return sum(QFontMetrics(self._font_of(r)).horizontalAdvance(r.text) for r in runs)
 
-    def _block_size(self, block: Block) -> QSize:
+    def _block_geometry(self, block: Block) -> tuple[list[int], QSize]:
         columns = self._columns(block)
         grid = sum(columns) + COLUMN_GAP * max(0, len(columns) - 1)
         width = max(
@@ -304,15 +311,16 @@ class BreakdownView(QWidget):
             ]
         )
         rows = 2 + len(block.rows) + len(block.lines)  # title, header, rows, lines
-        return QSize(width, rows * self._row_height())
+        return columns, QSize(width, rows * self._row_height())
 
     def _row_height(self) -> int:
         return QFontMetrics(self._fonts()[1]).height() + 2
 
     def _measure(self) -> QSize:
+        self._geometry = [self._block_geometry(b) for b in self._blocks]
         if not self._blocks:
             return QSize(0, 0)
-        sizes = [self._block_size(b) for b in self._blocks]
+        sizes = [size for _, size in self._geometry]
         margins = self.contentsMargins()
         width = sum(s.width() for s in sizes) + BLOCK_GAP * (len(sizes) - 1)
         height = max(s.height() for s in sizes)
@@ -344,8 +352,7 @@ class BreakdownView(QWidget):
         ascent = QFontMetrics(bold).ascent() + 1
         x = self.contentsMargins().left()
         top = self.contentsMargins().top()
-        for block in self._blocks:
-            columns = self._columns(block)
+        for block, (columns, size) in zip(self._blocks, self._geometry, strict=True):
             y = top
             self._draw_runs(painter, x, y + ascent, block.title)
             y += step
@@ -362,7 +369,7 @@ class BreakdownView(QWidget):
             for line in block.lines:
                 self._draw_runs(painter, x, y + ascent, line)
                 y += step
-            x += self._block_size(block).width() + BLOCK_GAP
+            x += size.width() + BLOCK_GAP
         painter.end()
 
     def _draw_runs(self, painter: QPainter, x: int, baseline: int, runs: Sequence[Run]) -> None:

@@ -343,7 +343,7 @@ def test_breakdown_view_sizes_to_its_text_and_copies_it(qtbot, pane, sample) -> 
     assert view.sizeHint().height() == rows * view._row_height()
     qtbot.waitUntil(lambda: view.height() == view.sizeHint().height(), timeout=5000)
     # Every hypothesis' ROUGE block starts at the same x (the BLEU blocks have one width).
-    assert len({v._block_size(v.blocks()[0]).width() for v in views}) == 1
+    assert len({v.block_widths()[0] for v in views}) == 1
     view.setFocus()
     qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     copied = QApplication.clipboard().text()
