@@ -64,6 +64,10 @@ class CorpusText:
     def __len__(self) -> int:
         return len(self.references[0])
 
+    def row_chars(self, segment: int) -> int:
+        """Characters in all the references and outputs of ``segment``: a row's size."""
+        return sum(len(column[segment]) for column in (*self.references, *self.systems))
+
     @classmethod
     def from_comparison(cls, comparison: Comparison) -> CorpusText:
         """The texts of a loaded :class:`~core.io.Comparison`."""
@@ -410,10 +414,9 @@ HEAD_CHARS = 60_000
 
 def _head_rows(text: CorpusText, limit: int) -> int:
     """How many of the first ``limit`` rows fit in :data:`HEAD_CHARS` characters."""
-    columns = (*text.references, *text.systems)
     total = 0
     for row in range(limit):
-        total += sum(len(column[row]) for column in columns)
+        total += text.row_chars(row)
         if total > HEAD_CHARS:
             return row
     return limit

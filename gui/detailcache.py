@@ -65,10 +65,7 @@ def row_texts(text: CorpusText, source: Sequence[str] | None, segment: int) -> d
 
 def is_heavy(text: CorpusText, segment: int) -> bool:
     """Whether ``segment`` is too long to compute between two events (:data:`HEAVY_ROW_CHARS`)."""
-    size = sum(len(c[segment]) for c in text.references) + sum(
-        len(c[segment]) for c in text.systems
-    )
-    return size > HEAVY_ROW_CHARS
+    return text.row_chars(segment) > HEAVY_ROW_CHARS
 
 
 def compute_ahead(
