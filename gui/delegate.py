@@ -21,6 +21,7 @@ import contextlib
 import time
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
+from typing import Literal
 
 from PySide6.QtCore import (
     QModelIndex,
@@ -85,6 +86,7 @@ SELECTION_WEIGHT_DARK = 0.22
 _PADDING = 3
 
 _Index = QModelIndex | QPersistentModelIndex
+_Outcome = Literal["cached", "built", "plain", "deferred"]
 
 
 def _check_mode(mode: str) -> str:
@@ -220,8 +222,6 @@ class HighlightDelegate(QStyledItemDelegate):
         self._paint_started = 0.0
         self._full_cells = 0  # text cells painted in full by the paint in progress
         self._unbounded = 0  # > 0: no budget (see unbounded)
-        self._fresh = False  # the last _document call built a highlighted document
-        self._deferred = False  # the last _document call painted a cell plain for lack of time
         self._deferred_cells: list[QRect] = []
         self._complete = True
         cache.detail_ready.connect(self._on_detail_ready)
@@ -346,11 +346,13 @@ class HighlightDelegate(QStyledItemDelegate):
         view = self.parent()
         if isinstance(view, QAbstractItemView):
             option.font = view.font()
-        return self._document(index, kind, option, dark)
+        return self._document(index, kind, option, dark)[0]
 
     def _document(
         self, index: _Index, kind: str, option: QStyleOptionViewItem, dark: bool
-    ) -> QTextDocument:
+    ) -> tuple[QTextDocument, _Outcome]:
+        """The cell's document, and whether it was cached, built (with highlights, which the
+        paint budget counts, or plain) or left plain for lack of time ("deferred")."""
         segment = index.data(SEGMENT_ROLE)
         system = index.data(SYSTEM_ROLE)
         reference = index.data(REF_ROLE)
@@ -360,15 +362,15 @@ class HighlightDelegate(QStyledItemDelegate):
         doc = self._docs.get(key)
         if doc is not None:
             self._docs.move_to_end(key)
-            return doc
-        if detail is not None and self._over_budget():
+            return doc, "cached"
+        deferred = detail is not None and self._over_budget()
+        if deferred:
             # Plain this time (cheap, and cached as the row was before its detail came).
-            self._deferred = True
             detail = None
             key = (*key[:-1], False)
             doc = self._docs.get(key)
             if doc is not None:
-                return doc
+                return doc, "deferred"
         text = index.data(Qt.ItemDataRole.DisplayRole) or ""
         ranges = (
             []
@@ -379,11 +381,12 @@ class HighlightDelegate(QStyledItemDelegate):
         text, ranges = clip_to(text, ranges, CELL_TEXT_LIMIT)
         doc = build_document(text, ranges, dark=dark, font=option.font, one_line=True)
         doc.setProperty("truncated", truncated)
-        self._fresh = detail is not None
         self._docs[key] = doc
         while len(self._docs) > DOC_CACHE_SIZE:
             self._docs.popitem(last=False)
-        return doc
+        if deferred:
+            return doc, "deferred"
+        return doc, "plain" if detail is None else "built"
 
     # -- painting ---------------------------------------------------------------------------
 
@@ -415,9 +418,8 @@ class HighlightDelegate(QStyledItemDelegate):
             return
         self._full_cells += 1
         dark = is_dark_palette(opt.palette) if self._dark is None else self._dark
-        self._fresh = self._deferred = False
-        doc = self._document(index, kind, opt, dark)
-        if self._deferred:
+        doc, outcome = self._document(index, kind, opt, dark)
+        if outcome == "deferred":
             self._deferred_cells.append(QRect(option.rect))
         if doc.textWidth() != rect.width():
             doc.setTextWidth(rect.width())
@@ -449,7 +451,7 @@ class HighlightDelegate(QStyledItemDelegate):
             shown_height = min(float(rect.height()), last_line.y() + last_line.height())
             cut = fitting < line_count or doc.blockCount() > 1 or bool(doc.property("truncated"))
         top = rect.top() + max(0.0, (rect.height() - shown_height) / 2)
-        if self._fresh and self._build_spent is not None:
+        if outcome == "built" and self._build_spent is not None:
             # Building it and laying it out (above): what the budget of this paint pays for.
             self._build_spent += time.perf_counter() - started
 
