@@ -1,7 +1,8 @@
 """``matchlight score``: the headless scorer, running the same engine as the GUI.
 
-A thin argparse layer: choices come from the registries in :mod:`core.config`, and everything
-else is :mod:`core.io`, :mod:`core.engine` and :mod:`core.export`.
+A thin argparse layer: choices come from the registries in :mod:`core.scoring.config`, and
+everything
+else is :mod:`core.io.inputs`, :mod:`core.scoring.engine` and :mod:`core.io.export`.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from core import __version__
-from core.advice import detect_script, has_sentence_marker, scoring_advice
-from core.config import (
+from matchlight.core import __version__
+from matchlight.core.io.export import atomic_write_text, comparison_inputs, write_csv
+from matchlight.core.io.inputs import InputError, load_comparison, parse_spec
+from matchlight.core.scoring.advice import detect_script, has_sentence_marker, scoring_advice
+from matchlight.core.scoring.config import (
     BLEU_FLAVOURS,
     BLEU_TOKENIZERS,
     MAX_ORDER_LIMIT,
@@ -25,10 +28,9 @@ from core.config import (
     ConfigError,
     ScoringConfig,
 )
-from core.engine import CorpusText, default_workers, score_corpus
-from core.export import atomic_write_text, comparison_inputs, write_csv
-from core.io import InputError, load_comparison, parse_spec
-from core.results import ScoreTable
+from matchlight.core.scoring.engine import default_workers, score_corpus
+from matchlight.core.scoring.results import ScoreTable
+from matchlight.core.text.corpus import CorpusText
 
 EXIT_INPUT_ERROR = 2
 
@@ -216,7 +218,7 @@ def format_table(table: ScoreTable) -> str:
 
 
 def warn_about(table: ScoreTable, text: CorpusText, stream: TextIO) -> None:
-    """Print what the GUI's warnings banner would show (see :mod:`core.advice`)."""
+    """Print what the GUI's warnings banner would show (see :mod:`core.scoring.advice`)."""
     for advice in scoring_advice(
         table,
         script=detect_script(text.references),
@@ -226,7 +228,7 @@ def warn_about(table: ScoreTable, text: CorpusText, stream: TextIO) -> None:
         print(f"matchlight: warning: {advice.message}{hint}", file=stream)
 
 
-#: How to apply each :class:`~core.advice.Advice` on the command line.
+#: How to apply each :class:`~core.scoring.advice.Advice` on the command line.
 _CLI_FIX_HINTS = {
     "cjk-tokenizer": " (see --tokenize)",
     "rouge-empty": " (try --rouge-tokenizer unicode)",
@@ -256,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 continue
             for warning in column.warnings:
                 print(f"matchlight: warning: {column.path}: {warning}", file=sys.stderr)
-    text = CorpusText.from_comparison(comparison)
+    text = comparison.corpus_text()
     workers = default_workers() if args.workers == 0 else args.workers
     table = score_corpus(text, config, workers=workers)
     try:

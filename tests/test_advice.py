@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from rouge_score import tokenizers
 
-from core.advice import detect_script, scoring_advice
-from core.cli import main
-from core.config import ScoringConfig
-from core.engine import CorpusText, score_corpus
+from matchlight.core.cli import main
+from matchlight.core.scoring.advice import detect_script, scoring_advice
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.engine import score_corpus
+from matchlight.core.text.corpus import CorpusText
 from tests.conftest import DATASETS, Dataset
 
 

@@ -1,4 +1,5 @@
-"""The chunk-vectorised highlight detail (core.batchdetail) against the row detail (core.detail).
+"""The chunk-vectorised highlight detail (core.scoring.batchdetail) against the row detail
+(core.scoring.detail).
 
 ``RowDetailer`` is itself checked against sacrebleu, rouge-score and nltk in test_detail.py;
 here every row of a batch must carry exactly its highlights: the same token spans, the same
@@ -15,10 +16,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import batchdetail
-from core.batchdetail import BatchDetail, BatchDetailer, ReferenceRow, RowHighlights, SystemRow
-from core.config import ScoringConfig
-from core.detail import RowDetail, RowDetailer
+from matchlight.core.scoring import batchdetail
+from matchlight.core.scoring.batchdetail import (
+    BatchDetail,
+    BatchDetailer,
+    ReferenceRow,
+    RowHighlights,
+    SystemRow,
+)
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.detail import RowDetail, RowDetailer
 from tests.conftest import DATASETS, Dataset, dataset_params
 
 CONFIGS: dict[str, ScoringConfig] = {

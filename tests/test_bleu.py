@@ -1,4 +1,5 @@
-"""core.bleu against sacrebleu 2.6.0, on generated text and on the shared real datasets.
+"""matchlight.core.metrics.bleu against sacrebleu 2.6.0, on generated text and on the shared real
+datasets.
 
 Tokens always come from sacrebleu's own tokenizer objects; the scores we compare with come from
 sacrebleu run on the raw text.
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU, BLEUScore
 
-from core.bleu import (
+from matchlight.core.metrics.bleu import (
     SMOOTH_METHODS,
     BleuDetail,
     BleuScore,

@@ -12,10 +12,11 @@ import pytest
 import sacrebleu
 from rouge_score import rouge_scorer
 
-from core.cli import main
-from core.config import ScoringConfig
-from core.engine import CorpusText, score_corpus
-from core.export import sidecar_path, write_csv
+from matchlight.core.cli import main
+from matchlight.core.io.export import sidecar_path, write_csv
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.engine import score_corpus
+from matchlight.core.text.corpus import CorpusText
 from tests.conftest import ROOT, SAMPLE
 
 REFS = [SAMPLE / "ref.en.txt", SAMPLE / "ref2.en.txt"]
@@ -124,7 +125,16 @@ def test_binary_file_is_refused_without_traceback(tmp_path: Path) -> None:
     blob = tmp_path / "blob.txt"
     blob.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
     result = subprocess.run(
-        [sys.executable, "-m", "gui.launcher", "score", "--ref", str(blob), "--hyp", str(blob)],
+        [
+            sys.executable,
+            "-m",
+            "matchlight.gui.shell.launcher",
+            "score",
+            "--ref",
+            str(blob),
+            "--hyp",
+            str(blob),
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,

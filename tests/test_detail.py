@@ -1,4 +1,4 @@
-"""Row detail (core.detail) against sacrebleu, rouge-score and nltk on the same raw text.
+"""Row detail (core.scoring.detail) against sacrebleu, rouge-score and nltk on the same raw text.
 
 Every expected number and alignment is computed here by the reference libraries (or restated
 naively from the documented rules), never copied from our own output.
@@ -17,9 +17,9 @@ from nltk.translate import bleu_score as nltk_bleu
 from rouge_score import rouge_scorer
 from sacrebleu.metrics.bleu import BLEU
 
-from core.config import ScoringConfig
-from core.detail import Highlight, Highlights, RowDetail, RowDetailer, row_detail
-from core.types import Tokens
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.detail import Highlight, Highlights, RowDetail, RowDetailer, row_detail
+from matchlight.core.text.types import Tokens
 from tests.conftest import Dataset, dataset_params, rewrite_13a
 
 # rouge-score 0.1.2 calls it ``lcs_ind``; older/newer versions use ``_lcs_ind``.

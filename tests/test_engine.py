@@ -16,9 +16,14 @@ from nltk.translate import bleu_score as nltk_bleu
 from rouge_score import rouge_scorer
 from sacrebleu.metrics.bleu import BLEU
 
-from core.config import ScoringConfig
-from core.engine import CorpusText, iter_score_chunks, iter_score_chunks_parallel, score_corpus
-from core.results import ScoreTable
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.engine import (
+    CorpusText,
+    iter_score_chunks,
+    iter_score_chunks_parallel,
+    score_corpus,
+)
+from matchlight.core.scoring.results import ScoreTable
 from tests.conftest import Dataset, dataset_params
 
 TOL = 1e-9

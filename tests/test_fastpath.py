@@ -1,7 +1,9 @@
-"""The chunked fast path (core.fastpath) against the straightforward per-row computation.
+"""The chunked fast path (core.scoring.fastpath) against the straightforward per-row computation.
 
-The reference here scores one row at a time with the public functions of core.bleu, core.rouge
-and core.nltk_bleu (which their own tests compare with sacrebleu, rouge-score and nltk), exactly
+The reference here scores one row at a time with the public functions of core.metrics.bleu,
+core.metrics.rouge
+and core.metrics.nltk_bleu (which their own tests compare with sacrebleu, rouge-score and nltk),
+exactly
 as the engine did before the fast path existed. The fast path must give the same integers and
 bit-identical floats, on generated text and on the shared real data, for many configurations.
 A few checks also go straight to sacrebleu and rouge-score.
@@ -21,20 +23,27 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
-from core.bleu import BleuStats, bleu_stats, compute_bleu, prepare_refs
-from core.config import ScoringConfig
-from core.engine import (
+from matchlight.core.metrics.bleu import BleuStats, bleu_stats, compute_bleu, prepare_refs
+from matchlight.core.metrics.nltk_bleu import nltk_bleu_from_stats, nltk_stats_from_refs
+from matchlight.core.metrics.rouge import (
+    RougeStats,
+    prepare_ref,
+    rouge_l,
+    rouge_lsum,
+    rouge_n,
+    score_multi,
+)
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.engine import (
     CorpusText,
     iter_score_chunks,
     iter_score_chunks_parallel,
     parallel_bounds,
     score_corpus,
 )
-from core.fastpath import FastScorer, sacrebleu_scores
-from core.nltk_bleu import nltk_bleu_from_stats, nltk_stats_from_refs
-from core.results import ROUGE_COUNT_FIELDS, ScoreChunk
-from core.rouge import RougeStats, prepare_ref, rouge_l, rouge_lsum, rouge_n, score_multi
-from core.tokenizers import bleu_tokenizer, rouge_tokenizer, sentence_spans
+from matchlight.core.scoring.fastpath import FastScorer, sacrebleu_scores
+from matchlight.core.scoring.results import ROUGE_COUNT_FIELDS, ScoreChunk
+from matchlight.core.text.tokenizers import bleu_tokenizer, rouge_tokenizer, sentence_spans
 from tests.conftest import DATASETS
 
 # -- the straightforward per-row computation ------------------------------------------------
@@ -54,7 +63,8 @@ def reference_chunk(
     systems: Sequence[Sequence[str]],
     start: int = 0,
 ) -> ScoreChunk:
-    """Row by row, reference by reference, with core.bleu / core.rouge / core.nltk_bleu."""
+    """Row by row, reference by reference, with core.metrics.bleu / core.metrics.rouge /
+    core.metrics.nltk_bleu."""
     n = len(references[0])
     n_sys = len(systems)
     types = config.rouge_types
@@ -489,7 +499,7 @@ def test_serial_chunks_are_the_per_row_computation() -> None:
 
 
 def test_a_chunk_larger_than_one_piece() -> None:
-    # More rows than core.fastpath scores in one go (it cuts them into pieces).
+    # More rows than matchlight.core.scoring.fastpath scores in one go (it cuts them into pieces).
     text = _small_text()
     refs = [list(col) * 25 for col in text.references]
     systems = [list(col) * 25 for col in text.systems]

@@ -1,4 +1,5 @@
-"""Tests for core.io: decoding, line splitting, TSV/CSV/JSONL columns and loading comparisons."""
+"""Tests for core.io.inputs: decoding, line splitting, TSV/CSV/JSONL columns and loading
+comparisons."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.io import (
+from matchlight.core.io.inputs import (
     FORMATS,
     Comparison,
     InputError,
@@ -766,7 +767,8 @@ def test_six_files_of_100k_lines_load_completely(tmp_path: Path) -> None:
 
 def test_core_io_does_not_import_qt() -> None:
     code = (
-        "import sys, core.io; print(sorted(m for m in sys.modules if 'PySide' in m or 'Qt' in m))"
+        "import sys, matchlight.core.io.inputs\n"
+        "print(sorted(m for m in sys.modules if 'PySide' in m or 'Qt' in m))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code],

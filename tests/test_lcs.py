@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
-from core.lcs import (
+from matchlight.core.metrics.lcs import (
     PreparedSequence,
     lcs_length,
     lcs_pairs,

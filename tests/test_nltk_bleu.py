@@ -1,4 +1,5 @@
-"""core.nltk_bleu against nltk.translate.bleu_score, on generated tokens and on real data."""
+"""matchlight.core.metrics.nltk_bleu against nltk.translate.bleu_score, on generated tokens and on
+real data."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
-from core.bleu import prepare_refs
-from core.nltk_bleu import (
+from matchlight.core.metrics.bleu import prepare_refs
+from matchlight.core.metrics.nltk_bleu import (
     NLTK_SMOOTHING,
     NltkStats,
     nltk_bleu_from_stats,

@@ -9,8 +9,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from core.config import ScoringConfig
-from core.engine import (
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.engine import (
     BACKGROUND_NICENESS,
     HEAD_CHARS,
     CorpusText,
@@ -19,7 +19,7 @@ from core.engine import (
     prestart_worker_server,
     score_corpus,
 )
-from core.results import ScoreTable
+from matchlight.core.scoring.results import ScoreTable
 from tests.conftest import SAMPLE
 
 
@@ -114,7 +114,7 @@ def test_tiny_corpus_is_scored_in_the_caller() -> None:
 
 
 def test_rows_are_scored_here_when_no_worker_process_starts(monkeypatch, caplog) -> None:
-    import core.engine
+    import matchlight.core.scoring.engine
 
     class NoProcesses:
         def __init__(self, **_: object) -> None:
@@ -126,7 +126,7 @@ def test_rows_are_scored_here_when_no_worker_process_starts(monkeypatch, caplog)
         def shutdown(self, **_: object) -> None:
             pass
 
-    monkeypatch.setattr(core.engine, "ProcessPoolExecutor", NoProcesses)
+    monkeypatch.setattr(matchlight.core.scoring.engine, "ProcessPoolExecutor", NoProcesses)
     text = _sample(2)
     config = ScoringConfig()
     table = ScoreTable(systems=text.system_names, n_segments=len(text), config=config, nrefs=2)

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
-from core.rouge import (
+from matchlight.core.metrics.rouge import (
     PreparedRef,
     RougeStats,
     Score,

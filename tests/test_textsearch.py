@@ -1,4 +1,5 @@
-"""core.textsearch gives exactly per-row ``re.search`` / case-folded substring answers."""
+"""matchlight.core.analysis.textsearch gives exactly per-row ``re.search`` / case-folded substring
+answers."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import regex as regex_module
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core import textsearch
-from core.textsearch import (
+from matchlight.core.analysis import textsearch
+from matchlight.core.analysis.textsearch import (
     PatternError,
     SearchColumn,
     TextQuery,

@@ -22,8 +22,8 @@ from nltk.stem.porter import PorterStemmer
 from rouge_score.tokenizers import DefaultTokenizer
 from sacrebleu.metrics.bleu import BLEU
 
-from core.textspan import MappedText, word_spans
-from core.tokenizers import (
+from matchlight.core.text.textspan import MappedText, word_spans
+from matchlight.core.text.tokenizers import (
     BLEU_TOKENIZERS,
     ROUGE_TOKENIZERS,
     Tokenizer,
@@ -32,7 +32,7 @@ from core.tokenizers import (
     sentence_spans,
     split_lines,
 )
-from core.types import Tokens
+from matchlight.core.text.types import Tokens
 from tests.conftest import rewrite_13a
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -418,7 +418,10 @@ def test_unknown_names_list_the_valid_ones(
 
 
 def test_core_tokenizers_do_not_import_qt() -> None:
-    code = "import sys, core.tokenizers; print(any(m.startswith('PySide') for m in sys.modules))"
+    code = (
+        "import sys, matchlight.core.text.tokenizers\n"
+        "print(any(m.startswith('PySide') for m in sys.modules))"
+    )
     root = Path(__file__).resolve().parents[1]
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True

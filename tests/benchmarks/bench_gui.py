@@ -6,7 +6,7 @@
 Builds --rows segments from the real WMT22 de-en data in ../shared/data (source, two references,
 --systems system outputs, rows repeated), writes them to a temporary folder, then with a real
 MainWindow on screen (offscreen):
-  - reads the files (core.io) once and times it, for reference;
+  - reads the files (matchlight.core.io.inputs) once and times it, for reference;
   - opens them as the app does (MainWindow.open_specs: read in a worker thread, then shown and
     scored) and times how long until the first scored rows are in the table;
   - meanwhile measures the GUI thread's event-loop latency with a 5 ms timer (the largest gap
@@ -35,7 +35,7 @@ import numpy as np  # noqa: E402
 from PySide6.QtCore import QElapsedTimer, QEventLoop, QObject, Qt, QTimer, Slot  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from core.io import load_comparison, parse_spec  # noqa: E402
+from matchlight.core.io.inputs import load_comparison, parse_spec  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "wmt22-de-en"
 
@@ -141,9 +141,9 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    from gui.app import ensure_application
-    from gui.mainwindow import MainWindow
-    from gui.opendialog import ComparisonSpecs
+    from matchlight.gui.dialogs.opendialog import ComparisonSpecs
+    from matchlight.gui.shell.app import ensure_application
+    from matchlight.gui.shell.mainwindow import MainWindow
 
     app = ensure_application()
     with tempfile.TemporaryDirectory() as tmp:
@@ -168,7 +168,9 @@ def main() -> None:
             source=specs.source, references=list(specs.references), systems=list(specs.systems)
         )
         read_s = time.perf_counter() - start
-        print(f"  reading the files (core.io, for reference){'':<10} {read_s * 1000:8.1f} ms")
+        print(
+            f"  reading the files (core.io.inputs, for reference){'':<10} {read_s * 1000:8.1f} ms"
+        )
 
         # The way the app opens files: read in a worker thread (the window keeps running),
         # then shown and scored. The probe runs from the start.

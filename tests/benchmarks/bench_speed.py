@@ -6,8 +6,8 @@ Scores the same corpus (real data from ../shared/data, repeated to --rows rows) 
   1. sacrebleu.sentence_bleu + rouge_score.RougeScorer(rouge1, rouge2, rougeL).score per row;
   2. Matchlight, scores plus highlight detail for every row (token spans, matched n-gram orders
      on the hypothesis and the reference, LCS tokens on both sides): the fast-path scores of each
-     chunk plus core.batchdetail's detail of the same chunk, on one core;
-  3. the same detail the per-row way, core.detail.RowDetailer.row on every row;
+     chunk plus matchlight.core.scoring.batchdetail's detail of the same chunk, on one core;
+  3. the same detail the per-row way, matchlight.core.scoring.detail.RowDetailer.row on every row;
   4. Matchlight, scores only (the engine's fast path);
 then ROUGE-L alone on 400-token pairs, and the fast path on several processes.
 Prints seconds, rows/second and the ratios. Not a test: timings are never asserted.
@@ -28,12 +28,13 @@ sys.path.insert(0, str(ROOT))
 import sacrebleu  # noqa: E402
 from rouge_score import rouge_scorer  # noqa: E402
 
-from core.batchdetail import BatchDetailer  # noqa: E402
-from core.config import ScoringConfig  # noqa: E402
-from core.detail import RowDetailer  # noqa: E402
-from core.engine import CorpusText, iter_score_chunks, iter_score_chunks_parallel  # noqa: E402
-from core.lcs import lcs_length, lcs_pairs  # noqa: E402
-from core.tokenizers import rouge_tokenizer  # noqa: E402
+from matchlight.core.metrics.lcs import lcs_length, lcs_pairs  # noqa: E402
+from matchlight.core.scoring.batchdetail import BatchDetailer  # noqa: E402
+from matchlight.core.scoring.config import ScoringConfig  # noqa: E402
+from matchlight.core.scoring.detail import RowDetailer  # noqa: E402
+from matchlight.core.scoring.engine import iter_score_chunks, iter_score_chunks_parallel  # noqa: E402
+from matchlight.core.text.corpus import CorpusText  # noqa: E402
+from matchlight.core.text.tokenizers import rouge_tokenizer  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 

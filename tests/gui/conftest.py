@@ -21,9 +21,10 @@ from typing import Any
 
 import pytest
 
-from core.config import ScoringConfig
-from core.engine import CorpusText, corpus_text_from_lines, score_corpus
-from core.results import ScoreTable
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.engine import score_corpus
+from matchlight.core.scoring.results import ScoreTable
+from matchlight.core.text.corpus import CorpusText, corpus_text_from_lines
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before anything imports a Qt GUI module
 
@@ -193,7 +194,7 @@ def grab_settled(widget: Any) -> Any:
     """``widget.grab()`` with every item view in it painting all its cells in full.
 
     The table's delegate paints within time budgets and leaves late cells to its next paint
-    (gui.delegate.BUILD_BUDGET_MS, PAINT_BUDGET_MS); a screenshot wants them all at once.
+    (gui.table.delegate.BUILD_BUDGET_MS, PAINT_BUDGET_MS); a screenshot wants them all at once.
     """
     from PySide6.QtWidgets import QAbstractItemView
 

@@ -13,11 +13,17 @@ import pytest
 from PySide6.QtCore import QEventLoop, QObject, QSettings, QTimer, Slot
 from PySide6.QtWidgets import QApplication
 
-from core.io import InputError, InputSpec
-from gui import app as app_module
-from gui.app import build_parser, create_window, install_excepthook, run, specs_from_args
-from gui.mainwindow import MainWindow
-from gui.opendialog import sample_specs
+from matchlight.core.io.inputs import InputError, InputSpec
+from matchlight.gui.dialogs.opendialog import sample_specs
+from matchlight.gui.shell import app as app_module
+from matchlight.gui.shell.app import (
+    build_parser,
+    create_window,
+    install_excepthook,
+    run,
+    specs_from_args,
+)
+from matchlight.gui.shell.mainwindow import MainWindow
 
 ZH = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt22-en-zh"
 TIMEOUT = 120_000
@@ -268,7 +274,7 @@ def test_run_opens_the_sample_and_returns(qtbot, tmp_path, monkeypatch):
 def test_application_is_tuned_for_a_responsive_gui_thread(qapp) -> None:
     import numpy as np
 
-    from gui.app import GIL_SWITCH_INTERVAL_S, ensure_application
+    from matchlight.gui.shell.app import GIL_SWITCH_INTERVAL_S, ensure_application
 
     assert ensure_application() is qapp
     assert sys.getswitchinterval() <= GIL_SWITCH_INTERVAL_S

@@ -15,18 +15,19 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QObject, QThread, Slot
 
-from core.config import ScoringConfig
-from core.engine import CorpusText, empty_table, iter_score_chunks, score_corpus
-from core.results import ScoreChunk
-from gui.controller import ScoringController, describe_failure
-from gui.opendialog import assign_roles, sample_specs
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.engine import empty_table, iter_score_chunks, score_corpus
+from matchlight.core.scoring.results import ScoreChunk
+from matchlight.core.text.corpus import CorpusText
+from matchlight.gui.dialogs.opendialog import assign_roles, sample_specs
+from matchlight.gui.workers.controller import ScoringController, describe_failure
 
 ZH = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt22-en-zh"
 
 
 @pytest.fixture(scope="module")
 def sample_text() -> CorpusText:
-    return CorpusText.from_comparison(sample_specs().load())
+    return sample_specs().load().corpus_text()
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,7 @@ def big_text() -> CorpusText:
     if not ZH.is_dir():
         pytest.skip("shared/data/wmt22-en-zh is not present")
     specs = assign_roles([str(p) for p in [*ZH.glob("ref*.txt"), *ZH.glob("sys.*.txt")]])
-    text = CorpusText.from_comparison(specs.load())
+    text = specs.load().corpus_text()
     return CorpusText(
         references=tuple(r * 4 for r in text.references),
         systems=tuple(s * 4 for s in text.systems),
@@ -219,7 +220,7 @@ def test_cancel_when_idle_emits_nothing(qtbot, controller):
 
 
 def test_failure_messages_are_user_facing():
-    from core.config import ConfigError
+    from matchlight.core.scoring.config import ConfigError
 
     assert describe_failure(ConfigError("max_order must be 1 to 9, not 12")).startswith(
         "The scoring settings are invalid: max_order"

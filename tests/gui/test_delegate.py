@@ -15,21 +15,14 @@ from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHeaderView
 
-import gui.delegate
-import gui.detailcache
-from core.config import ScoringConfig
-from core.detail import RowDetail, RowDetailer
-from core.engine import corpus_text_from_lines
-from core.results import ScoreTable
-from gui.delegate import (
-    HighlightDelegate,
-    hypothesis_ranges,
-    reference_ranges,
-    selection_color,
-)
-from gui.detailcache import DetailCache, compute_ahead
-from gui.model import SEGMENT_ROLE, SegmentTableModel
-from gui.palette import (
+import matchlight.gui.highlight.detailcache
+import matchlight.gui.table.delegate
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.detail import RowDetail, RowDetailer
+from matchlight.core.scoring.results import ScoreTable
+from matchlight.core.text.corpus import corpus_text_from_lines
+from matchlight.gui.highlight.detailcache import DetailCache, compute_ahead
+from matchlight.gui.highlight.palette import (
     KINDS,
     apply_ranges,
     build_document,
@@ -39,8 +32,11 @@ from gui.palette import (
     utf16_offsets,
     visible_breaks,
 )
-from gui.proxy import SegmentFilterProxy
-from gui.tableview import SegmentTableView
+from matchlight.gui.highlight.ranges import hypothesis_ranges, reference_ranges
+from matchlight.gui.table.delegate import HighlightDelegate, selection_color
+from matchlight.gui.table.model import SEGMENT_ROLE, SegmentTableModel
+from matchlight.gui.table.proxy import SegmentFilterProxy
+from matchlight.gui.table.tableview import SegmentTableView
 
 WAIT_MS = 10_000
 NO_BRUSH = Qt.BrushStyle.NoBrush
@@ -389,7 +385,7 @@ def test_a_paint_builds_highlights_within_its_budget_and_the_view_finishes_later
     assert len(matched) >= 4
     assert tinted(h.grab()) == matched
     painted: list[int] = []  # cells painted, per paint
-    soften = gui.delegate._soften_selection  # called once for every cell painted
+    soften = matchlight.gui.table.delegate._soften_selection  # called once for every cell painted
     begin = h.delegate.begin_paint
     monkeypatch.setattr(h.delegate, "begin_paint", lambda: painted.append(0) or begin())
 
@@ -397,8 +393,10 @@ def test_a_paint_builds_highlights_within_its_budget_and_the_view_finishes_later
         painted[-1] += 1
         soften(opt)
 
-    monkeypatch.setattr(gui.delegate, "_soften_selection", count)
-    monkeypatch.setattr("gui.delegate.BUILD_BUDGET_MS", 0.0)  # one document per paint
+    monkeypatch.setattr(matchlight.gui.table.delegate, "_soften_selection", count)
+    monkeypatch.setattr(
+        "matchlight.gui.table.delegate.BUILD_BUDGET_MS", 0.0
+    )  # one document per paint
     h.delegate.set_dark(False)  # every document is built again
     image = h.view.viewport().grab().toImage()
     assert not h.delegate.paint_complete()
@@ -420,15 +418,17 @@ def test_only_building_counts_against_the_paint_budget(qtbot, harness, sample, m
 
     h = settled(harness, sample, qtbot)
     h.grab()
-    monkeypatch.setattr(gui.delegate, "BUILD_BUDGET_MS", 200.0)
-    monkeypatch.setattr(gui.delegate, "PAINT_BUDGET_MS", 10_000.0)  # not the point here
-    soften = gui.delegate._soften_selection
+    monkeypatch.setattr(matchlight.gui.table.delegate, "BUILD_BUDGET_MS", 200.0)
+    monkeypatch.setattr(
+        matchlight.gui.table.delegate, "PAINT_BUDGET_MS", 10_000.0
+    )  # not the point here
+    soften = matchlight.gui.table.delegate._soften_selection
 
     def slow(opt: Any) -> None:  # every cell, built or cached, now takes 5 ms more to paint
         time.sleep(0.005)
         soften(opt)
 
-    monkeypatch.setattr(gui.delegate, "_soften_selection", slow)
+    monkeypatch.setattr(matchlight.gui.table.delegate, "_soften_selection", slow)
     h.delegate.set_dark(False)  # every document is built again
     started = time.perf_counter()
     h.view.viewport().grab()
@@ -446,7 +446,9 @@ def test_a_paint_over_its_time_leaves_text_cells_to_the_next_one(
     # Cells are painted row by row: the first text cell of the first row, and a late one.
     top = h.view.visualRect(h.index(segments[0], h.model.text_columns()[0]))
     late = h.view.visualRect(h.index(segments[-2], h.model.hypothesis_column(0)))
-    monkeypatch.setattr(gui.delegate, "PAINT_BUDGET_MS", 0.0)  # one text cell per paint
+    monkeypatch.setattr(
+        matchlight.gui.table.delegate, "PAINT_BUDGET_MS", 0.0
+    )  # one text cell per paint
     image = h.view.viewport().grab().toImage()
     assert not h.delegate.paint_complete()
     assert image.copy(top) == expected.copy(top)  # painted as always
@@ -620,7 +622,9 @@ def test_cache_is_an_lru_and_stops_after_shutdown(qtbot, sample) -> None:
 
 def test_cache_computes_in_slices_between_other_events(qtbot, sample, monkeypatch) -> None:
     """Rows are computed in the GUI thread a slice at a time: other events run in between."""
-    monkeypatch.setattr("gui.detailcache.SLICE_MS", 0.0)  # a slice is then exactly one row
+    monkeypatch.setattr(
+        "matchlight.gui.highlight.detailcache.SLICE_MS", 0.0
+    )  # a slice is then exactly one row
     cache = DetailCache(sample.text, sample.source, sample.config)
     turns: list[int] = []
     ticker = QTimer()
@@ -647,7 +651,7 @@ def test_core_failures_become_a_signal(qtbot, sample, monkeypatch) -> None:
                 raise RuntimeError("tokenizer exploded")
             return super().row(segment=segment, **kw)
 
-    monkeypatch.setattr("gui.detailcache.RowDetailer", Broken)
+    monkeypatch.setattr("matchlight.gui.highlight.detailcache.RowDetailer", Broken)
     cache = DetailCache(sample.text, sample.source, sample.config)
     try:
         with qtbot.waitSignal(cache.detail_failed, timeout=WAIT_MS) as failed:
@@ -673,11 +677,11 @@ def test_heavy_rows_are_computed_in_a_worker_process(qtbot, sample, monkeypatch)
             here[segment] = threading.current_thread() is threading.main_thread()
             return super().row(segment=segment, **kw)
 
-    monkeypatch.setattr("gui.detailcache.RowDetailer", Watched)
+    monkeypatch.setattr("matchlight.gui.highlight.detailcache.RowDetailer", Watched)
     columns = (*sample.text.references, *sample.text.systems)
     size = {s: sum(len(column[s]) for column in columns) for s in range(20)}
     threshold = sorted(size.values())[10]  # the longer half of these rows is "heavy"
-    monkeypatch.setattr("gui.detailcache.HEAVY_ROW_CHARS", threshold)
+    monkeypatch.setattr("matchlight.gui.highlight.detailcache.HEAVY_ROW_CHARS", threshold)
     heavy = {s for s in range(20) if size[s] > threshold}
     assert 0 < len(heavy) < 20
     cache = DetailCache(sample.text, sample.source, sample.config)
@@ -698,7 +702,9 @@ def test_heavy_rows_go_to_a_thread_when_no_process_can_run(qtbot, sample, monkey
             future.set_exception(BrokenProcessPool("the worker died"))
             return future
 
-    monkeypatch.setattr("gui.detailcache.HEAVY_ROW_CHARS", 0)  # every row is heavy
+    monkeypatch.setattr(
+        "matchlight.gui.highlight.detailcache.HEAVY_ROW_CHARS", 0
+    )  # every row is heavy
     cache = DetailCache(sample.text, sample.source, sample.config, heavy_executor=Broken)
     try:
         assert wait_detail(qtbot, cache, 3) == core_detail(sample, 3)
@@ -710,14 +716,16 @@ def test_heavy_rows_go_to_a_thread_when_no_process_can_run(qtbot, sample, monkey
 
 def test_heavy_row_results_of_old_settings_are_dropped(qtbot, sample, monkeypatch) -> None:
     release = threading.Event()
-    original = gui.detailcache.row_detail
+    original = matchlight.gui.highlight.detailcache.row_detail
 
     def held(config: ScoringConfig, **kw: Any) -> RowDetail:
         release.wait(10)  # holds the worker until the settings have changed
         return original(config, **kw)
 
-    monkeypatch.setattr("gui.detailcache.HEAVY_ROW_CHARS", 0)  # every row is heavy
-    monkeypatch.setattr("gui.detailcache.row_detail", held)
+    monkeypatch.setattr(
+        "matchlight.gui.highlight.detailcache.HEAVY_ROW_CHARS", 0
+    )  # every row is heavy
+    monkeypatch.setattr("matchlight.gui.highlight.detailcache.row_detail", held)
     # A thread stands in for the worker process, so that the test can hold it.
     cache = DetailCache(
         sample.text, sample.source, sample.config, heavy_executor=lambda: ThreadPoolExecutor(1)
@@ -741,7 +749,7 @@ def test_details_computed_ahead_are_served_without_computing(qtbot, sample, monk
     columns = (*sample.text.references, *sample.text.systems)
     size = {s: sum(len(column[s]) for column in columns) for s in range(12)}
     threshold = sorted(size.values())[8]
-    monkeypatch.setattr("gui.detailcache.HEAVY_ROW_CHARS", threshold)
+    monkeypatch.setattr("matchlight.gui.highlight.detailcache.HEAVY_ROW_CHARS", threshold)
     heavy = {s for s in range(12) if size[s] > threshold}
     assert heavy
 
@@ -802,7 +810,7 @@ def test_ranges_are_applied_in_one_edit_block(qtbot) -> None:
 
 def test_a_huge_cell_gets_a_bounded_document_and_an_ellipsis(qtbot, harness, make_scored) -> None:
     """Hostile input: the document of a cell holds at most CELL_TEXT_LIMIT characters."""
-    from gui.delegate import CELL_TEXT_LIMIT
+    from matchlight.gui.table.delegate import CELL_TEXT_LIMIT
 
     words = [f"w{i % 500}" for i in range(6000)]
     data = make_scored(

@@ -10,11 +10,16 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QPalette, QTextCursor
 from PySide6.QtWidgets import QApplication
 
-from core.config import ScoringConfig
-from core.detail import RowDetail, RowDetailer
-from gui.delegate import hypothesis_ranges, reference_ranges
-from gui.detailpane import DetailPane, bleu_breakdown, breakdown_blocks, rouge_breakdown
-from gui.palette import highlight_format, order_tint
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.detail import RowDetail, RowDetailer
+from matchlight.gui.detail.detailpane import (
+    DetailPane,
+    bleu_breakdown,
+    breakdown_blocks,
+    rouge_breakdown,
+)
+from matchlight.gui.highlight.palette import highlight_format, order_tint
+from matchlight.gui.highlight.ranges import hypothesis_ranges, reference_ranges
 
 
 def row(data: Any, segment: int, config: ScoringConfig | None = None) -> RowDetail:
@@ -353,7 +358,7 @@ def test_breakdown_view_sizes_to_its_text_and_copies_it(qtbot, pane, sample) -> 
 
 def test_a_huge_row_shows_the_start_of_each_text_and_says_so(qtbot, pane, make_scored) -> None:
     """Hostile input: a line of 8,000 words is shown up to VIEW_TEXT_LIMIT, hover included."""
-    from gui.detailpane import VIEW_TEXT_LIMIT
+    from matchlight.gui.detail.detailpane import VIEW_TEXT_LIMIT
 
     words = [f"w{i % 700}" for i in range(8000)]
     long_ref, long_hyp = " ".join(words), " ".join(reversed(words))

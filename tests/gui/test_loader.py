@@ -8,8 +8,8 @@ import time
 import pytest
 from PySide6.QtCore import QTimer
 
-from core.io import InputError
-from gui.loader import call_in_background
+from matchlight.core.io.inputs import InputError
+from matchlight.gui.workers.loader import call_in_background
 
 
 def test_returns_the_result_computed_in_another_thread(qtbot) -> None:

@@ -17,16 +17,16 @@ from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QDialogButtonBox
 
-from core.advice import detect_script as detect_cjk
-from core.config import ScoringConfig
-from core.engine import CorpusText, score_corpus
-from core.export import sidecar_path, write_csv
-from core.io import Comparison, InputSpec
-from gui.controller import ScoringController
-from gui.mainwindow import RECENT_KEY, MainWindow
-from gui.opendialog import ComparisonSpecs, assign_roles, sample_specs
-from gui.proxy import SegmentFilterProxy
-from gui.settings import load_config, save_config
+from matchlight.core.io.export import sidecar_path, write_csv
+from matchlight.core.io.inputs import Comparison, InputSpec
+from matchlight.core.scoring.advice import detect_script as detect_cjk
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.engine import score_corpus
+from matchlight.gui.dialogs.opendialog import ComparisonSpecs, assign_roles, sample_specs
+from matchlight.gui.dialogs.settings import load_config, save_config
+from matchlight.gui.shell.mainwindow import RECENT_KEY, MainWindow
+from matchlight.gui.table.proxy import SegmentFilterProxy
+from matchlight.gui.workers.controller import ScoringController
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 ZH = DATA / "wmt22-en-zh"
@@ -112,7 +112,7 @@ def harness(qtbot, tmp_path):
 
 @pytest.fixture(scope="module")
 def sample_expected():
-    text = CorpusText.from_comparison(sample_specs().load())
+    text = sample_specs().load().corpus_text()
     return text, score_corpus(text, ScoringConfig())
 
 
@@ -421,7 +421,7 @@ def test_banner_for_chinese_and_its_actions(qtbot, harness, tmp_path):
         qtbot.mouseClick(banner.button("rouge-empty"), Qt.MouseButton.LeftButton)
     assert window.config == ScoringConfig(tokenize="zh", rouge_tokenizer="unicode")
     assert banner.keys() == ["lsum-fallback"]
-    text = CorpusText.from_comparison(window.comparison)
+    text = window.comparison.corpus_text()
     want = score_corpus(text, window.config)
     np.testing.assert_array_equal(window.table.scores, want.scores)
 
@@ -717,8 +717,8 @@ def test_search_caches_are_built_while_the_files_are_read(qtbot, harness):
 
 def test_the_first_screen_is_detailed_while_the_files_are_read(qtbot, harness):
     """The first rows' highlights are computed in the reading thread: painted once, at once."""
-    from core.detail import RowDetailer
-    from gui.mainwindow import FIRST_SCREEN_ROWS
+    from matchlight.core.scoring.detail import RowDetailer
+    from matchlight.gui.shell.mainwindow import FIRST_SCREEN_ROWS
 
     window = harness.window
     assert window.open_specs(sample_specs()), harness.errors

@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
-from core.config import ScoringConfig
-from core.engine import corpus_text_from_lines, iter_score_chunks, score_corpus
-from core.results import ScoreTable
-from gui.model import (
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.engine import iter_score_chunks, score_corpus
+from matchlight.core.scoring.results import ScoreTable
+from matchlight.core.text.corpus import corpus_text_from_lines
+from matchlight.gui.table.model import (
     COLUMN_KIND_ROLE,
     PENDING,
     RECORD_ROLE,
@@ -284,8 +285,8 @@ def test_a_100k_row_model_reads_its_arrays() -> None:
 
 def test_every_role_the_model_answers_is_declared(sample: Any, monkeypatch) -> None:
     """ANSWERED_ROLES lets the proxy skip the others; it must not drop any the model answers."""
-    import gui.model
-    from gui.proxy import SegmentFilterProxy
+    import matchlight.gui.table.model
+    from matchlight.gui.table.proxy import SegmentFilterProxy
 
     model = model_of(sample)
     cells = [(row, col) for row in (0, 7) for col in range(model.columnCount())]
@@ -300,8 +301,10 @@ def test_every_role_the_model_answers_is_declared(sample: Any, monkeypatch) -> N
         }
 
     declared = answered()
-    assert declared == set(gui.model.ANSWERED_ROLES)
-    monkeypatch.setattr(gui.model, "ANSWERED_ROLES", frozenset(roles))  # no shortcut at all
+    assert declared == set(matchlight.gui.table.model.ANSWERED_ROLES)
+    monkeypatch.setattr(
+        matchlight.gui.table.model, "ANSWERED_ROLES", frozenset(roles)
+    )  # no shortcut at all
     assert answered() == declared
     monkeypatch.undo()
     # The proxy's shortcut gives what the model gives, cell for cell and role for role.

@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox
 
-from core.io import InputSpec
-from gui.opendialog import (
+from matchlight.core.io.inputs import InputSpec
+from matchlight.gui.dialogs.opendialog import (
     ComparisonSpecs,
     OpenComparisonDialog,
     assign_roles,

@@ -10,12 +10,13 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import QTableView
 
-from core.config import ScoringConfig
-from core.engine import corpus_text_from_lines, iter_score_chunks
-from core.results import ScoreTable
-from core.textsearch import SearchColumn
-from gui.model import SEGMENT_ROLE, SORT_ROLE, SegmentTableModel
-from gui.proxy import SegmentFilterProxy
+from matchlight.core.analysis.textsearch import SearchColumn
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.engine import iter_score_chunks
+from matchlight.core.scoring.results import ScoreTable
+from matchlight.core.text.corpus import corpus_text_from_lines
+from matchlight.gui.table.model import SEGMENT_ROLE, SORT_ROLE, SegmentTableModel
+from matchlight.gui.table.proxy import SegmentFilterProxy
 
 ASC = Qt.SortOrder.AscendingOrder
 DESC = Qt.SortOrder.DescendingOrder

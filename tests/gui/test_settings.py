@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialogButtonBox
 
-from core.config import (
+from matchlight.core.scoring.config import (
     BLEU_FLAVOURS,
     BLEU_TOKENIZERS,
     LSUM_SEPARATORS,
@@ -23,7 +23,7 @@ from core.config import (
     SMOOTH_METHODS,
     ScoringConfig,
 )
-from gui.settings import (
+from matchlight.gui.dialogs.settings import (
     CUSTOM_SEPARATOR,
     NO_SEPARATOR,
     SETTINGS_KEY,

@@ -8,7 +8,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QApplication
 
-from gui.tableview import SegmentTableView
+from matchlight.gui.table.tableview import SegmentTableView
 
 
 class PaintCounter(QObject):

@@ -1,0 +1,456 @@
+"""BLEU as NLTK computes it (``nltk.translate.bleu_score``), on tokenized input.
+
+NLTK's BLEU differs from sacrebleu's: precisions are fractions whose denominator is at least 1
+per segment, the score is on a 0-1 scale, any weights are allowed, and smoothing follows
+Chen & Cherry (2014) methods 0-7. This module reproduces NLTK's values (NLTK 3.8-3.10),
+including its quirks, without calling NLTK and without its warnings.
+
+Statistics are additive as for :mod:`core.metrics.bleu`, and NLTK's corpus BLEU is a function of
+their
+sum. One NLTK quirk needs more than sums: at corpus level, smoothing methods 5, 6 and 7 look
+at the *last* segment of the corpus (its hypothesis length and 5-gram precision). So
+:class:`NltkStats` also carries those two values of its last segment; ``+`` keeps the right
+operand's, which is associative and makes ``sum(stats)`` reproduce NLTK exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import cast, overload
+
+from matchlight.core.metrics.bleu import RefNgrams, bleu_stats, prepare_refs
+
+__all__ = [
+    "NLTK_DEFAULT_WEIGHTS",
+    "NLTK_SMOOTHING",
+    "NltkStats",
+    "nltk_bleu_from_stats",
+    "nltk_corpus_bleu",
+    "nltk_sentence_bleu",
+    "nltk_stats",
+    "nltk_stats_from_refs",
+]
+
+#: Names of NLTK's smoothing methods (``SmoothingFunction().method0`` ... ``method7``).
+NLTK_SMOOTHING: tuple[str, ...] = (
+    "method0",
+    "method1",
+    "method2",
+    "method3",
+    "method4",
+    "method5",
+    "method6",
+    "method7",
+)
+
+#: NLTK's default weights (BLEU-4).
+NLTK_DEFAULT_WEIGHTS: tuple[float, ...] = (0.25, 0.25, 0.25, 0.25)
+
+# Method 5 always looks one order beyond the weights at the 5-gram precision, whatever the
+# number of weights (NLTK hard-codes ``modified_precision(references, hypothesis, 5)``).
+_METHOD5_ORDER = 5
+
+Precision = Fraction | float
+Weights = Sequence[float] | Sequence[Sequence[float]]
+
+
+@dataclass(frozen=True, slots=True)
+class NltkStats:
+    """Additive statistics of NLTK's BLEU for one segment or a sum of segments.
+
+    ``numerators[n - 1]`` is the number of clipped matching n-grams and ``denominators[n - 1]``
+    the number of hypothesis n-grams but at least 1 per segment (as NLTK's
+    ``modified_precision``). ``ref_len`` is the closest reference length. ``last_hyp_len`` and
+    ``last_p5`` (the 5-gram numerator and denominator) belong to the last segment summed and
+    are only used by smoothing methods 5-7; ``segments`` counts the segments.
+    """
+
+    hyp_len: int
+    ref_len: int
+    numerators: tuple[int, ...]
+    denominators: tuple[int, ...]
+    segments: int = 1
+    last_hyp_len: int = 0
+    last_p5: tuple[int, int] = (0, 1)
+
+    @property
+    def max_order(self) -> int:
+        """The highest n-gram order these statistics cover."""
+        return len(self.numerators)
+
+    @classmethod
+    def zero(cls, max_order: int = 4) -> NltkStats:
+        """The neutral element of ``+`` (zero segments)."""
+        if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
+            raise ValueError(f"max_order must be a positive integer, got {max_order!r}")
+        zeros = (0,) * max_order
+        return cls(0, 0, zeros, zeros, segments=0)
+
+    def __add__(self, other: NltkStats) -> NltkStats:
+        if not isinstance(other, NltkStats):
+            return NotImplemented
+        if len(other.numerators) != len(self.numerators):
+            raise ValueError(
+                f"cannot add NLTK BLEU statistics of max order {len(self.numerators)} "
+                f"and {len(other.numerators)}"
+            )
+        last = other if other.segments else self
+        return NltkStats(
+            self.hyp_len + other.hyp_len,
+            self.ref_len + other.ref_len,
+            tuple(map(operator.add, self.numerators, other.numerators)),
+            tuple(map(operator.add, self.denominators, other.denominators)),
+            self.segments + other.segments,
+            last.last_hyp_len,
+            last.last_p5,
+        )
+
+    def __radd__(self, other: object) -> NltkStats:
+        # Lets the built-in sum() start from its default 0.
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self
+        return NotImplemented
+
+
+def nltk_stats_from_refs(hypothesis: Sequence[str], refs: RefNgrams, max_order: int) -> NltkStats:
+    """:class:`NltkStats` of one hypothesis against already prepared references.
+
+    ``refs`` must have been prepared with ``max_order >= max(max_order, 5)`` (5 for smoothing
+    method 5); prepare them once and reuse them for every system.
+    """
+    if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
+        raise ValueError(f"max_order must be a positive integer, got {max_order!r}")
+    needed = max(max_order, _METHOD5_ORDER)
+    if refs.max_order < needed:
+        raise ValueError(
+            f"references were prepared up to order {refs.max_order}, "
+            f"NLTK statistics of order {max_order} need order {needed}"
+        )
+    stats = bleu_stats(hypothesis, refs)
+    # NLTK's clipping and closest reference length are sacrebleu's; only the denominators
+    # differ: NLTK makes each segment's at least 1.
+    return NltkStats(
+        hyp_len=stats.hyp_len,
+        ref_len=stats.ref_len,
+        numerators=stats.matches[:max_order],
+        denominators=tuple([max(1, total) for total in stats.totals[:max_order]]),
+        segments=1,
+        last_hyp_len=stats.hyp_len,
+        last_p5=(
+            stats.matches[_METHOD5_ORDER - 1],
+            max(1, stats.totals[_METHOD5_ORDER - 1]),
+        ),
+    )
+
+
+def nltk_stats(
+    hypothesis: Sequence[str], references: Sequence[Sequence[str]], max_order: int
+) -> NltkStats:
+    """:class:`NltkStats` of one hypothesis against its references (at least one)."""
+    if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
+        raise ValueError(f"max_order must be a positive integer, got {max_order!r}")
+    refs = prepare_refs(references, max(max_order, _METHOD5_ORDER))
+    return nltk_stats_from_refs(hypothesis, refs, max_order)
+
+
+def _weight_sets(weights: Weights) -> list[Sequence[float]]:
+    """One or several weight tuples, told apart exactly as NLTK does."""
+    try:
+        weights[0][0]  # type: ignore[index]
+    except (TypeError, IndexError):
+        sets = [cast("Sequence[float]", weights)]
+    else:
+        sets = list(cast("Sequence[Sequence[float]]", weights))
+    if not sets or any(len(weight) == 0 for weight in sets):
+        raise ValueError(f"weights must be one or more non-empty weight tuples, got {weights!r}")
+    return sets
+
+
+def _method4(
+    nums: Sequence[int], dens: Sequence[int], p_n: list[Precision], hyp_len: int, k: float
+) -> None:
+    # Smaller smoothed counts for shorter hypotheses: 1 / (2**i * k / ln(hyp_len)).
+    incvnt = 1
+    for i, num in enumerate(nums):
+        if num == 0 and hyp_len > 1:
+            p_n[i] = 1 / (2**incvnt * k / math.log(hyp_len)) / dens[i]
+            incvnt += 1
+
+
+def _method5(p_n: list[Precision], last_p5: tuple[int, int]) -> None:
+    # Average of the (already smoothed) n-1, n and n+1 precisions; the one after the last
+    # order is always the last segment's 5-gram precision, as in NLTK.
+    following = [*p_n, Fraction(*last_p5)]
+    previous: Precision = p_n[0] + 1
+    for i, p_i in enumerate(p_n):
+        previous = (previous + p_i + following[i + 1]) / 3
+        p_n[i] = previous
+
+
+def _smoothed_precisions(
+    stats: NltkStats,
+    order: int,
+    smoothing: str,
+    *,
+    epsilon: float,
+    alpha: float,
+    k: float,
+) -> list[Precision]:
+    """The precisions NLTK's ``SmoothingFunction().<smoothing>`` hands to the geometric mean.
+
+    Values stay exact fractions exactly where NLTK keeps ``Fraction`` objects and become floats
+    where NLTK's arithmetic does, so the results are bit-identical.
+    """
+    nums = stats.numerators[:order]
+    dens = stats.denominators[:order]
+    if smoothing in ("method5", "method6", "method7"):
+        p_n: list[Precision] = [Fraction(n, d) for n, d in zip(nums, dens, strict=True)]
+    else:
+        # Only logged and compared with 0: float(Fraction(n, d)) is exactly n / d.
+        p_n = [n / d for n, d in zip(nums, dens, strict=True)]
+
+    if smoothing == "method0":
+        # NLTK warns and uses the smallest float for a zero count, so the score becomes tiny
+        # but not zero.
+        return [p if n else sys.float_info.min for p, n in zip(p_n, nums, strict=True)]
+    if smoothing == "method1":
+        return [(n + epsilon) / d if n == 0 else p for p, n, d in zip(p_n, nums, dens, strict=True)]
+    if smoothing == "method2":
+        # Add 1 to numerator and denominator of every order but the first.
+        return [p_n[0]] + [(n + 1) / (d + 1) for n, d in zip(nums[1:], dens[1:], strict=True)]
+    if smoothing == "method3":
+        incvnt = 1
+        for i, num in enumerate(nums):
+            if num == 0:
+                p_n[i] = 1 / (2**incvnt * dens[i])
+                incvnt += 1
+        return p_n
+    if smoothing == "method4":
+        _method4(nums, dens, p_n, stats.hyp_len, k)
+        return p_n
+    if smoothing == "method5":
+        _method5(p_n, stats.last_p5)
+        return p_n
+    if smoothing == "method7":
+        _method4(nums, dens, p_n, stats.hyp_len, k)
+        _method5(p_n, stats.last_p5)
+        return p_n
+    # method6: interpolate with a prior that assumes p_n / p_(n-1) == p_(n-1) / p_(n-2).
+    if not alpha > 0:
+        # With alpha > 0 no interpolated precision is 0, which NLTK's unnormalised Fractions
+        # would compare wrongly with 0 (Python < 3.12).
+        raise ValueError(f"smoothing method6 needs a positive alpha, got {alpha!r}")
+    if order < 3 or nums[2] == 0:
+        raise ValueError(
+            "smoothing method6 needs at least 3 n-gram orders and a non-zero trigram "
+            "precision (NLTK fails with an IndexError or AssertionError here)"
+        )
+    for i in range(2, order):
+        pi0: Precision = 0 if p_n[i - 2] == 0 else p_n[i - 1] ** 2 / p_n[i - 2]
+        # NLTK counts the (i+1)-grams of the last hypothesis, not of the whole corpus.
+        ngram_count = max(0, stats.last_hyp_len - i)
+        p_n[i] = (nums[i] + alpha * pi0) / (ngram_count + alpha)
+    return p_n
+
+
+@overload
+def nltk_bleu_from_stats(
+    stats: NltkStats,
+    *,
+    weights: Sequence[float] = ...,
+    smoothing: str = ...,
+    auto_reweigh: bool = ...,
+    epsilon: float = ...,
+    alpha: float = ...,
+    k: float = ...,
+) -> float: ...
+
+
+@overload
+def nltk_bleu_from_stats(
+    stats: NltkStats,
+    *,
+    weights: Sequence[Sequence[float]],
+    smoothing: str = ...,
+    auto_reweigh: bool = ...,
+    epsilon: float = ...,
+    alpha: float = ...,
+    k: float = ...,
+) -> float | list[float]: ...
+
+
+def nltk_bleu_from_stats(
+    stats: NltkStats,
+    *,
+    weights: Weights = NLTK_DEFAULT_WEIGHTS,
+    smoothing: str = "method0",
+    auto_reweigh: bool = False,
+    epsilon: float = 0.1,
+    alpha: float = 5,
+    k: float = 5,
+) -> float | list[float]:
+    """NLTK's BLEU (0-1) from (summed) statistics: a pure function of ``stats``.
+
+    ``weights`` is one weight tuple, or a sequence of them, in which case a list of scores is
+    returned (a single float if the sequence holds one tuple, as NLTK). ``smoothing`` names one
+    of :data:`NLTK_SMOOTHING`; ``epsilon``, ``alpha`` and ``k`` are ``SmoothingFunction``'s
+    parameters with its defaults. With ``auto_reweigh``, a corpus of fewer than 4 hypothesis
+    tokens scored with exactly the tuple ``(0.25, 0.25, 0.25, 0.25)`` uses uniform weights over
+    its length instead (NLTK compares with a tuple, so a list of weights is never re-weighted).
+    """
+    if smoothing not in NLTK_SMOOTHING:
+        known = ", ".join(NLTK_SMOOTHING)
+        raise ValueError(f"unknown NLTK smoothing {smoothing!r}; expected one of: {known}")
+    weight_sets = _weight_sets(weights)
+    order = max(len(weight) for weight in weight_sets)
+    if order > stats.max_order:
+        raise ValueError(
+            f"weights cover {order} n-gram orders but the statistics only {stats.max_order}"
+        )
+    if stats.segments < 1:
+        raise ValueError("NLTK BLEU needs at least one segment")
+
+    if stats.numerators[0] == 0:
+        # No matching unigram: NLTK returns 0 before smoothing.
+        return 0.0 if len(weight_sets) == 1 else [0.0] * len(weight_sets)
+
+    hyp_len = stats.hyp_len
+    ref_len = stats.ref_len
+    bp: float = 1.0
+    if hyp_len <= ref_len:
+        bp = math.exp(1 - ref_len / hyp_len)  # hyp_len > 0: a unigram matched
+    p_n = _smoothed_precisions(stats, order, smoothing, epsilon=epsilon, alpha=alpha, k=k)
+
+    scores = []
+    for weight in weight_sets:
+        if auto_reweigh and hyp_len < 4 and weight == (0.25, 0.25, 0.25, 0.25):
+            weight = (1 / hyp_len,) * hyp_len
+        log_sum = math.fsum(w * math.log(p) for w, p in zip(weight, p_n, strict=False) if p > 0)
+        scores.append(bp * math.exp(log_sum))
+    return scores[0] if len(weight_sets) == 1 else scores
+
+
+def _order_of(weights: Weights) -> int:
+    return max(len(weight) for weight in _weight_sets(weights))
+
+
+@overload
+def nltk_sentence_bleu(
+    *,
+    hypothesis: Sequence[str],
+    references: Sequence[Sequence[str]],
+    weights: Sequence[float] = ...,
+    smoothing: str = ...,
+    auto_reweigh: bool = ...,
+    epsilon: float = ...,
+    alpha: float = ...,
+    k: float = ...,
+) -> float: ...
+
+
+@overload
+def nltk_sentence_bleu(
+    *,
+    hypothesis: Sequence[str],
+    references: Sequence[Sequence[str]],
+    weights: Sequence[Sequence[float]],
+    smoothing: str = ...,
+    auto_reweigh: bool = ...,
+    epsilon: float = ...,
+    alpha: float = ...,
+    k: float = ...,
+) -> float | list[float]: ...
+
+
+def nltk_sentence_bleu(
+    *,
+    hypothesis: Sequence[str],
+    references: Sequence[Sequence[str]],
+    weights: Weights = NLTK_DEFAULT_WEIGHTS,
+    smoothing: str = "method0",
+    auto_reweigh: bool = False,
+    epsilon: float = 0.1,
+    alpha: float = 5,
+    k: float = 5,
+) -> float | list[float]:
+    """``nltk.translate.bleu_score.sentence_bleu(references, hypothesis, ...)`` (0-1)."""
+    stats = nltk_stats(hypothesis, references, _order_of(weights))
+    return nltk_bleu_from_stats(
+        stats,
+        weights=weights,
+        smoothing=smoothing,
+        auto_reweigh=auto_reweigh,
+        epsilon=epsilon,
+        alpha=alpha,
+        k=k,
+    )
+
+
+@overload
+def nltk_corpus_bleu(
+    *,
+    hypotheses: Sequence[Sequence[str]],
+    list_of_references: Sequence[Sequence[Sequence[str]]],
+    weights: Sequence[float] = ...,
+    smoothing: str = ...,
+    auto_reweigh: bool = ...,
+    epsilon: float = ...,
+    alpha: float = ...,
+    k: float = ...,
+) -> float: ...
+
+
+@overload
+def nltk_corpus_bleu(
+    *,
+    hypotheses: Sequence[Sequence[str]],
+    list_of_references: Sequence[Sequence[Sequence[str]]],
+    weights: Sequence[Sequence[float]],
+    smoothing: str = ...,
+    auto_reweigh: bool = ...,
+    epsilon: float = ...,
+    alpha: float = ...,
+    k: float = ...,
+) -> float | list[float]: ...
+
+
+def nltk_corpus_bleu(
+    *,
+    hypotheses: Sequence[Sequence[str]],
+    list_of_references: Sequence[Sequence[Sequence[str]]],
+    weights: Weights = NLTK_DEFAULT_WEIGHTS,
+    smoothing: str = "method0",
+    auto_reweigh: bool = False,
+    epsilon: float = 0.1,
+    alpha: float = 5,
+    k: float = 5,
+) -> float | list[float]:
+    """``nltk.translate.bleu_score.corpus_bleu(list_of_references, hypotheses, ...)`` (0-1)."""
+    if len(hypotheses) != len(list_of_references):
+        raise ValueError(
+            f"got {len(hypotheses)} hypotheses but {len(list_of_references)} reference sets"
+        )
+    if len(hypotheses) == 0:
+        raise ValueError("NLTK corpus BLEU needs at least one segment")
+    order = _order_of(weights)
+    total = sum(
+        (
+            nltk_stats(hyp, refs, order)
+            for hyp, refs in zip(hypotheses, list_of_references, strict=True)
+        ),
+        NltkStats.zero(order),
+    )
+    return nltk_bleu_from_stats(
+        total,
+        weights=weights,
+        smoothing=smoothing,
+        auto_reweigh=auto_reweigh,
+        epsilon=epsilon,
+        alpha=alpha,
+        k=k,
+    )

@@ -1,0 +1,399 @@
+"""Corpus-level figures per system, over all rows and over the filtered rows, plus a histogram.
+
+Everything here is computed from the :class:`~core.scoring.results.ScoreTable`'s additive
+statistics by
+``core`` (:meth:`ScoreTable.corpus`), so the numbers match ``matchlight score`` exactly. The
+widget refreshes at most every :data:`REFRESH_MS` while chunks stream in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyqtgraph as pg
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Slot,
+)
+from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+
+from matchlight.core.scoring.results import CorpusScores, ScoreTable
+
+REFRESH_MS = 150
+#: The first refresh of a new table comes later, after the burst of work of showing it.
+FIRST_REFRESH_MS = 450
+HISTOGRAM_EDGES = np.linspace(0.0, 100.0, 21)
+
+#: Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
+SYSTEM_COLOURS: tuple[str, ...] = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#000000",
+    "#F0E442",
+)
+
+METRIC_LABELS = {
+    "bleu": "BLEU",
+    "rouge1_f": "ROUGE-1 F",
+    "rouge2_f": "ROUGE-2 F",
+    "rougeL_f": "ROUGE-L F",
+    "rougeLsum_f": "ROUGE-Lsum F",
+}
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+SHORT_LABELS = {
+    "bleu": "BLEU",
+    "rouge1_f": "R-1",
+    "rouge2_f": "R-2",
+    "rougeL_f": "R-L",
+    "rougeLsum_f": "R-Lsum",
+}
+
+
+def system_colour(index: int) -> QColor:
+    return QColor(SYSTEM_COLOURS[index % len(SYSTEM_COLOURS)])
+
+
+def summary_metrics(table: ScoreTable) -> tuple[str, ...]:
+    """The metrics summarised: BLEU and the F of ROUGE-1, -2, -L and -Lsum (those present)."""
+    return tuple(m for m in METRIC_LABELS if m in table.metrics)
+
+
+def _swatch(system: int) -> QIcon:
+    pixmap = QPixmap(12, 12)
+    pixmap.fill(system_colour(system))
+    return QIcon(pixmap)
+
+
+def corpus_value(scores: CorpusScores, metric: str) -> float:
+    return scores.bleu if metric == "bleu" else scores.means.get(metric, math.nan)
+
+
+def _format(value: float) -> str:
+    return "–" if math.isnan(value) else f"{value:.2f}"
+
+
+class SummaryModel(QAbstractTableModel):
+    """Rows = systems (and, while a filter is active, each system's filtered rows too);
+    columns = metrics. ``Qt.UserRole`` returns the unrounded float.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._systems: tuple[str, ...] = ()
+        self._metrics: tuple[str, ...] = ()
+        self._scopes: tuple[str, ...] = ("all",)
+        self._values: dict[tuple[str, int, str], CorpusScores] = {}
+        self._counts: dict[str, int] = {}
+
+    # -- updating ------------------------------------------------------------------------------
+
+    def set_values(
+        self,
+        systems: Sequence[str],
+        metrics: Sequence[str],
+        values: dict[tuple[str, int, str], CorpusScores],
+        counts: dict[str, int],
+    ) -> None:
+        """Replace the figures; ``values[(scope, system, metric)]`` with scope all/filtered."""
+        scopes = tuple(s for s in ("all", "filtered") if s in counts) or ("all",)
+        shape_changed = (
+            tuple(systems) != self._systems
+            or tuple(metrics) != self._metrics
+            or scopes != self._scopes
+        )
+        if shape_changed:
+            self.beginResetModel()
+        self._systems = tuple(systems)
+        self._metrics = tuple(metrics)
+        self._scopes = scopes
+        self._values = values
+        self._counts = counts
+        if shape_changed:
+            self.endResetModel()
+        elif self.rowCount() and self.columnCount():
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1)
+            )
+            self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, self.rowCount() - 1)
+
+    def value(self, system: int, metric: str, scope: str = "all") -> float:
+        scores = self._values.get((scope, system, metric))
+        return math.nan if scores is None else corpus_value(scores, metric)
+
+    def row_of(self, system: int, scope: str = "all") -> int:
+        return system * len(self._scopes) + self._scopes.index(scope)
+
+    def _row(self, row: int) -> tuple[int, str]:
+        return row // len(self._scopes), self._scopes[row % len(self._scopes)]
+
+    # -- Qt model API --------------------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._systems) * len(self._scopes)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._metrics)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not self.hasIndex(index.row(), index.column()):
+            return None
+        system, scope = self._row(index.row())
+        metric = self._metrics[index.column()]
+        value = self.value(system, metric, scope)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return _format(value)
+        if role == Qt.ItemDataRole.UserRole:
+            return value
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and scope == "filtered":
+            return QColor("#1f5a92")
+        if role == Qt.ItemDataRole.ToolTipRole:
+            scores = self._values.get((scope, system, metric))
+            if scores is None:
+                return None
+            rows = f"{scores.n_segments} {'row' if scores.n_segments == 1 else 'rows'}"
+            if metric == "bleu" and scores.bleu_detail is not None:
+                d = scores.bleu_detail
+                precisions = "/".join(f"{p:.1f}" for p in d.precisions)
+                return (
+                    f"corpus BLEU over {rows} = {d.score:.2f}\n{precisions} "
+                    f"(BP = {d.bp:.3f} ratio = {d.sys_len / max(1, d.ref_len):.3f} "
+                    f"hyp_len = {d.sys_len} ref_len = {d.ref_len})"
+                )
+            what = "corpus BLEU" if metric == "bleu" else f"mean sentence {METRIC_LABELS[metric]}"
+            return f"{what} over {rows} = {_format(value)}"
+        return None
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Vertical:
+            if not 0 <= section < self.rowCount():
+                return None
+            system, scope = self._row(section)
+            if role == Qt.ItemDataRole.DisplayRole:
+                if scope == "all":
+                    return self._systems[system]
+                return f"  filtered ({self._counts.get(scope, 0)})"
+            if role == Qt.ItemDataRole.ToolTipRole:
+                what = "all rows" if scope == "all" else "the rows the filter keeps"
+                return f"{self._systems[system]} over {what}"
+            if role == Qt.ItemDataRole.DecorationRole and scope == "all":
+                return _swatch(system)  # the colour of its histogram curve
+            return None
+        if not 0 <= section < self.columnCount():
+            return None
+        metric = self._metrics[section]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return SHORT_LABELS[metric]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if metric == "bleu":
+                return "Corpus BLEU (from the summed n-gram statistics)"
+            return f"Mean sentence {METRIC_LABELS[metric]} (rouge-score's averaging)"
+        return None
+
+
+class SummaryWidget(QWidget):
+    """The corpus-score table and a histogram of sentence BLEU, for the summary dock."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._table: ScoreTable | None = None
+        self._filtered: npt.NDArray[np.int64] | None = None
+        # Figures over all scored rows, kept while no new row is scored (a filter change
+        # recomputes only the filtered scope): (table, rows done) -> per system.
+        self._all_cache: tuple[ScoreTable, int, list[CorpusScores]] | None = None
+        self._curves_table: ScoreTable | None = None  # the table self._curves are for
+        self._curves: list[pg.PlotDataItem] = []
+
+        self.caption = QLabel("No comparison loaded.")
+        self.caption.setWordWrap(True)
+        self.caption.setToolTip(
+            "Corpus BLEU comes from the summed n-gram statistics (as sacreBLEU's corpus_bleu); "
+            "ROUGE F is the mean of the sentence scores (as rouge-score's averaging)."
+        )
+        self.model = SummaryModel(self)
+        self.view = QTableView()
+        self.view.setModel(self.model)
+        self.view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+        self.view.setSelectionMode(QTableView.SelectionMode.NoSelection)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.view.horizontalHeader().setStretchLastSection(False)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.view.setVerticalScrollMode(QTableView.ScrollMode.ScrollPerPixel)
+        self.view.setHorizontalScrollMode(QTableView.ScrollMode.ScrollPerPixel)
+
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setMenuEnabled(False)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.hideButtons()
+        self.plot.setLabel("bottom", "sentence BLEU")
+        self.plot.setLabel("left", "rows")
+        self.plot.setXRange(0, 100, padding=0.02)
+        self.plot.getPlotItem().setTitle("Sentence BLEU per system", size="9pt")
+        self.legend = self.plot.addLegend(
+            offset=(-8, 8), labelTextSize="8pt", brush=pg.mkBrush(255, 255, 255, 210)
+        )
+        for axis in ("left", "bottom"):
+            self.plot.getAxis(axis).setPen(pg.mkPen("#444"))
+            self.plot.getAxis(axis).setTextPen(pg.mkPen("#222"))
+        self.plot.setMinimumHeight(140)
+        self.plot.getPlotItem().setContentsMargins(2, 2, 14, 2)  # room for the "100" tick
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.view)
+        layout.addWidget(self.plot, 1)
+        self.model.modelReset.connect(self._fit_view_height)
+        self._fit_view_height()
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(REFRESH_MS)
+        self._timer.timeout.connect(self.refresh)
+
+    @Slot()
+    def _fit_view_height(self) -> None:
+        """Make the table exactly as tall as its rows (the histogram takes the rest)."""
+        view = self.view
+        rows = max(1, self.model.rowCount())
+        height = view.horizontalHeader().sizeHint().height() + 2 * view.frameWidth()
+        height += rows * view.verticalHeader().defaultSectionSize()
+        if view.horizontalScrollBar().isVisible():
+            height += view.horizontalScrollBar().sizeHint().height()
+        view.setFixedHeight(min(height, 400))
+
+    # -- inputs --------------------------------------------------------------------------------
+
+    def set_table(self, table: ScoreTable | None) -> None:
+        """Summarise ``table`` (a new comparison or a rescore).
+
+        The figures and the curves follow within :data:`REFRESH_MS`, out of the busy moment
+        that opening a comparison is (they would take a third of it).
+        """
+        self._table = table
+        self._all_cache = None
+        self.caption.setText("Scoring…" if table is not None else "No comparison loaded.")
+        self._timer.start(FIRST_REFRESH_MS)
+
+    def set_filtered_rows(self, rows: Sequence[int] | npt.NDArray[np.int64] | None) -> None:
+        """The segments the filter keeps (None: no filter active). Refreshes soon."""
+        self._filtered = None if rows is None else np.asarray(rows, dtype=np.int64)
+        self.schedule_refresh()
+
+    @Slot()
+    def schedule_refresh(self) -> None:
+        """Refresh within :data:`REFRESH_MS` (coalesces bursts of chunks)."""
+        if not self._timer.isActive():
+            self._timer.start(REFRESH_MS)
+
+    # -- computing -----------------------------------------------------------------------------
+
+    def _rebuild_curves(self) -> None:
+        self._curves_table = self._table
+        for curve in self._curves:
+            self.plot.removeItem(curve)
+            self.legend.removeItem(curve)
+        self._curves = []
+        if self._table is None:
+            return
+        for s, name in enumerate(self._table.systems):
+            pen = pg.mkPen(system_colour(s), width=2)
+            curve = pg.PlotDataItem(stepMode="center", pen=pen, name=name, antialias=False)
+            self.plot.addItem(curve)
+            self._curves.append(curve)
+
+    @Slot()
+    def refresh(self) -> None:
+        """Recompute every figure now."""
+        self._timer.stop()
+        table = self._table
+        if self._curves_table is not table:
+            self._rebuild_curves()
+        if table is None:
+            self.caption.setText("No comparison loaded.")
+            self.model.set_values((), (), {}, {})
+            return
+        done = np.flatnonzero(table.done)
+        complete = len(done) == table.n_segments
+        scopes: dict[str, npt.NDArray[np.int64]] = {"all": done}
+        if self._filtered is not None:
+            scopes["filtered"] = (
+                self._filtered
+                if complete
+                else np.intersect1d(self._filtered, done, assume_unique=False)
+            )
+        metrics = summary_metrics(table)
+        values: dict[tuple[str, int, str], CorpusScores] = {}
+        cache = self._all_cache
+        if cache is None or cache[0] is not table or cache[1] != len(done):
+            # While chunks arrive: the table's running totals (no pass over the rows); once
+            # every row is scored: the exact figures, over the whole arrays.
+            per_system = (
+                [
+                    table.corpus(s, metrics=metrics)
+                    if complete
+                    else table.running_corpus(s, metrics=metrics)
+                    for s in range(len(table.systems))
+                ]
+                if len(done)
+                else []
+            )
+            cache = self._all_cache = (table, len(done), per_system)
+        for s, scores in enumerate(cache[2]):
+            for metric in metrics:
+                values[("all", s, metric)] = scores
+        rows = scopes.get("filtered")
+        if rows is not None and len(rows):
+            for s in range(len(table.systems)):
+                scores = table.corpus(s, rows=np.sort(rows), metrics=metrics)
+                for metric in metrics:
+                    values[("filtered", s, metric)] = scores
+        counts = {scope: len(rows) for scope, rows in scopes.items()}
+        self.model.set_values(table.systems, metrics, values, counts)
+
+        total = table.n_segments
+        parts = []
+        if len(done) < total:
+            parts.append(f"Scored {len(done)} of {total} rows so far.")
+        else:
+            parts.append(f"All {total} rows scored.")
+        if self._filtered is not None:
+            parts.append(f"Filter keeps {len(self._filtered)} rows.")
+        self.caption.setText(" ".join(parts))
+
+        hist_rows = scopes.get("filtered", done)
+        bleu = table.metric_index("bleu")
+        for s, curve in enumerate(self._curves):
+            values_s = table.scores[s, hist_rows, bleu]
+            # Clipped: sentence BLEU can come out as 100.00000000000004.
+            finite = np.clip(values_s[~np.isnan(values_s)], 0.0, 100.0)
+            counts_s, _ = np.histogram(finite, bins=HISTOGRAM_EDGES)
+            curve.setData(HISTOGRAM_EDGES, counts_s)
+        scope_name = "filtered rows" if "filtered" in scopes else "all rows"
+        self.plot.getPlotItem().setTitle(f"Sentence BLEU per system ({scope_name})", size="9pt")
+
+    def histogram(self, system: int) -> tuple[np.ndarray, np.ndarray]:
+        """The (edges, counts) currently drawn for ``system``."""
+        x, y = self._curves[system].getData()
+        return np.asarray(x), np.asarray(y)

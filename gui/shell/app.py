@@ -1,0 +1,240 @@
+"""Starting the desktop app: command line, QApplication, excepthook, main window.
+
+``matchlight`` (without ``score``) ends up in :func:`run`. It opens the bundled sample with
+``--sample``, the given files with ``--src/--ref/--hyp`` (scoring starts at once), or else an
+empty window that invites the user to open a comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from types import TracebackType
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+
+from matchlight.core import __version__
+from matchlight.core.io.inputs import InputError, InputSpec, parse_spec
+from matchlight.gui.dialogs.opendialog import ComparisonSpecs, default_system_name, sample_specs
+from matchlight.gui.shell.mainwindow import APP_NAME, ErrorSink, MainWindow
+
+log = logging.getLogger(__name__)
+
+ORGANIZATION = "Matchlight"
+ORGANIZATION_DOMAIN = "matchlight.invalid"
+
+ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
+#: ``show(title, message)``: tells the user about an unexpected error.
+ErrorDialog = Callable[[str, str], None]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of the desktop app (``matchlight score`` has its own, in core.cli)."""
+    parser = argparse.ArgumentParser(
+        prog="matchlight",
+        description=(
+            "Reference-based evaluation of generated text: BLEU and ROUGE per sentence, with the "
+            "matches highlighted. Run 'matchlight score --help' for the command-line scorer."
+        ),
+    )
+    parser.add_argument(
+        "--sample", action="store_true", help="open the bundled German-English sample"
+    )
+    parser.add_argument(
+        "--src", metavar="[NAME=]PATH", help="source file (optional; shown next to the outputs)"
+    )
+    parser.add_argument(
+        "--ref",
+        metavar="[NAME=]PATH",
+        action="append",
+        default=[],
+        help="reference file; repeat for several references",
+    )
+    parser.add_argument(
+        "--hyp",
+        metavar="[NAME=]PATH",
+        action="append",
+        default=[],
+        help="system output file; repeat for several systems (NAME defaults to the file stem)",
+    )
+    parser.add_argument("--version", action="version", version=f"matchlight {__version__}")
+    return parser
+
+
+def specs_from_args(args: argparse.Namespace) -> ComparisonSpecs | None:
+    """The comparison asked for on the command line (None: start with an empty window).
+
+    Raises :class:`~core.io.inputs.InputError` for an unusable combination of options.
+    """
+    if args.sample:
+        if args.src or args.ref or args.hyp:
+            raise InputError("--sample cannot be combined with --src, --ref or --hyp")
+        return sample_specs()
+    if not (args.src or args.ref or args.hyp):
+        return None
+    if not args.ref:
+        raise InputError("give at least one reference with --ref")
+    if not args.hyp:
+        raise InputError("give at least one system output with --hyp")
+
+    def system(text: str) -> InputSpec:
+        spec = parse_spec(text)
+        if spec.name is None:
+            return InputSpec(
+                path=spec.path,
+                name=default_system_name(spec.path),
+                column=spec.column,
+                fmt=spec.fmt,
+            )
+        return spec
+
+    return ComparisonSpecs(
+        source=parse_spec(args.src) if args.src else None,
+        references=tuple(parse_spec(r) for r in args.ref),
+        systems=tuple(system(h) for h in args.hyp),
+    )
+
+
+def no_huge_pages_for_numpy() -> bool:
+    """Stop numpy from asking the kernel for transparent huge pages; True if it could be told.
+
+    numpy ``madvise``s every large array for huge pages. Where the kernel then compacts memory
+    on a page fault (``defrag`` set to ``madvise``, as on this project's machines), the first
+    write to each fresh 2 MB page of the score table stalls the GUI thread: measured, 27 ms
+    for storing two 1,024-row chunks and 65 ms for allocating the table of 100k rows x 3
+    systems, against 0.3 ms and 15 ms without. The GUI does not need the huge pages' speed.
+    """
+    for module in ("numpy._core.multiarray", "numpy.core.multiarray"):
+        try:
+            multiarray = importlib.import_module(module)
+            multiarray._set_madvise_hugepage(False)
+        except (ImportError, AttributeError):
+            continue
+        return True
+    return False
+
+
+#: How long a Python thread may hold the GIL while another one waits for it (Python's default
+#: is 5 ms). The GUI thread gives the GIL up at every call into Qt, and while the highlight
+#: thread computes rows it then waited up to the whole interval to get it back: one table
+#: cell took 4-16 ms to paint instead of 0.3 ms, a repaint well over 100 ms.
+GIL_SWITCH_INTERVAL_S = 0.001
+
+
+def ensure_application(argv: Sequence[str] = ()) -> QApplication:
+    """The running QApplication (created, with Matchlight's names, if there is none)."""
+    no_huge_pages_for_numpy()
+    sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL_S))
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication([sys.argv[0] if sys.argv else "matchlight", *argv])
+    if not isinstance(app, QApplication):
+        raise TypeError("Matchlight needs a QApplication, not a bare QCoreApplication")
+    app.setApplicationName(APP_NAME)
+    app.setApplicationDisplayName(APP_NAME)
+    app.setOrganizationName(ORGANIZATION)
+    app.setOrganizationDomain(ORGANIZATION_DOMAIN)
+    app.setApplicationVersion(__version__)
+    return app
+
+
+_error_boxes: list[QMessageBox] = []
+
+
+def _show_unexpected_error(title: str, message: str) -> None:
+    """The default excepthook dialog: non-modal, at most one at a time."""
+    app = QApplication.instance()
+    if app is None:
+        return
+    for widget in QApplication.topLevelWidgets():
+        if widget.objectName() == "matchlight-unexpected-error" and widget.isVisible():
+            return  # one is enough; the details are in the log
+    parent: QWidget | None = QApplication.activeWindow()
+    box = QMessageBox(
+        QMessageBox.Icon.Critical, title, message, QMessageBox.StandardButton.Ok, parent
+    )
+    box.setObjectName("matchlight-unexpected-error")
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.setWindowModality(Qt.WindowModality.NonModal)
+    box.show()
+    # Without a parent, only this reference keeps the box alive (it deletes itself on close).
+    _error_boxes[:] = [box]
+
+
+def install_excepthook(show: ErrorDialog | None = None) -> ExceptHook:
+    """Route uncaught exceptions to a dialog (no traceback) and the log (with traceback).
+
+    Returns the previous hook so callers (tests) can restore it.
+    """
+    previous = sys.excepthook
+    dialog = show or _show_unexpected_error
+
+    def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        if issubclass(exc_type, KeyboardInterrupt):
+            previous(exc_type, exc, tb)
+            return
+        text = "".join(traceback.format_exception(exc_type, exc, tb))
+        print(f"matchlight: unexpected error\n{text}", file=sys.stderr, flush=True)
+        detail = str(exc) or exc_type.__name__
+        message = (
+            "Matchlight ran into an unexpected problem and could not finish what it was doing:\n\n"
+            f"{detail} ({exc_type.__name__})\n\n"
+            "Your files were not changed. The technical details were written to the error "
+            "output (stderr); please include them when you report this."
+        )
+        try:
+            dialog("Unexpected error — Matchlight", message)
+        except Exception:  # never let the hook itself raise
+            print("matchlight: could not show the error dialog", file=sys.stderr)
+
+    sys.excepthook = hook
+    return previous
+
+
+def create_window(
+    args: argparse.Namespace,
+    *,
+    settings: QSettings | None = None,
+    error_sink: ErrorSink | None = None,
+    show: bool = False,
+) -> MainWindow:
+    """The main window for parsed ``args``, with the asked-for comparison opened (if any).
+
+    With ``show`` the window is shown before the files are read, so that an error dialog has
+    its parent on screen. Problems with the files are reported through the window's error sink.
+    """
+    window = MainWindow(settings=settings, error_sink=error_sink)
+    if show:
+        window.show()
+    try:
+        specs = specs_from_args(args)
+    except InputError as exc:
+        window.report_error("Cannot open the comparison", str(exc))
+        return window
+    if specs is not None:
+        window.open_specs(specs)
+    return window
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Start the app; ``argv`` excludes the program name. Returns the exit code."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(arguments)
+    except SystemExit as exc:  # --help, --version, or a usage error (already printed)
+        return exc.code if isinstance(exc.code, int) else 2
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(levelname)s: %(message)s")
+    app = ensure_application()
+    previous = install_excepthook()
+    try:
+        window = create_window(args, show=True)
+        window.raise_()
+        return app.exec()
+    finally:
+        sys.excepthook = previous

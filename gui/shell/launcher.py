@@ -1,0 +1,24 @@
+"""The ``matchlight`` console script.
+
+``matchlight score ...`` runs the headless scorer in :mod:`core.cli` without importing Qt; every
+other invocation opens the desktop app.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args and args[0] == "score":
+        from matchlight.core.cli import main as score_main
+
+        return score_main(args[1:])
+    from matchlight.gui.shell.app import run
+
+    return run(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
