@@ -23,7 +23,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
-from matchlight.core.metrics.bleu import BleuStats, bleu_stats, compute_bleu, prepare_refs
+from matchlight.core.metrics.bleu import (
+    BleuStats,
+    bleu_stats,
+    compute_bleu,
+    prepare_refs,
+    sacrebleu_scores,
+)
 from matchlight.core.metrics.nltk_bleu import nltk_bleu_from_stats, nltk_stats_from_refs
 from matchlight.core.metrics.rouge import (
     RougeStats,
@@ -41,7 +47,7 @@ from matchlight.core.scoring.engine import (
     parallel_bounds,
     score_corpus,
 )
-from matchlight.core.scoring.fastpath import FastScorer, sacrebleu_scores
+from matchlight.core.scoring.fastpath import FastScorer
 from matchlight.core.scoring.results import ROUGE_COUNT_FIELDS, ScoreChunk
 from matchlight.core.text.tokenizers import bleu_tokenizer, rouge_tokenizer, sentence_spans
 from tests.conftest import DATASETS

@@ -19,6 +19,10 @@ import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
 
 from matchlight.core.metrics.lcs import match_masks, next_order
 
@@ -38,6 +42,7 @@ __all__ = [
     "compute_bleu",
     "prepare_detail",
     "prepare_refs",
+    "sacrebleu_scores",
 ]
 
 #: Smoothing method name -> default smoothing value (the same defaults as sacrebleu).
@@ -633,3 +638,75 @@ def bleu_signature(
         fields.append(("ngram", max_order))
     fields.append(("version", version))
     return "|".join(f"{_SIGNATURE_SHORT[name] if short else name}:{val}" for name, val in fields)
+
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+def sacrebleu_scores(
+    hyp_len: IntArray,
+    ref_len: IntArray,
+    matches: IntArray,
+    totals: IntArray,
+    *,
+    smooth_method: str,
+    smooth_value: float | None,
+    effective_order: bool,
+) -> FloatArray:
+    """:func:`core.metrics.bleu.compute_bleu` ``.score`` of many rows of statistics, bit for bit.
+
+    ``hyp_len`` and ``ref_len`` have shape ``(rows,)``, ``matches`` and ``totals``
+    ``(rows, max_order)``. ``smooth_value`` must already be the value in use (the method's
+    default when none was given), as :attr:`ScoringConfig.effective_smooth_value`.
+    """
+    rows, max_order = matches.shape
+    value = smooth_value
+    scores = np.zeros(rows)
+    hyp = hyp_len.astype(np.float64)
+    ref = ref_len.astype(np.float64)
+    bp = np.ones(rows)
+    short = hyp_len < ref_len
+    bp[short & (hyp_len == 0)] = 0.0
+    shrink = np.flatnonzero(short & (hyp_len > 0))
+    if shrink.size:
+        exponent = 1 - ref[shrink] / hyp[shrink]
+        bp[shrink] = np.fromiter(map(math.exp, exponent.tolist()), np.float64, shrink.size)
+
+    precisions = np.zeros((rows, max_order))
+    alive = np.ones(rows, np.bool_)
+    eff_order = np.full(rows, max_order, np.int64)
+    doubling = np.ones(rows)
+    for n in range(1, max_order + 1):
+        correct = matches[:, n - 1].astype(np.float64)
+        total = totals[:, n - 1].astype(np.float64)
+        if smooth_method == "add-k" and n > 1:
+            correct = correct + value  # type: ignore[operator]  # add-k always has a value
+            total = total + value  # type: ignore[operator]
+        alive &= total != 0
+        if effective_order:
+            eff_order[alive] = n
+        hit = alive & (correct != 0)
+        precisions[hit, n - 1] = 100.0 * correct[hit] / total[hit]
+        miss = alive & (correct == 0)
+        if smooth_method == "exp":
+            doubling[miss] *= 2
+            precisions[miss, n - 1] = 100.0 / (doubling[miss] * total[miss])
+        elif smooth_method == "floor":
+            precisions[miss, n - 1] = 100.0 * value / total[miss]  # type: ignore[operator]
+
+    # Rows where nothing matches at all score 0 (sacrebleu stops early there).
+    scored = cast(BoolArray, matches.any(axis=1))  # 2-D, so an array
+    logs = np.full((rows, max_order), float(_LOG_OF_ZERO))
+    positive = scored[:, None] & (precisions != 0.0)
+    logs[positive] = np.fromiter(
+        map(math.log, precisions[positive].tolist()), np.float64, int(positive.sum())
+    )
+    for order in np.unique(eff_order[scored]).tolist():
+        chosen = np.flatnonzero(scored & (eff_order == order))
+        # The built-in sum over a list, as compute_bleu, so the rounding is the same.
+        log_sum = np.fromiter(map(sum, logs[chosen, :order].tolist()), np.float64, chosen.size)
+        means = (log_sum / order).tolist()
+        scores[chosen] = bp[chosen] * np.fromiter(map(math.exp, means), np.float64, chosen.size)
+    return scores

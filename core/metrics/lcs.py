@@ -27,10 +27,16 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from itertools import compress, repeat
-from typing import TypeVar
+from typing import Final, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from matchlight.core.metrics.ngrams import Column, NgramCounts
 
 __all__ = [
     "PreparedSequence",
+    "chunk_lcs_lengths",
     "lcs_length",
     "lcs_pairs",
     "match_masks",
@@ -271,3 +277,112 @@ def rouge_score_lcs_indices(ref: Sequence[Hashable], can: Sequence[Hashable]) ->
     ``_backtrack_norec``, computed bit-parallel.
     """
     return PreparedSequence(ref).lcs_indices(can)
+
+
+# -- many rows at once, in numpy -------------------------------------------------------------
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+_WORD: Final = 64
+_ALL_ONES: Final = np.uint64(2**64 - 1)
+
+
+def _popcount(values: npt.NDArray[np.uint64]) -> IntArray:
+    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+        return np.bitwise_count(values).astype(np.int64)
+    table = np.array([bin(i).count("1") for i in range(256)], np.int64)  # pragma: no cover
+    return table[values.view(np.uint8)].reshape(-1, 8).sum(axis=1)  # pragma: no cover
+
+
+def _bit_parallel_lcs(
+    counts: NgramCounts, prepared: int, scanned: int, rows: BoolArray
+) -> IntArray:
+    """LCS lengths of the lines of two columns on the ``rows`` where ``prepared``'s line has at
+    most 64 tokens, all those rows at once; other rows get 0.
+
+    The same bit-parallel recurrence as :meth:`core.metrics.lcs.PreparedSequence.lcs_length`, on one
+    ``uint64`` word per row: ``u = v & mask; v = (v + u) | (v - u)``, step ``j`` applied to the
+    rows with a ``j``-th scanned token that occurs in the prepared line. Carries out of the word
+    only affect bits above the line's length, which are never read (as with Python integers).
+    ``counts`` must be at order 1 (every position counted, unigram ids per row).
+    """
+    n = counts.n_rows
+    lengths = counts.lengths
+    gram = counts.gram
+    n_grams = counts.counts.shape[1]
+    ends = np.cumsum(lengths.reshape(-1)).reshape(lengths.shape)
+    starts = ends - lengths
+    first = starts[prepared, 0] if n else 0
+    last = ends[prepared, -1] if n else 0
+    # Match masks: bit i of the mask of (row, token) is set where the token is at position i.
+    grams = gram[first:last]
+    line_start = np.repeat(starts[prepared], lengths[prepared])
+    offset = np.arange(first, last) - line_start
+    keep = rows[counts.row_of[first:last]]
+    grams, offset = grams[keep], offset[keep]
+    # Bits are distinct per mask, so sums are unions: 32 bits at a time, exact in float64.
+    low = offset < 32
+    masks = np.bincount(grams[low], weights=np.ldexp(1.0, offset[low]), minlength=n_grams).astype(
+        np.uint64
+    )
+    masks |= np.bincount(
+        grams[~low], weights=np.ldexp(1.0, offset[~low] - 32), minlength=n_grams
+    ).astype(np.uint64) << np.uint64(32)
+    # The scanned tokens that occur in the prepared line, row by row, in order.
+    first, last = (starts[scanned, 0], ends[scanned, -1]) if n else (0, 0)
+    hits = masks[gram[first:last]]
+    found = np.flatnonzero(hits)
+    hits = hits[found]
+    hit_rows = counts.row_of[first:last][found]
+    steps = np.bincount(hit_rows, minlength=n)
+    # Rows by decreasing number of steps: step j concerns a prefix of them.
+    by_steps = np.argsort(-steps, kind="stable")
+    rank = np.empty(n, np.int64)
+    rank[by_steps] = np.arange(n)
+    step_of = np.arange(hits.size) - np.repeat(np.cumsum(steps) - steps, steps)
+    n_steps = int(steps.max()) if n else 0
+    table = np.zeros((n_steps, n), np.uint64)
+    table[step_of, rank[hit_rows]] = hits
+    active = np.searchsorted(-steps[by_steps], -np.arange(n_steps), side="right")
+    size = lengths[prepared][by_steps]
+    full: npt.NDArray[np.uint64] = np.where(
+        size >= _WORD, _ALL_ONES, (np.uint64(1) << np.minimum(size, _WORD - 1).astype(np.uint64))
+    )
+    full[size < _WORD] -= np.uint64(1)
+    v = full.copy()
+    for j in range(n_steps):
+        k = int(active[j])
+        column = v[:k]
+        u = column & table[j, :k]
+        v[:k] = (column + u) | (column - u)
+    result = np.zeros(n, np.int64)
+    result[by_steps] = size - _popcount(v & full)
+    result[~rows] = 0
+    return result
+
+
+def chunk_lcs_lengths(counts: NgramCounts, tokens: Sequence[Column]) -> IntArray:
+    """ROUGE-L overlaps ``(n_refs, n_systems, n)``: the LCS length of every pair of a row.
+
+    Bit-parallel on ``uint64`` words with the shorter-than-65-token side prepared
+    (:func:`_bit_parallel_lcs`); pairs of two longer lines go through
+    :class:`core.metrics.lcs.PreparedSequence`. ``counts`` must be at order 1.
+    """
+    n_refs = counts.n_refs
+    n_sys = counts.n_columns - n_refs
+    n = counts.n_rows
+    lengths = counts.lengths
+    out = np.zeros((n_refs, n_sys, n), np.int64)
+    for r in range(n_refs):
+        ref_fits = lengths[r] <= _WORD
+        for s in range(n_sys):
+            c = n_refs + s
+            hyp_fits = lengths[c] <= _WORD
+            out[r, s] = _bit_parallel_lcs(counts, r, c, ref_fits)
+            swapped = hyp_fits & ~ref_fits
+            if swapped.any():
+                out[r, s, swapped] = _bit_parallel_lcs(counts, c, r, swapped)[swapped]
+            for k in np.flatnonzero(~(ref_fits | hyp_fits)).tolist():
+                out[r, s, k] = PreparedSequence(tokens[r][k]).lcs_length(tokens[c][k])
+    return out

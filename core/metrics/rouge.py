@@ -36,6 +36,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 
+import numpy as np
+import numpy.typing as npt
+
 from matchlight.core.metrics.lcs import PreparedSequence, next_order
 
 __all__ = [
@@ -49,6 +52,7 @@ __all__ = [
     "rouge_l",
     "rouge_lsum",
     "rouge_n",
+    "rouge_prf",
     "score_multi",
     "score_of",
 ]
@@ -505,3 +509,19 @@ def rouge_detail(
     else:
         lsum = rouge_lsum((hyp,) if hypothesis_sentences is None else hypothesis_sentences, ref)
     return RougeDetail(lcs, hyp_flags, ref_flags, n_stats, rouge_l, lsum)
+
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+def rouge_prf(overlap: IntArray, hyp_count: IntArray, ref_count: IntArray) -> FloatArray:
+    """Precision, recall and F-measure stacked on a new last axis
+    (matchlight.core.metrics.rouge.score_of)."""
+    precision = overlap / np.maximum(hyp_count, 1)
+    recall = overlap / np.maximum(ref_count, 1)
+    denominator = precision + recall
+    positive = denominator > 0
+    fmeasure = np.zeros_like(precision)
+    fmeasure[positive] = 2 * precision[positive] * recall[positive] / denominator[positive]
+    return np.stack((precision, recall, fmeasure), axis=-1)

@@ -52,9 +52,11 @@ import numpy as np
 import numpy.typing as npt
 
 from matchlight.core.metrics.lcs import PreparedSequence
+from matchlight.core.metrics.ngrams import NgramCounts
+from matchlight.core.metrics.rouge import rouge_prf
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.detail import RowDetailer
-from matchlight.core.scoring.fastpath import NgramCounts, chunk_pieces, rouge_prf
+from matchlight.core.scoring.fastpath import chunk_pieces
 from matchlight.core.text.tokenizers import bleu_tokenizer, rouge_tokenizer
 from matchlight.core.text.types import Span, Tokens
 

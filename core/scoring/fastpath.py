@@ -31,318 +31,32 @@ and
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-from itertools import chain, count
-from typing import Final, cast
+from collections.abc import Sequence
+from itertools import chain
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from matchlight.core.metrics.lcs import PreparedSequence
+from matchlight.core.metrics.bleu import sacrebleu_scores
+from matchlight.core.metrics.lcs import chunk_lcs_lengths
+from matchlight.core.metrics.ngrams import Column, NgramCounts
 from matchlight.core.metrics.nltk_bleu import NltkStats, nltk_bleu_from_stats
-from matchlight.core.metrics.rouge import prepare_ref, rouge_lsum
+from matchlight.core.metrics.rouge import prepare_ref, rouge_lsum, rouge_prf
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.results import ScoreChunk
 from matchlight.core.text.tokenizers import bleu_tokenizer, rouge_tokenizer, sentence_spans
 
-__all__ = ["FastScorer", "NgramCounts", "rouge_prf", "sacrebleu_scores"]
+__all__ = ["FastScorer", "chunk_pieces"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
-#: Token lists of one column (references ``r`` or system ``s``) over the rows of a chunk.
-Column = list[list[str]]
-
-# sacrebleu floors log(0) to this value instead of -inf (as matchlight.core.metrics.bleu does).
-_LOG_OF_ZERO: Final = -9999999999
 # NLTK's smoothing method 5 looks at 5-grams whatever the order (as core.scoring.engine always did).
 _NLTK_P5_ORDER: Final = 5
 # The most rows scored in one go; larger chunks are cut into pieces of this size.
 _PIECE_ROWS: Final = 512
-
-
-class NgramCounts:
-    """Counts of the n-grams of one chunk that references and hypotheses share, order by order.
-
-    ``columns[c][k]`` are the tokens of column ``c`` on row ``k``; the first ``n_refs`` columns are
-    references, the others hypotheses. After :meth:`advance` to order ``m``, :attr:`counts` has
-    shape ``(n_columns, G)``: how often each of ``G`` distinct (row, m-gram) pairs occurs in each
-    column's line of that row. Ids are sorted by row; :attr:`bounds` delimits each row's ids.
-
-    Only a (row, m-gram) pair found in a reference *and* a hypothesis of its row can add to a
-    clipped count (the minimum of the two sides). Such an m-gram is made of two shared
-    (m-1)-grams, its prefix and its suffix, so from order 2 on only the positions where both are
-    shared are looked at (all occurrences of every shared m-gram are among them). Pairs that
-    exist on one side only may be missing from :attr:`counts` or counted there: either way their
-    clipped count is 0.
-    """
-
-    def __init__(self, columns: Sequence[Column], n_rows: int, n_refs: int) -> None:
-        n_columns = len(columns)
-        lengths = np.fromiter(map(len, chain.from_iterable(columns)), np.int64, n_columns * n_rows)
-        self._count_words(
-            chain.from_iterable(chain.from_iterable(columns)),
-            lengths.reshape(n_columns, n_rows),
-            n_refs,
-        )
-
-    @classmethod
-    def from_flat(cls, words: Iterable[str], lengths: IntArray, n_refs: int) -> NgramCounts:
-        """The same from the tokens of every line in one iterable (column after column, row
-        after row) and the number of tokens of each line, ``lengths`` ``(n_columns, n_rows)``."""
-        counts = cls.__new__(cls)
-        counts._count_words(words, lengths, n_refs)
-        return counts
-
-    def _count_words(self, words: Iterable[str], lengths: IntArray, n_refs: int) -> None:
-        self.n_columns, n_rows = lengths.shape
-        self.n_rows = n_rows
-        self.n_refs = n_refs
-        self.lengths = lengths
-        lengths = lengths.reshape(-1)
-        total = int(lengths.sum())
-        vocab: dict[str, int] = {}
-        # Ids are unique per distinct token and below ``total``; they need not be dense.
-        self.ids: IntArray = np.fromiter(map(vocab.setdefault, words, count()), np.int64, total)
-        self.width = max(total, 1)
-        doc = np.repeat(np.arange(self.n_columns * n_rows), lengths)
-        self.column_of: IntArray = doc // n_rows if n_rows else doc
-        self.row_of: IntArray = doc - self.column_of * n_rows
-        # Tokens from each position to the end of its line: an m-gram starts where this is >= m.
-        self.remaining: IntArray = np.repeat(np.cumsum(lengths), lengths) - np.arange(total)
-        self.order = 0
-        #: Start positions (in the flat token array) of the m-grams counted, and their ids.
-        self.positions: IntArray = np.arange(total)
-        self.gram: IntArray = np.zeros(0, np.int64)
-        self.gram_row: IntArray = np.zeros(0, np.int64)
-        self.counts: IntArray = np.zeros((self.n_columns, 0), np.int64)
-        self.bounds: IntArray = np.zeros(n_rows + 1, np.int64)
-
-    def advance(self) -> None:
-        """Move on to the next order and count its n-grams."""
-        m = self.order + 1
-        self.order = m
-        width = self.width
-        total = self.ids.size
-        if m == 1:
-            positions = self.positions
-            keys = self.row_of * width + self.ids
-        else:
-            counts = self.counts
-            refs = self.n_refs
-            # ``any`` over an axis of a 2-D array is an array (numpy's stubs allow a scalar).
-            shared = cast(BoolArray, counts[:refs].any(axis=0) & counts[refs:].any(axis=0))
-            starts = np.zeros(total + 1, np.bool_)
-            starts[self.positions] = shared[self.gram]
-            # A shared prefix at p and a shared suffix at p + 1, both inside the line.
-            usable = starts[:total] & starts[1:] & (self.remaining >= m)
-            positions = np.flatnonzero(usable)
-            prefix = np.empty(total, np.int64)
-            prefix[self.positions] = self.gram
-            keys = prefix[positions] * width + self.ids[positions + (m - 1)]
-        unique, inverse = np.unique(keys, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        n_grams = unique.size
-        # The row of every n-gram: unigram keys start with the row, longer n-grams inherit the
-        # row of their prefix. Keys are sorted, so the rows come out sorted too.
-        gram_row = unique // width if m == 1 else self.gram_row[unique // width]
-        self.counts = np.bincount(
-            self.column_of[positions] * n_grams + inverse, minlength=self.n_columns * n_grams
-        ).reshape(self.n_columns, n_grams)
-        self.positions = positions
-        self.gram = inverse
-        self.gram_row = gram_row
-        self.bounds = np.searchsorted(gram_row, np.arange(self.n_rows + 1))
-
-    def row_sums(self, values: IntArray) -> IntArray:
-        """Sum ``values`` (``(..., G)``, per n-gram id) over the n-grams of each row."""
-        cumulative = np.zeros((*values.shape[:-1], values.shape[-1] + 1), np.int64)
-        np.cumsum(values, axis=-1, out=cumulative[..., 1:])
-        return cumulative[..., self.bounds[1:]] - cumulative[..., self.bounds[:-1]]
-
-
-_WORD: Final = 64
-_ALL_ONES: Final = np.uint64(2**64 - 1)
-
-
-def _popcount(values: npt.NDArray[np.uint64]) -> IntArray:
-    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
-        return np.bitwise_count(values).astype(np.int64)
-    table = np.array([bin(i).count("1") for i in range(256)], np.int64)  # pragma: no cover
-    return table[values.view(np.uint8)].reshape(-1, 8).sum(axis=1)  # pragma: no cover
-
-
-def _bit_parallel_lcs(
-    counts: NgramCounts, prepared: int, scanned: int, rows: BoolArray
-) -> IntArray:
-    """LCS lengths of the lines of two columns on the ``rows`` where ``prepared``'s line has at
-    most 64 tokens, all those rows at once; other rows get 0.
-
-    The same bit-parallel recurrence as :meth:`core.metrics.lcs.PreparedSequence.lcs_length`, on one
-    ``uint64`` word per row: ``u = v & mask; v = (v + u) | (v - u)``, step ``j`` applied to the
-    rows with a ``j``-th scanned token that occurs in the prepared line. Carries out of the word
-    only affect bits above the line's length, which are never read (as with Python integers).
-    ``counts`` must be at order 1 (every position counted, unigram ids per row).
-    """
-    n = counts.n_rows
-    lengths = counts.lengths
-    gram = counts.gram
-    n_grams = counts.counts.shape[1]
-    ends = np.cumsum(lengths.reshape(-1)).reshape(lengths.shape)
-    starts = ends - lengths
-    first = starts[prepared, 0] if n else 0
-    last = ends[prepared, -1] if n else 0
-    # Match masks: bit i of the mask of (row, token) is set where the token is at position i.
-    grams = gram[first:last]
-    line_start = np.repeat(starts[prepared], lengths[prepared])
-    offset = np.arange(first, last) - line_start
-    keep = rows[counts.row_of[first:last]]
-    grams, offset = grams[keep], offset[keep]
-    # Bits are distinct per mask, so sums are unions: 32 bits at a time, exact in float64.
-    low = offset < 32
-    masks = np.bincount(grams[low], weights=np.ldexp(1.0, offset[low]), minlength=n_grams).astype(
-        np.uint64
-    )
-    masks |= np.bincount(
-        grams[~low], weights=np.ldexp(1.0, offset[~low] - 32), minlength=n_grams
-    ).astype(np.uint64) << np.uint64(32)
-    # The scanned tokens that occur in the prepared line, row by row, in order.
-    first, last = (starts[scanned, 0], ends[scanned, -1]) if n else (0, 0)
-    hits = masks[gram[first:last]]
-    found = np.flatnonzero(hits)
-    hits = hits[found]
-    hit_rows = counts.row_of[first:last][found]
-    steps = np.bincount(hit_rows, minlength=n)
-    # Rows by decreasing number of steps: step j concerns a prefix of them.
-    by_steps = np.argsort(-steps, kind="stable")
-    rank = np.empty(n, np.int64)
-    rank[by_steps] = np.arange(n)
-    step_of = np.arange(hits.size) - np.repeat(np.cumsum(steps) - steps, steps)
-    n_steps = int(steps.max()) if n else 0
-    table = np.zeros((n_steps, n), np.uint64)
-    table[step_of, rank[hit_rows]] = hits
-    active = np.searchsorted(-steps[by_steps], -np.arange(n_steps), side="right")
-    size = lengths[prepared][by_steps]
-    full: npt.NDArray[np.uint64] = np.where(
-        size >= _WORD, _ALL_ONES, (np.uint64(1) << np.minimum(size, _WORD - 1).astype(np.uint64))
-    )
-    full[size < _WORD] -= np.uint64(1)
-    v = full.copy()
-    for j in range(n_steps):
-        k = int(active[j])
-        column = v[:k]
-        u = column & table[j, :k]
-        v[:k] = (column + u) | (column - u)
-    result = np.zeros(n, np.int64)
-    result[by_steps] = size - _popcount(v & full)
-    result[~rows] = 0
-    return result
-
-
-def _lcs_lengths(counts: NgramCounts, tokens: Sequence[Column]) -> IntArray:
-    """ROUGE-L overlaps ``(n_refs, n_systems, n)``: the LCS length of every pair of a row.
-
-    Bit-parallel on ``uint64`` words with the shorter-than-65-token side prepared
-    (:func:`_bit_parallel_lcs`); pairs of two longer lines go through
-    :class:`core.metrics.lcs.PreparedSequence`. ``counts`` must be at order 1.
-    """
-    n_refs = counts.n_refs
-    n_sys = counts.n_columns - n_refs
-    n = counts.n_rows
-    lengths = counts.lengths
-    out = np.zeros((n_refs, n_sys, n), np.int64)
-    for r in range(n_refs):
-        ref_fits = lengths[r] <= _WORD
-        for s in range(n_sys):
-            c = n_refs + s
-            hyp_fits = lengths[c] <= _WORD
-            out[r, s] = _bit_parallel_lcs(counts, r, c, ref_fits)
-            swapped = hyp_fits & ~ref_fits
-            if swapped.any():
-                out[r, s, swapped] = _bit_parallel_lcs(counts, c, r, swapped)[swapped]
-            for k in np.flatnonzero(~(ref_fits | hyp_fits)).tolist():
-                out[r, s, k] = PreparedSequence(tokens[r][k]).lcs_length(tokens[c][k])
-    return out
-
-
-def sacrebleu_scores(
-    hyp_len: IntArray,
-    ref_len: IntArray,
-    matches: IntArray,
-    totals: IntArray,
-    *,
-    smooth_method: str,
-    smooth_value: float | None,
-    effective_order: bool,
-) -> FloatArray:
-    """:func:`core.metrics.bleu.compute_bleu` ``.score`` of many rows of statistics, bit for bit.
-
-    ``hyp_len`` and ``ref_len`` have shape ``(rows,)``, ``matches`` and ``totals``
-    ``(rows, max_order)``. ``smooth_value`` must already be the value in use (the method's
-    default when none was given), as :attr:`ScoringConfig.effective_smooth_value`.
-    """
-    rows, max_order = matches.shape
-    value = smooth_value
-    scores = np.zeros(rows)
-    hyp = hyp_len.astype(np.float64)
-    ref = ref_len.astype(np.float64)
-    bp = np.ones(rows)
-    short = hyp_len < ref_len
-    bp[short & (hyp_len == 0)] = 0.0
-    shrink = np.flatnonzero(short & (hyp_len > 0))
-    if shrink.size:
-        exponent = 1 - ref[shrink] / hyp[shrink]
-        bp[shrink] = np.fromiter(map(math.exp, exponent.tolist()), np.float64, shrink.size)
-
-    precisions = np.zeros((rows, max_order))
-    alive = np.ones(rows, np.bool_)
-    eff_order = np.full(rows, max_order, np.int64)
-    doubling = np.ones(rows)
-    for n in range(1, max_order + 1):
-        correct = matches[:, n - 1].astype(np.float64)
-        total = totals[:, n - 1].astype(np.float64)
-        if smooth_method == "add-k" and n > 1:
-            correct = correct + value  # type: ignore[operator]  # add-k always has a value
-            total = total + value  # type: ignore[operator]
-        alive &= total != 0
-        if effective_order:
-            eff_order[alive] = n
-        hit = alive & (correct != 0)
-        precisions[hit, n - 1] = 100.0 * correct[hit] / total[hit]
-        miss = alive & (correct == 0)
-        if smooth_method == "exp":
-            doubling[miss] *= 2
-            precisions[miss, n - 1] = 100.0 / (doubling[miss] * total[miss])
-        elif smooth_method == "floor":
-            precisions[miss, n - 1] = 100.0 * value / total[miss]  # type: ignore[operator]
-
-    # Rows where nothing matches at all score 0 (sacrebleu stops early there).
-    scored = cast(BoolArray, matches.any(axis=1))  # 2-D, so an array
-    logs = np.full((rows, max_order), float(_LOG_OF_ZERO))
-    positive = scored[:, None] & (precisions != 0.0)
-    logs[positive] = np.fromiter(
-        map(math.log, precisions[positive].tolist()), np.float64, int(positive.sum())
-    )
-    for order in np.unique(eff_order[scored]).tolist():
-        chosen = np.flatnonzero(scored & (eff_order == order))
-        # The built-in sum over a list, as compute_bleu, so the rounding is the same.
-        log_sum = np.fromiter(map(sum, logs[chosen, :order].tolist()), np.float64, chosen.size)
-        means = (log_sum / order).tolist()
-        scores[chosen] = bp[chosen] * np.fromiter(map(math.exp, means), np.float64, chosen.size)
-    return scores
-
-
-def rouge_prf(overlap: IntArray, hyp_count: IntArray, ref_count: IntArray) -> FloatArray:
-    """Precision, recall and F-measure stacked on a new last axis
-    (matchlight.core.metrics.rouge.score_of)."""
-    precision = overlap / np.maximum(hyp_count, 1)
-    recall = overlap / np.maximum(ref_count, 1)
-    denominator = precision + recall
-    positive = denominator > 0
-    fmeasure = np.zeros_like(precision)
-    fmeasure[positive] = 2 * precision[positive] * recall[positive] / denominator[positive]
-    return np.stack((precision, recall, fmeasure), axis=-1)
 
 
 Piece = tuple[Sequence[Sequence[str]], Sequence[Sequence[str]], int]
@@ -505,7 +219,7 @@ class FastScorer:
             rouge.advance()
             if m == 1:
                 # The LCS needs the unigram ids of every position: only available at order 1.
-                stats[max_n, 0] = _lcs_lengths(rouge, rtokens)
+                stats[max_n, 0] = chunk_lcs_lengths(rouge, rtokens)
             counts = rouge.counts
             clipped = np.minimum(counts[None, n_refs:], counts[:n_refs, None])
             stats[t, 0] = rouge.row_sums(clipped)
