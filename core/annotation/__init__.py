@@ -1,0 +1,1 @@
+"""Error annotation: MQM/ESA error spans, typologies, severity weights and their scores."""

@@ -1,0 +1,1 @@
+"""A comparison session: its inputs, settings, selection and annotations, and where it is stored."""
