@@ -1,0 +1,252 @@
+"""The one way core writes a file: atomically, and never over an input.
+
+Every export goes through :func:`write_file_atomic` (one file) or :func:`write_files_atomic`
+(several files that belong together, such as a CSV and its sidecar). The rules:
+
+* A target that is the same file as one of ``protect`` (an input of the comparison, compared by
+  device and inode, so symlinks and hard links count) is refused, as is a read-only target, a
+  directory, anything that is not a regular file, and an empty path. Nothing is written then.
+* Data goes to a temporary file in the target's directory, is fsynced, and is renamed over the
+  target; the directory is fsynced after the rename. Readers see the old file or the new one,
+  never half of one. The temporary file is removed on every error path, KeyboardInterrupt too.
+* A symlinked target is written through: the file it points to is replaced, the link stays.
+* An existing target keeps its permission bits (and, where allowed, its owner); a new file gets
+  the mode any program's new file gets (0666 minus the umask), not ``mkstemp``'s 0600.
+* Errors are :class:`WriteError`, an :class:`OSError` whose ``filename`` is the path as the
+  caller gave it (never the temporary file) and whose ``str()`` is a complete message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+__all__ = [
+    "StrPath",
+    "WriteError",
+    "check_write_target",
+    "write_file_atomic",
+    "write_files_atomic",
+]
+
+StrPath = str | os.PathLike[str]
+
+#: How many random temporary names are tried before giving up (a clash is already unlikely).
+_TEMP_ATTEMPTS: Final[int] = 100
+
+
+class WriteError(OSError):
+    """A file could not be written, or writing it was refused to protect data.
+
+    ``filename`` is the target as the caller gave it and ``strerror`` the problem, so callers
+    that report ``OSError`` as ``f"{e.filename}: {e.strerror}"`` need no change.
+    """
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}"
+
+
+def _refuse(code: int, problem: str, typed: str) -> WriteError:
+    return WriteError(code, problem, typed)
+
+
+def _as_write_error(exc: OSError, typed: str) -> WriteError:
+    if isinstance(exc, WriteError):
+        return exc
+    return WriteError(exc.errno or errno.EIO, exc.strerror or str(exc), typed)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """Where one target's bytes go: ``real`` is the file behind any symlinks."""
+
+    typed: str
+    real: str
+    existing: os.stat_result | None
+
+
+def _input_stats(protect: Iterable[StrPath]) -> list[tuple[str, os.stat_result]]:
+    stats = []
+    for path in protect:
+        name = os.fspath(path)
+        if not name:
+            continue
+        try:
+            stats.append((name, os.stat(name)))
+        except OSError:  # gone or unreadable: it cannot be the file written now
+            continue
+    return stats
+
+
+def _plan(path: StrPath, inputs: list[tuple[str, os.stat_result]]) -> _Plan:
+    typed = os.fspath(path)
+    if not typed:
+        # Shown as '' so that "cannot write {filename}: {strerror}" still reads right.
+        raise _refuse(errno.EINVAL, "no file name given (the path is empty)", "''")
+    real = os.path.realpath(typed)
+    try:
+        existing: os.stat_result | None = os.stat(real)
+    except FileNotFoundError:
+        existing = None
+    except OSError as exc:
+        raise _as_write_error(exc, typed) from None
+    if existing is None:
+        return _Plan(typed, real, None)
+    if stat.S_ISDIR(existing.st_mode):
+        raise _refuse(errno.EISDIR, "is a directory, not a file", typed)
+    if not stat.S_ISREG(existing.st_mode):
+        raise _refuse(
+            errno.EINVAL,
+            f"is {_kind(existing.st_mode)}, not a regular file; refusing to replace it",
+            typed,
+        )
+    for name, other in inputs:
+        if (other.st_dev, other.st_ino) == (existing.st_dev, existing.st_ino):
+            same = (
+                "is" if os.path.abspath(name) == os.path.abspath(typed) else "is the same file as"
+            )
+            raise _refuse(
+                errno.EEXIST,
+                f"{same} the input {name}; refusing to overwrite an input of the comparison "
+                "(choose another file name)",
+                typed,
+            )
+    writable_bits = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+    if not existing.st_mode & writable_bits or not os.access(real, os.W_OK):
+        raise _refuse(
+            errno.EACCES,
+            "is read-only; refusing to replace it (choose another file name, or make it "
+            "writable first)",
+            typed,
+        )
+    return _Plan(typed, real, existing)
+
+
+def _create_temp(plan: _Plan) -> tuple[int, str]:
+    """Open a new, empty temporary file next to ``plan.real``: ``(fd, path)``."""
+    directory, name = os.path.split(plan.real)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(_TEMP_ATTEMPTS):
+        temp = os.path.join(directory, f".{name}.{os.urandom(6).hex()}.tmp")
+        try:
+            # 0o666: the kernel applies the umask (and default ACLs) as for any new file.
+            return os.open(temp, flags, 0o666), temp
+        except FileExistsError:
+            continue
+    raise _refuse(errno.EEXIST, "no unused temporary file name next to it", plan.typed)
+
+
+def _fill(fd: int, data: bytes, plan: _Plan) -> None:
+    """Write all of ``data``, give it the target's mode and owner, and fsync it."""
+    existing = plan.existing
+    if existing is not None and hasattr(os, "fchown"):  # POSIX
+        os.fchmod(fd, stat.S_IMODE(existing.st_mode) & 0o777)
+        if (existing.st_uid, existing.st_gid) != (os.geteuid(), os.getegid()):
+            with contextlib.suppress(OSError):  # only root (or a group member) may do it
+                os.fchown(fd, existing.st_uid, existing.st_gid)
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+    os.fsync(fd)
+
+
+def _fsync_directory(directory: str) -> None:
+    """Make a rename in ``directory`` durable; not every platform or filesystem allows it."""
+    try:
+        fd = os.open(directory or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_files_atomic(
+    files: Sequence[tuple[StrPath, bytes]], *, protect: Iterable[StrPath] = ()
+) -> tuple[Path, ...]:
+    """Write several files that belong together; return their paths as given.
+
+    Every target is checked first (see the module docstring), then every file is written to its
+    own temporary file, and only when all of them are complete are they renamed over their
+    targets, in the given order. A failure before the renames leaves every target untouched.
+    The renames themselves are one system call each, so a kill between two of them leaves the
+    earlier targets new and the later ones old; a reader must detect that (the CSV sidecar
+    records the CSV's checksum for this, see :func:`matchlight.core.io.export.read_export_meta`).
+    """
+    inputs = _input_stats(protect)
+    plans = [_plan(path, inputs) for path, _ in files]
+    seen: dict[str, str] = {}
+    for plan in plans:
+        if plan.real in seen:
+            raise _refuse(
+                errno.EINVAL, f"is the same file as {seen[plan.real]}, also written now", plan.typed
+            )
+        seen[plan.real] = plan.typed
+    temps: list[str] = []
+    renamed = 0  # temps[:renamed] are targets now; the others are removed on any error
+    try:
+        for plan, (_, data) in zip(plans, files, strict=True):
+            try:
+                fd, temp = _create_temp(plan)
+            except OSError as exc:
+                raise _as_write_error(exc, plan.typed) from None
+            temps.append(temp)
+            try:
+                _fill(fd, data, plan)
+            except OSError as exc:
+                raise _as_write_error(exc, plan.typed) from None
+            finally:
+                os.close(fd)
+        for plan, temp in zip(plans, temps, strict=True):
+            try:
+                os.replace(temp, plan.real)
+            except OSError as exc:
+                raise _as_write_error(exc, plan.typed) from None
+            renamed += 1
+        for directory in dict.fromkeys(os.path.dirname(plan.real) for plan in plans):
+            _fsync_directory(directory)
+    except BaseException:
+        for temp in temps[renamed:]:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+        raise
+    return tuple(Path(path) for path, _ in files)
+
+
+def write_file_atomic(path: StrPath, data: bytes, *, protect: Iterable[StrPath] = ()) -> Path:
+    """Write ``data`` to ``path`` atomically, unless ``path`` is one of ``protect``.
+
+    See the module docstring for what is refused and what is kept. Returns ``Path(path)``.
+    """
+    return write_files_atomic([(path, data)], protect=protect)[0]
+
+
+def check_write_target(path: StrPath, *, protect: Iterable[StrPath] = ()) -> None:
+    """Raise the :class:`WriteError` that writing ``path`` would raise for its target now.
+
+    For callers that can fail before long work (the command line, before scoring; a save
+    dialog, before accepting a name). Writing checks again; this writes nothing.
+    """
+    _plan(path, _input_stats(protect))
