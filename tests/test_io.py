@@ -3,20 +3,28 @@ comparisons."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import json
 import os
 import pickle
 import random
+import stat
 import subprocess
 import sys
+import tempfile
+import threading
+import tracemalloc
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matchlight.core.io import inputs as inputs_module
 from matchlight.core.io.inputs import (
     FORMATS,
+    MAX_INPUT_BYTES,
     Comparison,
     InputError,
     InputSpec,
@@ -289,11 +297,242 @@ def test_permission_denied(tmp_path: Path) -> None:
 def test_permission_error_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = write(tmp_path, "secret.txt", "x\n")
 
-    def refuse(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied", str(self))
+    def refuse(name: str, flags: int, mode: int = 0o777) -> int:
+        raise PermissionError(13, "Permission denied", name)
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr(os, "open", refuse)
     assert str(error_of(path)) == f"{path}: permission denied: the file cannot be read"
+
+
+# --------------------------------------------------------------------------- hostile files
+
+
+def read_with_timeout(path: str, seconds: float = 20) -> InputError:
+    """The InputError reading ``path`` raises; fails (rather than hangs) if reading blocks."""
+    outcome: list[BaseException | TextColumn] = []
+
+    def run() -> None:
+        try:
+            outcome.append(read(path))
+        except BaseException as exc:  # handed to the test thread
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        if stat.S_ISFIFO(os.stat(path).st_mode):  # unblock the reader, or it waits forever
+            with contextlib.suppress(OSError):
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail(f"reading {path} did not return within {seconds} s")
+    assert isinstance(outcome[0], InputError), outcome
+    return outcome[0]
+
+
+def test_named_pipe_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "input.txt"
+    os.mkfifo(fifo)
+    error = read_with_timeout(str(fifo))
+    assert str(error) == f"{fifo}: is a named pipe (FIFO), not a regular file"
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/null"])
+def test_devices_are_refused_without_reading(device: str) -> None:
+    if not os.path.exists(device):
+        pytest.skip(f"no {device} here")
+    tracemalloc.start()
+    try:
+        error = read_with_timeout(device)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert str(error) == (
+        f"{device}: is a character device (such as /dev/zero or a terminal), not a regular file"
+    )
+    assert peak < 1 << 20
+
+
+def test_symlink_to_a_device_is_refused(tmp_path: Path) -> None:
+    link = tmp_path / "ref.txt"
+    link.symlink_to("/dev/zero")
+    assert "is a character device" in str(read_with_timeout(str(link)))
+
+
+def test_cli_refuses_a_named_pipe_quickly(tmp_path: Path) -> None:
+    fifo = tmp_path / "ref.txt"
+    os.mkfifo(fifo)
+    hyp = write(tmp_path, "hyp.txt", "a b c\n")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "matchlight.gui.shell.launcher",
+            "score",
+            "-r",
+            str(fifo),
+            "-s",
+            hyp,
+        ],
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    assert f"{fifo}: is a named pipe (FIFO), not a regular file" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_file_over_the_size_limit_is_refused_before_reading(tmp_path: Path) -> None:
+    path = tmp_path / "huge.txt"
+    with path.open("wb") as handle:
+        handle.truncate(MAX_INPUT_BYTES + 1)  # sparse: no disk space, no time
+    tracemalloc.start()
+    try:
+        error = error_of(str(path))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert MAX_INPUT_BYTES == 1 << 30
+    assert str(error) == (
+        f"{path}: is 1.0 GiB (1,073,741,825 bytes), more than the 1.0 GiB (1,073,741,824 bytes) "
+        "an input file may have; split it, or check that this is the file you meant"
+    )
+    assert peak < 1 << 20
+
+
+def test_size_limit_is_inclusive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(inputs_module, "MAX_INPUT_BYTES", 1000)
+    at_limit = write(tmp_path, "at.txt", "x" * 999 + "\n")
+    assert read(at_limit).lines == ("x" * 999,)
+    over = write(tmp_path, "over.txt", "x" * 1000 + "\n")
+    assert "is 1,001 bytes, more than the 1,000 bytes an input file may have" in str(error_of(over))
+
+
+def test_file_growing_while_read_cannot_pass_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The size is checked on the open file, then the file grows by 20 MB: at most limit + 1
+    bytes are read, and the file is refused."""
+    monkeypatch.setattr(inputs_module, "MAX_INPUT_BYTES", 1000)
+    path = write(tmp_path, "growing.txt", "x\n" * 100)
+    real_fstat = os.fstat
+
+    def fstat_then_grow(fd: int) -> os.stat_result:
+        info = real_fstat(fd)
+        block = b"y" * 1_000_000
+        with open(path, "ab") as handle:
+            for _ in range(20):
+                handle.write(block)
+        return info
+
+    monkeypatch.setattr(os, "fstat", fstat_then_grow)
+    tracemalloc.start()
+    try:
+        error = error_of(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert str(error) == (
+        f"{path}: grew beyond the 1,000 bytes an input file may have while it was read; "
+        "wait until whatever writes it has finished"
+    )
+    assert peak < 3_000_000  # the 1 MB block above, not the 20 MB file
+
+
+def test_one_megabyte_single_line_loads(tmp_path: Path) -> None:
+    line = "".join(random.Random(1).choices("abc de", k=1_000_000))
+    path = write(tmp_path, "long.txt", line + "\n")
+    column = read(path)
+    assert column.lines == (line,)
+    assert column.warnings == ()
+
+
+def test_proc_files_report_size_zero_but_are_read(tmp_path: Path) -> None:
+    if not os.path.exists("/proc/self/status"):
+        pytest.skip("no /proc")
+    lines = read("/proc/self/status").lines
+    assert any(line.startswith("Pid:") for line in lines)
+
+
+# --------------------------------------------------------------------------- lone surrogates
+
+
+def test_lone_surrogate_in_jsonl_becomes_replacement_character_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    path = write(
+        tmp_path,
+        "sys.jsonl",
+        '{"t": "fine"}\n{"t": "bad \\ud800 high"}\n{"t": "pair \\ud83d\\ude00"}\n',
+    )
+    column = read(path, "t")
+    assert column.lines == ("fine", "bad \ufffd high", "pair \U0001f600")
+    assert column.warnings == (
+        "line 2 contains a lone surrogate (U+D800, e.g. from a \\ud800 escape in JSON), which "
+        "is not a character; replaced with U+FFFD",
+    )
+    for line in column.lines:
+        line.encode("utf-8")
+
+
+def test_several_lone_surrogates_name_the_first_line(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "sys.jsonl",
+        '{"a": {"t": "ok"}}\n{"a": {"t": "\\udc80"}}\n{"a": {"t": "x\\udbff\\ud800"}}\n',
+    )
+    column = read(path, "a.t")
+    assert column.lines == ("ok", "\ufffd", "x\ufffd\ufffd")
+    assert column.warnings == (
+        "2 segments contain a lone surrogate (U+DC80, e.g. from a \\udc80 escape in JSON), "
+        "which is not a character; replaced with U+FFFD; first: line 2",
+    )
+
+
+json_text = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x10FFFF), max_size=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(json_text, min_size=1, max_size=5))
+def test_every_loaded_jsonl_segment_is_valid_unicode(values: list[str]) -> None:
+    """Whatever a JSON string escapes, the loaded text encodes as UTF-8 and differs from it only
+    where a lone surrogate was."""
+    data = "".join(json.dumps({"t": v}) + "\n" for v in values).encode("utf-8")
+    with tempfile.TemporaryDirectory() as folder:
+        column = read(write(Path(folder), "x.jsonl", data), "t")
+    for original, loaded in zip(values, column.lines, strict=True):
+        loaded.encode("utf-8")
+        assert loaded == "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in original)
+    has_surrogate = any(0xD800 <= ord(c) <= 0xDFFF for v in values for c in v)
+    assert any("lone surrogate" in w for w in column.warnings) == has_surrogate
+
+
+def test_decoders_never_produce_surrogates() -> None:
+    """Encoded surrogates are invalid in every encoding read: an error, not a lone surrogate."""
+    for data in (
+        b"ok\n\xed\xa0\x80\n",  # CESU-style UTF-8 of U+D800
+        b"\xff\xfe" + "ok\n".encode("utf-16-le") + b"\x00\xd8\n\x00",
+        b"\xff\xfe\x00\x00" + "ok\n".encode("utf-32-le") + b"\x00\xd8\x00\x00",
+    ):
+        try:
+            text, _, _ = decode_bytes(data, path="x.txt")
+        except InputError:
+            continue
+        assert not any(0xD800 <= ord(c) <= 0xDFFF for c in text), text
+
+
+def test_undecodable_file_name_gives_a_readable_name(tmp_path: Path) -> None:
+    raw = os.fsencode(tmp_path) + b"/sys.\xff\xfe.txt"
+    with open(raw, "wb") as handle:
+        handle.write(b"a b c\n")
+    path = os.fsdecode(raw)
+    column = read(path)
+    assert column.path == path  # still opens the file
+    assert column.name == "\ufffd\ufffd"
+    column.name.encode("utf-8")
+    assert any("not UTF-8" in w for w in column.warnings)
 
 
 # --------------------------------------------------------------------------- parse_spec

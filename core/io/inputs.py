@@ -25,6 +25,12 @@ Decisions worth knowing:
   as the first row, so a stray tab inside a TSV segment is an error rather than a shifted column.
 * In TSV, CSV and JSONL files, blank lines at the very end are ignored (with a warning). A blank
   line in the middle is an empty segment in a one-column TSV/CSV file and an error otherwise.
+* Only regular files of at most :data:`MAX_INPUT_BYTES` are read. A named pipe, a device
+  (/dev/zero), a socket or a directory is refused from its ``stat``, before it is opened (opening
+  a pipe blocks, and a device never ends).
+* A lone UTF-16 surrogate (a JSON ``"\\ud800"`` escape) is not a character and breaks every UTF-8
+  writer and Qt: it becomes U+FFFD, with a warning naming the line. A display name taken from a
+  file name with bytes that are not UTF-8 gets the same treatment.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ import json
 import operator
 import os
 import re
+import stat
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -49,6 +56,7 @@ from matchlight.core.text.textspan import split_lines
 
 __all__ = [
     "FORMATS",
+    "MAX_INPUT_BYTES",
     "Comparison",
     "InputError",
     "InputSpec",
@@ -416,6 +424,31 @@ _CHECKS: Final[tuple[tuple[Callable[[str], bool], re.Pattern[str], str], ...]] =
 )
 
 
+#: A UTF-16 surrogate code point on its own: not a character, and not encodable as UTF-8 (Qt,
+#: the CSV export and every UTF-8 writer fail on it). The strict decoders never produce one, but
+#: a JSON string can (``"\\ud800"``), so every loaded segment is checked.
+_SURROGATES: Final[re.Pattern[str]] = re.compile("[\ud800-\udfff]")
+
+
+def _replace_surrogates(
+    segments: list[str], where: Callable[[int], str], unit: str
+) -> tuple[list[str], str]:
+    """``segments`` with every lone surrogate replaced by U+FFFD, and a warning saying where."""
+    hits = [i for i, segment in enumerate(segments) if _SURROGATES.search(segment)]
+    fixed = list(segments)
+    for i in hits:
+        fixed[i] = _SURROGATES.sub("\ufffd", segments[i])
+    found = _SURROGATES.search(segments[hits[0]])
+    code = f"U+{ord(found.group()):04X}" if found else "U+D800-U+DFFF"
+    what = (
+        f"a lone surrogate ({code}, e.g. from a \\u{code[2:].lower()} escape in JSON), which "
+        "is not a character; replaced with U+FFFD"
+    )
+    if len(hits) == 1:
+        return fixed, f"{where(hits[0])} contains {what}"
+    return fixed, f"{len(hits)} {unit}s contain {what}; first: {where(hits[0])}"
+
+
 def _content_warnings(
     lines: Sequence[str], joined: str, where: Callable[[int], str], unit: str
 ) -> list[str]:
@@ -460,22 +493,97 @@ def _resolve_format(spec: InputSpec) -> str:
     return spec.fmt
 
 
+#: The largest input file read, in bytes (1 GiB). Scoring a corpus needs several times its
+#: size in memory; beyond this an input is far more likely a mistake (a disk image, a device,
+#: a log) than a corpus, and reading it would only end in a MemoryError.
+MAX_INPUT_BYTES: Final[int] = 1 << 30
+
+
+def _size_text(n: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit} ({n:,} bytes)"
+    return f"{n:,} bytes"
+
+
+def _not_regular(mode: int) -> str | None:
+    """Why a file of this mode cannot be read as an input, or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a file"
+    if stat.S_ISFIFO(mode):
+        return "is a named pipe (FIFO), not a regular file"
+    if stat.S_ISCHR(mode):
+        return "is a character device (such as /dev/zero or a terminal), not a regular file"
+    if stat.S_ISBLK(mode):
+        return "is a block device (a disk), not a regular file"
+    if stat.S_ISSOCK(mode):
+        return "is a socket, not a regular file"
+    return "is not a regular file"
+
+
+def _too_large(size: int, limit: int) -> str:
+    return (
+        f"is {_size_text(size)}, more than the {_size_text(limit)} an input file may have; "
+        "split it, or check that this is the file you meant"
+    )
+
+
 def _read_bytes(path: str) -> bytes:
+    """All bytes of a regular file of at most :data:`MAX_INPUT_BYTES`.
+
+    The file is stat'ed before it is opened, because opening a named pipe blocks until a writer
+    appears, and a device such as /dev/zero never ends. It is opened non-blocking (in case it was
+    swapped for a pipe after the stat) and checked again through the open descriptor; at most
+    ``MAX_INPUT_BYTES + 1`` bytes are read, so a file that grows while it is read cannot get
+    past the limit either.
+    """
     if not path:
         raise InputError("no file name given")
-    p = Path(path)
+    limit = MAX_INPUT_BYTES
     try:
-        if p.is_dir():
-            raise InputError("is a directory, not a file", path)
-        return p.read_bytes()
+        problem = _not_regular(os.stat(path).st_mode)
+        if problem is not None:
+            raise InputError(problem, path)
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+        with open(fd, "rb", buffering=0, closefd=True) as handle:
+            info = os.fstat(fd)
+            problem = _not_regular(info.st_mode)
+            if problem is not None:
+                raise InputError(problem, path)
+            if info.st_size > limit:
+                raise InputError(_too_large(info.st_size, limit), path)
+            chunks: list[bytes] = []
+            total = 0
+            # One read of the size the file has (plus one byte to see its end), then more only
+            # if it grew; /proc files report size 0 and are read in blocks.
+            want = info.st_size + 1
+            while total <= limit:
+                chunk = handle.read(want)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                total += len(chunk)
+                want = min(limit + 1 - total, 1 << 20)
     except FileNotFoundError:
         raise InputError("file not found", path) from None
+    except NotADirectoryError:
+        raise InputError("file not found (a folder on its path is a file)", path) from None
     except IsADirectoryError:
         raise InputError("is a directory, not a file", path) from None
     except PermissionError:
         raise InputError("permission denied: the file cannot be read", path) from None
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror or exc}", path) from None
+    if total > limit:
+        raise InputError(
+            f"grew beyond the {_size_text(limit)} an input file may have while it was read; "
+            "wait until whatever writes it has finished",
+            path,
+        )
+    return b"".join(chunks)
 
 
 def _strip_trailing_blank(
@@ -722,7 +830,12 @@ def read_column(spec: InputSpec) -> TextColumn:
 
     warnings += parsed.warnings
     unit = "line" if fmt == "text" else "segment"
-    warnings += _content_warnings(parsed.segments, joined, where, unit)
+    segments = parsed.segments
+    if _SURROGATES.search(joined) is not None:
+        segments, note = _replace_surrogates(segments, where, unit)
+        joined = _SURROGATES.sub("\ufffd", joined)
+        warnings.append(note)
+    warnings += _content_warnings(segments, joined, where, unit)
 
     if spec.name is not None:
         name = spec.name
@@ -732,10 +845,17 @@ def read_column(spec: InputSpec) -> TextColumn:
         name = f"{default_name(path)}#{spec.column}"
     else:
         name = spec.column
+    if _SURROGATES.search(name) is not None:
+        # From a file name or command line argument with bytes that are not UTF-8.
+        name = _SURROGATES.sub("\ufffd", name)
+        warnings.append(
+            f"the name {name!r} had bytes that are not UTF-8 (shown as U+FFFD); "
+            "rename the file or give a NAME=PATH"
+        )
     return TextColumn(
         name=name,
         path=path,
-        lines=tuple(parsed.segments),
+        lines=tuple(segments),
         encoding=encoding,
         detected=detected,
         warnings=tuple(warnings),
