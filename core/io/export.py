@@ -1,31 +1,63 @@
-"""Per-segment CSV export, shared by ``matchlight score --csv`` and the GUI.
+"""Per-segment CSV and corpus JSON export, shared by ``matchlight score`` and the GUI.
 
 The CSV itself is plain (header row, one row per system and segment) so pandas and spreadsheets
-load it as is. The signature and settings go to a sidecar ``<name>.csv.meta.json`` next to it.
-Scores are written with ``repr`` (full precision), never rounded.
+load it as is. The signature and settings go to a sidecar ``<name>.csv.meta.json`` next to it,
+together with the CSV's size and SHA-256, which :func:`read_export_meta` checks. Scores are
+written with ``repr`` (full precision), never rounded. Every text cell goes through
+:func:`~matchlight.core.io.spreadsheet.spreadsheet_safe` (system names come from file names,
+``NAME=PATH`` and the app, and ``=1+2`` must not run in a spreadsheet); numbers stay numbers.
+Every file is written by :mod:`matchlight.core.io.safewrite`: atomically, never over an input.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
+import io
+import itertools
 import json
 import os
-import tempfile
-from collections.abc import Iterable, Sequence
+import re
+import stat
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
 from matchlight.core import __version__
-from matchlight.core.io.inputs import Comparison
+from matchlight.core.io.inputs import Comparison, InputError
+from matchlight.core.io.safewrite import write_file_atomic, write_files_atomic
+from matchlight.core.io.spreadsheet import spreadsheet_safe
 from matchlight.core.scoring.results import ScoreTable
+
+__all__ = [
+    "MAX_SIDECAR_BYTES",
+    "SIDECAR_SUFFIX",
+    "ExportMetaError",
+    "comparison_inputs",
+    "csv_header",
+    "csv_rows",
+    "input_paths",
+    "read_export_meta",
+    "sidecar_path",
+    "write_csv",
+    "write_json",
+]
 
 SIDECAR_SUFFIX = ".meta.json"
 
+_SURROGATES: Final[re.Pattern[str]] = re.compile("[\ud800-\udfff]")
+
+
+def _text_cell(text: str) -> str:
+    """A text cell that is safe in a spreadsheet and encodable as UTF-8."""
+    return spreadsheet_safe(_SURROGATES.sub("\ufffd", text))
+
 
 def csv_header(table: ScoreTable) -> list[str]:
-    return ["system", "segment", *table.metrics, "hyp_len", "ref_len", "lsum_fallback"]
+    names = ["system", "segment", *table.metrics, "hyp_len", "ref_len", "lsum_fallback"]
+    return [_text_cell(name) for name in names]
 
 
 def csv_rows(
@@ -38,7 +70,7 @@ def csv_rows(
     index = range(table.n_segments) if rows is None else sorted(int(r) for r in rows)
     chosen = range(len(table.systems)) if systems is None else systems
     for s in chosen:
-        name = table.systems[s]
+        name = _text_cell(table.systems[s])
         scores = table.scores[s]
         for i in index:
             values = [repr(float(v)) if not np.isnan(v) else "" for v in scores[i]]
@@ -57,19 +89,6 @@ def sidecar_path(path: str | os.PathLike[str]) -> Path:
     return p.with_name(p.name + SIDECAR_SUFFIX)
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename, never half a file."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def comparison_inputs(comparison: Comparison) -> dict[str, Any]:
     """Where a comparison's texts came from, as recorded in the export sidecar."""
     return {
@@ -77,6 +96,71 @@ def comparison_inputs(comparison: Comparison) -> dict[str, Any]:
         "references": [c.path for c in comparison.references],
         "systems": {c.name: c.path for c in comparison.systems},
     }
+
+
+def input_paths(inputs: Mapping[str, Any] | None) -> list[str]:
+    """Every file path named in a :func:`comparison_inputs` record: the files never to write."""
+    if not inputs:
+        return []
+    paths: list[str] = []
+    source = inputs.get("source")
+    if isinstance(source, str):
+        paths.append(source)
+    paths += [p for p in inputs.get("references") or () if isinstance(p, str)]
+    systems = inputs.get("systems") or {}
+    values = systems.values() if isinstance(systems, Mapping) else systems
+    paths += [p for p in values if isinstance(p, str)]
+    return paths
+
+
+def _json_bytes(payload: Mapping[str, Any]) -> bytes:
+    # Paths from the command line may hold lone surrogates (undecodable bytes of a file name).
+    # Inside a JSON string, backslashreplace writes them as the JSON escape \udcXX, so the file
+    # is valid UTF-8 and reading it back gives the same string.
+    text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    return text.encode("utf-8", errors="backslashreplace")
+
+
+def write_json(
+    path: str | os.PathLike[str],
+    payload: Mapping[str, Any],
+    *,
+    inputs: Mapping[str, Any] | None = None,
+) -> Path:
+    """Write ``payload`` as indented UTF-8 JSON, atomically, never over one of ``inputs``.
+
+    ``inputs`` is a :func:`comparison_inputs` record. Raises
+    :class:`~matchlight.core.io.safewrite.WriteError` (an ``OSError``).
+    """
+    return write_file_atomic(path, _json_bytes(payload), protect=input_paths(inputs))
+
+
+def _csv_text(rows: Iterable[list[str]]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()
+
+
+def _csv_text_quoting_cr(rows: Iterable[list[str]]) -> str:
+    """CSV text like :func:`_csv_text`, but a field holding a carriage return is quoted.
+
+    With ``lineterminator="\\n"``, Python 3.11's csv writer leaves a field with a lone ``"\\r"``
+    unquoted, and every reader then splits the row there. Rows holding one are written with
+    ``"\\r\\n"`` as terminator (which makes the writer quote them), then ended with ``"\\n"``.
+    """
+    buffer = io.StringIO()
+    plain = csv.writer(buffer, lineterminator="\n")
+    scratch = io.StringIO()
+    quoting = csv.writer(scratch, lineterminator="\r\n")
+    for row in rows:
+        if any("\r" in cell for cell in row):
+            scratch.seek(0)
+            scratch.truncate()
+            quoting.writerow(row)
+            buffer.write(scratch.getvalue()[:-2] + "\n")
+        else:
+            plain.writerow(row)
+    return buffer.getvalue()
 
 
 def write_csv(
@@ -87,14 +171,21 @@ def write_csv(
     systems: Sequence[int] | None = None,
     inputs: dict[str, Any] | None = None,
 ) -> Path:
-    """Write the per-segment CSV and its signature sidecar; return the sidecar's path."""
-    import io
+    """Write the per-segment CSV and its signature sidecar; return the sidecar's path.
 
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(csv_header(table))
-    writer.writerows(csv_rows(table, rows=rows, systems=systems))
-    atomic_write_text(path, buffer.getvalue())
+    Neither file may be one of ``inputs`` (a :func:`comparison_inputs` record). Both are
+    written to temporary files first and then renamed, the CSV first; the sidecar records the
+    CSV's size and SHA-256, so :func:`read_export_meta` detects a CSV and sidecar that do not
+    belong together (a kill between the two renames, or an edit). Raises
+    :class:`~matchlight.core.io.safewrite.WriteError` (an ``OSError``).
+    """
+    header = csv_header(table)
+    body = csv_rows(table, rows=rows, systems=systems)
+    if any("\r" in cell for cell in (*header, *table.systems)):
+        text = _csv_text_quoting_cr(itertools.chain([header], body))
+    else:  # the usual case, at C speed
+        text = _csv_text(itertools.chain([header], body))
+    data = text.encode("utf-8")
     meta = {
         "signature": table.signature(),
         "config": table.config.to_dict(),
@@ -103,7 +194,99 @@ def write_csv(
         "segments": table.n_segments if rows is None else len(rows),
         "filtered": rows is not None,
         "inputs": inputs or {},
+        "csv": {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()},
     }
     side = sidecar_path(path)
-    atomic_write_text(side, json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+    write_files_atomic([(path, data), (side, _json_bytes(meta))], protect=input_paths(inputs))
     return side
+
+
+class ExportMetaError(InputError):
+    """An export's sidecar is missing, unreadable, or does not describe the CSV next to it."""
+
+
+#: A sidecar is a few kilobytes; anything beyond this is not one.
+MAX_SIDECAR_BYTES: Final[int] = 16 * 1024 * 1024
+
+
+def _read_sidecar(side: Path, csv_name: str) -> bytes:
+    try:
+        with side.open("rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise ExportMetaError("is not a regular file", str(side))
+            data = handle.read(MAX_SIDECAR_BYTES + 1)
+    except FileNotFoundError:
+        raise ExportMetaError(
+            f"has no sidecar {side.name} next to it, so its settings and integrity cannot be "
+            "checked (was the export interrupted, or the sidecar not copied along?)",
+            csv_name,
+        ) from None
+    except OSError as exc:
+        raise ExportMetaError(f"cannot read the file: {exc.strerror or exc}", str(side)) from None
+    if len(data) > MAX_SIDECAR_BYTES:
+        raise ExportMetaError(
+            f"is larger than {MAX_SIDECAR_BYTES} bytes, so it is not a Matchlight sidecar",
+            str(side),
+        )
+    return data
+
+
+def _digest(path: Path) -> tuple[int, str]:
+    """The size and SHA-256 of a file, read in blocks (any size, bounded memory)."""
+    digest = hashlib.sha256()
+    size = 0
+    with path.open("rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise ExportMetaError("is not a regular file", str(path))
+        while block := handle.read(1 << 20):
+            digest.update(block)
+            size += len(block)
+    return size, digest.hexdigest()
+
+
+def read_export_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The sidecar record of the CSV at ``path``, after checking that it describes that CSV.
+
+    Raises :class:`ExportMetaError` naming the file and the problem when the sidecar is
+    missing, not valid JSON, records no checksum (written before checksums were recorded), or
+    records a size or SHA-256 that the CSV does not have: then the two files are not from the
+    same export (interrupted between its two renames, or one of them edited or replaced).
+    """
+    csv_path = Path(path)
+    side = sidecar_path(csv_path)
+    raw = _read_sidecar(side, str(csv_path))
+    try:
+        meta = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ExportMetaError(f"is not a valid sidecar (not JSON: {exc})", str(side)) from None
+    record = meta.get("csv") if isinstance(meta, dict) else None
+    if (
+        not isinstance(record, dict)
+        or not isinstance(record.get("size"), int)
+        or not isinstance(record.get("sha256"), str)
+    ):
+        raise ExportMetaError(
+            "records no checksum of its CSV, so the CSV cannot be checked against it "
+            "(written by an older Matchlight, or not a Matchlight sidecar)",
+            str(side),
+        )
+    try:
+        size, sha256 = _digest(csv_path)
+    except FileNotFoundError:
+        raise ExportMetaError(
+            f"not found, but its sidecar {side.name} is there (was the export interrupted?)",
+            str(csv_path),
+        ) from None
+    except OSError as exc:
+        raise ExportMetaError(
+            f"cannot read the file: {exc.strerror or exc}", str(csv_path)
+        ) from None
+    if (size, sha256) != (record["size"], record["sha256"]):
+        raise ExportMetaError(
+            f"does not match its sidecar {side.name}: the sidecar describes a CSV of "
+            f"{record['size']} bytes with SHA-256 {record['sha256'][:16]}..., this file has "
+            f"{size} bytes with SHA-256 {sha256[:16]}...; the two are not from the same export "
+            "(it was interrupted, or one of the files was changed afterwards)",
+            str(csv_path),
+        )
+    return meta
