@@ -1,0 +1,740 @@
+"""chrF and chrF++ on raw text, numerically identical to sacreBLEU 2.6.0's ``CHRF``.
+
+The settings are sacreBLEU's defaults: character n-grams of orders ``1..char_order`` (6) taken
+from the line with all whitespace removed (``whitespace=False``), word n-grams of orders
+``1..word_order`` (0 for chrF, 2 for chrF++), ``beta`` 2, effective-order averaging
+(``eps_smoothing=False``), and optional lowercasing of both sides first.
+
+Statistics layout (sacreBLEU's, kept so that column sums are its corpus statistics): an int64
+array whose last axis has ``K = 3 * (char_order + word_order)`` entries, for each character
+order ``n = 1..char_order`` and then each word order ``n = 1..word_order`` the triple
+
+    [hypothesis n-grams, reference n-grams, clipped matches]
+
+where the hypothesis count is 0 whenever the reference has no n-gram of that order (sacreBLEU
+does not count hypothesis n-grams an empty reference order cannot match). The statistics are
+those of one reference: with several, each segment keeps the reference with the highest
+sentence chrF, the first one on a tie.
+
+* :func:`chrf_chunk` / :func:`chrf_chunk_stats`: the statistics of many rows and systems at
+  once, in numpy (:class:`~matchlight.core.metrics.ngrams.NgramCounts`);
+* :func:`chrf_from_stats`: scores from statistics, vectorised and bit-identical to sacreBLEU;
+  a segment's statistics give sentence chrF, their column sums corpus chrF;
+* :func:`chrf_breakdown`: per-order precision, recall and F-beta, for "why this score";
+* :func:`chrf_detail`: one row's matched characters and words, for highlighting;
+* :func:`chrf_signature`: sacreBLEU's reproducibility signature.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import chain, groupby
+from typing import Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from matchlight.core.metrics.lcs import match_masks
+from matchlight.core.metrics.matching import match_orders
+from matchlight.core.metrics.ngrams import NgramCounts
+
+__all__ = [
+    "BETA",
+    "CHAR_ORDER",
+    "CHRF_PLUS_WORD_ORDER",
+    "SACREBLEU_VERSION",
+    "ChrfBreakdown",
+    "ChrfChunk",
+    "ChrfDetail",
+    "ChrfOrder",
+    "chrf_breakdown",
+    "chrf_chunk",
+    "chrf_chunk_stats",
+    "chrf_detail",
+    "chrf_from_stats",
+    "chrf_name",
+    "chrf_signature",
+    "stats_width",
+]
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+#: The sacreBLEU release whose numbers (and signature) this module reproduces.
+SACREBLEU_VERSION: Final = "2.6.0"
+#: sacreBLEU's default character n-gram order.
+CHAR_ORDER: Final = 6
+#: The word n-gram order of chrF++ (chrF has 0).
+CHRF_PLUS_WORD_ORDER: Final = 2
+#: sacreBLEU's default beta: recall weighs beta**2 = 4 times as much as precision.
+BETA: Final = 2
+
+# sacreBLEU's stand-in for the precision or recall of an order with no n-grams.
+_EPS: Final = 1e-16
+# The most rows counted in one go; larger chunks are cut into pieces of this size.
+_PIECE_ROWS: Final = 512
+
+# sacreBLEU's chrF++ word split (``CHRF._remove_punctuation``): whitespace-separated words, and a
+# word of two or more characters loses one ASCII punctuation character into a token of its own,
+# its last if that is punctuation, else its first. Whitespace is what ``str.split()`` splits on,
+# which is exactly ``str.isspace()`` and the regular expressions' ``\s`` (tested).
+_PUNCT_SET: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_PUNCT: Final = re.escape("".join(sorted(_PUNCT_SET)))
+# The split with offsets, for one line: the word up to a final punctuation character; a first
+# punctuation character followed by more; anything else up to the end of the word (a whole word,
+# a split-off last character, or the rest after a split-off first one).
+_WORD: Final = re.compile(rf"(?<!\S)\S+?(?=[{_PUNCT}](?!\S))|(?<!\S)[{_PUNCT}](?=\S)|\S+")
+_NON_SPACE: Final = re.compile(r"\S")
+
+# Lookup tables by code point for the bulk path (:func:`_split_lines`): no whitespace character
+# lies above U+3000 (tested), and the last entry of each table, False, stands for every code
+# point beyond it.
+_SPACE_LIMIT: Final = 0x3001
+_IS_SPACE: Final = np.array([chr(c).isspace() for c in range(_SPACE_LIMIT)] + [False])
+_IS_PUNCT: Final = np.array([chr(c) in _PUNCT_SET for c in range(128)] + [False])
+
+#: ``(start, end, level)``: original-text characters ``start..end-1`` share a level.
+Run = tuple[int, int, int]
+#: ``(start, end, order)``: a matched word n-gram of that order over the original text.
+WordSpan = tuple[int, int, int]
+
+
+def _check_order(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    return value
+
+
+def _check_orders(char_order: object, word_order: object) -> int:
+    """The number of orders, ``char_order + word_order``, once both are checked."""
+    order = _check_order("char_order", char_order) + _check_order("word_order", word_order)
+    if order == 0:
+        raise ValueError("chrF needs char_order + word_order >= 1")
+    return order
+
+
+def _check_beta(beta: object) -> int:
+    if isinstance(beta, bool) or not isinstance(beta, int) or beta < 0:
+        raise ValueError(f"beta must be a non-negative integer, got {beta!r}")
+    return beta
+
+
+def stats_width(*, char_order: int = CHAR_ORDER, word_order: int = 0) -> int:
+    """``K``, the length of a segment's statistics: 3 per character and per word order."""
+    return 3 * _check_orders(char_order, word_order)
+
+
+def chrf_name(*, beta: int = BETA, word_order: int = 0) -> str:
+    """sacreBLEU's name of the score: ``chrF2`` for chrF, ``chrF2++`` for chrF++."""
+    return f"chrF{_check_beta(beta)}" + "+" * word_order
+
+
+# -- scores from statistics ---------------------------------------------------------------
+
+
+def _as_stats(stats: npt.ArrayLike, order: int) -> IntArray:
+    array = np.asarray(stats)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"chrF statistics must be integers, got dtype {array.dtype}")
+    if array.ndim == 0 or array.shape[-1] != 3 * order:
+        raise ValueError(
+            f"chrF statistics for {order} orders need a last axis of {3 * order}, "
+            f"got shape {array.shape}"
+        )
+    return array.astype(np.int64, copy=False)
+
+
+@dataclass(frozen=True, slots=True)
+class _Components:
+    """sacreBLEU's intermediate values, element-wise over the leading axes of the statistics."""
+
+    precision: FloatArray  # (..., order): match / hyp, or eps where there is no hypothesis n-gram
+    recall: FloatArray  # (..., order)
+    effective: BoolArray  # (..., order): both sides have n-grams, so the order is averaged
+    avg_precision: FloatArray  # (...)
+    avg_recall: FloatArray  # (...)
+    effective_order: IntArray  # (...)
+
+
+def _components(stats: IntArray, order: int) -> _Components:
+    """Per-order precision and recall and their effective-order averages, with sacreBLEU's
+    operations in sacreBLEU's order (orders added one after the other), so bit-identical."""
+    shape = stats.shape[:-1]
+    hyp = stats[..., 0::3]
+    ref = stats[..., 1::3]
+    match = stats[..., 2::3].astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.where(hyp > 0, match / hyp, _EPS)
+        recall = np.where(ref > 0, match / ref, _EPS)
+    effective = (hyp > 0) & (ref > 0)
+    avg_precision = np.zeros(shape)
+    avg_recall = np.zeros(shape)
+    for i in range(order):
+        used = effective[..., i]
+        avg_precision = np.where(used, avg_precision + precision[..., i], avg_precision)
+        avg_recall = np.where(used, avg_recall + recall[..., i], avg_recall)
+    effective_order = effective.sum(axis=-1, dtype=np.int64)
+    some = effective_order > 0
+    divisor = np.where(some, effective_order, 1)
+    avg_precision = np.where(some, avg_precision / divisor, 0.0)
+    avg_recall = np.where(some, avg_recall / divisor, 0.0)
+    return _Components(precision, recall, effective, avg_precision, avg_recall, effective_order)
+
+
+def _f_beta(precision: FloatArray, recall: FloatArray, factor: int) -> FloatArray:
+    """sacreBLEU's final F-beta of the averaged precision and recall (0-1), 0 where both are 0."""
+    total = precision + recall
+    with np.errstate(divide="ignore", invalid="ignore"):
+        score = (1 + factor) * precision * recall
+        score = score / (factor * precision + recall)
+    return np.where(total != 0, score, 0.0)
+
+
+def chrf_from_stats(
+    stats: npt.ArrayLike,
+    *,
+    char_order: int = CHAR_ORDER,
+    word_order: int = 0,
+    beta: int = BETA,
+) -> FloatArray:
+    """chrF (0-100) of statistics of shape ``(..., K)``, one score per leading index.
+
+    Bit-identical to sacreBLEU's ``CHRF._compute_f_score`` with ``eps_smoothing=False``: only
+    orders where both sides have n-grams are averaged, and a score with no match is 0.
+    """
+    order = _check_orders(char_order, word_order)
+    factor = _check_beta(beta) ** 2
+    parts = _components(_as_stats(stats, order), order)
+    return 100 * _f_beta(parts.avg_precision, parts.avg_recall, factor)
+
+
+@dataclass(frozen=True, slots=True)
+class ChrfOrder:
+    """One n-gram order of a chrF breakdown (precision, recall and F-beta on sacreBLEU's 0-1
+    scale). An order where one side has no n-gram is not ``effective``: it does not enter the
+    averages, and sacreBLEU puts ``1e-16`` in place of the precision or recall it cannot
+    compute (its F-beta is then meaningless too)."""
+
+    kind: Literal["char", "word"]
+    n: int
+    hyp_ngrams: int
+    ref_ngrams: int
+    matches: int
+    precision: float
+    recall: float
+    f_beta: float
+    effective: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChrfBreakdown:
+    """Why a chrF score is what it is: each order, the averages and the score (0-100).
+
+    ``precision`` and ``recall`` are the averages over the ``effective_order`` effective orders
+    (0-1, 0 when there is none); ``score`` is their F-beta times 100, as
+    :func:`chrf_from_stats`.
+    """
+
+    char_orders: tuple[ChrfOrder, ...]
+    word_orders: tuple[ChrfOrder, ...]
+    beta: int
+    effective_order: int
+    precision: float
+    recall: float
+    score: float
+
+
+def chrf_breakdown(
+    stats: npt.ArrayLike,
+    *,
+    char_order: int = CHAR_ORDER,
+    word_order: int = 0,
+    beta: int = BETA,
+) -> ChrfBreakdown:
+    """The :class:`ChrfBreakdown` of one segment's (or a corpus's summed) statistics ``(K,)``."""
+    order = _check_orders(char_order, word_order)
+    factor = _check_beta(beta) ** 2
+    array = _as_stats(stats, order)
+    if array.ndim != 1:
+        raise ValueError(f"a breakdown needs one row of statistics, got shape {array.shape}")
+    parts = _components(array, order)
+    # sacreBLEU's per-order F-beta, 1e-16 where its denominator is 0.
+    prec = parts.precision
+    rec = parts.recall
+    denom = factor * prec + rec
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f_order = np.where(denom > 0, (1 + factor) * prec * rec / denom, _EPS)
+    rows = [
+        ChrfOrder(
+            kind="char" if i < char_order else "word",
+            n=i + 1 if i < char_order else i - char_order + 1,
+            hyp_ngrams=int(array[3 * i]),
+            ref_ngrams=int(array[3 * i + 1]),
+            matches=int(array[3 * i + 2]),
+            precision=float(prec[i]),
+            recall=float(rec[i]),
+            f_beta=float(f_order[i]),
+            effective=bool(parts.effective[i]),
+        )
+        for i in range(order)
+    ]
+    score = 100 * _f_beta(parts.avg_precision, parts.avg_recall, factor)
+    return ChrfBreakdown(
+        char_orders=tuple(rows[:char_order]),
+        word_orders=tuple(rows[char_order:]),
+        beta=beta,
+        effective_order=int(parts.effective_order),
+        precision=float(parts.avg_precision),
+        recall=float(parts.avg_recall),
+        score=float(score),
+    )
+
+
+# -- statistics of a chunk ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChrfChunk:
+    """The statistics of a chunk of rows: ``stats[s, k]`` (``(S, n, K)``) are system ``s``'s
+    on row ``k`` against ``reference[s, k]`` (``(S, n)``), the reference sacreBLEU keeps."""
+
+    stats: IntArray
+    reference: IntArray
+
+
+def _check_columns(references: Sequence[Sequence[str]], systems: Sequence[Sequence[str]]) -> int:
+    if isinstance(references, str) or isinstance(systems, str):
+        raise TypeError("references and systems must be sequences of columns of lines")
+    if len(references) == 0:
+        raise ValueError("chrF needs at least one reference column")
+    n = len(references[0])
+    for column in (*references, *systems):
+        if isinstance(column, str):
+            raise TypeError(f"a column must be a sequence of lines, not a string: {column[:40]!r}")
+        if len(column) != n:
+            raise ValueError(
+                f"every reference and system column needs the same number of rows; got {n} and "
+                f"{len(column)}"
+            )
+    return n
+
+
+@dataclass(frozen=True, slots=True)
+class _Split:
+    """Many lines as chrF reads them: the characters of every line without whitespace, one
+    string, with the number of characters per line; and the chrF++ word tokens of every line,
+    one list, with the number of tokens per line (None when not asked for)."""
+
+    chars: str
+    char_counts: IntArray
+    words: list[str] | None
+    word_counts: IntArray | None
+
+
+def _split_lines(lines: Sequence[str], words: bool) -> _Split:
+    """:class:`_Split` of ``lines``, from their code points in numpy (per-line Python string
+    methods took a large share of the bulk time); the same results as ``"".join(line.split())``
+    and sacreBLEU's word split, per line (tested)."""
+    n = len(lines)
+    lengths = np.fromiter(map(len, lines), np.int64, n)
+    # One newline between lines: whitespace, so no word or kept character crosses a line.
+    points = np.frombuffer("\n".join(lines).encode("utf-32-le", "surrogatepass"), np.uint32)
+    ends = np.cumsum(lengths + 1) - 1  # each line's end (its newline, or the end of the text)
+    starts = ends - lengths
+    solid = ~_IS_SPACE[np.minimum(points, _SPACE_LIMIT)]
+    before = np.zeros(points.size + 1, np.int64)
+    np.cumsum(solid, out=before[1:])
+    chars = points[solid].tobytes().decode("utf-32-le", "surrogatepass")
+    split = _Split(chars, before[ends] - before[starts], None, None)
+    if not words:
+        return split
+    if points.size == 0:  # a single empty line
+        return _Split(chars, split.char_counts, [], np.zeros(n, np.int64))
+    first = np.flatnonzero(solid & ~np.concatenate(([False], solid[:-1])))  # of each word
+    last = np.flatnonzero(solid & ~np.concatenate((solid[1:], [False])))
+    long = last > first
+    is_punct = _IS_PUNCT[np.minimum(points, _IS_PUNCT.size - 1)]
+    cut_last = long & is_punct[last]
+    cut_first = long & ~cut_last & is_punct[first]
+    # A space before the last character or after the first, then ``str.split``.
+    cuts = np.sort(np.concatenate((last[cut_last], first[cut_first] + 1)))
+    tokens = np.insert(points, cuts, ord(" ")).tobytes().decode("utf-32-le", "surrogatepass")
+    line_of = np.searchsorted(starts, first, side="right") - 1
+    counts = np.bincount(line_of, minlength=n) + np.bincount(
+        line_of[cut_last | cut_first], minlength=n
+    )
+    found = tokens.split()
+    if len(found) != int(counts.sum()):
+        raise RuntimeError("chrF++ word split: the whitespace tables disagree with str.split")
+    return _Split(split.chars, split.char_counts, found, counts.astype(np.int64))
+
+
+def _fill(per_ref: IntArray, counts: NgramCounts, first: int, orders: int, n_refs: int) -> None:
+    """Write orders ``first + 1 .. first + orders`` of ``per_ref`` (``(R, S, n, K)``) from
+    ``counts`` (columns: the ``n_refs`` references, then the systems)."""
+    ref_len = counts.lengths[:n_refs]  # (R, n)
+    hyp_len = counts.lengths[n_refs:]  # (S, n)
+    for m in range(1, orders + 1):
+        counts.advance()
+        column = counts.counts
+        k = 3 * (first + m - 1)
+        ref_total = np.maximum(ref_len - m + 1, 0)
+        hyp_total = np.maximum(hyp_len - m + 1, 0)
+        per_ref[..., k] = np.where(ref_total[:, None] > 0, hyp_total[None], 0)
+        per_ref[..., k + 1] = ref_total[:, None]
+        clipped = np.minimum(column[None, n_refs:], column[:n_refs, None])  # (R, S, G)
+        per_ref[..., k + 2] = counts.row_sums(clipped)
+
+
+def _chunk_piece(
+    references: Sequence[Sequence[str]],
+    systems: Sequence[Sequence[str]],
+    char_order: int,
+    word_order: int,
+    beta: int,
+    lowercase: bool,
+) -> tuple[IntArray, IntArray]:
+    n_refs = len(references)
+    n_sys = len(systems)
+    n = len(references[0])
+    order = char_order + word_order
+    per_ref = np.zeros((n_refs, n_sys, n, 3 * order), np.int64)
+    if n_sys == 0 or n == 0:
+        return per_ref[0], np.zeros((n_sys, n), np.int64)
+    lines: list[str] = list(chain.from_iterable((*references, *systems)))
+    if lowercase:
+        lines = [line.lower() for line in lines]
+    split = _split_lines(lines, word_order > 0)
+    shape = (n_refs + n_sys, n)
+    if char_order:
+        # A string iterates over its characters: the characters are the tokens.
+        counts = NgramCounts.from_flat(split.chars, split.char_counts.reshape(shape), n_refs)
+        _fill(per_ref, counts, 0, char_order, n_refs)
+        del counts
+    if split.words is not None and split.word_counts is not None:
+        counts = NgramCounts.from_flat(split.words, split.word_counts.reshape(shape), n_refs)
+        _fill(per_ref, counts, char_order, word_order, n_refs)
+        del counts
+    if n_refs == 1:
+        return per_ref[0], np.zeros((n_sys, n), np.int64)
+    # The reference with the highest sentence chrF, the first one on a tie (argmax), as
+    # sacreBLEU's strict ``f_score > best_f_score``; the same bit-identical scores decide.
+    scores = chrf_from_stats(per_ref, char_order=char_order, word_order=word_order, beta=beta)
+    best = np.argmax(scores, axis=0)  # (S, n)
+    stats = np.take_along_axis(per_ref, best[None, :, :, None], axis=0)[0]
+    return stats, best.astype(np.int64)
+
+
+def chrf_chunk(
+    references: Sequence[Sequence[str]],
+    systems: Sequence[Sequence[str]],
+    *,
+    char_order: int = CHAR_ORDER,
+    word_order: int = 0,
+    beta: int = BETA,
+    lowercase: bool = False,
+) -> ChrfChunk:
+    """Statistics of every system on every row of a chunk, and the reference each row keeps.
+
+    ``references[r][k]`` is reference ``r`` of row ``k``, ``systems[s][k]`` system ``s``'s
+    output. ``beta`` only matters with several references (it decides which one is kept).
+    """
+    _check_orders(char_order, word_order)
+    _check_beta(beta)
+    n = _check_columns(references, systems)
+    if n <= _PIECE_ROWS:
+        stats, chosen = _chunk_piece(references, systems, char_order, word_order, beta, lowercase)
+        return ChrfChunk(stats=stats, reference=chosen)
+    # Large chunks are counted in pieces: smaller sorts, dicts and arrays are faster.
+    parts = [
+        _chunk_piece(
+            [column[a : a + _PIECE_ROWS] for column in references],
+            [column[a : a + _PIECE_ROWS] for column in systems],
+            char_order,
+            word_order,
+            beta,
+            lowercase,
+        )
+        for a in range(0, n, _PIECE_ROWS)
+    ]
+    return ChrfChunk(
+        stats=np.concatenate([stats for stats, _ in parts], axis=1),
+        reference=np.concatenate([chosen for _, chosen in parts], axis=1),
+    )
+
+
+def chrf_chunk_stats(
+    references: Sequence[Sequence[str]],
+    systems: Sequence[Sequence[str]],
+    *,
+    char_order: int = CHAR_ORDER,
+    word_order: int = 0,
+    beta: int = BETA,
+    lowercase: bool = False,
+) -> IntArray:
+    """:attr:`ChrfChunk.stats` of :func:`chrf_chunk`: ``(S, n, K)`` int64."""
+    return chrf_chunk(
+        references,
+        systems,
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        lowercase=lowercase,
+    ).stats
+
+
+# -- highlights -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChrfDetail:
+    """One row's chrF statistics and what matched where, for highlighting.
+
+    * ``stats`` (``K`` ints, the layout of the module docstring) and ``breakdown`` are against
+      ``references[reference_index]``, the reference sacreBLEU keeps; they equal
+      :func:`chrf_chunk`'s for that row.
+    * ``hypothesis_chars[p]`` is the index in the original hypothesis of character ``p`` of the
+      text the character n-grams are taken from (lowercased if asked, whitespace removed); the
+      same for the reference in ``reference_chars``.
+    * ``char_pairs[n - 1]``: ``(i, j)`` for each matched character n-gram, at ``i..i+n-1`` of
+      the hypothesis characters and ``j..j+n-1`` of the reference's. An n-gram occurring ``k``
+      times in the hypothesis and ``c`` times in the reference is matched at its first
+      ``min(k, c)`` occurrences on each side, the i-th with the i-th, so there are as many pairs
+      as ``stats`` counts matches.
+    * ``hypothesis_runs`` / ``reference_runs``: ``(start, end, level)`` runs that partition the
+      original text (Python ``str`` indices, half-open), ``level`` being the highest order of a
+      matched character n-gram covering the character (0 = none, and always 0 for whitespace).
+      An n-gram spans removed whitespace, so its characters may lie in separate runs.
+    * chrF++ only (empty for chrF): ``hypothesis_tokens`` / ``reference_tokens`` are the
+      ``(start, end)`` of each word token in the original text, ``word_pairs[n - 1]`` the
+      ``(i, j)`` token indices of each matched word n-gram (clipped as the characters), and
+      ``hypothesis_words`` / ``reference_words`` the matched word n-grams as
+      ``(start, end, order)`` spans of the original text, sorted.
+    """
+
+    stats: tuple[int, ...]
+    reference_index: int
+    breakdown: ChrfBreakdown
+    hypothesis_chars: tuple[int, ...]
+    reference_chars: tuple[int, ...]
+    char_pairs: tuple[tuple[tuple[int, int], ...], ...]
+    hypothesis_runs: tuple[Run, ...]
+    reference_runs: tuple[Run, ...]
+    hypothesis_tokens: tuple[tuple[int, int], ...]
+    reference_tokens: tuple[tuple[int, int], ...]
+    word_pairs: tuple[tuple[tuple[int, int], ...], ...]
+    hypothesis_words: tuple[WordSpan, ...]
+    reference_words: tuple[WordSpan, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Side:
+    """One text as chrF sees it, every character and word mapped back to the original text."""
+
+    length: int  # of the original text
+    chars: str  # the characters of the character n-grams
+    char_origin: list[int]  # the original index of each of ``chars``
+    words: list[str]  # the chrF++ word tokens (empty for chrF)
+    word_spans: list[tuple[int, int]]  # their (start, end) in the original text
+
+
+def _side(text: str, lowercase: bool, words: bool) -> _Side:
+    seen = text.lower() if lowercase else text
+    origin: Sequence[int]
+    if len(seen) == len(text):
+        origin = range(len(text))
+    else:
+        # Lowercasing maps each character on its own to a fixed number of characters (only the
+        # final sigma depends on context, and it stays one character), so these lengths say
+        # which original character every lowercased one comes from.
+        origin = list(chain.from_iterable([i] * len(c.lower()) for i, c in enumerate(text)))
+        if len(origin) != len(seen):
+            raise RuntimeError("cannot map the lowercased text back to the original text")
+    kept = [m.start() for m in _NON_SPACE.finditer(seen)]
+    spans: list[tuple[int, int]] = []
+    tokens: list[str] = []
+    if words:
+        for m in _WORD.finditer(seen):
+            tokens.append(m.group())
+            spans.append((origin[m.start()], origin[m.end() - 1] + 1))
+    return _Side(
+        length=len(text),
+        chars="".join([seen[p] for p in kept]),
+        char_origin=[origin[p] for p in kept],
+        words=tokens,
+        word_spans=spans,
+    )
+
+
+def _matches(
+    hyp: Sequence[str], ref: Sequence[str], max_order: int
+) -> list[tuple[tuple[int, int], ...]]:
+    """The clipped matches of orders ``1..max_order`` as ``(hyp start, ref start)`` pairs."""
+    if max_order == 0:
+        return []
+    get = match_masks(ref).get
+    pairs = [order.pairs for order in match_orders([get(t, 0) for t in hyp], max_order)]
+    return pairs + [()] * (max_order - len(pairs))
+
+
+def _segment_stats(
+    hyp_len: int, ref_len: int, pairs: Sequence[Sequence[tuple[int, int]]]
+) -> list[int]:
+    """One kind's part of the statistics (module docstring) from lengths and matches."""
+    stats: list[int] = []
+    for n, matched in enumerate(pairs, start=1):
+        ref_total = max(ref_len - n + 1, 0)
+        stats += (max(hyp_len - n + 1, 0) if ref_total else 0, ref_total, len(matched))
+    return stats
+
+
+def _runs(side: _Side, pairs: Sequence[Sequence[tuple[int, int]]], which: int) -> tuple[Run, ...]:
+    """Runs of equal level over the original text, from the matched n-grams of every order
+    (their starts on this side are ``pair[which]``)."""
+    levels = [0] * len(side.chars)
+    for n, matched in enumerate(pairs, start=1):
+        row = [n] * n
+        for pair in matched:
+            start = pair[which]
+            levels[start : start + n] = row  # orders ascend: the highest one is left
+    original = [0] * side.length
+    for p, level in zip(side.char_origin, levels, strict=True):
+        if level > original[p]:  # a lowercased character may come from the same original one
+            original[p] = level
+    runs: list[Run] = []
+    start = 0
+    for level, group in groupby(original):
+        end = start + sum(1 for _ in group)
+        runs.append((start, end, level))
+        start = end
+    return tuple(runs)
+
+
+def _word_spans(
+    side: _Side, pairs: Sequence[Sequence[tuple[int, int]]], which: int
+) -> tuple[WordSpan, ...]:
+    spans = side.word_spans
+    found = [
+        (spans[pair[which]][0], spans[pair[which] + n - 1][1], n)
+        for n, matched in enumerate(pairs, start=1)
+        for pair in matched
+    ]
+    return tuple(sorted(found))
+
+
+def chrf_detail(
+    *,
+    hypothesis: str,
+    references: Sequence[str],
+    char_order: int = CHAR_ORDER,
+    word_order: int = 0,
+    beta: int = BETA,
+    lowercase: bool = False,
+) -> ChrfDetail:
+    """The statistics of one hypothesis plus its matched characters and words (see
+    :class:`ChrfDetail`), against the reference sacreBLEU keeps.
+
+    The matches come from :func:`core.metrics.matching.match_orders` on the characters (and the
+    words), so memory grows with the number of distinct characters times the line length; the
+    tests check that the statistics equal :func:`chrf_chunk`'s.
+    """
+    order = _check_orders(char_order, word_order)
+    _check_beta(beta)
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
+    if isinstance(references, str) or not all(isinstance(r, str) for r in references):
+        raise TypeError("references must be a sequence of strings")
+    if len(references) == 0:
+        raise ValueError("chrF needs at least one reference")
+    hyp = _side(hypothesis, lowercase, word_order > 0)
+    refs = [_side(ref, lowercase, word_order > 0) for ref in references]
+    char_pairs = [_matches(hyp.chars, ref.chars, char_order) for ref in refs]
+    word_pairs = [_matches(hyp.words, ref.words, word_order) for ref in refs]
+    per_ref = np.array(
+        [
+            _segment_stats(len(hyp.chars), len(ref.chars), chars)
+            + _segment_stats(len(hyp.words), len(ref.words), words)
+            for ref, chars, words in zip(refs, char_pairs, word_pairs, strict=True)
+        ],
+        np.int64,
+    ).reshape(len(refs), 3 * order)
+    index = 0
+    if len(refs) > 1:
+        # The same decision, on the same bit-identical scores, as the bulk path.
+        scores = chrf_from_stats(per_ref, char_order=char_order, word_order=word_order, beta=beta)
+        index = int(np.argmax(scores))
+    ref = refs[index]
+    chars = char_pairs[index]
+    words = word_pairs[index]
+    return ChrfDetail(
+        stats=tuple(per_ref[index].tolist()),
+        reference_index=index,
+        breakdown=chrf_breakdown(
+            per_ref[index], char_order=char_order, word_order=word_order, beta=beta
+        ),
+        hypothesis_chars=tuple(hyp.char_origin),
+        reference_chars=tuple(ref.char_origin),
+        char_pairs=tuple(chars),
+        hypothesis_runs=_runs(hyp, chars, 0),
+        reference_runs=_runs(ref, chars, 1),
+        hypothesis_tokens=tuple(hyp.word_spans),
+        reference_tokens=tuple(ref.word_spans),
+        word_pairs=tuple(words),
+        hypothesis_words=_word_spans(hyp, words, 0),
+        reference_words=_word_spans(ref, words, 1),
+    )
+
+
+# -- signature ------------------------------------------------------------------------------
+
+# Signature field -> short name, as in sacreBLEU's Signature/CHRFSignature.
+_SIGNATURE_SHORT: Final = {
+    "nrefs": "#",
+    "bs": "bs",
+    "seed": "rs",
+    "case": "c",
+    "eff": "e",
+    "nc": "nc",
+    "nw": "nw",
+    "space": "s",
+    "version": "v",
+}
+
+
+def chrf_signature(
+    *,
+    nrefs: int,
+    char_order: int = CHAR_ORDER,
+    word_order: int = 0,
+    lowercase: bool = False,
+    n_bootstrap: int = 1,
+    seed: int | None = None,
+    short: bool = False,
+    version: str = SACREBLEU_VERSION,
+) -> str:
+    """sacreBLEU's chrF signature, e.g. ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|
+    version:2.6.0`` (equal to ``str(CHRF(...).get_signature())`` after a ``corpus_score``).
+
+    ``nrefs=-1`` means a variable number of references per segment (``var``). With
+    ``n_bootstrap > 1`` the bootstrap fields follow ``nrefs``, ``bs:<n>|seed:<seed>``, where a
+    ``seed`` of None is an unseeded generator (``none``). beta is not part of sacreBLEU's
+    signature (it is in the score's name, :func:`chrf_name`). ``short`` gives the short form.
+    """
+    _check_orders(char_order, word_order)
+    if isinstance(nrefs, bool) or not isinstance(nrefs, int) or (nrefs < 1 and nrefs != -1):
+        raise ValueError(f"nrefs must be a positive integer or -1 (variable), got {nrefs!r}")
+    fields: list[tuple[str, object]] = [("nrefs", "var" if nrefs == -1 else nrefs)]
+    if n_bootstrap > 1:
+        fields += [("bs", n_bootstrap), ("seed", str(seed).lower())]
+    fields += [
+        ("case", "lc" if lowercase else "mixed"),
+        ("eff", "yes"),  # eps_smoothing=False: effective-order averaging
+        ("nc", char_order),
+        ("nw", word_order),
+        ("space", "no"),  # whitespace=False
+        ("version", version),
+    ]
+    return "|".join(f"{_SIGNATURE_SHORT[name] if short else name}:{val}" for name, val in fields)
