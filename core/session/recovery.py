@@ -1,0 +1,97 @@
+"""Untitled sessions and crash recovery.
+
+Work starts in an untitled session in the recovery folder (:func:`create_untitled`), saved like
+any session: every edit is committed at once. "Save as" moves it to a name of the user's choosing
+(:meth:`SessionStore.save_as` removes the untitled file). Whatever is still in the recovery folder
+when Matchlight starts was left by a crash or by quitting without saving:
+:func:`list_recoverable` describes each one, and :func:`discard_recoverable` deletes one.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from matchlight.core.session.locations import is_in_recovery_dir, recovery_dir
+from matchlight.core.session.store import (
+    SUFFIX,
+    SessionError,
+    SessionInput,
+    SessionStore,
+    _owner_alive,
+    _remove_database,
+    iter_sessions,
+)
+
+__all__ = ["RecoverableSession", "create_untitled", "discard_recoverable", "list_recoverable"]
+
+
+@dataclass(frozen=True, slots=True)
+class RecoverableSession:
+    """A session found in the recovery folder."""
+
+    path: Path
+    inputs: tuple[SessionInput, ...]
+    modified: datetime
+    spans: int
+    #: Another running Matchlight has it open (do not offer it for recovery).
+    in_use: bool
+    #: Why it cannot be opened (damaged, newer version), else None.
+    problem: str | None = None
+
+
+def create_untitled(
+    *, inputs: Sequence[SessionInput], settings: Mapping[str, Any], **state: Any
+) -> SessionStore:
+    """A new session in the recovery folder (``state``: see :meth:`SessionStore.create`)."""
+    folder = recovery_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    path = folder / f"untitled-{stamp}-{uuid.uuid4().hex[:8]}{SUFFIX}"
+    return SessionStore.create(path, inputs=inputs, settings=settings, **state)
+
+
+def _modified(path: Path) -> datetime:
+    times = [p.stat().st_mtime for p in (path, Path(str(path) + "-wal")) if p.exists()]
+    return datetime.fromtimestamp(max(times), UTC)
+
+
+def list_recoverable() -> list[RecoverableSession]:
+    """The sessions in the recovery folder, most recently modified first.
+
+    Each is read through a read-only copy, so listing never changes a file.
+    """
+    found: list[RecoverableSession] = []
+    for path in iter_sessions(recovery_dir()):
+        modified = _modified(path)
+        try:
+            with SessionStore.open_copy_read_only(path) as copy:
+                meta = copy._meta_values("owner_pid", "owner_host")
+                in_use = _owner_alive(meta.get("owner_pid"), meta.get("owner_host"))
+                problem = "; ".join(copy.problems) or None
+                found.append(
+                    RecoverableSession(
+                        path, copy.inputs(), modified, copy.count_spans(), in_use, problem
+                    )
+                )
+        except SessionError as exc:
+            found.append(RecoverableSession(path, (), modified, 0, False, exc.problem))
+    return sorted(found, key=lambda s: s.modified, reverse=True)
+
+
+def discard_recoverable(path: str | os.PathLike[str]) -> None:
+    """Delete a session from the recovery folder (and its WAL). Refuses any file elsewhere, and
+    a session another running Matchlight has open."""
+    target = Path(path)
+    if target.suffix != SUFFIX or not is_in_recovery_dir(target):
+        raise SessionError("only sessions in the recovery folder can be discarded", target)
+    if not target.exists():
+        return
+    if _owner_alive(*SessionStore._owner_of(target)):
+        raise SessionError("this session is open in another Matchlight window", target)
+    _remove_database(target)
