@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from matchlight.core.scoring.config import ScoringConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
@@ -80,3 +83,42 @@ def dataset_params() -> list[object]:
     if not DATASETS:
         return [pytest.param(None, marks=pytest.mark.skip(reason="shared/data is not present"))]
     return [pytest.param(d, id=d.name) for d in DATASETS]
+
+
+ALL_METRICS = ("bleu", "rouge", "nltk_bleu")
+
+
+def make_config(
+    *,
+    metrics: Sequence[str] = ALL_METRICS,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    max_order: int = 4,
+    effective_order: bool = True,
+    nltk_tokenize: str = "none",
+    nltk_smoothing: str = "method0",
+    nltk_order: int = 4,
+    rouge_tokenizer: str = "rouge-score",
+    rouge_stem: bool = False,
+    rouge_max_n: int = 2,
+    separator: str | None = "\n",
+) -> ScoringConfig:
+    """A configuration from flat settings (the tests' shorthand)."""
+    config = ScoringConfig(metrics=tuple(metrics), sentence_separator=separator)
+    config = config.with_settings(
+        "bleu",
+        tokenize=tokenize,
+        lowercase=lowercase,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        max_order=max_order,
+        effective_order=effective_order,
+    )
+    config = config.with_settings(
+        "nltk_bleu", tokenize=nltk_tokenize, smoothing=nltk_smoothing, max_order=nltk_order
+    )
+    return config.with_settings(
+        "rouge", tokenizer=rouge_tokenizer, stem=rouge_stem, max_n=rouge_max_n
+    )

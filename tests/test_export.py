@@ -131,7 +131,7 @@ def test_sidecar_records_the_csv_checksum_and_the_reader_accepts_it(tmp_path: Pa
     meta = read_export_meta(out)
     assert meta["csv"] == {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
     assert meta == json.loads(sidecar_path(out).read_text(encoding="utf-8"))
-    assert meta["signature"] == table.signature()
+    assert meta["signatures"] == table.signatures()
 
 
 def test_reader_detects_a_changed_csv(tmp_path: Path) -> None:

@@ -209,11 +209,6 @@ BACKGROUND_POOL_WITHOUT_THREADS = textwrap.dedent(
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs engine.py to import core.scoring.lifeline at module level (see the report): "
-    "a forked background pool runs no initializer, so only the import binds its worker",
-)
 def test_killed_single_threaded_owner_of_a_background_pool_leaves_nothing(
     session: list[subprocess.Popen[bytes]],
 ) -> None:

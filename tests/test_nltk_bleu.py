@@ -14,15 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
-from matchlight.core.metrics.bleu import prepare_refs
-from matchlight.core.metrics.nltk_bleu import (
-    NLTK_SMOOTHING,
-    NltkStats,
-    nltk_bleu_from_stats,
+from matchlight.core.metrics.nltk_bleu import NLTK_SMOOTHING, NltkStats, nltk_bleu_from_stats
+from tests.oracles import (
     nltk_corpus_bleu,
     nltk_sentence_bleu,
     nltk_stats,
     nltk_stats_from_refs,
+    prepare_refs,
 )
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"

@@ -55,8 +55,20 @@ def _text_cell(text: str) -> str:
     return spreadsheet_safe(_SURROGATES.sub("\ufffd", text))
 
 
+def _layout(table: ScoreTable) -> tuple[list[int], list[int], list[str]]:
+    """The CSV's columns: score columns, then counts (both by table index), then row flags.
+
+    Built from the registry's columns, so a new metric adds its columns here by itself.
+    """
+    scores = [i for i, c in enumerate(table.columns) if c.kind == "score"]
+    counts = [i for i, c in enumerate(table.columns) if c.kind == "count"]
+    return scores, counts, list(table.row_flags)
+
+
 def csv_header(table: ScoreTable) -> list[str]:
-    names = ["system", "segment", *table.metrics, "hyp_len", "ref_len", "lsum_fallback"]
+    scores, counts, flags = _layout(table)
+    keys = table.column_keys
+    names = ["system", "segment", *(keys[i] for i in scores), *(keys[i] for i in counts), *flags]
     return [_text_cell(name) for name in names]
 
 
@@ -66,21 +78,23 @@ def csv_rows(
     rows: Sequence[int] | None = None,
     systems: Sequence[int] | None = None,
 ) -> Iterable[list[str]]:
-    """Rows of the CSV, system-major, segments 1-based, floats as ``repr``."""
+    """Rows of the CSV, system-major, segments 1-based, scores as ``repr`` (full precision),
+    counts and flags as integers; an empty cell where there is no score."""
     index = range(table.n_segments) if rows is None else sorted(int(r) for r in rows)
     chosen = range(len(table.systems)) if systems is None else systems
+    score_cols, count_cols, flag_names = _layout(table)
+    flags = [table.row_flags[name] for name in flag_names]
     for s in chosen:
         name = _text_cell(table.systems[s])
         scores = table.scores[s]
         for i in index:
-            values = [repr(float(v)) if not np.isnan(v) else "" for v in scores[i]]
+            row = scores[i]
             yield [
                 name,
                 str(i + 1),
-                *values,
-                str(int(table.hyp_len[s, i])),
-                str(int(table.ref_len[s, i])),
-                "1" if table.lsum_fallback[i] else "0",
+                *(repr(float(row[c])) if not np.isnan(row[c]) else "" for c in score_cols),
+                *(str(int(row[c])) if not np.isnan(row[c]) else "" for c in count_cols),
+                *(str(int(flag[i])) for flag in flags),
             ]
 
 
@@ -117,7 +131,8 @@ def _json_bytes(payload: Mapping[str, Any]) -> bytes:
     # Paths from the command line may hold lone surrogates (undecodable bytes of a file name).
     # Inside a JSON string, backslashreplace writes them as the JSON escape \udcXX, so the file
     # is valid UTF-8 and reading it back gives the same string.
-    text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    # allow_nan=False: a bare NaN is not JSON (strict parsers reject it); callers write null.
+    text = json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     return text.encode("utf-8", errors="backslashreplace")
 
 
@@ -187,7 +202,7 @@ def write_csv(
         text = _csv_text(itertools.chain([header], body))
     data = text.encode("utf-8")
     meta = {
-        "signature": table.signature(),
+        "signatures": table.signatures(),
         "config": table.config.to_dict(),
         "matchlight_version": __version__,
         "systems": list(table.systems),

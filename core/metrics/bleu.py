@@ -1,47 +1,69 @@
-"""BLEU on tokenized input, numerically identical to sacrebleu 2.6.0.
+"""BLEU, numerically identical to sacreBLEU 2.6.0: statistics, scores, signature, highlights.
 
-The functions here take token lists (words), never raw text: tokenization lives elsewhere.
-The pipeline follows sacrebleu's design of additive statistics:
+The pipeline follows sacreBLEU's design of additive statistics:
 
-* :func:`prepare_refs` counts the n-grams of one segment's references once, so the same
-  references can be reused for every system that is scored against them;
-* :func:`bleu_stats` produces the additive :class:`BleuStats` of one hypothesis (the hot path);
-* :func:`compute_bleu` turns (summed) statistics into a :class:`BleuScore`; it is a pure
-  function of the statistics, so sentence BLEU, corpus BLEU (a sum of statistics) and
-  bootstrap resamples all go through it;
-* :func:`bleu_detail` says which tokens matched, for highlighting one row in the GUI.
+* :func:`chunk_stats` counts the clipped n-gram matches of many rows at once (the bulk scorer,
+  in numpy, see :mod:`core.metrics.ngrams`); a segment's :class:`BleuStats` are the hypothesis
+  length, the closest reference length, and the matches and totals per order;
+* :func:`compute_bleu` turns (summed) statistics into a :class:`BleuScore`: a pure function of
+  the statistics, so sentence BLEU, corpus BLEU (a sum of statistics) and bootstrap resamples
+  all go through it; :func:`sacrebleu_scores` is the same arithmetic for many rows at once;
+* :func:`bleu_detail` says which tokens of one row matched which (the highlights), with the one
+  matcher of :mod:`core.metrics.matching`;
+* :class:`BleuMetric` describes BLEU to the rest of Matchlight (see :mod:`core.metrics.base`).
 """
 
 from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import cast
+from typing import Any, ClassVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from matchlight.core.metrics.lcs import match_masks, next_order
+from matchlight.core.metrics.base import (
+    Block,
+    ChunkText,
+    CorpusView,
+    HighlightLayer,
+    HighlightMode,
+    Metric,
+    MetricChunk,
+    MetricCorpus,
+    MetricRowDetail,
+    MetricSettings,
+    Range,
+    Run,
+    ScoreColumn,
+    Setting,
+    check_detail_size,
+    mask_separator,
+)
+from matchlight.core.metrics.lcs import match_masks
+from matchlight.core.metrics.matching import match_orders
+from matchlight.core.metrics.ngrams import Column, NgramCounts
+from matchlight.core.text.tokenizers import BLEU_TOKENIZERS, Tokenizer, bleu_tokenizer
+from matchlight.core.text.types import Span, Tokens
 
 __all__ = [
     "DEFAULT_MAX_ORDER",
+    "SACREBLEU_VERSION",
     "SMOOTH_METHODS",
     "BleuDetail",
+    "BleuMetric",
     "BleuScore",
+    "BleuSettings",
     "BleuStats",
     "DetailRefs",
-    "NgramKey",
-    "RefNgrams",
     "bleu_detail",
-    "bleu_detail_one",
     "bleu_signature",
-    "bleu_stats",
+    "chunk_stats",
     "compute_bleu",
     "prepare_detail",
-    "prepare_refs",
     "sacrebleu_scores",
 ]
 
@@ -50,12 +72,18 @@ SMOOTH_METHODS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 
 
 #: The maximum n-gram order used unless told otherwise (BLEU-4).
 DEFAULT_MAX_ORDER = 4
+#: The highest order offered.
+MAX_ORDER_LIMIT = 9
 
-#: An n-gram key: unigrams are the token itself, longer n-grams are tuples of tokens.
-NgramKey = str | tuple[str, ...]
+#: The sacreBLEU release whose numbers these are; its signatures carry this version.
+SACREBLEU_VERSION = "2.6.0"
 
 # sacrebleu floors log(0) to this value instead of -inf (``sacrebleu.utils.my_log``).
 _LOG_OF_ZERO = -9999999999
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
 
 
 def _check_tokens(tokens: object, what: str) -> None:
@@ -74,23 +102,6 @@ def _check_smooth_method(smooth_method: str) -> None:
     if smooth_method not in SMOOTH_METHODS:
         known = ", ".join(SMOOTH_METHODS)
         raise ValueError(f"unknown smooth_method {smooth_method!r}; expected one of: {known}")
-
-
-def _ngrams(tokens: Sequence[str], n: int) -> Iterable[NgramKey]:
-    """The n-grams of ``tokens`` left to right, keyed as in :data:`NgramKey`."""
-    if n == 1:
-        return tokens
-    return zip(*[tokens[i:] for i in range(n)], strict=False)
-
-
-def _count(tokens: Sequence[str], n: int) -> dict[NgramKey, int]:
-    """How often each n-gram occurs in ``tokens`` (a plain dict: measured faster than Counter,
-    whose construction and copies cost more for segment-sized inputs)."""
-    counts: dict[NgramKey, int] = {}
-    get = counts.get
-    for gram in _ngrams(tokens, n):
-        counts[gram] = get(gram, 0) + 1
-    return counts
 
 
 def _closest_ref_len(hyp_len: int, ref_lens: tuple[int, ...]) -> int:
@@ -164,82 +175,23 @@ class BleuScore:
     #: The smoothing value actually used (the method's default when none was given).
     smooth_value: float | None
 
+    def describe(self) -> str:
+        """sacreBLEU's one-line detail: ``58.3/35.1/22.0/14.1 (BP = 1.000 ratio = 1.012 ...)``."""
+        ratio = self.sys_len / self.ref_len if self.ref_len else 0.0
+        return (
+            "/".join(f"{p:.1f}" for p in self.precisions)
+            + f" (BP = {self.bp:.3f} ratio = {ratio:.3f}"
+            + f" hyp_len = {self.sys_len} ref_len = {self.ref_len})"
+        )
 
-@dataclass(frozen=True, slots=True, eq=False)
-class RefNgrams:
-    """The references of ONE segment, prepared once for scoring any number of hypotheses.
-
-    Build it with :func:`prepare_refs`. ``counts[n - 1]`` maps every n-gram to its maximum count
-    in any single reference; it is shared, so treat it as read-only.
-    """
-
-    max_order: int
-    lengths: tuple[int, ...]
-    counts: tuple[dict[NgramKey, int], ...]
-    #: The reference tokens themselves, needed only by :func:`bleu_detail`.
-    tokens: tuple[tuple[str, ...], ...]
-
-
-def prepare_refs(references: Sequence[Sequence[str]], max_order: int = 4) -> RefNgrams:
-    """Count the n-grams (orders ``1..max_order``) of one segment's references.
-
-    Any number of references (at least one) is accepted; an empty reference has length 0 and
-    no n-grams.
-    """
-    _check_max_order(max_order)
-    _check_tokens(references, "references")
-    if len(references) == 0:
-        raise ValueError("a segment needs at least one reference")
-    for ref in references:
-        _check_tokens(ref, "each reference")
-    tokens = tuple(tuple(ref) for ref in references)
-    counts: list[dict[NgramKey, int]] = []
-    for n in range(1, max_order + 1):
-        merged = _count(tokens[0], n)
-        for ref in tokens[1:]:
-            for gram, count in _count(ref, n).items():
-                if count > merged.get(gram, 0):
-                    merged[gram] = count
-        counts.append(merged)
-    return RefNgrams(
-        max_order=max_order,
-        lengths=tuple(len(ref) for ref in tokens),
-        counts=tuple(counts),
-        tokens=tokens,
-    )
-
-
-def bleu_stats(hypothesis: Sequence[str], refs: RefNgrams) -> BleuStats:
-    """Clipped n-gram matches, n-gram totals and lengths of one hypothesis (the hot path).
-
-    Each hypothesis n-gram counts at most as often as it occurs in any single reference.
-    ``hypothesis`` must support slicing (a list or tuple of tokens).
-    """
-    _check_tokens(hypothesis, "hypothesis")
-    hyp_len = len(hypothesis)
-    max_order = refs.max_order
-    matches = [0] * max_order
-    totals = [0] * max_order
-    counts = refs.counts
-    # Consume a copy of the reference counts: each hit uses up one allowed occurrence. Measured
-    # faster than counting the hypothesis n-grams and taking minima (Counter, set
-    # intersections), and the shifted slices are reused from one order to the next.
-    shifted: list[Sequence[str]] = []
-    for n in range(1, min(max_order, hyp_len) + 1):
-        shifted.append(hypothesis[n - 1 :])
-        remaining = counts[n - 1].copy()
-        get = remaining.get
-        matched = 0
-        for gram in hypothesis if n == 1 else zip(*shifted, strict=False):
-            left = get(gram)
-            if left:
-                remaining[gram] = left - 1
-                matched += 1
-        matches[n - 1] = matched
-        totals[n - 1] = hyp_len - n + 1
-    return BleuStats(
-        hyp_len, _closest_ref_len(hyp_len, refs.lengths), tuple(matches), tuple(totals)
-    )
+    def json_fields(self) -> dict[str, object]:
+        """The components for a JSON report (finite floats only)."""
+        return {
+            "bp": self.bp,
+            "sys_len": self.sys_len,
+            "ref_len": self.ref_len,
+            "precisions": list(self.precisions),
+        }
 
 
 def compute_bleu(
@@ -317,334 +269,6 @@ def compute_bleu(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class BleuDetail:
-    """Which tokens of one hypothesis and its references took part in a BLEU match.
-
-    * ``hyp_matches[n - 1]``: the sorted start positions of the clipped matched hypothesis
-      n-grams. An n-gram occurring k times in the hypothesis, with maximum count c in any single
-      reference, matches only at its first ``min(k, c)`` occurrences, so
-      ``len(hyp_matches[n - 1]) == stats.matches[n - 1]``.
-    * ``hyp_order[i]``: the highest order of those matched n-grams covering hypothesis token
-      ``i`` (0 = unmatched).
-    * ``ref_orders[r][j]``: the same for token ``j`` of reference ``r``, clipped against that
-      reference alone (first ``min(k, count in r)`` occurrences on both sides).
-    * ``links[r]``: sorted, distinct ``(hyp_index, ref_index)`` token pairs: the i-th matched
-      occurrence of an n-gram in the hypothesis is paired, token by token, with its i-th
-      occurrence in reference ``r``, for every order.
-    """
-
-    stats: BleuStats
-    hyp_matches: tuple[tuple[int, ...], ...]
-    hyp_order: tuple[int, ...]
-    ref_orders: tuple[tuple[int, ...], ...]
-    links: tuple[tuple[tuple[int, int], ...], ...]
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class DetailRefs:
-    """The references of ONE segment, prepared once for :func:`bleu_detail`.
-
-    Build it with :func:`prepare_detail`. ``masks[r]`` maps every token of reference ``r`` to the
-    bit mask of its positions (bit ``j`` set when token ``j`` is that token); treat it as
-    read-only.
-    """
-
-    max_order: int
-    lengths: tuple[int, ...]
-    tokens: tuple[tuple[str, ...], ...]
-    masks: tuple[dict[str, int], ...]
-
-
-def prepare_detail(references: Sequence[Sequence[str]], max_order: int = 4) -> DetailRefs:
-    """Prepare one segment's references for :func:`bleu_detail` (reusable for every system)."""
-    _check_max_order(max_order)
-    _check_tokens(references, "references")
-    if len(references) == 0:
-        raise ValueError("a segment needs at least one reference")
-    tokens: list[tuple[str, ...]] = []
-    for ref in references:
-        _check_tokens(ref, "each reference")
-        tokens.append(ref if isinstance(ref, tuple) else tuple(ref))
-    return DetailRefs(
-        max_order,
-        tuple([len(ref) for ref in tokens]),
-        tuple(tokens),
-        tuple([match_masks(ref) for ref in tokens]),
-    )
-
-
-def _paint(levels: list[int], starts: list[int], n: int) -> None:
-    """Set the level of every token covered by an n-gram starting at ``starts`` to ``n``."""
-    row = [n] * n
-    for start in starts:
-        levels[start : start + n] = row
-
-
-def _match_one(
-    hypothesis: Sequence[str],
-    masks: dict[str, int],
-    width: int,
-    max_order: int,
-) -> tuple[list[list[int]], tuple[int, ...], tuple[tuple[int, int], ...]]:
-    """The clipped matches of the hypothesis in one reference (of length ``width``).
-
-    Returns the matched hypothesis start positions per order (orders without a match omitted at
-    the end), the reference token levels and the links.
-
-    ``found`` maps every hypothesis position whose n-gram occurs in the reference to the bit mask
-    of the reference positions where that n-gram starts (see :func:`core.metrics.lcs.next_order`). A
-    non-zero mask determines the n-gram, so equal masks are equal n-grams: the k-th occurrence
-    of an n-gram in the hypothesis is paired with its k-th occurrence in the reference (the k-th
-    lowest bit of the mask) up to the smaller of the two counts, which is exactly what clipping
-    allows, and no n-gram is ever built.
-    """
-    levels = [0] * width
-    get = masks.get
-    token_masks = [get(token, 0) for token in hypothesis]
-    # Order 1: the positions whose token occurs in the reference, paired as they are found.
-    found: dict[int, int] = {}
-    left: dict[int, int] = {}  # per n-gram (mask): its reference occurrences not yet paired
-    starts: list[int] = []
-    keys: list[int] = []  # the link (i, j) of each pair as the integer i * width + j
-    for i, mask in enumerate(token_masks):
-        if mask:
-            found[i] = mask
-            rest = left.get(mask, mask)
-            if rest:
-                low = rest & -rest
-                left[mask] = rest ^ low
-                j = low.bit_length() - 1
-                starts.append(i)
-                keys.append(i * width + j)
-                levels[j] = 1
-    matched = [starts]
-    if not starts:
-        return [], tuple(levels), ()
-    unique = set(keys)
-    step = width + 1  # (i + t, j + t) is t * (width + 1) after (i, j)
-    for n in range(2, max_order + 1):
-        found = next_order(found, token_masks, n)
-        if not found:
-            break  # an n-gram can only match where an (n-1)-gram did
-        left = {}
-        left_get = left.get
-        starts = []
-        keys = []
-        row = [n] * n
-        for i, mask in found.items():
-            rest = left_get(mask, mask)
-            if rest:
-                low = rest & -rest
-                left[mask] = rest ^ low
-                j = low.bit_length() - 1
-                starts.append(i)
-                keys.append(i * width + j)
-                levels[j : j + n] = row
-        matched.append(starts)
-        for offset in range(0, n * step, step):
-            unique.update([key + offset for key in keys])
-    return matched, tuple(levels), tuple(map(divmod, sorted(unique), repeat(width)))
-
-
-def bleu_detail_one(
-    hypothesis: Sequence[str], masks: dict[str, int], width: int, max_order: int = 4
-) -> BleuDetail:
-    """:func:`bleu_detail` against one reference, given by its length ``width`` and its
-    :func:`core.metrics.lcs.match_masks` (what :func:`prepare_detail` computes).
-
-    The same matching as :func:`_match_one`, fused with the painting and the assembly.
-    """
-    hyp_len = len(hypothesis)
-    levels = [0] * width
-    hyp_levels = [0] * hyp_len
-    get = masks.get
-    token_masks = [get(token, 0) for token in hypothesis]
-    found: dict[int, int] = {}
-    left: dict[int, int] = {}
-    starts: list[int] = []
-    keys: list[int] = []
-    for i, mask in enumerate(token_masks):
-        if mask:
-            found[i] = mask
-            rest = left.get(mask, mask)
-            if rest:
-                low = rest & -rest
-                left[mask] = rest ^ low
-                j = low.bit_length() - 1
-                starts.append(i)
-                keys.append(i * width + j)
-                levels[j] = 1
-                hyp_levels[i] = 1
-    first_keys = keys  # the order-1 links
-    hyp_matches = [tuple(starts)]
-    links: tuple[tuple[int, int], ...] = ()
-    if starts:
-        # Once every n-gram found at some order occurs once in the reference and once among
-        # the found ones (one bit per mask, no mask twice: "clean"), every higher order is
-        # clean too and its links are already among those of this order: the (n+1)-gram at
-        # i matched at j means the n-grams at i and i + 1 matched at j and j + 1.
-        expand = len(left) < len(found) or any(left.values())
-        unique = set(keys) if expand else None
-        step = width + 1
-        for n in range(2, max_order + 1):
-            k = n - 1
-            last = hyp_len - k
-            found = {
-                i: both
-                for i, mask in found.items()
-                if i < last and (both := mask & token_masks[i + k] >> k)
-            }
-            if not found:
-                break
-            left = {}
-            left_get = left.get
-            starts = []
-            keys = []
-            row = [n] * n
-            for i, mask in found.items():
-                rest = left_get(mask, mask)
-                if rest:
-                    low = rest & -rest
-                    left[mask] = rest ^ low
-                    j = low.bit_length() - 1
-                    starts.append(i)
-                    keys.append(i * width + j)
-                    levels[j : j + n] = row
-                    hyp_levels[i : i + n] = row
-            hyp_matches.append(tuple(starts))
-            if unique is not None and expand:
-                for offset in range(step, n * step, step):
-                    unique.update([key + offset for key in keys])
-                unique.update(keys)
-                expand = len(left) < len(found) or any(left.values())
-        if unique is None:  # order 1 was clean: its pairs, already sorted, are all the links
-            links = tuple(map(divmod, first_keys, repeat(width)))
-        else:
-            links = tuple(map(divmod, sorted(unique), repeat(width)))
-    if len(hyp_matches) < max_order:
-        hyp_matches += [()] * (max_order - len(hyp_matches))
-    totals = tuple([hyp_len - n if n < hyp_len else 0 for n in range(max_order)])
-    return BleuDetail(
-        BleuStats(hyp_len, width, tuple([len(m) for m in hyp_matches]), totals),
-        tuple(hyp_matches),
-        tuple(hyp_levels),
-        (tuple(levels),),
-        (links,),
-    )
-
-
-def bleu_detail(hypothesis: Sequence[str], refs: RefNgrams | DetailRefs) -> BleuDetail:
-    """The statistics of one hypothesis plus the matched tokens, for highlighting.
-
-    ``refs`` may come from :func:`prepare_refs` or, cheaper when only the detail is needed (and
-    reused for several systems), from :func:`prepare_detail`. The statistics equal
-    :func:`bleu_stats`'.
-
-    How: with ``M[i]`` the mask of the reference positions holding hypothesis token ``i``, the
-    reference positions where the hypothesis n-gram at ``i`` starts are
-    ``M[i] & M[i + 1] >> 1 & ... & M[i + n - 1] >> (n - 1)``, computed order after order for the
-    positions still matching (see :mod:`core.metrics.lcs`), without building any n-gram.
-    """
-    _check_tokens(hypothesis, "hypothesis")
-    if isinstance(refs, RefNgrams):
-        refs = prepare_detail(refs.tokens, refs.max_order)
-    lengths = refs.lengths
-    if len(lengths) == 1:
-        return bleu_detail_one(hypothesis, refs.masks[0], lengths[0], refs.max_order)
-    hyp_len = len(hypothesis)
-    max_order = refs.max_order
-    per_order: list[set[int]] = [set() for _ in range(max_order)]
-    ref_orders: list[tuple[int, ...]] = []
-    links: list[tuple[tuple[int, int], ...]] = []
-    for masks, width in zip(refs.masks, lengths, strict=True):
-        matched, levels, pairs = _match_one(hypothesis, masks, width, max_order)
-        ref_orders.append(levels)
-        links.append(pairs)
-        for union, starts in zip(per_order, matched, strict=False):
-            union.update(starts)
-    # Clipped with the maximum count over the references: the union of the per-reference
-    # matches (each is a prefix of the n-gram's occurrences in the hypothesis).
-    hyp_levels = [0] * hyp_len
-    hyp_matches: list[tuple[int, ...]] = []
-    for n, union in enumerate(per_order, start=1):
-        starts = sorted(union)
-        hyp_matches.append(tuple(starts))
-        _paint(hyp_levels, starts, n)
-    totals = [hyp_len - n if n < hyp_len else 0 for n in range(max_order)]
-    return BleuDetail(
-        BleuStats(
-            hyp_len,
-            _closest_ref_len(hyp_len, lengths),
-            tuple([len(m) for m in hyp_matches]),
-            tuple(totals),
-        ),
-        tuple(hyp_matches),
-        tuple(hyp_levels),
-        tuple(ref_orders),
-        tuple(links),
-    )
-
-
-# Signature field -> short name, as in sacrebleu's Signature/BLEUSignature.
-_SIGNATURE_SHORT = {
-    "nrefs": "#",
-    "case": "c",
-    "eff": "e",
-    "tok": "tok",
-    "smooth": "s",
-    "ngram": "n",
-    "version": "v",
-}
-
-
-def bleu_signature(
-    *,
-    nrefs: int,
-    lowercase: bool,
-    tokenize: str,
-    smooth_method: str,
-    smooth_value: float | None,
-    effective_order: bool,
-    max_order: int,
-    version: str,
-    short: bool = False,
-) -> str:
-    """A sacrebleu-style reproducibility signature, e.g.
-    ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``.
-
-    ``nrefs=-1`` means a variable number of references per segment (shown as ``var``, as in
-    sacrebleu). ``tokenize`` is the tokenizer's signature (``13a``, ``intl``, ``zh``, ...).
-    Methods with a parameter show its value, e.g. ``smooth:floor[0.10]``. sacrebleu 2.6.0 does
-    not record the maximum order (its open issue #251), so for the default order 4 the string
-    is identical to sacrebleu's; any other order adds ``ngram:<order>`` before the version so
-    that the signature still determines the number. ``short`` gives sacrebleu's short form.
-    """
-    _check_smooth_method(smooth_method)
-    _check_max_order(max_order)
-    smooth = smooth_method
-    default = SMOOTH_METHODS[smooth_method]
-    if default is not None:
-        shown = default if smooth_value is None else smooth_value
-        smooth += f"[{shown:.2f}]"
-    fields: list[tuple[str, object]] = [
-        ("nrefs", "var" if nrefs == -1 else nrefs),
-        ("case", "lc" if lowercase else "mixed"),
-        ("eff", "yes" if effective_order else "no"),
-        ("tok", tokenize),
-        ("smooth", smooth),
-    ]
-    if max_order != DEFAULT_MAX_ORDER:
-        fields.append(("ngram", max_order))
-    fields.append(("version", version))
-    return "|".join(f"{_SIGNATURE_SHORT[name] if short else name}:{val}" for name, val in fields)
-
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
-
-
 def sacrebleu_scores(
     hyp_len: IntArray,
     ref_len: IntArray,
@@ -710,3 +334,672 @@ def sacrebleu_scores(
         means = (log_sum / order).tolist()
         scores[chosen] = bp[chosen] * np.fromiter(map(math.exp, means), np.float64, chosen.size)
     return scores
+
+
+# Signature field -> short name, as in sacrebleu's Signature/BLEUSignature.
+_SIGNATURE_SHORT = {
+    "nrefs": "#",
+    "case": "c",
+    "eff": "e",
+    "tok": "tok",
+    "smooth": "s",
+    "ngram": "n",
+    "version": "v",
+}
+
+
+def bleu_signature(
+    *,
+    nrefs: int,
+    lowercase: bool,
+    tokenize: str,
+    smooth_method: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    max_order: int,
+    version: str,
+    short: bool = False,
+) -> str:
+    """A sacrebleu-style reproducibility signature, e.g.
+    ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``.
+
+    ``nrefs=-1`` means a variable number of references per segment (shown as ``var``, as in
+    sacrebleu). ``tokenize`` is the tokenizer's signature (``13a``, ``intl``, ``zh``, ...).
+    Methods with a parameter show its value, e.g. ``smooth:floor[0.10]``. sacrebleu 2.6.0 does
+    not record the maximum order (its open issue #251), so for the default order 4 the string
+    is identical to sacrebleu's; any other order adds ``ngram:<order>`` before the version so
+    that the signature still determines the number. ``short`` gives sacrebleu's short form.
+    """
+    _check_smooth_method(smooth_method)
+    _check_max_order(max_order)
+    smooth = smooth_method
+    default = SMOOTH_METHODS[smooth_method]
+    if default is not None:
+        shown = default if smooth_value is None else smooth_value
+        smooth += f"[{shown:.2f}]"
+    fields: list[tuple[str, object]] = [
+        ("nrefs", "var" if nrefs == -1 else nrefs),
+        ("case", "lc" if lowercase else "mixed"),
+        ("eff", "yes" if effective_order else "no"),
+        ("tok", tokenize),
+        ("smooth", smooth),
+    ]
+    if max_order != DEFAULT_MAX_ORDER:
+        fields.append(("ngram", max_order))
+    fields.append(("version", version))
+    return "|".join(f"{_SIGNATURE_SHORT[name] if short else name}:{val}" for name, val in fields)
+
+
+# -- many rows at once ------------------------------------------------------------------------
+
+
+def chunk_stats(
+    tokens: Sequence[Column], n_refs: int, max_order: int
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """BLEU statistics of every system on every row of a chunk, counted in numpy.
+
+    ``tokens[c][k]`` are the words of column ``c`` on row ``k``: the ``n_refs`` references first,
+    then the systems. Returns ``hyp_len`` and ``ref_len`` ``(S, n)`` (the closest reference
+    length, the shorter one on a tie, as sacreBLEU) and ``matches`` and ``totals``
+    ``(S, n, max_order)``: clipping is the minimum of the hypothesis count and the maximum count
+    in any single reference, as sacreBLEU's.
+    """
+    n = len(tokens[0])
+    n_sys = len(tokens) - n_refs
+    counts = NgramCounts(tokens, n, n_refs)
+    ref_lens = counts.lengths[:n_refs]
+    hyp_len = np.ascontiguousarray(counts.lengths[n_refs:])
+    if n_refs == 1:
+        ref_len = np.broadcast_to(ref_lens[0], (n_sys, n)).copy()
+    else:
+        gap = np.abs(hyp_len[None, :, :] - ref_lens[:, None, :])
+        closest = np.argmin(gap * (int(ref_lens.max(initial=0)) + 1) + ref_lens[:, None, :], axis=0)
+        ref_len = np.take_along_axis(ref_lens[:, None, :], closest[None], axis=0)[0]
+    matches = np.zeros((n_sys, n, max_order), np.int64)
+    totals = np.zeros((n_sys, n, max_order), np.int64)
+    for m in range(1, max_order + 1):
+        totals[:, :, m - 1] = np.maximum(hyp_len - m + 1, 0)
+        counts.advance()
+        shared = counts.counts
+        allowed = shared[0] if n_refs == 1 else shared[:n_refs].max(axis=0)
+        matches[:, :, m - 1] = counts.row_sums(np.minimum(shared[n_refs:], allowed))
+    return hyp_len, ref_len, matches, totals
+
+
+# -- one row: what matched where ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BleuDetail:
+    """Which tokens of one hypothesis and its references took part in a BLEU match.
+
+    * ``hyp_matches[n - 1]``: the sorted start positions of the clipped matched hypothesis
+      n-grams. An n-gram occurring k times in the hypothesis, with maximum count c in any single
+      reference, matches only at its first ``min(k, c)`` occurrences, so
+      ``len(hyp_matches[n - 1]) == stats.matches[n - 1]``.
+    * ``hyp_order[i]``: the highest order of those matched n-grams covering hypothesis token
+      ``i`` (0 = unmatched).
+    * ``ref_orders[r][j]``: the same for token ``j`` of reference ``r``, clipped against that
+      reference alone (first ``min(k, count in r)`` occurrences on both sides).
+    * ``links[r]``: sorted, distinct ``(hyp_index, ref_index)`` token pairs: the i-th matched
+      occurrence of an n-gram in the hypothesis is paired, token by token, with its i-th
+      occurrence in reference ``r``, for every order.
+    """
+
+    stats: BleuStats
+    hyp_matches: tuple[tuple[int, ...], ...]
+    hyp_order: tuple[int, ...]
+    ref_orders: tuple[tuple[int, ...], ...]
+    links: tuple[tuple[tuple[int, int], ...], ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DetailRefs:
+    """The references of ONE segment, prepared once for :func:`bleu_detail`.
+
+    ``masks[r]`` maps every token of reference ``r`` to the bit mask of its positions (bit ``j``
+    set when token ``j`` is that token); treat it as read-only.
+    """
+
+    max_order: int
+    lengths: tuple[int, ...]
+    tokens: tuple[tuple[str, ...], ...]
+    masks: tuple[dict[str, int], ...]
+
+
+def prepare_detail(references: Sequence[Sequence[str]], max_order: int = 4) -> DetailRefs:
+    """Prepare one segment's references for :func:`bleu_detail` (reusable for every system)."""
+    _check_max_order(max_order)
+    _check_tokens(references, "references")
+    if len(references) == 0:
+        raise ValueError("a segment needs at least one reference")
+    tokens: list[tuple[str, ...]] = []
+    for ref in references:
+        _check_tokens(ref, "each reference")
+        tokens.append(ref if isinstance(ref, tuple) else tuple(ref))
+    return DetailRefs(
+        max_order,
+        tuple([len(ref) for ref in tokens]),
+        tuple(tokens),
+        tuple([match_masks(ref) for ref in tokens]),
+    )
+
+
+def _links(orders: Sequence[Any], width: int) -> tuple[tuple[int, int], ...]:
+    """The distinct token pairs of the matched n-grams of every order, sorted.
+
+    An order whose n-grams are all "clean" (see :class:`core.metrics.matching.OrderMatches`)
+    holds the token pairs of every higher order already, so the walk stops there.
+    """
+    if not orders:
+        return ()
+    if orders[0].clean:
+        return orders[0].pairs
+    step = width + 1  # (i + t, j + t) is t * (width + 1) after (i, j), as an integer key
+    keys: set[int] = set()
+    for n, order in enumerate(orders, start=1):
+        base = [i * width + j for i, j in order.pairs]
+        for offset in range(0, n * step, step):
+            keys.update([key + offset for key in base])
+        if order.clean:
+            break
+    return tuple(map(divmod, sorted(keys), repeat(width)))
+
+
+def bleu_detail(hypothesis: Sequence[str], refs: DetailRefs) -> BleuDetail:
+    """The statistics of one hypothesis plus the matched tokens, for highlighting.
+
+    The statistics equal :func:`chunk_stats`' for the same row.
+    """
+    _check_tokens(hypothesis, "hypothesis")
+    hyp_len = len(hypothesis)
+    max_order = refs.max_order
+    single = len(refs.lengths) == 1
+    starts: list[set[int]] = [set() for _ in range(max_order)]
+    hyp_matches: list[tuple[int, ...]] = []
+    ref_orders: list[tuple[int, ...]] = []
+    links: list[tuple[tuple[int, int], ...]] = []
+    for masks, width in zip(refs.masks, refs.lengths, strict=True):
+        get = masks.get
+        orders = match_orders([get(token, 0) for token in hypothesis], max_order)
+        levels = [0] * width
+        for n, order in enumerate(orders, start=1):
+            row = [n] * n
+            for _, j in order.pairs:
+                levels[j : j + n] = row
+            if single:
+                hyp_matches.append(tuple([i for i, _ in order.pairs]))
+            else:
+                starts[n - 1].update([i for i, _ in order.pairs])
+        ref_orders.append(tuple(levels))
+        links.append(_links(orders, width))
+    if single:
+        hyp_matches += [()] * (max_order - len(hyp_matches))
+    else:
+        # Clipped with the maximum count over the references: the union of the per-reference
+        # matches (each is a prefix of the n-gram's occurrences in the hypothesis).
+        hyp_matches = [tuple(sorted(union)) for union in starts]
+    hyp_levels = [0] * hyp_len
+    for n, matched in enumerate(hyp_matches, start=1):
+        row = [n] * n
+        for i in matched:
+            hyp_levels[i : i + n] = row
+    totals = tuple([hyp_len - n if n < hyp_len else 0 for n in range(max_order)])
+    return BleuDetail(
+        BleuStats(
+            hyp_len,
+            _closest_ref_len(hyp_len, refs.lengths),
+            tuple([len(m) for m in hyp_matches]),
+            totals,
+        ),
+        tuple(hyp_matches),
+        tuple(hyp_levels),
+        tuple(ref_orders),
+        tuple(links),
+    )
+
+
+# -- describing BLEU to the rest of Matchlight ---------------------------------------------------
+
+_TOKENIZE = Setting(
+    key="tokenize",
+    label="Tokenizer",
+    kind="choice",
+    choices=BLEU_TOKENIZERS,
+    help="sacreBLEU tokenizer: 13a (default), intl, char, zh (Chinese), none (whitespace)",
+    cli="--tokenize",
+    aliases=("-tok",),
+)
+_LOWERCASE = Setting(
+    key="lowercase",
+    label="Lowercase",
+    kind="flag",
+    help="lowercase before tokenizing (case-insensitive BLEU)",
+    cli="--lowercase",
+    aliases=("-lc",),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BleuSettings(MetricSettings):
+    """sacreBLEU's BLEU settings; the defaults are ``sentence_bleu``'s and ``corpus_bleu``'s."""
+
+    SPECS: ClassVar[tuple[Setting, ...]] = (
+        _TOKENIZE,
+        _LOWERCASE,
+        Setting(
+            key="smooth_method",
+            label="Smoothing",
+            kind="choice",
+            choices=("exp", "floor", "add-k", "none"),
+            help="sacreBLEU smoothing method (default: exp)",
+            cli="--smooth",
+        ),
+        Setting(
+            key="smooth_value",
+            label="Smoothing value",
+            kind="float",
+            minimum=0.0,
+            optional=True,
+            help="value for floor (default 0.1) and add-k (default 1)",
+            cli="--smooth-value",
+        ),
+        Setting(
+            key="max_order",
+            label="Max n-gram order",
+            kind="int",
+            minimum=1,
+            maximum=MAX_ORDER_LIMIT,
+            help="highest n-gram order (default 4)",
+            cli="--max-order",
+        ),
+        Setting(
+            key="effective_order",
+            label="Effective order (sentence BLEU)",
+            kind="flag",
+            help="sentence BLEU without effective order (sacreBLEU's sentence_bleu uses it)",
+            cli="--no-effective-order",
+        ),
+    )
+
+    tokenize: str = "13a"
+    lowercase: bool = False
+    smooth_method: str = "exp"
+    smooth_value: float | None = None
+    max_order: int = DEFAULT_MAX_ORDER
+    effective_order: bool = True
+
+    @property
+    def smoothing(self) -> float | None:
+        """The smoothing value in use: the explicit one, or sacreBLEU's default for the method."""
+        if self.smooth_value is not None and self.smooth_method in ("floor", "add-k"):
+            return self.smooth_value
+        return SMOOTH_METHODS[self.smooth_method]
+
+    def tokenizer(self) -> Tokenizer:
+        return bleu_tokenizer(self.tokenize, lowercase=self.lowercase)
+
+
+class BleuLayer(HighlightLayer):
+    """The n-grams each output matched in the references, shaded by order (BLEU's highlights).
+
+    ``hyp_levels[s][i]`` is the highest matched order covering token ``i`` of system ``s``
+    (0 = unmatched), ``ref_levels[s][r][j]`` the same for reference ``r``'s token ``j`` against
+    system ``s`` alone. Reference tokens no system matched are ``missed``.
+    """
+
+    max_level = DEFAULT_MAX_ORDER
+
+    def __init__(
+        self,
+        *,
+        key: str,
+        label: str,
+        hyp_spans: Sequence[Sequence[Span]],
+        hyp_levels: Sequence[Sequence[int]],
+        ref_spans: Sequence[Sequence[Span]],
+        ref_levels: Sequence[Sequence[Sequence[int]]],
+        links: Sequence[Sequence[Sequence[tuple[int, int]]]],
+        max_level: int,
+    ) -> None:
+        self.key = key
+        self.label = label
+        self.max_level = max_level
+        self._hyp_spans = hyp_spans
+        self._hyp_levels = hyp_levels
+        self._ref_spans = ref_spans
+        self._ref_levels = ref_levels
+        self._links = links
+
+    def hypothesis(self, system: int) -> list[Range]:
+        return [
+            (a, b, "match", level) if level else (a, b, "unmatched", 0)
+            for (a, b), level in zip(self._hyp_spans[system], self._hyp_levels[system], strict=True)
+        ]
+
+    def reference(self, reference: int, system: int | None) -> list[Range]:
+        spans = self._ref_spans[reference]
+        per_system = [levels[reference] for levels in self._ref_levels]
+        ranges: list[Range] = []
+        for t, (a, b) in enumerate(spans):
+            best = max([levels[t] for levels in per_system], default=0)
+            level = best if system is None else per_system[system][t]
+            if level:
+                ranges.append((a, b, "match", level))
+            elif not best:
+                ranges.append((a, b, "missed", 0))
+            else:
+                ranges.append((a, b, "unmatched", 0))
+        return ranges
+
+    def links(self, system: int, reference: int) -> list[tuple[Span, Span]]:
+        hyp = self._hyp_spans[system]
+        ref = self._ref_spans[reference]
+        return [(hyp[i], ref[j]) for i, j in self._links[system][reference]]
+
+    def missed(self, reference: int) -> int:
+        """How many tokens of ``reference`` no system matched."""
+        per_system = [levels[reference] for levels in self._ref_levels]
+        return sum(1 for levels in zip(*per_system, strict=True) if not any(levels))
+
+
+def bleu_block(
+    score: BleuScore, stats: BleuStats, *, title: str = "BLEU", note: str | None = None
+) -> Block:
+    """The "why this score" block of one sentence BLEU (sacreBLEU's arithmetic on its counts)."""
+    max_order = len(stats.matches)
+    used = (
+        f"first {score.eff_order} of {max_order} orders (effective order)"
+        if score.eff_order != max_order
+        else f"all {max_order} orders"
+    )
+    if score.sys_len < score.ref_len:
+        bp_rule = "exp(1 − r/c)" if score.sys_len else "0 (empty output)"
+    else:
+        bp_rule = "1 (c ≥ r)"
+    smoothing = score.smooth_method
+    if score.smooth_value is not None:
+        smoothing += f" (value {score.smooth_value:g})"
+    rows = []
+    smoothed_any = False
+    for n, (m, t) in enumerate(zip(stats.matches, stats.totals, strict=True), start=1):
+        precision = score.precisions[n - 1]
+        raw = 100.0 * m / t if t else 0.0
+        smoothed = t > 0 and abs(precision - raw) > 1e-9
+        smoothed_any |= smoothed
+        rows.append((f"{n}-gram", f"{m}/{t}", f"{precision:.2f}{'*' if smoothed else ' '}"))
+    lines: list[tuple[Run, ...]] = [
+        (Run(f"BP = {bp_rule} = {score.bp:.4f}"),),
+        (Run(f"c = {score.sys_len} output tokens, r = {score.ref_len} reference tokens"),),
+        (Run(f"smoothing: {smoothing}{' (* = smoothed)' if smoothed_any else ''}"),),
+        (Run(f"geometric mean over {used}"),),
+        (Run("BLEU = BP × exp(mean log p) = "), Run(f"{score.score:.2f}", bold=True)),
+    ]
+    if note:
+        lines.append((Run(note, italic=True),))
+    return Block(
+        title=(Run(title, bold=True),),
+        header=("order", "matched/total", "precision"),
+        rows=tuple(rows),
+        right=(False, True, True),
+        lines=tuple(lines),
+        min_text="c = 000 output tokens, r = 000 reference tokens",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TokenMatches:
+    """The matches of every system's output of one row against its references, tokenized."""
+
+    references: tuple[Tokens, ...]
+    outputs: tuple[Tokens, ...]
+    details: tuple[BleuDetail, ...]
+
+    def layer(self, *, key: str, label: str, max_level: int) -> BleuLayer:
+        """The highlight layer of these matches; orders above ``max_level`` (counted for
+        NLTK's method 5 only) are shown as ``max_level``."""
+        hyp_levels: Sequence[Sequence[int]] = [d.hyp_order for d in self.details]
+        ref_levels: Sequence[Sequence[Sequence[int]]] = [d.ref_orders for d in self.details]
+        if any(len(d.hyp_matches) > max_level for d in self.details):
+            hyp_levels = [[min(x, max_level) for x in levels] for levels in hyp_levels]
+            ref_levels = [
+                [[min(x, max_level) for x in levels] for levels in per_ref]
+                for per_ref in ref_levels
+            ]
+        return BleuLayer(
+            key=key,
+            label=label,
+            hyp_spans=[t.spans for t in self.outputs],
+            hyp_levels=hyp_levels,
+            ref_spans=[t.spans for t in self.references],
+            ref_levels=ref_levels,
+            links=[d.links for d in self.details],
+            max_level=max_level,
+        )
+
+
+def match_row(
+    tokenizer: Tokenizer,
+    references: Sequence[str],
+    outputs: Sequence[str],
+    *,
+    max_order: int,
+    separator: str | None,
+) -> TokenMatches:
+    """Tokenize one row (sentence separators blanked) and match every output's n-grams."""
+    tokenize = tokenizer.tokenize
+    refs = tuple([tokenize(mask_separator(line, separator)) for line in references])
+    outs = tuple([tokenize(mask_separator(line, separator)) for line in outputs])
+    check_detail_size(max(len(t) for t in (*refs, *outs)))
+    prepared = prepare_detail([t.words for t in refs], max_order)
+    details = tuple([bleu_detail(t.words, prepared) for t in outs])
+    return TokenMatches(refs, outs, details)
+
+
+class BleuRowDetail(MetricRowDetail):
+    metric = "bleu"
+
+    def __init__(self, settings: BleuSettings, matches: TokenMatches) -> None:
+        self._settings = settings
+        self._matches = matches
+        self._scores = [
+            compute_bleu(
+                d.stats,
+                smooth_method=settings.smooth_method,
+                smooth_value=settings.smoothing,
+                effective_order=settings.effective_order,
+            )
+            for d in matches.details
+        ]
+        (mode,) = BleuMetric().highlight_modes(settings)
+        self.layers = (matches.layer(key=mode.key, label=mode.label, max_level=mode.max_level),)
+
+    @property
+    def matches(self) -> TokenMatches:
+        return self._matches
+
+    def score(self, system: int) -> BleuScore:
+        return self._scores[system]
+
+    def values(self, system: int) -> dict[str, float]:
+        stats = self._matches.details[system].stats
+        return {
+            "bleu": self._scores[system].score,
+            "hyp_len": float(stats.hyp_len),
+            "ref_len": float(stats.ref_len),
+        }
+
+    def breakdown(self, system: int, reference_names: Sequence[str]) -> tuple[Block, ...]:
+        return (bleu_block(self._scores[system], self._matches.details[system].stats),)
+
+
+class BleuMetric(Metric):
+    """sacreBLEU's BLEU: sentence BLEU per segment, corpus BLEU from the summed statistics."""
+
+    key = "bleu"
+    label = "BLEU"
+    description = (
+        "sacreBLEU 2.6.0: sentence BLEU per segment (sentence_bleu), corpus BLEU from the summed "
+        "n-gram statistics (corpus_bleu)"
+    )
+    settings_type = BleuSettings
+
+    def columns(self, settings: MetricSettings) -> tuple[ScoreColumn, ...]:
+        return (
+            ScoreColumn(
+                "bleu",
+                "BLEU",
+                "BLEU",
+                self.key,
+                "Sentence BLEU (sacreBLEU); the corpus figure is corpus BLEU of the summed "
+                "statistics, not the mean",
+                corpus="stats",
+                primary=True,
+            ),
+            ScoreColumn(
+                "hyp_len",
+                "Output tokens",
+                "len",
+                self.key,
+                "Tokens of the output, as BLEU counts them",
+                kind="count",
+                corpus="sum",
+                headline=False,
+            ),
+            ScoreColumn(
+                "ref_len",
+                "Reference tokens",
+                "ref len",
+                self.key,
+                "Tokens of the closest reference, as BLEU counts them",
+                kind="count",
+                corpus="sum",
+                headline=False,
+            ),
+        )
+
+    def stat_shapes(self, settings: MetricSettings) -> dict[str, tuple[int, ...]]:
+        order = cast(BleuSettings, settings).max_order
+        return {"hyp_len": (), "ref_len": (), "matches": (order,), "totals": (order,)}
+
+    def highlight_modes(self, settings: MetricSettings) -> tuple[HighlightMode, ...]:
+        return (HighlightMode("bleu", "BLEU n-grams", cast(BleuSettings, settings).max_order),)
+
+    def signature(
+        self, settings: MetricSettings, *, nrefs: int, separator: str | None = None
+    ) -> str:
+        s = cast(BleuSettings, settings)
+        return bleu_signature(
+            nrefs=nrefs,
+            lowercase=s.lowercase,
+            tokenize=s.tokenize,
+            smooth_method=s.smooth_method,
+            smooth_value=s.smooth_value,
+            effective_order=False,
+            max_order=s.max_order,
+            version=SACREBLEU_VERSION,
+        )
+
+    def signatures(
+        self, settings: MetricSettings, *, nrefs: int, separator: str | None = None
+    ) -> dict[str, str]:
+        s = cast(BleuSettings, settings)
+        sentence = bleu_signature(
+            nrefs=nrefs,
+            lowercase=s.lowercase,
+            tokenize=s.tokenize,
+            smooth_method=s.smooth_method,
+            smooth_value=s.smooth_value,
+            effective_order=s.effective_order,
+            max_order=s.max_order,
+            version=SACREBLEU_VERSION,
+        )
+        return {"bleu": self.signature(s, nrefs=nrefs), "bleu_sentence": sentence}
+
+    def chunk_scorer(self, settings: MetricSettings) -> Callable[[ChunkText], MetricChunk]:
+        s = cast(BleuSettings, settings)
+        tokenizer = s.tokenizer()
+
+        def score(chunk: ChunkText) -> MetricChunk:
+            n_refs = len(chunk.references)
+            hyp_len, ref_len, matches, totals = chunk_stats(
+                chunk.tokens(tokenizer), n_refs, s.max_order
+            )
+            n_sys, n = hyp_len.shape
+            scores = np.empty((n_sys, n, 3))
+            scores[:, :, 0] = sacrebleu_scores(
+                hyp_len.reshape(-1),
+                ref_len.reshape(-1),
+                matches.reshape(-1, s.max_order),
+                totals.reshape(-1, s.max_order),
+                smooth_method=s.smooth_method,
+                smooth_value=s.smoothing,
+                effective_order=s.effective_order,
+            ).reshape(n_sys, n)
+            scores[:, :, 1] = hyp_len
+            scores[:, :, 2] = ref_len
+            stats = {"hyp_len": hyp_len, "ref_len": ref_len, "matches": matches, "totals": totals}
+            return MetricChunk(scores=scores, stats=stats)
+
+        return score
+
+    def corpus(self, settings: MetricSettings, view: CorpusView) -> MetricCorpus:
+        s = cast(BleuSettings, settings)
+        summed = BleuStats(
+            hyp_len=int(view.sum("hyp_len")),
+            ref_len=int(view.sum("ref_len")),
+            matches=tuple(int(x) for x in view.sum("matches")),
+            totals=tuple(int(x) for x in view.sum("totals")),
+        )
+        score = compute_bleu(
+            summed, smooth_method=s.smooth_method, smooth_value=s.smoothing, effective_order=False
+        )
+        values = {
+            "bleu": score.score if view.count else math.nan,
+            "hyp_len": float(summed.hyp_len),
+            "ref_len": float(summed.ref_len),
+        }
+        return MetricCorpus(values=values, detail=score if view.count else None)
+
+    def additive(
+        self, settings: MetricSettings, stats: Mapping[str, Any]
+    ) -> tuple[Any, Callable[[Any], FloatArray]]:
+        s = cast(BleuSettings, settings)
+        order = s.max_order
+        table = np.concatenate(
+            [
+                np.asarray(stats["hyp_len"])[:, None],
+                np.asarray(stats["ref_len"])[:, None],
+                np.asarray(stats["matches"]),
+                np.asarray(stats["totals"]),
+            ],
+            axis=1,
+        )
+
+        def score(summed: Any) -> FloatArray:
+            summed = np.asarray(summed)
+            return sacrebleu_scores(
+                summed[:, 0],
+                summed[:, 1],
+                summed[:, 2 : 2 + order],
+                summed[:, 2 + order :],
+                smooth_method=s.smooth_method,
+                smooth_value=s.smoothing,
+                effective_order=False,
+            )
+
+        return table, score
+
+    def detailer(
+        self, settings: MetricSettings, separator: str | None
+    ) -> Callable[[Sequence[str], Sequence[str]], BleuRowDetail]:
+        s = cast(BleuSettings, settings)
+        tokenizer = s.tokenizer()
+
+        def detail(references: Sequence[str], outputs: Sequence[str]) -> BleuRowDetail:
+            matches = match_row(
+                tokenizer, references, outputs, max_order=s.max_order, separator=separator
+            )
+            return BleuRowDetail(s, matches)
+
+        return detail

@@ -5,12 +5,12 @@ per segment, the score is on a 0-1 scale, any weights are allowed, and smoothing
 Chen & Cherry (2014) methods 0-7. This module reproduces NLTK's values (NLTK 3.8-3.10),
 including its quirks, without calling NLTK and without its warnings.
 
-Statistics are additive as for :mod:`core.metrics.bleu`, and NLTK's corpus BLEU is a function of
-their
-sum. One NLTK quirk needs more than sums: at corpus level, smoothing methods 5, 6 and 7 look
-at the *last* segment of the corpus (its hypothesis length and 5-gram precision). So
-:class:`NltkStats` also carries those two values of its last segment; ``+`` keeps the right
-operand's, which is associative and makes ``sum(stats)`` reproduce NLTK exactly.
+Statistics are additive as for :mod:`core.metrics.bleu` (the same clipped matches, counted by
+the same code), and NLTK's corpus BLEU is a function of their sum. One NLTK quirk needs more
+than sums: at corpus level, smoothing methods 5, 6 and 7 look at the *last* segment of the
+corpus (its hypothesis length and 5-gram precision). So :class:`NltkStats` also carries those
+two values of its last segment; ``+`` keeps the right operand's, which is associative and makes
+``sum(stats)`` reproduce NLTK exactly.
 """
 
 from __future__ import annotations
@@ -18,22 +18,38 @@ from __future__ import annotations
 import math
 import operator
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import cast, overload
+from typing import ClassVar, cast, overload
 
-from matchlight.core.metrics.bleu import RefNgrams, bleu_stats, prepare_refs
+import numpy as np
+import numpy.typing as npt
+
+from matchlight.core.metrics.base import (
+    Block,
+    ChunkText,
+    CorpusView,
+    HighlightMode,
+    Metric,
+    MetricChunk,
+    MetricCorpus,
+    MetricRowDetail,
+    MetricSettings,
+    Run,
+    ScoreColumn,
+    Setting,
+)
+from matchlight.core.metrics.bleu import MAX_ORDER_LIMIT, TokenMatches, chunk_stats, match_row
+from matchlight.core.text.tokenizers import BLEU_TOKENIZERS, Tokenizer, bleu_tokenizer
 
 __all__ = [
     "NLTK_DEFAULT_WEIGHTS",
     "NLTK_SMOOTHING",
+    "NltkBleuMetric",
+    "NltkBleuSettings",
     "NltkStats",
     "nltk_bleu_from_stats",
-    "nltk_corpus_bleu",
-    "nltk_sentence_bleu",
-    "nltk_stats",
-    "nltk_stats_from_refs",
 ]
 
 #: Names of NLTK's smoothing methods (``SmoothingFunction().method0`` ... ``method7``).
@@ -115,47 +131,6 @@ class NltkStats:
         if isinstance(other, int) and not isinstance(other, bool) and other == 0:
             return self
         return NotImplemented
-
-
-def nltk_stats_from_refs(hypothesis: Sequence[str], refs: RefNgrams, max_order: int) -> NltkStats:
-    """:class:`NltkStats` of one hypothesis against already prepared references.
-
-    ``refs`` must have been prepared with ``max_order >= max(max_order, 5)`` (5 for smoothing
-    method 5); prepare them once and reuse them for every system.
-    """
-    if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
-        raise ValueError(f"max_order must be a positive integer, got {max_order!r}")
-    needed = max(max_order, _METHOD5_ORDER)
-    if refs.max_order < needed:
-        raise ValueError(
-            f"references were prepared up to order {refs.max_order}, "
-            f"NLTK statistics of order {max_order} need order {needed}"
-        )
-    stats = bleu_stats(hypothesis, refs)
-    # NLTK's clipping and closest reference length are sacrebleu's; only the denominators
-    # differ: NLTK makes each segment's at least 1.
-    return NltkStats(
-        hyp_len=stats.hyp_len,
-        ref_len=stats.ref_len,
-        numerators=stats.matches[:max_order],
-        denominators=tuple([max(1, total) for total in stats.totals[:max_order]]),
-        segments=1,
-        last_hyp_len=stats.hyp_len,
-        last_p5=(
-            stats.matches[_METHOD5_ORDER - 1],
-            max(1, stats.totals[_METHOD5_ORDER - 1]),
-        ),
-    )
-
-
-def nltk_stats(
-    hypothesis: Sequence[str], references: Sequence[Sequence[str]], max_order: int
-) -> NltkStats:
-    """:class:`NltkStats` of one hypothesis against its references (at least one)."""
-    if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
-        raise ValueError(f"max_order must be a positive integer, got {max_order!r}")
-    refs = prepare_refs(references, max(max_order, _METHOD5_ORDER))
-    return nltk_stats_from_refs(hypothesis, refs, max_order)
 
 
 def _weight_sets(weights: Weights) -> list[Sequence[float]]:
@@ -335,122 +310,290 @@ def nltk_bleu_from_stats(
     return scores[0] if len(weight_sets) == 1 else scores
 
 
-def _order_of(weights: Weights) -> int:
-    return max(len(weight) for weight in _weight_sets(weights))
+# -- describing NLTK's BLEU to the rest of Matchlight -------------------------------------------
+
+FloatArray = npt.NDArray[np.float64]
 
 
-@overload
-def nltk_sentence_bleu(
-    *,
-    hypothesis: Sequence[str],
-    references: Sequence[Sequence[str]],
-    weights: Sequence[float] = ...,
-    smoothing: str = ...,
-    auto_reweigh: bool = ...,
-    epsilon: float = ...,
-    alpha: float = ...,
-    k: float = ...,
-) -> float: ...
+@dataclass(frozen=True, slots=True)
+class NltkBleuSettings(MetricSettings):
+    """``nltk.translate.bleu_score.sentence_bleu`` / ``corpus_bleu`` with uniform weights.
 
+    NLTK takes tokens, not text: most NLTK users split on whitespace, which is the default
+    here (``tokenize="none"``); any sacreBLEU tokenizer can be chosen instead.
+    """
 
-@overload
-def nltk_sentence_bleu(
-    *,
-    hypothesis: Sequence[str],
-    references: Sequence[Sequence[str]],
-    weights: Sequence[Sequence[float]],
-    smoothing: str = ...,
-    auto_reweigh: bool = ...,
-    epsilon: float = ...,
-    alpha: float = ...,
-    k: float = ...,
-) -> float | list[float]: ...
-
-
-def nltk_sentence_bleu(
-    *,
-    hypothesis: Sequence[str],
-    references: Sequence[Sequence[str]],
-    weights: Weights = NLTK_DEFAULT_WEIGHTS,
-    smoothing: str = "method0",
-    auto_reweigh: bool = False,
-    epsilon: float = 0.1,
-    alpha: float = 5,
-    k: float = 5,
-) -> float | list[float]:
-    """``nltk.translate.bleu_score.sentence_bleu(references, hypothesis, ...)`` (0-1)."""
-    stats = nltk_stats(hypothesis, references, _order_of(weights))
-    return nltk_bleu_from_stats(
-        stats,
-        weights=weights,
-        smoothing=smoothing,
-        auto_reweigh=auto_reweigh,
-        epsilon=epsilon,
-        alpha=alpha,
-        k=k,
-    )
-
-
-@overload
-def nltk_corpus_bleu(
-    *,
-    hypotheses: Sequence[Sequence[str]],
-    list_of_references: Sequence[Sequence[Sequence[str]]],
-    weights: Sequence[float] = ...,
-    smoothing: str = ...,
-    auto_reweigh: bool = ...,
-    epsilon: float = ...,
-    alpha: float = ...,
-    k: float = ...,
-) -> float: ...
-
-
-@overload
-def nltk_corpus_bleu(
-    *,
-    hypotheses: Sequence[Sequence[str]],
-    list_of_references: Sequence[Sequence[Sequence[str]]],
-    weights: Sequence[Sequence[float]],
-    smoothing: str = ...,
-    auto_reweigh: bool = ...,
-    epsilon: float = ...,
-    alpha: float = ...,
-    k: float = ...,
-) -> float | list[float]: ...
-
-
-def nltk_corpus_bleu(
-    *,
-    hypotheses: Sequence[Sequence[str]],
-    list_of_references: Sequence[Sequence[Sequence[str]]],
-    weights: Weights = NLTK_DEFAULT_WEIGHTS,
-    smoothing: str = "method0",
-    auto_reweigh: bool = False,
-    epsilon: float = 0.1,
-    alpha: float = 5,
-    k: float = 5,
-) -> float | list[float]:
-    """``nltk.translate.bleu_score.corpus_bleu(list_of_references, hypotheses, ...)`` (0-1)."""
-    if len(hypotheses) != len(list_of_references):
-        raise ValueError(
-            f"got {len(hypotheses)} hypotheses but {len(list_of_references)} reference sets"
-        )
-    if len(hypotheses) == 0:
-        raise ValueError("NLTK corpus BLEU needs at least one segment")
-    order = _order_of(weights)
-    total = sum(
-        (
-            nltk_stats(hyp, refs, order)
-            for hyp, refs in zip(hypotheses, list_of_references, strict=True)
+    SPECS: ClassVar[tuple[Setting, ...]] = (
+        Setting(
+            key="tokenize",
+            label="Tokenizer",
+            kind="choice",
+            choices=BLEU_TOKENIZERS,
+            help="how the text is split into NLTK's tokens: none = on whitespace (default, as "
+            "most NLTK users do), or one of sacreBLEU's tokenizers",
+            cli="--nltk-tokenize",
         ),
-        NltkStats.zero(order),
+        Setting(
+            key="lowercase",
+            label="Lowercase",
+            kind="flag",
+            help="lowercase before tokenizing",
+            cli="--nltk-lowercase",
+        ),
+        Setting(
+            key="smoothing",
+            label="Smoothing",
+            kind="choice",
+            choices=NLTK_SMOOTHING,
+            help="NLTK SmoothingFunction method (default method0: none)",
+            cli="--nltk-smoothing",
+        ),
+        Setting(
+            key="max_order",
+            label="Max n-gram order",
+            kind="int",
+            minimum=1,
+            maximum=MAX_ORDER_LIMIT,
+            help="uniform weights over orders 1..N (default 4)",
+            cli="--nltk-max-order",
+        ),
     )
-    return nltk_bleu_from_stats(
-        total,
-        weights=weights,
-        smoothing=smoothing,
-        auto_reweigh=auto_reweigh,
-        epsilon=epsilon,
-        alpha=alpha,
-        k=k,
+
+    tokenize: str = "none"
+    lowercase: bool = False
+    smoothing: str = "method0"
+    max_order: int = 4
+
+    @property
+    def weights(self) -> tuple[float, ...]:
+        return (1.0 / self.max_order,) * self.max_order
+
+    @property
+    def counted_order(self) -> int:
+        """The orders counted: NLTK's method 5 looks at 5-grams whatever the weights."""
+        return max(self.max_order, _METHOD5_ORDER)
+
+    def tokenizer(self) -> Tokenizer:
+        return bleu_tokenizer(self.tokenize, lowercase=self.lowercase)
+
+
+def _segment_stats(
+    s: NltkBleuSettings, hyp_len: int, ref_len: int, matches: Sequence[int], totals: Sequence[int]
+) -> NltkStats:
+    """One segment's :class:`NltkStats` from the clipped counts of orders ``1..counted_order``."""
+    order = s.max_order
+    return NltkStats(
+        hyp_len=hyp_len,
+        ref_len=ref_len,
+        numerators=tuple(matches[:order]),
+        denominators=tuple([max(1, total) for total in totals[:order]]),
+        segments=1,
+        last_hyp_len=hyp_len,
+        last_p5=(matches[_METHOD5_ORDER - 1], max(1, totals[_METHOD5_ORDER - 1])),
     )
+
+
+def _score(s: NltkBleuSettings, stats: NltkStats) -> float:
+    """NLTK's BLEU on the 0-100 scale; NaN where NLTK itself fails (method6 on short text)."""
+    try:
+        return 100.0 * nltk_bleu_from_stats(stats, weights=s.weights, smoothing=s.smoothing)
+    except ValueError:
+        return math.nan
+
+
+def nltk_block(s: NltkBleuSettings, stats: NltkStats, value: float) -> Block:
+    """The "why this score" block: NLTK's precisions after its smoothing, and its BP."""
+    rows = []
+    try:
+        precisions: list[float] | None = [
+            float(p)
+            for p in _smoothed_precisions(
+                stats, s.max_order, s.smoothing, epsilon=0.1, alpha=5, k=5
+            )
+        ]
+    except ValueError as error:
+        precisions = None
+        failure = str(error)
+    for n in range(s.max_order):
+        num, den = stats.numerators[n], stats.denominators[n]
+        shown = "—" if precisions is None else f"{100 * precisions[n]:.2f}"
+        rows.append((f"{n + 1}-gram", f"{num}/{den}", shown))
+    if stats.hyp_len <= stats.ref_len and stats.hyp_len:
+        bp = math.exp(1 - stats.ref_len / stats.hyp_len)
+    else:
+        bp = 1.0 if stats.hyp_len else 0.0
+    lines: list[tuple[Run, ...]] = [
+        (Run(f"BP = {bp:.4f} (c = {stats.hyp_len}, r = {stats.ref_len}; NLTK: c ≤ r)"),),
+        (Run(f"smoothing: {s.smoothing}, weights: uniform over {s.max_order} orders"),),
+    ]
+    if precisions is None:
+        lines.append((Run(f"NLTK fails here: {failure}", italic=True),))
+    elif stats.numerators[0] == 0:
+        note = "no unigram matches: NLTK returns 0 before smoothing"
+        lines.append((Run(note, italic=True),))
+    lines.append(
+        (Run("NLTK BLEU = "), Run("—" if math.isnan(value) else f"{value:.2f}", bold=True))
+    )
+    return Block(
+        title=(Run("NLTK BLEU", bold=True), Run(f" (tokens: {s.tokenize})")),
+        header=("order", "matched/total", "precision"),
+        rows=tuple(rows),
+        right=(False, True, True),
+        lines=tuple(lines),
+        min_text="c = 000 output tokens, r = 000 reference tokens",
+    )
+
+
+class NltkRowDetail(MetricRowDetail):
+    metric = "nltk_bleu"
+
+    def __init__(self, settings: NltkBleuSettings, matches: TokenMatches) -> None:
+        self._settings = settings
+        self._stats = [
+            _segment_stats(
+                settings, d.stats.hyp_len, d.stats.ref_len, d.stats.matches, d.stats.totals
+            )
+            for d in matches.details
+        ]
+        self._values = [_score(settings, stats) for stats in self._stats]
+        (mode,) = NltkBleuMetric().highlight_modes(settings)
+        self.layers = (matches.layer(key=mode.key, label=mode.label, max_level=mode.max_level),)
+
+    def values(self, system: int) -> dict[str, float]:
+        return {"nltk_bleu": self._values[system]}
+
+    def breakdown(self, system: int, reference_names: Sequence[str]) -> tuple[Block, ...]:
+        return (nltk_block(self._settings, self._stats[system], self._values[system]),)
+
+
+class NltkBleuMetric(Metric):
+    """NLTK's ``sentence_bleu`` per segment and ``corpus_bleu`` over the corpus."""
+
+    key = "nltk_bleu"
+    label = "NLTK-BLEU"
+    description = (
+        "NLTK's sentence_bleu per segment and corpus_bleu over the corpus (uniform weights), "
+        "reproduced exactly, on the 0-100 scale"
+    )
+    settings_type = NltkBleuSettings
+    running = False  # NLTK's corpus smoothing looks at the last segment
+
+    def columns(self, settings: MetricSettings) -> tuple[ScoreColumn, ...]:
+        return (
+            ScoreColumn(
+                "nltk_bleu",
+                "NLTK-BLEU",
+                "NLTK",
+                self.key,
+                "NLTK's sentence_bleu (0-100); the corpus figure is NLTK's corpus_bleu",
+                corpus="stats",
+                primary=True,
+            ),
+        )
+
+    def stat_shapes(self, settings: MetricSettings) -> dict[str, tuple[int, ...]]:
+        order = cast(NltkBleuSettings, settings).max_order
+        return {
+            "hyp_len": (),
+            "ref_len": (),
+            "numerators": (order,),
+            "denominators": (order,),
+            "p5": (2,),
+        }
+
+    def highlight_modes(self, settings: MetricSettings) -> tuple[HighlightMode, ...]:
+        order = cast(NltkBleuSettings, settings).max_order
+        return (HighlightMode("nltk", "NLTK-BLEU n-grams", order),)
+
+    def signature(
+        self, settings: MetricSettings, *, nrefs: int, separator: str | None = None
+    ) -> str:
+        s = cast(NltkBleuSettings, settings)
+        parts = [
+            f"nrefs:{nrefs}",
+            f"case:{'lc' if s.lowercase else 'mixed'}",
+            f"tok:{s.tokenize}",
+            f"smooth:{s.smoothing}",
+            f"weights:uniform-{s.max_order}",
+            f"version:nltk-{_nltk_version()}",
+        ]
+        return "|".join(parts)
+
+    def chunk_scorer(self, settings: MetricSettings) -> Callable[[ChunkText], MetricChunk]:
+        s = cast(NltkBleuSettings, settings)
+        tokenizer = s.tokenizer()
+        order = s.max_order
+
+        def score(chunk: ChunkText) -> MetricChunk:
+            hyp_len, ref_len, matches, totals = chunk_stats(
+                chunk.tokens(tokenizer), len(chunk.references), s.counted_order
+            )
+            scores = np.empty((*hyp_len.shape, 1))
+            for system, row in np.ndindex(*hyp_len.shape):
+                stats = _segment_stats(
+                    s,
+                    int(hyp_len[system, row]),
+                    int(ref_len[system, row]),
+                    matches[system, row].tolist(),
+                    totals[system, row].tolist(),
+                )
+                scores[system, row, 0] = _score(s, stats)
+            p5 = np.stack(
+                (
+                    matches[:, :, _METHOD5_ORDER - 1],
+                    np.maximum(totals[:, :, _METHOD5_ORDER - 1], 1),
+                ),
+                axis=-1,
+            )
+            return MetricChunk(
+                scores=scores,
+                stats={
+                    "hyp_len": hyp_len,
+                    "ref_len": ref_len,
+                    "numerators": np.ascontiguousarray(matches[:, :, :order]),
+                    "denominators": np.maximum(totals[:, :, :order], 1),
+                    "p5": p5,
+                },
+            )
+
+        return score
+
+    def corpus(self, settings: MetricSettings, view: CorpusView) -> MetricCorpus:
+        s = cast(NltkBleuSettings, settings)
+        if not view.count:
+            return MetricCorpus(values={"nltk_bleu": math.nan})
+        p5 = view.last("p5")
+        stats = NltkStats(
+            hyp_len=int(view.sum("hyp_len")),
+            ref_len=int(view.sum("ref_len")),
+            numerators=tuple(int(x) for x in view.sum("numerators")),
+            denominators=tuple(int(x) for x in view.sum("denominators")),
+            segments=view.count,
+            last_hyp_len=int(view.last("hyp_len")),
+            last_p5=(int(p5[0]), int(p5[1])),
+        )
+        return MetricCorpus(values={"nltk_bleu": _score(s, stats)}, detail=stats)
+
+    def detailer(
+        self, settings: MetricSettings, separator: str | None
+    ) -> Callable[[Sequence[str], Sequence[str]], NltkRowDetail]:
+        s = cast(NltkBleuSettings, settings)
+        tokenizer = s.tokenizer()
+
+        def detail(references: Sequence[str], outputs: Sequence[str]) -> NltkRowDetail:
+            matches = match_row(
+                tokenizer, references, outputs, max_order=s.counted_order, separator=separator
+            )
+            return NltkRowDetail(s, matches)
+
+        return detail
+
+
+def _nltk_version() -> str:
+    """The installed NLTK's version (the one whose arithmetic the tests check)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("nltk")
+    except PackageNotFoundError:  # pragma: no cover - nltk is a dependency
+        return "unknown"

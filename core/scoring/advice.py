@@ -77,56 +77,62 @@ def scoring_advice(
     """What is misleading about the scored rows of ``table`` under its configuration.
 
     ``script`` is :func:`detect_script` of the references; ``has_marker`` says whether the
-    texts contain ``<n>`` sentence markers.
+    texts contain ``<n>`` sentence markers. Each advice's ``fix`` maps a metric key (or
+    ``text`` for the sentence separator) to the settings that fix it, as
+    :meth:`ScoringConfig.apply` takes them.
     """
     config = table.config
     done = table.done
     advice: list[Advice] = []
-    if script is not None and config.tokenize in ("13a", "intl", "none"):
-        if script == "zh":
+    if script is not None and "bleu" in config.metrics:
+        tokenize = config.settings("bleu").tokenize  # type: ignore[attr-defined]
+        if tokenize in ("13a", "intl", "none"):
+            if script == "zh":
+                advice.append(
+                    Advice(
+                        "cjk-tokenizer",
+                        f"The references look Chinese, but BLEU uses the {tokenize} "
+                        "tokenizer, which does not split Chinese into words: a whole clause "
+                        "counts as one token.",
+                        {"bleu": {"tokenize": "zh"}},
+                        "Use zh tokenizer",
+                    )
+                )
+            else:
+                advice.append(
+                    Advice(
+                        "cjk-tokenizer",
+                        f"The references look Japanese, but BLEU uses the {tokenize} "
+                        "tokenizer, which does not split Japanese into words.",
+                        {"bleu": {"tokenize": "char"}},
+                        "Use char tokenizer",
+                    )
+                )
+    if "rouge" in config.metrics:
+        rouge = config.settings("rouge")
+        empty = int(table.flag("empty_refs")[done].sum())
+        if empty and rouge.tokenizer == "rouge-score":  # type: ignore[attr-defined]
+            total = int(done.sum()) * table.nrefs
             advice.append(
                 Advice(
-                    "cjk-tokenizer",
-                    f"The references look Chinese, but BLEU uses the {config.tokenize} "
-                    "tokenizer, which does not split Chinese into words: a whole clause counts "
-                    "as one token.",
-                    {"tokenize": "zh"},
-                    "Use zh tokenizer",
+                    "rouge-empty",
+                    f"{empty} of {total} references have no ROUGE tokens under the rouge-score "
+                    "tokenizer (it keeps only a-z0-9), so every system scores 0 ROUGE on them.",
+                    {"rouge": {"tokenizer": "unicode"}},
+                    "Use the Unicode tokenizer",
                 )
             )
-        else:
+        fallback = int(table.flag("lsum_fallback")[done].sum())
+        separator = config.sentence_separator
+        if fallback and separator is not None:
+            use_marker = has_marker and separator != "<n>"
             advice.append(
                 Advice(
-                    "cjk-tokenizer",
-                    f"The references look Japanese, but BLEU uses the {config.tokenize} "
-                    "tokenizer, which does not split Japanese into words.",
-                    {"tokenize": "char"},
-                    "Use char tokenizer",
+                    "lsum-fallback",
+                    f"ROUGE-Lsum equals ROUGE-L on {fallback} of {int(done.sum())} rows: no "
+                    f"sentence boundary ({_separator_label(separator)}) was found in them.",
+                    {"text": {"sentence_separator": "<n>"}} if use_marker else {},
+                    "Use the <n> separator" if use_marker else "Set a separator",
                 )
             )
-    empty = int(table.empty_rouge_refs[done].sum())
-    if empty and config.rouge_tokenizer == "rouge-score":
-        total = int(done.sum()) * table.nrefs
-        advice.append(
-            Advice(
-                "rouge-empty",
-                f"{empty} of {total} references have no ROUGE tokens under the rouge-score "
-                "tokenizer (it keeps only a-z0-9), so every system scores 0 ROUGE on them.",
-                {"rouge_tokenizer": "unicode"},
-                "Use the Unicode tokenizer",
-            )
-        )
-    fallback = int(table.lsum_fallback[done].sum())
-    if fallback and config.lsum_separator is not None:
-        use_marker = has_marker and config.lsum_separator != "<n>"
-        advice.append(
-            Advice(
-                "lsum-fallback",
-                f"ROUGE-Lsum equals ROUGE-L on {fallback} of {int(done.sum())} rows: no "
-                f"sentence boundary ({_separator_label(config.lsum_separator)}) was found "
-                "in them.",
-                {"lsum_separator": "<n>"} if use_marker else {},
-                "Use the <n> separator" if use_marker else "Set a separator",
-            )
-        )
     return advice

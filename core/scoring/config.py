@@ -1,170 +1,187 @@
-"""The frozen scoring configuration and its reproducibility signature.
+"""The frozen scoring configuration of a comparison and its reproducibility signatures.
 
-Every setting that changes a number lives here. The CLI's options and the GUI's settings panel are
-both built from the registries below, so they can never disagree about what is allowed.
+Every setting that changes a number lives here: which metrics are scored, each metric's own
+settings (a :class:`~core.metrics.base.MetricSettings` per registered metric, validated by its
+:class:`~core.metrics.base.Setting` specs), and the sentence separator, which belongs to the
+comparison because it changes several metrics (see :func:`core.metrics.base.mask_separator`).
+The CLI's options and the app's settings panel are both built from the registry, so they can
+never disagree about what is allowed.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from matchlight.core import __version__
-from matchlight.core.metrics.bleu import SMOOTH_METHODS as _BLEU_SMOOTHING
-from matchlight.core.metrics.nltk_bleu import NLTK_SMOOTHING
-from matchlight.core.text.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
+from matchlight.core.metrics.base import (
+    HighlightMode,
+    Metric,
+    MetricSettings,
+    ScoreColumn,
+    SettingError,
+)
+from matchlight.core.metrics.registry import DEFAULT_METRICS, METRICS, metric, parse_metrics
 
-__all__ = [
-    "BLEU_FLAVOURS",
-    "BLEU_TOKENIZERS",
-    "DEFAULT_SMOOTH_VALUES",
-    "LSUM_SEPARATORS",
-    "NLTK_SMOOTHING",
-    "ROUGE_TOKENIZERS",
-    "SMOOTH_METHODS",
-    "ConfigError",
-    "ScoringConfig",
-]
+__all__ = ["LSUM_SEPARATORS", "ConfigError", "ScoringConfig"]
 
-BLEU_FLAVOURS: tuple[str, ...] = ("sacrebleu", "nltk")
-#: sacrebleu's smoothing methods, the default first.
-SMOOTH_METHODS: tuple[str, ...] = ("exp", *(m for m in _BLEU_SMOOTHING if m != "exp"))
-#: Named ROUGE-Lsum sentence separators offered in the GUI; any string is accepted.
+#: Named sentence separators offered in the app; any non-empty string is accepted.
 LSUM_SEPARATORS: dict[str, str | None] = {
     "newline inside the segment (rouge-score)": "\n",
     "<n> marker": "<n>",
     "none (ROUGE-Lsum = ROUGE-L)": None,
 }
-#: Default smoothing values, as in sacrebleu.
-DEFAULT_SMOOTH_VALUES: dict[str, float | None] = dict(_BLEU_SMOOTHING)
 
-MAX_ORDER_LIMIT = 9
-ROUGE_N_LIMIT = 9
+#: A setting is out of range (the same error as the metrics' own).
+ConfigError = SettingError
 
 
-class ConfigError(ValueError):
-    """A setting is out of range; the message names the setting and the allowed values."""
+def _default_options() -> tuple[MetricSettings, ...]:
+    return tuple(m.settings_type() for m in METRICS.values())
 
 
 @dataclass(frozen=True, slots=True)
 class ScoringConfig:
     """All settings that change a score.
 
-    The defaults reproduce sacrebleu's ``sentence_bleu``/``corpus_bleu`` (13a, exp smoothing,
-    mixed case, order 4, effective order at sentence level) and rouge-score's ``RougeScorer``
-    without stemming (several references combined as ``score_multi``).
+    ``metrics`` are the registry keys scored, in registry order. ``options`` holds one settings
+    object per *registered* metric (defaults where none was given), so that switching a metric
+    off and on again keeps its settings. The defaults reproduce sacreBLEU's
+    ``sentence_bleu``/``corpus_bleu`` and rouge-score's ``RougeScorer`` without stemming.
     """
 
-    bleu_flavour: str = "sacrebleu"
-    tokenize: str = "13a"
-    lowercase: bool = False
-    smooth_method: str = "exp"
-    smooth_value: float | None = None
-    max_order: int = 4
-    effective_order: bool = True
-    nltk_smoothing: str = "method0"
-    rouge_tokenizer: str = "rouge-score"
-    rouge_stem: bool = False
-    rouge_max_n: int = 2
-    lsum_separator: str | None = "\n"
+    metrics: tuple[str, ...] = DEFAULT_METRICS
+    sentence_separator: str | None = "\n"
+    options: tuple[MetricSettings, ...] = field(default_factory=_default_options)
 
     def __post_init__(self) -> None:
-        _check_choice("bleu_flavour", self.bleu_flavour, BLEU_FLAVOURS)
-        _check_choice("tokenize", self.tokenize, BLEU_TOKENIZERS)
-        _check_choice("smooth_method", self.smooth_method, SMOOTH_METHODS)
-        _check_choice("nltk_smoothing", self.nltk_smoothing, NLTK_SMOOTHING)
-        _check_choice("rouge_tokenizer", self.rouge_tokenizer, ROUGE_TOKENIZERS)
-        if not 1 <= self.max_order <= MAX_ORDER_LIMIT:
-            raise ConfigError(f"max_order must be 1 to {MAX_ORDER_LIMIT}, not {self.max_order}")
-        if not 1 <= self.rouge_max_n <= ROUGE_N_LIMIT:
-            raise ConfigError(f"rouge_max_n must be 1 to {ROUGE_N_LIMIT}, not {self.rouge_max_n}")
-        if self.smooth_value is not None and self.smooth_value < 0:
-            raise ConfigError(f"smooth_value must not be negative, not {self.smooth_value}")
-        if self.lsum_separator == "":
-            raise ConfigError("lsum_separator must be a non-empty string or None")
+        object.__setattr__(self, "metrics", parse_metrics(self.metrics))
+        if self.sentence_separator == "":
+            raise SettingError("the sentence separator must be a non-empty string or none")
+        given = {type(option): option for option in self.options}
+        options = []
+        for m in METRICS.values():
+            option = given.pop(m.settings_type, None)
+            options.append(m.settings_type() if option is None else option)
+        if given:
+            names = ", ".join(t.__name__ for t in given)
+            raise SettingError(f"settings of no registered metric: {names}")
+        object.__setattr__(self, "options", tuple(options))
 
-    @property
-    def effective_smooth_value(self) -> float | None:
-        """The smoothing value in use: the explicit one, or sacrebleu's default for the method."""
-        if self.smooth_value is not None and self.smooth_method in ("floor", "add-k"):
-            return self.smooth_value
-        return DEFAULT_SMOOTH_VALUES[self.smooth_method]
+    # -- reading --------------------------------------------------------------------------------
 
-    @property
-    def rouge_types(self) -> tuple[str, ...]:
-        """Names of the ROUGE variants scored, in rouge-score's spelling."""
-        return (*(f"rouge{n}" for n in range(1, self.rouge_max_n + 1)), "rougeL", "rougeLsum")
+    def settings(self, key: str) -> MetricSettings:
+        """The settings of metric ``key`` (whether or not it is scored)."""
+        wanted = metric(key).settings_type
+        for option in self.options:
+            if type(option) is wanted:
+                return option
+        raise AssertionError(f"no settings for {key}")  # pragma: no cover - __post_init__
 
-    def metric_names(self) -> tuple[str, ...]:
-        """Per-segment score columns, in display order (all on the 0-100 scale)."""
-        names = ["bleu"]
-        for rouge_type in self.rouge_types:
-            names += [f"{rouge_type}_p", f"{rouge_type}_r", f"{rouge_type}_f"]
-        return tuple(names)
+    def enabled(self) -> tuple[tuple[Metric, MetricSettings], ...]:
+        """The scored metrics with their settings, in registry order."""
+        return tuple((metric(key), self.settings(key)) for key in self.metrics)
 
-    def bleu_signature(self, nrefs: int) -> str:
-        """A sacrebleu-style signature of the BLEU settings."""
-        if self.bleu_flavour == "nltk":
-            parts = [
-                f"nrefs:{nrefs}",
-                "flavour:nltk",
-                f"case:{'lc' if self.lowercase else 'mixed'}",
-                f"tok:{self.tokenize}",
-                f"smooth:{self.nltk_smoothing}",
-                f"weights:uniform-{self.max_order}",
-            ]
-        else:
-            parts = [
-                f"nrefs:{nrefs}",
-                f"case:{'lc' if self.lowercase else 'mixed'}",
-                f"eff:{'yes' if self.effective_order else 'no'}",
-                f"tok:{self.tokenize}",
-                f"smooth:{self.smooth_method}",
-            ]
-            value = self.effective_smooth_value
-            if value is not None:
-                parts[-1] += f"[{value:.2f}]"
-            if self.max_order != 4:
-                parts.append(f"order:{self.max_order}")
-        parts.append(f"version:matchlight-{__version__}")
-        return "|".join(parts)
+    def columns(self) -> tuple[ScoreColumn, ...]:
+        """Every per-segment column, metric after metric."""
+        return tuple(c for m, s in self.enabled() for c in m.columns(s))
 
-    def rouge_signature(self, nrefs: int) -> str:
-        """The ROUGE settings, in the same ``key:value|...`` form."""
-        if self.lsum_separator is None:
-            sep = "none"
-        else:
-            sep = self.lsum_separator.encode("unicode_escape").decode("ascii")
-        parts = [
-            f"nrefs:{nrefs}",
-            f"tok:{self.rouge_tokenizer}",
-            f"stem:{'porter' if self.rouge_stem else 'no'}",
-            f"n:1-{self.rouge_max_n}",
-            f"lsum-sep:{sep}",
-            "multi:max-f",
-            f"version:matchlight-{__version__}",
-        ]
-        return "|".join(parts)
+    def column_keys(self) -> tuple[str, ...]:
+        return tuple(c.key for c in self.columns())
+
+    def highlight_modes(self) -> tuple[HighlightMode, ...]:
+        """The highlight layers of the scored metrics, metric after metric."""
+        return tuple(mode for m, s in self.enabled() for mode in m.highlight_modes(s))
+
+    def signatures(self, nrefs: int) -> dict[str, str]:
+        """Every scored metric's signatures by name (``bleu``, ``bleu_sentence``, ``rouge``...).
+
+        Each equals its reference implementation's own where one exists (sacreBLEU's
+        ``get_signature()``); Matchlight's version is reported separately
+        (:data:`matchlight.core.__version__`).
+        """
+        found: dict[str, str] = {}
+        for m, s in self.enabled():
+            found.update(m.signatures(s, nrefs=nrefs, separator=self.sentence_separator))
+        return found
 
     def signature(self, nrefs: int) -> str:
-        """The full reproducibility signature shown in the GUI and written with every export."""
-        return f"BLEU {self.bleu_signature(nrefs)} ROUGE {self.rouge_signature(nrefs)}"
+        """All signatures on one line, for a status bar or a log: ``BLEU ... | ROUGE ...``."""
+        return "  ".join(f"{name}: {sig}" for name, sig in self.signatures(nrefs).items())
+
+    def changed(self) -> dict[str, dict[str, Any]]:
+        """Per scored metric, the settings that differ from the defaults (shown next to scores).
+
+        A non-default sentence separator is listed under ``text``.
+        """
+        found = {m.key: s.changed() for m, s in self.enabled() if s.changed()}
+        if self.sentence_separator != "\n":
+            found["text"] = {"sentence_separator": self.sentence_separator}
+        return found
+
+    # -- changing -------------------------------------------------------------------------------
+
+    def with_metrics(self, metrics: tuple[str, ...] | str) -> ScoringConfig:
+        return ScoringConfig(
+            metrics=parse_metrics(metrics),
+            sentence_separator=self.sentence_separator,
+            options=self.options,
+        )
+
+    def with_settings(self, key: str, **changes: Any) -> ScoringConfig:
+        """A copy with some settings of metric ``key`` changed (validated again)."""
+        current = self.settings(key)
+        updated = type(current).from_dict({**current.to_dict(), **changes})
+        options = tuple(updated if o is current else o for o in self.options)
+        return ScoringConfig(
+            metrics=self.metrics, sentence_separator=self.sentence_separator, options=options
+        )
+
+    def with_separator(self, separator: str | None) -> ScoringConfig:
+        return ScoringConfig(
+            metrics=self.metrics, sentence_separator=separator, options=self.options
+        )
+
+    def apply(self, changes: Mapping[str, Mapping[str, Any]]) -> ScoringConfig:
+        """A copy with ``changes`` applied: per metric key, settings to change; under ``text``,
+        the ``sentence_separator``."""
+        config = self
+        for key, values in changes.items():
+            if key == "text":
+                if "sentence_separator" in values:
+                    config = config.with_separator(values["sentence_separator"])
+            else:
+                config = config.with_settings(key, **values)
+        return config
+
+    # -- storing --------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe dict, for sessions and QSettings."""
-        return asdict(self)
+        """A JSON-safe dict, for sessions, exports and the app's settings."""
+        data: dict[str, Any] = {
+            "metrics": list(self.metrics),
+            "sentence_separator": self.sentence_separator,
+        }
+        for m in METRICS.values():
+            data[m.key] = self.settings(m.key).to_dict()
+        return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ScoringConfig:
-        """Rebuild a config from :meth:`to_dict` output, ignoring unknown keys."""
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+    def from_dict(cls, data: Mapping[str, Any]) -> ScoringConfig:
+        """Rebuild a config from :meth:`to_dict` output; unknown keys are ignored."""
+        options = []
+        for m in METRICS.values():
+            values = data.get(m.key)
+            if isinstance(values, Mapping):
+                options.append(m.settings_type.from_dict(values))
+        kwargs: dict[str, Any] = {"options": tuple(options)}
+        if "metrics" in data:
+            kwargs["metrics"] = tuple(data["metrics"])
+        if "sentence_separator" in data:
+            kwargs["sentence_separator"] = data["sentence_separator"]
+        return cls(**kwargs)
 
-    def replace(self, **changes: Any) -> ScoringConfig:
-        """A copy with some settings changed (validated again)."""
-        return replace(self, **changes)
-
-
-def _check_choice(setting: str, value: str, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise ConfigError(f"{setting} must be one of {', '.join(choices)}; got {value!r}")
+    @property
+    def matchlight_version(self) -> str:
+        return __version__

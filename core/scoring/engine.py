@@ -1,13 +1,12 @@
 """The scoring engine: comparisons in, :class:`~core.scoring.results.ScoreChunk` streams out.
 
-Scores come from :mod:`core.scoring.fastpath`, which works a whole chunk of segments at a time
-(n-gram
-statistics of all rows, references and systems at once, in numpy). Chunks are independent (all
-statistics are additive), so they can be scored in worker processes and applied in any order.
+Scores come from :class:`core.scoring.scorer.ChunkScorer`, which works a whole chunk of
+segments at a time (every metric's statistics of all rows, references and systems at once, in
+numpy). Chunks are independent (all statistics are additive), so they can be scored in worker
+processes and applied in any order.
 
-Highlight detail is not computed here: :mod:`core.scoring.detail` computes it lazily for the rows a
-user
-looks at.
+Highlight detail is not computed here: :mod:`core.scoring.detail` computes it lazily for the rows
+a user looks at.
 """
 
 from __future__ import annotations
@@ -27,9 +26,11 @@ from multiprocessing.context import BaseContext
 import numpy as np
 import numpy.typing as npt
 
+# Imported for its side effect too: every process forked from here is bound to its owner.
+from matchlight.core.scoring import lifeline
 from matchlight.core.scoring.config import ScoringConfig
-from matchlight.core.scoring.fastpath import FastScorer
 from matchlight.core.scoring.results import ScoreChunk, ScoreTable
+from matchlight.core.scoring.scorer import ChunkScorer
 from matchlight.core.text.corpus import CorpusText
 
 log = logging.getLogger(__name__)
@@ -37,31 +38,6 @@ log = logging.getLogger(__name__)
 DEFAULT_CHUNK_SIZE = 256
 
 CancelCheck = Callable[[], bool]
-
-
-class ChunkScorer:
-    """Scores ranges of segments under one configuration (tokenizers resolved once).
-
-    The work is done by :class:`core.scoring.fastpath.FastScorer`, a whole chunk at a time.
-    """
-
-    def __init__(self, config: ScoringConfig) -> None:
-        self.config = config
-        self._fast = FastScorer(config)
-
-    def score(self, text: CorpusText, start: int, stop: int) -> ScoreChunk:
-        """Scores of the segments ``start:stop`` of ``text``."""
-        return self.score_lines(
-            [col[start:stop] for col in text.references],
-            [col[start:stop] for col in text.systems],
-            start,
-        )
-
-    def score_lines(
-        self, references: Sequence[Sequence[str]], systems: Sequence[Sequence[str]], start: int
-    ) -> ScoreChunk:
-        """Scores of rows ``start, start + 1, ...`` given only those rows' lines."""
-        return self._fast.score_lines(references, systems, start)
 
 
 def chunk_bounds(n_segments: int, chunk_size: int = DEFAULT_CHUNK_SIZE) -> list[tuple[int, int]]:
@@ -130,6 +106,7 @@ def _lower_priority(niceness: int, pid: int = 0) -> None:
 
 
 def _init_worker(config: ScoringConfig, niceness: int | None = None) -> None:
+    lifeline.bind_to_parent()  # a worker never outlives the process it scores for
     if niceness is not None:
         _lower_priority(niceness)
     _WORKER_SCORER[:] = [ChunkScorer(config)]
@@ -220,7 +197,10 @@ def _forkserver_context() -> BaseContext:
     context = multiprocessing.get_context("forkserver")
     # "__main__" as by default: the server imports the main module once, so that the workers
     # it forks do not each import it again (multiprocessing skips it when it is already there).
-    context.set_forkserver_preload(["__main__", __name__])
+    # Importing lifeline there binds every process it forks to its owner, also the workers of
+    # pools without an initializer; once they are gone, the server's "alive" pipe closes and
+    # it exits too.
+    context.set_forkserver_preload(["__main__", __name__, lifeline.__name__])
     return context
 
 

@@ -1,0 +1,470 @@
+"""What a metric is, for the rest of Matchlight: the one description everything else reads.
+
+A :class:`Metric` says, once, what the CLI options, the CSV and JSON columns, the table's columns,
+the summary, the filters, the "why this score" breakdown and the settings panel need to know:
+
+* its name and labels, and its :class:`Setting` specs (with their CLI flags and choices);
+* its :class:`ScoreColumn` records, per-segment values on the 0-100 scale (or counts);
+* its reproducibility signature;
+* a chunk scorer that turns many rows of text into per-segment scores and **additive statistics**
+  (:class:`MetricChunk`), and the pure function from summed statistics to a corpus score;
+* a row detailer that says what matched where (:class:`HighlightLayer`) and why a row scored what
+  it did (breakdown :class:`Block` records).
+
+Metric modules implement this interface; :mod:`core.metrics.registry` lists them. Everything here
+is plain data or a small abstract class: no scoring happens in this module.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from matchlight.core.text.tokenizers import Tokenizer
+from matchlight.core.text.types import Span
+
+__all__ = [
+    "DETAIL_TOKEN_LIMIT",
+    "Block",
+    "ChunkText",
+    "CorpusView",
+    "DetailTooLarge",
+    "HighlightLayer",
+    "HighlightMode",
+    "Metric",
+    "MetricChunk",
+    "MetricCorpus",
+    "MetricRowDetail",
+    "MetricSettings",
+    "Range",
+    "Run",
+    "ScoreColumn",
+    "Setting",
+    "SettingError",
+    "check_detail_size",
+    "mask_separator",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+AnyArray = npt.NDArray[Any]
+
+
+class SettingError(ValueError):
+    """A setting is out of range; the message names the setting and the allowed values."""
+
+
+class DetailTooLarge(Exception):
+    """A row is too large for its highlights to be computed in bounded memory and time.
+
+    ``str(error)`` says why, for the user (the row's scores are unaffected).
+    """
+
+
+#: The longest line, in tokens, whose highlights are computed. Match masks take up to
+#: ``tokens**2 / 16`` bytes for a line of distinct tokens: about 25 MB here.
+DETAIL_TOKEN_LIMIT = 20_000
+
+
+def check_detail_size(tokens: int, what: str = "a line") -> None:
+    """Raise :class:`DetailTooLarge` when ``tokens`` exceeds :data:`DETAIL_TOKEN_LIMIT`."""
+    if tokens > DETAIL_TOKEN_LIMIT:
+        raise DetailTooLarge(
+            f"{what} has {tokens:,} tokens; highlights are computed for lines of up to "
+            f"{DETAIL_TOKEN_LIMIT:,} tokens (the scores are exact)"
+        )
+
+
+# -- settings -----------------------------------------------------------------------------------
+
+SettingKind = Literal["choice", "flag", "int", "float"]
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One setting of a metric: how it is validated, offered on the command line and in the app.
+
+    ``key`` is the attribute of the metric's :class:`MetricSettings` dataclass. ``kind`` decides
+    the widget and the CLI parser: ``choice`` (one of ``choices``), ``flag`` (a boolean that the
+    CLI switches to the opposite of its default), ``int`` (``minimum``..``maximum``) or ``float``
+    (finite, at least ``minimum``; ``None`` allowed when ``optional``, meaning "the default for
+    the other settings").
+    """
+
+    key: str
+    label: str
+    kind: SettingKind
+    help: str
+    cli: str
+    aliases: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    optional: bool = False
+
+    def check(self, value: object) -> None:
+        """Raise :class:`SettingError` unless ``value`` is allowed."""
+        if value is None and self.optional:
+            return
+        name = self.cli
+        if self.kind == "choice":
+            if value not in self.choices:
+                allowed = ", ".join(self.choices)
+                raise SettingError(f"{name} must be one of {allowed}; got {value!r}")
+        elif self.kind == "flag":
+            if not isinstance(value, bool):
+                raise SettingError(f"{name} must be true or false; got {value!r}")
+        elif self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise SettingError(f"{name} must be a whole number; got {value!r}")
+            self._check_range(value)
+        else:
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise SettingError(f"{name} must be a number; got {value!r}")
+            if not math.isfinite(value):
+                raise SettingError(f"{name} must be a finite number; got {value!r}")
+            self._check_range(value)
+
+    def _check_range(self, value: float) -> None:
+        low, high = self.minimum, self.maximum
+        if (low is not None and value < low) or (high is not None and value > high):
+            if high is None:
+                bound = f"at least {low:g}"
+            elif low is None:
+                bound = f"at most {high:g}"
+            else:
+                bound = f"{low:g} to {high:g}"
+            raise SettingError(f"{self.cli} must be {bound}, not {value:g}")
+
+
+@dataclass(frozen=True, slots=True)
+class MetricSettings:
+    """Base of each metric's frozen settings dataclass; validated against its :class:`Setting`s.
+
+    Subclasses set ``SPECS`` (one :class:`Setting` per field, same keys) and may override
+    :meth:`check` for rules that involve several settings.
+    """
+
+    SPECS: ClassVar[tuple[Setting, ...]] = ()
+
+    def __post_init__(self) -> None:
+        specs = {spec.key: spec for spec in self.SPECS}
+        for f in fields(self):
+            spec = specs.get(f.name)
+            if spec is None:
+                raise TypeError(f"{type(self).__name__}.{f.name} has no Setting spec")
+            spec.check(getattr(self, f.name))
+        self.check()
+
+    def check(self) -> None:
+        """Rules across settings (none by default)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MetricSettings:
+        """Settings from :meth:`to_dict` output; unknown keys are ignored, missing ones default."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def changed(self) -> dict[str, Any]:
+        """The settings that differ from the defaults (what a user should see next to scores)."""
+        default = type(self)()
+        return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
+
+
+# -- columns and statistics ---------------------------------------------------------------------
+
+ColumnKind = Literal["score", "count"]
+CorpusRule = Literal["stats", "mean", "sum"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreColumn:
+    """One per-segment value a metric produces.
+
+    ``kind`` ``score`` is on the 0-100 scale (NaN where there is no score), ``count`` a whole
+    number (lengths). ``corpus`` says how the corpus figure of the column is made: ``stats`` from
+    the summed additive statistics (corpus BLEU, corpus chrF: not the mean of sentence scores),
+    ``mean`` the mean of the segment values (ROUGE, as rouge-score's averaging), ``sum`` the sum.
+    ``headline`` columns are printed by the CLI and summarised by the app; the ``primary``
+    column is the one the table shows per system by default.
+    """
+
+    key: str
+    label: str
+    short: str
+    metric: str
+    description: str
+    kind: ColumnKind = "score"
+    corpus: CorpusRule = "mean"
+    headline: bool = True
+    #: The metric's one column the table shows by default (the others are a click away).
+    primary: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MetricChunk:
+    """A metric's results for the rows of one chunk and every system.
+
+    ``scores`` has shape ``(S, n, C)`` for the metric's ``C`` columns; each ``stats`` array
+    ``(S, n, ...)`` holds additive per-segment statistics (summing them over rows gives the
+    corpus statistics); each ``row_flags`` array ``(n,)`` holds a per-row fact that does not
+    depend on the system (such as "ROUGE-Lsum found no sentence boundary").
+    """
+
+    scores: FloatArray
+    stats: Mapping[str, AnyArray] = field(default_factory=dict)
+    row_flags: Mapping[str, AnyArray] = field(default_factory=dict)
+
+
+class CorpusView(ABC):
+    """The statistics of a set of rows of one system, as a metric's corpus function reads them."""
+
+    count: int
+
+    @abstractmethod
+    def sum(self, name: str) -> AnyArray:
+        """Statistic ``name`` summed over the rows (shape: the statistic's own shape)."""
+
+    @abstractmethod
+    def last(self, name: str) -> AnyArray:
+        """Statistic ``name`` of the last row (in segment order); for NLTK's corpus BLEU."""
+
+    @abstractmethod
+    def mean(self, column: str) -> float:
+        """Mean of a score column over the rows (NaN rows count as NaN)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MetricCorpus:
+    """A metric's corpus figures over a set of rows: one value per column, and the detail
+    behind the headline (a :class:`~core.metrics.bleu.BleuScore`, a chrF breakdown...)."""
+
+    values: Mapping[str, float]
+    detail: object | None = None
+
+
+# -- highlights and breakdowns ------------------------------------------------------------------
+
+#: A painted range of an original line: ``(start, end, kind, level)``, half-open Python ``str``
+#: indices. ``kind`` is ``match`` (``level`` = the n-gram order), ``unmatched`` (a token that
+#: matched nothing), ``missed`` (a reference token no system matched) or ``lcs`` (level 1).
+Range = tuple[int, int, str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class HighlightMode:
+    """A highlight layer as the app offers it: ``key`` (the layer's), a label, and the highest
+    ``match`` level it paints (the legend shows one tint per level)."""
+
+    key: str
+    label: str
+    max_level: int
+
+
+class HighlightLayer(ABC):
+    """What one metric matched in one row, as ranges to paint (one highlight mode of the app).
+
+    ``key`` names the mode (``bleu``, ``lcs``, ``chrf``...), ``label`` says it to a user,
+    ``max_level`` is the highest ``match`` level it uses (for the legend).
+    """
+
+    key: str
+    label: str
+    max_level: int
+
+    @abstractmethod
+    def hypothesis(self, system: int) -> list[Range]:
+        """The ranges of system ``system``'s output."""
+
+    @abstractmethod
+    def reference(self, reference: int, system: int | None) -> list[Range]:
+        """The ranges of reference ``reference`` as matched by ``system`` (None: any system)."""
+
+    def links(self, system: int, reference: int) -> Sequence[tuple[Span, Span]]:
+        """Pairs (output span, reference span) that matched each other, for hover highlights."""
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A piece of breakdown text in one style."""
+
+    text: str
+    bold: bool = False
+    italic: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One block of a "why this score" breakdown: a title, a grid, then lines of text.
+
+    ``right`` says which grid columns are right-aligned (numbers). The block is at least as
+    wide as ``min_text``, so that the blocks next to it line up from one hypothesis to the next.
+    """
+
+    title: tuple[Run, ...]
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    right: tuple[bool, ...]
+    lines: tuple[tuple[Run, ...], ...]
+    min_text: str = ""
+
+    def text(self) -> str:
+        """The block in plain text: grid cells separated by two spaces."""
+        out = ["".join(r.text for r in self.title)]
+        out.extend("  ".join(row).strip() for row in (self.header, *self.rows))
+        out.extend("".join(r.text for r in line) for line in self.lines)
+        return "\n".join(out)
+
+
+class MetricRowDetail(ABC):
+    """One metric's view of one row: its highlight layers, sentence scores and breakdowns."""
+
+    metric: str
+    layers: tuple[HighlightLayer, ...]
+
+    @abstractmethod
+    def values(self, system: int) -> Mapping[str, float]:
+        """The sentence values of the metric's columns for ``system`` (equal to the table's)."""
+
+    @abstractmethod
+    def breakdown(self, system: int, reference_names: Sequence[str]) -> tuple[Block, ...]:
+        """The "why this score" blocks of ``system``'s output."""
+
+
+# -- the texts of a chunk -----------------------------------------------------------------------
+
+
+def mask_separator(line: str, separator: str | None) -> str:
+    """``line`` with every sentence separator blanked to spaces of the same length.
+
+    BLEU, chrF and their highlights read the sentences of a marked line joined by spaces, never
+    the marker itself as a word; blanking in place keeps every character offset of the original
+    line, so highlights need no mapping. A newline separator is left alone: it is rouge-score's
+    convention and sacreBLEU's tokenizers already treat a newline as a space.
+    """
+    if separator is None or separator == "\n" or separator not in line:
+        return line
+    return line.replace(separator, " " * len(separator))
+
+
+@dataclass(slots=True)
+class ChunkText:
+    """The lines of one chunk of rows: ``references[r][k]`` and ``systems[s][k]`` for row ``k``.
+
+    Metrics that read whole sentences get :meth:`lines` (separators blanked, see
+    :func:`mask_separator`); :meth:`tokens` memoises each tokenizer's words so that two metrics
+    with the same tokenizer tokenize a chunk once.
+    """
+
+    references: Sequence[Sequence[str]]
+    systems: Sequence[Sequence[str]]
+    separator: str | None = None
+    _masked: list[list[str]] | None = None
+    _tokens: dict[int, tuple[Tokenizer, list[list[list[str]]]]] = field(default_factory=dict)
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.references[0]) if self.references else 0
+
+    def columns(self) -> list[Sequence[str]]:
+        """The raw lines of every column: the references, then the systems."""
+        return [*self.references, *self.systems]
+
+    def lines(self) -> list[list[str]]:
+        """Every column's lines with sentence separators blanked."""
+        if self._masked is None:
+            sep = self.separator
+            self._masked = [[mask_separator(line, sep) for line in col] for col in self.columns()]
+        return self._masked
+
+    def tokens(self, tokenizer: Tokenizer) -> list[list[list[str]]]:
+        """``tokenizer``'s words of every line of :meth:`lines`, column by column."""
+        found = self._tokens.get(id(tokenizer))
+        if found is None:
+            found = (tokenizer, [list(map(tokenizer, col)) for col in self.lines()])
+            self._tokens[id(tokenizer)] = found
+        return found[1]
+
+
+# -- the metric -----------------------------------------------------------------------------------
+
+ChunkScorer = Callable[[ChunkText], MetricChunk]
+
+
+class Metric(ABC):
+    """One metric, described once. Subclasses are stateless singletons in the registry."""
+
+    #: Registry key, as in ``--metrics`` (``bleu``, ``chrf``...).
+    key: ClassVar[str]
+    label: ClassVar[str]
+    description: ClassVar[str]
+    settings_type: ClassVar[type[MetricSettings]]
+    #: Whether the corpus figures can be computed from running sums alone (see
+    #: :class:`CorpusView`); False when they need the last row (NLTK).
+    running: ClassVar[bool] = True
+
+    @property
+    def settings(self) -> tuple[Setting, ...]:
+        return self.settings_type.SPECS
+
+    @abstractmethod
+    def columns(self, settings: MetricSettings) -> tuple[ScoreColumn, ...]:
+        """The per-segment columns under ``settings``, in display order."""
+
+    @abstractmethod
+    def stat_shapes(self, settings: MetricSettings) -> Mapping[str, tuple[int, ...]]:
+        """Each additive statistic's per-segment shape (``()`` for a scalar)."""
+
+    def row_flags(self) -> tuple[str, ...]:
+        """Names of the per-row flags the chunks carry."""
+        return ()
+
+    @abstractmethod
+    def highlight_modes(self, settings: MetricSettings) -> tuple[HighlightMode, ...]:
+        """The highlight layers its row details carry, known before any row is detailed."""
+
+    @abstractmethod
+    def signature(
+        self, settings: MetricSettings, *, nrefs: int, separator: str | None = None
+    ) -> str:
+        """The reproducibility signature of the corpus figure; ``separator`` is the comparison's
+        sentence separator (see :func:`mask_separator`), for the metrics it changes."""
+
+    def signatures(
+        self, settings: MetricSettings, *, nrefs: int, separator: str | None = None
+    ) -> dict[str, str]:
+        """Every signature this metric reports, by name (the corpus one is ``self.key``)."""
+        return {self.key: self.signature(settings, nrefs=nrefs, separator=separator)}
+
+    @abstractmethod
+    def chunk_scorer(self, settings: MetricSettings) -> ChunkScorer:
+        """A function scoring a :class:`ChunkText` (tokenizers resolved once); picklable
+        settings only, so that worker processes build their own."""
+
+    @abstractmethod
+    def corpus(self, settings: MetricSettings, view: CorpusView) -> MetricCorpus:
+        """The corpus figures of the rows in ``view``."""
+
+    def additive(
+        self, settings: MetricSettings, stats: Mapping[str, AnyArray]
+    ) -> tuple[AnyArray, Callable[[AnyArray], FloatArray]] | None:
+        """For resampling tests: per-segment statistics as one ``(n, K)`` array, and the
+        vectorised score of summed statistics ``(m, K) -> (m,)``. None when the corpus figure
+        is a mean of segment scores (the caller then resamples those)."""
+        return None
+
+    @abstractmethod
+    def detailer(
+        self, settings: MetricSettings, separator: str | None
+    ) -> Callable[[Sequence[str], Sequence[str]], MetricRowDetail]:
+        """A function ``(references, outputs) -> MetricRowDetail`` for single rows."""
