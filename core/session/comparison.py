@@ -1,0 +1,260 @@
+"""The state of one open comparison, as a plain object the app's widgets observe.
+
+A :class:`ComparisonSession` owns what a user is working on: the texts (and where they came
+from), the scoring settings, the score table, the baseline system and the current row selection
+(filters and sort, :mod:`core.analysis.selection`). Widgets never hold any of it: they read it
+here and change it through the methods below, and every change is announced to the observers
+(a Qt adapter turns the announcements into signals). Significance on "the rows I filtered",
+brushing from charts, annotations and autosave all hang on this object, so they work the same
+with or without a window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from matchlight.core.analysis.selection import (
+    Selection,
+    SelectionData,
+    SelectionError,
+    Sort,
+    select,
+    text_columns,
+)
+from matchlight.core.analysis.textsearch import SearchColumn
+from matchlight.core.io.inputs import Comparison
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.engine import empty_table
+from matchlight.core.scoring.results import ScoreChunk, ScoreTable
+from matchlight.core.text.corpus import CorpusText
+
+__all__ = ["ComparisonSession", "Event", "SessionState"]
+
+BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
+
+#: What changed: ``table`` (a new, empty score table: settings changed), ``scores`` (rows were
+#: scored; payload ``(start, stop)``), ``baseline``, ``selection`` (the rows shown or their order
+#: changed), ``layout`` (view state a session remembers).
+Event = Literal["table", "scores", "baseline", "selection", "layout"]
+Observer = Callable[[Event, object], None]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionState:
+    """What a saved session restores besides the texts: settings, baseline, selection, layout."""
+
+    config: ScoringConfig
+    baseline: int
+    selection: Selection
+    layout: Mapping[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "config": self.config.to_dict(),
+            "baseline": self.baseline,
+            "selection": self.selection.to_dict(),
+            "layout": dict(self.layout),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SessionState:
+        return cls(
+            config=ScoringConfig.from_dict(data.get("config", {})),
+            baseline=int(data.get("baseline", 0)),
+            selection=Selection.from_dict(data.get("selection", {})),
+            layout=dict(data.get("layout", {})),
+        )
+
+
+class ComparisonSession:
+    """One open comparison: texts, settings, scores, baseline and selection.
+
+    Scoring itself runs elsewhere (a worker feeds :meth:`apply_chunk`); this object only holds
+    the results. A new comparison starts from the default settings unless told otherwise:
+    settings belong to a comparison, never to the machine.
+    """
+
+    def __init__(
+        self,
+        text: CorpusText,
+        *,
+        config: ScoringConfig | None = None,
+        source: Sequence[str] | None = None,
+        reference_names: Sequence[str] | None = None,
+        comparison: Comparison | None = None,
+        search: Sequence[SearchColumn] = (),
+        table: ScoreTable | None = None,
+    ) -> None:
+        if source is not None and len(source) != len(text):
+            raise ValueError(f"the source has {len(source)} lines but the texts have {len(text)}")
+        self.text = text
+        self.source = source
+        self.comparison = comparison
+        n_refs = len(text.references)
+        self.reference_names: tuple[str, ...] = (
+            tuple(reference_names)
+            if reference_names is not None
+            else tuple(f"Ref {r + 1}" if n_refs > 1 else "Reference" for r in range(n_refs))
+        )
+        if len(self.reference_names) != n_refs:
+            raise ValueError(f"{len(self.reference_names)} reference names for {n_refs} references")
+        self.config = config or ScoringConfig()
+        self.table = table if table is not None else empty_table(text, self.config)
+        if self.table.config != self.config:
+            raise ValueError("the score table was scored under other settings")
+        self.baseline = 0
+        self.selection = Selection()
+        self.layout: dict[str, Any] = {}
+        ready = {
+            name: column
+            for column in search
+            for name, lines in text_columns(text, source)
+            if column.strings is lines
+        }
+        self._data = SelectionData(text, self.table, source, ready)
+        self._mask: BoolArray = np.ones(len(text), np.bool_)
+        self._order: IntArray = np.arange(len(text), dtype=np.int64)
+        self._observers: list[Observer] = []
+
+    # -- observing ------------------------------------------------------------------------------
+
+    def subscribe(self, observer: Observer) -> Callable[[], None]:
+        """Call ``observer(event, payload)`` on every change; returns the unsubscribe function."""
+        self._observers.append(observer)
+        return lambda: self._observers.remove(observer) if observer in self._observers else None
+
+    def _announce(self, event: Event, payload: object = None) -> None:
+        for observer in list(self._observers):
+            observer(event, payload)
+
+    # -- reading --------------------------------------------------------------------------------
+
+    @property
+    def n_segments(self) -> int:
+        return len(self.text)
+
+    @property
+    def system_names(self) -> tuple[str, ...]:
+        return self.text.system_names
+
+    @property
+    def search_columns(self) -> dict[str, SearchColumn]:
+        """The text search caches by column name (source, ref1.., hyp1..)."""
+        return self._data.search
+
+    def selected(self) -> BoolArray:
+        """Per segment: is it in the selection (a copy)."""
+        return self._mask.copy()
+
+    def selected_rows(self) -> IntArray:
+        """The selected segments in file order (for corpus figures and tests on "these rows")."""
+        return np.flatnonzero(self._mask).astype(np.int64)
+
+    def view_order(self) -> IntArray:
+        """The selected segments in the selection's sort order (what a table shows)."""
+        return self._order.copy()
+
+    def is_filtered(self) -> bool:
+        return bool(self.selection.filters)
+
+    # -- changing -------------------------------------------------------------------------------
+
+    def set_config(self, config: ScoringConfig) -> ScoreTable:
+        """Switch to new settings: a new, empty score table (the caller rescores into it).
+
+        Score filters and sorts on columns the new settings no longer have are dropped.
+        """
+        self.config = config
+        self.table = empty_table(self.text, config)
+        self._data = SelectionData(self.text, self.table, self.source, self._data.search)
+        self.selection = _prune(self.selection, self._data)
+        self._announce("table", self.table)
+        self._recompute(announce=True)
+        return self.table
+
+    def apply_chunk(self, chunk: ScoreChunk) -> None:
+        """Store scored rows (announced as ``scores``); the selection is not re-applied here:
+        call :meth:`refresh_selection` (batched by the caller) when it depends on scores."""
+        self.table.apply(chunk)
+        self._announce("scores", (chunk.start, chunk.stop))
+
+    def set_baseline(self, system: int) -> None:
+        if not 0 <= system < len(self.text.systems):
+            raise ValueError(f"no system {system + 1}; there are {len(self.text.systems)}")
+        if system == self.baseline:
+            return
+        self.baseline = system
+        self._announce("baseline", system)
+
+    def set_selection(self, selection: Selection) -> None:
+        """Show ``selection``'s rows. Raises :class:`SelectionError` (and changes nothing) when
+        it cannot be applied, e.g. an invalid regular expression."""
+        mask, order = select(selection, self._data)
+        self.selection = selection
+        self._set_rows(mask, order, announce=True)
+
+    def refresh_selection(self) -> bool:
+        """Re-apply the selection to the current scores; True when the rows or order changed."""
+        if not self.selection.depends_on_scores():
+            return False
+        return self._recompute(announce=True)
+
+    def set_layout(self, **values: Any) -> None:
+        """Remember view state (hidden columns, widths, highlight mode...) for the session."""
+        self.layout.update(values)
+        self._announce("layout", dict(values))
+
+    def state(self) -> SessionState:
+        return SessionState(self.config, self.baseline, self.selection, dict(self.layout))
+
+    def restore(self, state: SessionState) -> None:
+        """Take a saved state: the caller rescores if the settings differ from the current."""
+        if state.config != self.config:
+            self.set_config(state.config)
+        if 0 <= state.baseline < len(self.text.systems):
+            self.set_baseline(state.baseline)
+        self.layout = dict(state.layout)
+        try:
+            self.set_selection(state.selection)
+        except SelectionError:
+            self.set_selection(Selection())
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _recompute(self, *, announce: bool) -> bool:
+        try:
+            mask, order = select(self.selection, self._data)
+        except SelectionError:
+            self.selection = _prune(self.selection, self._data)
+            mask, order = select(self.selection, self._data)
+        return self._set_rows(mask, order, announce=announce)
+
+    def _set_rows(self, mask: BoolArray, order: IntArray, *, announce: bool) -> bool:
+        changed = not (np.array_equal(mask, self._mask) and np.array_equal(order, self._order))
+        self._mask, self._order = mask, order
+        if announce:
+            self._announce("selection", changed)
+        return changed
+
+
+def _prune(selection: Selection, data: SelectionData) -> Selection:
+    """``selection`` without the filters and sort that ``data`` cannot apply (their metric is no
+    longer scored, say)."""
+    kept = []
+    for f in selection.filters:
+        try:
+            data.mask_of(f)
+        except SelectionError:
+            continue
+        kept.append(f)
+    sort = selection.sort
+    table = data.table
+    if sort.key != "segment" and sort.system is not None and not table.has(sort.key):
+        sort = Sort()
+    return Selection(tuple(kept), sort)
