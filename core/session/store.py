@@ -211,7 +211,8 @@ class SessionState:
     """Everything but the inputs and the annotations."""
 
     settings: Mapping[str, Any]
-    baseline: str | None
+    #: The baseline system (its name or index, as the caller stored it).
+    baseline: str | int | None
     selection: Any
     layout: Any
     mode: AnnotationMode
@@ -480,7 +481,7 @@ class SessionStore:
         *,
         inputs: Sequence[SessionInput],
         settings: Mapping[str, Any],
-        baseline: str | None = None,
+        baseline: str | int | None = None,
         selection: Any = None,
         layout: Any = None,
         mode: AnnotationMode = AnnotationMode.MQM,
@@ -751,7 +752,7 @@ class SessionStore:
         self,
         *,
         settings: Mapping[str, Any] = _UNSET,
-        baseline: str | None = _UNSET,
+        baseline: str | int | None = _UNSET,
         selection: Any = _UNSET,
         layout: Any = _UNSET,
         mode: AnnotationMode = _UNSET,
