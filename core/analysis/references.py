@@ -1,0 +1,244 @@
+"""Multi-reference honesty: what each reference contributes, and references that are too close
+to one system.
+
+A corpus score against several references is not a function of the scores against each one:
+BLEU clips every n-gram to its largest count in any single reference, so the statistics of the
+union have to be counted again. :func:`score_by_reference` therefore takes a function that
+scores with any subset of the references (for the engine: one scoring run per reference plus
+one with all). ROUGE with several references (the maximum F per row) would be derivable from
+the per-reference rows, but going through the same function keeps one path for every metric.
+
+:func:`audit_references` looks for a reference that was made from (or leaked into) one
+system's output: such a reference equals that system's line far more often than it equals any
+other system's. Each (reference, system) pair is compared with the *other systems* against the
+same reference, so a good system (close to every reference) or an easy test set (short
+titles every system gets right) does not look suspicious.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from matchlight.core.analysis.compare import row_index
+
+__all__ = [
+    "MIN_EXCESS_SHARE",
+    "MIN_RATIO",
+    "NEAR_THRESHOLD",
+    "ReferenceAudit",
+    "ReferenceBreakdown",
+    "ReferenceCloseness",
+    "audit_references",
+    "normalise_whitespace",
+    "score_by_reference",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+#: A pair is flagged when its count exceeds the other systems' median by this share of rows ...
+MIN_EXCESS_SHARE = 0.05
+#: ... and is at least this many times that median.
+MIN_RATIO = 2.0
+#: Sentence similarity (0-100, e.g. sentence BLEU against that reference alone) from which a
+#: line counts as near-identical.
+NEAR_THRESHOLD = 90.0
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceBreakdown:
+    """Corpus scores per system: against each reference alone (``single[s, r]``) and against
+    all references together (``combined[s]``)."""
+
+    systems: tuple[str, ...]
+    references: tuple[str, ...]
+    single: FloatArray
+    combined: FloatArray
+
+
+def score_by_reference(
+    *,
+    systems: Sequence[str],
+    references: Sequence[str],
+    score_with: Callable[[tuple[int, ...]], npt.ArrayLike],
+) -> ReferenceBreakdown:
+    """Score every system against each reference alone and against all of them.
+
+    ``score_with(subset)`` returns the corpus score of every system (``(S,)``) against the
+    references numbered in ``subset``; it is called once per reference and once with all.
+    """
+    n_sys = len(systems)
+    n_refs = len(references)
+    if n_refs == 0:
+        raise ValueError("at least one reference is needed")
+
+    def call(subset: tuple[int, ...]) -> FloatArray:
+        scores = np.asarray(score_with(subset), np.float64)
+        if scores.shape != (n_sys,):
+            raise ValueError(f"score_with must return {n_sys} scores, got shape {scores.shape}")
+        return scores
+
+    single = np.stack([call((r,)) for r in range(n_refs)], axis=1)
+    combined = single[:, 0].copy() if n_refs == 1 else call(tuple(range(n_refs)))
+    return ReferenceBreakdown(tuple(systems), tuple(references), single, combined)
+
+
+def normalise_whitespace(line: str) -> str:
+    """The line with runs of whitespace made one space and none at either end."""
+    return " ".join(line.split())
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceCloseness:
+    """How close one reference is to one system, next to the other systems.
+
+    ``identical``: rows where the two lines are equal after :func:`normalise_whitespace`;
+    ``identical_baseline``: the median of that count over the other systems (NaN when there
+    is no other system). ``near`` / ``near_baseline`` / ``mean_similarity`` are the same for
+    rows whose similarity reaches the audit's threshold (None without similarities).
+    ``flagged`` says the reference looks made from this system; ``reason`` says why.
+    """
+
+    reference: str
+    system: str
+    n_rows: int
+    identical: int
+    identical_baseline: float
+    near: int | None
+    near_baseline: float | None
+    mean_similarity: float | None
+    flagged: bool
+    reason: str
+
+    @property
+    def identical_share(self) -> float:
+        return self.identical / self.n_rows if self.n_rows else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceAudit:
+    """Every (reference, system) pair of :func:`audit_references`, reference by reference."""
+
+    pairs: tuple[ReferenceCloseness, ...]
+    min_excess_share: float
+    min_ratio: float
+    near_threshold: float
+
+    @property
+    def flagged(self) -> tuple[ReferenceCloseness, ...]:
+        return tuple(pair for pair in self.pairs if pair.flagged)
+
+
+def _baselines(counts: IntArray) -> FloatArray:
+    """``(R, S)`` counts -> the median over the other systems of each pair (NaN if none)."""
+    n_refs, n_sys = counts.shape
+    baseline = np.full((n_refs, n_sys), np.nan)
+    if n_sys < 2:
+        return baseline
+    for s in range(n_sys):
+        others = np.delete(counts, s, axis=1)
+        baseline[:, s] = np.median(others, axis=1)
+    return baseline
+
+
+def _excess(count: int, baseline: float, n_rows: int, share: float, ratio: float) -> bool:
+    if np.isnan(baseline):
+        return False
+    return count - baseline >= share * n_rows and count >= ratio * baseline
+
+
+def audit_references(
+    *,
+    references: Sequence[Sequence[str]],
+    systems: Sequence[Sequence[str]],
+    reference_names: Sequence[str],
+    system_names: Sequence[str],
+    similarity: npt.ArrayLike | None = None,
+    near_threshold: float = NEAR_THRESHOLD,
+    min_excess_share: float = MIN_EXCESS_SHARE,
+    min_ratio: float = MIN_RATIO,
+    rows: npt.ArrayLike | None = None,
+) -> ReferenceAudit:
+    """Find references suspiciously close to one system.
+
+    For each reference and system: the rows where the lines are identical after whitespace
+    normalisation, and (given ``similarity`` ``(R, S, n)`` on a 0-100 scale, e.g. sentence
+    BLEU against that reference alone) the rows at least ``near_threshold`` similar and
+    the mean similarity. A pair is flagged when its identical (or near-identical) count exceeds
+    the median of the other systems' counts against the same reference by at least
+    ``min_excess_share`` of the rows *and* is at least ``min_ratio`` times that median. With a
+    single system there is nothing to compare with and nothing is flagged.
+    """
+    if len(reference_names) != len(references) or len(system_names) != len(systems):
+        raise ValueError("one name per reference and per system is needed")
+    n_total = len(references[0]) if references else 0
+    for column in (*references, *systems):
+        if len(column) != n_total:
+            raise ValueError("references and systems must have the same number of rows")
+    selected = row_index(rows, n_total).tolist()
+    n_rows = len(selected)
+    norm_refs = [[normalise_whitespace(column[i]) for i in selected] for column in references]
+    norm_sys = [[normalise_whitespace(column[i]) for i in selected] for column in systems]
+    identical = np.array(
+        [[sum(map(str.__eq__, ref, out)) for out in norm_sys] for ref in norm_refs], np.int64
+    ).reshape(len(references), len(systems))
+    identical_base = _baselines(identical)
+
+    near: IntArray | None = None
+    near_base: FloatArray | None = None
+    mean_sim: FloatArray | None = None
+    if similarity is not None:
+        sim = np.asarray(similarity, np.float64)
+        if sim.shape != (len(references), len(systems), n_total):
+            raise ValueError(
+                f"similarity must have shape {(len(references), len(systems), n_total)}, "
+                f"got {sim.shape}"
+            )
+        sim = sim[:, :, selected]
+        near = (sim >= near_threshold).sum(axis=2).astype(np.int64)
+        near_base = _baselines(near)
+        with np.errstate(invalid="ignore"):
+            mean_sim = sim.mean(axis=2) if n_rows else np.full(near.shape, np.nan)
+
+    pairs: list[ReferenceCloseness] = []
+    for r, ref_name in enumerate(reference_names):
+        for s, sys_name in enumerate(system_names):
+            count = int(identical[r, s])
+            base = float(identical_base[r, s])
+            reasons: list[str] = []
+            if _excess(count, base, n_rows, min_excess_share, min_ratio):
+                reasons.append(
+                    f"{count} of {n_rows} lines identical to {sys_name}, other systems "
+                    f"{base:g} (median)"
+                )
+            near_count: int | None = None
+            near_baseline: float | None = None
+            mean: float | None = None
+            if near is not None and near_base is not None and mean_sim is not None:
+                near_count = int(near[r, s])
+                near_baseline = float(near_base[r, s])
+                mean = float(mean_sim[r, s])
+                if _excess(near_count, near_baseline, n_rows, min_excess_share, min_ratio):
+                    reasons.append(
+                        f"{near_count} of {n_rows} lines at least {near_threshold:g} similar "
+                        f"to {sys_name}, other systems {near_baseline:g} (median)"
+                    )
+            pairs.append(
+                ReferenceCloseness(
+                    reference=ref_name,
+                    system=sys_name,
+                    n_rows=n_rows,
+                    identical=count,
+                    identical_baseline=base,
+                    near=near_count,
+                    near_baseline=near_baseline,
+                    mean_similarity=mean,
+                    flagged=bool(reasons),
+                    reason="; ".join(reasons),
+                )
+            )
+    return ReferenceAudit(tuple(pairs), min_excess_share, min_ratio, near_threshold)
