@@ -29,8 +29,10 @@ from PySide6.QtCore import (
     Slot,
 )
 
+from matchlight.core.analysis.selection import Sort
 from matchlight.core.scoring.results import ScoreTable, SegmentScores
 from matchlight.core.text.corpus import CorpusText
+from matchlight.gui.state.session import SessionModel
 
 #: Numeric sort key (float score, NaN while unscored; int segment) or the text of text columns.
 SORT_ROLE = int(Qt.ItemDataRole.UserRole) + 1
@@ -50,15 +52,6 @@ COLUMN_KINDS: tuple[str, ...] = ("segment", "source", "reference", "hypothesis",
 TEXT_KINDS: frozenset[str] = frozenset({"source", "reference", "hypothesis"})
 NUMERIC_KINDS: frozenset[str] = frozenset({"score", "delta"})
 
-#: (metric, short title) of the per-system score columns, in display order.
-SCORE_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("bleu", "BLEU"),
-    ("rouge1_f", "R-1"),
-    ("rouge2_f", "R-2"),
-    ("rougeL_f", "R-L"),
-)
-#: The metric compared in the delta columns.
-DELTA_METRIC = "bleu"
 PENDING = "…"
 _ROOT = QModelIndex()
 _TOOLTIP_TEXT_LIMIT = 1000
@@ -85,8 +78,6 @@ ANSWERED_ROLES = frozenset(
 _NUM_ALIGN = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _TEXT_ALIGN = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
-_ROUGE_NAMES = {"rouge1": "ROUGE-1", "rouge2": "ROUGE-2", "rougeL": "ROUGE-L"}
-
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -96,7 +87,7 @@ class ColumnInfo:
 
     ``system`` is set for hypothesis, score and delta columns (for a delta column: the system
     compared against the baseline), ``reference`` for reference columns, ``metric`` for score
-    and delta columns (a name from :meth:`core.scoring.config.ScoringConfig.metric_names`).
+    and delta columns (a score column key of the registry, such as ``bleu`` or ``rougeL_f``).
     """
 
     kind: str
@@ -106,89 +97,75 @@ class ColumnInfo:
 
 
 class SegmentTableModel(QAbstractTableModel):
-    """Segments as rows; source, references, system outputs and their scores as columns.
+    """Segments as rows; scores first, then the source, the references and the outputs.
 
-    Columns: ``#``, ``Source`` (if any), one per reference, then per system its output and the
-    ``BLEU``, ``R-1``, ``R-2``, ``R-L`` (F-measure) score columns, then, with two or more systems,
-    one ``ΔBLEU`` column per non-baseline system (system minus baseline). Changing the baseline
-    relabels the delta columns in place (the column count never changes).
+    Columns: ``#``; then per shown score column (by default each scored metric's primary
+    column: BLEU, ROUGE-L F...) one column per system and, with two or more systems, one
+    difference column per non-baseline system (system minus baseline); then ``Source`` (if
+    any), one column per reference and one per system output. Scores come first so that they
+    are visible on a laptop screen whatever the width of the texts. Changing the baseline
+    relabels the difference columns in place (the column count never changes).
 
-    Scores show one decimal on the 0-100 scale, or ``…`` while the row is not scored yet.
+    The model observes the comparison's :class:`~gui.state.session.SessionModel` (scores
+    arriving, baseline, new settings); it holds no state of its own but which score columns
+    are shown. Scores show one decimal, or ``…`` while the row is not scored yet.
     """
 
     def __init__(
         self,
-        text: CorpusText,
-        source: Sequence[str] | None,
-        table: ScoreTable,
-        baseline: int = 0,
+        session: SessionModel,
         parent: QObject | None = None,
         *,
-        reference_names: Sequence[str] | None = None,
+        shown: Sequence[str] | None = None,
     ) -> None:
         super().__init__(parent)
-        n = len(text)
-        if source is not None and len(source) != n:
-            raise ValueError(f"the source has {len(source)} lines but the texts have {n}")
-        if reference_names is not None and len(reference_names) != len(text.references):
-            raise ValueError(
-                f"{len(reference_names)} reference names for {len(text.references)} references"
-            )
-        self._text = text
-        self._source: Sequence[str] | None = source
-        self._reference_names = (
-            tuple(reference_names)
-            if reference_names is not None
-            else tuple(f"Ref {r + 1}" for r in range(len(text.references)))
-        )
-        self._check_table(table)
-        self._table = table
-        n_sys = len(text.systems)
-        if not 0 <= baseline < n_sys:
-            raise ValueError(f"baseline must be a system index 0..{n_sys - 1}, not {baseline}")
-        self._baseline = baseline
+        self._session = session
+        core = session.session
+        self._text = core.text
+        self._source: Sequence[str] | None = core.source
+        self._reference_names = core.reference_names
+        self._table = core.table
+        self._shown = self._valid_shown(shown)
         self._columns: list[ColumnInfo] = []
-        self._metric_col: list[int] = []  # per column: index into table.metrics, or -1
+        self._metric_col: list[int] = []  # per column: index into the table's columns, or -1
         self._build_columns()
+        session.scores_changed.connect(self.on_chunk_applied)
+        session.baseline_changed.connect(self._on_baseline_changed)
+        session.table_replaced.connect(self._on_table_replaced)
 
     # -- structure --------------------------------------------------------------------------
 
-    def _check_table(self, table: ScoreTable) -> None:
-        if table.n_segments != len(self._text):
-            raise ValueError(
-                f"the score table has {table.n_segments} segments but the texts have "
-                f"{len(self._text)}"
-            )
-        if tuple(table.systems) != tuple(self._text.system_names):
-            raise ValueError(
-                f"the score table is for systems {list(table.systems)}, "
-                f"the texts for {list(self._text.system_names)}"
-            )
-
-    def _shown_metrics(self, table: ScoreTable) -> list[tuple[str, str]]:
-        return [(m, title) for m, title in SCORE_COLUMNS if m in table.metrics]
+    def _valid_shown(self, shown: Sequence[str] | None) -> tuple[str, ...]:
+        table = self._table
+        if shown is not None:
+            kept = tuple(k for k in shown if table.has(k) and table.column_info(k).kind == "score")
+            if kept:
+                return kept
+        return tuple(c.key for c in table.columns if c.primary)
 
     def _build_columns(self) -> None:
+        n_sys = len(self._text.systems)
+        baseline = self._session.session.baseline
         cols: list[ColumnInfo] = [ColumnInfo("segment")]
+        for key in self._shown:
+            cols += [ColumnInfo("score", system=s, metric=key) for s in range(n_sys)]
+            if n_sys >= 2:
+                cols += [
+                    ColumnInfo("delta", system=s, metric=key) for s in range(n_sys) if s != baseline
+                ]
         if self._source is not None:
             cols.append(ColumnInfo("source"))
         cols += [ColumnInfo("reference", reference=r) for r in range(len(self._text.references))]
-        metrics = self._shown_metrics(self._table)
-        n_sys = len(self._text.systems)
-        for s in range(n_sys):
-            cols.append(ColumnInfo("hypothesis", system=s))
-            cols += [ColumnInfo("score", system=s, metric=m) for m, _ in metrics]
-        if n_sys >= 2:
-            cols += [
-                ColumnInfo("delta", system=s, metric=DELTA_METRIC)
-                for s in range(n_sys)
-                if s != self._baseline
-            ]
+        cols += [ColumnInfo("hypothesis", system=s) for s in range(n_sys)]
         self._columns = cols
-        index = self._table.metrics.index
+        index = self._table.metric_index
         self._metric_col = [-1 if c.metric is None else index(c.metric) for c in cols]
 
     # -- public API -------------------------------------------------------------------------
+
+    @property
+    def session(self) -> SessionModel:
+        return self._session
 
     @property
     def text(self) -> CorpusText:
@@ -199,12 +176,27 @@ class SegmentTableModel(QAbstractTableModel):
         return self._source
 
     @property
+    def shown_scores(self) -> tuple[str, ...]:
+        """The score columns shown per system, in order."""
+        return self._shown
+
+    def set_shown_scores(self, keys: Sequence[str]) -> None:
+        """Show these score columns (table column keys; at least one that the table has)."""
+        shown = self._valid_shown(keys)
+        if shown == self._shown:
+            return
+        self.beginResetModel()
+        self._shown = shown
+        self._build_columns()
+        self.endResetModel()
+
+    @property
     def table(self) -> ScoreTable:
         return self._table
 
     @property
     def baseline(self) -> int:
-        return self._baseline
+        return self._session.session.baseline
 
     @property
     def reference_names(self) -> tuple[str, ...]:
@@ -235,8 +227,8 @@ class SegmentTableModel(QAbstractTableModel):
     def score_column(self, system: int, metric: str) -> int:
         return self._find(ColumnInfo("score", system=system, metric=metric))
 
-    def delta_column(self, system: int) -> int:
-        return self._find(ColumnInfo("delta", system=system, metric=DELTA_METRIC))
+    def delta_column(self, system: int, metric: str | None = None) -> int:
+        return self._find(ColumnInfo("delta", system=system, metric=metric or self._shown[0]))
 
     def _find(self, info: ColumnInfo) -> int:
         try:
@@ -263,26 +255,34 @@ class SegmentTableModel(QAbstractTableModel):
         m = self._metric_col[col]
         scores = self._table.scores
         if info.kind == "delta":
-            return scores[info.system, :, m] - scores[self._baseline, :, m]
+            return scores[info.system, :, m] - scores[self.baseline, :, m]
         return scores[info.system, :, m]
 
-    def sort_keys(self, col: int) -> npt.NDArray[np.generic] | Sequence[str]:
-        """The :data:`SORT_ROLE` of every row of ``col`` at once (for vectorised sorting)."""
-        kind = self.column_info(col).kind
-        if kind == "segment":
-            return np.arange(len(self._text), dtype=np.int64)
-        if kind in NUMERIC_KINDS:
-            return self.values(col)
-        return self.strings(col)
+    def text_key(self, col: int) -> str:
+        """The name of a text column in selections: ``source``, ``ref1``.., ``hyp1``.."""
+        info = self.column_info(col)
+        if info.kind == "source":
+            return "source"
+        if info.kind == "reference":
+            return f"ref{info.reference + 1}"  # type: ignore[operator]
+        if info.kind == "hypothesis":
+            return f"hyp{info.system + 1}"  # type: ignore[operator]
+        raise ValueError(f"column {col} ({info.kind}) is not a text column")
 
-    def set_baseline(self, index: int) -> None:
-        """Compare the delta columns against system ``index``."""
-        n_sys = len(self._text.systems)
-        if not 0 <= index < n_sys:
-            raise ValueError(f"baseline must be a system index 0..{n_sys - 1}, not {index}")
-        if index == self._baseline:
-            return
-        self._baseline = index
+    def sort_spec(self, col: int, descending: bool) -> Sort:
+        """How to sort by column ``col`` (-1: file order), as a selection's sort."""
+        if col < 0:
+            return Sort(descending=descending)
+        info = self.column_info(col)
+        if info.kind == "segment":
+            return Sort(descending=descending)
+        if info.kind in TEXT_KINDS:
+            return Sort(self.text_key(col), descending=descending)
+        baseline = self.baseline if info.kind == "delta" else None
+        return Sort(info.metric or "segment", info.system, descending, baseline)
+
+    @Slot(int)
+    def _on_baseline_changed(self, _: int) -> None:
         self._build_columns()
         deltas = self.columns_of_kind("delta")
         if deltas and len(self._text):
@@ -299,16 +299,18 @@ class SegmentTableModel(QAbstractTableModel):
             return
         self._emit_score_changes(start, stop - 1)
 
-    def reset_table(self, table: ScoreTable) -> None:
-        """Show a new (possibly still empty) table, e.g. after a rescore with new settings.
+    @Slot(object)
+    def _on_table_replaced(self, table: ScoreTable) -> None:
+        """New settings: show the new (empty) table.
 
-        When the score columns stay the same, only their cells are refreshed, so the selection,
-        the current row and the scroll position survive. Otherwise the model is reset.
+        When the shown score columns stay the same, only their cells are refreshed, so the
+        selection, the current row and the scroll position survive. Otherwise the model is
+        reset.
         """
-        self._check_table(table)
-        same_columns = self._shown_metrics(table) == self._shown_metrics(self._table)
-        if same_columns:
-            self._table = table
+        shown = self._shown
+        self._table = table
+        same = all(table.has(k) for k in shown) and shown == self._valid_shown(shown)
+        if same:
             self._build_columns()
             if len(self._text):
                 self._emit_score_changes(0, len(self._text) - 1)
@@ -317,7 +319,7 @@ class SegmentTableModel(QAbstractTableModel):
                 self.headerDataChanged.emit(Qt.Orientation.Horizontal, numeric[0], numeric[-1])
         else:
             self.beginResetModel()
-            self._table = table
+            self._shown = self._valid_shown(None)
             self._build_columns()
             self.endResetModel()
 
@@ -410,7 +412,7 @@ class SegmentTableModel(QAbstractTableModel):
         m = self._metric_col[col]
         value = float(scores[info.system, row, m])
         if info.kind == "delta":
-            value -= float(scores[self._baseline, row, m])
+            value -= float(scores[self.baseline, row, m])
         return value
 
     def _tooltip(self, col: int, info: ColumnInfo, row: int) -> str | None:
@@ -427,36 +429,30 @@ class SegmentTableModel(QAbstractTableModel):
         table = self._table
         s = info.system
         name = self._text.system_names[s]
+        column = table.column_info(info.metric)
         if not table.done[row]:
             return f"{name}, segment {row + 1}: not scored yet"
         if kind == "delta":
-            b = self._baseline
+            b = self.baseline
             base = self._text.system_names[b]
             mine = table.value(info.metric, s, row)
             theirs = table.value(info.metric, b, row)
             return (
                 f"{name} − {base} (baseline), segment {row + 1}:\n"
-                f"BLEU {mine:.2f} − {theirs:.2f} = {mine - theirs:+.2f}"
+                f"{column.label} {mine:.2f} − {theirs:.2f} = {mine - theirs:+.2f}"
             )
-        if info.metric == "bleu":
-            matches = table.matches[s, row]
-            totals = table.totals[s, row]
-            orders = "  ".join(
-                f"{n + 1}-gram {int(m)}/{int(t)}"
-                for n, (m, t) in enumerate(zip(matches, totals, strict=True))
+        value = _shown(table.value(column.key, s, row))
+        lines = [f"{name}, segment {row + 1}: {column.label} {value}"]
+        siblings = [c for c in table.columns if c.metric == column.metric and c is not column]
+        for other in siblings:
+            value = table.value(other.key, s, row)
+            text = (
+                f"{int(value)}"
+                if other.kind == "count" and not math.isnan(value)
+                else _shown(value)
             )
-            return (
-                f"{name}, segment {row + 1}: sentence BLEU {table.value('bleu', s, row):.2f}\n"
-                f"{orders}\n"
-                f"hypothesis length {int(table.hyp_len[s, row])}, "
-                f"reference length {int(table.ref_len[s, row])}"
-            )
-        rouge_type = info.metric.rsplit("_", 1)[0]
-        p = table.value(f"{rouge_type}_p", s, row)
-        r = table.value(f"{rouge_type}_r", s, row)
-        f = table.value(f"{rouge_type}_f", s, row)
-        title = _ROUGE_NAMES.get(rouge_type, rouge_type)
-        return f"{name}, segment {row + 1}: {title}\nP {p:.2f}   R {r:.2f}   F {f:.2f}"
+            lines.append(f"{other.label} {text}")
+        return "\n".join(lines)
 
     def headerData(
         self,
@@ -494,9 +490,9 @@ class SegmentTableModel(QAbstractTableModel):
         name = self._text.system_names[info.system]  # type: ignore[index]
         if kind == "hypothesis":
             return name
+        short = self._table.column_info(info.metric).short  # type: ignore[arg-type]
         if kind == "delta":
-            return f"{name} ΔBLEU"
-        short = dict(SCORE_COLUMNS).get(info.metric, info.metric)  # type: ignore[arg-type]
+            return f"{name} Δ{short}"
         return f"{name} {short}"
 
     def _header_tooltip(self, info: ColumnInfo) -> str:
@@ -510,18 +506,12 @@ class SegmentTableModel(QAbstractTableModel):
         name = self._text.system_names[info.system]  # type: ignore[index]
         if kind == "hypothesis":
             return f"Output of {name}"
+        column = self._table.column_info(info.metric)  # type: ignore[arg-type]
+        signature = self._table.signatures().get(column.metric, "")
         if kind == "delta":
-            base = self._text.system_names[self._baseline]
-            return f"Sentence BLEU of {name} minus that of the baseline {base}"
-        if info.metric == "bleu":
-            return (
-                f"Sentence BLEU of {name}\n{self._table.config.bleu_signature(self._table.nrefs)}"
-            )
-        rouge_type = (info.metric or "").rsplit("_", 1)[0]
-        return (
-            f"{_ROUGE_NAMES.get(rouge_type, rouge_type)} F-measure of {name} "
-            f"(best reference)\n{self._table.config.rouge_signature(self._table.nrefs)}"
-        )
+            base = self._text.system_names[self.baseline]
+            return f"{column.label} of {name} minus that of the baseline {base}"
+        return f"{column.label} of {name}: {column.description}\n{signature}".rstrip()
 
     def roleNames(self) -> dict[int, QByteArray]:
         names = dict(super().roleNames())
@@ -542,12 +532,10 @@ __all__ = [
     "ANSWERED_ROLES",
     "COLUMN_KINDS",
     "COLUMN_KIND_ROLE",
-    "DELTA_METRIC",
     "NUMERIC_KINDS",
     "PENDING",
     "RECORD_ROLE",
     "REF_ROLE",
-    "SCORE_COLUMNS",
     "SEGMENT_ROLE",
     "SORT_ROLE",
     "SYSTEM_ROLE",
@@ -556,3 +544,7 @@ __all__ = [
     "SegmentScores",
     "SegmentTableModel",
 ]
+
+
+def _shown(value: float) -> str:
+    return "no score" if math.isnan(value) else f"{value:.2f}"

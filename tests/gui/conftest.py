@@ -9,11 +9,9 @@ offscreen platform's harmless notices. A test can still override both with its o
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import os
 import shutil
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,41 +23,14 @@ from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText, corpus_text_from_lines
+from matchlight.gui.shell.qtfix import guard_none_refcount
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before anything imports a Qt GUI module
 
+# The PySide6 workaround the app itself uses (see matchlight.gui.shell.qtfix), before any test
+# makes a Qt call.
+_IMMORTALIZED = guard_none_refcount()
 
-def _pyside_drops_none_references() -> bool:
-    """Whether this PySide6 build decrements None's refcount on every void call.
-
-    PySide6 6.12.0 on CPython < 3.12 does: every void call made from Python (``QTimer.stop()``,
-    ``painter.save()``, ``label.setText()`` ...) drops a reference to ``None`` it never took,
-    every ``signal.emit()`` does the same to ``True``, and so does every ``QModelIndex.data()``
-    that converts to None or a bool. The bindings evidently count on Python 3.12's immortal
-    singletons; on 3.11 the interpreter aborts (``Fatal Python error: none_dealloc``) after a
-    few thousand such calls. pyproject.toml now excludes 6.12; this guards a stale install.
-    """
-    if sys.version_info >= (3, 12):
-        return False
-    from PySide6.QtCore import QTimer
-
-    timer = QTimer()
-    before = sys.getrefcount(None)
-    for _ in range(20):
-        timer.stop()
-    return sys.getrefcount(None) < before - 10
-
-
-def _immortalize_singletons() -> bool:
-    """Give None/True/False a huge reference count, as CPython 3.12 does, if PySide needs it."""
-    if not _pyside_drops_none_references():
-        return False
-    for obj in (None, True, False):
-        ctypes.c_ssize_t.from_address(id(obj)).value += 1 << 40
-    return True
-
-
-_IMMORTALIZED = _immortalize_singletons()
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -135,6 +106,29 @@ class Scored:
     config: ScoringConfig
     reference_names: tuple[str, ...]
 
+    def session(self) -> Any:
+        """A new :class:`~gui.state.session.SessionModel` over this (already scored) table.
+
+        Each call gives a fresh session (its own baseline and selection) sharing the table.
+        """
+        from matchlight.core.session.comparison import ComparisonSession
+        from matchlight.gui.state.session import SessionModel
+
+        core = ComparisonSession(
+            self.text,
+            config=self.config,
+            source=self.source,
+            reference_names=self.reference_names,
+            table=self.table,
+        )
+        return SessionModel(core)
+
+    def model(self, **kwargs: Any) -> Any:
+        """A :class:`~gui.table.model.SegmentTableModel` over a fresh session."""
+        from matchlight.gui.table.model import SegmentTableModel
+
+        return SegmentTableModel(self.session(), **kwargs)
+
 
 def scored(
     *,
@@ -174,7 +168,8 @@ def wmt_zh() -> Scored:
         pytest.skip("/work/shared/data/wmt22-en-zh is not there")
     n = 400
     names = ("HuaweiTSC", "LanguageX", "Online-Y")
-    config = ScoringConfig(tokenize="zh", rouge_tokenizer="unicode")
+    config = ScoringConfig().with_settings("bleu", tokenize="zh")
+    config = config.with_settings("rouge", tokenizer="unicode")
     return scored(
         references=[read_lines(folder / "ref.txt")[:n], read_lines(folder / "ref2.txt")[:n]],
         systems={s: read_lines(folder / f"sys.{s}.txt")[:n] for s in names},

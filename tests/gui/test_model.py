@@ -1,4 +1,5 @@
-"""SegmentTableModel: columns, values straight from ScoreTable, chunked updates, baseline."""
+"""SegmentTableModel: scores-first columns from the registry, values straight from the
+ScoreTable, chunked updates and the baseline through the comparison session."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from PySide6.QtCore import QModelIndex, Qt
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import iter_score_chunks, score_corpus
 from matchlight.core.scoring.results import ScoreTable
+from matchlight.core.session.comparison import ComparisonSession
 from matchlight.core.text.corpus import corpus_text_from_lines
+from matchlight.gui.state.session import SessionModel
 from matchlight.gui.table.model import (
     COLUMN_KIND_ROLE,
     PENDING,
@@ -29,14 +32,25 @@ DISPLAY = Qt.ItemDataRole.DisplayRole
 TOOLTIP = Qt.ItemDataRole.ToolTipRole
 
 
-def model_of(data: Any, table: ScoreTable | None = None, **kw: object) -> SegmentTableModel:
-    return SegmentTableModel(
+def session_of(data: Any, table: ScoreTable | None = None) -> SessionModel:
+    core = ComparisonSession(
         data.text,
-        data.source,
-        data.table if table is None else table,
+        config=data.config,
+        source=data.source,
         reference_names=data.reference_names,
-        **kw,  # type: ignore[arg-type]
+        table=data.table if table is None else table,
     )
+    return SessionModel(core)
+
+
+def model_of(data: Any, table: ScoreTable | None = None, **kw: Any) -> SegmentTableModel:
+    return SegmentTableModel(session_of(data, table), **kw)
+
+
+def bare_model(text: Any, source: list[str] | None, config: ScoringConfig) -> SegmentTableModel:
+    table = score_corpus(text, config)
+    core = ComparisonSession(text, config=config, source=source, table=table)
+    return SegmentTableModel(SessionModel(core))
 
 
 def empty_table(data: Any) -> ScoreTable:
@@ -53,27 +67,33 @@ def headers(model: SegmentTableModel) -> list[str]:
 
 
 def test_columns_of_the_sample(sample: Any) -> None:
+    """Scores first (so that they show on a laptop screen), grouped by metric; texts after."""
     model = model_of(sample)
-    per_system = lambda n: [n, f"{n} BLEU", f"{n} R-1", f"{n} R-2", f"{n} R-L"]  # noqa: E731
     assert headers(model) == [
         "#",
+        "fluent BLEU",
+        "literal BLEU",
+        "rough BLEU",
+        "literal ΔBLEU",
+        "rough ΔBLEU",
+        "fluent R-L",
+        "literal R-L",
+        "rough R-L",
+        "literal ΔR-L",
+        "rough ΔR-L",
         "Source",
         "ref.en",
         "ref2.en",
-        *per_system("fluent"),
-        *per_system("literal"),
-        *per_system("rough"),
-        "literal ΔBLEU",
-        "rough ΔBLEU",
+        "fluent",
+        "literal",
+        "rough",
     ]
     assert model.column_info(0) == ColumnInfo("segment")
-    assert model.column_info(3) == ColumnInfo("reference", reference=1)
-    assert model.column_info(4) == ColumnInfo("hypothesis", system=0)
-    assert model.column_info(5) == ColumnInfo("score", system=0, metric="bleu")
-    assert model.column_info(8) == ColumnInfo("score", system=0, metric="rougeL_f")
-    assert model.column_info(model.columnCount() - 1) == ColumnInfo(
-        "delta", system=2, metric="bleu"
-    )
+    assert model.column_info(1) == ColumnInfo("score", system=0, metric="bleu")
+    assert model.column_info(5) == ColumnInfo("delta", system=2, metric="bleu")
+    assert model.column_info(6) == ColumnInfo("score", system=0, metric="rougeL_f")
+    assert model.column_info(13) == ColumnInfo("reference", reference=1)
+    assert model.column_info(14) == ColumnInfo("hypothesis", system=0)
     assert model.rowCount() == 160
     # Roles describing the column agree with column_info everywhere.
     for col in range(model.columnCount()):
@@ -87,11 +107,23 @@ def test_columns_of_the_sample(sample: Any) -> None:
         model.column_info(model.columnCount())
 
 
+def test_the_shown_score_columns_come_from_the_registry_and_can_change(
+    qtbot: Any, sample: Any
+) -> None:
+    model = model_of(sample)
+    assert model.shown_scores == ("bleu", "rougeL_f")  # each metric's primary column
+    with qtbot.waitSignal(model.modelReset):
+        model.set_shown_scores(["rouge1_f", "hyp_len", "nope", "rouge2_p"])
+    # Only score columns the table has; counts are not per-system score columns.
+    assert model.shown_scores == ("rouge1_f", "rouge2_p")
+    assert headers(model)[1:4] == ["fluent R-1", "literal R-1", "rough R-1"]
+    assert "fluent R-2 P" in headers(model)
+
+
 def test_one_system_and_no_source_has_no_delta_or_source_column() -> None:
     text = corpus_text_from_lines(references=[["a b c"]], systems=[["a b"]], names=["only"])
-    table = score_corpus(text, ScoringConfig())
-    model = SegmentTableModel(text, None, table)
-    assert headers(model) == ["#", "Ref 1", "only", "only BLEU", "only R-1", "only R-2", "only R-L"]
+    model = bare_model(text, None, ScoringConfig())
+    assert headers(model) == ["#", "only BLEU", "only R-L", "Reference", "only"]
 
 
 def test_scores_are_read_from_the_score_table(sample: Any) -> None:
@@ -108,7 +140,7 @@ def test_scores_are_read_from_the_score_table(sample: Any) -> None:
         np.testing.assert_array_equal(model.values(col), table.column(info.metric, info.system))
     for col in model.columns_of_kind("delta"):
         info = model.column_info(col)
-        expected = table.column("bleu", info.system) - table.column("bleu", 0)
+        expected = table.column(info.metric, info.system) - table.column(info.metric, 0)
         np.testing.assert_allclose(model.values(col), expected)
         for row in rows:
             shown = model.index(row, col).data(DISPLAY)
@@ -118,10 +150,11 @@ def test_scores_are_read_from_the_score_table(sample: Any) -> None:
 
 def test_text_columns_show_the_original_text(sample: Any) -> None:
     model = model_of(sample)
+    source = model.columns_of_kind("source")[0]
     for row in (0, 59, 159):
         assert model.index(row, 0).data(DISPLAY) == str(row + 1)
         assert model.index(row, 0).data(SORT_ROLE) == row
-        assert model.index(row, 1).data(DISPLAY) == sample.source[row]  # type: ignore[index]
+        assert model.index(row, source).data(DISPLAY) == sample.source[row]  # type: ignore[index]
         for r in range(2):
             col = model.reference_column(r)
             assert model.index(row, col).data(DISPLAY) == sample.text.references[r][row]
@@ -134,17 +167,19 @@ def test_text_columns_show_the_original_text(sample: Any) -> None:
 def test_special_characters_are_passed_through_verbatim() -> None:
     odd = ['<b>bold</b> & "quotes"', "tab\there", "line\u2028separator", "שלום עולם", ""]
     text = corpus_text_from_lines(references=[odd], systems=[list(reversed(odd))], names=["s"])
-    model = SegmentTableModel(text, odd, score_corpus(text, ScoringConfig()))
+    model = bare_model(text, odd, ScoringConfig())
+    source = model.columns_of_kind("source")[0]
+    ref = model.reference_column(0)
     for row, line in enumerate(odd):
-        assert model.index(row, 1).data(DISPLAY) == line
-        assert model.index(row, 2).data(DISPLAY) == line
+        assert model.index(row, source).data(DISPLAY) == line
+        assert model.index(row, ref).data(DISPLAY) == line
     # The tooltip of a text cell is rich text, so it must be escaped.
-    assert "&lt;b&gt;bold&lt;/b&gt; &amp;" in model.index(0, 1).data(TOOLTIP)
-    assert model.index(4, 1).data(TOOLTIP) == "(empty)"
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp;" in model.index(0, source).data(TOOLTIP)
+    assert model.index(4, source).data(TOOLTIP) == "(empty)"
 
 
 def test_record_role_is_the_segment_scores(sample: Any) -> None:
-    model = model_of(sample)
+    model = model_of(sample, shown=["rouge2_f"])
     col = model.score_column(1, "rouge2_f")
     record = model.index(42, col).data(RECORD_ROLE)
     assert record == sample.table.segment(1, 42)
@@ -155,17 +190,18 @@ def test_record_role_is_the_segment_scores(sample: Any) -> None:
     assert model.index(42, model.reference_column(0)).data(RECORD_ROLE) is None
 
 
-def test_tooltips_give_precision_recall_and_fmeasure(sample: Any) -> None:
+def test_tooltips_give_the_metrics_other_columns(sample: Any) -> None:
     model = model_of(sample)
     table = sample.table
     tip = model.index(10, model.score_column(0, "rougeL_f")).data(TOOLTIP)
     p, r, f = (table.value(f"rougeL_{x}", 0, 10) for x in "prf")
-    assert f"P {p:.2f}" in tip and f"R {r:.2f}" in tip and f"F {f:.2f}" in tip
+    assert f"ROUGE-L F {f:.2f}" in tip and f"ROUGE-L P {p:.2f}" in tip
+    assert f"ROUGE-L R {r:.2f}" in tip and f"ROUGE-1 F {table.value('rouge1_f', 0, 10):.2f}" in tip
     bleu_tip = model.index(10, model.score_column(0, "bleu")).data(TOOLTIP)
-    matches, totals = table.matches[0, 10], table.totals[0, 10]
-    assert f"1-gram {matches[0]}/{totals[0]}" in bleu_tip
-    assert f"4-gram {matches[3]}/{totals[3]}" in bleu_tip
-    assert f"{table.value('bleu', 0, 10):.2f}" in bleu_tip
+    assert f"BLEU {table.value('bleu', 0, 10):.2f}" in bleu_tip
+    assert f"Output tokens {int(table.value('hyp_len', 0, 10))}" in bleu_tip
+    delta_tip = model.index(10, model.delta_column(1, "bleu")).data(TOOLTIP)
+    assert "literal − fluent (baseline)" in delta_tip
 
 
 def test_model_passes_qtmodeltester(qtmodeltester, sample: Any) -> None:
@@ -192,23 +228,24 @@ def test_unscored_rows_show_pending_and_chunks_fill_them(qtbot, qtmodeltester, s
     assert [(c.start, c.stop) for c in chunks][:3] == [(0, 20), (20, 70), (70, 120)]
     for chunk in chunks:
         changed.clear()
-        table.apply(chunk)
         with qtbot.waitSignal(model.dataChanged):
-            model.on_chunk_applied(chunk.start, chunk.stop)
+            model.session.apply_chunk(chunk)  # the session stores it and tells the model
         # Only this chunk's rows, only score/delta columns, and all of them.
         assert {(a, b) for a, b, _, _ in changed} == {(chunk.start, chunk.stop - 1)}
         covered = {c for _, _, first, last in changed for c in range(first, last + 1)}
         assert covered == numeric
     expected = sample.table
     for s in range(3):
-        for metric in ("bleu", "rouge1_f", "rougeL_f"):
+        for metric in ("bleu", "rougeL_f"):
             np.testing.assert_allclose(
                 model.values(model.score_column(s, metric)), expected.column(metric, s)
             )
     assert model.index(159, bleu_col).data(DISPLAY) == f"{expected.value('bleu', 0, 159):.1f}"
 
 
-def test_set_baseline_relabels_the_delta_columns(qtbot, qtmodeltester, sample: Any) -> None:
+def test_the_baseline_of_the_session_relabels_the_delta_columns(
+    qtbot, qtmodeltester, sample: Any
+) -> None:
     model = model_of(sample)
     qtmodeltester.check(model)
     before = model.columnCount()
@@ -217,46 +254,38 @@ def test_set_baseline_relabels_the_delta_columns(qtbot, qtmodeltester, sample: A
         qtbot.waitSignal(model.headerDataChanged) as header_signal,
         qtbot.waitSignal(model.dataChanged) as data_signal,
     ):
-        model.set_baseline(2)
+        model.session.session.set_baseline(2)
     assert header_signal.args == [Qt.Orientation.Horizontal, deltas[0], deltas[-1]]
     top_left, bottom_right = data_signal.args[:2]
     assert (top_left.row(), top_left.column()) == (0, deltas[0])
     assert (bottom_right.row(), bottom_right.column()) == (159, deltas[-1])
     assert model.columnCount() == before
     assert model.baseline == 2
-    assert headers(model)[-2:] == ["fluent ΔBLEU", "literal ΔBLEU"]
+    assert headers(model)[4:6] == ["fluent ΔBLEU", "literal ΔBLEU"]
     table = sample.table
     expected = table.column("bleu", 0) - table.column("bleu", 2)
     np.testing.assert_allclose(model.values(deltas[0]), expected)
     assert model.index(3, deltas[0]).data(SORT_ROLE) == pytest.approx(expected[3])
     with qtbot.assertNotEmitted(model.headerDataChanged):
-        model.set_baseline(2)
+        model.session.session.set_baseline(2)
     with pytest.raises(ValueError):
-        model.set_baseline(3)
+        model.session.session.set_baseline(3)
 
 
-def test_reset_table_keeps_the_selection_when_columns_stay(qtbot, sample: Any) -> None:
+def test_new_settings_keep_the_view_when_the_columns_stay(qtbot, sample: Any) -> None:
     model = model_of(sample)
-    rescored = score_corpus(sample.text, sample.config.replace(lowercase=True))
+    core = model.session.session
+    lowercase = sample.config.with_settings("bleu", lowercase=True)
     with qtbot.assertNotEmitted(model.modelReset), qtbot.waitSignal(model.dataChanged):
-        model.reset_table(rescored)
+        table = core.set_config(lowercase)
+    assert model.table is table and table.n_done == 0
     col = model.score_column(1, "bleu")
-    assert model.index(5, col).data(SORT_ROLE) == rescored.value("bleu", 1, 5)
+    assert model.index(5, col).data(DISPLAY) == PENDING
 
-    fewer = score_corpus(sample.text, sample.config.replace(rouge_max_n=1))
     with qtbot.waitSignal(model.modelReset):
-        model.reset_table(fewer)
-    assert "fluent R-2" not in headers(model)
-    assert "fluent R-1" in headers(model)
-    assert model.table is fewer
-
-
-def test_mismatched_table_is_rejected(sample: Any) -> None:
-    other = corpus_text_from_lines(references=[["a"]], systems=[["a"]], names=["x"])
-    with pytest.raises(ValueError, match="segments"):
-        SegmentTableModel(sample.text, None, score_corpus(other, ScoringConfig()))
-    with pytest.raises(ValueError, match="source"):
-        SegmentTableModel(sample.text, ["just one line"], sample.table)
+        core.set_config(ScoringConfig(metrics=("rouge",)))
+    assert "fluent BLEU" not in headers(model)
+    assert "fluent R-L" in headers(model)
 
 
 def test_a_100k_row_model_reads_its_arrays() -> None:
@@ -274,12 +303,12 @@ def test_a_100k_row_model_reads_its_arrays() -> None:
     table.scores[:] = rng.uniform(0, 100, table.scores.shape)
     table.done[: n // 2] = True
     table.scores[:, n // 2 :] = np.nan
-    model = SegmentTableModel(text, None, table)
+    model = SegmentTableModel(SessionModel(ComparisonSession(text, config=config, table=table)))
     assert model.rowCount() == n
     col = model.score_column(1, "bleu")
     assert model.index(n // 2 - 1, col).data(SORT_ROLE) == table.value("bleu", 1, n // 2 - 1)
     assert model.index(n - 1, col).data(DISPLAY) == PENDING
-    assert model.index(n - 1, 2).data(DISPLAY) == words[n % 3]
+    assert model.index(n - 1, model.reference_column(0)).data(DISPLAY) == words[(n - 1) % 3]
     assert model.data(QModelIndex()) is None
 
 

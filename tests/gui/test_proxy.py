@@ -1,4 +1,5 @@
-"""SegmentFilterProxy: numeric sorting with NaN last, every filter against numpy, selection kept."""
+"""SegmentFilterProxy: the user's filters and sorts become core selection specs; the proxy maps
+rows through the session's result. Every filter against numpy, NaN sorted last, selection kept."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from matchlight.core.analysis.textsearch import SearchColumn
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import iter_score_chunks
 from matchlight.core.scoring.results import ScoreTable
+from matchlight.core.session.comparison import ComparisonSession
 from matchlight.core.text.corpus import corpus_text_from_lines
+from matchlight.gui.state.session import SessionModel
 from matchlight.gui.table.model import SEGMENT_ROLE, SORT_ROLE, SegmentTableModel
 from matchlight.gui.table.proxy import SegmentFilterProxy
 
@@ -23,14 +26,17 @@ DESC = Qt.SortOrder.DescendingOrder
 
 
 def setup(
-    data: Any, table: ScoreTable | None = None
+    data: Any, table: ScoreTable | None = None, search: list[SearchColumn] | None = None
 ) -> tuple[SegmentTableModel, SegmentFilterProxy]:
-    model = SegmentTableModel(
+    core = ComparisonSession(
         data.text,
-        data.source,
-        data.table if table is None else table,
+        config=data.config,
+        source=data.source,
         reference_names=data.reference_names,
+        table=data.table if table is None else table,
+        search=search or (),
     )
+    model = SegmentTableModel(SessionModel(core))
     proxy = SegmentFilterProxy()
     proxy.setSourceModel(model)
     return model, proxy
@@ -89,7 +95,7 @@ def test_numeric_sort_puts_nan_last(sample, order) -> None:
 
 def test_delta_and_segment_and_text_sorts(sample) -> None:
     model, proxy = setup(sample)
-    delta = model.delta_column(2)
+    delta = model.delta_column(2, "bleu")
     proxy.sort(delta, ASC)
     diff = sample.table.column("bleu", 2) - sample.table.column("bleu", 0)
     assert shown_segments(proxy) == [int(i) for i in np.argsort(diff, kind="stable")]
@@ -133,13 +139,11 @@ def test_text_filters_match_a_python_computation(qtbot, sample) -> None:
 
 
 def test_adopted_search_caches_give_the_same_answers_as_built_ones(qtbot, sample) -> None:
-    model, proxy = setup(sample)
-    assert not proxy.search_ready()  # built at the first search, or adopted
-    strings = [model.strings(col) for col in model.text_columns()]
-    proxy.adopt_search_columns([SearchColumn(s).prepare() for s in strings])
-    assert proxy.search_ready()
-    cold = SegmentFilterProxy()
-    cold.setSourceModel(model)
+    lines = [sample.source, *sample.text.references, *sample.text.systems]
+    _, proxy = setup(sample, search=[SearchColumn(s).prepare() for s in lines])
+    assert proxy.search_ready()  # handed over ready-made, as from the reading thread
+    _, cold = setup(sample)
+    assert not cold.search_ready()  # built at the first search
     for pattern, regex in (("the", False), (r"\b(\w+) \1\b", True), (r"\d{4}", True)):
         proxy.set_text_filter(pattern, regex=regex)
         cold.set_text_filter(pattern, regex=regex)
@@ -157,7 +161,7 @@ def test_invalid_regex_is_reported_and_keeps_the_previous_filter(qtbot, sample) 
         qtbot.assertNotEmitted(proxy.filter_changed),
     ):
         assert proxy.set_text_filter("(unclosed", regex=True) is False
-    assert "Invalid regular expression" in error.args[0]
+    assert "missing )" in error.args[0]
     assert shown_segments(proxy) == before
     assert proxy.text_filter().pattern == "billion"
     proxy.set_text_filter("")
@@ -215,7 +219,7 @@ def test_special_filters(make_scored) -> None:
     data = make_scored(
         references=[refs],
         systems={"a": hyps_a, "b": hyps_b},
-        config=ScoringConfig(lsum_separator="<n>"),
+        config=ScoringConfig(sentence_separator="<n>"),
     )
     _, proxy = setup(data)
     table = data.table
@@ -224,8 +228,8 @@ def test_special_filters(make_scored) -> None:
     assert shown_segments(proxy) == [1, 4, 5]
 
     proxy.set_special_filter("length-mismatch")
-    hyp = table.hyp_len.astype(float)
-    ref = table.ref_len.astype(float)
+    hyp = np.stack([table.column("hyp_len", s) for s in range(2)])
+    ref = np.stack([table.column("ref_len", s) for s in range(2)])
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = hyp / ref
     bad = ((ratio < 0.5) | (ratio > 2.0)) & ~((hyp == 0) & (ref == 0))
@@ -239,7 +243,7 @@ def test_special_filters(make_scored) -> None:
     assert shown_segments(proxy) == list(np.flatnonzero(bad.any(axis=0)))
 
     proxy.set_special_filter("lsum-fallback")
-    assert shown_segments(proxy) == list(np.flatnonzero(table.lsum_fallback))
+    assert shown_segments(proxy) == list(np.flatnonzero(table.flag("lsum_fallback")))
     assert 3 not in shown_segments(proxy)
 
     proxy.set_special_filter("")
@@ -293,9 +297,8 @@ def test_scores_arriving_update_sort_and_filters(qtbot, sample) -> None:
     proxy.set_score_range("bleu", 0, 50, None)
     assert proxy.rowCount() == 0  # nothing scored yet
     for chunk in iter_score_chunks(sample.text, sample.config, chunk_size=80, first_chunk_size=80):
-        table.apply(chunk)
         with qtbot.waitSignal(proxy.filter_changed, timeout=3000):
-            model.on_chunk_applied(chunk.start, chunk.stop)
+            model.session.apply_chunk(chunk)  # re-applied by the session, batched
     values = table.column("bleu", 0)
     rows = np.flatnonzero(values >= 50)
     expected = rows[np.argsort(-values[rows], kind="stable")]
@@ -314,7 +317,8 @@ def test_100k_rows_filter_and_sort_match_numpy() -> None:
     rng = np.random.default_rng(7)
     table.scores[:] = rng.uniform(0, 100, table.scores.shape)
     table.done[:] = True
-    model = SegmentTableModel(text, None, table)
+    core = ComparisonSession(text, config=ScoringConfig(), table=table)
+    model = SegmentTableModel(SessionModel(core), shown=["bleu", "rouge1_f"])
     proxy = SegmentFilterProxy()
     proxy.setSourceModel(model)
 

@@ -1,0 +1,103 @@
+"""A thin Qt adapter over :class:`core.session.comparison.ComparisonSession`.
+
+The session (pure Python) owns the comparison's state; this object re-announces its changes as
+Qt signals, so that widgets connect to them like to any Qt model, and batches re-applying a
+score-dependent selection while scores stream in (the table would otherwise re-filter and
+re-sort for every chunk).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
+
+from matchlight.core.analysis.selection import Selection
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.results import ScoreChunk, ScoreTable
+from matchlight.core.session.comparison import ComparisonSession, Event
+
+#: How long re-applying a score-dependent selection waits to batch incoming chunks (ms).
+REFRESH_DELAY_MS = 150
+
+
+class SessionModel(QObject):
+    """The open comparison, observed by the table, the charts and the detail pane.
+
+    Signals:
+        table_replaced(ScoreTable): new settings, a new (empty) score table.
+        scores_changed(int start, int stop): rows ``start:stop`` were scored.
+        baseline_changed(int system)
+        selection_changed(bool rows_changed): the selection was set or re-applied; the rows
+            shown (or their order) changed when the flag is True.
+        layout_changed()
+    """
+
+    table_replaced = Signal(object)
+    scores_changed = Signal(int, int)
+    baseline_changed = Signal(int)
+    selection_changed = Signal(bool)
+    layout_changed = Signal()
+
+    def __init__(self, session: ComparisonSession, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._unsubscribe = session.subscribe(self._on_session_event)
+        self._refresh = QTimer(self)
+        self._refresh.setSingleShot(True)
+        self._refresh.setInterval(REFRESH_DELAY_MS)
+        self._refresh.timeout.connect(self._on_refresh_timeout)
+
+    def close(self) -> None:
+        """Stop observing the session (the window moves on to another comparison)."""
+        self._refresh.stop()
+        self._unsubscribe()
+
+    # -- reading, for convenience -------------------------------------------------------------
+
+    @property
+    def table(self) -> ScoreTable:
+        return self.session.table
+
+    @property
+    def config(self) -> ScoringConfig:
+        return self.session.config
+
+    @property
+    def selection(self) -> Selection:
+        return self.session.selection
+
+    # -- changing -----------------------------------------------------------------------------
+
+    def set_selection(self, selection: Selection) -> None:
+        """See :meth:`ComparisonSession.set_selection` (raises SelectionError)."""
+        self._refresh.stop()
+        self.session.set_selection(selection)
+
+    def apply_chunk(self, chunk: ScoreChunk) -> None:
+        self.session.apply_chunk(chunk)
+
+    def refresh_now(self) -> None:
+        """Re-apply a score-dependent selection at once (e.g. when scoring finishes)."""
+        self._refresh.stop()
+        self.session.refresh_selection()
+
+    # -- session events -----------------------------------------------------------------------
+
+    def _on_session_event(self, event: Event, payload: object) -> None:
+        if event == "scores":
+            start, stop = payload  # type: ignore[misc]
+            self.scores_changed.emit(start, stop)
+            if self.session.selection.depends_on_scores() and not self._refresh.isActive():
+                self._refresh.start()
+        elif event == "selection":
+            self.selection_changed.emit(bool(payload))
+        elif event == "table":
+            self._refresh.stop()
+            self.table_replaced.emit(payload)
+        elif event == "baseline":
+            self.baseline_changed.emit(int(payload))  # type: ignore[call-overload]
+        elif event == "layout":
+            self.layout_changed.emit()
+
+    @Slot()
+    def _on_refresh_timeout(self) -> None:
+        self.session.refresh_selection()
