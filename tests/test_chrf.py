@@ -28,6 +28,7 @@ from matchlight.core.metrics.chrf import (
     chrf_chunk,
     chrf_chunk_stats,
     chrf_detail,
+    chrf_details,
     chrf_from_stats,
     chrf_name,
     chrf_signature,
@@ -427,6 +428,34 @@ def test_highlights_pair_the_matches_the_statistics_count(
         hypothesis=hyp, references=refs, word_order=word_order, lowercase=lowercase
     )
     check_detail(detail, hyp, refs, word_order, lowercase)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    hyps=st.lists(lines, min_size=0, max_size=3),
+    refs=st.lists(lines, min_size=1, max_size=2),
+    word_order=orders,
+    lowercase=st.booleans(),
+)
+def test_a_row_of_systems_is_each_system_alone(
+    hyps: list[str], refs: list[str], word_order: int, lowercase: bool
+) -> None:
+    """chrf_details prepares the references once; the details are chrf_detail's."""
+    details = chrf_details(
+        hypotheses=hyps, references=refs, word_order=word_order, lowercase=lowercase
+    )
+    assert details == tuple(
+        chrf_detail(hypothesis=hyp, references=refs, word_order=word_order, lowercase=lowercase)
+        for hyp in hyps
+    )
+    if hyps:
+        stats = chrf_chunk_stats(
+            [[ref] for ref in refs],
+            [[hyp] for hyp in hyps],
+            word_order=word_order,
+            lowercase=lowercase,
+        )
+        assert [d.stats for d in details] == [tuple(row[0]) for row in stats.tolist()]
 
 
 def test_an_ngram_spans_removed_whitespace() -> None:

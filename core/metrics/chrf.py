@@ -53,6 +53,7 @@ __all__ = [
     "chrf_chunk",
     "chrf_chunk_stats",
     "chrf_detail",
+    "chrf_details",
     "chrf_from_stats",
     "chrf_name",
     "chrf_signature",
@@ -569,13 +570,23 @@ def _side(text: str, lowercase: bool, words: bool) -> _Side:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _PreparedRef:
+    """A reference prepared once for every hypothesis of its row: its :class:`_Side` and the
+    match masks of its characters and words (:func:`core.metrics.lcs.match_masks`)."""
+
+    side: _Side
+    char_masks: dict[str, int]
+    word_masks: dict[str, int]
+
+
 def _matches(
-    hyp: Sequence[str], ref: Sequence[str], max_order: int
+    hyp: Sequence[str], masks: dict[str, int], max_order: int
 ) -> list[tuple[tuple[int, int], ...]]:
     """The clipped matches of orders ``1..max_order`` as ``(hyp start, ref start)`` pairs."""
     if max_order == 0:
         return []
-    get = match_masks(ref).get
+    get = masks.get
     pairs = [order.pairs for order in match_orders([get(t, 0) for t in hyp], max_order)]
     return pairs + [()] * (max_order - len(pairs))
 
@@ -625,6 +636,33 @@ def _word_spans(
     return tuple(sorted(found))
 
 
+def chrf_details(
+    *,
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    char_order: int = CHAR_ORDER,
+    word_order: int = 0,
+    beta: int = BETA,
+    lowercase: bool = False,
+) -> tuple[ChrfDetail, ...]:
+    """:func:`chrf_detail` of several hypotheses of one row (every system's output) against the
+    same references, which are prepared once."""
+    _check_orders(char_order, word_order)
+    _check_beta(beta)
+    for what, texts in (("hypotheses", hypotheses), ("references", references)):
+        if isinstance(texts, str) or not all(isinstance(text, str) for text in texts):
+            raise TypeError(f"{what} must be a sequence of strings")
+    if len(references) == 0:
+        raise ValueError("chrF needs at least one reference")
+    words = word_order > 0
+    prepared = []
+    for ref in references:
+        side = _side(ref, lowercase, words)
+        prepared.append(_PreparedRef(side, match_masks(side.chars), match_masks(side.words)))
+    settings = (char_order, word_order, beta)
+    return tuple(_detail(_side(hyp, lowercase, words), prepared, *settings) for hyp in hypotheses)
+
+
 def chrf_detail(
     *,
     hypothesis: str,
@@ -637,36 +675,42 @@ def chrf_detail(
     """The statistics of one hypothesis plus its matched characters and words (see
     :class:`ChrfDetail`), against the reference sacreBLEU keeps.
 
-    The matches come from :func:`core.metrics.matching.match_orders` on the characters (and the
-    words), so memory grows with the number of distinct characters times the line length; the
-    tests check that the statistics equal :func:`chrf_chunk`'s.
+    The matches come from :func:`core.metrics.matching.match_orders` with the characters (and
+    the words) as tokens, so time and memory grow like those of BLEU's highlights of a line with
+    that many tokens; the tests check that the statistics equal :func:`chrf_chunk`'s.
     """
-    order = _check_orders(char_order, word_order)
-    _check_beta(beta)
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
-    if isinstance(references, str) or not all(isinstance(r, str) for r in references):
-        raise TypeError("references must be a sequence of strings")
-    if len(references) == 0:
-        raise ValueError("chrF needs at least one reference")
-    hyp = _side(hypothesis, lowercase, word_order > 0)
-    refs = [_side(ref, lowercase, word_order > 0) for ref in references]
-    char_pairs = [_matches(hyp.chars, ref.chars, char_order) for ref in refs]
-    word_pairs = [_matches(hyp.words, ref.words, word_order) for ref in refs]
+    (detail,) = chrf_details(
+        hypotheses=[hypothesis],
+        references=references,
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        lowercase=lowercase,
+    )
+    return detail
+
+
+def _detail(
+    hyp: _Side, refs: Sequence[_PreparedRef], char_order: int, word_order: int, beta: int
+) -> ChrfDetail:
+    char_pairs = [_matches(hyp.chars, ref.char_masks, char_order) for ref in refs]
+    word_pairs = [_matches(hyp.words, ref.word_masks, word_order) for ref in refs]
     per_ref = np.array(
         [
-            _segment_stats(len(hyp.chars), len(ref.chars), chars)
-            + _segment_stats(len(hyp.words), len(ref.words), words)
+            _segment_stats(len(hyp.chars), len(ref.side.chars), chars)
+            + _segment_stats(len(hyp.words), len(ref.side.words), words)
             for ref, chars, words in zip(refs, char_pairs, word_pairs, strict=True)
         ],
         np.int64,
-    ).reshape(len(refs), 3 * order)
+    ).reshape(len(refs), 3 * (char_order + word_order))
     index = 0
     if len(refs) > 1:
         # The same decision, on the same bit-identical scores, as the bulk path.
         scores = chrf_from_stats(per_ref, char_order=char_order, word_order=word_order, beta=beta)
         index = int(np.argmax(scores))
-    ref = refs[index]
+    ref = refs[index].side
     chars = char_pairs[index]
     words = word_pairs[index]
     return ChrfDetail(
