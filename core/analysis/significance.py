@@ -1,0 +1,832 @@
+"""Paired significance tests on additive per-segment statistics, equal to sacreBLEU 2.6.0's.
+
+sacreBLEU's paired bootstrap (``--paired-bs``) and paired approximate randomization
+(``--paired-ar``) only ever sum per-segment statistics and score the sums, so both run here on
+plain arrays: ``stats[i]`` is system ``i``'s ``(n_segments, K)`` statistics (system 0 is the
+baseline) and ``score`` maps summed statistics ``(m, K)`` to ``m`` corpus scores. Nothing is
+re-tokenized, any metric with additive statistics works, and ``rows`` restricts a test to a
+subset of segments (the result then equals sacreBLEU run on files holding only those rows).
+
+Same seed, same p-values, bit for bit. The random draws are sacreBLEU's: one
+``np.random.default_rng(seed)``, an ``(n_samples, n)`` matrix of ``choice`` indices for the
+bootstrap, an ``(n_trials, n)`` boolean matrix from ``integers(2, dtype=bool)`` for AR. Those
+matrices are never materialised: numpy fills them in C order, value by value, so drawing them a
+block of rows at a time continues the same stream (AR's booleans are the bits of consecutive
+32-bit draws, so its blocks are cut at multiples of 32 values and drawn as words). A block of
+bootstrap indices becomes a matrix of counts (how often each row was drawn), and counts times
+statistics is each resample's sum, one matrix product for all systems at once.
+
+The arithmetic is sacreBLEU's too. Integer statistics are resampled as it does, as float32
+sums: the product is exact and equals its float32 sums whenever they stay below 2**24, and any
+resample reaching that bound is summed again exactly the way sacreBLEU sums it. AR sums stay
+integers, as in sacreBLEU. The score function receives those dtypes (float32 bootstrap sums,
+int64 AR and corpus sums) and should compute in them as the metric does: sacreBLEU's float32
+resamples give float32 precisions in BLEU and a float32 chrF, and :func:`bleu_score_function`
+and :func:`chrf_score_function` reproduce that. Scores, means, half-widths and test statistics
+are then computed with sacreBLEU's own numpy expressions on the dtype the score function
+returns.
+
+Floating-point statistics are our extension (sacreBLEU has no such metric): they are summed in
+float64. A metric whose corpus figure is the mean of segment scores (ROUGE F, sentence BLEU, an
+imported score column) is tested with :func:`mean_statistics` and :func:`mean_score`.
+
+Two choices differ from sacreBLEU on purpose: ``seed=None`` draws one fresh seed for the whole
+run and reports it (sacreBLEU draws unseeded streams per system, so its run cannot be repeated),
+and seed 0 is an ordinary seed (sacreBLEU's systems treat 0 as "no seed").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from matchlight.core.metrics.bleu import SMOOTH_METHODS
+
+__all__ = [
+    "DEFAULT_AR_TRIALS",
+    "DEFAULT_BOOTSTRAP_SAMPLES",
+    "DEFAULT_SEED",
+    "PairwiseSignificance",
+    "ScoreFunction",
+    "SignificanceCancelled",
+    "SignificanceResult",
+    "SystemSignificance",
+    "bleu_score_function",
+    "bleu_statistics",
+    "chrf_score_function",
+    "mean_score",
+    "mean_statistics",
+    "paired_approximate_randomization",
+    "paired_bootstrap",
+    "pairwise_significance",
+]
+
+AnyArray = npt.NDArray[Any]
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+#: Summed statistics ``(m, K)`` -> ``m`` corpus scores, vectorised.
+ScoreFunction = Callable[[AnyArray], AnyArray]
+
+#: sacreBLEU's defaults: resamples for ``--paired-bs``, trials for ``--paired-ar``, the seed.
+DEFAULT_BOOTSTRAP_SAMPLES = 1000
+DEFAULT_AR_TRIALS = 10000
+DEFAULT_SEED = 12345
+
+TestKind = Literal["bs", "ar"]
+
+# Float32 holds every integer up to 2**24: sums that stay below it are exact in any order.
+_FLOAT32_EXACT = 2.0**24
+# Elements per block of drawn indices or bits (a few MB of counts, one matrix product each).
+_BLOCK_ELEMENTS = 1 << 22
+# Segments per slice of an AR product (a slice of booleans as floats stays in cache).
+_AR_CHUNK = 2048
+# sacreBLEU's floor for log(0) (sacrebleu.utils.my_log).
+_LOG_OF_ZERO = -9999999999.0
+
+
+class SignificanceCancelled(Exception):
+    """A significance test was stopped by its ``cancel`` callback."""
+
+
+@dataclass(frozen=True, slots=True)
+class SystemSignificance:
+    """One system's line of a paired test, as sacreBLEU reports it.
+
+    ``score`` is the corpus score of the tested rows; ``mean`` and ``ci`` the bootstrap mean and
+    95% confidence half-width (None in an AR test run without ``confidence_samples``);
+    ``p_value`` is None for the baseline.
+    """
+
+    name: str
+    score: float
+    mean: float | None
+    ci: float | None
+    p_value: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SignificanceResult:
+    """A paired test of every system against the baseline (``systems[0]``).
+
+    ``seed`` is the seed asked for (None: a fresh one), ``seed_used`` the one drawn with, which
+    repeats the run exactly. ``n_samples`` counts resamples (``bs``) or trials (``ar``);
+    ``confidence_samples`` the resamples behind ``mean`` and ``ci``.
+    """
+
+    test: TestKind
+    n_samples: int
+    confidence_samples: int | None
+    seed: int | None
+    seed_used: int
+    n_segments: int
+    systems: tuple[SystemSignificance, ...]
+
+    @property
+    def baseline(self) -> SystemSignificance:
+        return self.systems[0]
+
+    def signature_fields(self) -> dict[str, str]:
+        """The fields sacreBLEU adds to a metric's signature, in its order (``bs``, ``ar``,
+        ``seed``); ``seed`` is the seed used."""
+        fields: dict[str, str] = {}
+        if self.confidence_samples is not None:
+            fields["bs"] = str(self.confidence_samples)
+        if self.test == "ar":
+            fields["ar"] = str(self.n_samples)
+        fields["seed"] = str(self.seed_used)
+        return fields
+
+
+@dataclass(frozen=True, slots=True)
+class PairwiseSignificance:
+    """Every pair of systems tested against each other with the same random draws.
+
+    ``p_values[i][j]`` is the p-value of the test with baseline ``i`` and system ``j`` (the
+    tests are symmetric, so the matrix is; the diagonal is None). ``means`` and ``cis`` are the
+    bootstrap figures of each system (None for AR).
+    """
+
+    test: TestKind
+    n_samples: int
+    seed: int | None
+    seed_used: int
+    n_segments: int
+    names: tuple[str, ...]
+    scores: tuple[float, ...]
+    means: tuple[float | None, ...]
+    cis: tuple[float | None, ...]
+    p_values: tuple[tuple[float | None, ...], ...]
+
+    def p_value(self, a: int | str, b: int | str) -> float:
+        """The p-value of systems ``a`` and ``b`` (indices or names)."""
+        i, j = self._index(a), self._index(b)
+        if i == j:
+            raise ValueError(f"a system is not tested against itself: {self.names[i]!r}")
+        p = self.p_values[i][j]
+        if p is None:  # pragma: no cover - only the diagonal is None
+            raise ValueError("no p-value")
+        return p
+
+    def _index(self, key: int | str) -> int:
+        if isinstance(key, str):
+            if self.names.count(key) != 1:
+                raise KeyError(f"no single system named {key!r} among {list(self.names)}")
+            return self.names.index(key)
+        if not 0 <= key < len(self.names):
+            raise IndexError(f"system index {key} out of range for {len(self.names)} systems")
+        return key
+
+
+# -- score functions ---------------------------------------------------------------------------
+
+
+def bleu_statistics(
+    *, hyp_len: npt.ArrayLike, ref_len: npt.ArrayLike, matches: npt.ArrayLike, totals: npt.ArrayLike
+) -> IntArray:
+    """Per-segment BLEU statistics in sacreBLEU's column order.
+
+    Columns: ``hyp_len, ref_len, matches[1..N], totals[1..N]`` (``K = 2 + 2N``). Leading
+    dimensions carry through, so a table's ``(S, n)`` / ``(S, n, N)`` arrays give ``(S, n, K)``,
+    one ``(n, K)`` array per system.
+    """
+    hyp = np.asarray(hyp_len)
+    ref = np.asarray(ref_len)
+    match = np.asarray(matches)
+    total = np.asarray(totals)
+    if hyp.shape != ref.shape or match.shape != total.shape or match.shape[:-1] != hyp.shape:
+        raise ValueError(
+            "BLEU statistics need hyp_len and ref_len of one shape and matches and totals of "
+            f"that shape plus the orders; got {hyp.shape}, {ref.shape}, {match.shape}, "
+            f"{total.shape}"
+        )
+    parts = [hyp[..., None], ref[..., None], match, total]
+    return np.concatenate([np.asarray(p, dtype=np.int64) for p in parts], axis=-1)
+
+
+def _work_dtype(sums: AnyArray) -> type[np.floating[Any]]:
+    """float32 for sacreBLEU's float32 resample sums, float64 for everything else."""
+    return np.float32 if sums.dtype == np.float32 else np.float64
+
+
+def _check_width(sums: AnyArray, width: int, what: str) -> AnyArray:
+    array = np.asarray(sums)
+    if array.ndim != 2 or array.shape[1] != width:
+        raise ValueError(f"{what} takes summed statistics of shape (m, {width}), not {array.shape}")
+    return array
+
+
+def _map(func: Callable[[float], float], values: AnyArray) -> FloatArray:
+    """``func`` (from :mod:`math`, whose rounding sacreBLEU's numbers have) over ``values``."""
+    return np.fromiter(map(func, values.tolist()), np.float64, values.size)
+
+
+def bleu_score_function(
+    *, smooth_method: str = "exp", smooth_value: float | None = None, max_order: int = 4
+) -> ScoreFunction:
+    """Corpus BLEU (effective order off) of summed :func:`bleu_statistics`, as sacreBLEU's
+    ``BLEU._compute_score_from_stats``, vectorised.
+
+    On float32 sums (bootstrap resamples) the precisions are float32, as sacreBLEU computes
+    them from its float32 resample sums; on integer sums they are float64. Returns float64.
+    """
+    if smooth_method not in SMOOTH_METHODS:
+        raise ValueError(
+            f"unknown smooth_method {smooth_method!r}; expected one of {', '.join(SMOOTH_METHODS)}"
+        )
+    if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
+        raise ValueError(f"max_order must be a positive integer, not {max_order!r}")
+    value = SMOOTH_METHODS[smooth_method] if smooth_value is None else smooth_value
+    width = 2 + 2 * max_order
+
+    def score(sums: AnyArray) -> FloatArray:
+        array = _check_width(sums, width, "BLEU")
+        work = _work_dtype(array)
+        rows = array.shape[0]
+        # int() of sacreBLEU's sums: whole numbers, compared and divided as Python ints.
+        hyp = np.trunc(array[:, 0].astype(np.float64))
+        ref = np.trunc(array[:, 1].astype(np.float64))
+        bp = np.ones(rows)
+        short = hyp < ref
+        bp[short & (hyp <= 0)] = 0.0
+        shrink = short & (hyp > 0)
+        bp[shrink] = _map(math.exp, 1 - ref[shrink] / hyp[shrink])
+
+        correct = array[:, 2 : 2 + max_order].astype(work)
+        total = array[:, 2 + max_order :].astype(work)
+        scored = (correct != 0).any(axis=1)  # sacreBLEU scores 0 when nothing matches
+        precisions = np.zeros((rows, max_order), dtype=work)
+        alive = np.ones(rows, dtype=np.bool_)
+        doubling = np.ones(rows, dtype=work)
+        for n in range(max_order):
+            c = correct[:, n]
+            t = total[:, n]
+            if smooth_method == "add-k" and n > 0:
+                c = c + work(value)
+                t = t + work(value)
+            alive &= t != 0
+            hit = alive & (c != 0)
+            precisions[hit, n] = work(100.0) * c[hit] / t[hit]
+            miss = alive & (c == 0)
+            if smooth_method == "exp":
+                doubling[miss] *= 2
+                precisions[miss, n] = work(100.0) / (doubling[miss] * t[miss])
+            elif smooth_method == "floor":
+                precisions[miss, n] = work(100.0 * value) / t[miss]  # type: ignore[operator]
+        logs = np.full((rows, max_order), _LOG_OF_ZERO)
+        positive = scored[:, None] & (precisions != 0)
+        logs[positive] = _map(math.log, precisions[positive].astype(np.float64))
+        log_sum = logs[:, 0].copy()
+        for n in range(1, max_order):  # left to right, as Python's sum()
+            log_sum += logs[:, n]
+        out = np.zeros(rows)
+        out[scored] = bp[scored] * _map(math.exp, log_sum[scored] / max_order)
+        return out
+
+    return score
+
+
+def chrf_score_function(
+    *, char_order: int = 6, word_order: int = 0, beta: int = 2
+) -> ScoreFunction:
+    """Corpus chrF of summed sacreBLEU chrF statistics, as ``CHRF._compute_score_from_stats``
+    (without ``eps_smoothing``, sacreBLEU's default), vectorised.
+
+    Columns: ``hyp, ref, match`` for each character order, then each word order
+    (``K = 3 * (char_order + word_order)``). On float32 sums the arithmetic and the result are
+    float32, as sacreBLEU's chrF of its float32 resample sums (float64 if any row scores 0,
+    which sacreBLEU returns as a Python float).
+    """
+    order = char_order + word_order
+    if order < 1 or char_order < 0 or word_order < 0:
+        raise ValueError(f"chrF needs a positive total order, not {char_order} + {word_order}")
+    factor = beta**2
+
+    def score(sums: AnyArray) -> AnyArray:
+        array = _check_width(sums, 3 * order, "chrF")
+        work = _work_dtype(array)
+        rows = array.shape[0]
+        avg_prec = np.zeros(rows, dtype=work)
+        avg_rec = np.zeros(rows, dtype=work)
+        effective = np.zeros(rows, dtype=np.int64)
+        for i in range(order):
+            hyp = array[:, 3 * i].astype(work)
+            ref = array[:, 3 * i + 1].astype(work)
+            match = array[:, 3 * i + 2].astype(work)
+            valid = (hyp > 0) & (ref > 0)
+            avg_prec[valid] += match[valid] / hyp[valid]
+            avg_rec[valid] += match[valid] / ref[valid]
+            effective += valid
+        some = effective > 0
+        avg_prec[some] /= effective[some].astype(work)
+        avg_rec[some] /= effective[some].astype(work)
+        nonzero = (avg_prec + avg_rec) != 0
+        p, r = avg_prec[nonzero], avg_rec[nonzero]
+        value = work(1 + factor) * p * r
+        value /= work(factor) * p + r
+        out = np.zeros(rows, dtype=work if nonzero.all() else np.float64)
+        out[nonzero] = work(100) * value
+        return out
+
+    return score
+
+
+def mean_statistics(segment_scores: npt.ArrayLike) -> FloatArray:
+    """Statistics ``(n, 2)`` for a corpus figure that is the mean of segment scores: the score
+    and a count of 1 per row, so that :func:`mean_score` divides any resample's sum by its
+    number of rows (our extension; sacreBLEU has no such metric)."""
+    values = np.asarray(segment_scores, dtype=np.float64)
+    if values.ndim != 1:
+        raise ValueError(f"segment scores must be one value per row, not shape {values.shape}")
+    return np.column_stack([values, np.ones_like(values)])
+
+
+def mean_score(sums: AnyArray) -> FloatArray:
+    """The mean segment score of summed :func:`mean_statistics`."""
+    array = _check_width(sums, 2, "mean_score")
+    return np.asarray(array[:, 0] / array[:, 1], dtype=np.float64)
+
+
+# -- preparing the input -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Input:
+    names: tuple[str, ...]
+    stats: tuple[AnyArray, ...]  # per system (n, K), int64 (sacreBLEU's) or float64 (ours)
+    integer: bool
+
+    @property
+    def n(self) -> int:
+        return int(self.stats[0].shape[0])
+
+    @property
+    def width(self) -> int:
+        return int(self.stats[0].shape[1])
+
+
+def _prepare(
+    stats: Sequence[npt.ArrayLike], names: Sequence[str], rows: npt.ArrayLike | None
+) -> _Input:
+    arrays = [np.asarray(s) for s in stats]
+    if len(arrays) < 2:
+        raise ValueError(f"a paired test needs at least two systems, got {len(arrays)}")
+    if len(names) != len(arrays):
+        raise ValueError(f"{len(names)} names for {len(arrays)} systems")
+    shape = arrays[0].shape
+    for name, array in zip(names, arrays, strict=True):
+        if array.ndim != 2 or array.shape[1] < 1:
+            raise ValueError(
+                f"statistics of {name!r} must have shape (n_segments, K), not {array.shape}"
+            )
+        if array.shape != shape:
+            raise ValueError(
+                f"statistics of {name!r} have shape {array.shape}, those of {names[0]!r} {shape}"
+            )
+    kinds = {array.dtype.kind for array in arrays}
+    if not kinds <= set("biuf"):
+        raise TypeError(f"statistics must be numbers, got dtypes {[a.dtype for a in arrays]}")
+    integer = "f" not in kinds
+    dtype = np.int64 if integer else np.float64
+    selected = [np.asarray(a, dtype=dtype) for a in arrays]
+    if rows is not None:
+        index = _row_index(rows, shape[0])
+        selected = [a[index] for a in selected]
+    if selected[0].shape[0] == 0:
+        raise ValueError("a paired test needs at least one segment")
+    if not integer:
+        for name, array in zip(names, selected, strict=True):
+            if not np.isfinite(array).all():
+                raise ValueError(f"statistics of {name!r} contain NaN or infinite values")
+    return _Input(tuple(names), tuple(np.ascontiguousarray(a) for a in selected), integer)
+
+
+def _row_index(rows: npt.ArrayLike, n_segments: int) -> IntArray:
+    index = np.asarray(rows)
+    if index.dtype == np.bool_:
+        if index.shape != (n_segments,):
+            raise ValueError(
+                f"a row mask must have one entry per segment ({n_segments}), not {index.shape}"
+            )
+        return np.flatnonzero(index)
+    if index.ndim != 1 or (index.size and index.dtype.kind not in "iu"):
+        raise ValueError("rows must be a 1-D array of segment indices or a boolean mask")
+    index = index.astype(np.int64)
+    if index.size and (index.min() < 0 or index.max() >= n_segments):
+        raise ValueError(f"row indices must lie in 0..{n_segments - 1}")
+    return index
+
+
+def _seed_used(seed: int | None) -> int:
+    if seed is None:
+        entropy = np.random.SeedSequence().entropy
+        return int(entropy)  # type: ignore[arg-type]  # an int when drawn by SeedSequence
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer or None, not {seed!r}")
+    return int(seed)
+
+
+def _check_count(value: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise ValueError(f"{what} must be a positive integer, not {value!r}")
+    return int(value)
+
+
+class _Progress:
+    """Checks the cancel flag and reports the done fraction, block after block."""
+
+    def __init__(
+        self, cancel: Callable[[], bool] | None, progress: Callable[[float], None] | None
+    ) -> None:
+        self._cancel = cancel
+        self._progress = progress
+        self._total = 0
+        self._done = 0
+
+    def add(self, blocks: int) -> None:
+        self._total += blocks
+
+    def step(self) -> None:
+        if self._cancel is not None and self._cancel():
+            raise SignificanceCancelled("significance test cancelled")
+        self._done += 1
+        if self._progress is not None:
+            self._progress(min(1.0, self._done / max(1, self._total)))
+
+
+# -- resampling --------------------------------------------------------------------------------
+
+
+def _blocks(total: int, size: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, total, size):
+        yield start, min(total, start + size)
+
+
+def _bootstrap_block_rows(n: int) -> int:
+    return max(1, min(256, _BLOCK_ELEMENTS // n))
+
+
+def _n_bootstrap_blocks(n_samples: int, n: int) -> int:
+    return -(-n_samples // _bootstrap_block_rows(n))
+
+
+def _draw_indices(rng: np.random.Generator, rows: int, n: int) -> AnyArray:
+    """The next ``rows`` rows of sacreBLEU's ``rng.choice(n, size=(n_samples, n))``.
+
+    For n below 2**31 ``integers`` with dtype uint32 draws the same values from the same
+    stream (both use 32-bit bounded draws) in half the time and memory.
+    """
+    if n < 2**31:
+        return rng.integers(0, n, size=(rows, n), dtype=np.uint32)
+    return rng.choice(n, size=(rows, n), replace=True)
+
+
+def _bootstrap_sums(
+    rng: np.random.Generator,
+    stacked: AnyArray,
+    n_samples: int,
+    integer: bool,
+    ticker: _Progress,
+) -> AnyArray:
+    """The column sums of every bootstrap resample of ``stacked`` ``(n, W)``: float32 sums
+    equal to sacreBLEU's for integer statistics, float64 sums otherwise."""
+    n, width = stacked.shape
+    block = _bootstrap_block_rows(n)
+    if not integer:
+        weights: AnyArray = stacked.astype(np.float64)
+        out: AnyArray = np.empty((n_samples, width), dtype=np.float64)
+        counts = np.empty((block, n), dtype=np.float64)
+        for start, stop in _blocks(n_samples, block):
+            idx = _draw_indices(rng, stop - start, n)
+            _fill_counts(counts, idx, n)
+            np.matmul(counts[: stop - start], weights, out=out[start:stop])
+            ticker.step()
+        return out
+
+    as32 = stacked.astype(np.float32)  # what sacreBLEU resamples
+    nonnegative = bool((stacked >= 0).all())
+    if nonnegative:
+        # Non-negative terms: a float32 product below 2**24 is exact (every partial sum is).
+        weights = as32
+        check_from = 0
+    else:
+        as64 = as32.astype(np.float64)
+        weights = np.hstack([as64, np.abs(as64)])
+        check_from = width
+    counts = np.empty((block, n), dtype=weights.dtype)
+    out = np.empty((n_samples, width), dtype=np.float32)
+    for start, stop in _blocks(n_samples, block):
+        m = stop - start
+        idx = _draw_indices(rng, m, n)
+        _fill_counts(counts, idx, n)
+        sums = counts[:m] @ weights
+        out[start:stop] = sums[:, :width]
+        inexact = np.flatnonzero((sums[:, check_from:] >= _FLOAT32_EXACT).any(axis=1))
+        for r in inexact.tolist():
+            # sacreBLEU's own float32 sum of this resample (rounding and all).
+            out[start + r] = as32[idx[r]].sum(0)
+        ticker.step()
+    return out
+
+
+def _fill_counts(counts: AnyArray, idx: AnyArray, n: int) -> None:
+    """``counts[r, j]`` = how often row ``j`` was drawn in resample ``r`` of ``idx``."""
+    for r in range(idx.shape[0]):
+        counts[r] = np.bincount(idx[r], minlength=n)
+
+
+def _ar_block_rows(n: int) -> int:
+    # A multiple of 32 rows holds a whole number of 32-bit words of booleans.
+    return 32 * max(1, min(32, 4 * _BLOCK_ELEMENTS // (32 * n)))
+
+
+def _n_ar_blocks(n_trials: int, n: int) -> int:
+    return -(-n_trials // _ar_block_rows(n))
+
+
+def _ar_selected_sums(
+    rng: np.random.Generator,
+    stacked: AnyArray,
+    n_trials: int,
+    integer: bool,
+    ticker: _Progress,
+) -> AnyArray:
+    """``pos_sel @ stacked`` for sacreBLEU's ``pos_sel = rng.integers(2, size=(n_trials, n),
+    dtype=bool)``: int64 for integer statistics, float64 otherwise.
+
+    The booleans are multiplied a slice of segments at a time, small enough to stay in cache.
+    """
+    n, width = stacked.shape
+    block = _ar_block_rows(n)
+    chunk = min(n, _AR_CHUNK)
+    exact32 = integer and bool((np.abs(stacked).sum(axis=0) < _FLOAT32_EXACT).all())
+    dtype = np.float32 if exact32 else np.float64
+    weights = stacked.astype(dtype)
+    selected = np.empty((block, chunk), dtype=dtype)
+    out: AnyArray = np.empty((n_trials, width), dtype=np.float64)
+    for start, stop in _blocks(n_trials, block):
+        m = stop - start
+        n_bits = m * n
+        words = rng.integers(0, 2**32, size=-(-n_bits // 32), dtype=np.uint32)
+        # Boolean k of the block is bit k % 32 of word k // 32, lowest bit first.
+        bits = np.unpackbits(
+            words.astype("<u4", copy=False).view(np.uint8), count=n_bits, bitorder="little"
+        ).reshape(m, n)
+        total = np.zeros((m, width), dtype=dtype)
+        for first, last in _blocks(n, chunk):
+            part = selected[:m, : last - first]
+            np.copyto(part, bits[:, first:last])
+            total += part @ weights[first:last]
+        out[start:stop] = total
+        ticker.step()
+    if integer:
+        return np.rint(out).astype(np.int64)
+    return out
+
+
+# -- the statistics sacreBLEU computes from the scores -----------------------------------------
+
+
+def _corpus_score(score: ScoreFunction, stats: AnyArray) -> float:
+    value = np.asarray(score(stats.sum(axis=0, keepdims=True)))
+    if value.shape != (1,):
+        raise ValueError(f"the score function must return one score per row, got {value.shape}")
+    return float(value[0])
+
+
+def _scores(score: ScoreFunction, sums: AnyArray) -> AnyArray:
+    values = np.asarray(score(sums))
+    if values.shape != (sums.shape[0],):
+        raise ValueError(
+            f"the score function must return shape ({sums.shape[0]},), not {values.shape}"
+        )
+    return values
+
+
+def _estimate_ci(scores: AnyArray) -> tuple[float, float]:
+    """sacreBLEU's ``estimate_ci``: mean of the sorted scores and half the central 95% range."""
+    ordered = np.sort(scores)
+    n = len(ordered)
+    lower = n // 40
+    upper = n - lower - 1
+    return float(ordered.mean()), float(0.5 * (ordered[upper] - ordered[lower]))
+
+
+def _p_value(statistics: AnyArray, real_difference: float) -> float:
+    """sacreBLEU's ``_compute_p_value``: the "+1" estimate of P(statistic > observed)."""
+    count = int(np.sum(statistics > real_difference))
+    return (count + 1) / (len(statistics) + 1)
+
+
+def _bs_p_value(base: AnyArray, other: AnyArray, real_difference: float) -> float:
+    sample_diffs = np.abs(other - base)
+    return _p_value(sample_diffs - sample_diffs.mean(), real_difference)
+
+
+def _ar_p_value(scores_a: AnyArray, scores_b: AnyArray, real_difference: float) -> float:
+    return _p_value(np.abs(scores_a - scores_b), real_difference)
+
+
+# -- the tests -----------------------------------------------------------------------------------
+
+
+def _stacked(data: _Input, systems: Sequence[int]) -> AnyArray:
+    return np.hstack([data.stats[i] for i in systems])
+
+
+def _differences(data: _Input) -> AnyArray:
+    """Every other system's statistics minus the baseline's, side by side."""
+    base = data.stats[0]
+    return np.hstack([data.stats[i] - base for i in range(1, len(data.stats))])
+
+
+def _split_scores(score: ScoreFunction, sums: AnyArray, count: int, width: int) -> list[AnyArray]:
+    return [_scores(score, sums[:, i * width : (i + 1) * width]) for i in range(count)]
+
+
+def paired_bootstrap(
+    stats: Sequence[npt.ArrayLike],
+    score: ScoreFunction,
+    *,
+    names: Sequence[str],
+    n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
+    seed: int | None = DEFAULT_SEED,
+    rows: npt.ArrayLike | None = None,
+    cancel: Callable[[], bool] | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> SignificanceResult:
+    """sacreBLEU's paired bootstrap resampling test (``--paired-bs``) of every system against
+    ``stats[0]``, on per-segment statistics.
+
+    ``stats[i]`` is system ``i``'s ``(n_segments, K)`` additive statistics, ``score`` maps
+    summed statistics ``(m, K)`` to ``m`` scores, ``rows`` (indices or a boolean mask) picks
+    the segments to test. Every system is resampled with the same ``n_samples`` index rows.
+    ``cancel`` is polled between blocks of resamples (raising :class:`SignificanceCancelled`);
+    ``progress`` receives the fraction done.
+    """
+    data = _prepare(stats, names, rows)
+    n_samples = _check_count(n_samples, "n_samples")
+    used = _seed_used(seed)
+    actual = [_corpus_score(score, s) for s in data.stats]
+    ticker = _Progress(cancel, progress)
+    ticker.add(_n_bootstrap_blocks(n_samples, data.n))
+    count = len(data.stats)
+    sums = _bootstrap_sums(
+        np.random.default_rng(used), _stacked(data, range(count)), n_samples, data.integer, ticker
+    )
+    resampled = _split_scores(score, sums, count, data.width)
+    results = []
+    for i in range(count):
+        mean, ci = _estimate_ci(resampled[i])
+        p = None
+        if i > 0:
+            p = _bs_p_value(resampled[0], resampled[i], abs(actual[0] - actual[i]))
+        results.append(SystemSignificance(data.names[i], actual[i], mean, ci, p))
+    return SignificanceResult("bs", n_samples, n_samples, seed, used, data.n, tuple(results))
+
+
+def paired_approximate_randomization(
+    stats: Sequence[npt.ArrayLike],
+    score: ScoreFunction,
+    *,
+    names: Sequence[str],
+    n_samples: int = DEFAULT_AR_TRIALS,
+    seed: int | None = DEFAULT_SEED,
+    confidence_samples: int | None = None,
+    rows: npt.ArrayLike | None = None,
+    cancel: Callable[[], bool] | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> SignificanceResult:
+    """sacreBLEU's paired approximate randomization test (``--paired-ar``) of every system
+    against ``stats[0]``; arguments as :func:`paired_bootstrap`, ``n_samples`` being trials.
+
+    ``confidence_samples`` adds bootstrap means and confidence intervals, as sacreBLEU's
+    ``n_ar_confidence`` does (its command line never does): the systems' resamples continue
+    the trials' random stream, the baseline's start a fresh one from the same seed, as there.
+    """
+    data = _prepare(stats, names, rows)
+    n_samples = _check_count(n_samples, "n_samples")
+    if confidence_samples is not None:
+        confidence_samples = _check_count(confidence_samples, "confidence_samples")
+    used = _seed_used(seed)
+    count = len(data.stats)
+    actual = [_corpus_score(score, s) for s in data.stats]
+    ticker = _Progress(cancel, progress)
+    ticker.add(_n_ar_blocks(n_samples, data.n))
+    if confidence_samples is not None:
+        ticker.add(2 * _n_bootstrap_blocks(confidence_samples, data.n))
+    rng = np.random.default_rng(used)
+    # pos_sel @ (system - baseline): sacreBLEU's shuffled sums follow from it and the totals.
+    selected = _ar_selected_sums(rng, _differences(data), n_samples, data.integer, ticker)
+    totals = [s.sum(axis=0) for s in data.stats]
+    p_values: list[float | None] = [None]
+    width = data.width
+    for i in range(1, count):
+        moved = selected[:, (i - 1) * width : i * width]
+        shuffled_a = totals[i] - moved  # pos_sel @ baseline + neg_sel @ system
+        shuffled_b = totals[0] + moved  # neg_sel @ baseline + pos_sel @ system
+        p_values.append(
+            _ar_p_value(
+                _scores(score, shuffled_a), _scores(score, shuffled_b), abs(actual[0] - actual[i])
+            )
+        )
+    means: list[float | None] = [None] * count
+    cis: list[float | None] = [None] * count
+    if confidence_samples is not None:
+        systems = _bootstrap_sums(
+            rng, _stacked(data, range(1, count)), confidence_samples, data.integer, ticker
+        )
+        baseline = _bootstrap_sums(
+            np.random.default_rng(used), data.stats[0], confidence_samples, data.integer, ticker
+        )
+        resampled = [_scores(score, baseline), *_split_scores(score, systems, count - 1, width)]
+        for i, values in enumerate(resampled):
+            means[i], cis[i] = _estimate_ci(values)
+    results = tuple(
+        SystemSignificance(data.names[i], actual[i], means[i], cis[i], p_values[i])
+        for i in range(count)
+    )
+    return SignificanceResult("ar", n_samples, confidence_samples, seed, used, data.n, results)
+
+
+def pairwise_significance(
+    stats: Sequence[npt.ArrayLike],
+    score: ScoreFunction,
+    *,
+    names: Sequence[str],
+    test: TestKind = "bs",
+    n_samples: int | None = None,
+    seed: int | None = DEFAULT_SEED,
+    rows: npt.ArrayLike | None = None,
+    cancel: Callable[[], bool] | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> PairwiseSignificance:
+    """Every pair of systems tested against each other, all with the same random draws.
+
+    Entry ``(i, j)`` equals the p-value of :func:`paired_bootstrap` (``test="bs"``) or
+    :func:`paired_approximate_randomization` (``"ar"``) with baseline ``i`` and system ``j``.
+    ``n_samples`` defaults to sacreBLEU's (1,000 resamples, 10,000 trials).
+
+    A matrix of N systems makes N(N-1)/2 tests: at p < 0.05 about one pair in twenty looks
+    significant by chance alone, so many pairwise tests inflate false positives. Use a
+    correction (Bonferroni: compare with 0.05 / number of pairs) or test against one baseline.
+    """
+    if test not in ("bs", "ar"):
+        raise ValueError(f"test must be 'bs' or 'ar', not {test!r}")
+    data = _prepare(stats, names, rows)
+    default = DEFAULT_BOOTSTRAP_SAMPLES if test == "bs" else DEFAULT_AR_TRIALS
+    n_samples = _check_count(default if n_samples is None else n_samples, "n_samples")
+    used = _seed_used(seed)
+    count = len(data.stats)
+    width = data.width
+    ticker = _Progress(cancel, progress)
+    rng = np.random.default_rng(used)
+    actual = [_corpus_score(score, s) for s in data.stats]
+    matrix: list[list[float | None]] = [[None] * count for _ in range(count)]
+    means: list[float | None] = [None] * count
+    cis: list[float | None] = [None] * count
+    if test == "bs":
+        ticker.add(_n_bootstrap_blocks(n_samples, data.n))
+        stacked = _stacked(data, range(count))
+        sums = _bootstrap_sums(rng, stacked, n_samples, data.integer, ticker)
+        resampled = _split_scores(score, sums, count, width)
+        for i in range(count):
+            means[i], cis[i] = _estimate_ci(resampled[i])
+        for i in range(count):
+            for j in range(i + 1, count):
+                p = _bs_p_value(resampled[i], resampled[j], abs(actual[i] - actual[j]))
+                matrix[i][j] = matrix[j][i] = p
+    else:
+        ticker.add(_n_ar_blocks(n_samples, data.n))
+        selected = _ar_selected_sums(rng, _differences(data), n_samples, data.integer, ticker)
+        totals = [s.sum(axis=0) for s in data.stats]
+        # parts[i] = pos_sel @ (system i - system 0); differences of parts are what matter.
+        parts = [np.zeros_like(selected[:, :width])]
+        parts += [selected[:, i * width : (i + 1) * width] for i in range(count - 1)]
+        for i in range(count):
+            for j in range(i + 1, count):
+                shuffled_a = totals[j] + (parts[i] - parts[j])
+                shuffled_b = totals[i] + (parts[j] - parts[i])
+                p = _ar_p_value(
+                    _scores(score, shuffled_a),
+                    _scores(score, shuffled_b),
+                    abs(actual[i] - actual[j]),
+                )
+                matrix[i][j] = matrix[j][i] = p
+    return PairwiseSignificance(
+        test,
+        n_samples,
+        seed,
+        used,
+        data.n,
+        data.names,
+        tuple(actual),
+        tuple(means),
+        tuple(cis),
+        tuple(tuple(row) for row in matrix),
+    )
