@@ -62,6 +62,8 @@ DEFAULT_BOOTSTRAP = 1000
 
 # Resample weights held at once by the bootstrap (bounds its memory: 8 bytes each).
 _BOOTSTRAP_BLOCK = 2_000_000
+# From this many rows of per-row values on, resample sums go through BLAS.
+_BLAS_ROWS = 32
 
 
 # -- buckets of rows --------------------------------------------------------------------------
@@ -240,10 +242,12 @@ def bootstrap_interval(
 def _resample_sums(per_row: FloatArray, weights: FloatArray) -> FloatArray:
     """``(k, n)`` per-row values summed over each of ``(block, n)`` resamples: ``(k, block)``.
 
-    Written as ``values @ weights.T`` on purpose: OpenBLAS spreads the other orientation (a
-    short first dimension, a long inner one) badly over its threads, very slowly on a busy
-    machine.
+    numpy's own loop for a few rows of values, BLAS for many: OpenBLAS spreads a product with
+    a short dimension and a long inner one badly over its threads, very slowly on a busy
+    machine (and the engine's workers keep it busy).
     """
+    if per_row.shape[0] < _BLAS_ROWS:
+        return cast(FloatArray, np.einsum("kn,bn->kb", per_row, weights))
     return cast(FloatArray, per_row @ weights.T)
 
 
