@@ -2,19 +2,21 @@
 
 The palette is colour-blind safe by construction:
 
-* matched n-gram orders 1..4+ are one sequential blue ramp (ColorBrewer "Blues" in light themes,
-  a dark-to-bright blue ramp in dark themes), so the order reads as *lightness*, which survives
-  every kind of colour blindness and greyscale printing;
-* "unmatched" hypothesis tokens are not coloured at all: they get a wavy vermillion underline
-  (a shape, not a hue);
-* reference tokens that *no* system matched get an orange tint *and* a dashed underline, on the
+* matched levels (n-gram orders 1..a mode's ``max_level``) are one sequential blue ramp, so the
+  level reads as *lightness*, which survives every kind of colour blindness and greyscale
+  printing. A mode's levels are spread over the whole ramp (:func:`order_tint`), so adjacent
+  levels stay far apart in colour difference (CIEDE2000, tested) whether a mode has 4 levels
+  (BLEU) or 6 (chrF);
+* "unmatched" tokens are not coloured at all: they get a wavy vermillion underline (a shape,
+  not a hue);
+* reference text that *no* system matched gets an orange tint *and* a dashed underline, on the
   blue/orange axis that protanopes and deuteranopes still tell apart;
 * ROUGE-L LCS tokens get a bluish-green tint with a solid underline;
 * the hover "link" (detail pane) is a yellow tint with a thick underline.
 
 Every tinted token carries an explicit foreground chosen for contrast with its tint (WCAG AA,
-at least 4.5:1; checked by the tests), so it stays readable on a selected row too. Untinted text
-keeps the palette's own text colour.
+at least 4.5:1; tested): dark text on pale tints, light text on deep ones, so it stays readable
+on a selected row too. Untinted text keeps the palette's own text colour.
 
 Also here, because the delegate, the detail pane and the legend all need them:
 :func:`build_document` (plain text + highlight ranges -> :class:`QTextDocument`, built with
@@ -25,6 +27,7 @@ UTF-16 conversion that it relies on.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize
 from PySide6.QtGui import (
@@ -41,19 +44,25 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-#: Highlight kinds understood by :func:`highlight_format`.
-KINDS: tuple[str, ...] = ("bleu", "unmatched", "missed", "lcs", "link")
-#: The highest n-gram order that gets its own shade; higher orders share it ("4+").
-MAX_SHADED_ORDER = 4
+from matchlight.core.metrics.base import HighlightMode, Range
 
-#: (start, end, kind, level): a highlight range in Python string indices of the original text.
-Range = tuple[int, int, str, int]
+#: Highlight kinds understood by :func:`highlight_format`: core's range kinds, and the hover link.
+KINDS: tuple[str, ...] = ("match", "unmatched", "missed", "lcs", "link")
+#: The levels of a ``match`` tint when no mode says otherwise (BLEU's default order).
+DEFAULT_MAX_LEVEL = 4
+#: The contrast every tint keeps with its text (WCAG AA is 4.5; a little more, for rounding).
+MIN_TEXT_CONTRAST = 4.6
 
-_ORDER_TINTS = {
-    False: ("#dbe9f6", "#a9cde8", "#6fa8d6", "#3a7fc1"),
-    True: ("#1f3d60", "#22507f", "#24609d", "#2770b5"),
+#: The match ramp of each theme (False: light, True: dark), palest-to-deepest or
+#: deepest-to-brightest: the first anchor is level 1, the last ``max_level``. Interpolated in
+#: CIELAB, so equal steps of level are about equal steps of perceived difference.
+_RAMP = {
+    False: ("#dfecf8", "#94c2ea", "#4a8fd0", "#1f5fa8", "#0b2f66"),
+    True: ("#172b45", "#225a9c", "#5ea2e3", "#c2e0fc"),
 }
-_TINT_TEXT = {False: "#111111", True: "#f2f2f2"}
+_DARK_TEXT = "#111111"
+_LIGHT_TEXT = "#f7f7f7"
+_TINT_TEXT = {False: _DARK_TEXT, True: "#f2f2f2"}  # on the fixed tints below
 _UNMATCHED_LINE = {False: "#d55e00", True: "#ff8c42"}
 _MISSED_TINT = {False: "#fcd3a8", True: "#5c3510"}
 _MISSED_LINE = {False: "#b34700", True: "#ffa55c"}
@@ -68,23 +77,123 @@ def is_dark_palette(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Base).lightnessF() < 0.5
 
 
-def order_tint(level: int, dark: bool) -> QColor:
-    """Background tint of a token whose highest matched n-gram order is ``level`` (>= 1)."""
-    if level < 1:
-        raise ValueError(f"matched order must be at least 1, not {level}")
-    return QColor(_ORDER_TINTS[dark][min(level, MAX_SHADED_ORDER) - 1])
+# -- the match ramp -----------------------------------------------------------------------------
+
+_WHITE = (0.95047, 1.0, 1.08883)  # D65
 
 
-def highlight_format(kind: str, level: int, dark: bool) -> QTextCharFormat:
-    """The character format of one highlighted token.
+def _linear(channel: float) -> float:
+    return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
 
-    ``kind`` is one of :data:`KINDS`; ``level`` is the matched order for ``"bleu"`` (1..N, orders
-    above 4 share the darkest shade) and ignored otherwise.
+
+def _gamma(channel: float) -> float:
+    channel = min(max(channel, 0.0), 1.0)
+    return 12.92 * channel if channel <= 0.0031308 else 1.055 * channel ** (1 / 2.4) - 0.055
+
+
+def _lab_f(t: float) -> float:
+    return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+
+
+def _lab_f_inverse(t: float) -> float:
+    return t**3 if t**3 > 216 / 24389 else (116 * t - 16) / (24389 / 27)
+
+
+def to_lab(color: QColor) -> tuple[float, float, float]:
+    """CIELAB (D65) of an sRGB colour."""
+    r, g, b = (_linear(c) for c in (color.redF(), color.greenF(), color.blueF()))
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / _WHITE[0]
+    y = (0.2126 * r + 0.7152 * g + 0.0722 * b) / _WHITE[1]
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / _WHITE[2]
+    fx, fy, fz = _lab_f(x), _lab_f(y), _lab_f(z)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def _from_lab(lightness: float, a: float, b: float) -> QColor:
+    fy = (lightness + 16) / 116
+    x = _WHITE[0] * _lab_f_inverse(fy + a / 500)
+    y = _WHITE[1] * _lab_f_inverse(fy)
+    z = _WHITE[2] * _lab_f_inverse(fy - b / 200)
+    rgb = (
+        3.2406 * x - 1.5372 * y - 0.4986 * z,
+        -0.9689 * x + 1.8758 * y + 0.0415 * z,
+        0.0557 * x - 0.2040 * y + 1.0570 * z,
+    )
+    return QColor.fromRgbF(*(_gamma(c) for c in rgb))
+
+
+def _lightness_of(luminance: float) -> float:
+    return 116 * _lab_f(luminance) - 16
+
+
+def _text_band() -> tuple[float, float]:
+    """The CIELAB lightness range in which neither text colour keeps MIN_TEXT_CONTRAST."""
+    dark = relative_luminance(QColor(_DARK_TEXT))
+    light = relative_luminance(QColor(_LIGHT_TEXT))
+    below = (light + 0.05) / MIN_TEXT_CONTRAST - 0.05  # light text needs the tint darker
+    above = MIN_TEXT_CONTRAST * (dark + 0.05) - 0.05  # dark text needs it lighter
+    return _lightness_of(below), _lightness_of(above)
+
+
+@lru_cache(maxsize=64)
+def _tints(dark: bool, max_level: int) -> tuple[str, ...]:
+    """The ``max_level`` tints of a mode, spread evenly over the theme's ramp.
+
+    A tint that would fall in the lightness band where neither text colour is readable is moved
+    to the nearer edge of it.
     """
+    anchors = [to_lab(QColor(h)) for h in _RAMP[dark]]
+    low, high = _text_band()
+    steps = len(anchors) - 1
+    tints = []
+    for level in range(1, max_level + 1):
+        t = 0.5 if max_level == 1 else (level - 1) / (max_level - 1)
+        i = min(int(t * steps), steps - 1)
+        f = t * steps - i
+        lightness, a, b = (p + (q - p) * f for p, q in zip(anchors[i], anchors[i + 1], strict=True))
+        if low < lightness < high:
+            lightness = low if lightness - low < high - lightness else high
+        tints.append(_from_lab(lightness, a, b).name())
+    return tuple(tints)
+
+
+def order_tint(level: int, dark: bool, max_level: int = DEFAULT_MAX_LEVEL) -> QColor:
+    """Background tint of a ``match`` at ``level`` (1..``max_level``) in a mode of ``max_level``
+    levels; higher levels are shown as ``max_level``."""
+    if level < 1:
+        raise ValueError(f"a matched level must be at least 1, not {level}")
+    if max_level < 1:
+        raise ValueError(f"a mode has at least one level, not {max_level}")
+    return QColor(_tints(dark, max_level)[min(level, max_level) - 1])
+
+
+def tint_text(tint: QColor) -> QColor:
+    """The text colour on ``tint``: dark or light, whichever contrasts more."""
+    dark, light = QColor(_DARK_TEXT), QColor(_LIGHT_TEXT)
+    return dark if contrast_ratio(tint, dark) >= contrast_ratio(tint, light) else light
+
+
+def highlight_format(
+    kind: str, level: int, dark: bool, max_level: int = DEFAULT_MAX_LEVEL
+) -> QTextCharFormat:
+    """The character format of one highlighted range.
+
+    ``kind`` is one of :data:`KINDS`; ``level`` is the matched level of a ``"match"`` (1..N of a
+    mode with ``max_level`` N; see :func:`order_tint`) and ignored otherwise.
+    """
+    if kind != "match":
+        level = max_level = 0
+    return QTextCharFormat(_format(kind, level, dark, max_level))  # a copy: formats are mutable
+
+
+@lru_cache(maxsize=256)
+def _format(kind: str, level: int, dark: bool, max_level: int) -> QTextCharFormat:
+    """The format of :func:`highlight_format`, made once (every cell's document asks again)."""
     fmt = QTextCharFormat()
-    if kind == "bleu":
-        fmt.setBackground(order_tint(level, dark))
-        fmt.setForeground(QColor(_TINT_TEXT[dark]))
+    if kind == "match":
+        tint = order_tint(level, dark, max_level)
+        fmt.setBackground(tint)
+        fmt.setForeground(tint_text(tint))
     elif kind == "unmatched":
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
         fmt.setUnderlineColor(QColor(_UNMATCHED_LINE[dark]))
@@ -108,18 +217,15 @@ def highlight_format(kind: str, level: int, dark: bool) -> QTextCharFormat:
     return fmt
 
 
+def relative_luminance(color: QColor) -> float:
+    """WCAG relative luminance of an sRGB colour (0 black to 1 white)."""
+    r, g, b = (_linear(c) for c in (color.redF(), color.greenF(), color.blueF()))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
 def contrast_ratio(a: QColor, b: QColor) -> float:
     """WCAG contrast ratio of two colours (1 to 21)."""
-
-    def luminance(c: QColor) -> float:
-        def channel(v: float) -> float:
-            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-
-        return (
-            0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF())
-        )
-
-    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    hi, lo = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
 
 
@@ -185,18 +291,24 @@ def python_index(text: str, utf16_position: int) -> int:
 
 
 def apply_ranges(
-    doc: QTextDocument, text: str, ranges: Iterable[Range], dark: bool, offset: int = 0
+    doc: QTextDocument,
+    text: str,
+    ranges: Iterable[Range],
+    dark: bool,
+    offset: int = 0,
+    *,
+    max_level: int = DEFAULT_MAX_LEVEL,
 ) -> None:
     """Merge the formats of ``ranges`` (Python indices of ``text``) into ``doc``.
 
-    ``text`` must start at document position ``offset``.
+    ``text`` must start at document position ``offset``; ``max_level`` is the mode's (it picks
+    the tints of ``match`` levels).
     """
     offsets = utf16_offsets(text)
     cursor = QTextCursor(doc)
     formats: dict[tuple[str, int], QTextCharFormat] = {}
-    # One edit block: outside one, every setPosition lays out the block again to place the
-    # cursor, after every merge. That is quadratic in the length of a line: 1,000 ranges on
-    # a 6,000-word line took 0.6 s in a bare document and 6 s in a text view; 7 ms in a block.
+    # One edit block: outside one, every setPosition lays the block out again to place the
+    # cursor, after every merge, which is quadratic in the length of a line.
     cursor.beginEditBlock()
     try:
         for start, end, kind, level in ranges:
@@ -205,7 +317,7 @@ def apply_ranges(
             key = (kind, level)
             fmt = formats.get(key)
             if fmt is None:
-                fmt = formats[key] = highlight_format(kind, level, dark)
+                fmt = formats[key] = highlight_format(kind, level, dark, max_level)
             a, b = (start, end) if offsets is None else (offsets[start], offsets[end])
             cursor.setPosition(offset + a)
             cursor.setPosition(offset + b, QTextCursor.MoveMode.KeepAnchor)
@@ -219,6 +331,7 @@ def build_document(
     ranges: Iterable[Range],
     *,
     dark: bool,
+    max_level: int = DEFAULT_MAX_LEVEL,
     font: QFont | None = None,
     one_line: bool = False,
     margin: float = 0.0,
@@ -237,7 +350,7 @@ def build_document(
     option = doc.defaultTextOption()
     option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
     doc.setDefaultTextOption(option)
-    fill_document(doc, text, ranges, dark=dark, one_line=one_line)
+    fill_document(doc, text, ranges, dark=dark, max_level=max_level, one_line=one_line)
     return doc
 
 
@@ -247,6 +360,7 @@ def fill_document(
     ranges: Iterable[Range],
     *,
     dark: bool,
+    max_level: int = DEFAULT_MAX_LEVEL,
     one_line: bool = False,
 ) -> None:
     """Replace the content of ``doc`` with ``text`` and the highlight ``ranges``."""
@@ -256,30 +370,42 @@ def fill_document(
     cursor.setCharFormat(QTextCharFormat())
     # insertText turns "\n" into a paragraph break: one position each, so offsets still agree.
     cursor.insertText(shown)
-    apply_ranges(doc, text, ranges, dark)
+    apply_ranges(doc, text, ranges, dark, max_level=max_level)
 
 
 # -- legend -------------------------------------------------------------------------------------
 
+#: The kinds an n-gram layer paints; what a legend shows when it is not told.
+NGRAM_KINDS: tuple[str, ...] = ("match", "unmatched", "missed")
 
-def legend_entries(mode: str, max_order: int = 4) -> list[tuple[str, str, int]]:
-    """(label, kind, level) of every legend entry of a view mode ("bleu" or "lcs")."""
-    if mode == "bleu":
-        shades = min(max_order, MAX_SHADED_ORDER)
-        entries = []
-        for n in range(1, shades + 1):
-            plus = "+" if n == MAX_SHADED_ORDER and max_order > MAX_SHADED_ORDER else ""
-            entries.append((f"{n}{plus}-gram", "bleu", n))
+
+def legend_entries(
+    mode: HighlightMode, kinds: Iterable[str] | None = None
+) -> list[tuple[str, str, int]]:
+    """(label, kind, level) of every legend entry of ``mode``.
+
+    ``kinds`` are the range kinds the mode's layer paints (:data:`NGRAM_KINDS` when None); a
+    ``match`` gets one entry per level, 1..``mode.max_level``.
+    """
+    wanted = set(NGRAM_KINDS if kinds is None else kinds)
+    unknown = wanted - set(KINDS)
+    if unknown:
+        raise ValueError(f"unknown highlight kinds {sorted(unknown)}; expected {', '.join(KINDS)}")
+    entries: list[tuple[str, str, int]] = []
+    if "match" in wanted:
+        entries += [(f"{n}-gram", "match", n) for n in range(1, mode.max_level + 1)]
+    if "lcs" in wanted:
+        entries.append(("in the longest common subsequence", "lcs", 1))
+    if "unmatched" in wanted:
         entries.append(("unmatched", "unmatched", 0))
+    if "missed" in wanted:
         entries.append(("missed by all systems", "missed", 0))
-        return entries
-    if mode == "lcs":
-        return [("in the ROUGE-L LCS", "lcs", 1)]
-    raise ValueError(f"unknown view mode {mode!r}; expected 'bleu' or 'lcs'")
+    return entries
 
 
 class LegendWidget(QWidget):
-    """One line explaining the highlights of the current view mode.
+    """A line explaining the highlights of the current mode (empty without one); it wraps
+    when the widget is narrower than the line.
 
     Each label is itself drawn in the format it explains, so the legend looks exactly like the
     text it describes.
@@ -287,24 +413,28 @@ class LegendWidget(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._mode = "bleu"
-        self._max_order = 4
+        self._mode: HighlightMode | None = None
+        self._kinds: tuple[str, ...] | None = None
         self._dark: bool | None = None  # None: follow the palette
         self._doc: QTextDocument | None = None
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
 
     # -- public API --
 
-    def mode(self) -> str:
+    def mode(self) -> HighlightMode | None:
         return self._mode
 
-    def set_mode(self, mode: str) -> None:
-        legend_entries(mode)  # validates
+    def set_mode(self, mode: HighlightMode | None, kinds: Iterable[str] | None = None) -> None:
+        """Explain ``mode``, whose layer paints ``kinds`` (see :func:`legend_entries`)."""
+        kinds = None if kinds is None else tuple(k for k in KINDS if k in set(kinds))
+        if mode is not None:
+            legend_entries(mode, kinds)  # validates
+        if mode == self._mode and kinds == self._kinds:
+            return
         self._mode = mode
-        self._rebuild()
-
-    def set_max_order(self, max_order: int) -> None:
-        self._max_order = max_order
+        self._kinds = kinds
         self._rebuild()
 
     def set_dark(self, dark: bool | None) -> None:
@@ -320,7 +450,7 @@ class LegendWidget(QWidget):
         return self._document().toPlainText()
 
     def entries(self) -> list[tuple[str, str, int]]:
-        return legend_entries(self._mode, self._max_order)
+        return [] if self._mode is None else legend_entries(self._mode, self._kinds)
 
     # -- painting --
 
@@ -331,33 +461,51 @@ class LegendWidget(QWidget):
 
     def _document(self) -> QTextDocument:
         if self._doc is None:
-            prefix = "Matched n-gram order:  " if self._mode == "bleu" else ""
-            text = prefix
+            mode = self._mode
+            text = "" if mode is None else f"{mode.label}:  "
             ranges: list[Range] = []
             for label, kind, level in self.entries():
-                if text and not text.endswith("  "):
+                if not text.endswith("  "):
                     text += "   "
                 ranges.append((len(text), len(text) + len(label), kind, level))
                 text += label
-            doc = build_document(text, ranges, dark=self.is_dark(), font=self.font())
-            doc.setTextWidth(-1)
+            max_level = DEFAULT_MAX_LEVEL if mode is None else mode.max_level
+            doc = build_document(
+                text, ranges, dark=self.is_dark(), max_level=max_level, font=self.font()
+            )
             self._doc = doc
             self.setAccessibleName(f"Legend: {text}")
-            self.setToolTip(
-                "Hypothesis tokens are shaded by the longest matched n-gram they are part of; "
-                "reference tokens by the longest n-gram matched in them."
-                if self._mode == "bleu"
-                else "Tokens of the longest common subsequence (ROUGE-L) of hypothesis and "
-                "reference."
-            )
+            kinds = {kind for _, kind, _ in self.entries()}
+            tips = []
+            if "match" in kinds:
+                tips.append(
+                    "Each part is shaded by the longest matched n-gram it belongs to: the "
+                    "further along the scale, the longer the match."
+                )
+            if "lcs" in kinds:
+                tips.append("Tokens of the longest common subsequence of output and reference.")
+            self.setToolTip("\n".join(tips))
         return self._doc
 
+    def _laid_out(self, width: float) -> QTextDocument:
+        """The document wrapped to ``width`` pixels (-1: not wrapped)."""
+        doc = self._document()
+        if doc.textWidth() != width:
+            doc.setTextWidth(width)
+        return doc
+
     def sizeHint(self) -> QSize:
-        size = self._document().size()
+        size = self._laid_out(-1).size()
         return QSize(int(size.width()) + 8, int(size.height()) + 4)
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(40, self.sizeHint().height())
+        return QSize(40, self.heightForWidth(40))
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return int(self._laid_out(max(1, width - 8)).size().height() + 0.999) + 4
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange):
@@ -365,7 +513,7 @@ class LegendWidget(QWidget):
         super().changeEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        doc = self._document()
+        doc = self._laid_out(max(1, self.width() - 8))
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         ctx_palette = self.palette()
@@ -382,8 +530,10 @@ class LegendWidget(QWidget):
 
 
 __all__ = [
+    "DEFAULT_MAX_LEVEL",
     "KINDS",
-    "MAX_SHADED_ORDER",
+    "MIN_TEXT_CONTRAST",
+    "NGRAM_KINDS",
     "LegendWidget",
     "Range",
     "apply_ranges",
@@ -396,6 +546,9 @@ __all__ = [
     "legend_entries",
     "order_tint",
     "python_index",
+    "relative_luminance",
+    "tint_text",
+    "to_lab",
     "utf16_offsets",
     "visible_breaks",
 ]

@@ -1,71 +1,50 @@
-"""Which character ranges of a row's texts to paint, and how, in each highlight mode.
+"""Which character ranges of a row's texts to paint, in each highlight mode.
 
-The table's cells and the detail pane's views paint exactly these ranges, computed from a
-:class:`~core.scoring.detail.RowDetail`; nothing here tokenizes or matches anything.
+The modes are the scored metrics' highlight layers (:meth:`ScoringConfig.highlight_modes
+<core.scoring.config.ScoringConfig.highlight_modes>`, in order), so a metric added to the
+registry brings its mode with it. The table's cells and the detail pane's views paint exactly
+the ranges of :meth:`RowDetail.layer(mode) <core.scoring.detail.RowDetail.layer>`; nothing here
+tokenizes or matches anything. A row whose layer is missing (its metric's detail could not be
+computed, see ``RowDetail.notes``) has no ranges: its text is shown plain.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
+from matchlight.core.metrics.base import HighlightMode, Range
 from matchlight.core.scoring.detail import RowDetail
-from matchlight.gui.highlight.palette import Range
 
-MODES: tuple[str, ...] = ("bleu", "lcs")
+__all__ = [
+    "cell_ranges",
+    "find_mode",
+    "hypothesis_ranges",
+    "range_kinds",
+    "reference_ranges",
+]
 
 
-def check_mode(mode: str) -> str:
-    if mode not in MODES:
-        raise ValueError(f"unknown view mode {mode!r}; expected one of {', '.join(MODES)}")
-    return mode
+def find_mode(modes: Sequence[HighlightMode], key: str) -> HighlightMode:
+    """The mode ``key`` of ``modes``; ValueError naming the modes there are."""
+    for mode in modes:
+        if mode.key == key:
+            return mode
+    names = ", ".join(m.key for m in modes) or "none"
+    raise ValueError(f"unknown highlight mode {key!r}; expected one of {names}")
 
 
 def hypothesis_ranges(detail: RowDetail, system: int, mode: str) -> list[Range]:
-    """Highlight ranges of system ``system``'s output.
-
-    ``"bleu"``: every BLEU token, as ``("bleu", highest matched order)`` or ``("unmatched", 0)``.
-    ``"lcs"``: the tokens of the ROUGE-L LCS (with the reference rouge-score chose) as
-    ``("lcs", 1)``.
-    """
-    hyp = detail.systems[system]
-    if check_mode(mode) == "bleu":
-        return [
-            (h.start, h.end, "bleu", h.level) if h.level else (h.start, h.end, "unmatched", 0)
-            for h in hyp.bleu_highlights
-        ]
-    return [(h.start, h.end, "lcs", 1) for h in hyp.lcs_highlights if h.level]
+    """The ranges of system ``system``'s output in mode ``mode``."""
+    layer = detail.layer(mode)
+    return [] if layer is None else layer.hypothesis(system)
 
 
 def reference_ranges(
     detail: RowDetail, reference: int, mode: str, system: int | None = None
 ) -> list[Range]:
-    """Highlight ranges of reference ``reference``, as matched by ``system`` (None: any system).
-
-    ``"bleu"``: matched tokens as ``("bleu", order)`` (the highest order any chosen system
-    matched), tokens that no system matched as ``("missed", 0)`` and, with one system chosen,
-    tokens only other systems matched as ``("unmatched", 0)``.
-    ``"lcs"``: tokens in the LCS of the chosen system (any system) with this reference.
-    """
-    ref = detail.references[reference]
-    if check_mode(mode) == "bleu":
-        ranges: list[Range] = []
-        per_system = ref.bleu_highlights
-        for t, (start, end) in enumerate(ref.bleu_tokens.spans):
-            if system is None:
-                level = max((hl[t].level for hl in per_system), default=0)
-            else:
-                level = per_system[system][t].level
-            if level:
-                ranges.append((start, end, "bleu", level))
-            elif not ref.matched_by[t]:
-                ranges.append((start, end, "missed", 0))
-            else:
-                ranges.append((start, end, "unmatched", 0))
-        return ranges
-    chosen = ref.lcs_highlights if system is None else (ref.lcs_highlights[system],)
-    ranges = []
-    for t, (start, end) in enumerate(ref.rouge_tokens.spans):
-        if any(hl[t].level for hl in chosen):
-            ranges.append((start, end, "lcs", 1))
-    return ranges
+    """The ranges of reference ``reference`` as matched by ``system`` (None: any system)."""
+    layer = detail.layer(mode)
+    return [] if layer is None else layer.reference(reference, system)
 
 
 def cell_ranges(
@@ -82,3 +61,8 @@ def cell_ranges(
     if kind == "reference" and reference is not None:
         return reference_ranges(detail, reference, mode, reference_system)
     return []
+
+
+def range_kinds(ranges: Iterable[Range]) -> set[str]:
+    """The kinds of ``ranges`` (what a legend of them must explain)."""
+    return {kind for _, _, kind, _ in ranges}
