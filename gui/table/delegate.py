@@ -1,20 +1,21 @@
 """Paints source, reference and hypothesis cells with their matches highlighted.
 
 Each cell is a :class:`QTextDocument` built from the *original* text with
-:class:`QTextCursor`/:class:`QTextCharFormat` (never HTML), with exactly the character ranges
-:mod:`core.scoring.detail` computed. Documents are cached per (segment, column, mode, theme,
-reference
-system), so scrolling back and repainting cost nothing. Where this is slow, it is the first paint
-of a cell (one document per visible text cell, ~0.1 ms each) — the same trade-off qutebrowser's
-completion delegate makes.
+:class:`QTextCursor`/:class:`QTextCharFormat` (never HTML), with exactly the character ranges of
+the current highlight mode's layer (:mod:`gui.highlight.ranges`). The modes are the scoring
+configuration's (:meth:`ScoringConfig.highlight_modes
+<core.scoring.config.ScoringConfig.highlight_modes>`), read from the detail cache's config, so a
+metric added to the registry shows up here with no change. Documents are cached per (segment,
+column, mode, theme, reference system), so scrolling back and repainting cost nothing. Where this
+is slow, it is the first paint of a cell (one document per visible text cell) — the same
+trade-off qutebrowser's completion delegate makes.
 
 Rows keep a fixed height: text is wrapped to the column width, clipped to the lines that fit,
 and an ellipsis marks the cut. The detail pane shows the whole text.
 
 While a row's detail is not computed yet, its cells are painted as plain text; the
-:class:`~gui.highlight.detailcache.DetailCache` computes it in the background and the view repaints
-when
-:attr:`~gui.highlight.detailcache.DetailCache.detail_ready` arrives.
+:class:`~gui.highlight.detailcache.DetailCache` computes it in the background and the view
+repaints when :attr:`~gui.highlight.detailcache.DetailCache.detail_ready` arrives.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import contextlib
 import time
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from PySide6.QtCore import (
     QModelIndex,
@@ -54,9 +55,10 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
 )
 
+from matchlight.core.metrics.base import HighlightMode, Range
 from matchlight.gui.highlight.detailcache import DetailCache
-from matchlight.gui.highlight.palette import Range, build_document, clip_to, is_dark_palette
-from matchlight.gui.highlight.ranges import cell_ranges, check_mode
+from matchlight.gui.highlight.palette import build_document, clip_to, is_dark_palette
+from matchlight.gui.highlight.ranges import cell_ranges, find_mode
 from matchlight.gui.table.model import (
     COLUMN_KIND_ROLE,
     REF_ROLE,
@@ -124,27 +126,89 @@ def _mix(a: QColor, b: QColor, weight: float) -> QColor:
     )
 
 
+class _Fit(NamedTuple):
+    """How a cell's document fits a text rectangle: the height of the whole lines shown,
+    whether some text is cut off (an ellipsis), and where the last shown line is."""
+
+    height: float
+    cut: bool
+    line_top: float
+    line_height: float
+    line_end: float
+
+
+class _Cell:
+    """A cell's cached document, and how it fits the last text rectangle it was painted in
+    (a repaint of a cached cell then neither lays it out nor walks its lines)."""
+
+    __slots__ = ("_fit", "doc", "truncated")
+
+    def __init__(self, doc: QTextDocument, truncated: bool) -> None:
+        self.doc = doc
+        self.truncated = truncated
+        self._fit: tuple[int, int, _Fit] | None = None
+
+    def fit(self, width: int, height: int) -> _Fit:
+        """Wrap to ``width`` and find the whole lines that fit ``height`` (at least one)."""
+        known = self._fit
+        if known is not None and known[0] == width and known[1] == height:
+            return known[2]
+        doc = self.doc
+        if doc.textWidth() != width:
+            doc.setTextWidth(width)
+        layout = doc.firstBlock().layout()
+        count = layout.lineCount() if layout is not None else 0
+        if not count:
+            fit = _Fit(float(height), False, 0.0, float(height), 0.0)
+        else:
+            fitting = 0
+            for i in range(count):
+                line = layout.lineAt(i)
+                if line.y() + line.height() <= height + 0.5:
+                    fitting = i + 1
+                else:
+                    break
+            last = layout.lineAt(max(fitting, 1) - 1)
+            fit = _Fit(
+                height=min(float(height), last.y() + last.height()),
+                cut=fitting < count or doc.blockCount() > 1 or self.truncated,
+                line_top=last.y(),
+                line_height=last.height(),
+                line_end=last.x() + last.naturalTextWidth(),
+            )
+        self._fit = (width, height, fit)
+        return fit
+
+
 class HighlightDelegate(QStyledItemDelegate):
     """Paints text cells of a :class:`~gui.table.model.SegmentTableModel` (or a proxy of it).
 
     Give it the view as parent: it then repaints the view's viewport when a row's detail
-    arrives. Score cells are painted by :class:`QStyledItemDelegate` as usual.
+    arrives. Score cells are painted by :class:`QStyledItemDelegate` as usual. The highlight
+    modes are those of the cache's configuration; when a new configuration no longer has the
+    current mode, the first mode of the new one is used.
 
     Signals:
-        mode_changed(str mode): the view mode ("bleu" or "lcs") changed.
+        mode_changed(str key): the highlight mode changed.
+        modes_changed(): the modes on offer changed (a new configuration); see :meth:`modes`.
         row_ready(int segment): the highlights of ``segment`` are now available (repaint it).
     """
 
     mode_changed = Signal(str)
+    modes_changed = Signal()
     row_ready = Signal(int)
 
     def __init__(self, cache: DetailCache, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._cache = cache
-        self._mode = "bleu"
+        self._modes: tuple[HighlightMode, ...] = cache.config.highlight_modes()
+        self._mode: HighlightMode | None = self._modes[0] if self._modes else None
         self._reference_system: int | None = None
         self._dark: bool | None = None
-        self._docs: OrderedDict[tuple[object, ...], QTextDocument] = OrderedDict()
+        self._docs: OrderedDict[tuple[object, ...], _Cell] = OrderedDict()
+        # During a paint: the roles of each column and the segment of each row (see _roles).
+        self._column_roles: dict[int, tuple[str | None, int | None, int | None]] | None = None
+        self._row_segments: dict[int, int] | None = None
         # Build budget of the paint in progress (see begin_paint): None outside a paint, else
         # the seconds spent building highlighted documents in it so far.
         self._build_spent: float | None = None
@@ -170,19 +234,46 @@ class HighlightDelegate(QStyledItemDelegate):
         cache.detail_ready.connect(self._on_detail_ready)
         cache.cleared.connect(self._on_cache_cleared)
         self._docs.clear()
+        self._sync_modes()
         self._repaint()
 
+    def modes(self) -> tuple[HighlightMode, ...]:
+        """The highlight modes on offer, in order (the configuration's)."""
+        return self._modes
+
     def mode(self) -> str:
+        """The key of the current highlight mode (``""`` when there is none)."""
+        return "" if self._mode is None else self._mode.key
+
+    def current_mode(self) -> HighlightMode | None:
         return self._mode
 
     def set_mode(self, mode: str) -> None:
-        """``"bleu"``: n-gram matches by order; ``"lcs"``: the ROUGE-L LCS tokens."""
-        if check_mode(mode) == self._mode:
+        """Paint the layer ``mode`` (a key of :meth:`modes`; ValueError otherwise)."""
+        chosen = find_mode(self._modes, mode)
+        if chosen == self._mode:
             return
-        self._mode = mode
+        self._mode = chosen
         self._docs.clear()
         self._repaint()
-        self.mode_changed.emit(mode)
+        self.mode_changed.emit(chosen.key)
+
+    def _sync_modes(self) -> None:
+        """Take the modes of the cache's configuration; keep the current one if it is there."""
+        modes = self._cache.config.highlight_modes()
+        if modes == self._modes:
+            return
+        self._modes = modes
+        old = self.mode()
+        keys = [m.key for m in modes]
+        if old in keys:
+            self._mode = modes[keys.index(old)]  # its max_level may have changed
+        else:
+            self._mode = modes[0] if modes else None
+        self._docs.clear()
+        self.modes_changed.emit()
+        if self.mode() != old:
+            self.mode_changed.emit(self.mode())
 
     def reference_system(self) -> int | None:
         return self._reference_system
@@ -214,10 +305,13 @@ class HighlightDelegate(QStyledItemDelegate):
         self._paint_started = time.perf_counter()
         self._full_cells = 0
         self._deferred_cells = []
+        self._column_roles = {}
+        self._row_segments = {}
 
     def end_paint(self) -> None:
         """The paint is over; cells left plain or empty for lack of time are painted again soon."""
         self._build_spent = None
+        self._column_roles = self._row_segments = None
         cells, self._deferred_cells = self._deferred_cells, []
         self._complete = not cells
         if cells:
@@ -246,82 +340,110 @@ class HighlightDelegate(QStyledItemDelegate):
 
     # -- ranges and documents ---------------------------------------------------------------
 
+    def _roles(self, index: _Index) -> tuple[str | None, int, int | None, int | None]:
+        """(column kind, segment, system, reference) of a cell.
+
+        During a paint they are remembered per column (kind, system and reference describe a
+        column) and per row (the segment): a paint asks the model once per column and row
+        instead of four times per cell, and every ask of a proxied model is a Python call.
+        """
+        columns, rows = self._column_roles, self._row_segments
+        if columns is None or rows is None:
+            return (
+                index.data(COLUMN_KIND_ROLE),
+                index.data(SEGMENT_ROLE),
+                index.data(SYSTEM_ROLE),
+                index.data(REF_ROLE),
+            )
+        column = columns.get(index.column())
+        if column is None:
+            column = columns[index.column()] = (
+                index.data(COLUMN_KIND_ROLE),
+                index.data(SYSTEM_ROLE),
+                index.data(REF_ROLE),
+            )
+        if column[0] not in TEXT_KINDS:
+            return column[0], -1, column[1], column[2]
+        segment = rows.get(index.row())
+        if segment is None:
+            segment = rows[index.row()] = index.data(SEGMENT_ROLE)
+        return column[0], segment, column[1], column[2]
+
     def highlight_ranges(self, index: _Index) -> list[Range]:
         """(start, end, kind, level) painted in ``index``'s cell, in Python string indices.
 
         Empty for non-text cells, the source, and rows whose detail is not ready yet (asking
         schedules it).
         """
-        kind = index.data(COLUMN_KIND_ROLE)
+        kind, segment, system, reference = self._roles(index)
         if kind not in TEXT_KINDS:
             return []
-        detail = self._cache.get(index.data(SEGMENT_ROLE))
+        detail = self._cache.get(segment)
         if detail is None:
             return []
-        return cell_ranges(
-            detail,
-            kind,
-            index.data(SYSTEM_ROLE),
-            index.data(REF_ROLE),
-            self._mode,
-            self._reference_system,
-        )
+        return cell_ranges(detail, kind, system, reference, self.mode(), self._reference_system)
 
     def document(self, index: _Index, dark: bool = False) -> QTextDocument | None:
         """The (cached) document painted for a text cell, None for other cells."""
-        kind = index.data(COLUMN_KIND_ROLE)
-        if kind not in TEXT_KINDS:
+        if self._roles(index)[0] not in TEXT_KINDS:
             return None
         option = QStyleOptionViewItem()
         view = self.parent()
         if isinstance(view, QAbstractItemView):
             option.font = view.font()
-        return self._document(index, kind, option, dark)[0]
+        return self._document(index, option, dark)[0].doc
 
     def _document(
-        self, index: _Index, kind: str, option: QStyleOptionViewItem, dark: bool
-    ) -> tuple[QTextDocument, _Outcome]:
+        self, index: _Index, option: QStyleOptionViewItem, dark: bool
+    ) -> tuple[_Cell, _Outcome]:
         """The cell's document, and whether it was cached, built (with highlights, which the
         paint budget counts, or plain) or left plain for lack of time ("deferred")."""
-        segment = index.data(SEGMENT_ROLE)
-        system = index.data(SYSTEM_ROLE)
-        reference = index.data(REF_ROLE)
+        kind, segment, system, reference = self._roles(index)
         detail = self._cache.get(segment) if kind != "source" else None
         ref_system = self._reference_system if kind == "reference" else None
-        key = (segment, kind, system, reference, self._mode, dark, ref_system, detail is not None)
-        doc = self._docs.get(key)
-        if doc is not None:
+        mode = self._mode
+        key = (segment, kind, system, reference, mode, dark, ref_system, detail is not None)
+        cell = self._docs.get(key)
+        if cell is not None:
             self._docs.move_to_end(key)
-            return doc, "cached"
+            return cell, "cached"
         deferred = detail is not None and self._over_budget()
         if deferred:
             # Plain this time (cheap, and cached as the row was before its detail came).
             detail = None
             key = (*key[:-1], False)
-            doc = self._docs.get(key)
-            if doc is not None:
-                return doc, "deferred"
+            cell = self._docs.get(key)
+            if cell is not None:
+                return cell, "deferred"
         text = index.data(Qt.ItemDataRole.DisplayRole) or ""
         ranges = (
             []
-            if detail is None
-            else cell_ranges(detail, kind, system, reference, self._mode, self._reference_system)
+            if detail is None or mode is None or kind is None
+            else cell_ranges(detail, kind, system, reference, mode.key, self._reference_system)
         )
         truncated = len(text) > CELL_TEXT_LIMIT
         text, ranges = clip_to(text, ranges, CELL_TEXT_LIMIT)
-        doc = build_document(text, ranges, dark=dark, font=option.font, one_line=True)
+        max_level = 1 if mode is None else mode.max_level
+        doc = build_document(
+            text, ranges, dark=dark, max_level=max_level, font=option.font, one_line=True
+        )
+        # A document lays itself out only once it has a layout object. Without one, paint's
+        # setTextWidth laid nothing out, the lines were not known (lineCount() was 0), and the
+        # first paint of a cell showed its text unelided, cut mid-line by the cell's edge.
+        doc.documentLayout()
         doc.setProperty("truncated", truncated)
-        self._docs[key] = doc
+        cell = _Cell(doc, truncated)
+        self._docs[key] = cell
         while len(self._docs) > DOC_CACHE_SIZE:
             self._docs.popitem(last=False)
         if deferred:
-            return doc, "deferred"
-        return doc, "plain" if detail is None else "built"
+            return cell, "deferred"
+        return cell, "plain" if detail is None else "built"
 
     # -- painting ---------------------------------------------------------------------------
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
-        kind = index.data(COLUMN_KIND_ROLE)
+        kind = self._roles(index)[0]
         if kind not in TEXT_KINDS:
             opt = QStyleOptionViewItem(option)
             _soften_selection(opt)
@@ -348,11 +470,13 @@ class HighlightDelegate(QStyledItemDelegate):
             return
         self._full_cells += 1
         dark = is_dark_palette(opt.palette) if self._dark is None else self._dark
-        doc, outcome = self._document(index, kind, opt, dark)
+        cell, outcome = self._document(index, opt, dark)
         if outcome == "deferred":
             self._deferred_cells.append(QRect(option.rect))
-        if doc.textWidth() != rect.width():
-            doc.setTextWidth(rect.width())
+        fit = cell.fit(rect.width(), rect.height())
+        if outcome == "built" and self._build_spent is not None:
+            # Building it and laying it out: what the budget of this paint pays for.
+            self._build_spent += time.perf_counter() - started
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
         group = (
             QPalette.ColorGroup.Normal
@@ -361,56 +485,31 @@ class HighlightDelegate(QStyledItemDelegate):
         )
         text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         text_color = opt.palette.color(group, text_role)
-
-        # Which lines fit: whole lines only, and an ellipsis when some are cut off.
-        layout = doc.firstBlock().layout()
-        line_count = layout.lineCount() if layout is not None else 0
-        shown_height = float(rect.height())
-        cut = False
-        last_line = None
-        if line_count:
-            fitting = 0
-            for i in range(line_count):
-                line = layout.lineAt(i)
-                if line.y() + line.height() <= rect.height() + 0.5:
-                    fitting = i + 1
-                else:
-                    break
-            fitting = max(fitting, 1)
-            last_line = layout.lineAt(fitting - 1)
-            shown_height = min(float(rect.height()), last_line.y() + last_line.height())
-            cut = fitting < line_count or doc.blockCount() > 1 or bool(doc.property("truncated"))
-        top = rect.top() + max(0.0, (rect.height() - shown_height) / 2)
-        if outcome == "built" and self._build_spent is not None:
-            # Building it and laying it out (above): what the budget of this paint pays for.
-            self._build_spent += time.perf_counter() - started
+        top = rect.top() + max(0.0, (rect.height() - fit.height) / 2)
 
         painter.save()
-        painter.setClipRect(QRectF(rect.left(), top, rect.width(), shown_height))
+        painter.setClipRect(QRectF(rect.left(), top, rect.width(), fit.height))
         painter.translate(QPointF(rect.left(), top))
         ctx = QAbstractTextDocumentLayout.PaintContext()
         ctx.palette.setColor(QPalette.ColorRole.Text, text_color)
-        ctx.clip = QRectF(0, 0, rect.width(), shown_height)
-        doc.documentLayout().draw(painter, ctx)
-        if cut and last_line is not None:
-            self._paint_ellipsis(painter, opt, last_line, rect.width(), selected, text_color)
+        ctx.clip = QRectF(0, 0, rect.width(), fit.height)
+        cell.doc.documentLayout().draw(painter, ctx)
+        if fit.cut:
+            self._paint_ellipsis(painter, opt, fit, rect.width(), selected, text_color)
         painter.restore()
 
     def _paint_ellipsis(
         self,
         painter: QPainter,
         opt: QStyleOptionViewItem,
-        line: object,
+        fit: _Fit,
         width: int,
         selected: bool,
         text_color: QColor,
     ) -> None:
         metrics = opt.fontMetrics
         ell_width = metrics.horizontalAdvance(_ELLIPSIS) + 4
-        y = line.y()  # type: ignore[attr-defined]
-        height = line.height()  # type: ignore[attr-defined]
-        end = line.x() + line.naturalTextWidth()  # type: ignore[attr-defined]
-        x = min(end + 1, width - ell_width)
+        x = min(fit.line_end + 1, width - ell_width)
         if selected:
             background = opt.palette.color(QPalette.ColorRole.Highlight)
         elif opt.backgroundBrush.style() != Qt.BrushStyle.NoBrush:
@@ -419,7 +518,7 @@ class HighlightDelegate(QStyledItemDelegate):
             background = opt.palette.color(QPalette.ColorRole.AlternateBase)
         else:
             background = opt.palette.color(QPalette.ColorRole.Base)
-        box = QRectF(x, y, ell_width, height)
+        box = QRectF(x, fit.line_top, ell_width, fit.line_height)
         painter.fillRect(box, background)
         painter.setPen(text_color)
         painter.setFont(opt.font)
@@ -447,6 +546,7 @@ class HighlightDelegate(QStyledItemDelegate):
     @Slot()
     def _on_cache_cleared(self) -> None:
         self._docs.clear()
+        self._sync_modes()  # the cache is cleared when its configuration changes
         self._repaint()
 
     def _repaint(self, cells: Sequence[QRect] = ()) -> None:
