@@ -89,3 +89,38 @@ def test_a_real_edit_on_screen_is_shown(qtbot: Any) -> None:
     _settle(qtbot)
     assert counter.rects
     assert view.model().index(2, 0).data() == "changed"
+
+
+def test_a_paint_budget_delegate_is_told_where_each_paint_starts_and_ends(qtbot: Any) -> None:
+    """The view brackets each paint for a delegate that spreads its work over several."""
+    from PySide6.QtWidgets import QStyledItemDelegate
+
+    from matchlight.gui.table.tableview import PaintBudget
+
+    class Budgeted(QStyledItemDelegate):
+        def __init__(self) -> None:
+            super().__init__()
+            self.calls: list[str] = []
+
+        def begin_paint(self) -> None:
+            self.calls.append("begin")
+
+        def end_paint(self) -> None:
+            self.calls.append("end")
+
+        def paint(self, painter: Any, option: Any, index: Any) -> None:
+            self.calls.append("cell")
+            super().paint(painter, option, index)
+
+    view, _, _ = _view(qtbot, rows=50)
+    delegate = Budgeted()
+    assert isinstance(delegate, PaintBudget)
+    view.setItemDelegate(delegate)
+    view.viewport().grab()
+    calls = delegate.calls
+    assert calls[0] == "begin" and calls[-1] == "end" and "cell" in calls
+    assert calls.count("begin") == calls.count("end")
+    plain = QStyledItemDelegate()
+    assert not isinstance(plain, PaintBudget)
+    view.setItemDelegate(plain)
+    view.viewport().grab()  # and a plain delegate paints as usual
