@@ -1,23 +1,22 @@
-"""The "why this score" breakdown of one hypothesis: its records, and the widget showing them.
+"""Paints the "why this score" blocks of one output: each metric's small grid and lines of text.
 
-The records (:class:`BleuBreakdown`, :class:`RougeBreakdown`) are computed from a
-:class:`~core.scoring.detail.HypothesisDetail`; :func:`breakdown_blocks` turns them into two blocks
-of
-text (BLEU on the left, ROUGE on the right), each a small grid followed by a few lines, and
-:class:`BreakdownView` paints those blocks with :class:`QPainter`.
+Core makes the blocks (:meth:`RowDetail.breakdown <core.scoring.detail.RowDetail.breakdown>`,
+one or more per scored metric: BLEU, ROUGE, NLTK-BLEU, chrF...); :class:`BreakdownView` only
+lays them out and paints them. The blocks stand side by side and wrap to new lines of blocks
+when the view is narrower than their total width, in a grid so that the blocks of every line
+start at the same places (the view has a height for every width, like a word-wrapped label).
 
 The view paints rather than using a rich-text :class:`QLabel` because of its cost: laying out
-the HTML tables took about 9 ms per hypothesis, every time the selected row changed (about
-30 ms of the 35 ms a row change cost with three systems). Painting the same text takes well
-under a millisecond, and nothing in it is ever parsed as markup.
+HTML tables took about 9 ms per output every time the selected row changed, while painting the
+same text takes well under a millisecond, and nothing in it is ever parsed as markup. Column
+widths and block sizes are measured once per content or font, and the layout once per width.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from PySide6.QtCore import QPoint, QSize, Qt
+from PySide6.QtCore import QEvent, QPoint, QSize, Qt
 from PySide6.QtGui import (
     QAction,
     QContextMenuEvent,
@@ -29,212 +28,38 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QWidget
 
-from matchlight.core.scoring.detail import HypothesisDetail
+from matchlight.core.metrics.base import Block, Run
 
-_ROUGE_TITLES = {"rouge1": "R-1", "rouge2": "R-2", "rougeL": "R-L"}
+__all__ = ["BLOCK_GAP", "COLUMN_GAP", "LINE_GAP", "BreakdownView"]
 
-# -- records ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class OrderRow:
-    """One n-gram order of the BLEU breakdown."""
-
-    order: int
-    matches: int
-    total: int
-    precision: float  # 0-100, as used in the geometric mean (smoothed where it applies)
-    smoothed: bool  # precision differs from matches / total because of smoothing
-
-
-@dataclass(frozen=True, slots=True)
-class BleuBreakdown:
-    orders: tuple[OrderRow, ...]
-    bp: float
-    sys_len: int  # c
-    ref_len: int  # r
-    smooth_method: str
-    smooth_value: float | None
-    eff_order: int
-    max_order: int
-    score: float  # sacreBLEU arithmetic on these counts, 0-100
-    shown: float  # the sentence BLEU of the table (configured flavour), 0-100
-
-
-@dataclass(frozen=True, slots=True)
-class RougeRow:
-    name: str  # "R-1", "R-2", "R-L"
-    rouge_type: str  # "rouge1", ...
-    precision: float  # 0-100
-    recall: float
-    fmeasure: float
-    reference: int  # 0-based index of the reference rouge-score chose
-
-
-@dataclass(frozen=True, slots=True)
-class RougeBreakdown:
-    rows: tuple[RougeRow, ...]
-    lcs_length: int
-    lcs_reference: int
-
-
-def bleu_breakdown(hyp: HypothesisDetail) -> BleuBreakdown:
-    """The BLEU part of "why this score" for one hypothesis."""
-    stats = hyp.bleu.stats
-    score = hyp.bleu_score
-    rows = []
-    for n, (m, t) in enumerate(zip(stats.matches, stats.totals, strict=True), start=1):
-        precision = score.precisions[n - 1]
-        raw = 100.0 * m / t if t else 0.0
-        rows.append(OrderRow(n, m, t, precision, t > 0 and abs(precision - raw) > 1e-9))
-    return BleuBreakdown(
-        orders=tuple(rows),
-        bp=score.bp,
-        sys_len=score.sys_len,
-        ref_len=score.ref_len,
-        smooth_method=score.smooth_method,
-        smooth_value=score.smooth_value,
-        eff_order=score.eff_order,
-        max_order=len(stats.matches),
-        score=score.score,
-        shown=hyp.sentence_bleu,
-    )
-
-
-def rouge_breakdown(hyp: HypothesisDetail) -> RougeBreakdown:
-    """The ROUGE part of "why this score" for one hypothesis."""
-    rows = []
-    for rouge_type, value in hyp.rouge.items():
-        rows.append(
-            RougeRow(
-                name=_ROUGE_TITLES.get(rouge_type, rouge_type.replace("rouge", "R-")),
-                rouge_type=rouge_type,
-                precision=100.0 * value.precision,
-                recall=100.0 * value.recall,
-                fmeasure=100.0 * value.fmeasure,
-                reference=hyp.rouge_ref[rouge_type],
-            )
-        )
-    return RougeBreakdown(
-        rows=tuple(rows), lcs_length=hyp.lcs_length, lcs_reference=hyp.rouge_ref.get("rougeL", 0)
-    )
-
-
-# -- blocks of text -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Run:
-    """A piece of text in one style."""
-
-    text: str
-    bold: bool = False
-    italic: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    """A title line, a grid (a header row and rows of cells), then lines of runs.
-
-    ``right`` says which grid columns are right-aligned (numbers). The block is at least as
-    wide as ``min_text``, so that the blocks next to it line up from one hypothesis to the next.
-    """
-
-    title: tuple[Run, ...]
-    header: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    right: tuple[bool, ...]
-    lines: tuple[tuple[Run, ...], ...]
-    min_text: str = ""
-
-    def text(self) -> str:
-        """The block in plain text: grid cells separated by two spaces."""
-        out = ["".join(r.text for r in self.title)]
-        out.extend("  ".join(row).strip() for row in (self.header, *self.rows))
-        out.extend("".join(r.text for r in line) for line in self.lines)
-        return "\n".join(out)
-
-
-def _fmt_value(value: float | None) -> str:
-    return "—" if value is None else f"{value:g}"
-
-
-def breakdown_blocks(
-    bleu: BleuBreakdown,
-    rouge: RougeBreakdown,
-    reference_names: Sequence[str],
-    flavour_note: str | None = None,
-) -> tuple[Block, Block]:
-    """The BLEU block and the ROUGE block of a breakdown."""
-
-    def ref_name(r: int) -> str:
-        return reference_names[r] if r < len(reference_names) else f"Ref {r + 1}"
-
-    used = (
-        f"first {bleu.eff_order} of {bleu.max_order} orders (effective order)"
-        if bleu.eff_order != bleu.max_order
-        else f"all {bleu.max_order} orders"
-    )
-    if bleu.sys_len < bleu.ref_len:
-        bp_rule = "exp(1 − r/c)" if bleu.sys_len else "0 (empty output)"
-    else:
-        bp_rule = "1 (c ≥ r)"
-    smoothing = bleu.smooth_method
-    if bleu.smooth_value is not None:
-        smoothing += f" (value {_fmt_value(bleu.smooth_value)})"
-    star_note = " (* = smoothed)" if any(o.smoothed for o in bleu.orders) else ""
-    lines: list[tuple[Run, ...]] = [
-        (Run(f"BP = {bp_rule} = {bleu.bp:.4f}"),),
-        (Run(f"c = {bleu.sys_len} output tokens, r = {bleu.ref_len} reference tokens"),),
-        (Run(f"smoothing: {smoothing}{star_note}"),),
-        (Run(f"geometric mean over {used}"),),
-        (Run("BLEU = BP × exp(mean log p) = "), Run(f"{bleu.score:.2f}", bold=True)),
-    ]
-    if flavour_note:
-        lines.append((Run(flavour_note, italic=True),))
-    bleu_block = Block(
-        title=(Run("BLEU", bold=True),),
-        header=("order", "matched/total", "precision"),
-        rows=tuple(
-            (
-                f"{o.order}-gram",
-                f"{o.matches}/{o.total}",
-                f"{o.precision:.2f}{'*' if o.smoothed else ' '}",
-            )
-            for o in bleu.orders
-        ),
-        right=(False, True, True),
-        lines=tuple(lines),
-        min_text="c = 000 output tokens, r = 000 reference tokens",
-    )
-    rouge_block = Block(
-        title=(Run("ROUGE", bold=True), Run(" (best reference per type)")),
-        header=("", "P", "R", "F", "reference"),
-        rows=tuple(
-            (
-                r.name,
-                f"{r.precision:.2f}",
-                f"{r.recall:.2f}",
-                f"{r.fmeasure:.2f}",
-                ref_name(r.reference),
-            )
-            for r in rouge.rows
-        ),
-        right=(False, True, True, True, False),
-        lines=((Run(f"LCS length {rouge.lcs_length} (with {ref_name(rouge.lcs_reference)})"),),),
-    )
-    return bleu_block, rouge_block
-
-
-# -- the view -----------------------------------------------------------------------------------
-
-#: Space between grid columns, and between the two blocks, in pixels.
+#: Space between grid columns, between two blocks side by side, and between lines of blocks,
+#: in pixels.
 COLUMN_GAP = 10
 BLOCK_GAP = 28
+LINE_GAP = 8
+#: Text widths remembered (per font); most cells of a breakdown ("1-gram", "matched/total",
+#: reference names) recur from one output and one row to the next.
+_WIDTHS_KEPT = 20_000
+_widths: dict[tuple[str, str], int] = {}
+
+
+def _advance(metrics: QFontMetrics, font_key: str, text: str) -> int:
+    """``metrics.horizontalAdvance(text)``, remembered."""
+    key = (font_key, text)
+    width = _widths.get(key)
+    if width is None:
+        if len(_widths) >= _WIDTHS_KEPT:
+            _widths.clear()
+        width = _widths[key] = metrics.horizontalAdvance(text)
+    return width
+
+
+#: (metrics, font key) of the plain, italic and bold fonts.
+_Measures = tuple[tuple[QFontMetrics, str], ...]
 
 
 class BreakdownView(QWidget):
-    """Paints the blocks of a breakdown side by side; Ctrl+C or the context menu copies them."""
+    """Paints breakdown blocks side by side, wrapping; Ctrl+C or the context menu copies them."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -242,8 +67,11 @@ class BreakdownView(QWidget):
         # Per block: its grid's column widths and its size; measured when the blocks or the
         # font change, not on every paint.
         self._geometry: list[tuple[list[int], QSize]] = []
-        self._size = QSize(0, 0)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        # The layout at one width: (width, top-left of each block, height).
+        self._flow: tuple[int, list[QPoint], int] | None = None
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.setContentsMargins(12, 0, 0, 0)
         self._copy = QAction("Copy the breakdown", self)
@@ -253,10 +81,11 @@ class BreakdownView(QWidget):
         self.addAction(self._copy)
 
     def set_blocks(self, blocks: Sequence[Block]) -> None:
-        self._blocks = tuple(blocks)
-        self._size = self._measure()
-        self.updateGeometry()
-        self.update()
+        blocks = tuple(blocks)
+        if blocks == self._blocks:
+            return
+        self._blocks = blocks
+        self._measure()
 
     def blocks(self) -> tuple[Block, ...]:
         return self._blocks
@@ -265,9 +94,14 @@ class BreakdownView(QWidget):
         """The width of each block, in pixels (the gaps between them not included)."""
         return [size.width() for _, size in self._geometry]
 
+    def block_positions(self, width: int | None = None) -> list[QPoint]:
+        """The top-left corner of each block in a view ``width`` pixels wide (default: its
+        own width)."""
+        return list(self._layout(self.width() if width is None else width)[1])
+
     def text(self) -> str:
         """What is shown, in plain text (one block after the other)."""
-        return "\n".join(block.text() for block in self._blocks)
+        return "\n\n".join(block.text() for block in self._blocks)
 
     def copy(self) -> None:
         QApplication.clipboard().setText(self.text())
@@ -275,71 +109,123 @@ class BreakdownView(QWidget):
     # -- geometry -----------------------------------------------------------------------------
 
     def _fonts(self) -> tuple[QFont, QFont, QFont]:
+        """The plain, italic and bold fonts."""
         plain = self.font()
-        bold = QFont(plain)
-        bold.setBold(True)
         italic = QFont(plain)
         italic.setItalic(True)
-        return plain, bold, italic
+        bold = QFont(plain)
+        bold.setBold(True)
+        return plain, italic, bold
 
-    def _font_of(self, run: Run) -> QFont:
-        plain, bold, italic = self._fonts()
-        if run.bold:
-            return bold
-        return italic if run.italic else plain
+    def _line_width(self, runs: Sequence[Run], measures: _Measures) -> int:
+        total = 0
+        for run in runs:
+            metrics, key = measures[2 if run.bold else (1 if run.italic else 0)]
+            total += _advance(metrics, key, run.text)
+        return total
 
-    def _columns(self, block: Block) -> list[int]:
-        plain = QFontMetrics(self.font())
-        bold = QFontMetrics(self._fonts()[1])
-        widths = [bold.horizontalAdvance(cell) for cell in block.header]
+    def _block_geometry(self, block: Block, measures: _Measures) -> tuple[list[int], QSize]:
+        plain, plain_key = measures[0]
+        bold, bold_key = measures[2]
+        columns = [_advance(bold, bold_key, cell) for cell in block.header]
         for row in block.rows:
             for i, cell in enumerate(row):
-                widths[i] = max(widths[i], plain.horizontalAdvance(cell))
-        return widths
-
-    def _line_width(self, runs: Sequence[Run]) -> int:
-        return sum(QFontMetrics(self._font_of(r)).horizontalAdvance(r.text) for r in runs)
-
-    def _block_geometry(self, block: Block) -> tuple[list[int], QSize]:
-        columns = self._columns(block)
+                width = _advance(plain, plain_key, cell)
+                if i < len(columns):
+                    columns[i] = max(columns[i], width)
+                else:
+                    columns.append(width)
         grid = sum(columns) + COLUMN_GAP * max(0, len(columns) - 1)
         width = max(
             [
                 grid,
-                QFontMetrics(self.font()).horizontalAdvance(block.min_text),
-                self._line_width(block.title),
-                *(self._line_width(x) for x in block.lines),
+                _advance(plain, plain_key, block.min_text),
+                self._line_width(block.title, measures),
+                *(self._line_width(x, measures) for x in block.lines),
             ]
         )
-        rows = 2 + len(block.rows) + len(block.lines)  # title, header, rows, lines
-        return columns, QSize(width, rows * self._row_height())
+        rows = 1 + (1 if block.header else 0) + len(block.rows) + len(block.lines)
+        return columns, QSize(width, rows * (measures[2][0].height() + 2))
 
     def _row_height(self) -> int:
-        return QFontMetrics(self._fonts()[1]).height() + 2
+        return QFontMetrics(self._fonts()[2]).height() + 2
 
-    def _measure(self) -> QSize:
-        self._geometry = [self._block_geometry(b) for b in self._blocks]
-        if not self._blocks:
-            return QSize(0, 0)
-        sizes = [size for _, size in self._geometry]
+    def _measure(self) -> None:
+        measures = tuple((QFontMetrics(f), f.key()) for f in self._fonts())
+        self._geometry = [self._block_geometry(b, measures) for b in self._blocks]
+        self._flow = None
+        self.updateGeometry()
+        self.update()
+
+    def _layout(self, width: int) -> tuple[int, list[QPoint], int]:
+        """Where each block goes in a view ``width`` pixels wide, and the height it takes.
+
+        The blocks form a grid: as many per line as fit (at least one), each grid column as
+        wide as its widest block, so the blocks of every line start at the same places.
+        """
+        flow = self._flow
+        if flow is not None and flow[0] == width:
+            return flow
         margins = self.contentsMargins()
-        width = sum(s.width() for s in sizes) + BLOCK_GAP * (len(sizes) - 1)
-        height = max(s.height() for s in sizes)
-        return QSize(
-            width + margins.left() + margins.right(), height + margins.top() + margins.bottom()
-        )
+        sizes = [size for _, size in self._geometry]
+        available = width - margins.left() - margins.right()
+        per_line = max(1, len(sizes))
+        while per_line > 1 and self._grid_width(sizes, per_line) > available:
+            per_line -= 1
+        columns = self._column_widths(sizes, per_line)
+        positions: list[QPoint] = []
+        y = margins.top()
+        for first in range(0, len(sizes), per_line):
+            line = sizes[first : first + per_line]
+            x = margins.left()
+            for column in columns[: len(line)]:
+                positions.append(QPoint(x, y))
+                x += column + BLOCK_GAP
+            y += max(size.height() for size in line) + LINE_GAP
+        height = y - LINE_GAP + margins.bottom() if positions else 0
+        self._flow = (width, positions, height)
+        return self._flow
+
+    @staticmethod
+    def _column_widths(sizes: Sequence[QSize], per_line: int) -> list[int]:
+        widths = [0] * per_line
+        for i, size in enumerate(sizes):
+            widths[i % per_line] = max(widths[i % per_line], size.width())
+        return widths
+
+    def _grid_width(self, sizes: Sequence[QSize], per_line: int) -> int:
+        widths = self._column_widths(sizes, per_line)
+        return sum(widths) + BLOCK_GAP * (len(widths) - 1)
+
+    def _one_line_width(self) -> int:
+        sizes = [size for _, size in self._geometry]
+        if not sizes:
+            return 0
+        margins = self.contentsMargins()
+        return self._grid_width(sizes, len(sizes)) + margins.left() + margins.right()
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._layout(width)[2]
 
     def sizeHint(self) -> QSize:
-        return self._size
+        """All the blocks on one line."""
+        width = self._one_line_width()
+        return QSize(width, self.heightForWidth(width))
 
     def minimumSizeHint(self) -> QSize:
-        return self._size
+        """As narrow as the widest block: one block per line."""
+        margins = self.contentsMargins()
+        widest = max(self.block_widths(), default=0)
+        width = widest + margins.left() + margins.right() if widest else 0
+        return QSize(width, self.heightForWidth(width))
 
-    def changeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
-        if event.type() == event.Type.FontChange:
-            self._size = self._measure()
-            self.updateGeometry()
+        if event.type() == QEvent.Type.FontChange:
+            self._measure()
 
     # -- painting -----------------------------------------------------------------------------
 
@@ -348,55 +234,51 @@ class BreakdownView(QWidget):
             return
         painter = QPainter(self)
         painter.setPen(self.palette().color(self.foregroundRole()))
-        plain, bold, _ = self._fonts()
-        step = self._row_height()
-        ascent = QFontMetrics(bold).ascent() + 1
-        x = self.contentsMargins().left()
-        top = self.contentsMargins().top()
-        for block, (columns, size) in zip(self._blocks, self._geometry, strict=True):
-            y = top
-            self._draw_runs(painter, x, y + ascent, block.title)
+        fonts = self._fonts()
+        measures = tuple((QFontMetrics(f), f.key()) for f in fonts)
+        bold_metrics = measures[2][0]
+        step = bold_metrics.height() + 2
+        ascent = bold_metrics.ascent() + 1
+        _, positions, _ = self._layout(self.width())
+        for block, (columns, _), corner in zip(
+            self._blocks, self._geometry, positions, strict=True
+        ):
+            x, y = corner.x(), corner.y()
+            self._draw_runs(painter, x, y + ascent, block.title, fonts, measures)
             y += step
-            for r, row in enumerate((block.header, *block.rows)):
-                painter.setFont(bold if r == 0 else plain)
-                metrics = painter.fontMetrics()
+            grid = (block.header, *block.rows) if block.header else block.rows
+            for r, row in enumerate(grid):
+                style = 2 if r == 0 and block.header else 0
+                painter.setFont(fonts[style])
+                metrics, key = measures[style]
                 left = x
                 for i, cell in enumerate(row):
                     right_aligned = block.right[i] if i < len(block.right) else False
-                    offset = columns[i] - metrics.horizontalAdvance(cell) if right_aligned else 0
+                    offset = columns[i] - _advance(metrics, key, cell) if right_aligned else 0
                     painter.drawText(QPoint(left + offset, y + ascent), cell)
                     left += columns[i] + COLUMN_GAP
                 y += step
             for line in block.lines:
-                self._draw_runs(painter, x, y + ascent, line)
+                self._draw_runs(painter, x, y + ascent, line, fonts, measures)
                 y += step
-            x += size.width() + BLOCK_GAP
         painter.end()
 
-    def _draw_runs(self, painter: QPainter, x: int, baseline: int, runs: Sequence[Run]) -> None:
+    def _draw_runs(
+        self,
+        painter: QPainter,
+        x: int,
+        baseline: int,
+        runs: Sequence[Run],
+        fonts: tuple[QFont, QFont, QFont],
+        measures: _Measures,
+    ) -> None:
         for run in runs:
-            font = self._font_of(run)
-            painter.setFont(font)
+            style = 2 if run.bold else (1 if run.italic else 0)
+            painter.setFont(fonts[style])
             painter.drawText(QPoint(x, baseline), run.text)
-            x += QFontMetrics(font).horizontalAdvance(run.text)
+            x += _advance(*measures[style], run.text)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         menu = QMenu(self)
         menu.addAction(self._copy)
         menu.exec(event.globalPos())
-
-
-__all__ = [
-    "BLOCK_GAP",
-    "COLUMN_GAP",
-    "BleuBreakdown",
-    "Block",
-    "BreakdownView",
-    "OrderRow",
-    "RougeBreakdown",
-    "RougeRow",
-    "Run",
-    "bleu_breakdown",
-    "breakdown_blocks",
-    "rouge_breakdown",
-]

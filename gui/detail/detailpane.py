@@ -1,24 +1,29 @@
 """The detail pane: one row in full, with its highlights and a "why this score" breakdown.
 
-Source, references and hypotheses are stacked, each in a read-only text view holding the
-original text with the same highlights as the table. Under every hypothesis the pane shows how
-its scores come about: BLEU's matches and totals per order, the precisions used, the brevity
-penalty with c and r, the smoothing and the effective order; ROUGE's P/R/F with the reference
-chosen for each type and the LCS length.
+Source, references and outputs are stacked, each in a read-only text view holding the original
+text with the same highlights as the table, in the mode chosen with the pane's mode switch (the
+scoring configuration's highlight modes, see :meth:`ScoringConfig.highlight_modes
+<core.scoring.config.ScoringConfig.highlight_modes>`). Under every output the pane paints core's
+breakdown blocks (:meth:`RowDetail.breakdown <core.scoring.detail.RowDetail.breakdown>`): one or
+more per scored metric, side by side.
 
-Hovering a hypothesis token lights up the reference tokens it was paired with in a BLEU match
-(``HypothesisDetail.bleu_links``) and names the references in a label under the text views.
+Hovering an output lights up the reference text it was paired with in the current mode's layer
+(:meth:`HighlightLayer.links <core.metrics.base.HighlightLayer.links>`, character spans) and
+names the references in a label under the text views. A metric whose detail could not be
+computed for the row (``RowDetail.notes``) is named with the reason above the texts.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import QEvent, QPointF, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QMouseEvent, QResizeEvent, QTextCursor, QTextOption
 from PySide6.QtWidgets import (
+    QComboBox,
     QFrame,
+    QHBoxLayout,
     QLabel,
     QScrollArea,
     QSizePolicy,
@@ -27,21 +32,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from matchlight.core.metrics.base import Block, HighlightMode, Range
+from matchlight.core.metrics.registry import METRICS
 from matchlight.core.scoring.config import ScoringConfig
-from matchlight.core.scoring.detail import HypothesisDetail, RowDetail
-from matchlight.gui.detail.breakdown import (
-    BleuBreakdown,
-    BreakdownView,
-    OrderRow,
-    RougeBreakdown,
-    RougeRow,
-    bleu_breakdown,
-    breakdown_blocks,
-    rouge_breakdown,
-)
+from matchlight.core.scoring.detail import RowDetail
+from matchlight.gui.detail.breakdown import BreakdownView
 from matchlight.gui.highlight.palette import (
+    DEFAULT_MAX_LEVEL,
     LegendWidget,
-    Range,
     clip_to,
     fill_document,
     highlight_format,
@@ -49,12 +47,21 @@ from matchlight.gui.highlight.palette import (
     python_index,
     utf16_offsets,
 )
-from matchlight.gui.highlight.ranges import MODES, hypothesis_ranges, reference_ranges
+from matchlight.gui.highlight.ranges import (
+    find_mode,
+    hypothesis_ranges,
+    range_kinds,
+    reference_ranges,
+)
+
+__all__ = ["VIEW_TEXT_LIMIT", "DetailPane", "SegmentText"]
 
 #: Characters of a text shown in a view of the pane. Laying out a 34,000-character line took
 #: 100-200 ms each time a row was shown; the start of such a text is what anyone reads, and
 #: the caption says how much is shown.
 VIEW_TEXT_LIMIT = 2000
+
+Span = tuple[int, int]
 
 
 # -- text views ---------------------------------------------------------------------------------
@@ -107,18 +114,20 @@ class SegmentText(QTextEdit):
     def ranges(self) -> list[Range]:
         return list(self._ranges)
 
-    def set_content(self, text: str, ranges: list[Range], dark: bool) -> None:
+    def set_content(
+        self, text: str, ranges: list[Range], dark: bool, max_level: int = DEFAULT_MAX_LEVEL
+    ) -> None:
         """Show ``text`` with ``ranges``; beyond :data:`VIEW_TEXT_LIMIT` characters, its start."""
         self._full_length = len(text)
         text, ranges = clip_to(text, ranges, VIEW_TEXT_LIMIT)
         self._text = text
         self._ranges = ranges
         self._dark = dark
-        fill_document(self.document(), text, ranges, dark=dark)
+        fill_document(self.document(), text, ranges, dark=dark, max_level=max_level)
         self.setExtraSelections([])
         self._fit_height()
 
-    def mark(self, spans: Sequence[tuple[int, int]]) -> None:
+    def mark(self, spans: Sequence[Span]) -> None:
         """Overlay the "link" format on ``spans`` (Python indices); [] removes it."""
         offsets = utf16_offsets(self._text)
         selections = []
@@ -182,7 +191,7 @@ class SegmentText(QTextEdit):
 
 
 class _Section(QWidget):
-    """A caption, a segment view and (for hypotheses) the breakdown."""
+    """A caption, a segment view and (for outputs) the breakdown."""
 
     def __init__(self, parent: QWidget | None = None, *, with_breakdown: bool = False) -> None:
         super().__init__(parent)
@@ -191,6 +200,7 @@ class _Section(QWidget):
         layout.setSpacing(2)
         self.caption = QLabel(self)
         self.caption.setTextFormat(Qt.TextFormat.PlainText)
+        self.caption.setWordWrap(True)
         font = self.caption.font()
         font.setBold(True)
         self.caption.setFont(font)
@@ -203,6 +213,14 @@ class _Section(QWidget):
             layout.addWidget(self.breakdown)
 
 
+def _containing(ranges: Sequence[Range], starts: Sequence[int], index: int) -> Range | None:
+    """The range of ``ranges`` (sorted, with their ``starts``) that covers ``index``."""
+    i = bisect.bisect_right(starts, index) - 1
+    if i >= 0 and ranges[i][0] <= index < ranges[i][1]:
+        return ranges[i]
+    return None
+
+
 # -- the pane -----------------------------------------------------------------------------------
 
 
@@ -210,22 +228,30 @@ class DetailPane(QWidget):
     """Everything about the selected row.
 
     Signals:
-        token_hovered(int system, int token): the mouse is over BLEU token ``token`` of system
-            ``system``'s output; (-1, -1) when it left.
+        mode_changed(str key): the highlight mode changed (the pane's switch, :meth:`set_mode`
+            or a configuration without the previous mode).
+        span_hovered(int system, int start, int end): the mouse is over ``start:end`` of system
+            ``system``'s output (a unit of the current mode's layer); (-1, -1, -1) when it left.
     """
 
-    token_hovered = Signal(int, int)
+    mode_changed = Signal(str)
+    span_hovered = Signal(int, int, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._detail: RowDetail | None = None
-        self._mode = "bleu"
+        self._config = ScoringConfig()
+        self._modes: tuple[HighlightMode, ...] = ()
+        self._mode: HighlightMode | None = None
         self._dark: bool | None = None
         self._reference_system: int | None = None
         self._reference_names: tuple[str, ...] = ()
-        self._config: ScoringConfig | None = None
+        # Hover: (system, index) under the mouse, what is lit, and per-row lookups.
         self._hover: tuple[int, int] | None = None
-        self._linked: dict[int, list[tuple[int, int]]] = {}
+        self._hover_span: tuple[int, int, int] | None = None
+        self._linked: dict[int, list[Span]] = {}
+        self._hyp_ranges: list[tuple[list[Range], list[int]]] = []
+        self._links: dict[tuple[int, int], Sequence[tuple[Span, Span]]] = {}
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
@@ -236,7 +262,23 @@ class DetailPane(QWidget):
         title_font.setBold(True)
         title_font.setPointSizeF(title_font.pointSizeF() * 1.15)
         self.title.setFont(title_font)
+        self.mode_combo = QComboBox(self)
+        self.mode_combo.setObjectName("highlight-mode")
+        self.mode_combo.setToolTip("What the highlights show: the matches of one metric")
+        self.mode_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        mode_label = QLabel("Highlight:", self)
+        mode_label.setBuddy(self.mode_combo)
+        header = QHBoxLayout()
+        header.setContentsMargins(0, 0, 0, 0)
+        header.addWidget(self.title, 1)
+        header.addWidget(mode_label)
+        header.addWidget(self.mode_combo)
         self.legend = LegendWidget(self)
+        self.notes_label = QLabel(self)
+        self.notes_label.setObjectName("notes")
+        self.notes_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.notes_label.setWordWrap(True)
+        self.notes_label.hide()
         self.link_label = QLabel(" ", self)
         self.link_label.setTextFormat(Qt.TextFormat.PlainText)
         self.link_label.setWordWrap(True)
@@ -250,14 +292,17 @@ class DetailPane(QWidget):
         self._body_layout.setSpacing(2)
         self._body_layout.addStretch(1)
         self._scroll.setWidget(self._body)
-        outer.addWidget(self.title)
+        outer.addLayout(header)
         outer.addWidget(self.legend)
+        outer.addWidget(self.notes_label)
         outer.addWidget(self._scroll, 1)
         outer.addWidget(self.link_label)
 
         self._source_section: _Section | None = None
         self._ref_sections: list[_Section] = []
         self._sys_sections: list[_Section] = []
+        self._set_modes(self._config.highlight_modes())
+        self.mode_combo.currentIndexChanged.connect(self._on_mode_chosen)
 
     # -- public API -------------------------------------------------------------------------
 
@@ -271,15 +316,32 @@ class DetailPane(QWidget):
         self._rebuild_sections()
         self._render()
 
-    def set_mode(self, mode: str) -> None:
-        if mode not in MODES:
-            raise ValueError(f"unknown view mode {mode!r}; expected one of {', '.join(MODES)}")
-        self._mode = mode
-        self.legend.set_mode(mode)
+    def config(self) -> ScoringConfig:
+        return self._config
+
+    def set_config(self, config: ScoringConfig) -> None:
+        """The scoring settings: their highlight modes, and the scores named in the captions."""
+        self._config = config
+        self._set_modes(config.highlight_modes())
         self._render()
 
+    def modes(self) -> tuple[HighlightMode, ...]:
+        """The highlight modes offered by the switch, in order."""
+        return self._modes
+
     def mode(self) -> str:
-        return self._mode
+        """The key of the current highlight mode (``""`` when there is none)."""
+        return "" if self._mode is None else self._mode.key
+
+    def set_mode(self, mode: str) -> None:
+        """Show the layer ``mode`` (a key of :meth:`modes`; ValueError otherwise)."""
+        chosen = find_mode(self._modes, mode)
+        if chosen == self._mode:
+            return
+        self._mode = chosen
+        self._select_in_combo()
+        self._render()
+        self.mode_changed.emit(chosen.key)
 
     def set_dark(self, dark: bool | None) -> None:
         """Force dark/light tints; None follows the palette."""
@@ -299,24 +361,23 @@ class DetailPane(QWidget):
         self._reference_names = tuple(names)
         self._render()
 
-    def set_config(self, config: ScoringConfig | None) -> None:
-        """The scoring settings (names the BLEU flavour in the breakdown)."""
-        self._config = config
-        if config is not None:
-            self.legend.set_max_order(config.max_order)
-        self._render()
-
-    def breakdown(self, system: int) -> tuple[BleuBreakdown, RougeBreakdown]:
-        """The "why this score" records shown for ``system``."""
+    def breakdown(self, system: int) -> tuple[Block, ...]:
+        """The "why this score" blocks shown for ``system`` (core's)."""
         if self._detail is None:
             raise LookupError("no row is shown")
-        hyp = self._detail.systems[system]
-        return bleu_breakdown(hyp), rouge_breakdown(hyp)
+        return self._detail.breakdown(system, self._all_ref_names())
 
     def breakdown_text(self, system: int) -> str:
         """The breakdown of ``system`` as displayed, in plain text."""
         view = self._sys_sections[system].breakdown
         return "" if view is None else view.text()
+
+    def breakdown_view(self, system: int) -> BreakdownView | None:
+        return self._sys_sections[system].breakdown
+
+    def notes(self) -> str:
+        """What the pane says about metrics whose detail is missing ("" when none is)."""
+        return self.notes_label.text() if self.notes_label.isVisibleTo(self) else ""
 
     def source_view(self) -> SegmentText | None:
         return None if self._source_section is None else self._source_section.view
@@ -327,55 +388,122 @@ class DetailPane(QWidget):
     def hypothesis_view(self, system: int) -> SegmentText:
         return self._sys_sections[system].view
 
-    def hovered_token(self) -> tuple[int, int] | None:
-        """(system, BLEU token) under the mouse, or None."""
-        return self._hover
+    def caption(self, kind: str, index: int = 0) -> str:
+        """The caption over a view: ``kind`` is ``source``, ``reference`` or ``hypothesis``."""
+        if kind == "source":
+            return "" if self._source_section is None else self._source_section.caption.text()
+        sections = self._ref_sections if kind == "reference" else self._sys_sections
+        return sections[index].caption.text()
 
-    def linked_spans(self) -> dict[int, list[tuple[int, int]]]:
-        """Per reference: the character spans lit up for the hovered token."""
+    def hovered_span(self) -> tuple[int, int, int] | None:
+        """(system, start, end) of the output text under the mouse, or None."""
+        return self._hover_span
+
+    def linked_spans(self) -> dict[int, list[Span]]:
+        """Per reference: the character spans lit up for the hovered output text."""
         return {r: list(spans) for r, spans in self._linked.items()}
 
-    def hover_token(self, system: int, token: int | None) -> None:
-        """Light up where ``token`` of ``system`` matched (None clears); what hovering does."""
+    def hover_at(self, system: int, index: int | None) -> None:
+        """Light up where character ``index`` of ``system``'s output matched, in the current
+        mode (None or -1 clears); what hovering does."""
         detail = self._detail
-        if detail is None or token is None or token < 0:
+        if detail is None or index is None or index < 0 or self._mode is None:
             self._clear_hover()
             return
-        hyp = detail.systems[system]
-        if not 0 <= token < len(hyp.bleu_tokens):
-            raise IndexError(f"token {token} out of range for system {system}")
-        if self._hover == (system, token):
+        if not 0 <= system < len(detail.systems):
+            raise IndexError(f"system {system} out of range")
+        if not 0 <= index < len(detail.outputs[system]):
+            raise IndexError(f"character {index} out of range for system {system}")
+        if self._hover == (system, index):
             return
-        self._clear_hover()
-        self._hover = (system, token)
-        start, end = hyp.bleu_tokens.spans[token]
-        self._sys_sections[system].view.mark([(start, end)])
-        linked: dict[int, list[tuple[int, int]]] = {}
-        for r, ref in enumerate(detail.references):
-            partners = [j for i, j in hyp.bleu_links(r) if i == token]
-            spans = [ref.bleu_tokens.spans[j] for j in partners]
-            self._ref_sections[r].view.mark(spans)
-            if spans:
-                linked[r] = spans
+        layer = detail.layer(self._mode.key)
+        ranges, starts = self._hyp_ranges[system]
+        unit = _containing(ranges, starts, index)
+        marks: set[Span] = set()
+        linked: dict[int, list[Span]] = {}
+        if layer is not None:
+            for r in range(len(detail.references)):
+                key = (system, r)
+                links = self._links.get(key)
+                if links is None:
+                    links = self._links[key] = layer.links(system, r)
+                partners: set[Span] = set()
+                for hyp, ref in links:
+                    if hyp[0] <= index < hyp[1]:
+                        marks.add(hyp)
+                        partners.add(ref)
+                if partners:
+                    linked[r] = sorted(partners)
+        if not marks and unit is not None:
+            marks.add((unit[0], unit[1]))
+        if not marks:
+            self._clear_hover()
+            return
+        self._clear_hover(emit=False)
+        self._hover = (system, index)
+        start, end = min(a for a, _ in marks), max(b for _, b in marks)
+        self._hover_span = (system, start, end)
+        self._sys_sections[system].view.mark(sorted(marks))
+        for r, section in enumerate(self._ref_sections):
+            section.view.mark(linked.get(r, []))
         self._linked = linked
-        word = hyp.text[start:end]
-        level = hyp.bleu_highlights[token].level
-        if linked:
-            where = ", ".join(
-                self._ref_name(r) + (f" ({len(s)}×)" if len(s) > 1 else "")
-                for r, s in linked.items()
-            )
-            order = f"part of a matched {level}-gram; " if level > 1 else ""
-            self.link_label.setText(f"“{word}” ({hyp.system}): {order}matched in {where}")
-        else:
-            self.link_label.setText(f"“{word}” ({hyp.system}): not matched in any reference")
-        self.token_hovered.emit(system, token)
+        self.link_label.setText(self._link_text(system, start, end, unit, linked))
+        self.span_hovered.emit(system, start, end)
 
     # -- building -----------------------------------------------------------------------------
+
+    def _link_text(
+        self, system: int, start: int, end: int, unit: Range | None, linked: dict[int, list[Span]]
+    ) -> str:
+        detail = self._detail
+        if detail is None:
+            return " "
+        text = detail.outputs[system][start:end]
+        if len(text) > 60:
+            text = text[:60] + "…"
+        what = ""
+        if unit is not None and unit[2] == "match" and unit[3] > 1:
+            what = f"part of a matched {unit[3]}-gram; "
+        elif unit is not None and unit[2] == "lcs":
+            what = "in the longest common subsequence; "
+        head = f"“{text}” ({detail.systems[system]}): {what}"
+        if not linked:
+            return head + "not matched in any reference"
+        where = ", ".join(
+            self._ref_name(r) + (f" ({len(s)}×)" if len(s) > 1 else "") for r, s in linked.items()
+        )
+        return f"{head}matched in {where}"
 
     def _ref_name(self, r: int) -> str:
         names = self._reference_names
         return names[r] if r < len(names) else f"Ref {r + 1}"
+
+    def _all_ref_names(self) -> list[str]:
+        n = 0 if self._detail is None else len(self._detail.references)
+        return [self._ref_name(r) for r in range(n)]
+
+    def _set_modes(self, modes: tuple[HighlightMode, ...]) -> None:
+        old = self.mode()
+        self._modes = modes
+        keys = [m.key for m in modes]
+        self._mode = modes[keys.index(old)] if old in keys else (modes[0] if modes else None)
+        self.mode_combo.blockSignals(True)
+        try:
+            self.mode_combo.clear()
+            for mode in modes:
+                self.mode_combo.addItem(mode.label, mode.key)
+        finally:
+            self.mode_combo.blockSignals(False)
+        self._select_in_combo()
+        if self.mode() != old:
+            self.mode_changed.emit(self.mode())
+
+    def _select_in_combo(self) -> None:
+        index = self.mode_combo.findData(self.mode())
+        if index != self.mode_combo.currentIndex():
+            self.mode_combo.blockSignals(True)
+            self.mode_combo.setCurrentIndex(index)
+            self.mode_combo.blockSignals(False)
 
     def _rebuild_sections(self) -> None:
         detail = self._detail
@@ -417,76 +545,84 @@ class DetailPane(QWidget):
         self._clear_hover()
         self._render_views()
         if hover is not None and self._detail is not None:
-            self.hover_token(*hover)
+            self.hover_at(*hover)
 
     def _render_views(self) -> None:
         detail = self._detail
+        self._hyp_ranges = []
+        self._links = {}
         if detail is None:
             self.title.setText("Select a row to see its matches.")
+            self.legend.set_mode(None)
+            self._show_notes({})
             return
         dark = self.is_dark()
         mode = self._mode
+        key = "" if mode is None else mode.key
+        max_level = DEFAULT_MAX_LEVEL if mode is None else mode.max_level
+        kinds: set[str] = set()
         self.title.setText(f"Segment {detail.segment + 1}")
         if self._source_section is not None and detail.source is not None:
             view = self._source_section.view
             view.set_content(detail.source, [], dark)
             self._source_section.caption.setText("Source" + view.truncation_note())
         for r, section in enumerate(self._ref_sections):
-            missed = detail.references[r].missed_by_all
-            extra = f" — {missed} token{'s' if missed != 1 else ''} missed by every system"
-            section.view.set_content(
-                detail.references[r].text,
-                reference_ranges(detail, r, mode, self._reference_system),
-                dark,
-            )
+            ranges = reference_ranges(detail, r, key, self._reference_system)
+            kinds |= range_kinds(ranges)
+            missed = sum(1 for _, _, kind, _ in ranges if kind == "missed")
+            note = f" — {missed} {'part' if missed == 1 else 'parts'} no system matched"
+            section.view.set_content(detail.references[r], ranges, dark, max_level)
             section.caption.setText(
-                self._ref_name(r)
-                + (extra if mode == "bleu" else "")
-                + section.view.truncation_note()
+                self._ref_name(r) + (note if missed else "") + section.view.truncation_note()
             )
-        note = None
-        config = self._config
+        names = self._all_ref_names()
         for s, section in enumerate(self._sys_sections):
-            hyp = detail.systems[s]
-            bleu, rouge = bleu_breakdown(hyp), rouge_breakdown(hyp)
-            rouge_l = next((r.fmeasure for r in rouge.rows if r.rouge_type == "rougeL"), None)
-            caption = f"{hyp.system} — BLEU {hyp.sentence_bleu:.1f}"
-            if rouge_l is not None:
-                caption += f" · R-L {rouge_l:.1f}"
-            section.view.set_content(hyp.text, hypothesis_ranges(detail, s, mode), dark)
-            section.caption.setText(caption + section.view.truncation_note())
-            if config is not None and config.bleu_flavour == "nltk":
-                note = (
-                    f"The table shows NLTK's sentence BLEU ({config.nltk_smoothing}) = "
-                    f"{hyp.sentence_bleu:.2f}; the arithmetic above is sacreBLEU's on the same "
-                    "counts."
-                )
-            elif abs(bleu.shown - bleu.score) > 1e-9:
-                note = f"The table shows sentence BLEU {bleu.shown:.2f} (another flavour)."
-            else:
-                note = None
-            if section.breakdown is None:
-                continue
-            section.breakdown.set_blocks(
-                breakdown_blocks(
-                    bleu,
-                    rouge,
-                    [self._ref_name(r) for r in range(len(detail.references))],
-                    note,
-                )
+            ranges = sorted(hypothesis_ranges(detail, s, key))
+            kinds |= range_kinds(ranges)
+            self._hyp_ranges.append((ranges, [a for a, _, _, _ in ranges]))
+            section.view.set_content(detail.outputs[s], ranges, dark, max_level)
+            section.caption.setText(
+                self._scores_caption(detail, s) + section.view.truncation_note()
             )
+            if section.breakdown is not None:
+                section.breakdown.set_blocks(detail.breakdown(s, names))
+        self.legend.set_mode(mode, kinds)
+        self._show_notes(detail.notes)
+
+    def _scores_caption(self, detail: RowDetail, system: int) -> str:
+        """``name — BLEU 23.4 · R-1 50.0 ...``: the headline scores of the configuration."""
+        values = detail.values(system)
+        parts = []
+        for column in self._config.columns():
+            value = values.get(column.key)
+            if value is None or not column.headline or column.kind != "score":
+                continue
+            parts.append(f"{column.short} {'—' if value != value else f'{value:.1f}'}")
+        name = detail.systems[system]
+        return f"{name} — {' · '.join(parts)}" if parts else name
+
+    def _show_notes(self, notes: Mapping[str, str]) -> None:
+        lines = []
+        for key, note in notes.items():
+            metric = METRICS.get(key)
+            label = metric.label if metric is not None else key
+            lines.append(f"{label}: no highlights or breakdown for this row — {note}")
+        self.notes_label.setText("\n".join(lines))
+        self.notes_label.setVisible(bool(lines))
 
     # -- hover --------------------------------------------------------------------------------
 
-    def _clear_hover(self) -> None:
+    def _clear_hover(self, *, emit: bool = True) -> None:
         if self._hover is None and not self._linked:
             return
         for section in (*self._ref_sections, *self._sys_sections):
             section.view.mark([])
         self._hover = None
+        self._hover_span = None
         self._linked = {}
         self.link_label.setText(" ")
-        self.token_hovered.emit(-1, -1)
+        if emit:
+            self.span_hovered.emit(-1, -1, -1)
 
     @Slot(int)
     def _on_hypothesis_hovered(self, index: int) -> None:
@@ -497,35 +633,15 @@ class DetailPane(QWidget):
         system = view.property("system")
         if not isinstance(system, int) or not 0 <= system < len(detail.systems):
             return
-        self.hover_token(system, _token_at(detail.systems[system], index))
+        self.hover_at(system, index)
+
+    @Slot(int)
+    def _on_mode_chosen(self, index: int) -> None:
+        key = self.mode_combo.itemData(index)
+        if isinstance(key, str):
+            self.set_mode(key)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange and self._dark is None:
             self._render()
         super().changeEvent(event)
-
-
-def _token_at(hyp: HypothesisDetail, index: int) -> int | None:
-    """The BLEU token of ``hyp`` covering character ``index``, or None."""
-    if index < 0:
-        return None
-    spans = hyp.bleu_tokens.spans
-    starts = [a for a, _ in spans]
-    t = bisect.bisect_right(starts, index) - 1
-    if t >= 0 and spans[t][0] <= index < spans[t][1]:
-        return t
-    return None
-
-
-__all__ = [
-    "VIEW_TEXT_LIMIT",
-    "BleuBreakdown",
-    "DetailPane",
-    "OrderRow",
-    "RougeBreakdown",
-    "RougeRow",
-    "SegmentText",
-    "bleu_breakdown",
-    "breakdown_blocks",
-    "rouge_breakdown",
-]
