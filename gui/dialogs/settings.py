@@ -1,399 +1,352 @@
-"""The scoring settings: a panel built from the ``core.scoring.config`` registries, and their
-storage.
+"""The scoring settings dialog, built entirely from the metric registry.
 
-Every choice offered here comes from a registry in :mod:`core.scoring.config`, so the GUI can never
-offer
-a setting the engine (or the CLI) does not know. Settings are remembered with ``QSettings`` as one
-JSON object; :func:`load_config` falls back to the default of every field it cannot use.
+One check box per registered metric (which ones to score; at least one), then for each metric a
+group with one widget per :class:`~core.metrics.base.Setting`, chosen by its kind: a combo box
+for a ``choice``, a check box for a ``flag`` (its label says what checked means), a spin box for
+an ``int`` (with the setting's bounds), a line edit for a ``float`` (empty means "default"
+where the setting is optional). Then the comparison's sentence separator. Tooltips are the
+settings' help texts, so a metric added to :data:`~core.metrics.registry.METRICS` appears here
+with no change, and the dialog can never offer what the engine or the CLI does not accept.
+
+The panel always describes a :class:`~core.scoring.config.ScoringConfig`; a combination core
+rejects is shown as core's message (a :class:`~core.metrics.base.SettingError`), never raised.
+Nothing is remembered here: a comparison carries its own settings, and a new comparison starts
+from the defaults.
 """
 
 from __future__ import annotations
 
-import json
-import logging
-from dataclasses import fields
-from typing import Any
-
-from PySide6.QtCore import QSettings, Qt, Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractButton,
     QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFormLayout,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from matchlight.core.scoring.config import (
-    BLEU_FLAVOURS,
-    BLEU_TOKENIZERS,
-    DEFAULT_SMOOTH_VALUES,
-    LSUM_SEPARATORS,
-    MAX_ORDER_LIMIT,
-    NLTK_SMOOTHING,
-    ROUGE_N_LIMIT,
-    ROUGE_TOKENIZERS,
-    SMOOTH_METHODS,
-    ConfigError,
-    ScoringConfig,
+from matchlight.core.metrics.base import Metric, MetricSettings, Setting, SettingError
+from matchlight.core.metrics.registry import METRICS
+from matchlight.core.scoring.config import LSUM_SEPARATORS, ScoringConfig
+
+__all__ = [
+    "CUSTOM_SEPARATOR",
+    "NO_SEPARATOR",
+    "SettingsDialog",
+    "SettingsPanel",
+]
+
+CUSTOM_SEPARATOR = "custom…"
+#: Combo-box data standing for "no separator" (item data is never None: PySide6 6.12 on
+#: CPython 3.11 drops a reference to None whenever None item data comes back to Python).
+NO_SEPARATOR = "\x00none"
+#: Spin-box bounds of an ``int`` setting without its own.
+_INT_BOUND = 1_000_000
+#: The metrics' groups are laid out in this many columns.
+_GROUP_COLUMNS = 2
+#: The tallest the settings get before they scroll, in pixels.
+_MAX_SCROLL_HEIGHT = 560
+_SEPARATOR_HELP = (
+    "How the sentences of a segment are marked. ROUGE-Lsum scores sentence by sentence; BLEU "
+    "and chrF read the marked sentences joined by spaces (the marker is never a word)."
 )
 
-log = logging.getLogger(__name__)
 
-SETTINGS_KEY = "scoring/config"
-
-FLAVOUR_LABELS = {"sacrebleu": "sacreBLEU", "nltk": "NLTK (corpus_bleu / sentence_bleu)"}
-BLEU_TOKENIZER_LABELS = {
-    "13a": "13a — mteval-v13a (sacreBLEU default)",
-    "intl": "intl — Unicode punctuation and symbols",
-    "char": "char — every character (CJK, Thai…)",
-    "zh": "zh — Chinese characters split, rest 13a",
-    "none": "none — split on spaces only",
-}
-SMOOTH_LABELS = {
-    "exp": "exp (sacreBLEU default)",
-    "floor": "floor",
-    "add-k": "add-k",
-    "none": "none",
-}
-ROUGE_TOKENIZER_LABELS = {
-    "rouge-score": "rouge-score — lowercase a-z0-9 only",
-    "unicode": "Unicode — letters and digits of any script",
-}
-CUSTOM_SEPARATOR = "custom…"
-#: Combo-box data standing for ``lsum_separator=None`` (item data is never None: PySide6 6.12
-#: on CPython 3.11 drops a reference to None whenever None item data comes back to Python).
-NO_SEPARATOR = "\x00none"
-
-
-def _labelled(mapping: dict[str, str], key: str) -> str:
-    return mapping.get(key, key)
-
-
-# -- storage -----------------------------------------------------------------------------------
-
-
-def _coerce(name: str, value: Any, default: Any) -> Any:
-    """``value`` if it has the right type for field ``name``, else raise ``TypeError``."""
-    if name == "smooth_value":
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise TypeError(name)
-        return float(value)
-    if name == "lsum_separator":
-        if value is None or isinstance(value, str):
-            return value
-        raise TypeError(name)
-    if isinstance(default, bool):
-        if isinstance(value, bool):
-            return value
-        raise TypeError(name)
-    if isinstance(default, int):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        raise TypeError(name)
-    if isinstance(default, str):
-        if isinstance(value, str):
-            return value
-        raise TypeError(name)
-    raise TypeError(name)
-
-
-def config_from_stored(data: Any) -> ScoringConfig:
-    """A config from a stored dict, keeping each usable field and defaulting the rest."""
-    config = ScoringConfig()
-    if not isinstance(data, dict):
-        return config
-    for field in fields(ScoringConfig):
-        if field.name not in data:
-            continue
-        try:
-            value = _coerce(field.name, data[field.name], getattr(config, field.name))
-            config = config.replace(**{field.name: value})
-        except (TypeError, ValueError, ConfigError):
-            log.warning("ignoring stored setting %s=%r", field.name, data[field.name])
-    return config
-
-
-def load_config(settings: QSettings) -> ScoringConfig:
-    """The remembered scoring settings; defaults for anything missing or unusable."""
-    raw = settings.value(SETTINGS_KEY)
-    if not isinstance(raw, str):
-        return ScoringConfig()
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        log.warning("ignoring unreadable stored scoring settings")
-        return ScoringConfig()
-    return config_from_stored(data)
-
-
-def save_config(settings: QSettings, config: ScoringConfig) -> None:
-    """Remember ``config``."""
-    settings.setValue(SETTINGS_KEY, json.dumps(config.to_dict()))
-    settings.sync()
-
-
-# -- panel -------------------------------------------------------------------------------------
+def _setting_widget(metric: Metric, spec: Setting) -> QWidget:
+    """The widget of one setting, by kind; its object name is ``metric.setting``."""
+    widget: QWidget
+    if spec.kind == "choice":
+        combo = QComboBox()
+        for choice in spec.choices:
+            combo.addItem(choice, choice)
+        widget = combo
+    elif spec.kind == "flag":
+        widget = QCheckBox(spec.label)
+    elif spec.kind == "int":
+        spin = QSpinBox()
+        low = -_INT_BOUND if spec.minimum is None else int(spec.minimum)
+        high = _INT_BOUND if spec.maximum is None else int(spec.maximum)
+        spin.setRange(low, high)
+        widget = spin
+    else:
+        edit = QLineEdit()
+        if spec.optional:
+            edit.setPlaceholderText("default")
+        widget = edit
+    widget.setObjectName(f"{metric.key}.{spec.key}")
+    widget.setToolTip(f"{spec.help}\n({spec.cli})")
+    return widget
 
 
 class SettingsPanel(QWidget):
-    """Every scoring setting, as form widgets.
+    """Every scoring setting of every registered metric, as form widgets.
 
     Signals:
         config_changed(object): the widgets describe a new valid :class:`ScoringConfig`
             (emitted on user edits, not by :meth:`set_config`).
+        edited(): the user changed a widget (the configuration may now be invalid: see
+            :meth:`error`).
     """
 
     config_changed = Signal(object)
+    edited = Signal()
 
     def __init__(self, config: ScoringConfig | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._updating = False
-        self._last: ScoringConfig = ScoringConfig()
+        self._last = ScoringConfig()
+        self._error = ""
         self._nrefs = 1
+        #: Per metric key: the check box that says whether it is scored, and its group.
+        self.metric_checks: dict[str, QCheckBox] = {}
+        self.metric_groups: dict[str, QGroupBox] = {}
+        #: Per (metric key, setting key): the setting's widget.
+        self.setting_widgets: dict[tuple[str, str], QWidget] = {}
 
-        # BLEU
-        self.flavour_combo = self._combo(BLEU_FLAVOURS, FLAVOUR_LABELS, "bleu_flavour")
-        self.tokenizer_combo = self._combo(BLEU_TOKENIZERS, BLEU_TOKENIZER_LABELS, "tokenize")
-        self.lowercase_check = QCheckBox("Lowercase before matching")
-        self.lowercase_check.setObjectName("lowercase")
-        self.max_order_spin = QSpinBox()
-        self.max_order_spin.setObjectName("max_order")
-        self.max_order_spin.setRange(1, MAX_ORDER_LIMIT)
-        self.smooth_combo = self._combo(SMOOTH_METHODS, SMOOTH_LABELS, "smooth_method")
-        self.smooth_value_spin = QDoubleSpinBox()
-        self.smooth_value_spin.setObjectName("smooth_value")
-        self.smooth_value_spin.setRange(0.0, 1000.0)
-        self.smooth_value_spin.setDecimals(3)
-        self.smooth_value_spin.setSingleStep(0.05)
-        self.effective_order_check = QCheckBox("Effective order (sentence level)")
-        self.effective_order_check.setObjectName("effective_order")
-        self.nltk_smoothing_combo = self._combo(NLTK_SMOOTHING, {}, "nltk_smoothing")
+        metrics_box = QGroupBox("Metrics to score")
+        metrics_row = QHBoxLayout(metrics_box)
+        for metric in METRICS.values():
+            check = QCheckBox(metric.label)
+            check.setObjectName(f"metric.{metric.key}")
+            check.setToolTip(metric.description)
+            check.toggled.connect(self._on_widget_changed)
+            metrics_row.addWidget(check)
+            self.metric_checks[metric.key] = check
+        metrics_row.addStretch(1)
 
-        # ROUGE
-        self.rouge_tokenizer_combo = self._combo(
-            ROUGE_TOKENIZERS, ROUGE_TOKENIZER_LABELS, "rouge_tokenizer"
-        )
-        self.rouge_stem_check = QCheckBox("Porter stemming")
-        self.rouge_stem_check.setObjectName("rouge_stem")
-        self.rouge_max_n_spin = QSpinBox()
-        self.rouge_max_n_spin.setObjectName("rouge_max_n")
-        self.rouge_max_n_spin.setRange(1, ROUGE_N_LIMIT)
-        self.lsum_combo = QComboBox()
-        self.lsum_combo.setObjectName("lsum_separator")
+        groups = QWidget()
+        groups_layout = QGridLayout(groups)
+        groups_layout.setContentsMargins(0, 0, 0, 0)
+        for n, metric in enumerate(METRICS.values()):
+            box = QGroupBox(metric.label)
+            box.setObjectName(f"group.{metric.key}")
+            box.setToolTip(metric.description)
+            form = QFormLayout(box)
+            for spec in metric.settings:
+                widget = _setting_widget(metric, spec)
+                self.setting_widgets[(metric.key, spec.key)] = widget
+                if spec.kind == "flag":
+                    form.addRow("", widget)
+                else:
+                    label = QLabel(spec.label)
+                    label.setToolTip(widget.toolTip())
+                    label.setBuddy(widget)
+                    form.addRow(label, widget)
+                self._connect(widget)
+            groups_layout.addWidget(box, n // _GROUP_COLUMNS, n % _GROUP_COLUMNS)
+            self.metric_groups[metric.key] = box
+
+        text_box = QGroupBox("Text")
+        text_form = QFormLayout(text_box)
+        self.separator_combo = QComboBox()
+        self.separator_combo.setObjectName("text.sentence_separator")
         for label, value in LSUM_SEPARATORS.items():
-            self.lsum_combo.addItem(label, NO_SEPARATOR if value is None else value)
-        self.lsum_combo.addItem(CUSTOM_SEPARATOR, CUSTOM_SEPARATOR)
-        self.lsum_custom_edit = QLineEdit()
-        self.lsum_custom_edit.setObjectName("lsum_custom")
-        self.lsum_custom_edit.setPlaceholderText("separator text, e.g. </s>")
+            self.separator_combo.addItem(label, NO_SEPARATOR if value is None else value)
+        self.separator_combo.addItem(CUSTOM_SEPARATOR, CUSTOM_SEPARATOR)
+        self.separator_combo.setToolTip(_SEPARATOR_HELP)
+        self.separator_edit = QLineEdit()
+        self.separator_edit.setObjectName("text.custom_separator")
+        self.separator_edit.setPlaceholderText("separator text, e.g. </s>")
+        self.separator_edit.setToolTip(_SEPARATOR_HELP)
+        separator_row = QHBoxLayout()
+        separator_row.addWidget(self.separator_combo, 1)
+        separator_row.addWidget(self.separator_edit, 1)
+        separator_label = QLabel("Sentence separator")
+        separator_label.setToolTip(_SEPARATOR_HELP)
+        separator_label.setBuddy(self.separator_combo)
+        text_form.addRow(separator_label, separator_row)
+        self.separator_combo.currentIndexChanged.connect(self._on_widget_changed)
+        self.separator_edit.textChanged.connect(self._on_widget_changed)
+        rows = (len(METRICS) + _GROUP_COLUMNS - 1) // _GROUP_COLUMNS
+        groups_layout.addWidget(text_box, rows, 0, 1, _GROUP_COLUMNS)
+        groups_layout.setRowStretch(rows + 1, 1)
 
-        self.signature_label = QLabel()
-        self.signature_label.setObjectName("signature")
-        self.signature_label.setWordWrap(True)
-        self.signature_label.setStyleSheet("color: palette(dark); font-size: 9pt;")
-        self.signature_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(groups)
+        # Everything visible at once where the screen allows; scrolled otherwise.
+        hint = groups.sizeHint()
+        scroll.setMinimumWidth(hint.width() + scroll.verticalScrollBar().sizeHint().width())
+        scroll.setMinimumHeight(min(hint.height(), _MAX_SCROLL_HEIGHT))
+
         self.error_label = QLabel()
         self.error_label.setObjectName("error")
+        self.error_label.setTextFormat(Qt.TextFormat.PlainText)
         self.error_label.setStyleSheet("color: #b00020;")
         self.error_label.setWordWrap(True)
         self.error_label.hide()
-
-        smooth_row = QHBoxLayout()
-        smooth_row.addWidget(self.smooth_combo, 1)
-        smooth_row.addWidget(QLabel("value"))
-        smooth_row.addWidget(self.smooth_value_spin)
-        lsum_row = QHBoxLayout()
-        lsum_row.addWidget(self.lsum_combo, 1)
-        lsum_row.addWidget(self.lsum_custom_edit, 1)
-
-        bleu_box = QGroupBox("BLEU")
-        bleu_form = QFormLayout(bleu_box)
-        bleu_form.addRow("Implementation", self.flavour_combo)
-        bleu_form.addRow("Tokenizer", self.tokenizer_combo)
-        bleu_form.addRow("", self.lowercase_check)
-        bleu_form.addRow("Max n-gram order", self.max_order_spin)
-        bleu_form.addRow("Smoothing", smooth_row)
-        bleu_form.addRow("", self.effective_order_check)
-        bleu_form.addRow("NLTK smoothing", self.nltk_smoothing_combo)
-
-        rouge_box = QGroupBox("ROUGE")
-        rouge_form = QFormLayout(rouge_box)
-        rouge_form.addRow("Tokenizer", self.rouge_tokenizer_combo)
-        rouge_form.addRow("", self.rouge_stem_check)
-        rouge_form.addRow("ROUGE-N up to", self.rouge_max_n_spin)
-        rouge_form.addRow("ROUGE-Lsum sentences", lsum_row)
+        self.signature_label = QLabel()
+        self.signature_label.setObjectName("signature")
+        self.signature_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.signature_label.setWordWrap(True)
+        self.signature_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         layout = QVBoxLayout(self)
-        layout.addWidget(bleu_box)
-        layout.addWidget(rouge_box)
+        layout.addWidget(metrics_box)
+        layout.addWidget(scroll, 1)
         layout.addWidget(self.error_label)
         layout.addWidget(self.signature_label)
-        layout.addStretch(1)
 
         self.set_config(config or ScoringConfig())
 
-        for combo in (
-            self.flavour_combo,
-            self.tokenizer_combo,
-            self.smooth_combo,
-            self.nltk_smoothing_combo,
-            self.rouge_tokenizer_combo,
-            self.lsum_combo,
-        ):
-            combo.currentIndexChanged.connect(self._on_widget_changed)
-        for check in (self.lowercase_check, self.effective_order_check, self.rouge_stem_check):
-            check.toggled.connect(self._on_widget_changed)
-        self.max_order_spin.valueChanged.connect(self._on_widget_changed)
-        self.rouge_max_n_spin.valueChanged.connect(self._on_widget_changed)
-        self.smooth_value_spin.valueChanged.connect(self._on_widget_changed)
-        self.lsum_custom_edit.textChanged.connect(self._on_widget_changed)
-
-    @staticmethod
-    def _combo(keys: tuple[str, ...], labels: dict[str, str], name: str) -> QComboBox:
-        combo = QComboBox()
-        combo.setObjectName(name)
-        for key in keys:
-            combo.addItem(_labelled(labels, key), key)
-        return combo
+    def _connect(self, widget: QWidget) -> None:
+        if isinstance(widget, QComboBox):
+            widget.currentIndexChanged.connect(self._on_widget_changed)
+        elif isinstance(widget, QCheckBox):
+            widget.toggled.connect(self._on_widget_changed)
+        elif isinstance(widget, QSpinBox):
+            widget.valueChanged.connect(self._on_widget_changed)
+        elif isinstance(widget, QLineEdit):
+            widget.textChanged.connect(self._on_widget_changed)
 
     # -- public API ----------------------------------------------------------------------------
 
     def config(self) -> ScoringConfig:
-        """The configuration the widgets describe (the last valid one if they are invalid)."""
-        try:
-            return self._read()
-        except ConfigError:
-            return self._last
+        """The configuration the widgets describe (the last valid one while they are invalid)."""
+        return self._last
+
+    def error(self) -> str:
+        """Why the widgets describe no valid configuration ("" when they do)."""
+        return self._error
+
+    def widget(self, metric: str, setting: str) -> QWidget:
+        """The widget of ``setting`` of ``metric``."""
+        return self.setting_widgets[(metric, setting)]
 
     def set_config(self, config: ScoringConfig) -> None:
         """Show ``config`` in the widgets, without emitting :attr:`config_changed`."""
         self._updating = True
         try:
-            self._select(self.flavour_combo, config.bleu_flavour)
-            self._select(self.tokenizer_combo, config.tokenize)
-            self.lowercase_check.setChecked(config.lowercase)
-            self.max_order_spin.setValue(config.max_order)
-            self._select(self.smooth_combo, config.smooth_method)
-            value = config.effective_smooth_value
-            self.smooth_value_spin.setValue(value if value is not None else 0.0)
-            self.effective_order_check.setChecked(config.effective_order)
-            self._select(self.nltk_smoothing_combo, config.nltk_smoothing)
-            self._select(self.rouge_tokenizer_combo, config.rouge_tokenizer)
-            self.rouge_stem_check.setChecked(config.rouge_stem)
-            self.rouge_max_n_spin.setValue(config.rouge_max_n)
-            sep = config.lsum_separator
-            index = self.lsum_combo.findData(NO_SEPARATOR if sep is None else sep)
-            if sep is not None and index < 0:
-                index = self.lsum_combo.findData(CUSTOM_SEPARATOR)
-                self.lsum_custom_edit.setText(sep)
-            self.lsum_combo.setCurrentIndex(index)
+            for key, check in self.metric_checks.items():
+                check.setChecked(key in config.metrics)
+            for metric in METRICS.values():
+                values = config.settings(metric.key).to_dict()
+                for spec in metric.settings:
+                    self._show_value(self.widget(metric.key, spec.key), spec, values[spec.key])
+            sep = config.sentence_separator
+            index = self.separator_combo.findData(NO_SEPARATOR if sep is None else sep)
+            if index < 0:
+                index = self.separator_combo.findData(CUSTOM_SEPARATOR)
+                self.separator_edit.setText(sep or "")
+            else:
+                self.separator_edit.clear()
+            self.separator_combo.setCurrentIndex(index)
         finally:
             self._updating = False
         self._last = config
         self._sync_enabled()
-        self._show_state(config, None)
+        self._show_state(config, "")
 
     def set_nrefs(self, nrefs: int) -> None:
         """The number of references, for the signature preview."""
         self._nrefs = max(1, nrefs)
-        self._show_state(self.config(), None)
+        self._show_state(self._last, self._error)
 
     @Slot()
     def focus_lsum_separator(self) -> None:
-        """Put the keyboard focus on the ROUGE-Lsum separator chooser."""
-        self.lsum_combo.setFocus(Qt.FocusReason.OtherFocusReason)
+        """Put the keyboard focus on the sentence separator chooser (ROUGE-Lsum's sentences)."""
+        self.separator_combo.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # -- internals -----------------------------------------------------------------------------
 
     @staticmethod
-    def _select(combo: QComboBox, key: str) -> None:
-        index = combo.findData(key)
-        if index < 0:
-            raise ConfigError(f"{combo.objectName()}: unknown choice {key!r}")
-        combo.setCurrentIndex(index)
+    def _show_value(widget: QWidget, spec: Setting, value: object) -> None:
+        if isinstance(widget, QComboBox):
+            index = widget.findData(value)
+            if index < 0:
+                raise SettingError(f"{spec.cli}: no such choice {value!r}")
+            widget.setCurrentIndex(index)
+        elif isinstance(widget, QCheckBox):
+            widget.setChecked(bool(value))
+        elif isinstance(widget, QSpinBox):
+            widget.setValue(int(value))  # type: ignore[call-overload]
+        elif isinstance(widget, QLineEdit):
+            widget.setText("" if value is None else repr(float(value)))  # type: ignore[arg-type]
+
+    @staticmethod
+    def _value(widget: QWidget, spec: Setting) -> object:
+        if isinstance(widget, QComboBox):
+            return widget.currentData()
+        if isinstance(widget, QCheckBox):
+            return widget.isChecked()
+        if isinstance(widget, QSpinBox):
+            return widget.value()
+        text = widget.text().strip() if isinstance(widget, QLineEdit) else ""
+        if not text:
+            if spec.optional:
+                return None
+            raise SettingError(f"{spec.label} ({spec.cli}) needs a value")
+        try:
+            return float(text)
+        except ValueError:
+            raise SettingError(f"{spec.cli} must be a number; got {text!r}") from None
 
     def _read(self) -> ScoringConfig:
-        method = self.smooth_combo.currentData()
-        smooth_value: float | None = None
-        if method in ("floor", "add-k"):
-            value = round(self.smooth_value_spin.value(), 6)
-            if value != DEFAULT_SMOOTH_VALUES[method]:
-                smooth_value = value
-        sep = self.lsum_combo.currentData()
+        """The configuration of the widgets; SettingError (core's message) when invalid."""
+        metrics = tuple(key for key, check in self.metric_checks.items() if check.isChecked())
+        options: list[MetricSettings] = []
+        for metric in METRICS.values():
+            values = {
+                spec.key: self._value(self.widget(metric.key, spec.key), spec)
+                for spec in metric.settings
+            }
+            options.append(metric.settings_type.from_dict(values))
+        sep = self.separator_combo.currentData()
         if sep == NO_SEPARATOR:
             sep = None
         elif sep == CUSTOM_SEPARATOR:
-            sep = self.lsum_custom_edit.text()
+            sep = self.separator_edit.text()
             if not sep:
-                raise ConfigError("type a custom ROUGE-Lsum separator, or pick a named one")
-        return ScoringConfig(
-            bleu_flavour=self.flavour_combo.currentData(),
-            tokenize=self.tokenizer_combo.currentData(),
-            lowercase=self.lowercase_check.isChecked(),
-            smooth_method=method,
-            smooth_value=smooth_value,
-            max_order=self.max_order_spin.value(),
-            effective_order=self.effective_order_check.isChecked(),
-            nltk_smoothing=self.nltk_smoothing_combo.currentData(),
-            rouge_tokenizer=self.rouge_tokenizer_combo.currentData(),
-            rouge_stem=self.rouge_stem_check.isChecked(),
-            rouge_max_n=self.rouge_max_n_spin.value(),
-            lsum_separator=sep,
-        )
+                raise SettingError("type a custom sentence separator, or pick a named one")
+        return ScoringConfig(metrics=metrics, sentence_separator=sep, options=tuple(options))
 
     def _sync_enabled(self) -> None:
-        sacre = self.flavour_combo.currentData() == "sacrebleu"
-        method = self.smooth_combo.currentData()
-        self.smooth_combo.setEnabled(sacre)
-        self.smooth_value_spin.setEnabled(sacre and method in ("floor", "add-k"))
-        self.effective_order_check.setEnabled(sacre)
-        self.nltk_smoothing_combo.setEnabled(not sacre)
-        custom = self.lsum_combo.currentData() == CUSTOM_SEPARATOR
-        self.lsum_custom_edit.setVisible(custom)
+        for key, check in self.metric_checks.items():
+            self.metric_groups[key].setEnabled(check.isChecked())
+        custom = self.separator_combo.currentData() == CUSTOM_SEPARATOR
+        self.separator_edit.setVisible(custom)
 
-    def _show_state(self, config: ScoringConfig, error: str | None) -> None:
-        bleu = config.bleu_signature(self._nrefs)
-        rouge = config.rouge_signature(self._nrefs)
-        self.signature_label.setText(f"BLEU {bleu}\nROUGE {rouge}")
+    def _show_state(self, config: ScoringConfig, error: str) -> None:
+        self._error = error
+        signatures = config.signatures(self._nrefs)
+        self.signature_label.setText("\n".join(f"{k}: {v}" for k, v in signatures.items()))
         self.signature_label.setToolTip(config.signature(self._nrefs))
-        self.error_label.setText(error or "")
+        self.error_label.setText(error)
         self.error_label.setVisible(bool(error))
 
     @Slot()
     def _on_widget_changed(self) -> None:
         if self._updating:
             return
-        if self.sender() is self.smooth_combo:
-            method = self.smooth_combo.currentData()
-            default = DEFAULT_SMOOTH_VALUES.get(method)
-            self._updating = True
-            self.smooth_value_spin.setValue(default if default is not None else 0.0)
-            self._updating = False
         self._sync_enabled()
         try:
             config = self._read()
-        except ConfigError as exc:
-            self._show_state(self._last, str(exc))
+        except (SettingError, TypeError) as exc:
+            self._show_state(self._last, str(exc) or type(exc).__name__)
+            self.edited.emit()
             return
-        self._show_state(config, None)
+        self._show_state(config, "")
         if config != self._last:
             self._last = config
             self.config_changed.emit(config)
+        self.edited.emit()
 
 
 class SettingsDialog(QDialog):
     """The settings panel with OK / Apply / Cancel / Restore Defaults; never blocks (use open()).
+
+    OK and Apply are disabled while the widgets describe no valid configuration.
 
     Signals:
         config_applied(object): the user applied a :class:`ScoringConfig` (OK or Apply).
@@ -416,31 +369,40 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.panel)
         layout.addWidget(self.buttons)
         self.buttons.clicked.connect(self._on_button_clicked)
-        self.panel.config_changed.connect(self._on_config_changed)
-        self._on_config_changed(config)
+        self.panel.edited.connect(self._update_buttons)
+        self._update_buttons()
+
+    def config(self) -> ScoringConfig:
+        """The configuration the dialog shows (the last valid one)."""
+        return self.panel.config()
 
     def set_nrefs(self, nrefs: int) -> None:
         self.panel.set_nrefs(nrefs)
 
-    @Slot(object)
-    def _on_config_changed(self, config: object) -> None:
-        apply = self.buttons.button(QDialogButtonBox.StandardButton.Apply)
-        apply.setEnabled(config != self._applied)
+    @Slot()
+    def _update_buttons(self) -> None:
+        valid = not self.panel.error()
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(valid)
+        self.buttons.button(QDialogButtonBox.StandardButton.Apply).setEnabled(
+            valid and self.panel.config() != self._applied
+        )
 
     @Slot(QAbstractButton)
     def _on_button_clicked(self, button: QAbstractButton) -> None:
         role = self.buttons.standardButton(button)
         if role == QDialogButtonBox.StandardButton.RestoreDefaults:
             self.panel.set_config(ScoringConfig())
-            self._on_config_changed(ScoringConfig())
+            self._update_buttons()
             return
         if role == QDialogButtonBox.StandardButton.Cancel:
             self.reject()
+            return
+        if self.panel.error():
             return
         config = self.panel.config()
         if config != self._applied:
             self._applied = config
             self.config_applied.emit(config)
-        self._on_config_changed(config)
+        self._update_buttons()
         if role == QDialogButtonBox.StandardButton.Ok:
             self.accept()
