@@ -41,6 +41,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
+    QBrush,
     QColor,
     QPainter,
     QPalette,
@@ -115,6 +116,23 @@ def _soften_selection(opt: QStyleOptionViewItem) -> None:
             group, QPalette.ColorRole.HighlightedText, palette.color(group, QPalette.ColorRole.Text)
         )
     opt.palette = palette
+
+
+def _text_cell_option(opt: QStyleOptionViewItem, index: _Index) -> None:
+    """What :meth:`QStyledItemDelegate.initStyleOption` adds for a text cell whose text the
+    delegate paints itself: its background and text colours, if the model gives them.
+
+    initStyleOption asks the model for seven roles, the whole text among them, on every paint
+    of every cell; the cell's text is in its cached document already.
+    """
+    opt.index = index
+    opt.features |= QStyleOptionViewItem.ViewItemFeature.HasDisplay
+    background = index.data(Qt.ItemDataRole.BackgroundRole)
+    if background is not None:
+        opt.backgroundBrush = QBrush(background)
+    foreground = index.data(Qt.ItemDataRole.ForegroundRole)
+    if foreground is not None:
+        opt.palette.setBrush(QPalette.ColorRole.Text, QBrush(foreground))
 
 
 def _mix(a: QColor, b: QColor, weight: float) -> QColor:
@@ -450,9 +468,8 @@ class HighlightDelegate(QStyledItemDelegate):
             super().paint(painter, opt, index)
             return
         opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
+        _text_cell_option(opt, index)
         _soften_selection(opt)
-        opt.text = ""
         widget = opt.widget
         style = widget.style() if widget is not None else QApplication.style()
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
