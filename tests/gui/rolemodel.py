@@ -47,6 +47,8 @@ class TextModel(QAbstractTableModel):
         self.columns = columns
         self.order = list(range(len(text))) if order is None else list(order)
         self.rows = {segment: row for row, segment in enumerate(self.order)}
+        #: Per segment: a background colour the model gives its cells (BackgroundRole).
+        self.backgrounds: dict[int, Any] = {}
 
     def rowCount(self, parent: Any = _ROOT) -> int:
         return 0 if parent.isValid() else len(self.order)
@@ -66,6 +68,8 @@ class TextModel(QAbstractTableModel):
             return system
         if role == REF_ROLE:
             return reference
+        if role == int(Qt.ItemDataRole.BackgroundRole):
+            return self.backgrounds.get(segment)
         if role == int(Qt.ItemDataRole.TextAlignmentRole):
             right = kind in ("score", "segment")
             return Qt.AlignmentFlag.AlignRight if right else Qt.AlignmentFlag.AlignLeft

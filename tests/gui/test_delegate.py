@@ -1064,3 +1064,25 @@ def test_a_huge_cell_gets_a_bounded_document_and_an_ellipsis(qtbot, harness, mak
     # The ranges the delegate reports are still those of the whole text (core's spans).
     assert h.delegate.highlight_ranges(h.index(0, col))[-1][1] == len(full)
     h.grab()  # and it paints
+
+
+def test_text_cells_look_as_initstyleoption_would_make_them(qtbot, harness, sample, monkeypatch):
+    """The delegate builds a text cell's style option itself (initStyleOption asked for seven
+    roles and the whole text on every paint): same pixels, and the model's colours honoured."""
+    h = settled(harness, sample, qtbot)
+    h.view.selectRow(2)
+    mine = h.grab()
+
+    def init_style_option(opt: Any, index: Any) -> None:
+        HighlightDelegate.initStyleOption(h.delegate, opt, index)
+        opt.text = ""
+
+    with monkeypatch.context() as patch:
+        patch.setattr(matchlight.gui.table.delegate, "_text_cell_option", init_style_option)
+        h.delegate.set_dark(None)
+        assert h.grab() == mine
+    tint = QColor("#f4e1f4")
+    h.model.backgrounds[4] = tint
+    image = h.grab()
+    assert count_color(image, h.rect(4, h.model.hypothesis_column(1)), tint) > 0
+    assert count_color(image, h.rect(5, h.model.hypothesis_column(1)), tint) == 0
