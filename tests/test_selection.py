@@ -30,7 +30,7 @@ from matchlight.core.analysis.selection import (
 )
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import iter_score_chunks, score_corpus
-from matchlight.core.session.comparison import ComparisonSession, SessionState
+from matchlight.core.session.comparison import ComparisonSession, ComparisonState
 from matchlight.core.text.corpus import corpus_text_from_lines
 from tests.conftest import SAMPLE
 
@@ -234,7 +234,7 @@ def test_session_state_round_trips(data: SelectionData) -> None:
     session.set_selection(Selection((TextFilter("cat"),), Sort("bleu", 1, True)))
     session.set_baseline(1)
     session.set_layout(hidden=["source"], mode="lcs")
-    state = SessionState.from_dict(json.loads(json.dumps(session.state().to_dict())))
+    state = ComparisonState.from_dict(json.loads(json.dumps(session.state().to_dict())))
     other = ComparisonSession(data.text, table=data.table)
     other.restore(state)
     assert other.state() == session.state()

@@ -33,7 +33,7 @@ from matchlight.core.scoring.engine import empty_table
 from matchlight.core.scoring.results import ScoreChunk, ScoreTable
 from matchlight.core.text.corpus import CorpusText
 
-__all__ = ["ComparisonSession", "Event", "SessionState"]
+__all__ = ["ComparisonSession", "Event", "ComparisonState"]
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -46,7 +46,7 @@ Observer = Callable[[Event, object], None]
 
 
 @dataclass(frozen=True, slots=True)
-class SessionState:
+class ComparisonState:
     """What a saved session restores besides the texts: settings, baseline, selection, layout."""
 
     config: ScoringConfig
@@ -63,7 +63,7 @@ class SessionState:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SessionState:
+    def from_dict(cls, data: Mapping[str, Any]) -> ComparisonState:
         return cls(
             config=ScoringConfig.from_dict(data.get("config", {})),
             baseline=int(data.get("baseline", 0)),
@@ -210,10 +210,10 @@ class ComparisonSession:
         self.layout.update(values)
         self._announce("layout", dict(values))
 
-    def state(self) -> SessionState:
-        return SessionState(self.config, self.baseline, self.selection, dict(self.layout))
+    def state(self) -> ComparisonState:
+        return ComparisonState(self.config, self.baseline, self.selection, dict(self.layout))
 
-    def restore(self, state: SessionState) -> None:
+    def restore(self, state: ComparisonState) -> None:
         """Take a saved state: the caller rescores if the settings differ from the current."""
         if state.config != self.config:
             self.set_config(state.config)

@@ -1,8 +1,8 @@
 """Corpus-level figures per system, over all rows and over the filtered rows, plus a histogram.
 
 Everything here is computed from the :class:`~core.scoring.results.ScoreTable`'s additive
-statistics by
-``core`` (:meth:`ScoreTable.corpus`), so the numbers match ``matchlight score`` exactly. The
+statistics by ``core`` (:meth:`ScoreTable.corpus`), so the numbers match ``matchlight score``
+exactly. The metrics summarised are the registry's headline columns of the scored metrics. The
 widget refreshes at most every :data:`REFRESH_MS` while chunks stream in.
 """
 
@@ -26,6 +26,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
+from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.scoring.results import CorpusScores, ScoreTable
 
 REFRESH_MS = 150
@@ -45,24 +46,7 @@ SYSTEM_COLOURS: tuple[str, ...] = (
     "#F0E442",
 )
 
-METRIC_LABELS = {
-    "bleu": "BLEU",
-    "rouge1_f": "ROUGE-1 F",
-    "rouge2_f": "ROUGE-2 F",
-    "rougeL_f": "ROUGE-L F",
-    "rougeLsum_f": "ROUGE-Lsum F",
-}
-
 Index = QModelIndex | QPersistentModelIndex
-
-
-SHORT_LABELS = {
-    "bleu": "BLEU",
-    "rouge1_f": "R-1",
-    "rouge2_f": "R-2",
-    "rougeL_f": "R-L",
-    "rougeLsum_f": "R-Lsum",
-}
 
 
 def system_colour(index: int) -> QColor:
@@ -70,8 +54,8 @@ def system_colour(index: int) -> QColor:
 
 
 def summary_metrics(table: ScoreTable) -> tuple[str, ...]:
-    """The metrics summarised: BLEU and the F of ROUGE-1, -2, -L and -Lsum (those present)."""
-    return tuple(m for m in METRIC_LABELS if m in table.metrics)
+    """The columns summarised: the headline score columns of the scored metrics."""
+    return tuple(c.key for c in table.columns if c.headline and c.kind == "score")
 
 
 def _swatch(system: int) -> QIcon:
@@ -81,7 +65,7 @@ def _swatch(system: int) -> QIcon:
 
 
 def corpus_value(scores: CorpusScores, metric: str) -> float:
-    return scores.bleu if metric == "bleu" else scores.means.get(metric, math.nan)
+    return scores.value(metric)
 
 
 def _format(value: float) -> str:
@@ -97,6 +81,7 @@ class SummaryModel(QAbstractTableModel):
         super().__init__(parent)
         self._systems: tuple[str, ...] = ()
         self._metrics: tuple[str, ...] = ()
+        self._columns: dict[str, ScoreColumn] = {}
         self._scopes: tuple[str, ...] = ("all",)
         self._values: dict[tuple[str, int, str], CorpusScores] = {}
         self._counts: dict[str, int] = {}
@@ -106,21 +91,23 @@ class SummaryModel(QAbstractTableModel):
     def set_values(
         self,
         systems: Sequence[str],
-        metrics: Sequence[str],
+        metrics: Sequence[ScoreColumn],
         values: dict[tuple[str, int, str], CorpusScores],
         counts: dict[str, int],
     ) -> None:
-        """Replace the figures; ``values[(scope, system, metric)]`` with scope all/filtered."""
+        """Replace the figures; ``values[(scope, system, column key)]``, scope all/filtered."""
+        self._columns = {c.key: c for c in metrics}
+        metric_keys = tuple(c.key for c in metrics)
         scopes = tuple(s for s in ("all", "filtered") if s in counts) or ("all",)
         shape_changed = (
             tuple(systems) != self._systems
-            or tuple(metrics) != self._metrics
+            or metric_keys != self._metrics
             or scopes != self._scopes
         )
         if shape_changed:
             self.beginResetModel()
         self._systems = tuple(systems)
-        self._metrics = tuple(metrics)
+        self._metrics = metric_keys
         self._scopes = scopes
         self._values = values
         self._counts = counts
@@ -169,16 +156,13 @@ class SummaryModel(QAbstractTableModel):
             if scores is None:
                 return None
             rows = f"{scores.n_segments} {'row' if scores.n_segments == 1 else 'rows'}"
-            if metric == "bleu" and scores.bleu_detail is not None:
-                d = scores.bleu_detail
-                precisions = "/".join(f"{p:.1f}" for p in d.precisions)
-                return (
-                    f"corpus BLEU over {rows} = {d.score:.2f}\n{precisions} "
-                    f"(BP = {d.bp:.3f} ratio = {d.sys_len / max(1, d.ref_len):.3f} "
-                    f"hyp_len = {d.sys_len} ref_len = {d.ref_len})"
-                )
-            what = "corpus BLEU" if metric == "bleu" else f"mean sentence {METRIC_LABELS[metric]}"
-            return f"{what} over {rows} = {_format(value)}"
+            column = self._columns[metric]
+            what = f"corpus {column.label}" if column.corpus == "stats" else f"mean {column.label}"
+            text = f"{what} over {rows} = {_format(value)}"
+            describe = getattr(scores.details.get(column.metric), "describe", None)
+            if column.corpus == "stats" and callable(describe):
+                text += f"\n{describe()}"
+            return text
         return None
 
     def headerData(
@@ -200,13 +184,11 @@ class SummaryModel(QAbstractTableModel):
             return None
         if not 0 <= section < self.columnCount():
             return None
-        metric = self._metrics[section]
+        column = self._columns[self._metrics[section]]
         if role == Qt.ItemDataRole.DisplayRole:
-            return SHORT_LABELS[metric]
+            return column.short
         if role == Qt.ItemDataRole.ToolTipRole:
-            if metric == "bleu":
-                return "Corpus BLEU (from the summed n-gram statistics)"
-            return f"Mean sentence {METRIC_LABELS[metric]} (rouge-score's averaging)"
+            return column.description
         return None
 
 
@@ -226,8 +208,8 @@ class SummaryWidget(QWidget):
         self.caption = QLabel("No comparison loaded.")
         self.caption.setWordWrap(True)
         self.caption.setToolTip(
-            "Corpus BLEU comes from the summed n-gram statistics (as sacreBLEU's corpus_bleu); "
-            "ROUGE F is the mean of the sentence scores (as rouge-score's averaging)."
+            "Corpus BLEU and chrF come from the summed statistics (as sacreBLEU's corpus "
+            "scores); ROUGE F is the plain mean of the sentence scores."
         )
         self.model = SummaryModel(self)
         self.view = QTableView()
@@ -344,6 +326,7 @@ class SummaryWidget(QWidget):
                 else np.intersect1d(self._filtered, done, assume_unique=False)
             )
         metrics = summary_metrics(table)
+        columns = [table.column_info(key) for key in metrics]
         values: dict[tuple[str, int, str], CorpusScores] = {}
         cache = self._all_cache
         if cache is None or cache[0] is not table or cache[1] != len(done):
@@ -370,7 +353,7 @@ class SummaryWidget(QWidget):
                 for metric in metrics:
                     values[("filtered", s, metric)] = scores
         counts = {scope: len(rows) for scope, rows in scopes.items()}
-        self.model.set_values(table.systems, metrics, values, counts)
+        self.model.set_values(table.systems, columns, values, counts)
 
         total = table.n_segments
         parts = []
@@ -383,15 +366,19 @@ class SummaryWidget(QWidget):
         self.caption.setText(" ".join(parts))
 
         hist_rows = scopes.get("filtered", done)
-        bleu = table.metric_index("bleu")
+        shown = columns[0] if columns else table.columns[0]
+        column = table.metric_index(shown.key)
         for s, curve in enumerate(self._curves):
-            values_s = table.scores[s, hist_rows, bleu]
+            values_s = table.scores[s, hist_rows, column]
             # Clipped: sentence BLEU can come out as 100.00000000000004.
             finite = np.clip(values_s[~np.isnan(values_s)], 0.0, 100.0)
             counts_s, _ = np.histogram(finite, bins=HISTOGRAM_EDGES)
             curve.setData(HISTOGRAM_EDGES, counts_s)
         scope_name = "filtered rows" if "filtered" in scopes else "all rows"
-        self.plot.getPlotItem().setTitle(f"Sentence BLEU per system ({scope_name})", size="9pt")
+        self.plot.setLabel("bottom", f"sentence {shown.label}")
+        self.plot.getPlotItem().setTitle(
+            f"Sentence {shown.label} per system ({scope_name})", size="9pt"
+        )
 
     def histogram(self, system: int) -> tuple[np.ndarray, np.ndarray]:
         """The (edges, counts) currently drawn for ``system``."""

@@ -10,11 +10,8 @@ message box opened with ``open()``), and the Open/Settings dialogs are opened wi
 
 from __future__ import annotations
 
-import ctypes
 import gc
-import json
 import logging
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,16 +35,12 @@ from PySide6.QtGui import (
     QDragEnterEvent,
     QDropEvent,
     QKeySequence,
-    QPainter,
-    QPalette,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QDockWidget,
     QFileDialog,
-    QFrame,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -57,7 +50,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -75,6 +67,7 @@ from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.detail import RowDetail
 from matchlight.core.scoring.engine import empty_table
 from matchlight.core.scoring.results import ScoreTable
+from matchlight.core.session.comparison import ComparisonSession
 from matchlight.core.text.corpus import CorpusText
 from matchlight.gui.charts.summary import SummaryWidget
 from matchlight.gui.detail.detailpane import DetailPane
@@ -84,8 +77,14 @@ from matchlight.gui.dialogs.opendialog import (
     assign_roles,
     sample_specs,
 )
-from matchlight.gui.dialogs.settings import SettingsDialog, load_config, save_config
+from matchlight.gui.dialogs.settings import SettingsDialog
 from matchlight.gui.highlight.detailcache import DetailCache, compute_ahead
+from matchlight.gui.shell.banner import BannerItem, WarningsBanner
+from matchlight.gui.shell.progress import ProgressStrip
+from matchlight.gui.shell.qtfix import guard_none_refcount
+from matchlight.gui.shell.recent import RecentComparisons
+from matchlight.gui.shell.welcome import WelcomePage
+from matchlight.gui.state.session import SessionModel
 from matchlight.gui.table.delegate import HighlightDelegate
 from matchlight.gui.table.filterbar import FilterBar
 from matchlight.gui.table.model import SegmentTableModel
@@ -101,8 +100,6 @@ from matchlight.gui.workers.loader import call_in_background
 log = logging.getLogger(__name__)
 
 APP_NAME = "Matchlight"
-RECENT_KEY = "recent/comparisons"
-RECENT_LIMIT = 10
 GEOMETRY_KEY = "window/geometry"
 STATE_KEY = "window/state"
 #: Rows whose highlight detail is computed while the files are read: a screenful, so that the
@@ -110,7 +107,6 @@ STATE_KEY = "window/state"
 FIRST_SCREEN_ROWS = 64
 #: How long after the table's first paint was scheduled the detail pane is filled.
 REVEAL_DETAIL_MS = 30
-#: How many lines per reference are looked at to guess a CJK target language.
 
 #: ``error_sink(title, message)``: shows an error to the user without blocking.
 ErrorSink = Callable[[str, str], None]
@@ -119,46 +115,6 @@ SavePathProvider = Callable[[QWidget, str, str], "str | None"]
 
 
 # -- helpers -----------------------------------------------------------------------------------
-
-_NONE_GUARDED = False
-
-
-def _pyside_drops_singleton_references() -> bool:
-    """Whether this PySide6 build drops a reference to ``None`` on every void call."""
-    timer = QTimer()
-    before = sys.getrefcount(None)
-    for _ in range(20):
-        timer.stop()
-    return sys.getrefcount(None) < before - 10
-
-
-def guard_none_refcount() -> None:
-    """Keep ``None``, ``True`` and ``False`` alive under PySide6 6.12.0 on CPython < 3.12.
-
-    That PySide6 build drops a reference to ``None`` on every void call made from Python and on
-    every ``QVariant`` that comes back as ``None``, and to ``True``/``False`` on signal emits
-    and bool conversions (measured: 510 references of ``None`` per repaint of the segment
-    table; ``None`` starts with ~47,000). CPython 3.11 then aborts with "Fatal Python error:
-    none_dealloc". pyproject.toml excludes 6.12; for a stale install this gives the three
-    singletons 2**40 extra references (as CPython 3.12 makes them immortal) -- only when the
-    bug is detected, only where the refcount field is where CPython keeps it. Idempotent.
-    """
-    global _NONE_GUARDED
-    if _NONE_GUARDED or sys.version_info >= (3, 12) or sys.implementation.name != "cpython":
-        return
-    _NONE_GUARDED = True
-    if hasattr(sys, "gettotalrefcount"):  # a debug build: the object header differs
-        return
-    if not _pyside_drops_singleton_references():
-        return
-    singletons = (None, True, False)
-    fields = [ctypes.c_ssize_t.from_address(id(obj)) for obj in singletons]
-    # sys.getrefcount counts its own argument too.
-    if any(f.value != sys.getrefcount(obj) - 1 for f, obj in zip(fields, singletons)):
-        return
-    for f in fields:
-        f.value += 1 << 40
-    log.warning("PySide6 drops references to None/True/False; made them immortal")
 
 
 def comparison_name(specs: ComparisonSpecs | None, comparison: Comparison) -> str:
@@ -172,204 +128,6 @@ def comparison_name(specs: ComparisonSpecs | None, comparison: Comparison) -> st
 def _default_save_path(parent: QWidget, caption: str, suggested: str) -> str | None:
     path, _ = QFileDialog.getSaveFileName(parent, caption, suggested, "CSV files (*.csv)")
     return path or None
-
-
-@dataclass(frozen=True, slots=True)
-class BannerItem:
-    """One warning in the banner; ``action`` is the label of its fix-it button (if any)."""
-
-    key: str
-    text: str
-    action: str | None = None
-
-
-class WarningsBanner(QFrame):
-    """A dismissable, non-modal bar of warnings at the top of the window.
-
-    Signals:
-        action_requested(str key): the user clicked the fix-it button of warning ``key``.
-        dismissed(str key): the user closed warning ``key``.
-    """
-
-    action_requested = Signal(str)
-    dismissed = Signal(str)
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("warnings-banner")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet(
-            "#warnings-banner { background: #fff4ce; border: 1px solid #d9b945; }"
-            " #warnings-banner QLabel { color: #3b2f00; }"
-        )
-        self._items: list[BannerItem] = []
-        self._rows: dict[str, tuple[QWidget, QLabel, QPushButton | None, QToolButton]] = {}
-        self._layout = QVBoxLayout(self)
-        self._layout.setContentsMargins(8, 4, 4, 4)
-        self._layout.setSpacing(2)
-        self.hide()
-
-    def items(self) -> list[BannerItem]:
-        return list(self._items)
-
-    def keys(self) -> list[str]:
-        return [item.key for item in self._items]
-
-    def text_of(self, key: str) -> str:
-        return self._rows[key][1].text()
-
-    def button(self, key: str) -> QPushButton | None:
-        """The fix-it button of warning ``key`` (None if it has none)."""
-        return self._rows[key][2]
-
-    def close_button(self, key: str) -> QToolButton:
-        """The dismiss button of warning ``key``."""
-        return self._rows[key][3]
-
-    def set_items(self, items: Sequence[BannerItem]) -> None:
-        """Show exactly ``items`` (rows are rebuilt only when the set of warnings changes)."""
-        items = list(items)
-        if [(i.key, i.action) for i in items] == [(i.key, i.action) for i in self._items]:
-            for item in items:
-                self._rows[item.key][1].setText(item.text)
-            self._items = items
-            return
-        for row, *_ in self._rows.values():
-            self._layout.removeWidget(row)
-            row.hide()
-            row.deleteLater()
-        self._rows.clear()
-        self._items = items
-        for item in items:
-            row = QWidget(self)
-            line = QHBoxLayout(row)
-            line.setContentsMargins(0, 0, 0, 0)
-            icon = QLabel("⚠")
-            label = QLabel(item.text)
-            label.setWordWrap(True)
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            line.addWidget(icon)
-            line.addWidget(label, 1)
-            button: QPushButton | None = None
-            if item.action:
-                button = QPushButton(item.action)
-                button.setProperty("warning_key", item.key)
-                button.clicked.connect(self._on_action_clicked)
-                line.addWidget(button)
-            close = QToolButton()
-            close.setText("✕")
-            close.setAutoRaise(True)
-            close.setToolTip("Dismiss this warning")
-            close.setProperty("warning_key", item.key)
-            close.clicked.connect(self._on_close_clicked)
-            line.addWidget(close)
-            self._layout.addWidget(row)
-            self._rows[item.key] = (row, label, button, close)
-        self.setVisible(bool(items))
-
-    @Slot()
-    def _on_action_clicked(self) -> None:
-        key = self.sender().property("warning_key")
-        if isinstance(key, str):
-            self.action_requested.emit(key)
-
-    @Slot()
-    def _on_close_clicked(self) -> None:
-        key = self.sender().property("warning_key")
-        if isinstance(key, str):
-            self.set_items([i for i in self._items if i.key != key])
-            self.dismissed.emit(key)
-
-
-class ProgressStrip(QWidget):
-    """A thin progress bar that only ever schedules its repaint.
-
-    ``QProgressBar.setValue`` repaints synchronously whenever the bar grows by a pixel, and a
-    synchronous repaint flushes every pending update of the window (the whole table): with a
-    chunk arriving every few milliseconds that stalled the GUI thread for tens of
-    milliseconds each time.
-    """
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._minimum = 0
-        self._maximum = 1
-        self._value = 0
-        self.setFixedHeight(10)
-        self.setMinimumWidth(120)
-        self.setMaximumWidth(220)
-
-    def setRange(self, minimum: int, maximum: int) -> None:
-        self._minimum, self._maximum = minimum, max(maximum, minimum + 1)
-        self.update()
-
-    def setValue(self, value: int) -> None:
-        if value != self._value:
-            self._value = value
-            self.update()
-
-    def value(self) -> int:
-        return self._value
-
-    def maximum(self) -> int:
-        return self._maximum
-
-    def paintEvent(self, event: object) -> None:
-        painter = QPainter(self)
-        rect = self.rect().adjusted(0, 1, -1, -2)
-        palette = self.palette()
-        painter.setPen(palette.color(QPalette.ColorRole.Mid))
-        painter.setBrush(palette.color(QPalette.ColorRole.Base))
-        painter.drawRect(rect)
-        span = self._maximum - self._minimum
-        share = min(1.0, max(0.0, (self._value - self._minimum) / span))
-        filled = rect.adjusted(1, 1, 0, 0)
-        filled.setWidth(int((rect.width() - 1) * share))
-        painter.fillRect(filled, palette.color(QPalette.ColorRole.Highlight))
-        painter.end()
-
-
-class WelcomePage(QWidget):
-    """Shown while no comparison is open.
-
-    Signals:
-        open_requested: the user wants the Open-comparison dialog.
-        sample_requested: the user wants the bundled sample.
-    """
-
-    open_requested = Signal()
-    sample_requested = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        title = QLabel("<h2>No comparison open</h2>")
-        text = QLabel(
-            "Open line-aligned files — an optional source, one or more references and one or more "
-            "system outputs — to score every segment with BLEU and ROUGE and see what matched.<br>"
-            "You can also drop the files onto this window."
-        )
-        text.setWordWrap(True)
-        text.setMaximumWidth(560)
-        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        open_button = QPushButton("Open comparison…")
-        open_button.setDefault(True)
-        sample_button = QPushButton("Open the sample (German → English)")
-        open_button.clicked.connect(self.open_requested)
-        sample_button.clicked.connect(self.sample_requested)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(open_button)
-        buttons.addWidget(sample_button)
-        buttons.addStretch(1)
-        layout = QVBoxLayout(self)
-        layout.addStretch(2)
-        layout.addWidget(title, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addWidget(text, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addSpacing(12)
-        layout.addLayout(buttons)
-        layout.addStretch(3)
-        self.open_button = open_button
-        self.sample_button = sample_button
 
 
 # -- the window --------------------------------------------------------------------------------
@@ -398,7 +156,9 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else QSettings()
         self._error_sink = error_sink or self._show_error_dialog
         self._save_path = save_path_provider or _default_save_path
-        self._config = load_config(self.settings)
+        # Settings belong to a comparison: each new one starts from the defaults.
+        self._config = ScoringConfig()
+        self.session: SessionModel | None = None
         self._comparison: Comparison | None = None
         self._specs: ComparisonSpecs | None = None
         self._text: CorpusText | None = None
@@ -409,7 +169,7 @@ class MainWindow(QMainWindow):
         self._pending_detail: int | None = None
         # What was prepared while the files of the comparison being opened were read.
         self._prepared: _Prepared | None = None
-        self._mode = "bleu"
+        self._mode = self._config.highlight_modes()[0].key
         self._closed = False
         self.model: SegmentTableModel | None = None
         self.proxy: SegmentFilterProxy | None = None
@@ -436,7 +196,6 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._update_signature()
         self._update_actions()
-        self._rebuild_recent_menu()
 
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
@@ -590,23 +349,16 @@ class MainWindow(QMainWindow):
         self.addAction(self.find_action)
         self.highlight_group = QActionGroup(self)
         self.highlight_group.setExclusive(True)
-        self.highlight_bleu_action = QAction("BLEU matches", self.highlight_group)
-        self.highlight_bleu_action.setCheckable(True)
-        self.highlight_bleu_action.setChecked(True)
-        self.highlight_bleu_action.setShortcut(QKeySequence("Ctrl+1"))
-        self.highlight_bleu_action.setToolTip("Highlight matched n-grams (BLEU)")
-        self.highlight_lcs_action = QAction("ROUGE-L LCS", self.highlight_group)
-        self.highlight_lcs_action.setCheckable(True)
-        self.highlight_lcs_action.setShortcut(QKeySequence("Ctrl+2"))
-        self.highlight_lcs_action.setToolTip("Highlight the longest common subsequence (ROUGE-L)")
         self.highlight_group.triggered.connect(self._on_highlight_triggered)
+        self.highlight_actions: dict[str, QAction] = {}
 
     def _build_menus_and_toolbar(self) -> None:
         menu = self.menuBar()
         file_menu = menu.addMenu("&File")
         file_menu.addAction(self.open_action)
-        self.recent_menu = QMenu("Open &recent", self)
-        self.recent_menu.triggered.connect(self._on_recent_menu_triggered)
+        self.recent = RecentComparisons(self.settings, self)
+        self.recent.open_requested.connect(self._on_recent_requested)
+        self.recent_menu = self.recent.menu
         file_menu.addMenu(self.recent_menu)
         file_menu.addAction(self.open_sample_action)
         file_menu.addSeparator()
@@ -617,8 +369,7 @@ class MainWindow(QMainWindow):
         view_menu = menu.addMenu("&View")
         view_menu.addAction(self.find_action)
         view_menu.addSeparator()
-        view_menu.addAction(self.highlight_bleu_action)
-        view_menu.addAction(self.highlight_lcs_action)
+        self.highlight_menu = view_menu.addMenu("&Highlight")
         view_menu.addSeparator()
         view_menu.addAction(self.summary_dock.toggleViewAction())
         scoring_menu = menu.addMenu("&Scoring")
@@ -633,9 +384,7 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.settings_action)
         toolbar.addSeparator()
         toolbar.addWidget(QLabel(" Highlight: "))
-        toolbar.addAction(self.highlight_bleu_action)
-        toolbar.addAction(self.highlight_lcs_action)
-        toolbar.addSeparator()
+        self._highlight_anchor = toolbar.addSeparator()
         toolbar.addWidget(QLabel(" Baseline: "))
         self.baseline_combo = QComboBox()
         self.baseline_combo.setToolTip("The system the Δ columns compare against")
@@ -658,6 +407,34 @@ class MainWindow(QMainWindow):
         self.ref_system_combo.currentIndexChanged.connect(self._on_ref_system_changed)
         toolbar.addWidget(self.ref_system_combo)
         self.toolbar = toolbar
+        self._rebuild_highlight_actions()
+
+    def _rebuild_highlight_actions(self) -> None:
+        """One checkable action per highlight mode of the current settings (Ctrl+1, Ctrl+2...)."""
+        modes = self._config.highlight_modes()
+        keys = [m.key for m in modes]
+        if keys == list(self.highlight_actions):
+            return
+        for action in self.highlight_actions.values():
+            self.highlight_group.removeAction(action)
+            self.toolbar.removeAction(action)
+            self.highlight_menu.removeAction(action)
+            action.deleteLater()
+        self.highlight_actions = {}
+        if self._mode not in keys:
+            self._mode = keys[0]
+        for n, mode in enumerate(modes, start=1):
+            action = QAction(mode.label, self.highlight_group)
+            action.setCheckable(True)
+            action.setChecked(mode.key == self._mode)
+            action.setData(mode.key)
+            if n <= 9:
+                action.setShortcut(QKeySequence(f"Ctrl+{n}"))
+            action.setToolTip(f"Highlight {mode.label}")
+            self.highlight_actions[mode.key] = action
+            self.toolbar.insertAction(self._highlight_anchor, action)
+            self.highlight_menu.addAction(action)
+        self._set_mode(self._mode)
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -697,7 +474,7 @@ class MainWindow(QMainWindow):
 
     @property
     def table(self) -> ScoreTable | None:
-        return self.controller.table
+        return None if self.session is None else self.session.table
 
     @property
     def highlight_mode(self) -> str:
@@ -729,7 +506,8 @@ class MainWindow(QMainWindow):
         """
         self.statusBar().showMessage("Reading the files…")
         release_long_lived()
-        config = self._config
+        # A new comparison starts from the default settings (see ComparisonSession).
+        config = ScoringConfig()
 
         def read() -> _Prepared:
             loaded = specs.load()
@@ -784,17 +562,31 @@ class MainWindow(QMainWindow):
         )
         self._dismissed.clear()
         self._pending_detail = None
-
-        # What was made while reading is used only if the settings did not change meanwhile.
-        fits = prepared is not None and prepared.table.config == self._config
-        table = self.controller.start(self._text, self._config, prepared.table if fits else None)
+        # Settings belong to the comparison: a new one starts from the defaults.
+        self._config = ScoringConfig()
+        table = prepared.table if prepared is not None else None
+        fits = table is not None and table.config == self._config
+        core = ComparisonSession(
+            self._text,
+            config=self._config,
+            source=self._source,
+            reference_names=_reference_names(comparison),
+            comparison=comparison,
+            search=prepared.search if prepared is not None else (),
+            table=table if fits else None,
+        )
+        old_session = self.session
+        self.session = SessionModel(core, self)
+        self.session.selection_changed.connect(self._on_selection_changed)
+        table = self.controller.start(
+            self._text, self._config, core.table, apply=self.session.apply_chunk
+        )
         old_model, old_proxy, old_cache = self.model, self.proxy, self.detail_cache
-        self.model = SegmentTableModel(self._text, self._source, table, 0, self)
+        self.model = SegmentTableModel(self.session, self)
         self.proxy = SegmentFilterProxy(self)
         self.proxy.setSourceModel(self.model)
-        if prepared is not None:
-            self.proxy.adopt_search_columns(prepared.search)
         self.proxy.filter_changed.connect(self._on_proxy_filter_changed)
+        self.proxy.filter_error.connect(self._on_filter_error)
         for signal in (
             self.proxy.rowsInserted,
             self.proxy.rowsRemoved,
@@ -811,9 +603,10 @@ class MainWindow(QMainWindow):
             self._source,
             self._config,
             parent=self,
-            ready=prepared.details if fits else None,
+            ready=prepared.details if fits and prepared is not None else None,
         )
         self.detail_cache.detail_ready.connect(self._on_detail_ready)
+        self._rebuild_highlight_actions()
         if self.delegate is None:
             self.delegate = HighlightDelegate(self.detail_cache, self.table_view)
             self.delegate.set_mode(self._mode)
@@ -823,11 +616,13 @@ class MainWindow(QMainWindow):
         self.delegate.set_reference_system(None)
         if old_cache is not None:
             old_cache.shutdown()
-        for obj in (old_proxy, old_model, old_cache):
+        if old_session is not None:
+            old_session.close()
+        for obj in (old_proxy, old_model, old_cache, old_session):
             if obj is not None:
                 obj.deleteLater()
         self.detail_pane.set_config(self._config)
-        self.detail_pane.set_reference_names(self.model.reference_names)
+        self.detail_pane.set_reference_names(core.reference_names)
         self.detail_pane.set_reference_system(None)
         self.detail_pane.show_row(None)
 
@@ -838,7 +633,7 @@ class MainWindow(QMainWindow):
                 for c in self.model.text_columns()
             ],
             systems=self._text.system_names,
-            metrics=table.metrics,
+            metrics=table.columns,
         )
         self.summary.set_table(table)
         self.baseline_combo.blockSignals(True)
@@ -857,7 +652,7 @@ class MainWindow(QMainWindow):
         name = comparison_name(specs, comparison)
         self.setWindowTitle(f"{name} — {APP_NAME}")
         if specs is not None:
-            self._remember_recent(specs)
+            self.recent.remember(specs)
         self._update_signature()
         self._update_warnings()
         self._update_actions()
@@ -897,21 +692,21 @@ class MainWindow(QMainWindow):
         return bool(self._reveal_steps)
 
     def apply_config(self, config: ScoringConfig) -> None:
-        """Use ``config`` from now on (remembered), and rescore the open comparison with it."""
+        """Rescore the open comparison with ``config`` (it belongs to this comparison)."""
         if config == self._config:
             return
         self._config = config
-        save_config(self.settings, config)
         self._update_signature()
-        if self._text is None or self.model is None:
+        self._rebuild_highlight_actions()
+        if self._text is None or self.model is None or self.session is None:
             return
-        table = self.controller.start(self._text, config)
-        self.model.reset_table(table)
+        table = self.session.session.set_config(config)
+        self.controller.start(self._text, config, table, apply=self.session.apply_chunk)
         if self.detail_cache is not None:
             self.detail_cache.set_config(config)
         self.detail_pane.set_config(config)
         self.summary.set_table(table)
-        self.filter_bar.set_metrics(table.metrics)
+        self.filter_bar.set_metrics(table.columns)
         self._update_warnings()
         self._update_actions()
         self._show_current_detail()
@@ -921,13 +716,13 @@ class MainWindow(QMainWindow):
 
         Returns the CSV's path, or None when it could not be written (reported to the user).
         """
-        table = self.controller.table
-        if table is None or self._comparison is None:
+        table = self.table
+        if table is None or self._comparison is None or self.session is None:
             self.report_error("Nothing to export", "Open a comparison first.")
             return None
         rows = None
-        if filtered and self.proxy is not None:
-            rows = sorted(int(r) for r in self.proxy.visible_segments())
+        if filtered:
+            rows = self.session.session.selected_rows().tolist()
         try:
             write_csv(path, table, rows=rows, inputs=comparison_inputs(self._comparison))
         except OSError as exc:
@@ -963,23 +758,8 @@ class MainWindow(QMainWindow):
         return dialog
 
     def recent_specs(self) -> list[ComparisonSpecs]:
-        """The remembered comparisons, most recent first (unreadable entries skipped)."""
-        raw = self.settings.value(RECENT_KEY)
-        if not isinstance(raw, str):
-            return []
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            return []
-        if not isinstance(data, list):
-            return []
-        result = []
-        for item in data:
-            try:
-                result.append(ComparisonSpecs.from_json(item))
-            except ValueError:
-                continue
-        return result[:RECENT_LIMIT]
+        """The remembered comparisons, most recent first."""
+        return self.recent.entries()
 
     def report_error(self, title: str, message: str) -> None:
         """Show an error without blocking (through the injected sink)."""
@@ -1050,27 +830,6 @@ class MainWindow(QMainWindow):
         menu.exec(self.table_view.horizontalHeader().mapToGlobal(pos))
         menu.deleteLater()
 
-    def _remember_recent(self, specs: ComparisonSpecs) -> None:
-        entries = [specs, *[s for s in self.recent_specs() if s != specs]][:RECENT_LIMIT]
-        self.settings.setValue(RECENT_KEY, json.dumps([s.to_json() for s in entries]))
-        self.settings.sync()
-        self._rebuild_recent_menu()
-
-    def _rebuild_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        entries = self.recent_specs()
-        for i, specs in enumerate(entries):
-            action = self.recent_menu.addAction(f"&{(i + 1) % 10} {specs.label()}")
-            action.setData(i)
-            action.setToolTip("\n".join(specs.paths))
-            action.setStatusTip(" ".join(specs.paths))
-        if entries:
-            separator = self.recent_menu.addSeparator()
-            separator.setData("separator")  # never None data, see guard_none_refcount
-            clear = self.recent_menu.addAction("Clear the list")
-            clear.setData("clear")
-        self.recent_menu.setEnabled(bool(entries))
-
     def _update_signature(self) -> None:
         nrefs = len(self._text.references) if self._text is not None else 1
         signature = self._config.signature(nrefs)
@@ -1079,7 +838,7 @@ class MainWindow(QMainWindow):
         self.signature_field.setToolTip(signature)
 
     def _update_actions(self) -> None:
-        table = self.controller.table
+        table = self.table
         ready = table is not None and self._comparison is not None and table.complete
         self.export_all_action.setEnabled(ready)
         self.export_filtered_action.setEnabled(ready)
@@ -1087,7 +846,7 @@ class MainWindow(QMainWindow):
 
     def _update_warnings(self) -> None:
         items: list[BannerItem] = []
-        table = self.controller.table
+        table = self.table
         self._advice = {}
         if self._comparison is not None and table is not None:
             for advice in scoring_advice(
@@ -1140,16 +899,10 @@ class MainWindow(QMainWindow):
         if comparison is not None:
             self.set_comparison(comparison, dialog.specs())
 
-    @Slot(QAction)
-    def _on_recent_menu_triggered(self, action: QAction) -> None:
-        data = action.data()
-        if data == "clear":
-            self.settings.remove(RECENT_KEY)
-            self._rebuild_recent_menu()
-            return
-        entries = self.recent_specs()
-        if isinstance(data, int) and 0 <= data < len(entries):
-            self.open_specs(entries[data])
+    @Slot(object)
+    def _on_recent_requested(self, specs: object) -> None:
+        if isinstance(specs, ComparisonSpecs):
+            self.open_specs(specs)
 
     @Slot()
     def _on_settings_triggered(self) -> None:
@@ -1184,8 +937,15 @@ class MainWindow(QMainWindow):
 
     @Slot(QAction)
     def _on_highlight_triggered(self, action: QAction) -> None:
-        mode = "lcs" if action is self.highlight_lcs_action else "bleu"
+        mode = action.data()
+        if isinstance(mode, str):
+            self._set_mode(mode)
+
+    def _set_mode(self, mode: str) -> None:
         self._mode = mode
+        action = self.highlight_actions.get(mode)
+        if action is not None and not action.isChecked():
+            action.setChecked(True)
         if self.delegate is not None:
             self.delegate.set_mode(mode)
         self.detail_pane.set_mode(mode)
@@ -1201,13 +961,13 @@ class MainWindow(QMainWindow):
 
     @Slot(int)
     def _on_baseline_changed(self, index: int) -> None:
-        if self.model is not None and index >= 0:
-            self.model.set_baseline(index)
+        if self.session is not None and index >= 0:
+            self.session.session.set_baseline(index)
             self.filter_bar.reapply()
 
     @Slot()
     def _on_scoring_started(self) -> None:
-        table = self.controller.table
+        table = self.table
         total = table.n_segments if table is not None else 0
         self.progress_bar.setRange(0, max(1, total))
         self.progress_bar.setValue(0)
@@ -1226,8 +986,6 @@ class MainWindow(QMainWindow):
 
     @Slot(int, int)
     def _on_chunk_ready(self, start: int, stop: int) -> None:
-        if self.model is not None:
-            self.model.on_chunk_applied(start, stop)
         self._schedule_refresh()
         proxy = self.proxy
         nothing_current = self._pending_detail is None and self.current_segment() is None
@@ -1250,19 +1008,21 @@ class MainWindow(QMainWindow):
         self.cancel_button.hide()
         self.statusBar().showMessage(message, 8000)
         self._refresh_timer.stop()
+        if self.session is not None:
+            self.session.refresh_now()
         self._on_refresh_timeout()
         self.summary.refresh()
         self._update_actions()
 
     @Slot()
     def _on_scoring_finished(self) -> None:
-        table = self.controller.table
+        table = self.table
         n = table.n_segments if table is not None else 0
         self._scoring_done(f"Scored {n} rows.")
 
     @Slot()
     def _on_scoring_cancelled(self) -> None:
-        table = self.controller.table
+        table = self.table
         done = table.n_done if table is not None else 0
         total = table.n_segments if table is not None else 0
         self._scoring_done(f"Scoring cancelled: {done} of {total} rows scored.")
@@ -1283,10 +1043,18 @@ class MainWindow(QMainWindow):
         visible = self.proxy.rowCount()
         total = self.model.rowCount()
         self.filter_bar.set_total(visible, total)
-        if visible == total:
+        if self.session is None or not self.session.session.is_filtered():
             self.summary.set_filtered_rows(None)
         else:
-            self.summary.set_filtered_rows(self.proxy.visible_segments())
+            self.summary.set_filtered_rows(self.session.session.selected_rows())
+
+    @Slot(bool)
+    def _on_selection_changed(self, _rows_changed: bool) -> None:
+        self._schedule_refresh()
+
+    @Slot(str)
+    def _on_filter_error(self, message: str) -> None:
+        self.statusBar().showMessage(message, 8000)
 
     @Slot(QModelIndex, QModelIndex)
     def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
@@ -1307,7 +1075,7 @@ class MainWindow(QMainWindow):
         if advice is None:
             return
         if advice.fix:
-            self.apply_config(self._config.replace(**advice.fix))
+            self.apply_config(self._config.apply(advice.fix))
         elif key == "lsum-fallback":
             self.show_settings_dialog(focus_separator=True)
 
@@ -1364,3 +1132,8 @@ class _Prepared:
 
 def _local_files(urls: Sequence[QUrl]) -> list[str]:
     return [u.toLocalFile() for u in urls if u.isLocalFile() and Path(u.toLocalFile()).is_file()]
+
+
+def _reference_names(comparison: Comparison) -> tuple[str, ...]:
+    """The references' names as the files call them (``ref.en``, ``ref2.en``)."""
+    return tuple(Path(c.path).stem or f"Ref {i + 1}" for i, c in enumerate(comparison.references))

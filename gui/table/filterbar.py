@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from matchlight.core.analysis.textsearch import PatternError, TextQuery
+from matchlight.core.metrics.base import ScoreColumn
 
 TEXT_DEBOUNCE_MS = 200
 ANY_COLUMN = "any text column"
@@ -42,16 +43,14 @@ SPECIAL_FILTERS: tuple[tuple[str, str], ...] = (
     ("lsum-fallback", "ROUGE-Lsum = ROUGE-L rows"),
 )
 
-#: (metric, label) offered by the score filters, when present in the table.
-FILTER_METRICS: tuple[tuple[str, str], ...] = (
-    ("bleu", "BLEU"),
-    ("rouge1_f", "ROUGE-1 F"),
-    ("rouge2_f", "ROUGE-2 F"),
-    ("rougeL_f", "ROUGE-L F"),
-    ("rougeLsum_f", "ROUGE-Lsum F"),
-)
-
 _INVALID_STYLE = "QLineEdit { background: #fde2e4; color: #5c0011; border: 1px solid #d1434b; }"
+
+
+def _metric_items(columns: Sequence[ScoreColumn]) -> list[tuple[str, str]]:
+    """(label, column key) of the score columns a filter can use: headline columns first."""
+    scores = [c for c in columns if c.kind == "score"]
+    ordered = [c for c in scores if c.headline] + [c for c in scores if not c.headline]
+    return [(c.label, c.key) for c in ordered]
 
 
 def regex_error(pattern: str, case_sensitive: bool = True) -> str | None:
@@ -210,9 +209,10 @@ class FilterBar(QWidget):
         *,
         text_columns: Sequence[tuple[str, int]],
         systems: Sequence[str],
-        metrics: Sequence[str],
+        metrics: Sequence[ScoreColumn],
     ) -> None:
-        """Drive ``proxy``; offer ``text_columns`` ((title, model column)), systems, metrics.
+        """Drive ``proxy``; offer ``text_columns`` ((title, model column)), systems, and the
+        score columns ``metrics`` (from the registry, via the score table).
 
         The widgets keep their state where it still makes sense and re-apply it to the proxy.
         """
@@ -220,7 +220,7 @@ class FilterBar(QWidget):
         self._applied_range = None  # a new proxy starts without filters
         self._refill(self.column_combo, [(ANY_COLUMN, _ANY), *text_columns])
         system_items = [(name, i) for i, name in enumerate(systems)]
-        metric_items = [(label, m) for m, label in FILTER_METRICS if m in metrics]
+        metric_items = _metric_items(metrics)
         self._refill(self.range_system_combo, system_items)
         self._refill(self.delta_a_combo, system_items)
         self._refill(self.delta_b_combo, system_items)
@@ -233,9 +233,9 @@ class FilterBar(QWidget):
         self._set_enabled(proxy is not None)
         self.reapply()
 
-    def set_metrics(self, metrics: Sequence[str]) -> None:
-        """The metrics of a new score table (after a settings change)."""
-        items = [(label, m) for m, label in FILTER_METRICS if m in metrics]
+    def set_metrics(self, metrics: Sequence[ScoreColumn]) -> None:
+        """The score columns of a new score table (after a settings change)."""
+        items = _metric_items(metrics)
         self._refill(self.range_metric_combo, items)
         self._refill(self.delta_metric_combo, items)
 
@@ -405,7 +405,7 @@ class FilterBar(QWidget):
         b = self.delta_b_combo.currentData()
         metric = self.delta_metric_combo.currentData()
         if not self.delta_check.isChecked() or None in (a, b, metric) or a == b:
-            self._proxy.set_delta_filter(0, 0, "bleu", None)
+            self._proxy.set_delta_filter(0, 0, "", None)
         else:
             self._proxy.set_delta_filter(a, b, metric, self.delta_spin.value())
         self.filters_applied.emit()

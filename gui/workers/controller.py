@@ -31,12 +31,12 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, S
 from matchlight.core.scoring.config import ConfigError, ScoringConfig
 from matchlight.core.scoring.engine import (
     BACKGROUND_NICENESS,
-    CorpusText,
     empty_table,
     iter_score_chunks_offloaded,
     prestart_worker_server,
 )
 from matchlight.core.scoring.results import ScoreChunk, ScoreTable
+from matchlight.core.text.corpus import CorpusText
 
 log = logging.getLogger(__name__)
 
@@ -228,6 +228,7 @@ class ScoringController(QObject):
         self._cancel: threading.Event | None = None
         self._outstanding: set[int] = set()
         self._table: ScoreTable | None = None
+        self._apply: Callable[[ScoreChunk], None] = lambda chunk: None
         self._text: CorpusText | None = None
         self._config: ScoringConfig | None = None
         self._shut_down = False
@@ -297,13 +298,20 @@ class ScoringController(QObject):
     # -- commands ------------------------------------------------------------------------------
 
     def start(
-        self, text: CorpusText, config: ScoringConfig, table: ScoreTable | None = None
+        self,
+        text: CorpusText,
+        config: ScoringConfig,
+        table: ScoreTable | None = None,
+        *,
+        apply: Callable[[ScoreChunk], None] | None = None,
     ) -> ScoreTable:
         """Score ``text`` under ``config`` in the background; return the new, empty table.
 
         ``table``: an empty table made for them beforehand (allocating one for 100k rows takes
-        a few tens of milliseconds, which a caller may spend in another thread). A running job
-        is cancelled first; its late results are discarded.
+        a few tens of milliseconds, which a caller may spend in another thread). ``apply``
+        stores each chunk (by default into the table; the app hands the chunks to its
+        comparison session, which stores them and tells its observers). A running job is
+        cancelled first; its late results are discarded.
         """
         if table is not None and not _fits(table, text, config):
             raise ValueError("the table given was not made for these texts and settings")
@@ -316,6 +324,7 @@ class ScoringController(QObject):
         self._text = text
         self._config = config
         self._table = table if table is not None else empty_table(text, config)
+        self._apply = apply if apply is not None else self._table.apply
         self._running = True
         self._outstanding.add(self._job)
         self.scoring_started.emit()
@@ -354,7 +363,7 @@ class ScoringController(QObject):
     def _on_chunk_scored(self, job: int, chunk: Any) -> None:
         if not self._is_current(job) or self._table is None:
             return
-        self._table.apply(chunk)
+        self._apply(chunk)
         self.chunk_ready.emit(chunk.start, chunk.stop)
         self.progress_changed.emit(self._table.n_done, self._table.n_segments)
 

@@ -91,7 +91,7 @@ def test_sample_window(qtbot, settings):
         assert [c.name for c in window.comparison.systems] == ["fluent", "literal", "rough"]
         assert len(window.comparison.references) == 2
         assert window.table.complete
-        assert window.table.corpus(0).bleu == pytest.approx(50.5, abs=0.05)
+        assert window.table.corpus(0).values["bleu"] == pytest.approx(50.5, abs=0.05)
     finally:
         window.close()
 
