@@ -33,7 +33,7 @@ from matchlight.core.scoring.engine import empty_table
 from matchlight.core.scoring.results import ScoreChunk, ScoreTable
 from matchlight.core.text.corpus import CorpusText
 
-__all__ = ["ComparisonSession", "Event", "ComparisonState"]
+__all__ = ["ComparisonSession", "ComparisonState", "Event"]
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
