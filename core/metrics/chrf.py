@@ -98,7 +98,7 @@ _IS_SPACE: Final = np.array([chr(c).isspace() for c in range(_SPACE_LIMIT)] + [F
 _IS_PUNCT: Final = np.array([chr(c) in _PUNCT_SET for c in range(128)] + [False])
 
 #: ``(start, end, level)``: original-text characters ``start..end-1`` share a level.
-Run = tuple[int, int, int]
+LevelRun = tuple[int, int, int]
 #: ``(start, end, order)``: a matched word n-gram of that order over the original text.
 WordSpan = tuple[int, int, int]
 
@@ -522,8 +522,8 @@ class ChrfDetail:
     hypothesis_chars: tuple[int, ...]
     reference_chars: tuple[int, ...]
     char_pairs: tuple[tuple[tuple[int, int], ...], ...]
-    hypothesis_runs: tuple[Run, ...]
-    reference_runs: tuple[Run, ...]
+    hypothesis_runs: tuple[LevelRun, ...]
+    reference_runs: tuple[LevelRun, ...]
     hypothesis_tokens: tuple[tuple[int, int], ...]
     reference_tokens: tuple[tuple[int, int], ...]
     word_pairs: tuple[tuple[tuple[int, int], ...], ...]
@@ -602,7 +602,9 @@ def _segment_stats(
     return stats
 
 
-def _runs(side: _Side, pairs: Sequence[Sequence[tuple[int, int]]], which: int) -> tuple[Run, ...]:
+def _runs(
+    side: _Side, pairs: Sequence[Sequence[tuple[int, int]]], which: int
+) -> tuple[LevelRun, ...]:
     """Runs of equal level over the original text, from the matched n-grams of every order
     (their starts on this side are ``pair[which]``)."""
     levels = [0] * len(side.chars)
@@ -615,7 +617,7 @@ def _runs(side: _Side, pairs: Sequence[Sequence[tuple[int, int]]], which: int) -
     for p, level in zip(side.char_origin, levels, strict=True):
         if level > original[p]:  # a lowercased character may come from the same original one
             original[p] = level
-    runs: list[Run] = []
+    runs: list[LevelRun] = []
     start = 0
     for level, group in groupby(original):
         end = start + sum(1 for _ in group)
@@ -782,3 +784,323 @@ def chrf_signature(
         ("version", version),
     ]
     return "|".join(f"{_SIGNATURE_SHORT[name] if short else name}:{val}" for name, val in fields)
+
+
+# -- describing chrF to the rest of Matchlight ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChrfSettings(MetricSettings):
+    """sacreBLEU's ``CHRF`` settings; the defaults are chrF (character 6-grams, beta 2)."""
+
+    SPECS: ClassVar[tuple[Setting, ...]] = (
+        Setting(
+            key="word_order",
+            label="Word n-gram order",
+            kind="int",
+            minimum=0,
+            maximum=6,
+            help="0 for chrF (default), 2 for chrF++ (character and word n-grams)",
+            cli="--chrf-word-order",
+        ),
+        Setting(
+            key="char_order",
+            label="Character n-gram order",
+            kind="int",
+            minimum=1,
+            maximum=12,
+            help="character n-gram order (default 6)",
+            cli="--chrf-char-order",
+        ),
+        Setting(
+            key="beta",
+            label="Beta",
+            kind="int",
+            minimum=1,
+            maximum=9,
+            help="recall weighs beta**2 times as much as precision (default 2)",
+            cli="--chrf-beta",
+        ),
+        Setting(
+            key="lowercase",
+            label="Lowercase",
+            kind="flag",
+            help="lowercase both sides before counting",
+            cli="--chrf-lowercase",
+        ),
+    )
+
+    word_order: int = 0
+    char_order: int = CHAR_ORDER
+    beta: int = BETA
+    lowercase: bool = False
+
+
+class ChrfLayer(HighlightLayer):
+    """The characters covered by matched character n-grams, shaded by the highest order.
+
+    An output is shown against the reference sacreBLEU keeps for it; a reference shows what
+    each system matched against that reference alone.
+    """
+
+    key = "chrf"
+    label = "chrF characters"
+
+    def __init__(
+        self,
+        max_level: int,
+        outputs: Sequence[str],
+        hypothesis: Sequence[ChrfDetail],
+        per_reference: Sequence[Sequence[ChrfDetail]],
+    ) -> None:
+        self.max_level = max_level
+        self._outputs = outputs
+        self._hypothesis = hypothesis  # per system, against the reference sacreBLEU keeps
+        self._per_reference = per_reference  # [system][reference]
+
+    @staticmethod
+    def _ranges(text: str, runs: Sequence[Run], matched_elsewhere: Sequence[bool] | None) -> list[Range]:
+        ranges: list[Range] = []
+        for start, end, level in runs:
+            if level:
+                ranges.append((start, end, "match", level))
+                continue
+            # Unmatched (or missed) characters, whitespace left plain.
+            a = start
+            while a < end:
+                if text[a].isspace():
+                    a += 1
+                    continue
+                b = a
+                while b < end and not text[b].isspace():
+                    b += 1
+                if matched_elsewhere is None:
+                    ranges.append((a, b, "unmatched", 0))
+                else:
+                    for c, d, hit in _split_by(matched_elsewhere, a, b):
+                        ranges.append((c, d, "unmatched" if hit else "missed", 0))
+                a = b
+        return ranges
+
+    def hypothesis(self, system: int) -> list[Range]:
+        return self._ranges(self._outputs[system], self._hypothesis[system].hypothesis_runs, None)
+
+    def reference(self, reference: int, system: int | None) -> list[Range]:
+        details = [per_ref[reference] for per_ref in self._per_reference]
+        if not details:
+            return []
+        text_length = sum(end - start for start, end, _ in details[0].reference_runs)
+        best = [0] * text_length
+        for detail in details:
+            for start, end, level in detail.reference_runs:
+                for p in range(start, end):
+                    if level > best[p]:
+                        best[p] = level
+        if system is None:
+            runs = [(p, p + 1, level) for p, level in enumerate(best)]
+            merged = _merge(runs)
+            text = _reference_text(details[0])
+            return self._ranges(text, merged, [level > 0 for level in best])
+        chosen = details[system]
+        return self._ranges(
+            _reference_text(chosen), chosen.reference_runs, [level > 0 for level in best]
+        )
+
+
+def _merge(runs: Sequence[Run]) -> list[Run]:
+    merged: list[Run] = []
+    for start, end, level in runs:
+        if merged and merged[-1][2] == level and merged[-1][1] == start:
+            merged[-1] = (merged[-1][0], end, level)
+        else:
+            merged.append((start, end, level))
+    return merged
+
+
+def _split_by(flags: Sequence[bool], start: int, end: int) -> list[tuple[int, int, bool]]:
+    """``[start, end)`` cut into runs of equal ``flags``."""
+    parts: list[tuple[int, int, bool]] = []
+    a = start
+    while a < end:
+        b = a
+        while b < end and flags[b] == flags[a]:
+            b += 1
+        parts.append((a, b, flags[a]))
+        a = b
+    return parts
+
+
+def _reference_text(detail: ChrfDetail) -> str:
+    return detail.reference_text
+
+
+def chrf_block(breakdown: ChrfBreakdown, *, name: str, reference: str) -> Block:
+    """The "why this score" block of one chrF score (sacreBLEU's arithmetic on its counts)."""
+    rows = [
+        (
+            f"{'char' if o.kind == 'char' else 'word'} {o.n}",
+            f"{o.matches}/{o.hyp_ngrams}/{o.ref_ngrams}",
+            f"{100 * o.precision:.1f}" if o.effective else "—",
+            f"{100 * o.recall:.1f}" if o.effective else "—",
+        )
+        for o in (*breakdown.char_orders, *breakdown.word_orders)
+    ]
+    lines: list[tuple[Run_, ...]] = [
+        (Run_(f"averaged over {breakdown.effective_order} orders with n-grams on both sides"),),
+        (
+            Run_(
+                f"P = {100 * breakdown.precision:.2f}, R = {100 * breakdown.recall:.2f}, "
+                f"beta = {breakdown.beta} (recall weighs {breakdown.beta ** 2}x)"
+            ),
+        ),
+        (Run_(f"{name} = F-beta(P, R) = "), Run_(f"{breakdown.score:.2f}", bold=True)),
+        (Run_(f"against {reference}", italic=True),),
+    ]
+    return Block(
+        title=(Run_(name, bold=True),),
+        header=("n-gram", "matched/out/ref", "P", "R"),
+        rows=tuple(rows),
+        right=(False, True, True, True),
+        lines=tuple(lines),
+        min_text="averaged over 00 orders with n-grams on both sides",
+    )
+
+
+class ChrfRowDetail(MetricRowDetail):
+    metric = "chrf"
+
+    def __init__(
+        self,
+        settings: ChrfSettings,
+        outputs: Sequence[str],
+        hypothesis: Sequence[ChrfDetail],
+        per_reference: Sequence[Sequence[ChrfDetail]],
+    ) -> None:
+        self._settings = settings
+        self._hypothesis = hypothesis
+        self._name = chrf_name(beta=settings.beta, word_order=settings.word_order)
+        self.layers = (ChrfLayer(settings.char_order, outputs, hypothesis, per_reference),)
+
+    def detail(self, system: int) -> ChrfDetail:
+        return self._hypothesis[system]
+
+    def values(self, system: int) -> dict[str, float]:
+        return {"chrf": self._hypothesis[system].breakdown.score}
+
+    def breakdown(self, system: int, reference_names: Sequence[str]) -> tuple[Block, ...]:
+        detail = self._hypothesis[system]
+        r = detail.reference_index
+        name = reference_names[r] if r < len(reference_names) else f"Ref {r + 1}"
+        return (chrf_block(detail.breakdown, name=self._name, reference=name),)
+
+
+class ChrfMetric(Metric):
+    """sacreBLEU's chrF (and chrF++): sentence chrF per segment, corpus chrF from the summed
+    statistics."""
+
+    key = "chrf"
+    label = "chrF"
+    description = (
+        "sacreBLEU 2.6.0's chrF (chrF++ with word order 2): character n-gram F-score per "
+        "segment; the corpus figure comes from the summed statistics, not the mean"
+    )
+    settings_type = ChrfSettings
+
+    def columns(self, settings: MetricSettings) -> tuple[ScoreColumn, ...]:
+        s = cast(ChrfSettings, settings)
+        name = chrf_name(beta=s.beta, word_order=s.word_order)
+        return (
+            ScoreColumn(
+                "chrf",
+                name,
+                "chrF++" if s.word_order else "chrF",
+                self.key,
+                f"Sentence {name} (sacreBLEU); the corpus figure is {name} of the summed "
+                "statistics, not the mean",
+                corpus="stats",
+                primary=True,
+            ),
+        )
+
+    def stat_shapes(self, settings: MetricSettings) -> dict[str, tuple[int, ...]]:
+        s = cast(ChrfSettings, settings)
+        return {"stats": (stats_width(char_order=s.char_order, word_order=s.word_order),)}
+
+    def highlight_modes(self, settings: MetricSettings) -> tuple[HighlightMode, ...]:
+        s = cast(ChrfSettings, settings)
+        return (HighlightMode(ChrfLayer.key, ChrfLayer.label, s.char_order),)
+
+    def signature(
+        self, settings: MetricSettings, *, nrefs: int, separator: str | None = None
+    ) -> str:
+        s = cast(ChrfSettings, settings)
+        return chrf_signature(
+            nrefs=nrefs, char_order=s.char_order, word_order=s.word_order, lowercase=s.lowercase
+        )
+
+    def chunk_scorer(self, settings: MetricSettings) -> Callable[[ChunkText], MetricChunk]:
+        s = cast(ChrfSettings, settings)
+
+        def score(chunk: ChunkText) -> MetricChunk:
+            lines = chunk.lines()
+            n_refs = len(chunk.references)
+            stats = chrf_chunk_stats(
+                lines[:n_refs],
+                lines[n_refs:],
+                char_order=s.char_order,
+                word_order=s.word_order,
+                beta=s.beta,
+                lowercase=s.lowercase,
+            )
+            scores = chrf_from_stats(
+                stats, char_order=s.char_order, word_order=s.word_order, beta=s.beta
+            )
+            return MetricChunk(scores=scores[..., None], stats={"stats": stats})
+
+        return score
+
+    def corpus(self, settings: MetricSettings, view: CorpusView) -> MetricCorpus:
+        s = cast(ChrfSettings, settings)
+        if not view.count:
+            return MetricCorpus(values={"chrf": float("nan")})
+        summed = view.sum("stats")
+        breakdown = chrf_breakdown(
+            summed, char_order=s.char_order, word_order=s.word_order, beta=s.beta
+        )
+        return MetricCorpus(values={"chrf": breakdown.score}, detail=breakdown)
+
+    def additive(
+        self, settings: MetricSettings, stats: Mapping[str, Any]
+    ) -> tuple[Any, Callable[[Any], FloatArray]]:
+        s = cast(ChrfSettings, settings)
+
+        def score(summed: Any) -> FloatArray:
+            return chrf_from_stats(
+                summed, char_order=s.char_order, word_order=s.word_order, beta=s.beta
+            )
+
+        return np.asarray(stats["stats"]), score
+
+    def detailer(
+        self, settings: MetricSettings, separator: str | None
+    ) -> Callable[[Sequence[str], Sequence[str]], ChrfRowDetail]:
+        s = cast(ChrfSettings, settings)
+        options = {
+            "char_order": s.char_order,
+            "word_order": s.word_order,
+            "beta": s.beta,
+            "lowercase": s.lowercase,
+        }
+
+        def detail(references: Sequence[str], outputs: Sequence[str]) -> ChrfRowDetail:
+            refs = [mask_separator(line, separator) for line in references]
+            outs = [mask_separator(line, separator) for line in outputs]
+            check_detail_size(max(map(len, (*refs, *outs))), "a line (in characters)")
+            hypothesis = [chrf_detail(hypothesis=o, references=refs, **options) for o in outs]
+            per_reference = [
+                [chrf_detail(hypothesis=o, references=[r], **options) for r in refs]
+                for o in outs
+            ]
+            return ChrfRowDetail(s, outs, hypothesis, per_reference)
+
+        return detail
