@@ -461,18 +461,23 @@ class DetailPane(QWidget):
         text = detail.outputs[system][start:end]
         if len(text) > 60:
             text = text[:60] + "…"
-        what = ""
-        if unit is not None and unit[2] == "match" and unit[3] > 1:
-            what = f"part of a matched {unit[3]}-gram; "
-        elif unit is not None and unit[2] == "lcs":
-            what = "in the longest common subsequence; "
-        head = f"“{text}” ({detail.systems[system]}): {what}"
-        if not linked:
-            return head + "not matched in any reference"
-        where = ", ".join(
-            self._ref_name(r) + (f" ({len(s)}×)" if len(s) > 1 else "") for r, s in linked.items()
-        )
-        return f"{head}matched in {where}"
+        kind = None if unit is None else unit[2]
+        what = []
+        if kind == "match" and unit is not None and unit[3] > 1:
+            what.append(f"part of a matched {unit[3]}-gram")
+        elif kind == "lcs":
+            what.append("in the longest common subsequence")
+        if linked:
+            where = ", ".join(
+                self._ref_name(r) + (f" ({len(s)}×)" if len(s) > 1 else "")
+                for r, s in linked.items()
+            )
+            what.append(f"matched in {where}")
+        elif kind not in ("match", "lcs"):
+            what.append("not matched in any reference")
+        elif not what:
+            what.append("matched")  # a layer without links does not say where
+        return f"“{text}” ({detail.systems[system]}): {'; '.join(what)}"
 
     def _ref_name(self, r: int) -> str:
         names = self._reference_names

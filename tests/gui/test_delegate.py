@@ -1086,3 +1086,13 @@ def test_text_cells_look_as_initstyleoption_would_make_them(qtbot, harness, samp
     image = h.grab()
     assert count_color(image, h.rect(4, h.model.hypothesis_column(1)), tint) > 0
     assert count_color(image, h.rect(5, h.model.hypothesis_column(1)), tint) == 0
+
+
+@pytest.mark.skipif("chrf" not in METRICS, reason="chrF is not registered yet")
+def test_chrf_brings_its_mode_and_cells_paint_it(qtbot, harness, sample) -> None:
+    config = ScoringConfig().with_metrics("bleu,rouge,chrf")
+    h = harness(sample, config=config)
+    assert "chrf" in [m.key for m in h.delegate.modes()]
+    detail = wait_detail(qtbot, h.cache, 6)
+    assert shown(detail) == shown(core_detail(sample, 6, config))
+    assert_cells_paint_the_layers(h, detail, 6)

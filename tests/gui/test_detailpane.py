@@ -465,3 +465,41 @@ def test_a_huge_row_shows_the_start_of_each_text_and_says_so(qtbot, pane, make_s
     assert pane.linked_spans()
     assert all(end <= VIEW_TEXT_LIMIT for _, end in extra_spans(ref_view))
     pane.hover_at(0, None)
+
+
+def test_a_layer_without_links_lights_only_the_hovered_text(pane, sample, toy, monkeypatch):
+    """A layer need not link its matches (chrF's does not): the hover then marks the matched
+    text under the mouse and does not claim it matched nothing."""
+    from tests.gui.toymetric import ToyLayer
+
+    monkeypatch.setattr(ToyLayer, "links", lambda self, system, reference: ())
+    pane.set_config(toy)
+    detail = row(sample, 18, toy)
+    pane.show_row(detail)
+    pane.set_mode("toy")
+    start, end, _, level = next(r for r in hypothesis_ranges(detail, 1, "toy") if r[3] > 1)
+    pane.hover_at(1, start)
+    assert pane.hovered_span() == (1, start, end)
+    assert pane.linked_spans() == {}
+    assert extra_spans(pane.hypothesis_view(1)) == [(start, end)]
+    label = pane.link_label.text()
+    assert f"part of a matched {level}-gram" in label and "not matched" not in label
+    unmatched = next(r for r in hypothesis_ranges(detail, 1, "toy") if r[2] == "unmatched")
+    pane.hover_at(1, unmatched[0])
+    assert "not matched in any reference" in pane.link_label.text()
+
+
+@pytest.mark.skipif("chrf" not in METRICS, reason="chrF is not registered yet")
+def test_chrf_brings_its_mode_legend_and_block(pane, sample) -> None:
+    config = ScoringConfig().with_metrics("bleu,rouge,chrf")
+    chrf = next(m for m in config.highlight_modes() if m.key == "chrf")
+    pane.set_config(config)
+    detail = row(sample, 18, config)
+    pane.show_row(detail)
+    pane.set_mode("chrf")
+    for s in range(3):
+        assert pane.hypothesis_view(s).ranges() == sorted(hypothesis_ranges(detail, s, "chrf"))
+    assert f"{chrf.max_level}-gram" in pane.legend.text()
+    titles = [b.title[0].text for b in pane.breakdown(0)]
+    assert titles[0] == "BLEU" and any(t.startswith("chrF") for t in titles)
+    assert pane.breakdown_view(0).blocks() == pane.breakdown(0)
