@@ -274,6 +274,18 @@ def test_bleu_statistics_keeps_sacrebleus_column_order() -> None:
 # -- the resampled sums ------------------------------------------------------------------------
 
 
+@contextmanager
+def pieces_and_blocks(block: int, piece: tuple[int, int]) -> Iterator[None]:
+    """Other sizes of blocks of draws and of pieces of products (sizes never change results)."""
+    size, rows = piece
+    with (
+        mock.patch.object(sig, "_BLOCK_ELEMENTS", block),
+        mock.patch.object(sig, "_PRODUCT_SIZE", size),
+        mock.patch.object(sig, "_PRODUCT_ROWS", rows),
+    ):
+        yield
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     n=st.integers(1, 40),
@@ -283,6 +295,7 @@ def test_bleu_statistics_keeps_sacrebleus_column_order() -> None:
     low=st.sampled_from([0, -50, -3_000_000]),
     high=st.sampled_from([3, 60, 3_000_000]),
     block=st.sampled_from([1, 7, 64, 1 << 22]),
+    piece=st.sampled_from([(1, 1), (500, 3), (1 << 18, 32)]),
     data=st.data(),
 )
 def test_bootstrap_sums_are_sacrebleus_float32_sums(
@@ -293,16 +306,17 @@ def test_bootstrap_sums_are_sacrebleus_float32_sums(
     low: int,
     high: int,
     block: int,
+    piece: tuple[int, int],
     data: st.DataObject,
 ) -> None:
-    """Any block size, negative values, sums past float32's exact integers: still equal to
-    sacreBLEU's ``stats_np[idxs]`` summed resample by resample, bit for bit."""
+    """Any block and piece size, negative values, sums past float32's exact integers: still
+    equal to sacreBLEU's ``stats_np[idxs]`` summed resample by resample, bit for bit."""
     values = data.draw(st.lists(st.integers(low, high), min_size=n * width, max_size=n * width))
     stats = np.array(values, dtype=np.int64).reshape(n, width)
     idxs = np.random.default_rng(seed).choice(n, size=(n_samples, n), replace=True)
     stats_np = stats.astype(np.float32)
     expected = np.array([resample.sum(0) for resample in stats_np[idxs]])
-    with mock.patch.object(sig, "_BLOCK_ELEMENTS", block):
+    with pieces_and_blocks(block, piece):
         got = sig._bootstrap_sums(
             np.random.default_rng(seed), stats, n_samples, True, sig._Progress(None, None)
         )
@@ -330,7 +344,7 @@ def test_bootstrap_sums_past_2_to_the_24_round_as_sacrebleus() -> None:
     seed=st.integers(0, 2**32),
     high=st.sampled_from([5, 20_000_000]),
     block=st.sampled_from([1, 40, 1 << 22]),
-    chunk=st.sampled_from([1, 7, 2048]),
+    piece=st.sampled_from([(1, 1), (500, 3), (1 << 18, 32)]),
     data=st.data(),
 )
 def test_ar_sums_are_sacrebleus_and_leave_the_stream_where_it_does(
@@ -340,7 +354,7 @@ def test_ar_sums_are_sacrebleus_and_leave_the_stream_where_it_does(
     seed: int,
     high: int,
     block: int,
-    chunk: int,
+    piece: tuple[int, int],
     data: st.DataObject,
 ) -> None:
     values = data.draw(st.lists(st.integers(-high, high), min_size=n * width, max_size=n * width))
@@ -349,10 +363,7 @@ def test_ar_sums_are_sacrebleus_and_leave_the_stream_where_it_does(
     pos_sel = theirs.integers(2, size=(n_trials, n), dtype=bool)
     expected = pos_sel @ stats
     ours = np.random.default_rng(seed)
-    with (
-        mock.patch.object(sig, "_BLOCK_ELEMENTS", block),
-        mock.patch.object(sig, "_AR_CHUNK", chunk),
-    ):
+    with pieces_and_blocks(block, piece):
         got = sig._ar_selected_sums(ours, stats, n_trials, True, sig._Progress(None, None))
     assert got.dtype == np.int64
     assert np.array_equal(got, expected)

@@ -84,8 +84,12 @@ TestKind = Literal["bs", "ar"]
 _FLOAT32_EXACT = 2.0**24
 # Elements per block of drawn indices or bits (a few MB of counts, one matrix product each).
 _BLOCK_ELEMENTS = 1 << 22
-# Segments per slice of an AR product (a slice of booleans as floats stays in cache).
-_AR_CHUNK = 2048
+# Multiply-adds per matrix product. numpy's OpenBLAS runs a product of up to 4 * 65536 of them
+# on the calling thread and splits larger ones over threads, which stall whenever another
+# process holds a core (ten times slower and more on a busy machine). So a product is cut into
+# pieces of this size and rows, stacked into one matmul call (one thread, hardly slower).
+_PRODUCT_SIZE = 1 << 18
+_PRODUCT_ROWS = 32
 # sacreBLEU's floor for log(0) (sacrebleu.utils.my_log).
 _LOG_OF_ZERO = -9999999999.0
 
@@ -498,13 +502,13 @@ def _bootstrap_sums(
     n, width = stacked.shape
     block = _bootstrap_block_rows(n)
     if not integer:
-        weights: AnyArray = stacked.astype(np.float64)
+        pieces = _Pieces.of(stacked.astype(np.float64))
+        counts = np.zeros((block, pieces.padded), dtype=np.float64)
         out: AnyArray = np.empty((n_samples, width), dtype=np.float64)
-        counts = np.empty((block, n), dtype=np.float64)
         for start, stop in _blocks(n_samples, block):
             idx = _draw_indices(rng, stop - start, n)
             _fill_counts(counts, idx, n)
-            np.matmul(counts[: stop - start], weights, out=out[start:stop])
+            out[start:stop] = pieces.product(counts[: stop - start])
             ticker.step()
         return out
 
@@ -512,19 +516,19 @@ def _bootstrap_sums(
     nonnegative = bool((stacked >= 0).all())
     if nonnegative:
         # Non-negative terms: a float32 product below 2**24 is exact (every partial sum is).
-        weights = as32
+        pieces = _Pieces.of(as32)
         check_from = 0
     else:
         as64 = as32.astype(np.float64)
-        weights = np.hstack([as64, np.abs(as64)])
+        pieces = _Pieces.of(np.hstack([as64, np.abs(as64)]))
         check_from = width
-    counts = np.empty((block, n), dtype=weights.dtype)
+    counts = np.zeros((block, pieces.padded), dtype=pieces.right.dtype)
     out = np.empty((n_samples, width), dtype=np.float32)
     for start, stop in _blocks(n_samples, block):
         m = stop - start
         idx = _draw_indices(rng, m, n)
         _fill_counts(counts, idx, n)
-        sums = counts[:m] @ weights
+        sums = pieces.product(counts[:m])
         out[start:stop] = sums[:, :width]
         inexact = np.flatnonzero((sums[:, check_from:] >= _FLOAT32_EXACT).any(axis=1))
         for r in inexact.tolist():
@@ -537,12 +541,41 @@ def _bootstrap_sums(
 def _fill_counts(counts: AnyArray, idx: AnyArray, n: int) -> None:
     """``counts[r, j]`` = how often row ``j`` was drawn in resample ``r`` of ``idx``."""
     for r in range(idx.shape[0]):
-        counts[r] = np.bincount(idx[r], minlength=n)
+        counts[r, :n] = np.bincount(idx[r], minlength=n)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pieces:
+    """The right side of products ``left @ right``, cut along the inner axis into pieces of at
+    most :data:`_PRODUCT_SIZE` multiply-adds per :data:`_PRODUCT_ROWS` rows of ``left``."""
+
+    right: AnyArray  # (pieces, step, columns), zero rows past the end
+    padded: int  # pieces * step: the inner length ``left`` must have (zeros past the end)
+
+    @classmethod
+    def of(cls, right: AnyArray) -> _Pieces:
+        inner, columns = right.shape
+        step = min(inner, max(16, _PRODUCT_SIZE // (_PRODUCT_ROWS * columns)))
+        count = -(-inner // step)
+        padded = np.zeros((count * step, columns), dtype=right.dtype)
+        padded[:inner] = right
+        return cls(padded.reshape(count, step, columns), count * step)
+
+    def product(self, left: AnyArray) -> AnyArray:
+        """``left @ right`` for a C-contiguous ``left`` of shape ``(rows, padded)``, summed in
+        ``left``'s dtype (exact for the whole numbers summed here while they stay exact)."""
+        count, step, columns = self.right.shape
+        rows = left.shape[0]
+        out = np.empty((rows, columns), dtype=left.dtype)
+        for first, last in _blocks(rows, _PRODUCT_ROWS):
+            stacked = left[first:last].reshape(last - first, count, step).transpose(1, 0, 2)
+            np.sum(np.matmul(stacked, self.right), axis=0, out=out[first:last])
+        return out
 
 
 def _ar_block_rows(n: int) -> int:
     # A multiple of 32 rows holds a whole number of 32-bit words of booleans.
-    return 32 * max(1, min(32, 4 * _BLOCK_ELEMENTS // (32 * n)))
+    return 32 * max(1, min(32, _BLOCK_ELEMENTS // (32 * n)))
 
 
 def _n_ar_blocks(n_trials: int, n: int) -> int:
@@ -557,18 +590,14 @@ def _ar_selected_sums(
     ticker: _Progress,
 ) -> AnyArray:
     """``pos_sel @ stacked`` for sacreBLEU's ``pos_sel = rng.integers(2, size=(n_trials, n),
-    dtype=bool)``: int64 for integer statistics, float64 otherwise.
-
-    The booleans are multiplied a slice of segments at a time, small enough to stay in cache.
-    """
+    dtype=bool)``: int64 for integer statistics, float64 otherwise."""
     n, width = stacked.shape
     block = _ar_block_rows(n)
-    chunk = min(n, _AR_CHUNK)
     exact32 = integer and bool((np.abs(stacked).sum(axis=0) < _FLOAT32_EXACT).all())
     dtype = np.float32 if exact32 else np.float64
-    weights = stacked.astype(dtype)
-    selected = np.empty((block, chunk), dtype=dtype)
-    out: AnyArray = np.empty((n_trials, width), dtype=np.float64)
+    pieces = _Pieces.of(stacked.astype(dtype))
+    selected = np.zeros((block, pieces.padded), dtype=dtype)
+    out: AnyArray = np.empty((n_trials, width), dtype=dtype)
     for start, stop in _blocks(n_trials, block):
         m = stop - start
         n_bits = m * n
@@ -576,13 +605,9 @@ def _ar_selected_sums(
         # Boolean k of the block is bit k % 32 of word k // 32, lowest bit first.
         bits = np.unpackbits(
             words.astype("<u4", copy=False).view(np.uint8), count=n_bits, bitorder="little"
-        ).reshape(m, n)
-        total = np.zeros((m, width), dtype=dtype)
-        for first, last in _blocks(n, chunk):
-            part = selected[:m, : last - first]
-            np.copyto(part, bits[:, first:last])
-            total += part @ weights[first:last]
-        out[start:stop] = total
+        )
+        np.copyto(selected[:m, :n], bits.reshape(m, n))
+        out[start:stop] = pieces.product(selected[:m])
         ticker.step()
     if integer:
         return np.rint(out).astype(np.int64)

@@ -4,8 +4,9 @@
                                                   [--systems 3] [--repeat 3]
 
 Statistics: our engine's per-segment BLEU statistics of wmt22-de-en (1,984 rows, 2 references,
-5 systems), repeated to the number of rows wanted; no text is scored in any timing. BLAS runs on
-one thread, so everything is on one core. Times (best of --repeat, wall clock and CPU):
+5 systems), repeated to the number of rows wanted; no text is scored in any timing. Everything
+runs on one core (the module keeps its matrix products on the calling thread; BLAS is limited
+to one thread here as well). Times (best of --repeat, wall clock and CPU):
   1. Matchlight at --rows rows, --systems systems: paired bootstrap (1,000 resamples), paired
      approximate randomization (10,000 trials), and the same 10,000 trials with 1,000 bootstrap
      resamples for confidence intervals; then the pairwise matrix of 5 systems; and the peak
