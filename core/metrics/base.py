@@ -72,12 +72,13 @@ class DetailTooLarge(Exception):
 DETAIL_TOKEN_LIMIT = 20_000
 
 
-def check_detail_size(tokens: int, what: str = "a line") -> None:
-    """Raise :class:`DetailTooLarge` when ``tokens`` exceeds :data:`DETAIL_TOKEN_LIMIT`."""
+def check_detail_size(tokens: int, unit: str = "tokens") -> None:
+    """Raise :class:`DetailTooLarge` when a line's ``tokens`` (or characters, for a metric
+    that matches characters) exceed :data:`DETAIL_TOKEN_LIMIT`."""
     if tokens > DETAIL_TOKEN_LIMIT:
         raise DetailTooLarge(
-            f"{what} has {tokens:,} tokens; highlights are computed for lines of up to "
-            f"{DETAIL_TOKEN_LIMIT:,} tokens (the scores are exact)"
+            f"a line has {tokens:,} {unit}; highlights are computed for lines of up to "
+            f"{DETAIL_TOKEN_LIMIT:,} {unit} (the scores are exact)"
         )
 
 

@@ -28,14 +28,32 @@ sentence chrF, the first one on a tie.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, groupby
-from typing import Final, Literal
+from typing import Any, ClassVar, Final, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from matchlight.core.metrics.base import (
+    Block,
+    ChunkText,
+    CorpusView,
+    HighlightLayer,
+    HighlightMode,
+    Metric,
+    MetricChunk,
+    MetricCorpus,
+    MetricRowDetail,
+    MetricSettings,
+    Range,
+    ScoreColumn,
+    Setting,
+    check_detail_size,
+    mask_separator,
+)
+from matchlight.core.metrics.base import Run as BlockRun
 from matchlight.core.metrics.lcs import match_masks
 from matchlight.core.metrics.matching import match_orders
 from matchlight.core.metrics.ngrams import NgramCounts
@@ -48,7 +66,9 @@ __all__ = [
     "ChrfBreakdown",
     "ChrfChunk",
     "ChrfDetail",
+    "ChrfMetric",
     "ChrfOrder",
+    "ChrfSettings",
     "chrf_breakdown",
     "chrf_chunk",
     "chrf_chunk_stats",
@@ -73,6 +93,8 @@ CHRF_PLUS_WORD_ORDER: Final = 2
 #: sacreBLEU's default beta: recall weighs beta**2 = 4 times as much as precision.
 BETA: Final = 2
 
+#: Unicode's code points (the size of the id lookup table of the bulk path).
+_CODE_POINTS: Final = 0x110000
 # sacreBLEU's stand-in for the precision or recall of an order with no n-grams.
 _EPS: Final = 1e-16
 # The most rows counted in one go; larger chunks are cut into pieces of this size.
@@ -325,11 +347,11 @@ def _check_columns(references: Sequence[Sequence[str]], systems: Sequence[Sequen
 
 @dataclass(frozen=True, slots=True)
 class _Split:
-    """Many lines as chrF reads them: the characters of every line without whitespace, one
-    string, with the number of characters per line; and the chrF++ word tokens of every line,
+    """Many lines as chrF reads them: the code points of every line without whitespace, one
+    array, with the number of characters per line; and the chrF++ word tokens of every line,
     one list, with the number of tokens per line (None when not asked for)."""
 
-    chars: str
+    points: npt.NDArray[np.uint32]
     char_counts: IntArray
     words: list[str] | None
     word_counts: IntArray | None
@@ -348,7 +370,7 @@ def _split_lines(lines: Sequence[str], words: bool) -> _Split:
     solid = ~_IS_SPACE[np.minimum(points, _SPACE_LIMIT)]
     before = np.zeros(points.size + 1, np.int64)
     np.cumsum(solid, out=before[1:])
-    chars = points[solid].tobytes().decode("utf-32-le", "surrogatepass")
+    chars = points[solid]
     split = _Split(chars, before[ends] - before[starts], None, None)
     if not words:
         return split
@@ -370,7 +392,7 @@ def _split_lines(lines: Sequence[str], words: bool) -> _Split:
     found = tokens.split()
     if len(found) != int(counts.sum()):
         raise RuntimeError("chrF++ word split: the whitespace tables disagree with str.split")
-    return _Split(split.chars, split.char_counts, found, counts.astype(np.int64))
+    return _Split(split.points, split.char_counts, found, counts.astype(np.int64))
 
 
 def _fill(per_ref: IntArray, counts: NgramCounts, first: int, orders: int, n_refs: int) -> None:
@@ -411,8 +433,13 @@ def _chunk_piece(
     split = _split_lines(lines, word_order > 0)
     shape = (n_refs + n_sys, n)
     if char_order:
-        # A string iterates over its characters: the characters are the tokens.
-        counts = NgramCounts.from_flat(split.chars, split.char_counts.reshape(shape), n_refs)
+        # The characters are the tokens; a code point's id is the position of one of its
+        # occurrences (a lookup table, far cheaper than a dict of one-character strings).
+        points = split.points
+        table = np.empty(_CODE_POINTS, np.int64)
+        table[points] = np.arange(points.size)
+        ids = table[points]
+        counts = NgramCounts.from_ids(ids, split.char_counts.reshape(shape), n_refs)
         _fill(per_ref, counts, 0, char_order, n_refs)
         del counts
     if split.words is not None and split.word_counts is not None:
@@ -849,17 +876,21 @@ class ChrfLayer(HighlightLayer):
     def __init__(
         self,
         max_level: int,
+        references: Sequence[str],
         outputs: Sequence[str],
         hypothesis: Sequence[ChrfDetail],
         per_reference: Sequence[Sequence[ChrfDetail]],
     ) -> None:
         self.max_level = max_level
+        self._references = references
         self._outputs = outputs
         self._hypothesis = hypothesis  # per system, against the reference sacreBLEU keeps
         self._per_reference = per_reference  # [system][reference]
 
     @staticmethod
-    def _ranges(text: str, runs: Sequence[Run], matched_elsewhere: Sequence[bool] | None) -> list[Range]:
+    def _ranges(
+        text: str, runs: Sequence[LevelRun], matched_elsewhere: Sequence[bool] | None
+    ) -> list[Range]:
         ranges: list[Range] = []
         for start, end, level in runs:
             if level:
@@ -886,29 +917,22 @@ class ChrfLayer(HighlightLayer):
         return self._ranges(self._outputs[system], self._hypothesis[system].hypothesis_runs, None)
 
     def reference(self, reference: int, system: int | None) -> list[Range]:
+        text = self._references[reference]
         details = [per_ref[reference] for per_ref in self._per_reference]
-        if not details:
-            return []
-        text_length = sum(end - start for start, end, _ in details[0].reference_runs)
-        best = [0] * text_length
+        best = [0] * len(text)
         for detail in details:
             for start, end, level in detail.reference_runs:
                 for p in range(start, end):
                     if level > best[p]:
                         best[p] = level
+        matched = [level > 0 for level in best]
         if system is None:
-            runs = [(p, p + 1, level) for p, level in enumerate(best)]
-            merged = _merge(runs)
-            text = _reference_text(details[0])
-            return self._ranges(text, merged, [level > 0 for level in best])
-        chosen = details[system]
-        return self._ranges(
-            _reference_text(chosen), chosen.reference_runs, [level > 0 for level in best]
-        )
+            return self._ranges(text, _merge([(p, p + 1, x) for p, x in enumerate(best)]), matched)
+        return self._ranges(text, details[system].reference_runs, matched)
 
 
-def _merge(runs: Sequence[Run]) -> list[Run]:
-    merged: list[Run] = []
+def _merge(runs: Sequence[LevelRun]) -> list[LevelRun]:
+    merged: list[LevelRun] = []
     for start, end, level in runs:
         if merged and merged[-1][2] == level and merged[-1][1] == start:
             merged[-1] = (merged[-1][0], end, level)
@@ -930,10 +954,6 @@ def _split_by(flags: Sequence[bool], start: int, end: int) -> list[tuple[int, in
     return parts
 
 
-def _reference_text(detail: ChrfDetail) -> str:
-    return detail.reference_text
-
-
 def chrf_block(breakdown: ChrfBreakdown, *, name: str, reference: str) -> Block:
     """The "why this score" block of one chrF score (sacreBLEU's arithmetic on its counts)."""
     rows = [
@@ -945,19 +965,19 @@ def chrf_block(breakdown: ChrfBreakdown, *, name: str, reference: str) -> Block:
         )
         for o in (*breakdown.char_orders, *breakdown.word_orders)
     ]
-    lines: list[tuple[Run_, ...]] = [
-        (Run_(f"averaged over {breakdown.effective_order} orders with n-grams on both sides"),),
+    lines: list[tuple[BlockRun, ...]] = [
+        (BlockRun(f"averaged over {breakdown.effective_order} orders with n-grams on both sides"),),
         (
-            Run_(
+            BlockRun(
                 f"P = {100 * breakdown.precision:.2f}, R = {100 * breakdown.recall:.2f}, "
-                f"beta = {breakdown.beta} (recall weighs {breakdown.beta ** 2}x)"
+                f"beta = {breakdown.beta} (recall weighs {breakdown.beta**2}x)"
             ),
         ),
-        (Run_(f"{name} = F-beta(P, R) = "), Run_(f"{breakdown.score:.2f}", bold=True)),
-        (Run_(f"against {reference}", italic=True),),
+        (BlockRun(f"{name} = F-beta(P, R) = "), BlockRun(f"{breakdown.score:.2f}", bold=True)),
+        (BlockRun(f"against {reference}", italic=True),),
     ]
     return Block(
-        title=(Run_(name, bold=True),),
+        title=(BlockRun(name, bold=True),),
         header=("n-gram", "matched/out/ref", "P", "R"),
         rows=tuple(rows),
         right=(False, True, True, True),
@@ -972,6 +992,7 @@ class ChrfRowDetail(MetricRowDetail):
     def __init__(
         self,
         settings: ChrfSettings,
+        references: Sequence[str],
         outputs: Sequence[str],
         hypothesis: Sequence[ChrfDetail],
         per_reference: Sequence[Sequence[ChrfDetail]],
@@ -979,7 +1000,9 @@ class ChrfRowDetail(MetricRowDetail):
         self._settings = settings
         self._hypothesis = hypothesis
         self._name = chrf_name(beta=settings.beta, word_order=settings.word_order)
-        self.layers = (ChrfLayer(settings.char_order, outputs, hypothesis, per_reference),)
+        self.layers = (
+            ChrfLayer(settings.char_order, references, outputs, hypothesis, per_reference),
+        )
 
     def detail(self, system: int) -> ChrfDetail:
         return self._hypothesis[system]
@@ -1085,22 +1108,22 @@ class ChrfMetric(Metric):
         self, settings: MetricSettings, separator: str | None
     ) -> Callable[[Sequence[str], Sequence[str]], ChrfRowDetail]:
         s = cast(ChrfSettings, settings)
-        options = {
-            "char_order": s.char_order,
-            "word_order": s.word_order,
-            "beta": s.beta,
-            "lowercase": s.lowercase,
-        }
+        def one(hypothesis: str, references: Sequence[str]) -> ChrfDetail:
+            return chrf_detail(
+                hypothesis=hypothesis,
+                references=references,
+                char_order=s.char_order,
+                word_order=s.word_order,
+                beta=s.beta,
+                lowercase=s.lowercase,
+            )
 
         def detail(references: Sequence[str], outputs: Sequence[str]) -> ChrfRowDetail:
             refs = [mask_separator(line, separator) for line in references]
             outs = [mask_separator(line, separator) for line in outputs]
-            check_detail_size(max(map(len, (*refs, *outs))), "a line (in characters)")
-            hypothesis = [chrf_detail(hypothesis=o, references=refs, **options) for o in outs]
-            per_reference = [
-                [chrf_detail(hypothesis=o, references=[r], **options) for r in refs]
-                for o in outs
-            ]
-            return ChrfRowDetail(s, outs, hypothesis, per_reference)
+            check_detail_size(max(map(len, (*refs, *outs))), "characters")
+            hypothesis = [one(o, refs) for o in outs]
+            per_reference = [[one(o, [r]) for r in refs] for o in outs]
+            return ChrfRowDetail(s, refs, outs, hypothesis, per_reference)
 
         return detail

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from matchlight.core.metrics.base import Metric, Setting, SettingError
 from matchlight.core.metrics.bleu import BleuMetric
+from matchlight.core.metrics.chrf import ChrfMetric
 from matchlight.core.metrics.nltk_bleu import NltkBleuMetric
 from matchlight.core.metrics.rouge_metric import RougeMetric
 
@@ -21,6 +22,7 @@ METRICS: dict[str, Metric] = {
     m.key: m
     for m in (
         BleuMetric(),
+        ChrfMetric(),
         RougeMetric(),
         NltkBleuMetric(),
     )
