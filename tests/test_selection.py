@@ -239,3 +239,42 @@ def test_session_state_round_trips(data: SelectionData) -> None:
     other.restore(state)
     assert other.state() == session.state()
     assert other.view_order().tolist() == session.view_order().tolist()
+
+
+def test_added_columns_are_columns_like_any_other(data: SelectionData, tmp_path) -> None:
+    """Imported scores (or MQM from annotations) join the table: corpus mean over the rows that
+    have a value, filters, the CSV, and they survive new settings."""
+    import csv
+
+    from matchlight.core.io.export import write_csv
+    from matchlight.core.metrics.base import ScoreColumn
+
+    session = ComparisonSession(data.text, table=data.table)
+    n = data.n_rows
+    values = np.tile(np.linspace(0.0, 1.0, n), (3, 1))
+    values[1, :10] = np.nan  # rows system 2 has no score for
+    column = ScoreColumn("comet", "COMET", "COMET", "imported", "imported from comet.tsv")
+    events: list[tuple[str, object]] = []
+    session.subscribe(lambda e, p: events.append((e, p)))
+    session.set_column(column, values)
+    assert ("columns", "comet") in events
+    table = session.table
+    assert table.has("comet") and table.column_info("comet") == column
+    corpus = table.corpus(1)
+    assert corpus.values["comet"] == pytest.approx(float(np.mean(values[1, 10:])))
+    assert table.corpus(0, np.arange(5)).values["comet"] == pytest.approx(values[0, :5].mean())
+    assert table.corpus(0).values["bleu"] == data.table.corpus(0).values["bleu"]
+    session.set_selection(Selection((ScoreRange("comet", 1, 0.5),)))
+    assert session.selected_rows().tolist() == np.flatnonzero(values[1] >= 0.5).tolist()
+    out = tmp_path / "s.csv"
+    write_csv(out, table)
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert rows[0]["comet"] == repr(float(values[0, 0])) and rows[n]["comet"] == ""
+    new_table = session.set_config(ScoringConfig(metrics=("bleu",)))
+    assert new_table.has("comet") and session.selection.filters == (ScoreRange("comet", 1, 0.5),)
+    session.remove_column("comet")
+    assert not session.table.has("comet") and session.selection.filters == ()
+    with pytest.raises(ValueError, match="scored column"):
+        session.set_column(
+            ScoreColumn("bleu", "BLEU", "BLEU", "imported", "clash"), np.zeros((3, n))
+        )

@@ -155,6 +155,9 @@ class ScoreTable:
             for name in m.row_flags()
         }
         self.done: BoolArray = np.zeros(n_segments, dtype=np.bool_)
+        #: Columns added after scoring (imported scores, MQM from annotations), by key.
+        self.external: dict[str, ScoreColumn] = {}
+        self._scored_columns = len(self.columns)
         # Running sums over the scored rows, kept up to date by apply() (see running_corpus).
         self._run_stats = {
             key: {name: np.zeros(a.shape[:1] + a.shape[2:], np.int64) for name, a in fields.items()}
@@ -169,19 +172,72 @@ class ScoreTable:
         """Store one chunk of results (a chunk applied twice is not counted twice)."""
         rows = slice(chunk.start, chunk.stop)
         new = ~self.done[rows]
+        scored = self._scored_columns
         if new.any():
             for key, fields in chunk.stats.items():
                 for name, values in fields.items():
                     self._run_stats[key][name] += values[:, new].sum(axis=1)
-            self._run_scores += chunk.scores[:, new].sum(axis=1)
+            self._run_scores[:, :scored] += chunk.scores[:, new].sum(axis=1)
             self._run_count += int(new.sum())
-        self.scores[:, rows] = chunk.scores
+        self.scores[:, rows, :scored] = chunk.scores
         for key, fields in chunk.stats.items():
             for name, values in fields.items():
                 self.stats[key][name][:, rows] = values
         for name, values in chunk.row_flags.items():
             self.row_flags[name][rows] = values
         self.done[rows] = True
+
+    def add_column(self, column: ScoreColumn, values: npt.ArrayLike) -> None:
+        """Add (or replace) a column computed elsewhere: imported segment scores (COMET,
+        human judgements) or MQM scores from annotations, ``values`` ``(S, n)`` with NaN where
+        a row has none. Its corpus figure is the mean over the rows that have a value."""
+        array = np.asarray(values, dtype=np.float64)
+        if array.shape != self.scores.shape[:2]:
+            raise ValueError(
+                f"{column.label}: {array.shape[0] if array.ndim else 0} systems x "
+                f"{array.shape[1] if array.ndim > 1 else 0} rows, but the comparison has "
+                f"{self.scores.shape[0]} x {self.scores.shape[1]}"
+            )
+        index = self._column_index.get(column.key)
+        if index is not None and column.key not in self.external:
+            raise ValueError(f"{column.key!r} is a scored column; an added one needs its own key")
+        if index is None:
+            index = len(self.columns)
+            self.scores = np.concatenate((self.scores, array[..., None]), axis=2)
+            self.columns = (*self.columns, column)
+            self.column_keys = (*self.column_keys, column.key)
+            self._column_index[column.key] = index
+            self._run_scores = np.concatenate(
+                (self._run_scores, np.zeros((len(self.systems), 1))), axis=1
+            )
+        else:
+            self.scores[:, :, index] = array
+            self.columns = tuple(column if i == index else c for i, c in enumerate(self.columns))
+        self.external[column.key] = column
+
+    def remove_column(self, key: str) -> None:
+        """Drop a column added with :meth:`add_column`."""
+        if key not in self.external:
+            raise KeyError(f"{key!r} is not an added column")
+        index = self._column_index[key]
+        keep = [i for i in range(len(self.columns)) if i != index]
+        self.scores = np.ascontiguousarray(self.scores[:, :, keep])
+        self._run_scores = self._run_scores[:, keep]
+        self.columns = tuple(self.columns[i] for i in keep)
+        self.column_keys = tuple(c.key for c in self.columns)
+        self._column_index = {k: i for i, k in enumerate(self.column_keys)}
+        del self.external[key]
+
+    def _external_figures(
+        self, system: int, index: npt.NDArray[np.intp] | slice, wanted: Sequence[str] | None
+    ) -> dict[str, float]:
+        keys = [k for k in self.external if wanted is None or k in wanted]
+        figures: dict[str, float] = {}
+        for key in keys:
+            values = self.scores[system, :, self._column_index[key]][index]
+            present = values[~np.isnan(values)]
+            figures[key] = float(present.mean()) if present.size else math.nan
+        return figures
 
     @property
     def n_done(self) -> int:
@@ -237,7 +293,7 @@ class ScoreTable:
     def _wanted(self, columns: Iterable[str] | None) -> list[tuple[Metric, MetricSettings]]:
         if columns is None:
             return list(self._metrics)
-        keys = {self.column_info(c).metric for c in columns}
+        keys = {self.column_info(c).metric for c in columns if c not in self.external}
         return [(m, s) for m, s in self._metrics if m.key in keys]
 
     def corpus(
@@ -278,6 +334,9 @@ class ScoreTable:
             result = m.corpus(s, view)
             figures.update(result.values)
             details[m.key] = result.detail
+        added = self._external_figures(system, index, metrics)
+        figures.update(added)
+        means.update(added)
         return CorpusScores(self.systems[system], count, figures, means, details)
 
     def running_corpus(self, system: int, *, metrics: Sequence[str] | None = None) -> CorpusScores:
@@ -289,7 +348,7 @@ class ScoreTable:
         A metric whose corpus figure needs more than sums (NLTK) is computed in full.
         """
         wanted = self._wanted(metrics)
-        if not all(m.running for m, _ in wanted):
+        if not all(m.running for m, _ in wanted) or self.external:
             return self.corpus(system, self.done, metrics=metrics)
         count = self._run_count
         sums = self._run_scores[system]

@@ -28,6 +28,7 @@ from matchlight.core.analysis.selection import (
 )
 from matchlight.core.analysis.textsearch import SearchColumn
 from matchlight.core.io.inputs import Comparison
+from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import empty_table
 from matchlight.core.scoring.results import ScoreChunk, ScoreTable
@@ -39,9 +40,10 @@ BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
 
 #: What changed: ``table`` (a new, empty score table: settings changed), ``scores`` (rows were
-#: scored; payload ``(start, stop)``), ``baseline``, ``selection`` (the rows shown or their order
-#: changed), ``layout`` (view state a session remembers).
-Event = Literal["table", "scores", "baseline", "selection", "layout"]
+#: scored; payload ``(start, stop)``), ``columns`` (a column was added or removed: imported
+#: scores, MQM from annotations; payload its key), ``baseline``, ``selection`` (the rows shown
+#: or their order changed), ``layout`` (view state a session remembers).
+Event = Literal["table", "scores", "columns", "baseline", "selection", "layout"]
 Observer = Callable[[Event, object], None]
 
 
@@ -110,6 +112,8 @@ class ComparisonSession:
             raise ValueError("the score table was scored under other settings")
         self.baseline = 0
         self.selection = Selection()
+        # Columns computed elsewhere, kept across new settings: key -> (column, values).
+        self._added: dict[str, tuple[ScoreColumn, npt.NDArray[np.float64]]] = {}
         self.layout: dict[str, Any] = {}
         ready = {
             name: column
@@ -172,6 +176,8 @@ class ComparisonSession:
         """
         self.config = config
         self.table = empty_table(self.text, config)
+        for column, values in self._added.values():
+            self.table.add_column(column, values)
         self._data = SelectionData(self.text, self.table, self.source, self._data.search)
         self.selection = _prune(self.selection, self._data)
         self._announce("table", self.table)
@@ -183,6 +189,24 @@ class ComparisonSession:
         call :meth:`refresh_selection` (batched by the caller) when it depends on scores."""
         self.table.apply(chunk)
         self._announce("scores", (chunk.start, chunk.stop))
+
+    def set_column(self, column: ScoreColumn, values: npt.ArrayLike) -> None:
+        """Add or replace a column of per-segment values computed elsewhere (imported scores,
+        MQM from annotations): ``(S, n)``, NaN where a row has none. It is kept when the
+        settings change."""
+        array = np.array(values, dtype=np.float64)
+        self.table.add_column(column, array)
+        self._added[column.key] = (column, array)
+        self._announce("columns", column.key)
+        if self.selection.depends_on_scores():
+            self._recompute(announce=True)
+
+    def remove_column(self, key: str) -> None:
+        self.table.remove_column(key)
+        del self._added[key]
+        self.selection = _prune(self.selection, self._data)
+        self._announce("columns", key)
+        self._recompute(announce=True)
 
     def set_baseline(self, system: int) -> None:
         if not 0 <= system < len(self.text.systems):

@@ -132,6 +132,7 @@ class SegmentTableModel(QAbstractTableModel):
         session.scores_changed.connect(self.on_chunk_applied)
         session.baseline_changed.connect(self._on_baseline_changed)
         session.table_replaced.connect(self._on_table_replaced)
+        session.columns_changed.connect(self._on_columns_changed)
 
     # -- structure --------------------------------------------------------------------------
 
@@ -298,6 +299,19 @@ class SegmentTableModel(QAbstractTableModel):
         if stop <= start:
             return
         self._emit_score_changes(start, stop - 1)
+
+    @Slot(str)
+    def _on_columns_changed(self, key: str) -> None:
+        """A column was added or removed: column positions in the table may have moved."""
+        if key in self._shown and not self._table.has(key):
+            self.beginResetModel()
+            self._shown = self._valid_shown(self._shown)
+            self._build_columns()
+            self.endResetModel()
+            return
+        self._build_columns()
+        if key in self._shown and len(self._text):
+            self._emit_score_changes(0, len(self._text) - 1)
 
     @Slot(object)
     def _on_table_replaced(self, table: ScoreTable) -> None:
