@@ -1,0 +1,248 @@
+"""matchlight.core.analysis.columnstats: a table's columns as resampling statistics, and the
+paired tests the app's significance panel shows.
+
+The oracle is sacreBLEU 2.6.0's own ``PairedTest`` on the text of the selected rows (BLEU and
+chrF with a non-first baseline), and for mean columns plain numpy and
+:mod:`core.analysis.significance` on the segment scores read straight from the table.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pytest
+from sacrebleu.metrics import BLEU, CHRF
+from sacrebleu.significance import PairedTest
+
+from matchlight.core.analysis.columnstats import (
+    NotTestable,
+    column_statistics,
+    pairwise_for_column,
+    significance_by_column,
+    significance_columns,
+)
+from matchlight.core.analysis.significance import (
+    SignificanceCancelled,
+    mean_score,
+    mean_statistics,
+    paired_bootstrap,
+    pairwise_significance,
+)
+from matchlight.core.metrics.base import ScoreColumn
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.engine import score_corpus
+from matchlight.core.scoring.results import ScoreTable
+from matchlight.core.text.corpus import CorpusText, corpus_text_from_lines
+from tests.conftest import SHARED_DATA
+
+DE_EN = SHARED_DATA / "wmt22-de-en"
+NAMES = ("JDExploreAcademy", "LT22", "Online-W")
+needs_data = pytest.mark.skipif(not DE_EN.is_dir(), reason="shared/data is not present")
+
+
+@pytest.fixture(autouse=True)
+def _quiet_sacrebleu() -> Iterator[None]:
+    logger = logging.getLogger("sacrebleu")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    yield
+    logger.setLevel(level)
+
+
+def read_lines(path: Any) -> list[str]:
+    return path.read_text(encoding="utf-8").split("\n")[:-1]
+
+
+@cache
+def de_en() -> tuple[CorpusText, ScoreTable]:
+    """The first 600 rows of wmt22-de-en, both references, three systems, every metric."""
+    n = 600
+    text = corpus_text_from_lines(
+        references=[read_lines(DE_EN / "ref.txt")[:n], read_lines(DE_EN / "ref2.txt")[:n]],
+        systems=[read_lines(DE_EN / f"sys.{s}.txt")[:n] for s in NAMES],
+        names=NAMES,
+    )
+    config = ScoringConfig(metrics=("bleu", "chrf", "rouge", "nltk_bleu"))
+    return text, score_corpus(text, config)
+
+
+@contextmanager
+def sacrebleu_seed(seed: int) -> Iterator[None]:
+    old = os.environ.get("SACREBLEU_SEED")
+    os.environ["SACREBLEU_SEED"] = str(seed)
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["SACREBLEU_SEED"]
+        else:
+            os.environ["SACREBLEU_SEED"] = old
+
+
+def sacrebleu_paired(
+    metric: Any, text: CorpusText, rows: np.ndarray, baseline: int, *, test: str, n: int, seed: int
+) -> list[Any]:
+    """sacreBLEU's results (baseline first, then the others in order) on files holding only
+    ``rows``."""
+    pick = rows.tolist()
+    order = [baseline, *(s for s in range(len(text.systems)) if s != baseline)]
+    systems = [(text.system_names[s], [text.systems[s][i] for i in pick]) for s in order]
+    refs = [[ref[i] for i in pick] for ref in text.references]
+    with sacrebleu_seed(seed):
+        paired = PairedTest(
+            systems, {"m": metric}, refs, test_type=test, n_samples=n, n_ar_confidence=-1
+        )
+        _, scores = paired()
+    (name,) = (key for key in scores if key != "System")
+    return scores[name]
+
+
+def assert_same_as_sacrebleu(ours: Any, theirs: list[Any]) -> None:
+    for mine, their in zip(ours.systems, theirs, strict=True):
+        assert mine.score == their.score
+        assert mine.mean == their.mean
+        assert mine.ci == their.ci
+        assert mine.p_value == their.p_value
+
+
+# -- which columns, which statistics ------------------------------------------------------------
+
+
+@needs_data
+def test_headline_columns_are_offered_and_nltk_says_why_not() -> None:
+    _, table = de_en()
+    found = {column.key: reason for column, reason in significance_columns(table)}
+    assert list(found) == ["bleu", "chrf", "rouge1_f", "rouge2_f", "rougeL_f", "nltk_bleu"]
+    assert all(found[k] is None for k in ("bleu", "chrf", "rouge1_f", "rouge2_f", "rougeL_f"))
+    assert found["nltk_bleu"] is not None and "summed" in found["nltk_bleu"]
+    with pytest.raises(NotTestable, match="count"):
+        column_statistics(table, "hyp_len")
+
+
+@needs_data
+def test_corpus_figures_of_the_statistics_are_the_tables() -> None:
+    _, table = de_en()
+    rows = np.arange(0, 600, 3)
+    for key in ("bleu", "chrf", "rougeL_f"):
+        data = column_statistics(table, key)
+        for s in range(len(NAMES)):
+            summed = data.stats[s][rows].sum(axis=0, keepdims=True)
+            expected = table.corpus(s, rows).value(key)
+            assert float(data.score(summed)[0]) == pytest.approx(expected, abs=1e-12)
+    bleu = column_statistics(table, "bleu")
+    assert bleu.rule == "stats" and bleu.stats[0].dtype == np.int64
+    assert bleu.stats[0].shape == (600, 10)
+
+
+# -- against sacreBLEU ------------------------------------------------------------------------
+
+
+@needs_data
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_bleu_and_chrf_tests_on_selected_rows_equal_sacrebleu(test: str) -> None:
+    """A selection of rows, the second system as baseline: the same numbers as sacreBLEU run on
+    files holding only those rows with that baseline first."""
+    text, table = de_en()
+    mask = np.zeros(600, np.bool_)
+    mask[::2] = True
+    mask[:40] = True
+    rows = np.flatnonzero(mask)
+    n = 200 if test == "bs" else 400
+    results = significance_by_column(
+        table, ["bleu", "chrf"], baseline=1, rows=mask, test=test, n_samples=n, seed=2024
+    )
+    bleu, chrf = results
+    assert bleu.n_rows == chrf.n_rows == len(rows)
+    assert [s.name for s in bleu.result.systems] == ["LT22", "JDExploreAcademy", "Online-W"]
+    if test == "bs":
+        assert_same_as_sacrebleu(
+            bleu.result, sacrebleu_paired(BLEU(), text, rows, 1, test=test, n=n, seed=2024)
+        )
+        assert_same_as_sacrebleu(
+            chrf.result, sacrebleu_paired(CHRF(), text, rows, 1, test=test, n=n, seed=2024)
+        )
+    else:
+        # sacreBLEU's AR reports no means; ours adds 1,000 bootstrap resamples for them.
+        theirs = sacrebleu_paired(BLEU(), text, rows, 1, test=test, n=n, seed=2024)
+        for mine, their in zip(bleu.result.systems, theirs, strict=True):
+            assert (mine.score, mine.p_value) == (their.score, their.p_value)
+        assert all(s.mean is not None and s.ci is not None for s in bleu.result.systems)
+
+
+@needs_data
+def test_mean_columns_are_tested_on_the_segment_scores() -> None:
+    _, table = de_en()
+    rows = np.arange(100, 400)
+    (rouge,) = significance_by_column(
+        table, ["rougeL_f"], baseline=2, rows=rows, n_samples=300, seed=7
+    )
+    values = [table.column("rougeL_f", s) for s in (2, 0, 1)]
+    expected = paired_bootstrap(
+        [mean_statistics(v) for v in values],
+        mean_score,
+        names=[NAMES[2], NAMES[0], NAMES[1]],
+        n_samples=300,
+        seed=7,
+        rows=rows,
+    )
+    assert rouge.result == expected
+    assert rouge.result.systems[0].score == pytest.approx(values[0][rows].mean(), abs=1e-12)
+
+
+@needs_data
+def test_an_imported_column_with_missing_values_is_tested_on_rows_every_system_has() -> None:
+    text, _ = de_en()
+    table = score_corpus(text, ScoringConfig(metrics=("bleu",)))
+    values = np.random.default_rng(3).normal(0.5, 0.2, size=(3, 600))
+    values[1, 5:25] = np.nan
+    column = ScoreColumn("comet", "COMET", "COMET", "imported", "test")
+    table.add_column(column, values)
+    assert [c.key for c, _ in significance_columns(table)] == ["bleu", "comet"]
+    (result,) = significance_by_column(table, ["comet"], baseline=0, n_samples=100, seed=1)
+    kept = np.setdiff1d(np.arange(600), np.arange(5, 25))
+    assert result.n_rows == 580
+    expected = paired_bootstrap(
+        [mean_statistics(np.nan_to_num(v)) for v in values],
+        mean_score,
+        names=list(NAMES),
+        n_samples=100,
+        seed=1,
+        rows=kept,
+    )
+    assert result.result == expected
+
+
+@needs_data
+def test_pairwise_matrix_is_cores_on_the_usable_rows() -> None:
+    _, table = de_en()
+    rows = np.arange(300)
+    ours = pairwise_for_column(table, "bleu", rows=rows, n_samples=150, seed=5)
+    data = column_statistics(table, "bleu")
+    assert ours == pairwise_significance(
+        list(data.stats), data.score, names=list(NAMES), n_samples=150, seed=5, rows=rows
+    )
+    with pytest.raises(NotTestable):
+        pairwise_for_column(table, "nltk_bleu")
+
+
+@needs_data
+def test_progress_covers_every_column_and_cancel_stops() -> None:
+    _, table = de_en()
+    seen: list[float] = []
+    results = significance_by_column(
+        table,
+        ["bleu", "rouge1_f", "nltk_bleu"],
+        baseline=0,
+        n_samples=50,
+        progress=seen.append,
+    )
+    assert seen == sorted(seen) and seen[-1] == 1.0
+    assert results[2].result is None and results[2].reason
+    with pytest.raises(SignificanceCancelled):
+        significance_by_column(table, ["bleu"], baseline=0, n_samples=50, cancel=lambda: True)
