@@ -1,22 +1,56 @@
 """Warnings about settings that silently mislead, shared by the CLI and the GUI banner.
 
 Each :class:`Advice` names the problem in words and, where one exists, the setting that fixes
-it, so the CLI can print it and the GUI can offer it as a button.
+it, so the CLI can print it and the GUI can offer it as a button. What the advice needs to know
+about the texts (their script, whether they are already split into words, sentence markers,
+which references rouge-score's tokenizer mostly wipes out) is gathered once by
+:func:`profile_references`, in whatever thread reads the files.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+import regex
+
 from matchlight.core.scoring.results import ScoreTable
+
+__all__ = [
+    "CJK_SHARE",
+    "SCRIPT_SAMPLE_LINES",
+    "SEGMENTED_SHARE",
+    "Advice",
+    "TextProfile",
+    "detect_script",
+    "has_sentence_marker",
+    "is_presegmented",
+    "profile_references",
+    "rouge_mostly_dropped",
+    "scoring_advice",
+]
 
 #: How many lines of each reference :func:`detect_script` looks at.
 SCRIPT_SAMPLE_LINES = 200
-#: Share of Han/kana letters above which references count as Chinese or Japanese.
+#: Share of Han/kana (or Hangul) letters above which references count as Chinese or Japanese
+#: (or Korean).
 CJK_SHARE = 0.3
+#: Spaces between two Han/kana characters per Han/kana character above which Chinese or
+#: Japanese text counts as already split into words (pre-segmented TED Japanese: about 0.5;
+#: ordinary Chinese and Japanese: almost 0).
+SEGMENTED_SHARE = 0.15
+
+_HANGUL_RANGES = ((0xAC00, 0xD7A3), (0x1100, 0x11FF), (0x3130, 0x318F), (0xA960, 0xA97F))
+_KANA_RANGES = ((0x3040, 0x30FF), (0x31F0, 0x31FF), (0xFF66, 0xFF9F))
+_CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
+_SEGMENTING_SPACE = regex.compile(
+    r"(?<=[\p{Han}\p{Hiragana}\p{Katakana}])\s+(?=[\p{Han}\p{Hiragana}\p{Katakana}])"
+)
+#: Every ASCII byte that is not a letter or digit: what rouge-score's tokenizer drops.
+_ASCII_NOT_ALNUM = bytes(b for b in range(128) if not chr(b).isalnum())
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,16 +63,21 @@ class Advice:
     fix_label: str = ""
 
 
-def detect_script(references: Sequence[Sequence[str]]) -> str | None:
-    """``"zh"`` or ``"ja"`` when the references are mostly Chinese / Japanese, else None.
+def _in(code: int, ranges: tuple[tuple[int, int], ...]) -> bool:
+    return any(low <= code <= high for low, high in ranges)
 
-    Counts Han ideographs and kana among the letters of the first lines of every reference; a
-    noticeable share of kana means Japanese.
+
+def detect_script(references: Sequence[Sequence[str]]) -> str | None:
+    """``"zh"``, ``"ja"`` or ``"ko"`` when the references are mostly Chinese, Japanese or
+    Korean, else None.
+
+    Counts Han ideographs, kana and Hangul among the letters of the first lines of every
+    reference; a noticeable share of kana among the Han and kana means Japanese.
     """
-    letters = han = kana = 0
+    letters = han = kana = hangul = 0
     for lines in references:
         for line in lines[:SCRIPT_SAMPLE_LINES]:
-            if line.isascii():  # no kana, no Han: only count the letters (in C)
+            if line.isascii():  # no kana, no Han, no Hangul: only count the letters (in C)
                 letters += sum(map(str.isalpha, line))
                 continue
             for ch in line:
@@ -46,18 +85,95 @@ def detect_script(references: Sequence[Sequence[str]]) -> str | None:
                     continue
                 letters += 1
                 code = ord(ch)
-                if 0x3040 <= code <= 0x30FF or 0x31F0 <= code <= 0x31FF or 0xFF66 <= code <= 0xFF9F:
+                if _in(code, _KANA_RANGES):
                     kana += 1
-                elif unicodedata.name(ch, "").startswith("CJK "):
+                elif _in(code, _HANGUL_RANGES):
+                    hangul += 1
+                elif _CJK.match(ch):
                     han += 1
-    if not letters or (han + kana) / letters < CJK_SHARE:
+    if not letters:
+        return None
+    if hangul / letters >= CJK_SHARE:
+        return "ko"
+    if (han + kana) / letters < CJK_SHARE:
         return None
     return "ja" if kana / (han + kana) > 0.1 else "zh"
+
+
+def is_presegmented(references: Sequence[Sequence[str]]) -> bool:
+    """Whether Chinese or Japanese references are already split into words by spaces.
+
+    Ordinary Chinese and Japanese text has no spaces between words; research data is often
+    segmented beforehand (``今年 の 終わり に は``). Then sacreBLEU's 13a tokenizer already sees
+    the words, and advice to split the text is wrong.
+    """
+    chars = spaces = 0
+    for lines in references:
+        for line in lines[:SCRIPT_SAMPLE_LINES]:
+            if line.isascii():
+                continue
+            chars += len(_CJK.findall(line))
+            spaces += len(_SEGMENTING_SPACE.findall(line))
+    return chars > 0 and spaces / chars >= SEGMENTED_SHARE
 
 
 def has_sentence_marker(references: Sequence[Sequence[str]], marker: str = "<n>") -> bool:
     """Whether the first lines of any reference contain ``marker`` (sentence-marked text)."""
     return any(marker in line for lines in references for line in lines[:SCRIPT_SAMPLE_LINES])
+
+
+def rouge_mostly_dropped(line: str) -> bool:
+    """Whether rouge-score's tokenizer keeps some of ``line`` but under half its letters and
+    digits (it keeps only ``[a-z0-9]`` after lowercasing).
+
+    Such a reference scores on the stray Latin words and digits left, which says nothing about
+    the translation. A line with no tokens at all is the table's ``empty_refs`` flag instead.
+    """
+    if line.isascii():
+        return False  # every ASCII letter and digit is kept
+    kept = len(line.lower().encode("ascii", "ignore").translate(None, _ASCII_NOT_ALNUM))
+    if kept == 0:
+        return False
+    dropped_bound = len(line) - len(line.encode("ascii", "ignore"))  # non-ASCII characters
+    if dropped_bound <= kept:
+        return False  # even if all of them were letters, at least half are kept
+    letters = sum(map(str.isalnum, line))
+    return kept * 2 < letters
+
+
+@dataclass(frozen=True, slots=True)
+class TextProfile:
+    """What the advice needs to know about the references of a comparison.
+
+    ``script`` is :func:`detect_script`'s, ``segmented`` :func:`is_presegmented`'s,
+    ``has_marker`` :func:`has_sentence_marker`'s; ``rouge_dropped[r, i]`` says whether
+    reference ``r`` of row ``i`` loses most of its letters under rouge-score's tokenizer
+    (:func:`rouge_mostly_dropped`).
+    """
+
+    script: str | None = None
+    segmented: bool = False
+    has_marker: bool = False
+    rouge_dropped: npt.NDArray[np.bool_] = field(
+        default_factory=lambda: np.zeros((0, 0), dtype=np.bool_)
+    )
+
+
+def profile_references(references: Sequence[Sequence[str]]) -> TextProfile:
+    """Everything :func:`scoring_advice` reads about the texts, in one pass over them.
+
+    Pure and thread-safe: the app calls it in the thread that reads the files.
+    """
+    script = detect_script(references)
+    dropped = np.array(
+        [[rouge_mostly_dropped(line) for line in lines] for lines in references], dtype=np.bool_
+    ).reshape(len(references), len(references[0]) if references else 0)
+    return TextProfile(
+        script=script,
+        segmented=script in ("zh", "ja") and is_presegmented(references),
+        has_marker=has_sentence_marker(references),
+        rouge_dropped=dropped,
+    )
 
 
 def _separator_label(separator: str | None) -> str:
@@ -68,23 +184,100 @@ def _separator_label(separator: str | None) -> str:
     return repr(separator)
 
 
+_KOREAN_BLEU = {
+    "13a": "keeps each space-delimited word (eojeol) whole, particles attached, so a word with "
+    "another particle does not match at all",
+    "intl": "keeps each space-delimited word (eojeol) whole, particles attached, so a word "
+    "with another particle does not match at all",
+    "none": "splits only at spaces: each word (eojeol) is one token, particles attached",
+    "zh": "treats Hangul like 13a: each word (eojeol) is one token, particles attached",
+    "char": "splits every Hangul syllable into a token of its own, so BLEU runs much higher "
+    "than with words and is not comparable with word-level BLEU",
+}
+_KOREAN_ROUGE = {
+    "rouge-score": "rouge-score's tokenizer drops all Hangul, so ROUGE counts only the Latin "
+    "words and digits left",
+    "unicode": "the Unicode tokenizer keeps each word (eojeol) as one token, particles attached",
+}
+
+
+def _korean_advice(config: Any) -> Advice | None:
+    parts = []
+    if "bleu" in config.metrics:
+        tokenize = config.settings("bleu").tokenize
+        what = _KOREAN_BLEU.get(tokenize)
+        if what is not None:
+            parts.append(f"BLEU's {tokenize} tokenizer {what}")
+    if "rouge" in config.metrics:
+        what = _KOREAN_ROUGE.get(config.settings("rouge").tokenizer)
+        if what is not None:
+            parts.append(what)
+    if not parts:
+        return None
+    return Advice(
+        "korean-tokenizer",
+        "The references look Korean, which writes words (eojeol) between spaces with particles "
+        "attached: " + "; ".join(parts) + ". sacreBLEU's ko-mecab, which splits off the "
+        "particles, gives figures between word and syllable BLEU.",
+    )
+
+
+def _rouge_tokens_advice(
+    table: ScoreTable, done: npt.NDArray[np.bool_], profile: TextProfile | None
+) -> Advice | None:
+    empty = int(table.flag("empty_refs")[done].sum())
+    dropped = 0
+    if profile is not None and profile.rouge_dropped.shape == (table.nrefs, table.n_segments):
+        dropped = int(profile.rouge_dropped[:, done].sum())
+    if not empty and not dropped:
+        return None
+    total = int(done.sum()) * table.nrefs
+    tokenizer = "the rouge-score tokenizer (it keeps only a-z0-9)"
+    if empty:
+        message = (
+            f"{empty} of {total} references have no ROUGE tokens under {tokenizer}, so every "
+            "system scores 0 ROUGE on them"
+        )
+        if dropped:
+            message += (
+                f"; {dropped} more lose most of their letters and score only on the Latin "
+                "words and digits left"
+            )
+    else:
+        message = (
+            f"{dropped} of {total} references lose most of their letters under {tokenizer}: "
+            "their ROUGE scores count only the Latin words and digits left"
+        )
+    return Advice(
+        "rouge-empty",
+        message + ".",
+        {"rouge": {"tokenizer": "unicode"}},
+        "Use the Unicode tokenizer",
+    )
+
+
 def scoring_advice(
     table: ScoreTable,
     *,
     script: str | None = None,
     has_marker: bool = False,
+    profile: TextProfile | None = None,
 ) -> list[Advice]:
     """What is misleading about the scored rows of ``table`` under its configuration.
 
-    ``script`` is :func:`detect_script` of the references; ``has_marker`` says whether the
-    texts contain ``<n>`` sentence markers. Each advice's ``fix`` maps a metric key (or
-    ``text`` for the sentence separator) to the settings that fix it, as
-    :meth:`ScoringConfig.apply` takes them.
+    ``profile`` is :func:`profile_references` of the references; without it, ``script``
+    (:func:`detect_script`) and ``has_marker`` (whether the texts contain ``<n>`` sentence
+    markers) say what is known, and nothing is assumed about segmentation or partly dropped
+    references. Each advice's ``fix`` maps a metric key (or ``text`` for the sentence
+    separator) to the settings that fix it, as :meth:`ScoringConfig.apply` takes them.
     """
+    if profile is not None:
+        script, has_marker = profile.script, profile.has_marker
+    segmented = profile is not None and profile.segmented
     config = table.config
     done = table.done
     advice: list[Advice] = []
-    if script is not None and "bleu" in config.metrics:
+    if script in ("zh", "ja") and not segmented and "bleu" in config.metrics:
         tokenize = config.settings("bleu").tokenize  # type: ignore[attr-defined]
         if tokenize in ("13a", "intl", "none"):
             if script == "zh":
@@ -108,23 +301,28 @@ def scoring_advice(
                         "Use char tokenizer",
                     )
                 )
+    if script == "ko":
+        korean = _korean_advice(config)
+        if korean is not None:
+            advice.append(korean)
     if "rouge" in config.metrics:
         rouge = config.settings("rouge")
-        empty = int(table.flag("empty_refs")[done].sum())
-        if empty and rouge.tokenizer == "rouge-score":  # type: ignore[attr-defined]
-            total = int(done.sum()) * table.nrefs
+        if rouge.tokenizer == "rouge-score":  # type: ignore[attr-defined]
+            tokens = _rouge_tokens_advice(table, done, profile)
+            if tokens is not None:
+                advice.append(tokens)
+        separator = config.sentence_separator
+        fallback = int(table.flag("lsum_fallback")[done].sum())
+        if separator is None:
             advice.append(
                 Advice(
-                    "rouge-empty",
-                    f"{empty} of {total} references have no ROUGE tokens under the rouge-score "
-                    "tokenizer (it keeps only a-z0-9), so every system scores 0 ROUGE on them.",
-                    {"rouge": {"tokenizer": "unicode"}},
-                    "Use the Unicode tokenizer",
+                    "lsum-none",
+                    "No sentence separator is set, so ROUGE-Lsum equals ROUGE-L on every row.",
+                    {"text": {"sentence_separator": "<n>" if has_marker else "\n"}},
+                    "Use the <n> separator" if has_marker else "Split at newlines",
                 )
             )
-        fallback = int(table.flag("lsum_fallback")[done].sum())
-        separator = config.sentence_separator
-        if fallback and separator is not None:
+        elif fallback:
             use_marker = has_marker and separator != "<n>"
             advice.append(
                 Advice(
