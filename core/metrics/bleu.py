@@ -44,7 +44,7 @@ from matchlight.core.metrics.base import (
     mask_separator,
 )
 from matchlight.core.metrics.lcs import match_masks
-from matchlight.core.metrics.matching import match_orders
+from matchlight.core.metrics.matching import OrderMatches, match_orders
 from matchlight.core.metrics.ngrams import Column, NgramCounts
 from matchlight.core.text.tokenizers import BLEU_TOKENIZERS, Tokenizer, bleu_tokenizer
 from matchlight.core.text.types import Span, Tokens
@@ -485,23 +485,24 @@ def prepare_detail(references: Sequence[Sequence[str]], max_order: int = 4) -> D
     )
 
 
-def _links(orders: Sequence[Any], width: int) -> tuple[tuple[int, int], ...]:
+def _links(orders: Sequence[OrderMatches], width: int) -> tuple[tuple[int, int], ...]:
     """The distinct token pairs of the matched n-grams of every order, sorted.
 
-    An order whose n-grams are all "clean" (see :class:`core.metrics.matching.OrderMatches`)
-    holds the token pairs of every higher order already, so the walk stops there.
+    A "clean" order (see :data:`core.metrics.matching.OrderMatches`) holds the token pairs of
+    every higher order already, so the walk stops there.
     """
     if not orders:
         return ()
-    if orders[0].clean:
-        return orders[0].pairs
+    hyp, ref, clean = orders[0]
+    if clean:
+        return tuple(zip(hyp, ref, strict=True))
     step = width + 1  # (i + t, j + t) is t * (width + 1) after (i, j), as an integer key
     keys: set[int] = set()
-    for n, order in enumerate(orders, start=1):
-        base = [i * width + j for i, j in order.pairs]
+    for n, (hyp, ref, clean) in enumerate(orders, start=1):
+        base = [i * width + j for i, j in zip(hyp, ref, strict=True)]
         for offset in range(0, n * step, step):
             keys.update([key + offset for key in base])
-        if order.clean:
+        if clean:
             break
     return tuple(map(divmod, sorted(keys), repeat(width)))
 
@@ -515,22 +516,25 @@ def bleu_detail(hypothesis: Sequence[str], refs: DetailRefs) -> BleuDetail:
     hyp_len = len(hypothesis)
     max_order = refs.max_order
     single = len(refs.lengths) == 1
-    starts: list[set[int]] = [set() for _ in range(max_order)]
+    starts: list[set[int]] = [] if single else [set() for _ in range(max_order)]
     hyp_matches: list[tuple[int, ...]] = []
     ref_orders: list[tuple[int, ...]] = []
     links: list[tuple[tuple[int, int], ...]] = []
+    hyp_levels = [0] * hyp_len
     for masks, width in zip(refs.masks, refs.lengths, strict=True):
         get = masks.get
         orders = match_orders([get(token, 0) for token in hypothesis], max_order)
         levels = [0] * width
-        for n, order in enumerate(orders, start=1):
+        for n, (hyp, ref, _) in enumerate(orders, start=1):
             row = [n] * n
-            for _, j in order.pairs:
+            for j in ref:
                 levels[j : j + n] = row
             if single:
-                hyp_matches.append(tuple([i for i, _ in order.pairs]))
+                for i in hyp:
+                    hyp_levels[i : i + n] = row
+                hyp_matches.append(tuple(hyp))
             else:
-                starts[n - 1].update([i for i, _ in order.pairs])
+                starts[n - 1].update(hyp)
         ref_orders.append(tuple(levels))
         links.append(_links(orders, width))
     if single:
@@ -539,11 +543,10 @@ def bleu_detail(hypothesis: Sequence[str], refs: DetailRefs) -> BleuDetail:
         # Clipped with the maximum count over the references: the union of the per-reference
         # matches (each is a prefix of the n-gram's occurrences in the hypothesis).
         hyp_matches = [tuple(sorted(union)) for union in starts]
-    hyp_levels = [0] * hyp_len
-    for n, matched in enumerate(hyp_matches, start=1):
-        row = [n] * n
-        for i in matched:
-            hyp_levels[i : i + n] = row
+        for n, matched in enumerate(hyp_matches, start=1):
+            row = [n] * n
+            for i in matched:
+                hyp_levels[i : i + n] = row
     totals = tuple([hyp_len - n if n < hyp_len else 0 for n in range(max_order)])
     return BleuDetail(
         BleuStats(
@@ -799,7 +802,11 @@ def match_row(
 class BleuRowDetail(MetricRowDetail):
     metric = "bleu"
 
-    def __init__(self, settings: BleuSettings, matches: TokenMatches) -> None:
+    def __init__(
+        self, settings: BleuSettings, matches: TokenMatches, mode: HighlightMode | None = None
+    ) -> None:
+        """``mode`` is the metric's highlight mode for ``settings``, passed by a detailer that
+        makes many rows (built here otherwise)."""
         self._settings = settings
         self._matches = matches
         self._scores = [
@@ -811,7 +818,8 @@ class BleuRowDetail(MetricRowDetail):
             )
             for d in matches.details
         ]
-        (mode,) = BleuMetric().highlight_modes(settings)
+        if mode is None:
+            (mode,) = BleuMetric().highlight_modes(settings)
         self.layers = (matches.layer(key=mode.key, label=mode.label, max_level=mode.max_level),)
 
     @property
@@ -995,11 +1003,12 @@ class BleuMetric(Metric):
     ) -> Callable[[Sequence[str], Sequence[str]], BleuRowDetail]:
         s = cast(BleuSettings, settings)
         tokenizer = s.tokenizer()
+        (mode,) = self.highlight_modes(s)
 
         def detail(references: Sequence[str], outputs: Sequence[str]) -> BleuRowDetail:
             matches = match_row(
                 tokenizer, references, outputs, max_order=s.max_order, separator=separator
             )
-            return BleuRowDetail(s, matches)
+            return BleuRowDetail(s, matches, mode)
 
         return detail

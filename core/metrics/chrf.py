@@ -614,7 +614,10 @@ def _matches(
     if max_order == 0:
         return []
     get = masks.get
-    pairs = [order.pairs for order in match_orders([get(t, 0) for t in hyp], max_order)]
+    pairs = [
+        tuple(zip(starts, ref, strict=True))
+        for starts, ref, _ in match_orders([get(t, 0) for t in hyp], max_order)
+    ]
     return pairs + [()] * (max_order - len(pairs))
 
 

@@ -16,21 +16,17 @@ of the mask) up to the smaller of the two counts, which is exactly what clipping
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from matchlight.core.metrics.lcs import next_order
 
 __all__ = ["OrderMatches", "match_orders"]
 
 
-@dataclass(frozen=True, slots=True)
-class OrderMatches:
-    """The clipped matches of one n-gram order: ``pairs[k] = (output start, reference start)``
-    in increasing output start. ``clean`` says every n-gram found at this order occurs once in
-    each side, so that the token pairs of every higher order are among this order's."""
-
-    pairs: tuple[tuple[int, int], ...]
-    clean: bool
+#: The clipped matches of one order: the output starts and the reference starts of the matched
+#: n-grams (paired index by index, in increasing output start), and whether the order is
+#: "clean": every n-gram found at this order occurs once on each side, so that the token pairs
+#: of every higher order are among this order's. Plain lists: this is the detail path's hot spot.
+OrderMatches = tuple[list[int], list[int], bool]
 
 
 def match_orders(token_masks: Sequence[int], max_order: int) -> list[OrderMatches]:
@@ -45,16 +41,16 @@ def match_orders(token_masks: Sequence[int], max_order: int) -> list[OrderMatche
     while found:
         left: dict[int, int] = {}  # per n-gram (mask): reference occurrences not yet paired
         get = left.get
-        pairs: list[tuple[int, int]] = []
-        append = pairs.append
+        hyp: list[int] = []
+        ref: list[int] = []
         for i, mask in found.items():
             rest = get(mask, mask)
             if rest:
                 low = rest & -rest
                 left[mask] = rest ^ low
-                append((i, low.bit_length() - 1))
-        clean = len(left) == len(found) and not any(left.values())
-        result.append(OrderMatches(tuple(pairs), clean))
+                hyp.append(i)
+                ref.append(low.bit_length() - 1)
+        result.append((hyp, ref, len(left) == len(found) and not any(left.values())))
         if n == max_order:
             break
         n += 1

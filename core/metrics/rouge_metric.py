@@ -6,6 +6,7 @@ The arithmetic itself (rouge-score 0.1.2's, exactly) is :mod:`core.metrics.rouge
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, cast
@@ -41,6 +42,7 @@ from matchlight.core.metrics.rouge import (
     rouge_lsum,
     rouge_prf,
     score_multi,
+    score_of,
 )
 from matchlight.core.text.textspan import sentence_spans
 from matchlight.core.text.tokenizers import ROUGE_TOKENIZERS, Tokenizer, rouge_tokenizer
@@ -99,10 +101,15 @@ class RougeSettings(MetricSettings):
     @property
     def types(self) -> tuple[str, ...]:
         """The ROUGE types scored, in rouge-score's spelling."""
-        return (*(f"rouge{n}" for n in range(1, self.max_n + 1)), "rougeL", "rougeLsum")
+        return _rouge_types(self.max_n)
 
     def word_tokenizer(self) -> Tokenizer:
         return rouge_tokenizer(self.tokenizer, stem=self.stem)
+
+
+@functools.cache
+def _rouge_types(max_n: int) -> tuple[str, ...]:
+    return (*(f"rouge{n}" for n in range(1, max_n + 1)), "rougeL", "rougeLsum")
 
 
 def separator_name(separator: str | None) -> str:
@@ -269,7 +276,7 @@ def pair_detail(
     orders = match_orders(token_masks, max_n) if token_masks else []
     stats = [
         RougeStats(
-            len(orders[n - 1].pairs) if n <= len(orders) else 0,
+            len(orders[n - 1][0]) if n <= len(orders) else 0,
             max(hyp_len - n + 1, 0),
             max(ref_len - n + 1, 0),
         )
@@ -339,9 +346,12 @@ class RougeRowDetail(MetricRowDetail):
         self.outputs = tuple(outputs)
         self._chosen: list[list[tuple[Score, int]]] = []
         for per_ref in pairs:
-            self._chosen.append(
-                [score_multi([p.stats[t] for p in per_ref]) for t in range(len(self._types))]
-            )
+            if len(per_ref) == 1:  # score_multi of one reference: its score (the common case)
+                self._chosen.append([(score_of(stats), 0) for stats in per_ref[0].stats])
+            else:
+                self._chosen.append(
+                    [score_multi([p.stats[t] for p in per_ref]) for t in range(len(self._types))]
+                )
         lcs_type = len(self._types) - 2
         self.layers = (
             LcsLayer(
@@ -478,7 +488,7 @@ class RougeMetric(Metric):
         def detail(references: Sequence[str], outputs: Sequence[str]) -> RougeRowDetail:
             refs = [rouge_line(tokenizer, line, separator) for line in references]
             outs = [rouge_line(tokenizer, line, separator) for line in outputs]
-            check_detail_size(max(len(toks) for toks, _ in (*refs, *outs)))
+            check_detail_size(max([len(toks) for toks, _ in (*refs, *outs)]))
             prepared = [
                 prepare_ref(toks.words, sentences=sents, max_n=max_n) for toks, sents in refs
             ]
