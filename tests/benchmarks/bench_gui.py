@@ -188,6 +188,7 @@ def main() -> None:
 
         window.set_comparison = set_comparison  # type: ignore[method-assign]
         assert window.open_specs(specs)
+        wait(app, lambda: bool(read_end_box), 120)  # the reader thread hands the files over
         read_end = read_end_box[0]
         print(f"  open: files read in a worker thread{'':<17} {read_end - read_start:8.1f} ms")
         shown = time.perf_counter()
