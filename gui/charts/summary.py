@@ -4,6 +4,10 @@ Everything here is computed from the :class:`~core.scoring.results.ScoreTable`'s
 statistics by ``core`` (:meth:`ScoreTable.corpus`), so the numbers match ``matchlight score``
 exactly. The metrics summarised are the registry's headline columns of the scored metrics. The
 widget refreshes at most every :data:`REFRESH_MS` while chunks stream in.
+
+Next to the figures it shows what they depend on: every setting that differs from the
+defaults (:func:`settings_note`), and the reproducibility signatures, selectable and with a
+Copy button. While nothing is open it shows a line saying so, not empty axes.
 """
 
 from __future__ import annotations
@@ -17,19 +21,34 @@ import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QEvent,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
     QTimer,
     Slot,
 )
-from PySide6.QtGui import QColor, QIcon, QPixmap
-from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPalette, QPixmap
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from matchlight.core.metrics.base import ScoreColumn
+from matchlight.core.metrics.registry import METRICS
+from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.results import CorpusScores, ScoreTable
+from matchlight.gui.highlight.palette import is_dark_palette
 
 REFRESH_MS = 150
+NOTHING_OPEN = "No comparison open. Its corpus scores per system show here."
 #: The first refresh of a new table comes later, after the burst of work of showing it.
 FIRST_REFRESH_MS = 450
 HISTOGRAM_EDGES = np.linspace(0.0, 100.0, 21)
@@ -70,6 +89,35 @@ def corpus_value(scores: CorpusScores, metric: str) -> float:
 
 def _format(value: float) -> str:
     return "–" if math.isnan(value) else f"{value:.2f}"
+
+
+def _setting_text(metric_label: str, label: str, kind: str, value: object) -> str:
+    words = label[len(metric_label) :].strip() if label.startswith(metric_label) else label
+    words = words[:1].lower() + words[1:]
+    if kind == "flag":
+        return words if value else f"no {words}"
+    return f"{words} {value}"
+
+
+def settings_note(config: ScoringConfig) -> str:
+    """The settings of ``config`` that differ from the defaults, in words, for a line next to
+    the scores: ``BLEU: tokenizer zh · ROUGE: tokenizer unicode`` ("" when none does)."""
+    parts = []
+    for key, changes in config.changed().items():
+        if key == "text":
+            separator = changes.get("sentence_separator")
+            shown = "none (ROUGE-Lsum = ROUGE-L)" if separator is None else repr(separator)
+            parts.append(f"sentence separator {shown}")
+            continue
+        metric = METRICS[key]
+        specs = {spec.key: spec for spec in metric.settings}
+        words = [
+            _setting_text(metric.label, specs[name].label, specs[name].kind, value)
+            for name, value in changes.items()
+            if name in specs
+        ]
+        parts.append(f"{metric.label}: {', '.join(words)}")
+    return " · ".join(parts)
 
 
 class SummaryModel(QAbstractTableModel):
@@ -193,7 +241,8 @@ class SummaryModel(QAbstractTableModel):
 
 
 class SummaryWidget(QWidget):
-    """The corpus-score table and a histogram of sentence BLEU, for the summary dock."""
+    """The corpus-score table and a histogram of sentence BLEU, for the summary dock; with
+    the non-default settings and the signatures of the figures."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -204,12 +253,22 @@ class SummaryWidget(QWidget):
         self._all_cache: tuple[ScoreTable, int, list[CorpusScores]] | None = None
         self._curves_table: ScoreTable | None = None  # the table self._curves are for
         self._curves: list[pg.PlotDataItem] = []
+        self._dark: bool | None = None
 
-        self.caption = QLabel("No comparison loaded.")
+        self.caption = QLabel(NOTHING_OPEN)
         self.caption.setWordWrap(True)
         self.caption.setToolTip(
             "Corpus BLEU and chrF come from the summed statistics (as sacreBLEU's corpus "
             "scores); ROUGE F is the plain mean of the sentence scores."
+        )
+        self.settings_label = QLabel()
+        self.settings_label.setObjectName("settings-note")
+        self.settings_label.setWordWrap(True)
+        self.settings_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.settings_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.settings_label.setToolTip(
+            "The scoring settings that differ from sacreBLEU's and rouge-score's defaults "
+            "(Scoring ▸ Scoring settings)"
         )
         self.model = SummaryModel(self)
         self.view = QTableView()
@@ -235,24 +294,105 @@ class SummaryWidget(QWidget):
         self.legend = self.plot.addLegend(
             offset=(-8, 8), labelTextSize="8pt", brush=pg.mkBrush(255, 255, 255, 210)
         )
-        for axis in ("left", "bottom"):
-            self.plot.getAxis(axis).setPen(pg.mkPen("#444"))
-            self.plot.getAxis(axis).setTextPen(pg.mkPen("#222"))
         self.plot.setMinimumHeight(140)
         self.plot.getPlotItem().setContentsMargins(2, 2, 14, 2)  # room for the "100" tick
+
+        self.signature_field = QPlainTextEdit()
+        self.signature_field.setObjectName("signature")
+        self.signature_field.setReadOnly(True)
+        self.signature_field.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.signature_field.setToolTip(
+            "The reproducibility signatures of the figures above (sacreBLEU's and "
+            "rouge-score's own where they exist); they are also written with every export"
+        )
+        lines = self.signature_field.fontMetrics().lineSpacing()
+        self.signature_field.setFixedHeight(4 * lines + 12)
+        self.signature_field.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.copy_signature_button = QPushButton("Copy signatures")
+        self.copy_signature_button.setToolTip("Copy the signatures to the clipboard")
+        self.copy_signature_button.clicked.connect(self.copy_signatures)
+        signature_bar = QHBoxLayout()
+        signature_bar.setContentsMargins(0, 0, 0, 0)
+        signature_bar.addWidget(QLabel("Signatures"))
+        signature_bar.addStretch(1)
+        signature_bar.addWidget(self.copy_signature_button)
+        self._signature_box = QWidget()
+        box = QVBoxLayout(self._signature_box)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(2)
+        box.addLayout(signature_bar)
+        box.addWidget(self.signature_field)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.caption)
+        layout.addWidget(self.settings_label)
         layout.addWidget(self.view)
         layout.addWidget(self.plot, 1)
+        layout.addWidget(self._signature_box)
+        self._stretch = QWidget()  # takes the height while nothing is open
+        layout.addWidget(self._stretch, 1)
         self.model.modelReset.connect(self._fit_view_height)
         self._fit_view_height()
+        self._apply_plot_colours()
+        self._show_parts()
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(REFRESH_MS)
         self._timer.timeout.connect(self.refresh)
+
+    def _show_parts(self) -> None:
+        """Figures, histogram and signatures only while a comparison is open."""
+        shown = self._table is not None
+        for widget in (self.view, self.plot, self._signature_box):
+            widget.setVisible(shown)
+        self._stretch.setVisible(not shown)
+        self.settings_label.setVisible(shown)
+
+    def _apply_plot_colours(self) -> None:
+        """The histogram in the palette's colours (white on a dark window is a glare)."""
+        palette = self.palette()
+        dark = is_dark_palette(palette)
+        if dark == self._dark:
+            return
+        self._dark = dark
+        base = palette.color(QPalette.ColorRole.Base)
+        text = palette.color(QPalette.ColorRole.Text)
+        axis = palette.color(QPalette.ColorRole.Mid if dark else QPalette.ColorRole.Shadow)
+        self.plot.setBackground(base)
+        for name in ("left", "bottom"):
+            self.plot.getAxis(name).setPen(pg.mkPen(axis))
+            self.plot.getAxis(name).setTextPen(pg.mkPen(text))
+        legend = QColor(base)
+        legend.setAlpha(210)
+        self.legend.setBrush(pg.mkBrush(legend))
+        self.legend.setLabelTextColor(text)
+        self.plot.getPlotItem().titleLabel.setAttr("color", text.name())
+        title = self.plot.getPlotItem().titleLabel.text
+        self.plot.getPlotItem().setTitle(title, size="9pt", color=text.name())
+        for curve in self._curves:  # legend labels are made with the old text colour
+            self.legend.removeItem(curve)
+            self.legend.addItem(curve, curve.name())
+
+    def is_dark(self) -> bool:
+        return bool(self._dark)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_plot_colours()
+        super().changeEvent(event)
+
+    def signature_text(self) -> str:
+        """The signatures shown, one per line (``BLEU: nrefs:2|case:mixed|...``)."""
+        return self.signature_field.toPlainText()
+
+    @Slot()
+    def copy_signatures(self) -> None:
+        QGuiApplication.clipboard().setText(self.signature_text())
+
+    def settings_text(self) -> str:
+        return self.settings_label.text()
 
     @Slot()
     def _fit_view_height(self) -> None:
@@ -275,7 +415,21 @@ class SummaryWidget(QWidget):
         """
         self._table = table
         self._all_cache = None
-        self.caption.setText("Scoring…" if table is not None else "No comparison loaded.")
+        self._filtered = None  # the rows of another table; the window sets its own
+        self.caption.setText("Scoring…" if table is not None else NOTHING_OPEN)
+        if table is None:
+            self.signature_field.setPlainText("")
+            self.settings_label.setText("")
+        else:
+            signatures = table.config.signatures(table.nrefs)
+            self.signature_field.setPlainText(
+                "\n".join(f"{name}: {sig}" for name, sig in signatures.items())
+            )
+            note = settings_note(table.config)
+            self.settings_label.setText(
+                f"Settings: {note}" if note else "Settings: the reference tools' defaults"
+            )
+        self._show_parts()
         self._timer.start(FIRST_REFRESH_MS)
 
     def set_filtered_rows(self, rows: Sequence[int] | npt.NDArray[np.int64] | None) -> None:
@@ -313,7 +467,7 @@ class SummaryWidget(QWidget):
         if self._curves_table is not table:
             self._rebuild_curves()
         if table is None:
-            self.caption.setText("No comparison loaded.")
+            self.caption.setText(NOTHING_OPEN)
             self.model.set_values((), (), {}, {})
             return
         done = np.flatnonzero(table.done)

@@ -1,21 +1,25 @@
 """Choosing the files of a comparison: an optional source, 1..N references, 1..N systems.
 
-The dialog validates by calling :func:`core.io.inputs.load_comparison`; an
-:class:`~core.io.inputs.InputError`
-is shown inline (the dialog stays open), so the user can fix the file choice right there.
-:class:`ComparisonSpecs` is what the app remembers in its Recent menu and what drag-and-drop
-(:func:`assign_roles`) produces.
+The dialog reads the files with :func:`core.io.inputs.load_comparison` in a background thread
+when Open is pressed (a :class:`~gui.workers.loader.BackgroundCall`; Stop reading cancels it),
+and shows an :class:`~core.io.inputs.InputError` inline (the dialog stays open), so the user
+can fix the file choice right there. :class:`ComparisonSpecs` is what the app remembers in its
+Recent menu and what drag-and-drop (:func:`recognise_files`) produces; the files a drop leaves
+out are named in the dialog.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -42,10 +46,27 @@ from matchlight.core.io.inputs import (
     default_name,
     load_comparison,
 )
-from matchlight.gui.workers.loader import call_in_background
+from matchlight.gui.workers.loader import BackgroundCall
+
+log = logging.getLogger(__name__)
 
 _SOURCE_RE = re.compile(r"^(src|source)([._\-]|\d|$)", re.IGNORECASE)
 _REFERENCE_RE = re.compile(r"^(ref|refs|reference|references)([._\-]|\d|$)", re.IGNORECASE)
+#: The usual names of system outputs: ``sys.NAME.txt``, ``hyp.NAME``, ``out.NAME``...
+_SYSTEM_RE = re.compile(r"^(sys|hyp|system|out|output)[._\-].", re.IGNORECASE)
+#: Files that come with a dataset but are none of its texts.
+_DOCUMENT_RE = re.compile(
+    r"^(readme|license|licence|copying|changelog|citation|authors)([._\-]|$)"
+    r"|^(sha\d*|md5)sums?([._\-]|$)"
+    r"|\.(md|rst|html?|pdf|json|ya?ml|toml|ini|py|sh|bat|ipynb|sha\d*|md5|sig|asc)$",
+    re.IGNORECASE,
+)
+#: Per-line metadata files of the usual dataset layouts (document ids, domains, labels...).
+_METADATA_RE = re.compile(
+    r"^(docids?|doc_ids?|domains?|labels?|tags?|ids?|meta|metadata|align|alignments?|lang)"
+    r"([._\-]|\d|$)",
+    re.IGNORECASE,
+)
 _AUTO_FORMAT = "auto"
 
 
@@ -119,28 +140,101 @@ class ComparisonSpecs:
         )
 
 
-def assign_roles(paths: Iterable[str]) -> ComparisonSpecs:
-    """Guess the role of each dropped file from its name.
+#: Why a dropped file was left out (the Open dialog groups its note by these).
+LEFT_OUT_DOCUMENT = "documentation or checksums"
+LEFT_OUT_METADATA = "per-line metadata, not a text to score"
+LEFT_OUT_FOLDER = "a folder inside the dropped folder"
+LEFT_OUT_HIDDEN = "a hidden file"
+LEFT_OUT_SOURCE = "a second source file"
+LEFT_OUT_UNKNOWN = "not named src*, ref* or sys.*/hyp.*/out.* like the other files"
 
-    ``src*``/``source*`` is the source (the shortest such name; others count as systems),
+
+@dataclass(frozen=True, slots=True)
+class RecognisedFiles:
+    """What a drop of files or folders amounts to: the comparison's specs, and every dropped
+    file that is not part of it with the reason (``(path, reason)``, reasons ``LEFT_OUT_*``)."""
+
+    specs: ComparisonSpecs
+    left_out: tuple[tuple[str, str], ...] = ()
+
+
+def _expand(paths: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Dropped paths with each folder replaced by the files directly inside it."""
+    files: list[str] = []
+    left_out: list[tuple[str, str]] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for child in sorted(path.iterdir(), key=lambda p: p.name.lower()):
+                if child.is_dir():
+                    left_out.append((str(child), LEFT_OUT_FOLDER))
+                else:
+                    files.append(str(child))
+        else:
+            files.append(str(path))
+    return files, left_out
+
+
+def recognise_files(paths: Iterable[str]) -> RecognisedFiles:
+    """Guess the role of each dropped file (or of each file in a dropped folder) by its name.
+
+    ``src*``/``source*`` is the source (the plainest such name; another one is left out),
     ``ref*``/``reference*`` are references (in name order, so ``ref`` precedes ``ref2``), and
-    everything else (typically ``sys.NAME.txt``) is a system named by :func:`default_system_name`.
+    ``sys.*``/``hyp.*``/``out.*`` are systems named by :func:`default_system_name`. Where no file
+    is named like a system, every other file is one (``a.txt``, ``b.txt``). Documentation and
+    checksums (README.md, SHA256SUMS), per-line metadata (docid.txt, domain.txt), hidden files
+    and folders inside a dropped folder are left out, each with the reason.
     """
-    references: list[InputSpec] = []
-    systems: list[InputSpec] = []
-    unique = sorted({str(p) for p in paths}, key=lambda p: (Path(p).name.lower(), p))
-    sources = [p for p in unique if _SOURCE_RE.match(Path(p).name)]
+    files, left_out = _expand(paths)
+    unique = sorted(set(files), key=lambda p: (Path(p).name.lower(), p))
+    candidates: list[str] = []
+    for path in unique:
+        name = Path(path).name
+        if name.startswith("."):
+            left_out.append((path, LEFT_OUT_HIDDEN))
+        elif _DOCUMENT_RE.search(name):
+            left_out.append((path, LEFT_OUT_DOCUMENT))
+        elif _METADATA_RE.match(name):
+            left_out.append((path, LEFT_OUT_METADATA))
+        else:
+            candidates.append(path)
+    sources = [p for p in candidates if _SOURCE_RE.match(Path(p).name)]
     # The plainest name wins the source role: "src.txt" over "source.extra.txt".
     chosen = min(sources, key=lambda p: (len(Path(p).name), p)) if sources else None
-    source = None if chosen is None else InputSpec(path=chosen)
-    for path in unique:
-        if path == chosen:
-            continue
-        if _REFERENCE_RE.match(Path(path).name):
-            references.append(InputSpec(path=path))
-        else:
-            systems.append(InputSpec(path=path, name=default_system_name(path)))
-    return ComparisonSpecs(source=source, references=tuple(references), systems=tuple(systems))
+    references = [
+        InputSpec(path=p)
+        for p in candidates
+        if p not in sources and _REFERENCE_RE.match(Path(p).name)
+    ]
+    rest = [p for p in candidates if p not in sources and not _REFERENCE_RE.match(Path(p).name)]
+    named = [p for p in rest if _SYSTEM_RE.match(Path(p).name)]
+    systems = named if named else rest
+    left_out += [(p, LEFT_OUT_SOURCE) for p in sources if p != chosen]
+    left_out += [(p, LEFT_OUT_UNKNOWN) for p in rest if p not in systems]
+    specs = ComparisonSpecs(
+        source=None if chosen is None else InputSpec(path=chosen),
+        references=tuple(references),
+        systems=tuple(InputSpec(path=p, name=default_system_name(p)) for p in systems),
+    )
+    order = {path: i for i, path in enumerate([*files, *(p for p, _ in left_out)])}
+    ordered = sorted(left_out, key=lambda item: (Path(item[0]).name.lower(), order[item[0]]))
+    return RecognisedFiles(specs, tuple(ordered))
+
+
+def assign_roles(paths: Iterable[str]) -> ComparisonSpecs:
+    """The specs :func:`recognise_files` makes of ``paths`` (what is left out is dropped)."""
+    return recognise_files(paths).specs
+
+
+def left_out_note(left_out: Sequence[tuple[str, str]]) -> str:
+    """One line per reason: ``Left out (documentation or checksums): README.md, SHA256SUMS``."""
+    by_reason: dict[str, list[str]] = {}
+    for path, reason in left_out:
+        name = Path(path).name + ("/" if reason == LEFT_OUT_FOLDER else "")
+        by_reason.setdefault(reason, []).append(name)
+    return "\n".join(
+        f"Left out ({reason}): {', '.join(names)}" for reason, names in by_reason.items()
+    )
 
 
 class InputRow(QWidget):
@@ -320,27 +414,54 @@ class _RowList(QGroupBox):
             self.remove_row(row)
 
 
+#: ``read(specs)``: a :class:`BackgroundCall` (not started) that reads the files of ``specs``;
+#: its value is a :class:`Comparison` or an object with a ``comparison`` attribute.
+Reader = Callable[[ComparisonSpecs], BackgroundCall]
+
+
+def default_reader(specs: ComparisonSpecs) -> BackgroundCall:
+    """Read the files of ``specs`` in a background thread (:meth:`ComparisonSpecs.load`)."""
+
+    def load(cancel: threading.Event) -> Comparison:
+        return specs.load()
+
+    return BackgroundCall(load)
+
+
 class OpenComparisonDialog(QDialog):
-    """Pick the files of a comparison; validated with ``core.io.inputs`` before it closes.
+    """Pick the files of a comparison; they are read with ``core.io.inputs`` before it closes.
 
     Use :meth:`open` (non-blocking) and read :meth:`comparison` / :meth:`specs` once
-    ``accepted`` is emitted.
+    ``accepted`` is emitted. Pressing Open starts reading in the background; meanwhile the
+    dialog says so and its Cancel button stops the read (the dialog stays open).
+
+    Signals:
+        read_failed(str message): the files could not be read; the message is shown inline.
+        reading_changed(bool reading): a read started or ended (finished, failed or stopped).
     """
+
+    read_failed = Signal(str)
+    reading_changed = Signal(bool)
 
     def __init__(
         self,
         specs: ComparisonSpecs | None = None,
         parent: QWidget | None = None,
         *,
-        read: Callable[[ComparisonSpecs], Comparison] | None = None,
+        read: Reader | None = None,
+        left_out: Sequence[tuple[str, str]] = (),
     ) -> None:
-        """``read``: how the files are read when Open is pressed (raises InputError); by
-        default :meth:`ComparisonSpecs.load` in a worker thread."""
+        """``read``: how the files are read when Open is pressed (see :data:`Reader`); by
+        default :func:`default_reader`. ``left_out``: dropped files that are not part of
+        ``specs``, with the reason (see :func:`recognise_files`), named in a note."""
         super().__init__(parent)
-        self._read = read
+        self._read = read or default_reader
         self.setWindowTitle("Open comparison — Matchlight")
         self._comparison: Comparison | None = None
+        self._loaded: object | None = None
         self._specs: ComparisonSpecs | None = None
+        self._call: BackgroundCall | None = None
+        self._reading_specs: ComparisonSpecs | None = None
 
         intro = QLabel(
             "Line-aligned files: one segment per line (or one row of a TSV/CSV/JSONL file). "
@@ -358,6 +479,17 @@ class OpenComparisonDialog(QDialog):
         )
         self.systems = _RowList("System outputs", "system", with_name=True, minimum=1, parent=self)
 
+        self.left_out_label = QLabel()
+        self.left_out_label.setObjectName("left-out")
+        self.left_out_label.setWordWrap(True)
+        self.left_out_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.left_out_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.left_out_label.setToolTip(
+            "Files dropped with the comparison that are not one of its texts. Add any of them "
+            "by hand with Add reference / Add system if they are."
+        )
+        self.left_out_label.hide()
+
         self.error_label = QLabel()
         self.error_label.setObjectName("error")
         self.error_label.setWordWrap(True)
@@ -369,11 +501,16 @@ class OpenComparisonDialog(QDialog):
         self.error_label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.error_label.hide()
 
+        self.status_label = QLabel()
+        self.status_label.setObjectName("reading")
+        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.status_label.hide()
+
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Open | QDialogButtonBox.StandardButton.Cancel
         )
         self.buttons.accepted.connect(self._on_open_clicked)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons.rejected.connect(self._on_cancel_clicked)
 
         inner = QWidget()
         inner_layout = QVBoxLayout(inner)
@@ -386,15 +523,21 @@ class OpenComparisonDialog(QDialog):
         scroll.setWidget(inner)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self._inputs = scroll
 
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addWidget(scroll, 1)
+        layout.addWidget(self.left_out_label)
         layout.addWidget(self.error_label)
-        layout.addWidget(self.buttons)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.status_label, 1)
+        bottom.addWidget(self.buttons)
+        layout.addLayout(bottom)
         self.resize(860, 520)
         if specs is not None:
             self.set_specs(specs)
+        self.set_left_out(left_out)
 
     def set_specs(self, specs: ComparisonSpecs) -> None:
         """Prefill every row."""
@@ -406,6 +549,15 @@ class OpenComparisonDialog(QDialog):
         self.systems.set_specs(specs.systems)
         self.error_label.hide()
 
+    def set_left_out(self, left_out: Sequence[tuple[str, str]]) -> None:
+        """Name the dropped files that are not part of the comparison (see recognise_files)."""
+        note = left_out_note(left_out)
+        self.left_out_label.setText(note)
+        self.left_out_label.setVisible(bool(note))
+
+    def left_out_text(self) -> str:
+        return self.left_out_label.text() if not self.left_out_label.isHidden() else ""
+
     def current_specs(self) -> ComparisonSpecs:
         """The specs the rows describe right now (empty rows left out)."""
         return ComparisonSpecs(
@@ -415,40 +567,123 @@ class OpenComparisonDialog(QDialog):
         )
 
     def specs(self) -> ComparisonSpecs | None:
-        """The specs of the loaded comparison (None until it was validated)."""
+        """The specs of the loaded comparison (None until it was read)."""
         return self._specs
 
     def comparison(self) -> Comparison | None:
-        """The loaded comparison (None until it was validated)."""
+        """The loaded comparison (None until it was read)."""
         return self._comparison
+
+    def loaded(self) -> object | None:
+        """What the reader returned (a Comparison, or what the app prepared along with it)."""
+        return self._loaded
 
     def error_text(self) -> str:
         return self.error_label.text() if not self.error_label.isHidden() else ""
 
-    def validate(self) -> bool:
-        """Load the files; on an InputError show it inline and return False."""
-        specs = self.current_specs()
-        try:
-            if self._read is not None:
-                comparison = self._read(specs)
-            else:
-                comparison = call_in_background(specs.load)
-        except InputError as exc:
-            self._show_error(str(exc))
+    def is_reading(self) -> bool:
+        return self._call is not None
+
+    def start_reading(self) -> bool:
+        """Read the files the rows name, in the background; False if a read is running.
+
+        On success the dialog is accepted; an InputError is shown inline (``read_failed``).
+        """
+        if self._call is not None:
             return False
-        self._comparison = comparison
-        self._specs = specs
+        specs = self.current_specs()
+        call = self._read(specs)
+        call.setParent(self)
+        call.finished.connect(self._on_read_finished)
+        call.failed.connect(self._on_read_failed)
+        call.cancelled.connect(self._on_read_cancelled)
+        self._call = call
+        self._reading_specs = specs
         self.error_label.hide()
+        self._set_reading(True)
+        call.start()
         return True
+
+    @Slot()
+    def cancel_reading(self) -> None:
+        """Stop the read in progress (the dialog stays open)."""
+        if self._call is not None:
+            self._call.cancel()
+
+    def reject(self) -> None:
+        """Escape stops a read first; pressed again (or with no read), it closes the dialog."""
+        if self._call is not None:
+            self.cancel_reading()
+            return
+        super().reject()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.cancel_reading()
+        super().closeEvent(event)
+
+    def _set_reading(self, reading: bool) -> None:
+        self._inputs.setEnabled(not reading)
+        self.buttons.button(QDialogButtonBox.StandardButton.Open).setEnabled(not reading)
+        cancel = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
+        cancel.setText("Stop reading" if reading else "Cancel")
+        cancel.setToolTip("Stop reading the files; the dialog stays open" if reading else "")
+        if reading:
+            count = len(self._reading_specs.paths) if self._reading_specs is not None else 0
+            self.status_label.setText(f"Reading {count} {'file' if count == 1 else 'files'}…")
+        self.status_label.setVisible(reading)
+        self.reading_changed.emit(reading)
+
+    def _end_read(self) -> ComparisonSpecs | None:
+        call, specs = self._call, self._reading_specs
+        self._call = self._reading_specs = None
+        if call is not None:
+            call.deleteLater()
+        self._set_reading(False)
+        return specs
 
     def _show_error(self, message: str) -> None:
         self.error_label.setText(message)
         self.error_label.show()
 
+    @Slot(object)
+    def _on_read_finished(self, value: object) -> None:
+        specs = self._end_read()
+        comparison = value if isinstance(value, Comparison) else getattr(value, "comparison", None)
+        if not isinstance(comparison, Comparison):
+            raise TypeError(f"the reader returned {type(value).__name__}, not a Comparison")
+        self._loaded = value
+        self._comparison = comparison
+        self._specs = specs
+        self.error_label.hide()
+        self.accept()
+
+    @Slot(object)
+    def _on_read_failed(self, error: object) -> None:
+        self._end_read()
+        if isinstance(error, InputError):
+            message = str(error)
+        else:  # a bug, not the user's files: say so, and log the details
+            log.error("reading the comparison failed", exc_info=error)  # type: ignore[arg-type]
+            message = f"Could not read the files: {error} ({type(error).__name__})"
+        self._show_error(message)
+        self.read_failed.emit(message)
+
+    @Slot()
+    def _on_read_cancelled(self) -> None:
+        self._end_read()
+        self.status_label.setText("Reading stopped.")
+        self.status_label.show()
+
     @Slot()
     def _on_open_clicked(self) -> None:
-        if self.validate():
-            self.accept()
+        self.start_reading()
+
+    @Slot()
+    def _on_cancel_clicked(self) -> None:
+        if self._call is not None:
+            self.cancel_reading()
+        else:
+            self.reject()
 
 
 def sample_specs() -> ComparisonSpecs:

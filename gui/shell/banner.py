@@ -1,12 +1,18 @@
-"""The warnings banner at the top of the window: non-modal, each warning dismissable."""
+"""The warnings banner at the top of the window: non-modal, each warning dismissable.
+
+It paints its own amber colours, so it picks a dark variant when the palette is dark (the ✕
+and the buttons included, which would otherwise draw the palette's light text on the light
+banner).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, Signal, Slot
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -16,7 +22,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-__all__ = ["BannerItem", "WarningsBanner"]
+from matchlight.gui.highlight.palette import is_dark_palette
+
+__all__ = ["BANNER_COLOURS", "BannerItem", "WarningsBanner"]
+
+#: (background, border, text) of the banner in a light and in a dark palette.
+BANNER_COLOURS = {
+    False: ("#fff4ce", "#d9b945", "#3b2f00"),
+    True: ("#4a3c08", "#8a7222", "#f5e7b8"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,16 +57,36 @@ class WarningsBanner(QFrame):
         super().__init__(parent)
         self.setObjectName("warnings-banner")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet(
-            "#warnings-banner { background: #fff4ce; border: 1px solid #d9b945; }"
-            " #warnings-banner QLabel { color: #3b2f00; }"
-        )
+        self._dark: bool | None = None
+        self._apply_colours()
         self._items: list[BannerItem] = []
         self._rows: dict[str, tuple[QWidget, QLabel, QPushButton | None, QToolButton]] = {}
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(8, 4, 4, 4)
         self._layout.setSpacing(2)
         self.hide()
+
+    def is_dark(self) -> bool:
+        return bool(self._dark)
+
+    def _apply_colours(self) -> None:
+        # The parent's (or the application's) palette: this frame's own palette holds the
+        # banner's colours once the style sheet is set.
+        parent = self.parentWidget()
+        dark = is_dark_palette(parent.palette() if parent is not None else QApplication.palette())
+        if dark == self._dark:
+            return
+        self._dark = dark
+        background, border, text = BANNER_COLOURS[dark]
+        self.setStyleSheet(
+            f"#warnings-banner {{ background: {background}; border: 1px solid {border}; }}"
+            f" #warnings-banner QLabel, #warnings-banner QToolButton {{ color: {text}; }}"
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_colours()
+        super().changeEvent(event)
 
     def items(self) -> list[BannerItem]:
         return list(self._items)

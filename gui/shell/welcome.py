@@ -1,11 +1,37 @@
-"""The page shown while no comparison is open."""
+"""The pages shown while no comparison is open: the welcome page, and the reading page."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-__all__ = ["WelcomePage"]
+__all__ = ["ReadingPage", "WelcomePage"]
+
+#: Width of the welcome page's text column; the labels wrap inside it.
+TEXT_WIDTH = 560
+#: Files named on the reading page (the rest are counted).
+LISTED_FILES = 8
+
+
+def _centred(widget: QWidget) -> QHBoxLayout:
+    """A row holding ``widget`` in the middle. (A word-wrapped label added to a layout with
+    an alignment flag is given its one-line height and cut off; this keeps it full height.)"""
+    row = QHBoxLayout()
+    row.addStretch(1)
+    row.addWidget(widget)
+    row.addStretch(1)
+    return row
+
+
+def _text(html: str) -> QLabel:
+    label = QLabel(html)
+    label.setWordWrap(True)
+    label.setFixedWidth(TEXT_WIDTH)
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    return label
 
 
 class WelcomePage(QWidget):
@@ -21,15 +47,15 @@ class WelcomePage(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        title = QLabel("<h2>No comparison open</h2>")
-        text = QLabel(
-            "Open line-aligned files — an optional source, one or more references and one or more "
-            "system outputs — to score every segment with BLEU and ROUGE and see what matched.<br>"
-            "You can also drop the files onto this window."
+        self.title = QLabel("<h2>No comparison open</h2>")
+        self.text = _text(
+            "Open line-aligned files — an optional source, one or more references and one or "
+            "more system outputs — to score every segment with BLEU and ROUGE and see what "
+            "matched."
         )
-        text.setWordWrap(True)
-        text.setMaximumWidth(560)
-        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.drop_hint = _text(
+            "You can also drop the files, or a folder holding them, onto this window."
+        )
         open_button = QPushButton("Open comparison…")
         open_button.setDefault(True)
         sample_button = QPushButton("Open the sample (German → English)")
@@ -42,10 +68,47 @@ class WelcomePage(QWidget):
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addStretch(2)
-        layout.addWidget(title, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addWidget(text, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addLayout(_centred(self.title))
+        layout.addLayout(_centred(self.text))
+        layout.addSpacing(6)
+        layout.addLayout(_centred(self.drop_hint))
         layout.addSpacing(12)
         layout.addLayout(buttons)
         layout.addStretch(3)
         self.open_button = open_button
         self.sample_button = sample_button
+
+
+class ReadingPage(QWidget):
+    """Shown while the files of the first comparison are read (instead of the welcome page).
+
+    Signals:
+        cancel_requested: the user wants the reading stopped.
+    """
+
+    cancel_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = QLabel("<h2>Reading the files…</h2>")
+        self.files = _text("")
+        self.files.setTextFormat(Qt.TextFormat.PlainText)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop reading; nothing is opened")
+        self.cancel_button.clicked.connect(self.cancel_requested)
+        layout = QVBoxLayout(self)
+        layout.addStretch(2)
+        layout.addLayout(_centred(self.title))
+        layout.addLayout(_centred(self.files))
+        layout.addSpacing(12)
+        layout.addLayout(_centred(self.cancel_button))
+        layout.addStretch(3)
+
+    def set_files(self, paths: Sequence[str]) -> None:
+        """Name the files being read (the first few; the others are counted)."""
+        names = [Path(p).name for p in paths[:LISTED_FILES]]
+        more = len(paths) - len(names)
+        folder = Path(paths[0]).parent.name if paths else ""
+        head = f"{len(paths)} files from {folder}:" if folder else f"{len(paths)} files:"
+        tail = f" and {more} more" if more > 0 else ""
+        self.files.setText(f"{head} {', '.join(names)}{tail}")

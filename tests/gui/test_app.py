@@ -82,10 +82,11 @@ def test_sample_window(qtbot, settings):
     )
     qtbot.addWidget(window)
     try:
-        # Scoring started at once; wait for it to end.
-        if window.controller.running:
-            with qtbot.waitSignal(window.controller.scoring_finished, timeout=TIMEOUT):
-                pass
+        # Reading started at once (the window says so, never "No comparison open"); scoring
+        # follows. Wait for it to end.
+        assert window.is_reading()
+        assert window.pages.currentWidget() is window.reading_page
+        qtbot.waitUntil(lambda: window.table is not None and window.table.complete, timeout=TIMEOUT)
         assert errors == []
         assert window.windowTitle() == "sample — Matchlight"
         assert [c.name for c in window.comparison.systems] == ["fluent", "literal", "rough"]
@@ -114,9 +115,8 @@ def test_files_from_the_command_line(qtbot, settings):
     window = create_window(build_parser().parse_args(argv), settings=settings)
     qtbot.addWidget(window)
     try:
-        assert window.controller.running or window.table.complete
-        with qtbot.waitSignal(window.controller.scoring_finished, timeout=TIMEOUT):
-            pass
+        assert window.is_reading()
+        qtbot.waitUntil(lambda: window.table is not None and window.table.complete, timeout=TIMEOUT)
         assert [c.name for c in window.comparison.systems] == ["Huawei", "Online-B"]
         assert window.windowTitle() == "wmt22-en-zh — Matchlight"
         assert window.table.n_segments == 2037
@@ -135,6 +135,7 @@ def test_unreadable_file_on_the_command_line_shows_the_error(qtbot, settings, tm
     window = create_window(args, settings=settings, error_sink=sink)
     qtbot.addWidget(window)
     try:
+        qtbot.waitUntil(lambda: not window.is_reading(), timeout=TIMEOUT)
         assert errors == [("Cannot open the comparison", f"{missing}: file not found")]
         assert window.comparison is None
         assert window.pages.currentWidget() is window.welcome
@@ -242,14 +243,15 @@ class _Session(QObject):
             if isinstance(widget, MainWindow) and widget.isVisible():
                 self.window = widget
                 widget.controller.scoring_finished.connect(self.close)
-                if not widget.controller.running:
+                if widget.table is not None and widget.table.complete:
                     self.close()
                 return
         QTimer.singleShot(50, self.find_window)
 
     @Slot()
     def close(self) -> None:
-        self.finished = self.window is not None and self.window.table.complete
+        window = self.window
+        self.finished = window is not None and window.table is not None and window.table.complete
         if self.window is not None:
             self.window.close()
         self.loop.exit(0)
@@ -272,11 +274,40 @@ def test_run_opens_the_sample_and_returns(qtbot, tmp_path, monkeypatch):
 
 
 def test_application_is_tuned_for_a_responsive_gui_thread(qapp) -> None:
-    import numpy as np
-
     from matchlight.gui.shell.app import GIL_SWITCH_INTERVAL_S, ensure_application
 
     assert ensure_application() is qapp
     assert sys.getswitchinterval() <= GIL_SWITCH_INTERVAL_S
-    core = getattr(np, "_core", None) or np.core  # numpy 2 / numpy 1
-    assert core.multiarray._get_madvise_hugepage() is False
+
+
+def _anon_huge_kb(address: int) -> int | None:
+    """AnonHugePages (kB) of the memory mapping holding ``address``, from /proc/self/smaps."""
+    mapping = None
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        head = line.split()[0]
+        if "-" in head and ":" not in head:
+            low, high = (int(x, 16) for x in head.split("-"))
+            mapping = low <= address < high
+        elif mapping and line.startswith("AnonHugePages:"):
+            return int(line.split()[1])
+    return None
+
+
+def test_numpy_arrays_get_no_transparent_huge_pages(qapp) -> None:
+    """Where the kernel hands out huge pages only to memory that asks for them (``madvise``,
+    as on this project's machines), a big array made after ensure_application() gets none:
+    the first write to each would stall the GUI thread on memory compaction."""
+    import numpy as np
+
+    from matchlight.gui.shell.app import ensure_application, no_huge_pages_for_numpy
+
+    mode = Path("/sys/kernel/mm/transparent_hugepage/enabled")
+    if not mode.exists() or "[madvise]" not in mode.read_text():
+        pytest.skip("transparent huge pages are not in madvise mode here")
+    ensure_application()
+    assert no_huge_pages_for_numpy()  # this numpy can be told
+    array = np.empty(64 << 20, dtype=np.uint8)  # 64 MiB: many 2 MiB pages
+    array[::4096] = 1  # touch every page
+    # The middle of the array: numpy advises only its 2 MiB-aligned part, a mapping of its own.
+    huge = _anon_huge_kb(array.ctypes.data + (32 << 20))
+    assert huge == 0, f"{huge} kB of huge pages"

@@ -1,4 +1,5 @@
-"""The Open-comparison dialog: prefill, add/remove rows, inline InputError, role guessing."""
+"""The Open-comparison dialog: prefill, add/remove rows, reading in the background (stoppable),
+inline InputError for hostile input, role guessing for dropped files and folders."""
 
 from __future__ import annotations
 
@@ -6,23 +7,33 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import threading
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox
 
-from matchlight.core.io.inputs import InputSpec
+from matchlight.core.io.inputs import MAX_INPUT_BYTES, InputSpec
 from matchlight.gui.dialogs.opendialog import (
+    LEFT_OUT_DOCUMENT,
+    LEFT_OUT_FOLDER,
+    LEFT_OUT_METADATA,
+    LEFT_OUT_SOURCE,
+    LEFT_OUT_UNKNOWN,
     ComparisonSpecs,
     OpenComparisonDialog,
     assign_roles,
     default_system_name,
+    recognise_files,
     sample_specs,
 )
+from matchlight.gui.workers.loader import BackgroundCall
 
-ZH = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt22-en-zh"
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+ZH = DATA / "wmt22-en-zh"
 SHOTS = Path(os.environ.get("MATCHLIGHT_SHOTS", "/tmp/matchlight-shots"))
+TIMEOUT = 60_000
 
 
 def write_lines(path: Path, lines: list[str]) -> str:
@@ -41,7 +52,18 @@ def small_files(tmp_path):
 def dialog(qtbot):
     dlg = OpenComparisonDialog()
     qtbot.addWidget(dlg)
-    return dlg
+    yield dlg
+    dlg.cancel_reading()
+
+
+def read(qtbot, dialog) -> bool:
+    """Press Open and wait for the outcome: True when the dialog accepted the files."""
+    outcome: list[bool] = []
+    dialog.accepted.connect(lambda: outcome.append(True))
+    dialog.read_failed.connect(lambda message: outcome.append(False))
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Open).click()
+    qtbot.waitUntil(lambda: bool(outcome), timeout=TIMEOUT)
+    return outcome[0]
 
 
 def test_default_system_name():
@@ -61,21 +83,71 @@ def test_assign_roles_from_file_names():
         "/d/ref.txt",
         "/d/sys.a.txt",
         "/d/source.extra.txt",
+        "/d/README.md",
+        "/d/SHA256SUMS",
+        "/d/docid.txt",
     ]
-    specs = assign_roles(paths)
+    found = recognise_files(paths)
+    specs = found.specs
     assert specs.source == InputSpec(path="/d/src.txt")
     assert [s.path for s in specs.references] == ["/d/ref.txt", "/d/ref2.txt"]
-    # A second source-like file and unknown files become systems.
     assert [(s.name, s.path) for s in specs.systems] == [
-        ("notes", "/d/notes.txt"),
-        ("source.extra", "/d/source.extra.txt"),
         ("a", "/d/sys.a.txt"),
         ("b", "/d/sys.b.txt"),
     ]
+    assert dict(found.left_out) == {
+        "/d/README.md": LEFT_OUT_DOCUMENT,
+        "/d/SHA256SUMS": LEFT_OUT_DOCUMENT,
+        "/d/docid.txt": LEFT_OUT_METADATA,
+        "/d/notes.txt": LEFT_OUT_UNKNOWN,
+        "/d/source.extra.txt": LEFT_OUT_SOURCE,
+    }
+    assert assign_roles(paths) == specs
+    # Without files named like systems, every other text is one (as before).
+    specs = assign_roles(["/d/ref.txt", "/d/b.txt", "/d/a.txt", "/d/domain.txt"])
+    assert [(s.name, s.path) for s in specs.systems] == [("a", "/d/a.txt"), ("b", "/d/b.txt")]
     # "reference.de.txt" and "refs-1.txt" are references; "refinery.txt" is not.
     specs = assign_roles(["/d/reference.de.txt", "/d/refs-1.txt", "/d/refinery.txt"])
     assert [s.path for s in specs.references] == ["/d/reference.de.txt", "/d/refs-1.txt"]
     assert [s.path for s in specs.systems] == ["/d/refinery.txt"]
+    # hyp.* and out.* are systems as much as sys.* are.
+    specs = assign_roles(["/d/ref.en", "/d/hyp.m1.en", "/d/out.m2.en", "/d/extra.en"])
+    assert [s.name for s in specs.systems] == ["m1", "m2"]
+
+
+def _dataset_folders() -> list[Path]:
+    if not DATA.is_dir():
+        pytest.skip("shared/data is not present")
+    return sorted(p for p in DATA.iterdir() if p.is_dir() and (p / "ref.txt").exists())
+
+
+def test_dropped_dataset_folders_are_recognised():
+    """Each folder of shared/data, dropped whole or as its files, gives its source, references
+    and systems by the data's own conventions, and names everything else it leaves out."""
+    for folder in _dataset_folders():
+        found = recognise_files([str(folder)])
+        specs = found.specs
+        source = folder / "src.txt"
+        assert specs.source == (InputSpec(path=str(source)) if source.exists() else None)
+        refs = [str(p) for p in (folder / "ref.txt", folder / "ref2.txt") if p.exists()]
+        assert [s.path for s in specs.references] == refs
+        systems = sorted(folder.glob("sys.*.txt"), key=lambda p: p.name.lower())
+        assert [s.path for s in specs.systems] == [str(p) for p in systems]
+        assert [s.name for s in specs.systems] == [p.name[4:-4] for p in systems]
+        used = set(specs.paths)
+        others = {str(p) for p in folder.iterdir()} - used
+        assert {path for path, _ in found.left_out} == others, folder.name
+        reasons = dict(found.left_out)
+        assert reasons[str(folder / "README.md")] == LEFT_OUT_DOCUMENT
+        assert reasons[str(folder / "SHA256SUMS")] == LEFT_OUT_DOCUMENT
+        for path, reason in found.left_out:
+            if Path(path).is_dir():
+                assert reason == LEFT_OUT_FOLDER
+        # Dropping the folder's files (not the folder) gives the same comparison.
+        files = [str(p) for p in folder.iterdir() if p.is_file()]
+        assert recognise_files(files).specs == specs
+        # And it reads: every file of the comparison has the same number of lines.
+        assert len(specs.load()) > 0
 
 
 def test_sample_specs_load():
@@ -115,8 +187,7 @@ def test_prefilled_dialog_loads_the_comparison(qtbot, dialog, small_files):
         )
     )
     dialog.open()
-    with qtbot.waitSignal(dialog.accepted):
-        dialog.buttons.button(QDialogButtonBox.StandardButton.Open).click()
+    assert read(qtbot, dialog)
     assert dialog.result() == QDialog.DialogCode.Accepted
     comparison = dialog.comparison()
     assert comparison is not None
@@ -169,8 +240,7 @@ def test_binary_file_is_reported_inline(qtbot, dialog, small_files, tmp_path):
         ComparisonSpecs(references=(InputSpec(path=ref),), systems=(InputSpec(path=str(binary)),))
     )
     dialog.open()
-    with qtbot.assertNotEmitted(dialog.accepted, wait=10):
-        dialog.buttons.button(QDialogButtonBox.StandardButton.Open).click()
+    assert not read(qtbot, dialog)
     assert dialog.isVisible()
     message = dialog.error_text()
     assert str(binary) in message
@@ -188,22 +258,21 @@ def test_wrong_line_count_names_both_files(qtbot, dialog, small_files, tmp_path)
         )
     )
     dialog.open()
-    assert not dialog.validate()
+    assert not read(qtbot, dialog)
     message = dialog.error_text()
     assert "line counts differ" in message
     assert f"{short} (system short): 1 line" in message
     assert f"{ref} (reference): 3 lines" in message
     # Fixing the choice (removing the short file) clears the error and opens.
     dialog.systems.remove_row(dialog.systems.rows[1])
-    with qtbot.waitSignal(dialog.accepted):
-        dialog.buttons.button(QDialogButtonBox.StandardButton.Open).click()
+    assert read(qtbot, dialog)
     assert dialog.error_text() == ""
 
 
-def test_missing_reference_is_reported(dialog, small_files):
+def test_missing_reference_is_reported(qtbot, dialog, small_files):
     _, hyp = small_files
     dialog.set_specs(ComparisonSpecs(systems=(InputSpec(path=hyp),)))
-    assert not dialog.validate()
+    assert not read(qtbot, dialog)
     assert dialog.error_text() == "at least one reference file is needed"
 
 
@@ -213,14 +282,14 @@ def test_column_and_format_reach_core(qtbot, dialog, tmp_path):
     dialog.source_row.set_spec(InputSpec(path=str(data), column="de"))
     dialog.references.rows[0].set_spec(InputSpec(path=str(data), column="en"))
     dialog.systems.rows[0].set_spec(InputSpec(path=str(data), name="mt", column="mt", fmt="tsv"))
-    assert dialog.validate()
+    assert read(qtbot, dialog)
     comparison = dialog.comparison()
     assert comparison.source.lines == ("Hallo", "Ja")
     assert comparison.references[0].lines == ("hello", "yes")
     assert comparison.systems[0].lines == ("hi", "yes")
     # Without a column, core's message (naming the file) is shown.
     dialog.systems.rows[0].column_edit.clear()
-    assert not dialog.validate()
+    assert not read(qtbot, dialog)
     assert str(data) in dialog.error_text()
     assert "needs a column" in dialog.error_text()
 
@@ -233,8 +302,127 @@ def test_screenshot_with_wmt_files(qtbot, dialog, tmp_path):
     dialog.systems.add_row(InputSpec(path=str(tmp_path / "missing.txt")))
     dialog.show()
     qtbot.waitExposed(dialog)
-    assert not dialog.validate()
+    assert not read(qtbot, dialog)
     assert "missing.txt: file not found" in dialog.error_text()
     assert dialog.grab().save(str(tmp_path / "open-dialog.png"))
     SHOTS.mkdir(parents=True, exist_ok=True)
     dialog.grab().save(str(SHOTS / "open-dialog.png"))
+
+
+# -- hostile input ---------------------------------------------------------------------------
+
+
+def _hostile_files(tmp_path: Path) -> dict[str, tuple[str, str]]:
+    """name -> (path, what the message must say about it)."""
+    fifo = tmp_path / "sys.fifo.txt"
+    os.mkfifo(fifo)
+    folder = tmp_path / "sys.folder.txt"
+    folder.mkdir()
+    huge = tmp_path / "sys.huge.txt"
+    with huge.open("wb") as handle:  # sparse: 2 GiB on paper, nothing on disk
+        handle.truncate(2 * MAX_INPUT_BYTES)
+    bad = tmp_path / "sys.broken.txt"  # UTF-8 but for one byte
+    bad.write_bytes("the cat sät\na dög über\n".encode() + b"it rained in caf\xe9s\n")
+    return {
+        "fifo": (str(fifo), "named pipe"),
+        "zero": ("/dev/zero", "character device"),
+        "folder": (str(folder), "is a directory"),
+        "huge": (str(huge), "2.0 GiB"),
+        "not utf-8": (str(bad), "line 3: not valid UTF-8: byte e9"),
+    }
+
+
+def test_hostile_files_are_refused_inline_naming_the_file(qtbot, dialog, small_files, tmp_path):
+    ref, _ = small_files
+    dialog.show()
+    for name, (path, what) in _hostile_files(tmp_path).items():
+        dialog.set_specs(
+            ComparisonSpecs(references=(InputSpec(path=ref),), systems=(InputSpec(path=path),))
+        )
+        assert not read(qtbot, dialog), name
+        message = dialog.error_text()
+        assert message.startswith(path), (name, message)
+        assert what in message, (name, message)
+        assert dialog.isVisible() and dialog.comparison() is None
+    dialog.grab().save(str(tmp_path / "open-dialog-hostile.png"))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    dialog.grab().save(str(SHOTS / "open-dialog-hostile.png"))
+
+
+def test_a_lone_surrogate_is_replaced_with_a_warning(qtbot, dialog, tmp_path):
+    ref = tmp_path / "ref.jsonl"
+    ref.write_text('{"t": "a b"}\n{"t": "c d"}\n', encoding="utf-8")
+    hyp = tmp_path / "sys.s.jsonl"
+    hyp.write_text('{"t": "a \\ud800 b"}\n{"t": "c d"}\n', encoding="utf-8")
+    dialog.set_specs(
+        ComparisonSpecs(
+            references=(InputSpec(path=str(ref), column="t"),),
+            systems=(InputSpec(path=str(hyp), column="t"),),
+        )
+    )
+    assert read(qtbot, dialog)
+    (system,) = dialog.comparison().systems
+    assert system.lines[0] == "a \ufffd b"
+    assert any("lone surrogate" in w for w in system.warnings)
+
+
+def test_reading_can_be_stopped_and_the_dialog_stays(qtbot, small_files):
+    ref, hyp = small_files
+    release = threading.Event()
+
+    def slow_reader(specs):
+        def load(cancel):
+            release.wait(30)
+            return specs.load()
+
+        return BackgroundCall(load)
+
+    dialog = OpenComparisonDialog(
+        ComparisonSpecs(references=(InputSpec(path=ref),), systems=(InputSpec(path=hyp),)),
+        read=slow_reader,
+    )
+    qtbot.addWidget(dialog)
+    dialog.show()
+    with qtbot.waitSignal(dialog.reading_changed) as started:
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Open).click()
+    assert started.args == [True]
+    assert dialog.is_reading()
+    assert dialog.status_label.text() == "Reading 2 files…"
+    cancel = dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel)
+    assert cancel.text() == "Stop reading"
+    assert not dialog.buttons.button(QDialogButtonBox.StandardButton.Open).isEnabled()
+    assert not dialog.references.isEnabled()  # no edits under a running read
+    dialog.grab().save(str(SHOTS / "open-dialog-reading.png"))
+    with qtbot.waitSignal(dialog.reading_changed) as stopped:
+        qtbot.mouseClick(cancel, Qt.MouseButton.LeftButton)  # user input goes through
+    assert stopped.args == [False]
+    assert dialog.isVisible() and not dialog.is_reading()
+    assert dialog.status_label.text() == "Reading stopped."
+    assert cancel.text() == "Cancel"
+    assert dialog.references.isEnabled()
+    # The read finishing late changes nothing.
+    with qtbot.assertNotEmitted(dialog.accepted, wait=300):
+        release.set()
+    assert dialog.comparison() is None
+    # Reading again works, and Cancel now closes the dialog.
+    assert dialog.start_reading()
+    with qtbot.waitSignal(dialog.accepted, timeout=TIMEOUT):
+        pass
+    assert dialog.comparison() is not None
+
+
+def test_left_out_files_are_named(qtbot, tmp_path):
+    if not ZH.is_dir():
+        pytest.skip("shared/data/wmt22-en-zh is not present")
+    found = recognise_files([str(ZH)])
+    dialog = OpenComparisonDialog(found.specs, left_out=found.left_out)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    note = dialog.left_out_text()
+    assert "Left out (documentation or checksums): README.md, SHA256SUMS" in note
+    assert "Left out (per-line metadata, not a text to score): docid.txt, domain.txt" in note
+    assert dialog.grab().save(str(tmp_path / "open-dialog-dropped-folder.png"))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    dialog.grab().save(str(SHOTS / "open-dialog-dropped-folder.png"))
+    assert OpenComparisonDialog().left_out_text() == ""
