@@ -49,6 +49,8 @@ __all__ = [
     "SettingError",
     "check_detail_size",
     "mask_separator",
+    "mean_score",
+    "mean_statistics",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -80,6 +82,29 @@ def check_detail_size(tokens: int, unit: str = "tokens") -> None:
             f"a line has {tokens:,} {unit}; highlights are computed for lines of up to "
             f"{DETAIL_TOKEN_LIMIT:,} {unit} (the scores are exact)"
         )
+
+
+# -- the mean of segment values as additive statistics ------------------------------------------
+
+
+def mean_statistics(values: npt.ArrayLike) -> FloatArray:
+    """Additive statistics ``(..., 2)`` of a figure that is the mean of segment values (ROUGE F,
+    a sentence-level mean, an imported column): ``(value, 1)`` per row, ``(0, 0)`` where the
+    value is NaN (the row has none). The sum over any rows, a resample included, gives their
+    mean with :func:`mean_score`: the mean over the rows that have a value, as the table's."""
+    array = np.asarray(values, dtype=np.float64)
+    present = ~np.isnan(array)
+    return np.stack([np.where(present, array, 0.0), present.astype(np.float64)], axis=-1)
+
+
+def mean_score(sums: npt.ArrayLike) -> FloatArray:
+    """The means of summed :func:`mean_statistics`, ``(m, 2) -> (m,)``; NaN where no row had a
+    value."""
+    array = np.asarray(sums, dtype=np.float64)
+    if array.ndim != 2 or array.shape[1] != 2:
+        raise ValueError(f"a mean takes summed statistics of shape (m, 2), not {np.shape(sums)}")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(array[:, 0] / array[:, 1], dtype=np.float64)
 
 
 # -- settings -----------------------------------------------------------------------------------
@@ -458,10 +483,17 @@ class Metric(ABC):
 
     def additive(
         self, settings: MetricSettings, stats: Mapping[str, AnyArray]
-    ) -> tuple[AnyArray, Callable[[AnyArray], FloatArray]] | None:
-        """For resampling tests: per-segment statistics as one ``(n, K)`` array, and the
-        vectorised score of summed statistics ``(m, K) -> (m,)``. None when the corpus figure
-        is a mean of segment scores (the caller then resamples those)."""
+    ) -> tuple[AnyArray, Callable[[AnyArray], AnyArray]] | None:
+        """The corpus figure as a function of summed statistics, for resampling tests.
+
+        Returns the statistics of :meth:`chunk_scorer`'s ``stats`` (shapes ``(..., n, ...)``,
+        any leading axes such as the systems) as one integer array ``(..., n, K)``, and the
+        vectorised score of summed statistics ``(m, K) -> (m,)``. The score function takes
+        integer sums (corpus figures, approximate randomization) and float32 sums (sacreBLEU's
+        bootstrap resamples) and computes in them as the reference implementation does. None
+        when the corpus figure is not a function of summed statistics: a mean of segment
+        scores is resampled with :func:`mean_statistics` instead.
+        """
         return None
 
     @abstractmethod

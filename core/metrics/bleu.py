@@ -270,10 +270,10 @@ def compute_bleu(
 
 
 def sacrebleu_scores(
-    hyp_len: IntArray,
-    ref_len: IntArray,
-    matches: IntArray,
-    totals: IntArray,
+    hyp_len: npt.NDArray[Any],
+    ref_len: npt.NDArray[Any],
+    matches: npt.NDArray[Any],
+    totals: npt.NDArray[Any],
     *,
     smooth_method: str,
     smooth_value: float | None,
@@ -283,49 +283,61 @@ def sacrebleu_scores(
 
     ``hyp_len`` and ``ref_len`` have shape ``(rows,)``, ``matches`` and ``totals``
     ``(rows, max_order)``. ``smooth_value`` must already be the value in use (the method's
-    default when none was given), as :attr:`ScoringConfig.effective_smooth_value`.
+    default when none was given), as :attr:`BleuSettings.smoothing`.
+
+    Integer statistics are computed as sacreBLEU computes its Python ints. float32 statistics
+    are the sums of sacreBLEU's bootstrap resamples (``np.array(stats, dtype='float32')``
+    summed), and are computed as sacreBLEU computes those under numpy's promotion rules: the
+    counts, the add-k value, the exp doubling and the precisions stay float32 (a floor precision
+    is ``float32(100 * value) / total``); lengths, logarithms and the result are float64.
     """
     rows, max_order = matches.shape
+    work: type[np.floating[Any]] = np.float32 if matches.dtype == np.float32 else np.float64
     value = smooth_value
     scores = np.zeros(rows)
+    # sacreBLEU's int() of the lengths: whole numbers, compared and divided exactly in float64.
     hyp = hyp_len.astype(np.float64)
     ref = ref_len.astype(np.float64)
     bp = np.ones(rows)
-    short = hyp_len < ref_len
-    bp[short & (hyp_len == 0)] = 0.0
-    shrink = np.flatnonzero(short & (hyp_len > 0))
+    short = hyp < ref
+    bp[short & (hyp <= 0)] = 0.0
+    shrink = np.flatnonzero(short & (hyp > 0))
     if shrink.size:
         exponent = 1 - ref[shrink] / hyp[shrink]
         bp[shrink] = np.fromiter(map(math.exp, exponent.tolist()), np.float64, shrink.size)
 
-    precisions = np.zeros((rows, max_order))
+    hundred = work(100.0)
+    precisions = np.zeros((rows, max_order), dtype=work)
     alive = np.ones(rows, np.bool_)
     eff_order = np.full(rows, max_order, np.int64)
-    doubling = np.ones(rows)
+    doubling = np.ones(rows, dtype=work)
     for n in range(1, max_order + 1):
-        correct = matches[:, n - 1].astype(np.float64)
-        total = totals[:, n - 1].astype(np.float64)
+        correct = matches[:, n - 1].astype(work)
+        total = totals[:, n - 1].astype(work)
         if smooth_method == "add-k" and n > 1:
-            correct = correct + value  # type: ignore[operator]  # add-k always has a value
-            total = total + value  # type: ignore[operator]
+            correct = correct + work(value)  # type: ignore[arg-type]  # add-k always has a value
+            total = total + work(value)  # type: ignore[arg-type]
         alive &= total != 0
         if effective_order:
             eff_order[alive] = n
         hit = alive & (correct != 0)
-        precisions[hit, n - 1] = 100.0 * correct[hit] / total[hit]
+        precisions[hit, n - 1] = hundred * correct[hit] / total[hit]
         miss = alive & (correct == 0)
         if smooth_method == "exp":
             doubling[miss] *= 2
-            precisions[miss, n - 1] = 100.0 / (doubling[miss] * total[miss])
+            precisions[miss, n - 1] = hundred / (doubling[miss] * total[miss])
         elif smooth_method == "floor":
-            precisions[miss, n - 1] = 100.0 * value / total[miss]  # type: ignore[operator]
+            floor = work(100.0 * value)  # type: ignore[operator]  # floor always has a value
+            precisions[miss, n - 1] = floor / total[miss]
 
     # Rows where nothing matches at all score 0 (sacrebleu stops early there).
     scored = cast(BoolArray, matches.any(axis=1))  # 2-D, so an array
     logs = np.full((rows, max_order), float(_LOG_OF_ZERO))
     positive = scored[:, None] & (precisions != 0.0)
     logs[positive] = np.fromiter(
-        map(math.log, precisions[positive].tolist()), np.float64, int(positive.sum())
+        map(math.log, precisions[positive].astype(np.float64).tolist()),
+        np.float64,
+        int(positive.sum()),
     )
     for order in np.unique(eff_order[scored]).tolist():
         chosen = np.flatnonzero(scored & (eff_order == order))
@@ -971,26 +983,40 @@ class BleuMetric(Metric):
 
     def additive(
         self, settings: MetricSettings, stats: Mapping[str, Any]
-    ) -> tuple[Any, Callable[[Any], FloatArray]]:
+    ) -> tuple[IntArray, Callable[[Any], FloatArray]]:
+        """sacreBLEU's statistics layout, ``hyp_len, ref_len, matches[1..N], totals[1..N]``
+        (``K = 2 + 2N``), and corpus BLEU (effective order off) of their sums."""
         s = cast(BleuSettings, settings)
         order = s.max_order
-        table = np.concatenate(
-            [
-                np.asarray(stats["hyp_len"])[:, None],
-                np.asarray(stats["ref_len"])[:, None],
-                np.asarray(stats["matches"]),
-                np.asarray(stats["totals"]),
-            ],
-            axis=1,
-        )
+        width = 2 + 2 * order
+        hyp = np.asarray(stats["hyp_len"])
+        ref = np.asarray(stats["ref_len"])
+        match = np.asarray(stats["matches"])
+        total = np.asarray(stats["totals"])
+        if (
+            hyp.shape != ref.shape
+            or match.shape != total.shape
+            or match.shape != (*hyp.shape, order)
+        ):
+            raise ValueError(
+                f"BLEU statistics of max order {order} need hyp_len and ref_len of one shape and "
+                f"matches and totals of that shape plus ({order},); got {hyp.shape}, "
+                f"{ref.shape}, {match.shape}, {total.shape}"
+            )
+        parts = [hyp[..., None], ref[..., None], match, total]
+        table = np.concatenate([np.asarray(p, dtype=np.int64) for p in parts], axis=-1)
 
         def score(summed: Any) -> FloatArray:
-            summed = np.asarray(summed)
+            array = np.asarray(summed)
+            if array.ndim != 2 or array.shape[1] != width:
+                raise ValueError(
+                    f"BLEU takes summed statistics of shape (m, {width}), not {array.shape}"
+                )
             return sacrebleu_scores(
-                summed[:, 0],
-                summed[:, 1],
-                summed[:, 2 : 2 + order],
-                summed[:, 2 + order :],
+                array[:, 0],
+                array[:, 1],
+                array[:, 2 : 2 + order],
+                array[:, 2 + order :],
                 smooth_method=s.smooth_method,
                 smooth_value=s.smoothing,
                 effective_order=False,

@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, groupby
-from typing import Any, ClassVar, Final, Literal, cast
+from typing import Any, ClassVar, Final, Literal, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -216,22 +216,84 @@ def _f_beta(precision: FloatArray, recall: FloatArray, factor: int) -> FloatArra
     return np.where(total != 0, score, 0.0)
 
 
+@overload
+def chrf_from_stats(  # type: ignore[overload-overlap]  # a float32 array is array-like too
+    stats: npt.NDArray[np.float32],
+    *,
+    char_order: int = ...,
+    word_order: int = ...,
+    beta: int = ...,
+) -> npt.NDArray[np.float32] | FloatArray: ...
+
+
+@overload
+def chrf_from_stats(
+    stats: npt.ArrayLike,
+    *,
+    char_order: int = ...,
+    word_order: int = ...,
+    beta: int = ...,
+) -> FloatArray: ...
+
+
 def chrf_from_stats(
     stats: npt.ArrayLike,
     *,
     char_order: int = CHAR_ORDER,
     word_order: int = 0,
     beta: int = BETA,
-) -> FloatArray:
+) -> npt.NDArray[np.float32] | FloatArray:
     """chrF (0-100) of statistics of shape ``(..., K)``, one score per leading index.
 
     Bit-identical to sacreBLEU's ``CHRF._compute_f_score`` with ``eps_smoothing=False``: only
     orders where both sides have n-grams are averaged, and a score with no match is 0.
+
+    Integer statistics give float64 scores, as sacreBLEU's Python ints do. float32 statistics
+    (sacreBLEU's bootstrap resample sums) are computed as sacreBLEU computes those under
+    numpy's promotion rules: precisions, recalls, their averages and the F-score in float32.
+    The scores are float32 unless one is 0: sacreBLEU returns that one as the Python float
+    ``0.0``, and ``np.array`` of its scores is then float64, which decides the arithmetic of
+    its means and p-values, so the array returned is float64 then.
     """
     order = _check_orders(char_order, word_order)
     factor = _check_beta(beta) ** 2
-    parts = _components(_as_stats(stats, order), order)
-    return 100 * _f_beta(parts.avg_precision, parts.avg_recall, factor)
+    array = np.asarray(stats)
+    if array.dtype != np.float32:
+        if array.size and array.dtype.kind not in "iu":
+            raise TypeError(
+                f"chrF statistics must be integers (or float32 resample sums), got dtype "
+                f"{array.dtype}"
+            )
+        parts = _components(_as_stats(array, order), order)
+        return 100 * _f_beta(parts.avg_precision, parts.avg_recall, factor)
+    if array.ndim == 0 or array.shape[-1] != 3 * order:
+        raise ValueError(
+            f"chrF statistics for {order} orders need a last axis of {3 * order}, "
+            f"got shape {array.shape}"
+        )
+    # sacreBLEU's loop: float32 counts, float32 precision and recall added order by order.
+    hyp, ref, match = array[..., 0::3], array[..., 1::3], array[..., 2::3]
+    effective = (hyp > 0) & (ref > 0)
+    avg_precision = np.zeros(array.shape[:-1], np.float32)
+    avg_recall = np.zeros(array.shape[:-1], np.float32)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(order):
+            used = effective[..., i]
+            avg_precision = np.where(
+                used, avg_precision + match[..., i] / hyp[..., i], avg_precision
+            )
+            avg_recall = np.where(used, avg_recall + match[..., i] / ref[..., i], avg_recall)
+    count = effective.sum(axis=-1)
+    divisor = np.maximum(count, 1).astype(np.float32)
+    avg_precision = np.where(count > 0, avg_precision / divisor, np.float32(0.0))
+    avg_recall = np.where(count > 0, avg_recall / divisor, np.float32(0.0))
+    # _f_beta's arithmetic keeps the float32 it is given (Python ints and floats are weak).
+    scores = np.float32(100) * _f_beta(
+        cast(FloatArray, avg_precision), cast(FloatArray, avg_recall), factor
+    )
+    if ((avg_precision + avg_recall) == 0).any():
+        return scores.astype(np.float64)
+    return scores
 
 
 @dataclass(frozen=True, slots=True)
@@ -1097,15 +1159,23 @@ class ChrfMetric(Metric):
 
     def additive(
         self, settings: MetricSettings, stats: Mapping[str, Any]
-    ) -> tuple[Any, Callable[[Any], FloatArray]]:
+    ) -> tuple[IntArray, Callable[[Any], npt.NDArray[np.float32] | FloatArray]]:
+        """sacreBLEU's statistics layout (``hyp, ref, match`` per order, see the module) and
+        corpus chrF of their sums (float32 on float32 sums, as :func:`chrf_from_stats`)."""
         s = cast(ChrfSettings, settings)
+        width = stats_width(char_order=s.char_order, word_order=s.word_order)
 
-        def score(summed: Any) -> FloatArray:
+        def score(summed: Any) -> npt.NDArray[np.float32] | FloatArray:
+            array = np.asarray(summed)
+            if array.ndim != 2 or array.shape[1] != width:
+                raise ValueError(
+                    f"chrF takes summed statistics of shape (m, {width}), not {array.shape}"
+                )
             return chrf_from_stats(
-                summed, char_order=s.char_order, word_order=s.word_order, beta=s.beta
+                array, char_order=s.char_order, word_order=s.word_order, beta=s.beta
             )
 
-        return np.asarray(stats["stats"]), score
+        return np.asarray(stats["stats"], dtype=np.int64), score
 
     def detailer(
         self, settings: MetricSettings, separator: str | None
