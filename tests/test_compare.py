@@ -25,16 +25,14 @@ from sacrebleu.metrics.bleu import BLEU
 
 from matchlight.core.analysis.compare import (
     NgramDifferences,
-    bleu_stats_matrix,
-    corpus_bleu_function,
+    ScoreFunction,
     difference_influence,
     leave_one_out,
-    mean_function,
-    mean_stats_matrix,
     ngram_differences,
     row_index,
 )
-from matchlight.core.metrics.bleu import BleuStats, compute_bleu
+from matchlight.core.metrics.base import mean_score, mean_statistics
+from matchlight.core.metrics.bleu import BleuMetric, BleuSettings, BleuStats, compute_bleu
 from tests.conftest import SHARED_DATA
 
 TED = SHARED_DATA / "compare-mt-ted-sk-en"
@@ -280,6 +278,13 @@ def test_bad_arguments_are_refused() -> None:
         row_index([0, 3], 3)
 
 
+def test_a_selection_is_a_sorted_set_of_rows() -> None:
+    assert row_index([4, 0, 4, 2], 5).tolist() == [0, 2, 4]
+    assert row_index(np.array([False, True, True]), 3).tolist() == [1, 2]
+    assert row_index(None, 3).tolist() == [0, 1, 2]
+    assert row_index([], 3).tolist() == []
+
+
 # -- what moves the corpus score --------------------------------------------------------------
 
 
@@ -295,6 +300,12 @@ def de_en_stats(system: str, refs: tuple[str, ...]) -> np.ndarray:
     )
 
 
+def corpus_bleu(smooth_method: str = "exp") -> ScoreFunction:
+    """Corpus BLEU-4 of summed statistics, from BLEU's ``additive``."""
+    empty = {"hyp_len": [], "ref_len": [], "matches": np.zeros((0, 4)), "totals": np.zeros((0, 4))}
+    return BleuMetric().additive(BleuSettings(smooth_method=smooth_method), empty)[1]
+
+
 def as_bleu_stats(row: np.ndarray) -> BleuStats:
     values = [int(v) for v in row]
     return BleuStats(values[0], values[1], tuple(values[2:6]), tuple(values[6:10]))
@@ -305,7 +316,7 @@ def as_bleu_stats(row: np.ndarray) -> BleuStats:
 def test_leave_one_out_bleu_equals_the_loop(refs: tuple[str, ...]) -> None:
     a = de_en_stats("JDExploreAcademy", refs)
     b = de_en_stats("Lan-Bridge", refs)
-    score = corpus_bleu_function()
+    score = corpus_bleu()
     influence = difference_influence(stats_a=a, stats_b=b, score=score)
     sacre = BLEU(tokenize="13a")
     ref_lines = [read_lines(str(DE_EN / r)) for r in refs]
@@ -342,7 +353,7 @@ def test_influence_on_a_subset_is_the_subsets_corpus_score() -> None:
     a = de_en_stats("Online-W", ("ref.txt",))
     b = de_en_stats("PROMT", ("ref.txt",))
     rows = np.arange(len(a))[::5]
-    score = corpus_bleu_function()
+    score = corpus_bleu()
     influence = difference_influence(stats_a=a, stats_b=b, score=score, rows=rows)
     assert influence.rows.tolist() == rows.tolist()
     assert influence.score_a == compute_bleu(as_bleu_stats(a[rows].sum(axis=0))).score
@@ -372,7 +383,7 @@ def test_leave_one_out_of_a_mean_equals_the_mean_of_the_others(
     a = np.array([v[0] for v in values])
     b = np.array([v[1] for v in values])
     influence = difference_influence(
-        stats_a=mean_stats_matrix(a), stats_b=mean_stats_matrix(b), score=mean_function
+        stats_a=mean_statistics(a), stats_b=mean_statistics(b), score=mean_score
     )
     for i in range(len(values)):
         others_a = np.delete(a, i)
@@ -399,15 +410,15 @@ def test_leave_one_out_of_a_mean_equals_the_mean_of_the_others(
     ),
     smooth=st.sampled_from(["exp", "floor", "add-k", "none"]),
 )
-def test_corpus_bleu_function_equals_compute_bleu(
+def test_bleu_additive_score_equals_compute_bleu(
     rows: list[tuple[int, int, list[int]]], smooth: str
 ) -> None:
     # Valid statistics: matches <= totals <= n-grams the hypothesis length allows.
     hyp = [r[0] for r in rows]
     totals = [[max(h - n, 0) for n in range(4)] for h in hyp]
     matches = [[min(m, t) for m, t in zip(r[2], tot)] for r, tot in zip(rows, totals)]
-    matrix = bleu_stats_matrix(hyp, [r[1] for r in rows], matches, totals)
-    score = corpus_bleu_function(smooth_method=smooth)
+    fields = {"hyp_len": hyp, "ref_len": [r[1] for r in rows], "matches": matches, "totals": totals}
+    matrix, score = BleuMetric().additive(BleuSettings(smooth_method=smooth), fields)
     values = score(matrix)
     for row, value in zip(matrix, values):
         assert value == compute_bleu(as_bleu_stats(row), smooth_method=smooth).score

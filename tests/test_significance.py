@@ -4,8 +4,10 @@ sacreBLEU's own ``PairedTest`` (and its command line) is the oracle: on real dat
 BLEU statistics, sacreBLEU's chrF statistics) and on generated statistics, which reach sacreBLEU
 through metrics whose "hypotheses" are keys of a table of statistics. p-values must be equal bit
 for bit, and so must scores, means and half-widths (sacreBLEU's float32 arithmetic included).
-The resampled sums, the heart of the speed-up, are checked against sacreBLEU's materialised
-index matrices. The mean-of-segments extension is checked against plain numpy.
+The statistics and score functions are the metrics' own (``Metric.additive``), so their score
+functions are checked here against sacreBLEU on float32 and integer sums. The resampled sums,
+the heart of the speed-up, are checked against sacreBLEU's materialised index matrices. The
+mean-of-segments extension is checked against plain numpy.
 """
 
 from __future__ import annotations
@@ -30,18 +32,18 @@ from sacrebleu.significance import PairedTest
 from matchlight.core.analysis import significance as sig
 from matchlight.core.analysis.significance import (
     PairwiseSignificance,
+    ScoreFunction,
     SignificanceCancelled,
     SignificanceResult,
-    bleu_score_function,
-    bleu_statistics,
-    chrf_score_function,
-    mean_score,
-    mean_statistics,
     paired_approximate_randomization,
     paired_bootstrap,
     pairwise_significance,
+    signature_with,
+    table_statistics,
 )
-from matchlight.core.metrics.bleu import sacrebleu_scores
+from matchlight.core.metrics.base import mean_score, mean_statistics
+from matchlight.core.metrics.bleu import BleuMetric, BleuSettings
+from matchlight.core.metrics.chrf import ChrfMetric, ChrfSettings
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.scoring.results import ScoreTable
@@ -176,6 +178,33 @@ SMOOTHING = st.sampled_from(
 )
 
 
+def bleu_additive(rows: Array, **settings: Any) -> tuple[Array, ScoreFunction]:
+    """BLEU's ``additive`` pair for statistics already in sacreBLEU's column order."""
+    order = (rows.shape[-1] - 2) // 2
+    fields = {
+        "hyp_len": rows[..., 0],
+        "ref_len": rows[..., 1],
+        "matches": rows[..., 2 : 2 + order],
+        "totals": rows[..., 2 + order :],
+    }
+    table, score = BleuMetric().additive(BleuSettings(max_order=order, **settings), fields)
+    assert np.array_equal(table, rows)
+    return table, score
+
+
+def bleu_score(smooth_method: str = "exp", smooth_value: float | None = None) -> ScoreFunction:
+    """Corpus BLEU-4 of summed statistics, from BLEU's ``additive``."""
+    empty = np.zeros((0, 10), dtype=np.int64)
+    return bleu_additive(empty, smooth_method=smooth_method, smooth_value=smooth_value)[1]
+
+
+def chrf_score(char_order: int = 6, word_order: int = 0, beta: int = 2) -> ScoreFunction:
+    """Corpus chrF of summed statistics, from chrF's ``additive``."""
+    settings = ChrfSettings(char_order=char_order, word_order=word_order, beta=beta)
+    width = 3 * (char_order + word_order)
+    return ChrfMetric().additive(settings, {"stats": np.zeros((0, width), np.int64)})[1]
+
+
 # -- the score functions -----------------------------------------------------------------------
 
 
@@ -192,7 +221,7 @@ def test_bleu_score_function_is_sacrebleus_on_float32_and_integer_sums(
     method, value = smoothing
     rows = data.draw(bleu_rows(data.draw(st.integers(1, 6)), max_order, big))
     metric = BLEU(smooth_method=method, smooth_value=value, max_ngram_order=max_order)
-    score = bleu_score_function(smooth_method=method, smooth_value=value, max_order=max_order)
+    _, score = bleu_additive(rows, smooth_method=method, smooth_value=value)
     # Bootstrap sums are float32 arrays; corpus and AR sums integers.
     as32 = rows.astype(np.float32)
     expected32 = [metric._compute_score_from_stats(row.copy()).score for row in as32]
@@ -201,27 +230,24 @@ def test_bleu_score_function_is_sacrebleus_on_float32_and_integer_sums(
     assert score(rows).tolist() == expected
 
 
-@settings(max_examples=150, deadline=None)
-@given(data=st.data(), smoothing=SMOOTHING)
-def test_bleu_score_function_on_integers_is_core_sacrebleu_scores(
-    data: st.DataObject, smoothing: tuple[str, float | None]
-) -> None:
-    """The two vectorised copies of corpus BLEU agree (core.metrics.bleu only takes integers)."""
-    method, value = smoothing
-    rows = data.draw(bleu_rows(data.draw(st.integers(1, 8))))
-    effective = {"floor": 0.1, "add-k": 1}.get(method) if value is None else value
-    expected = sacrebleu_scores(
-        rows[:, 0],
-        rows[:, 1],
-        rows[:, 2:6],
-        rows[:, 6:],
-        smooth_method=method,
-        smooth_value=effective,
-        effective_order=False,
-    )
-    assert bleu_score_function(smooth_method=method, smooth_value=value)(rows).tolist() == (
-        expected.tolist()
-    )
+@needs_data
+@pytest.mark.parametrize(
+    "options", [{}, {"smooth_method": "floor", "smooth_value": 0.3}, {"max_order": 3}]
+)
+def test_table_statistics_score_the_tables_own_corpus_bleu(options: dict[str, Any]) -> None:
+    """The vectorised score of summed statistics equals the table's corpus BLEU (the scalar
+    compute_bleu), for every system, on all rows and on a subset."""
+    refs, names, hyps = load(DE_EN)
+    text = corpus_text_from_lines(references=refs, systems=hyps[:3], names=names[:3])
+    table = score_corpus(text, ScoringConfig().with_settings("bleu", **options))
+    stats, score = table_statistics(table, "bleu")
+    rows = np.arange(0, len(refs[0]), 3)
+    for s, per_system in enumerate(stats):
+        for chosen in (None, rows):
+            picked = per_system if chosen is None else per_system[chosen]
+            assert score(picked.sum(axis=0, keepdims=True))[0] == table.corpus(s, chosen).value(
+                "bleu"
+            )
 
 
 @settings(max_examples=300, deadline=None)
@@ -236,7 +262,7 @@ def test_chrf_score_function_is_sacrebleus_value_and_dtype(
     char_order, word_order = orders
     rows = data.draw(chrf_rows(data.draw(st.integers(1, 6)), char_order + word_order))
     metric = CHRF(char_order=char_order, word_order=word_order, beta=beta)
-    score = chrf_score_function(char_order=char_order, word_order=word_order, beta=beta)
+    score = chrf_score(char_order=char_order, word_order=word_order, beta=beta)
     as32 = rows.astype(np.float32)
     # sacreBLEU collects the scores with np.array, which decides the dtype of later arithmetic.
     expected32 = np.array([metric._compute_score_from_stats(row).score for row in as32])
@@ -251,24 +277,34 @@ def test_chrf_score_function_is_sacrebleus_value_and_dtype(
 
 def test_score_functions_reject_the_wrong_width() -> None:
     with pytest.raises(ValueError, match=r"\(m, 10\)"):
-        bleu_score_function()(np.zeros((3, 9)))
+        bleu_score()(np.zeros((3, 9)))
     with pytest.raises(ValueError, match=r"\(m, 18\)"):
-        chrf_score_function()(np.zeros((3, 6)))
-    with pytest.raises(ValueError, match="smooth_method"):
-        bleu_score_function(smooth_method="laplace")
+        chrf_score()(np.zeros((3, 6)))
+    with pytest.raises(ValueError, match="--smooth"):
+        BleuSettings(smooth_method="laplace")
 
 
 def test_bleu_statistics_keeps_sacrebleus_column_order() -> None:
-    stats = bleu_statistics(
-        hyp_len=np.array([[5, 3]]),
-        ref_len=np.array([[6, 2]]),
-        matches=np.array([[[4, 2, 1, 0], [3, 1, 0, 0]]]),
-        totals=np.array([[[5, 4, 3, 2], [3, 2, 1, 0]]]),
-    )
+    fields = {
+        "hyp_len": np.array([[5, 3]]),
+        "ref_len": np.array([[6, 2]]),
+        "matches": np.array([[[4, 2, 1, 0], [3, 1, 0, 0]]]),
+        "totals": np.array([[[5, 4, 3, 2], [3, 2, 1, 0]]]),
+    }
+    stats, _ = BleuMetric().additive(BleuSettings(), fields)
     assert stats.shape == (1, 2, 10)
     assert stats[0, 0].tolist() == [5, 6, 4, 2, 1, 0, 5, 4, 3, 2]
+    short = {"hyp_len": [1, 2], "ref_len": [1, 2], "matches": [[1]], "totals": [[1]]}
     with pytest.raises(ValueError, match="BLEU statistics"):
-        bleu_statistics(hyp_len=[1, 2], ref_len=[1, 2], matches=[[1]], totals=[[1]])
+        BleuMetric().additive(BleuSettings(), short)
+
+
+def test_signature_fields_go_where_sacrebleu_puts_them() -> None:
+    fields = {"bs": "1000", "ar": "10000", "seed": "12345"}
+    signature = "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
+    assert signature_with(signature, fields) == (
+        "nrefs:2|bs:1000|ar:10000|seed:12345|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
+    )
 
 
 # -- the resampled sums ------------------------------------------------------------------------
@@ -376,7 +412,8 @@ def test_ar_sums_are_sacrebleus_and_leave_the_stream_where_it_does(
 
 @st.composite
 def generated_case(draw: st.DrawFn, kind: str) -> tuple[list[Array], list[int]]:
-    """Statistics of 2-3 systems over up to 30 segments, and the rows to test (any order)."""
+    """Statistics of 2-3 systems over up to 30 segments, and the rows to test (any order:
+    a selection is a set, tested in corpus order)."""
     n = draw(st.integers(1, 30))
     count = draw(st.integers(2, 3))
     rows_of = bleu_rows if kind == "bleu" else chrf_rows
@@ -400,10 +437,10 @@ def test_paired_bootstrap_is_sacrebleus_on_generated_bleu_statistics(
 ) -> None:
     stats, rows = case
     method, value = smoothing
-    table, systems = precomputed_systems(stats, rows)
+    table, systems = precomputed_systems(stats, sorted(rows))
     metric = PrecomputedBLEU(table, smooth_method=method, smooth_value=value)
     theirs, _ = sacrebleu_paired(metric, systems, None, test="bs", n_samples=n_samples, seed=seed)
-    score = bleu_score_function(smooth_method=method, smooth_value=value)
+    score = bleu_score(smooth_method=method, smooth_value=value)
     names = [name for name, _ in systems]
     ours = paired_bootstrap(stats, score, names=names, n_samples=n_samples, seed=seed, rows=rows)
     assert_same(ours, theirs)
@@ -427,14 +464,14 @@ def test_paired_ar_is_sacrebleus_on_generated_bleu_statistics(
 ) -> None:
     stats, rows = case
     method, value = smoothing
-    table, systems = precomputed_systems(stats, rows)
+    table, systems = precomputed_systems(stats, sorted(rows))
     metric = PrecomputedBLEU(table, smooth_method=method, smooth_value=value)
     theirs, _ = sacrebleu_paired(
         metric, systems, None, test="ar", n_samples=n_trials, seed=seed, n_ar_confidence=confidence
     )
     ours = paired_approximate_randomization(
         stats,
-        bleu_score_function(smooth_method=method, smooth_value=value),
+        bleu_score(smooth_method=method, smooth_value=value),
         names=[name for name, _ in systems],
         n_samples=n_trials,
         seed=seed,
@@ -455,13 +492,13 @@ def test_paired_tests_are_sacrebleus_on_generated_chrf_statistics(
     case: tuple[list[Array], list[int]], test: str, n_samples: int, seed: int
 ) -> None:
     stats, rows = case
-    table, systems = precomputed_systems(stats, rows)
+    table, systems = precomputed_systems(stats, sorted(rows))
     theirs, _ = sacrebleu_paired(
         PrecomputedCHRF(table), systems, None, test=test, n_samples=n_samples, seed=seed
     )
     run = paired_bootstrap if test == "bs" else paired_approximate_randomization
     names = [name for name, _ in systems]
-    ours = run(stats, chrf_score_function(), names=names, n_samples=n_samples, seed=seed, rows=rows)
+    ours = run(stats, chrf_score(), names=names, n_samples=n_samples, seed=seed, rows=rows)
     assert_same(ours, theirs)
 
 
@@ -481,7 +518,7 @@ def test_signature_fields_are_sacrebleus(test: str) -> None:
         )
         run = paired_bootstrap if test == "bs" else paired_approximate_randomization
         extra = {"confidence_samples": confidence} if confidence > 0 else {}
-        ours = run(stats, bleu_score_function(), names=["a", "b"], n_samples=30, seed=77, **extra)
+        ours = run(stats, bleu_score(), names=["a", "b"], n_samples=30, seed=77, **extra)
         theirs = {k: str(info[k]) for k in ("bs", "ar", "seed") if info.get(k) is not None}
         assert ours.signature_fields() == theirs
 
@@ -505,15 +542,10 @@ def engine_table(
 
 def engine_bleu_stats(
     refs: list[list[str]], names: list[str], hyps: list[list[str]], tokenize: str = "13a"
-) -> Array:
-    """Our engine's per-segment BLEU statistics, ``(S, n, 10)``."""
-    stats = engine_table(refs, names, hyps, tokenize).stats["bleu"]
-    return bleu_statistics(
-        hyp_len=stats["hyp_len"],
-        ref_len=stats["ref_len"],
-        matches=stats["matches"],
-        totals=stats["totals"],
-    )
+) -> list[Array]:
+    """Our engine's per-segment BLEU statistics, one ``(n, 10)`` array per system."""
+    stats, _ = table_statistics(engine_table(refs, names, hyps, tokenize), "bleu")
+    return stats
 
 
 @needs_data
@@ -533,7 +565,7 @@ def test_bleu_tests_equal_sacrebleu_on_wmt22_de_en(test: str) -> None:
         seed=12345,
     )
     run = paired_bootstrap if test == "bs" else paired_approximate_randomization
-    ours = run(list(stats), bleu_score_function(), names=names)
+    ours = run(stats, bleu_score(), names=names)
     assert_same(ours, theirs)
     assert ours.seed_used == 12345 and ours.n_samples == n_samples
 
@@ -559,7 +591,8 @@ def test_bleu_on_a_subset_of_wmt22_en_zh_equals_the_sacrebleu_command_line(
     refs, names, hyps = load(EN_ZH)
     names, hyps = names[:3], hyps[:3]
     stats = engine_bleu_stats(refs, names, hyps, tokenize="zh")
-    rows = np.random.default_rng(seed).choice(len(refs[0]), size=300, replace=False)
+    # The rows in corpus order (a selection is a set), as the files hold them.
+    rows = np.sort(np.random.default_rng(seed).choice(len(refs[0]), size=300, replace=False))
     files = []
     for i, column in enumerate([*refs, *hyps]):
         path = tmp_path / f"col{i}.txt"
@@ -569,9 +602,7 @@ def test_bleu_on_a_subset_of_wmt22_en_zh_equals_the_sacrebleu_command_line(
     flag = ["--paired-bs"] if test == "bs" else ["--paired-ar", "--paired-ar-n", str(n_samples)]
     theirs = run_sacrebleu_cli(files[:2], files[2:], ["-m", "bleu", "-tok", "zh", *flag], seed)
     run = paired_bootstrap if test == "bs" else paired_approximate_randomization
-    ours = run(
-        list(stats), bleu_score_function(), names=names, n_samples=n_samples, seed=seed, rows=rows
-    )
+    ours = run(stats, bleu_score(), names=names, n_samples=n_samples, seed=seed, rows=rows)
     for mine, result in zip(ours.systems, theirs, strict=True):
         assert mine.score == result["score"]
         assert mine.p_value == result["p_value"]
@@ -584,7 +615,7 @@ def test_bleu_on_a_subset_of_wmt22_en_zh_equals_the_sacrebleu_command_line(
 def test_chrf_on_a_subset_of_wmt22_de_en_equals_sacrebleu(test: str, seed: int, size: int) -> None:
     """sacreBLEU's own chrF statistics as input (our chrF statistics come later)."""
     refs, names, hyps = load(DE_EN)
-    rows = np.random.default_rng(seed).choice(len(refs[0]), size=size, replace=False).tolist()
+    rows = sorted(np.random.default_rng(seed).choice(len(refs[0]), size=size, replace=False))
     refs = [[col[r] for r in rows] for col in refs]
     picked = [1, 0, 3]
     systems = [(names[i], [hyps[i][r] for r in rows]) for i in picked]
@@ -594,9 +625,7 @@ def test_chrf_on_a_subset_of_wmt22_de_en_equals_sacrebleu(test: str, seed: int, 
         CHRF(), systems, refs, test=test, n_samples=n_samples, seed=seed, n_ar_confidence=-1
     )
     run = paired_bootstrap if test == "bs" else paired_approximate_randomization
-    ours = run(
-        stats, chrf_score_function(), names=[n for n, _ in systems], n_samples=n_samples, seed=seed
-    )
+    ours = run(stats, chrf_score(), names=[n for n, _ in systems], n_samples=n_samples, seed=seed)
     assert_same(ours, theirs)
 
 
@@ -692,7 +721,7 @@ def test_pairwise_entries_equal_the_test_with_either_system_as_baseline(
 ) -> None:
     stats = [data.draw(bleu_rows(n)) for _ in range(count)]
     names = [f"s{i}" for i in range(count)]
-    score = bleu_score_function()
+    score = bleu_score()
     matrix = pairwise_significance(stats, score, names=names, test=test, n_samples=150, seed=seed)
     assert isinstance(matrix, PairwiseSignificance)
     run = paired_bootstrap if test == "bs" else paired_approximate_randomization
@@ -729,7 +758,7 @@ def test_cancel_raises_and_progress_rises_to_one(test: str) -> None:
         test, pairwise_significance
     )
     seen: list[float] = []
-    run(stats, bleu_score_function(), names=names, progress=seen.append)
+    run(stats, bleu_score(), names=names, progress=seen.append)
     assert len(seen) > 3 and seen == sorted(seen) and seen[-1] == 1.0
     polls = 0
 
@@ -739,17 +768,15 @@ def test_cancel_raises_and_progress_rises_to_one(test: str) -> None:
         return polls > 2
 
     with pytest.raises(SignificanceCancelled):
-        run(stats, bleu_score_function(), names=names, cancel=cancel)
+        run(stats, bleu_score(), names=names, cancel=cancel)
     assert polls == 3
 
 
 def test_no_seed_draws_one_and_reports_it() -> None:
     stats, names = small_case()
-    first = paired_bootstrap(stats, bleu_score_function(), names=names, n_samples=100, seed=None)
+    first = paired_bootstrap(stats, bleu_score(), names=names, n_samples=100, seed=None)
     assert first.seed is None
-    again = paired_bootstrap(
-        stats, bleu_score_function(), names=names, n_samples=100, seed=first.seed_used
-    )
+    again = paired_bootstrap(stats, bleu_score(), names=names, n_samples=100, seed=first.seed_used)
     assert again.systems == first.systems
     assert first.signature_fields()["seed"] == str(first.seed_used)
 
@@ -758,11 +785,16 @@ def test_rows_as_a_mask_equal_rows_as_indices() -> None:
     stats, names = small_case()
     mask = np.zeros(5000, dtype=bool)
     mask[::7] = True
-    by_mask = paired_bootstrap(stats, bleu_score_function(), names=names, n_samples=50, rows=mask)
+    by_mask = paired_bootstrap(stats, bleu_score(), names=names, n_samples=50, rows=mask)
     by_index = paired_bootstrap(
-        stats, bleu_score_function(), names=names, n_samples=50, rows=np.flatnonzero(mask)
+        stats, bleu_score(), names=names, n_samples=50, rows=np.flatnonzero(mask)
     )
-    assert by_mask == by_index and by_mask.n_segments == mask.sum()
+    # A selection is a set: the order and repetitions of its row numbers do not matter.
+    shuffled = np.random.default_rng(1).permutation(np.flatnonzero(mask))
+    by_set = paired_bootstrap(
+        stats, bleu_score(), names=names, n_samples=50, rows=np.concatenate([shuffled, shuffled])
+    )
+    assert by_mask == by_index == by_set and by_mask.n_segments == mask.sum()
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,12 @@ the corpus score.
   ``stat_utils.extract_salient_features``), vectorised over the whole corpus with
   :class:`~matchlight.core.metrics.ngrams.NgramCounts`.
 * :func:`difference_influence` ranks rows by how much each one changes score(A) - score(B),
-  for any metric whose corpus score is a function of summed per-row statistics (corpus BLEU,
-  a mean of sentence scores, ...): the statistics of "every row but one" are the total minus
-  that row, so all rows are done in one vectorised call of the score function.
+  for any metric whose corpus score is a function of summed per-row statistics (corpus BLEU
+  and chrF from :meth:`~matchlight.core.metrics.base.Metric.additive`, a mean of sentence
+  scores from :func:`~matchlight.core.metrics.base.mean_statistics`): the statistics of "every
+  row but one" are the total minus that row, so all rows are done in one vectorised call of
+  the score function.
+* :func:`row_index` is what every analysis makes of a row selection.
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from matchlight.core.metrics.bleu import SMOOTH_METHODS, sacrebleu_scores
 from matchlight.core.metrics.ngrams import NgramCounts
 
 __all__ = [
@@ -30,12 +32,8 @@ __all__ = [
     "ScoreFunction",
     "ScoreInfluence",
     "StatsArray",
-    "bleu_stats_matrix",
-    "corpus_bleu_function",
     "difference_influence",
     "leave_one_out",
-    "mean_function",
-    "mean_stats_matrix",
     "ngram_differences",
     "row_index",
 ]
@@ -51,12 +49,13 @@ TokenColumn = Sequence[Sequence[str]]
 StatsArray = npt.NDArray[Any]
 
 #: A corpus score as a function of summed statistics: ``(m, k)`` rows of sums -> ``(m,)`` scores.
-ScoreFunction = Callable[[StatsArray], FloatArray]
+ScoreFunction = Callable[[StatsArray], npt.NDArray[Any]]
 
 
 def row_index(rows: npt.ArrayLike | None, n_rows: int) -> IntArray:
     """The row numbers selected by ``rows`` (None: all; a boolean mask; row numbers), sorted
-    and without duplicates: a selection is a set of rows.
+    and without duplicates: a selection is a set of rows, analysed in corpus order whatever
+    order a view shows it in.
 
     Raises ValueError for a mask of the wrong length or a row number out of range, so that a
     stale selection never silently picks other rows.
@@ -66,7 +65,9 @@ def row_index(rows: npt.ArrayLike | None, n_rows: int) -> IntArray:
     array = np.asarray(rows)
     if array.dtype == np.bool_:
         if array.shape != (n_rows,):
-            raise ValueError(f"a row mask needs {n_rows} values, got shape {array.shape}")
+            raise ValueError(
+                f"a row mask needs one entry per segment ({n_rows}), got shape {array.shape}"
+            )
         return np.flatnonzero(array).astype(np.int64)
     if array.size == 0:
         return np.zeros(0, np.int64)
@@ -312,68 +313,6 @@ def ngram_differences(
 # -- what moves the corpus score --------------------------------------------------------------
 
 
-def bleu_stats_matrix(
-    hyp_len: npt.ArrayLike, ref_len: npt.ArrayLike, matches: npt.ArrayLike, totals: npt.ArrayLike
-) -> IntArray:
-    """BLEU's per-row statistics as one ``(n, 2 + 2 * max_order)`` integer matrix:
-    hypothesis length, reference length, matches per order, totals per order."""
-    hyp = np.asarray(hyp_len, np.int64).reshape(-1, 1)
-    ref = np.asarray(ref_len, np.int64).reshape(-1, 1)
-    match = np.asarray(matches, np.int64)
-    total = np.asarray(totals, np.int64)
-    if match.ndim != 2 or match.shape != total.shape or match.shape[0] != hyp.shape[0]:
-        raise ValueError(
-            "matches and totals must have shape (rows, max_order) for as many rows as hyp_len"
-        )
-    if ref.shape != hyp.shape:
-        raise ValueError("hyp_len and ref_len must have one value per row")
-    return np.hstack([hyp, ref, match, total])
-
-
-def corpus_bleu_function(
-    *, max_order: int = 4, smooth_method: str = "exp", smooth_value: float | None = None
-) -> ScoreFunction:
-    """Corpus BLEU (sacreBLEU's, effective order off) of rows of :func:`bleu_stats_matrix` sums,
-    equal bit for bit to :func:`matchlight.core.metrics.bleu.compute_bleu`'s ``score``."""
-    if smooth_method not in SMOOTH_METHODS:
-        raise ValueError(f"unknown smooth_method {smooth_method!r}")
-    # As ScoringConfig.effective_smooth_value: only floor and add-k take a value.
-    value = SMOOTH_METHODS[smooth_method]
-    if smooth_value is not None and smooth_method in ("floor", "add-k"):
-        value = smooth_value
-
-    def score(stats: StatsArray) -> FloatArray:
-        sums = np.asarray(stats, np.int64)
-        if sums.ndim != 2 or sums.shape[1] != 2 + 2 * max_order:
-            raise ValueError(f"BLEU statistics need {2 + 2 * max_order} columns")
-        return sacrebleu_scores(
-            sums[:, 0],
-            sums[:, 1],
-            sums[:, 2 : 2 + max_order],
-            sums[:, 2 + max_order :],
-            smooth_method=smooth_method,
-            smooth_value=value,
-            effective_order=False,
-        )
-
-    return score
-
-
-def mean_stats_matrix(values: npt.ArrayLike) -> FloatArray:
-    """Per-row statistics of a mean of sentence scores: ``(value, 1)``; NaN rows count as
-    absent (``(0, 0)``), so a mean over rows with missing values averages the others."""
-    array = np.asarray(values, np.float64).reshape(-1)
-    present = ~np.isnan(array)
-    return np.stack([np.where(present, array, 0.0), present.astype(np.float64)], axis=1)
-
-
-def mean_function(stats: StatsArray) -> FloatArray:
-    """The mean of rows of summed :func:`mean_stats_matrix` statistics (NaN for no rows)."""
-    sums = np.asarray(stats, np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return cast(FloatArray, sums[:, 0] / sums[:, 1])
-
-
 def leave_one_out(stats: StatsArray, score: ScoreFunction) -> FloatArray:
     """``score`` of the sum of every row but one, for each row: ``(n, k)`` -> ``(n,)``.
 
@@ -428,10 +367,11 @@ def difference_influence(
     """Rank rows by how much leaving each one out changes score(A) - score(B).
 
     ``stats_a`` / ``stats_b`` are ``(n, k)`` additive per-row statistics of the two systems
-    (e.g. :func:`bleu_stats_matrix`, :func:`mean_stats_matrix`) and ``score`` turns rows of
-    summed statistics into corpus scores (e.g. :func:`corpus_bleu_function`,
-    :func:`mean_function`). ``rows`` restricts the analysis to a subset: the scores are then
-    those of the subset.
+    and ``score`` turns rows of summed statistics into corpus scores: a metric's
+    :meth:`~matchlight.core.metrics.base.Metric.additive` pair, or
+    :func:`~matchlight.core.metrics.base.mean_statistics` with
+    :func:`~matchlight.core.metrics.base.mean_score`. ``rows`` restricts the analysis to a
+    subset: the scores are then those of the subset.
     """
     a = np.asarray(stats_a)
     b = np.asarray(stats_b)

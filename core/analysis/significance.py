@@ -5,7 +5,11 @@ sacreBLEU's paired bootstrap (``--paired-bs``) and paired approximate randomizat
 plain arrays: ``stats[i]`` is system ``i``'s ``(n_segments, K)`` statistics (system 0 is the
 baseline) and ``score`` maps summed statistics ``(m, K)`` to ``m`` corpus scores. Nothing is
 re-tokenized, any metric with additive statistics works, and ``rows`` restricts a test to a
-subset of segments (the result then equals sacreBLEU run on files holding only those rows).
+subset of segments (the result then equals sacreBLEU run on files holding only those rows, in
+corpus order). The statistics and score functions are the metrics' own
+(:meth:`~matchlight.core.metrics.base.Metric.additive`: corpus BLEU, corpus chrF), or the mean
+of segment values (:func:`~matchlight.core.metrics.base.mean_statistics`); :func:`table_statistics`
+picks the one behind a score table column's corpus figure.
 
 Same seed, same p-values, bit for bit. The random draws are sacreBLEU's: one
 ``np.random.default_rng(seed)``, an ``(n_samples, n)`` matrix of ``choice`` indices for the
@@ -20,15 +24,14 @@ The arithmetic is sacreBLEU's too. Integer statistics are resampled as it does, 
 sums: the product is exact and equals its float32 sums whenever they stay below 2**24, and any
 resample reaching that bound is summed again exactly the way sacreBLEU sums it. AR sums stay
 integers, as in sacreBLEU. The score function receives those dtypes (float32 bootstrap sums,
-int64 AR and corpus sums) and should compute in them as the metric does: sacreBLEU's float32
-resamples give float32 precisions in BLEU and a float32 chrF, and :func:`bleu_score_function`
-and :func:`chrf_score_function` reproduce that. Scores, means, half-widths and test statistics
+int64 AR and corpus sums) and computes in them as sacreBLEU does (the metrics' score functions
+do: float32 precisions in BLEU, a float32 chrF). Scores, means, half-widths and test statistics
 are then computed with sacreBLEU's own numpy expressions on the dtype the score function
 returns.
 
 Floating-point statistics are our extension (sacreBLEU has no such metric): they are summed in
-float64. A metric whose corpus figure is the mean of segment scores (ROUGE F, sentence BLEU, an
-imported score column) is tested with :func:`mean_statistics` and :func:`mean_score`.
+float64. That is how a corpus figure that is the mean of segment scores (ROUGE F, sentence
+BLEU, an imported score column) is tested, with the same draws as the metrics' statistics.
 
 Two choices differ from sacreBLEU on purpose: ``seed=None`` draws one fresh seed for the whole
 run and reports it (sacreBLEU draws unseeded streams per system, so its run cannot be repeated),
@@ -37,15 +40,17 @@ and seed 0 is an ordinary seed (sacreBLEU's systems treat 0 as "no seed").
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from matchlight.core.metrics.bleu import SMOOTH_METHODS
+from matchlight.core.analysis.compare import row_index
+from matchlight.core.metrics.base import mean_score, mean_statistics
+from matchlight.core.metrics.registry import METRICS
+from matchlight.core.scoring.results import ScoreTable
 
 __all__ = [
     "DEFAULT_AR_TRIALS",
@@ -56,19 +61,14 @@ __all__ = [
     "SignificanceCancelled",
     "SignificanceResult",
     "SystemSignificance",
-    "bleu_score_function",
-    "bleu_statistics",
-    "chrf_score_function",
-    "mean_score",
-    "mean_statistics",
     "paired_approximate_randomization",
     "paired_bootstrap",
     "pairwise_significance",
+    "signature_with",
+    "table_statistics",
 ]
 
 AnyArray = npt.NDArray[Any]
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 
 #: Summed statistics ``(m, K)`` -> ``m`` corpus scores, vectorised.
 ScoreFunction = Callable[[AnyArray], AnyArray]
@@ -90,8 +90,6 @@ _BLOCK_ELEMENTS = 1 << 22
 # pieces of this size and rows, stacked into one matmul call (one thread, hardly slower).
 _PRODUCT_SIZE = 1 << 18
 _PRODUCT_ROWS = 32
-# sacreBLEU's floor for log(0) (sacrebleu.utils.my_log).
-_LOG_OF_ZERO = -9999999999.0
 
 
 class SignificanceCancelled(Exception):
@@ -187,173 +185,48 @@ class PairwiseSignificance:
         return key
 
 
-# -- score functions ---------------------------------------------------------------------------
+# -- what a table column resamples ------------------------------------------------------------
 
 
-def bleu_statistics(
-    *, hyp_len: npt.ArrayLike, ref_len: npt.ArrayLike, matches: npt.ArrayLike, totals: npt.ArrayLike
-) -> IntArray:
-    """Per-segment BLEU statistics in sacreBLEU's column order.
+def table_statistics(
+    table: ScoreTable, column: str, *, sentence_mean: bool = False
+) -> tuple[list[AnyArray], ScoreFunction]:
+    """Each system's ``(n, K)`` statistics and the score of summed statistics behind the corpus
+    figure of ``column`` of a fully scored ``table``.
 
-    Columns: ``hyp_len, ref_len, matches[1..N], totals[1..N]`` (``K = 2 + 2N``). Leading
-    dimensions carry through, so a table's ``(S, n)`` / ``(S, n, N)`` arrays give ``(S, n, K)``,
-    one ``(n, K)`` array per system.
+    A column whose corpus figure comes from summed statistics (corpus BLEU, corpus chrF) gets
+    its metric's own (:meth:`~matchlight.core.metrics.base.Metric.additive`), so a test equals
+    sacreBLEU's; a column whose figure is a mean (ROUGE F, an added column), or any score
+    column with ``sentence_mean``, gets the mean of its segment values
+    (:func:`~matchlight.core.metrics.base.mean_statistics`, rows without a value left out).
     """
-    hyp = np.asarray(hyp_len)
-    ref = np.asarray(ref_len)
-    match = np.asarray(matches)
-    total = np.asarray(totals)
-    if hyp.shape != ref.shape or match.shape != total.shape or match.shape[:-1] != hyp.shape:
+    info = table.column_info(column)
+    if info.kind != "score":
+        raise ValueError(f"{info.label} is a count, not a score: it has no test")
+    if not table.complete:
+        raise ValueError("the table is still being scored; test it once every row is scored")
+    if sentence_mean or info.corpus != "stats" or column in table.external:
+        stats = mean_statistics(table.scores[:, :, table.metric_index(column)])
+        return list(stats), mean_score
+    metric = METRICS[info.metric]
+    found = metric.additive(table.config.settings(info.metric), table.stats[info.metric])
+    if found is None:
         raise ValueError(
-            "BLEU statistics need hyp_len and ref_len of one shape and matches and totals of "
-            f"that shape plus the orders; got {hyp.shape}, {ref.shape}, {match.shape}, "
-            f"{total.shape}"
+            f"{info.label}'s corpus figure under these settings is not a function of summed "
+            "statistics, so resamples have no corpus figure"
         )
-    parts = [hyp[..., None], ref[..., None], match, total]
-    return np.concatenate([np.asarray(p, dtype=np.int64) for p in parts], axis=-1)
+    stacked, score = found
+    return list(stacked), score
 
 
-def _work_dtype(sums: AnyArray) -> type[np.floating[Any]]:
-    """float32 for sacreBLEU's float32 resample sums, float64 for everything else."""
-    return np.float32 if sums.dtype == np.float32 else np.float64
-
-
-def _check_width(sums: AnyArray, width: int, what: str) -> AnyArray:
-    array = np.asarray(sums)
-    if array.ndim != 2 or array.shape[1] != width:
-        raise ValueError(f"{what} takes summed statistics of shape (m, {width}), not {array.shape}")
-    return array
-
-
-def _map(func: Callable[[float], float], values: AnyArray) -> FloatArray:
-    """``func`` (from :mod:`math`, whose rounding sacreBLEU's numbers have) over ``values``."""
-    return np.fromiter(map(func, values.tolist()), np.float64, values.size)
-
-
-def bleu_score_function(
-    *, smooth_method: str = "exp", smooth_value: float | None = None, max_order: int = 4
-) -> ScoreFunction:
-    """Corpus BLEU (effective order off) of summed :func:`bleu_statistics`, as sacreBLEU's
-    ``BLEU._compute_score_from_stats``, vectorised.
-
-    On float32 sums (bootstrap resamples) the precisions are float32, as sacreBLEU computes
-    them from its float32 resample sums; on integer sums they are float64. Returns float64.
-    """
-    if smooth_method not in SMOOTH_METHODS:
-        raise ValueError(
-            f"unknown smooth_method {smooth_method!r}; expected one of {', '.join(SMOOTH_METHODS)}"
-        )
-    if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
-        raise ValueError(f"max_order must be a positive integer, not {max_order!r}")
-    value = SMOOTH_METHODS[smooth_method] if smooth_value is None else smooth_value
-    width = 2 + 2 * max_order
-
-    def score(sums: AnyArray) -> FloatArray:
-        array = _check_width(sums, width, "BLEU")
-        work = _work_dtype(array)
-        rows = array.shape[0]
-        # int() of sacreBLEU's sums: whole numbers, compared and divided as Python ints.
-        hyp = np.trunc(array[:, 0].astype(np.float64))
-        ref = np.trunc(array[:, 1].astype(np.float64))
-        bp = np.ones(rows)
-        short = hyp < ref
-        bp[short & (hyp <= 0)] = 0.0
-        shrink = short & (hyp > 0)
-        bp[shrink] = _map(math.exp, 1 - ref[shrink] / hyp[shrink])
-
-        correct = array[:, 2 : 2 + max_order].astype(work)
-        total = array[:, 2 + max_order :].astype(work)
-        scored = (correct != 0).any(axis=1)  # sacreBLEU scores 0 when nothing matches
-        precisions = np.zeros((rows, max_order), dtype=work)
-        alive = np.ones(rows, dtype=np.bool_)
-        doubling = np.ones(rows, dtype=work)
-        for n in range(max_order):
-            c = correct[:, n]
-            t = total[:, n]
-            if smooth_method == "add-k" and n > 0:
-                c = c + work(value)
-                t = t + work(value)
-            alive &= t != 0
-            hit = alive & (c != 0)
-            precisions[hit, n] = work(100.0) * c[hit] / t[hit]
-            miss = alive & (c == 0)
-            if smooth_method == "exp":
-                doubling[miss] *= 2
-                precisions[miss, n] = work(100.0) / (doubling[miss] * t[miss])
-            elif smooth_method == "floor":
-                precisions[miss, n] = work(100.0 * value) / t[miss]  # type: ignore[operator]
-        logs = np.full((rows, max_order), _LOG_OF_ZERO)
-        positive = scored[:, None] & (precisions != 0)
-        logs[positive] = _map(math.log, precisions[positive].astype(np.float64))
-        log_sum = logs[:, 0].copy()
-        for n in range(1, max_order):  # left to right, as Python's sum()
-            log_sum += logs[:, n]
-        out = np.zeros(rows)
-        out[scored] = bp[scored] * _map(math.exp, log_sum[scored] / max_order)
-        return out
-
-    return score
-
-
-def chrf_score_function(
-    *, char_order: int = 6, word_order: int = 0, beta: int = 2
-) -> ScoreFunction:
-    """Corpus chrF of summed sacreBLEU chrF statistics, as ``CHRF._compute_score_from_stats``
-    (without ``eps_smoothing``, sacreBLEU's default), vectorised.
-
-    Columns: ``hyp, ref, match`` for each character order, then each word order
-    (``K = 3 * (char_order + word_order)``). On float32 sums the arithmetic and the result are
-    float32, as sacreBLEU's chrF of its float32 resample sums (float64 if any row scores 0,
-    which sacreBLEU returns as a Python float).
-    """
-    order = char_order + word_order
-    if order < 1 or char_order < 0 or word_order < 0:
-        raise ValueError(f"chrF needs a positive total order, not {char_order} + {word_order}")
-    factor = beta**2
-
-    def score(sums: AnyArray) -> AnyArray:
-        array = _check_width(sums, 3 * order, "chrF")
-        work = _work_dtype(array)
-        rows = array.shape[0]
-        avg_prec = np.zeros(rows, dtype=work)
-        avg_rec = np.zeros(rows, dtype=work)
-        effective = np.zeros(rows, dtype=np.int64)
-        for i in range(order):
-            hyp = array[:, 3 * i].astype(work)
-            ref = array[:, 3 * i + 1].astype(work)
-            match = array[:, 3 * i + 2].astype(work)
-            valid = (hyp > 0) & (ref > 0)
-            avg_prec[valid] += match[valid] / hyp[valid]
-            avg_rec[valid] += match[valid] / ref[valid]
-            effective += valid
-        some = effective > 0
-        avg_prec[some] /= effective[some].astype(work)
-        avg_rec[some] /= effective[some].astype(work)
-        nonzero = (avg_prec + avg_rec) != 0
-        p, r = avg_prec[nonzero], avg_rec[nonzero]
-        value = work(1 + factor) * p * r
-        value /= work(factor) * p + r
-        out = np.zeros(rows, dtype=work if nonzero.all() else np.float64)
-        out[nonzero] = work(100) * value
-        return out
-
-    return score
-
-
-def mean_statistics(segment_scores: npt.ArrayLike) -> FloatArray:
-    """Statistics ``(n, 2)`` for a corpus figure that is the mean of segment scores: the score
-    and a count of 1 per row, so that :func:`mean_score` divides any resample's sum by its
-    number of rows (our extension; sacreBLEU has no such metric)."""
-    values = np.asarray(segment_scores, dtype=np.float64)
-    if values.ndim != 1:
-        raise ValueError(f"segment scores must be one value per row, not shape {values.shape}")
-    return np.column_stack([values, np.ones_like(values)])
-
-
-def mean_score(sums: AnyArray) -> FloatArray:
-    """The mean segment score of summed :func:`mean_statistics`."""
-    array = _check_width(sums, 2, "mean_score")
-    return np.asarray(array[:, 0] / array[:, 1], dtype=np.float64)
+def signature_with(signature: str, fields: Mapping[str, str]) -> str:
+    """A metric's signature with a test's fields (:meth:`SignificanceResult.signature_fields`)
+    where sacreBLEU puts them: right after ``nrefs``, e.g.
+    ``nrefs:2|bs:1000|seed:12345|case:mixed|...``."""
+    parts = signature.split("|")
+    at = 1 if parts and parts[0].startswith("nrefs:") else 0
+    added = [f"{key}:{value}" for key, value in fields.items()]
+    return "|".join([*parts[:at], *added, *parts[at:]])
 
 
 # -- preparing the input -----------------------------------------------------------------------
@@ -399,7 +272,7 @@ def _prepare(
     dtype = np.int64 if integer else np.float64
     selected = [np.asarray(a, dtype=dtype) for a in arrays]
     if rows is not None:
-        index = _row_index(rows, shape[0])
+        index = row_index(rows, shape[0])
         selected = [a[index] for a in selected]
     if selected[0].shape[0] == 0:
         raise ValueError("a paired test needs at least one segment")
@@ -408,22 +281,6 @@ def _prepare(
             if not np.isfinite(array).all():
                 raise ValueError(f"statistics of {name!r} contain NaN or infinite values")
     return _Input(tuple(names), tuple(np.ascontiguousarray(a) for a in selected), integer)
-
-
-def _row_index(rows: npt.ArrayLike, n_segments: int) -> IntArray:
-    index = np.asarray(rows)
-    if index.dtype == np.bool_:
-        if index.shape != (n_segments,):
-            raise ValueError(
-                f"a row mask must have one entry per segment ({n_segments}), not {index.shape}"
-            )
-        return np.flatnonzero(index)
-    if index.ndim != 1 or (index.size and index.dtype.kind not in "iu"):
-        raise ValueError("rows must be a 1-D array of segment indices or a boolean mask")
-    index = index.astype(np.int64)
-    if index.size and (index.min() < 0 or index.max() >= n_segments):
-        raise ValueError(f"row indices must lie in 0..{n_segments - 1}")
-    return index
 
 
 def _seed_used(seed: int | None) -> int:
@@ -618,7 +475,10 @@ def _ar_selected_sums(
 
 
 def _corpus_score(score: ScoreFunction, stats: AnyArray) -> float:
-    value = np.asarray(score(stats.sum(axis=0, keepdims=True)))
+    # Each column summed as one contiguous row: numpy's pairwise sum, as np.mean of a column
+    # (exact for integers either way), so a mean's figure equals the table's.
+    total = np.ascontiguousarray(stats.T).sum(axis=1)
+    value = np.asarray(score(total[None, :]))
     if value.shape != (1,):
         raise ValueError(f"the score function must return one score per row, got {value.shape}")
     return float(value[0])
