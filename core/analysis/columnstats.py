@@ -1,29 +1,19 @@
-"""A score column of a :class:`~core.scoring.results.ScoreTable` as additive statistics, and the
-paired significance tests of every testable column on any set of rows.
+"""Paired significance tests of a score table's columns against a baseline, on any rows: what
+the app's significance panel shows.
 
-Paired bootstrap and approximate randomization (:mod:`core.analysis.significance`) and the
-leave-one-out influence (:mod:`core.analysis.compare`) resample or remove rows of per-row
-statistics whose sums a score function turns into the corpus figure. Which statistics and which
-function belong to a column is decided here, once, for the app and the command line:
-
-* BLEU: sacreBLEU's statistics (:func:`~core.analysis.significance.bleu_statistics`) and its
-  corpus BLEU with the column's smoothing and order, computed in float32 on resample sums as
-  sacreBLEU does (:func:`~core.analysis.significance.bleu_score_function`);
-* chrF / chrF++: sacreBLEU's statistics and :func:`~core.analysis.significance.
-  chrf_score_function` likewise;
-* any other metric that declares :meth:`~core.metrics.base.Metric.additive` statistics: those;
-* a column whose corpus figure is the mean of its segment values (ROUGE F, an imported COMET or
-  human score): :func:`~core.analysis.significance.mean_statistics`, on the rows where every
-  system has a value;
-* NLTK's corpus BLEU is not testable: its smoothing reads the last segment, which a resample
-  changes, so no sum of statistics gives it.
+The statistics and the score function behind each column's corpus figure are
+:func:`core.analysis.significance.table_statistics`'s (the metric's own additive statistics for
+corpus BLEU and chrF, so a test equals sacreBLEU's; the mean of the segment values for ROUGE F
+and imported columns). This module tests several columns in one run with one seed, puts the
+baseline first whatever its position in the table (sacreBLEU's layout), says why a column
+cannot be tested instead of failing the run, and reports progress over all columns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -36,146 +26,57 @@ from matchlight.core.analysis.significance import (
     PairwiseSignificance,
     ScoreFunction,
     SignificanceResult,
-    bleu_score_function,
-    bleu_statistics,
-    chrf_score_function,
-    mean_score,
-    mean_statistics,
     paired_approximate_randomization,
     paired_bootstrap,
     pairwise_significance,
+    table_statistics,
 )
 from matchlight.core.metrics.base import ScoreColumn
-from matchlight.core.metrics.bleu import BleuSettings
-from matchlight.core.metrics.chrf import ChrfSettings
-from matchlight.core.metrics.registry import METRICS
 from matchlight.core.scoring.results import ScoreTable
 
 __all__ = [
-    "ColumnStatistics",
     "ColumnTest",
     "NotTestable",
-    "column_statistics",
     "pairwise_for_column",
     "significance_by_column",
     "significance_columns",
 ]
 
-AnyArray = npt.NDArray[Any]
-BoolArray = npt.NDArray[np.bool_]
-IntArray = npt.NDArray[np.int64]
-
 TestKind = Literal["bs", "ar"]
+AnyArray = npt.NDArray[Any]
 
 
 class NotTestable(ValueError):
-    """A column whose corpus figure no resampling of per-row statistics reproduces; the
-    message says why, for the user."""
+    """A column no resampling test applies to; the message says why, for the user."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class ColumnStatistics:
-    """One column's per-row statistics for every system, and the corpus figure of their sums.
-
-    ``stats[s]`` is system ``s``'s ``(n_segments, K)`` array over all rows; ``score`` maps
-    summed statistics ``(m, K)`` to ``m`` corpus figures. ``usable`` marks the rows a test may
-    use: scored, and with a value for every system (a mean column with missing values).
-    ``rule`` says what the figure is: ``stats`` (from summed statistics, as sacreBLEU) or
-    ``mean`` (the mean of the segment values).
-    """
-
-    column: ScoreColumn
-    rule: Literal["stats", "mean"]
-    stats: tuple[AnyArray, ...]
-    score: ScoreFunction
-    usable: BoolArray
-
-    def rows(self, rows: npt.ArrayLike | None = None) -> IntArray:
-        """The usable rows among ``rows`` (None: all; a boolean mask or row numbers), sorted."""
-        chosen = row_index(rows, self.usable.shape[0])
-        return chosen[self.usable[chosen]]
-
-
-def column_statistics(table: ScoreTable, key: str) -> ColumnStatistics:
-    """The statistics and score function of column ``key`` (see the module docstring).
-
-    Raises :class:`NotTestable` for a column that no resampling reproduces (NLTK's corpus BLEU,
-    counts such as lengths) and KeyError for a column the table does not have.
-    """
-    column = table.column_info(key)
-    if column.kind != "score":
-        raise NotTestable(f"{column.label} is a count, not a score")
-    n_sys = len(table.systems)
-    done = table.done.copy()
-    if key in table.external or column.corpus == "mean":
-        values = table.scores[:, :, table.metric_index(key)]
-        usable = done & ~np.isnan(values).any(axis=0)
-        stats = tuple(mean_statistics(np.where(usable, values[s], 0.0)) for s in range(n_sys))
-        return ColumnStatistics(column, "mean", stats, mean_score, usable)
-    if column.corpus != "stats":
-        raise NotTestable(f"{column.label} is a sum, not a score")
-    metric = METRICS[column.metric]
-    settings = table.config.settings(column.metric)
-    fields = table.stats[column.metric]
-    score: ScoreFunction
-    if column.metric == "bleu":
-        s = cast(BleuSettings, settings)
-        per_system = bleu_statistics(
-            hyp_len=fields["hyp_len"],
-            ref_len=fields["ref_len"],
-            matches=fields["matches"],
-            totals=fields["totals"],
-        )
-        stats = tuple(per_system[i] for i in range(n_sys))
-        score = bleu_score_function(
-            smooth_method=s.smooth_method, smooth_value=s.smoothing, max_order=s.max_order
-        )
-    elif column.metric == "chrf":
-        c = cast(ChrfSettings, settings)
-        stats = tuple(np.asarray(fields["stats"][i], np.int64) for i in range(n_sys))
-        score = chrf_score_function(char_order=c.char_order, word_order=c.word_order, beta=c.beta)
-    else:
-        found = [
-            metric.additive(settings, {name: array[i] for name, array in fields.items()})
-            for i in range(n_sys)
-        ]
-        first = found[0]
-        if first is None:
-            raise NotTestable(
-                f"{column.label}: the corpus figure is not a function of summed per-segment "
-                "statistics, so resampling cannot reproduce it"
-            )
-        stats = tuple(np.asarray(f[0]) for f in found if f is not None)
-        score = first[1]
-    return ColumnStatistics(column, "stats", stats, score, done)
-
-
-def significance_columns(table: ScoreTable) -> list[tuple[ScoreColumn, str | None]]:
-    """Every headline score column and every added column, with the reason it cannot be
-    tested (None when it can), in the table's order."""
-    out: list[tuple[ScoreColumn, str | None]] = []
-    for column in table.columns:
-        if column.kind != "score" or not (column.headline or column.key in table.external):
-            continue
-        try:
-            column_statistics(table, column.key)
-        except NotTestable as why:
-            out.append((column, str(why)))
-        else:
-            out.append((column, None))
-    return out
+def significance_columns(table: ScoreTable) -> list[ScoreColumn]:
+    """The columns a significance run tests: every headline score column and every added
+    column (imported scores), in the table's order."""
+    return [
+        c for c in table.columns if c.kind == "score" and (c.headline or c.key in table.external)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
 class ColumnTest:
-    """The paired test of one column: ``result`` (baseline first, then the other systems in
-    table order), or ``reason`` why the column was not tested. ``n_rows`` counts the rows
-    tested (those of the selection with a value for every system)."""
+    """The paired test of one column: ``result`` (the baseline first, then the other systems
+    in table order), or ``reason`` why the column was not tested. ``n_rows`` counts the rows
+    tested; ``incomplete`` those among them where some system has no value (each system's
+    figure is then its mean over the rows where it has one)."""
 
     column: ScoreColumn
     result: SignificanceResult | None
     reason: str | None
     n_rows: int
+    incomplete: int = 0
+
+
+def _statistics(table: ScoreTable, key: str) -> tuple[list[AnyArray], ScoreFunction]:
+    try:
+        return table_statistics(table, key)
+    except ValueError as why:
+        raise NotTestable(str(why)) from None
 
 
 def _ordered(n_sys: int, baseline: int) -> list[int]:
@@ -197,21 +98,21 @@ def significance_by_column(
     progress: Callable[[float], None] | None = None,
 ) -> tuple[ColumnTest, ...]:
     """sacreBLEU's paired test of every system against ``baseline`` for each column in
-    ``keys``, on ``rows`` (None: all scored rows).
+    ``keys``, on ``rows`` (None: all rows) of a fully scored ``table``.
 
-    Each column is tested with :func:`~core.analysis.significance.paired_bootstrap` (``bs``,
-    default 1,000 resamples) or :func:`~core.analysis.significance.
-    paired_approximate_randomization` (``ar``, default 10,000 trials, with 1,000 bootstrap
-    resamples for the means and confidence intervals, as sacreBLEU reports them), all with the
-    same seed. ``cancel`` and ``progress`` (the fraction of all columns done) are passed on.
+    ``test`` ``bs`` is :func:`~core.analysis.significance.paired_bootstrap` (default 1,000
+    resamples); ``ar`` is :func:`~core.analysis.significance.paired_approximate_randomization`
+    (default 10,000 trials) with 1,000 bootstrap resamples for the means and intervals, as
+    sacreBLEU's tables show them. Every column uses the same ``seed``. ``cancel`` is passed on;
+    ``progress`` receives the fraction of all columns done.
     """
     n_sys = len(table.systems)
     if n_sys < 2:
         raise ValueError("a paired test needs at least two systems")
     order = _ordered(n_sys, baseline)
     names = [table.systems[i] for i in order]
-    default = DEFAULT_BOOTSTRAP_SAMPLES if test == "bs" else DEFAULT_AR_TRIALS
-    count = n_samples if n_samples is not None else default
+    count = n_samples or (DEFAULT_BOOTSTRAP_SAMPLES if test == "bs" else DEFAULT_AR_TRIALS)
+    chosen = row_index(rows, table.n_segments)
     out: list[ColumnTest] = []
     for done, key in enumerate(keys):
         column = table.column_info(key)
@@ -221,22 +122,23 @@ def significance_by_column(
                 progress((done + fraction) / len(keys))
 
         try:
-            data = column_statistics(table, key)
+            stats, score = _statistics(table, key)
         except NotTestable as why:
             out.append(ColumnTest(column, None, str(why), 0))
             part(1.0)
             continue
-        chosen = data.rows(rows)
         if chosen.size == 0:
-            out.append(ColumnTest(column, None, "no row has a value for every system", 0))
+            out.append(ColumnTest(column, None, "no rows are selected", 0))
             part(1.0)
             continue
-        stats = [data.stats[i] for i in order]
+        values = table.scores[:, chosen, table.metric_index(key)]
+        incomplete = int(np.isnan(values).any(axis=0).sum())
+        ordered = [stats[i] for i in order]
         result: SignificanceResult
         if test == "bs":
             result = paired_bootstrap(
-                stats,
-                data.score,
+                ordered,
+                score,
                 names=names,
                 n_samples=count,
                 seed=seed,
@@ -246,8 +148,8 @@ def significance_by_column(
             )
         else:
             result = paired_approximate_randomization(
-                stats,
-                data.score,
+                ordered,
+                score,
                 names=names,
                 n_samples=count,
                 seed=seed,
@@ -256,7 +158,7 @@ def significance_by_column(
                 cancel=cancel,
                 progress=part,
             )
-        out.append(ColumnTest(column, result, None, int(chosen.size)))
+        out.append(ColumnTest(column, result, None, int(chosen.size), incomplete))
         part(1.0)
     return tuple(out)
 
@@ -272,15 +174,15 @@ def pairwise_for_column(
     cancel: Callable[[], bool] | None = None,
     progress: Callable[[float], None] | None = None,
 ) -> PairwiseSignificance:
-    """Every pair of systems tested on column ``key`` (systems in table order), with
+    """Every pair of systems tested on column ``key`` (systems in table order) with
     :func:`~core.analysis.significance.pairwise_significance`. Raises :class:`NotTestable`."""
-    data = column_statistics(table, key)
-    chosen = data.rows(rows)
+    stats, score = _statistics(table, key)
+    chosen = row_index(rows, table.n_segments)
     if chosen.size == 0:
-        raise NotTestable(f"{data.column.label}: no row has a value for every system")
+        raise NotTestable("no rows are selected")
     return pairwise_significance(
-        list(data.stats),
-        data.score,
+        stats,
+        score,
         names=list(table.systems),
         test=test,
         n_samples=n_samples,
