@@ -15,6 +15,10 @@ def main(argv: list[str] | None = None) -> int:
         from matchlight.core.cli import main as score_main
 
         return score_main(args[1:])
+    if args and args[0] == "report":
+        from matchlight.core.report.command import main as report_main
+
+        return report_main(args[1:])
     from matchlight.gui.shell.app import run
 
     return run(args)
