@@ -18,10 +18,10 @@ from __future__ import annotations
 import math
 import operator
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import ClassVar, cast, overload
+from typing import Any, ClassVar, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -573,6 +573,48 @@ class NltkBleuMetric(Metric):
             last_p5=(int(p5[0]), int(p5[1])),
         )
         return MetricCorpus(values={"nltk_bleu": _score(s, stats)}, detail=stats)
+
+    def additive(
+        self, settings: MetricSettings, stats: Mapping[str, Any]
+    ) -> tuple[npt.NDArray[np.int64], Callable[[Any], FloatArray]] | None:
+        """``hyp_len, ref_len, numerators[1..N], denominators[1..N], segments`` and NLTK's corpus
+        BLEU of their sums, under smoothing methods 0-4. Methods 5-7 also read the last
+        segment, which a resample changes, so no sum gives them: None."""
+        s = cast(NltkBleuSettings, settings)
+        if s.smoothing in ("method5", "method6", "method7"):
+            return None
+        order = s.max_order
+        width = 3 + 2 * order
+        hyp = np.asarray(stats["hyp_len"], dtype=np.int64)
+        parts = [
+            hyp[..., None],
+            np.asarray(stats["ref_len"], dtype=np.int64)[..., None],
+            np.asarray(stats["numerators"], dtype=np.int64),
+            np.asarray(stats["denominators"], dtype=np.int64),
+            np.ones((*hyp.shape, 1), dtype=np.int64),
+        ]
+        table = np.concatenate(parts, axis=-1)
+
+        def score(summed: Any) -> FloatArray:
+            array = np.asarray(summed)
+            if array.ndim != 2 or array.shape[1] != width:
+                raise ValueError(
+                    f"NLTK-BLEU takes summed statistics of shape (m, {width}), not {array.shape}"
+                )
+            out = np.empty(array.shape[0])
+            # Whole numbers (float32 resample sums included), one NLTK corpus BLEU per row.
+            for i, row in enumerate(array.astype(np.int64).tolist()):
+                summed_stats = NltkStats(
+                    hyp_len=row[0],
+                    ref_len=row[1],
+                    numerators=tuple(row[2 : 2 + order]),
+                    denominators=tuple(row[2 + order : 2 + 2 * order]),
+                    segments=row[-1],
+                )
+                out[i] = _score(s, summed_stats)
+            return out
+
+        return table, score
 
     def detailer(
         self, settings: MetricSettings, separator: str | None
