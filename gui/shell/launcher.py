@@ -1,7 +1,8 @@
 """The ``matchlight`` console script.
 
-``matchlight score ...`` runs the headless scorer in :mod:`core.cli` without importing Qt; every
-other invocation opens the desktop app.
+``matchlight score ...`` and ``matchlight compare ...`` run the headless commands of
+:mod:`core.cli`, ``matchlight report ...`` that of :mod:`core.report.command`, without importing
+Qt; every other invocation opens the desktop app.
 """
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ def main(argv: list[str] | None = None) -> int:
         from matchlight.core.cli import main as score_main
 
         return score_main(args[1:])
+    if args and args[0] == "compare":
+        from matchlight.core.cli import compare_main
+
+        return compare_main(args[1:])
     if args and args[0] == "report":
         from matchlight.core.report.command import main as report_main
 
