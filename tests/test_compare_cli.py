@@ -381,6 +381,41 @@ def test_json_schema_is_strict_and_complete(tmp_path: Path) -> None:
                 assert 0 < figures["p_value"] <= 1
 
 
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_segments_give_the_apps_answer_for_that_selection(tmp_path: Path, test: str) -> None:
+    """The app's significance panel (core.analysis.columnstats) on the rows of a selection
+    gives the same figures as --segments with the same seed."""
+    from matchlight.core.analysis.columnstats import significance_by_column
+    from matchlight.core.analysis.selection import parse_segments
+
+    spec = "3-60,90-"
+    flag = ["--paired-bs"] if test == "bs" else ["--paired-ar", "--paired-ar-n", "800"]
+    payload = run_json(tmp_path, sample_args("-m", "bleu,chrf,rouge", "--segments", spec, *flag))
+    refs = [read(p) for p in SAMPLE_REFS]
+    hyps = [read(p) for p in SAMPLE_SYSTEMS]
+    names = [system_name(p) for p in SAMPLE_SYSTEMS]
+    text = corpus_text_from_lines(references=refs, systems=hyps, names=names)
+    table = score_corpus(text, ScoringConfig(metrics=("bleu", "chrf", "rouge")))
+    mask = np.zeros(len(refs[0]), dtype=bool)
+    mask[parse_segments(spec, len(refs[0]))] = True
+    app = significance_by_column(
+        table,
+        payload["columns"],
+        baseline=0,
+        rows=mask,
+        test="bs" if test == "bs" else "ar",
+        n_samples=None if test == "bs" else 800,
+    )
+    for tested in app:
+        assert tested.result is not None
+        for line in tested.result.systems:
+            figures = payload["systems"][line.name][tested.column.key]
+            assert figures["score"] == line.score
+            assert figures.get("p_value") == line.p_value
+            if test == "bs":
+                assert (figures["mean"], figures["ci"]) == (line.mean, line.ci)
+
+
 def test_no_seed_draws_one_reports_it_and_it_repeats_the_run(tmp_path: Path) -> None:
     first = run_json(tmp_path, sample_args("-m", "bleu", "--seed", "none"), "a")
     again = run_json(tmp_path, sample_args("-m", "bleu", "--seed", str(first["seed"])), "b")
