@@ -943,6 +943,18 @@ class SessionStore:
                     (_json(result.layout.to_json()),),
                 )
 
+    def set_mqm_tsv_layout(self, layout: TsvLayout) -> None:
+        """Remember how an imported MQM TSV file was written (when its spans were stored
+        another way than :meth:`add_import`, e.g. as one undoable step of the app)."""
+        with self.batch():
+            try:
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('mqm_tsv_layout', ?)",
+                    (_json(layout.to_json()),),
+                )
+            except sqlite3.Error as exc:
+                raise self._error(exc) from None
+
     def mqm_tsv_layout(self) -> TsvLayout | None:
         """The layout of the last MQM TSV file imported, to export it back the same way."""
         from matchlight.core.annotation.interchange import TsvLayout

@@ -1,0 +1,565 @@
+"""The annotations of one open comparison, in memory and in step with the session file.
+
+An :class:`AnnotationWorkspace` is what the app (and a script) edits: it holds every span and
+segment score indexed by (system, segment), applies undoable commands
+(:mod:`~matchlight.core.annotation.history`) first to its sink (the session store, which commits
+each one before returning) and then to memory, so a refused or failed write changes nothing, and
+keeps the per-segment MQM penalties and ESA scores as ``(S, n)`` arrays up to date for the
+score table (:meth:`ComparisonSession.set_column
+<matchlight.core.session.comparison.ComparisonSession.set_column>`).
+
+The numbers are core's: a segment's MQM penalty is :func:`~matchlight.core.annotation.mqm.
+segment_mqm` of its confirmed spans (all annotators together), NaN while the segment is not
+annotated (:func:`~matchlight.core.annotation.mqm.annotated_segments`: a confirmed span or a
+segment score / review mark), so the mean over a column's rows is :func:`~matchlight.core.
+annotation.mqm.system_mqm`. A segment's ESA value is the mean of its 0–100 scores.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from matchlight.core.annotation.filters import in_category
+from matchlight.core.annotation.history import (
+    AddSpan,
+    AnnotationSet,
+    AnnotationSink,
+    Batch,
+    Command,
+    DeleteSpan,
+    History,
+    SetSegmentScore,
+    UpdateSpan,
+)
+from matchlight.core.annotation.model import (
+    AnnotationError,
+    ErrorSpan,
+    SegmentScore,
+    Severity,
+    Status,
+)
+from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights, esa_prefill
+from matchlight.core.annotation.typology import (
+    DEFAULT_TYPOLOGY,
+    AnnotationMode,
+    Typology,
+    validate_span,
+)
+
+__all__ = ["AnnotationQuery", "AnnotationWorkspace", "Key", "touched_keys"]
+
+#: (system name, 0-based segment).
+Key = tuple[str, int]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
+#: ``observer(keys)``: the annotations of these (system, segment) pairs changed.
+Observer = Callable[[frozenset[Key]], None]
+
+_COUNTED = (Status.CONFIRMED,)
+_LIVE = (Status.CONFIRMED, Status.UNDECIDED)
+
+
+def _commands(command: Command) -> Iterator[Command]:
+    if isinstance(command, Batch):
+        for inner in command.commands:
+            yield from _commands(inner)
+    else:
+        yield command
+
+
+def touched_keys(command: Command) -> frozenset[Key]:
+    """The (system, segment) pairs whose annotations ``command`` changes."""
+    keys: set[Key] = set()
+    for c in _commands(command):
+        if isinstance(c, (AddSpan, DeleteSpan)):
+            keys.add((c.span.system, c.span.segment))
+        elif isinstance(c, UpdateSpan):
+            keys.add((c.before.system, c.before.segment))
+            keys.add((c.after.system, c.after.segment))
+        elif isinstance(c, SetSegmentScore):
+            for score in (c.before, c.after):
+                if score is not None:
+                    keys.add((score.system, score.segment))
+    return frozenset(keys)
+
+
+@dataclass(frozen=True, slots=True)
+class AnnotationQuery:
+    """Which rows to show, by their annotations (all given criteria together).
+
+    ``system`` None means any system. With ``annotated`` True a row is kept when the system's
+    output (any output, without a system) is annotated; with False, when it is not (some output
+    still to do). ``category`` includes its sub-categories; category and annotator compare
+    case-insensitively. Spans of ``statuses`` count (rejected ones never do).
+    """
+
+    system: str | None = None
+    category: str | None = None
+    severity: Severity | None = None
+    annotator: str | None = None
+    annotated: bool | None = None
+    statuses: tuple[Status, ...] = _LIVE
+
+    @property
+    def by_span(self) -> bool:
+        """Whether the rows need a span of their own that meets the criteria."""
+        return (
+            self.category is not None
+            or self.severity is not None
+            or self.annotator is not None
+            or tuple(self.statuses) != _LIVE
+        )
+
+    def label(self) -> str:
+        """A short description for the user (``"Accuracy, major errors of A"``)."""
+        parts: list[str] = []
+        if self.annotated is True:
+            parts.append("annotated")
+        elif self.annotated is False:
+            parts.append("not annotated")
+        what = []
+        if tuple(self.statuses) != _LIVE:
+            what.append("/".join(s.value for s in self.statuses))
+        if self.category is not None:
+            what.append(self.category)
+        if self.severity is not None:
+            what.append(self.severity.value)
+        if what or self.annotator is not None:
+            errors = " ".join(what) + (" errors" if what else "errors")
+            if self.annotator is not None:
+                errors += f" by {self.annotator}"
+            parts.append(errors)
+        text = ", ".join(parts) or "any annotation"
+        return text + (f" of {self.system}" if self.system is not None else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "category": self.category,
+            "severity": None if self.severity is None else self.severity.value,
+            "annotator": self.annotator,
+            "annotated": self.annotated,
+            "statuses": [s.value for s in self.statuses],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> AnnotationQuery:
+        severity = data.get("severity")
+        return cls(
+            system=data.get("system"),
+            category=data.get("category"),
+            severity=None if severity is None else Severity.parse(str(severity)),
+            annotator=data.get("annotator"),
+            annotated=data.get("annotated"),
+            statuses=tuple(Status(s) for s in data.get("statuses", [s.value for s in _LIVE])),
+        )
+
+
+@dataclass
+class _Index:
+    """Spans by id and by (system, segment); scores by (system, segment, annotator)."""
+
+    memory: AnnotationSet = field(default_factory=AnnotationSet)
+    by_key: dict[Key, dict[str, ErrorSpan]] = field(default_factory=lambda: defaultdict(dict))
+    scores_by_key: dict[Key, dict[str, SegmentScore]] = field(
+        default_factory=lambda: defaultdict(dict)
+    )
+
+    # AnnotationSink
+    def add_span(self, span: ErrorSpan) -> None:
+        self.memory.add_span(span)
+        self.by_key[(span.system, span.segment)][span.id] = span
+
+    def update_span(self, span: ErrorSpan) -> None:
+        old = self.memory.get(span.id)
+        self.memory.update_span(span)
+        if old is not None:
+            self.by_key[(old.system, old.segment)].pop(old.id, None)
+        self.by_key[(span.system, span.segment)][span.id] = span
+
+    def delete_span(self, span_id: str) -> None:
+        old = self.memory.get(span_id)
+        self.memory.delete_span(span_id)
+        if old is not None:
+            self.by_key[(old.system, old.segment)].pop(span_id, None)
+
+    def set_segment_score(self, score: SegmentScore) -> None:
+        self.memory.set_segment_score(score)
+        self.scores_by_key[(score.system, score.segment)][score.annotator] = score
+
+    def clear_segment_score(self, system: str, segment: int, annotator: str) -> None:
+        self.memory.clear_segment_score(system, segment, annotator)
+        self.scores_by_key[(system, segment)].pop(annotator, None)
+
+
+class AnnotationWorkspace:
+    """Spans and segment scores of one comparison's systems, with undo/redo and MQM columns.
+
+    ``systems`` are the system names in the comparison's order (the rows of the arrays);
+    ``n_segments`` its length. A ``sink`` (the session store) receives every edit before memory
+    does; without one the workspace is in memory only (an untitled session before its first
+    edit, or a script). ``mode``, ``typology`` and ``weights`` decide which confirmed spans are
+    valid and what they weigh; change them with the ``set_*`` methods.
+    """
+
+    def __init__(
+        self,
+        *,
+        systems: Sequence[str],
+        n_segments: int,
+        spans: Iterable[ErrorSpan] = (),
+        scores: Iterable[SegmentScore] = (),
+        mode: AnnotationMode = AnnotationMode.MQM,
+        typology: Typology = DEFAULT_TYPOLOGY,
+        weights: MQMWeights = DEFAULT_WEIGHTS,
+        annotator: str = "",
+        sink: AnnotationSink | None = None,
+        history_limit: int = 1000,
+    ) -> None:
+        if n_segments < 0:
+            raise ValueError("a comparison cannot have a negative number of segments")
+        self.systems: tuple[str, ...] = tuple(systems)
+        if len(set(self.systems)) != len(self.systems):
+            raise ValueError("two systems have the same name")
+        self._row = {name: s for s, name in enumerate(self.systems)}
+        self.n_segments = n_segments
+        self.mode = AnnotationMode(mode)
+        self.typology = typology
+        self.weights = weights
+        self.annotator = annotator
+        self._sink = sink
+        self._index = _Index()
+        self.history = History(history_limit)
+        self._observers: list[Observer] = []
+        for span in spans:
+            self._index.add_span(span)
+        for score in scores:
+            self._index.set_segment_score(score)
+        self._mqm: FloatArray = np.full((len(self.systems), n_segments), np.nan)
+        self._esa: FloatArray = np.full((len(self.systems), n_segments), np.nan)
+        self._refresh(self._all_keys())
+
+    # -- observing ------------------------------------------------------------------------------
+
+    def subscribe(self, observer: Observer) -> Callable[[], None]:
+        """Call ``observer(keys)`` after every change; returns the unsubscribe function."""
+        self._observers.append(observer)
+        return lambda: self._observers.remove(observer) if observer in self._observers else None
+
+    def _announce(self, keys: frozenset[Key]) -> None:
+        for observer in list(self._observers):
+            observer(keys)
+
+    # -- the sink -------------------------------------------------------------------------------
+
+    @property
+    def sink(self) -> AnnotationSink | None:
+        return self._sink
+
+    def set_sink(self, sink: AnnotationSink | None) -> None:
+        """Write further edits to ``sink`` (it must already hold what memory holds)."""
+        self._sink = sink
+
+    # -- settings -------------------------------------------------------------------------------
+
+    def set_mode(self, mode: AnnotationMode) -> None:
+        self.mode = AnnotationMode(mode)
+
+    def set_typology(self, typology: Typology) -> None:
+        self.typology = typology
+
+    def set_weights(self, weights: MQMWeights) -> None:
+        """New MQM weights: every penalty is computed again (observers hear of every key)."""
+        self.weights = weights
+        keys = self._all_keys()
+        self._refresh(keys)
+        self._announce(keys)
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def spans(self, system: str | None = None, segment: int | None = None) -> list[ErrorSpan]:
+        """All spans (or one system's, or one system's on one segment) in reading order."""
+        if system is not None and segment is not None:
+            found: Iterable[ErrorSpan] = self._index.by_key.get((system, segment), {}).values()
+        else:
+            found = (
+                s
+                for s in self._index.memory.spans()
+                if (system is None or s.system == system)
+                and (segment is None or s.segment == segment)
+            )
+        return sorted(found, key=lambda s: (s.system, s.segment, s.start, s.end, s.created))
+
+    def has_spans(self, system: str, segment: int) -> bool:
+        return bool(self._index.by_key.get((system, segment)))
+
+    def get(self, span_id: str) -> ErrorSpan | None:
+        return self._index.memory.get(span_id)
+
+    def scores(self) -> list[SegmentScore]:
+        return sorted(self._index.memory.scores(), key=lambda s: s.key)
+
+    def score(self, system: str, segment: int, annotator: str | None = None) -> SegmentScore | None:
+        """The segment score of ``annotator`` (default: the workspace's annotator)."""
+        who = self.annotator if annotator is None else annotator
+        return self._index.memory.score(system, segment, who)
+
+    def segment_scores(self, system: str, segment: int) -> list[SegmentScore]:
+        return list(self._index.scores_by_key.get((system, segment), {}).values())
+
+    def __len__(self) -> int:
+        return len(self._index.memory)
+
+    def annotators(self) -> list[str]:
+        """Every annotator with a span or a score, sorted case-insensitively."""
+        names = {s.annotator for s in self._index.memory.spans()}
+        names |= {s.annotator for s in self._index.memory.scores()}
+        return sorted(names, key=str.casefold)
+
+    def is_annotated(self, system: str, segment: int) -> bool:
+        """A confirmed span or a segment score / review mark (as core's annotated_segments)."""
+        if self._index.scores_by_key.get((system, segment)):
+            return True
+        spans = self._index.by_key.get((system, segment), {})
+        return any(s.status is Status.CONFIRMED for s in spans.values())
+
+    def annotated_mask(self, system: str) -> BoolArray:
+        """Per segment: is ``system``'s output annotated."""
+        row = self._system_row(system)
+        return ~np.isnan(self._mqm[row])
+
+    # -- scores ---------------------------------------------------------------------------------
+
+    def segment_penalty(self, system: str, segment: int) -> float:
+        """The MQM penalty of one output (NaN while it is not annotated)."""
+        return float(self._mqm[self._system_row(system), segment])
+
+    def mqm_values(self) -> FloatArray:
+        """``(S, n)`` MQM penalties, NaN where an output is not annotated (a copy)."""
+        return self._mqm.copy()
+
+    def esa_values(self) -> FloatArray:
+        """``(S, n)`` mean ESA score per output, NaN where none was given (a copy)."""
+        return self._esa.copy()
+
+    def has_esa_scores(self) -> bool:
+        return bool(np.any(~np.isnan(self._esa)))
+
+    def prefill(self, system: str, segment: int) -> float:
+        """The ESA score suggested from the output's confirmed errors (100 without any)."""
+        return esa_prefill(self._penalty_of(system, segment))
+
+    def _penalty_of(self, system: str, segment: int) -> float:
+        spans = self._index.by_key.get((system, segment), {}).values()
+        return math.fsum(self.weights.weight(s) for s in spans if s.status is Status.CONFIRMED)
+
+    def _system_row(self, system: str) -> int:
+        try:
+            return self._row[system]
+        except KeyError:
+            raise AnnotationError(f"{system!r} is not a system of this comparison") from None
+
+    def _all_keys(self) -> frozenset[Key]:
+        keys = {k for k, v in self._index.by_key.items() if v}
+        keys |= {k for k, v in self._index.scores_by_key.items() if v}
+        return frozenset(keys)
+
+    def _refresh(self, keys: Iterable[Key]) -> None:
+        for system, segment in keys:
+            row = self._row.get(system)
+            if row is None or not 0 <= segment < self.n_segments:
+                continue  # a reference's spans, or a segment the texts no longer have
+            self._mqm[row, segment] = (
+                self._penalty_of(system, segment) if self.is_annotated(system, segment) else np.nan
+            )
+            values = [
+                s.score
+                for s in self._index.scores_by_key.get((system, segment), {}).values()
+                if s.score is not None
+            ]
+            self._esa[row, segment] = math.fsum(values) / len(values) if values else np.nan
+
+    # -- filtering ------------------------------------------------------------------------------
+
+    def rows(self, query: AnnotationQuery) -> IntArray:
+        """The segments ``query`` keeps, in file order."""
+        names = self.systems if query.system is None else (query.system,)
+        for name in names:
+            self._system_row(name)
+        keep = np.ones(self.n_segments, np.bool_)
+        if query.annotated is not None:
+            masks = [self.annotated_mask(name) for name in names]
+            if query.annotated:
+                keep &= np.logical_or.reduce(masks) if masks else keep
+            else:
+                keep &= np.logical_or.reduce([~m for m in masks]) if masks else keep
+        if query.by_span:
+            hit = np.zeros(self.n_segments, np.bool_)
+            wanted = set(names)
+            annotator = None if query.annotator is None else query.annotator.casefold()
+            for span in self._index.memory.spans():
+                if span.system not in wanted or span.status not in query.statuses:
+                    continue
+                if not 0 <= span.segment < self.n_segments:
+                    continue
+                if query.severity is not None and span.severity is not query.severity:
+                    continue
+                if query.category is not None and not in_category(span, query.category):
+                    continue
+                if annotator is not None and span.annotator.casefold() != annotator:
+                    continue
+                hit[span.segment] = True
+            keep &= hit
+        return np.flatnonzero(keep).astype(np.int64)
+
+    # -- editing --------------------------------------------------------------------------------
+
+    def check(self, command: Command) -> None:
+        """Raise :class:`AnnotationError` if ``command`` would store an invalid span."""
+        for c in _commands(command):
+            spans: tuple[ErrorSpan, ...] = ()
+            if isinstance(c, AddSpan):
+                spans = (c.span,)
+            elif isinstance(c, UpdateSpan):
+                spans = (c.after,)
+            for span in spans:
+                self._system_row(span.system)
+                if span.status is Status.CONFIRMED:
+                    validate_span(span, self.typology, self.mode)
+            if isinstance(c, SetSegmentScore) and c.after is not None:
+                self._system_row(c.after.system)
+
+    def _apply(self, command: Command) -> None:
+        self.check(command)
+        if self._sink is not None:
+            command.apply(self._sink)  # the file first: if it refuses, memory stays as it was
+        command.apply(self._index)
+        keys = touched_keys(command)
+        self._refresh(keys)
+        self._announce(keys)
+
+    def execute(self, command: Command) -> None:
+        """Apply ``command`` (file, then memory) and make it the next undo step."""
+        self._apply(command)
+        self.history.record(command)
+
+    def undo(self) -> Command | None:
+        """Revert the last step; returns it (None: nothing to undo)."""
+        if not self.history.can_undo:
+            return None
+        return self.history.undo(_Forward(self))
+
+    def redo(self) -> Command | None:
+        if not self.history.can_redo:
+            return None
+        return self.history.redo(_Forward(self))
+
+    # -- conveniences -----------------------------------------------------------------------------
+
+    def add(self, span: ErrorSpan) -> None:
+        self.execute(AddSpan(span))
+
+    def update(self, span: ErrorSpan, *, label: str = "Edit error") -> None:
+        before = self.get(span.id)
+        if before is None:
+            raise AnnotationError(f"no span {span.id} to update")
+        self.execute(UpdateSpan(before, span, label=label))
+
+    def delete(self, span_id: str) -> None:
+        span = self.get(span_id)
+        if span is None:
+            raise AnnotationError(f"no span {span_id} to delete")
+        self.execute(DeleteSpan(span))
+
+    def set_score(
+        self, system: str, segment: int, value: float | None, *, annotator: str | None = None
+    ) -> None:
+        """Set one annotator's score of an output (None: reviewed, no score)."""
+        who = self.annotator if annotator is None else annotator
+        before = self._index.memory.score(system, segment, who)
+        after = SegmentScore(system, segment, who, value)
+        self.execute(SetSegmentScore(before, after, label="Set segment score"))
+
+    def clear_score(self, system: str, segment: int, *, annotator: str | None = None) -> None:
+        who = self.annotator if annotator is None else annotator
+        before = self._index.memory.score(system, segment, who)
+        if before is not None:
+            self.execute(SetSegmentScore(before, None, label="Clear segment score"))
+
+    def import_records(
+        self, spans: Sequence[ErrorSpan], scores: Sequence[SegmentScore] = (), *, label: str
+    ) -> None:
+        """Add imported spans and set imported scores as one undo step."""
+        commands: list[Command] = [AddSpan(s) for s in spans]
+        for score in scores:
+            before = self._index.memory.score(*score.key)
+            commands.append(SetSegmentScore(before, score))
+        if commands:
+            self.execute(Batch(tuple(commands), label=label))
+
+
+class _Forward:
+    """The sink History's undo/redo applies to: the workspace's own two-phase apply.
+
+    A :class:`Batch` asks its sink for ``batch()``: the commands inside are collected and
+    applied as one, so undoing an import is one transaction in the file too.
+    """
+
+    def __init__(self, workspace: AnnotationWorkspace) -> None:
+        self._workspace = workspace
+        self._collected: list[Command] | None = None
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        outer = self._collected is None
+        if outer:
+            self._collected = []
+        try:
+            yield
+        except BaseException:
+            if outer:
+                self._collected = None
+            raise
+        if outer:
+            collected, self._collected = self._collected or [], None
+            if collected:
+                self._workspace._apply(Batch(tuple(collected)))
+
+    def _run(self, command: Command) -> None:
+        if self._collected is not None:
+            self._collected.append(command)
+        else:
+            self._workspace._apply(command)
+
+    def add_span(self, span: ErrorSpan) -> None:
+        self._run(AddSpan(span))
+
+    def update_span(self, span: ErrorSpan) -> None:
+        before = self._workspace.get(span.id)
+        if before is None:
+            raise AnnotationError(f"no span {span.id} to update")
+        self._run(UpdateSpan(before, span))
+
+    def delete_span(self, span_id: str) -> None:
+        span = self._workspace.get(span_id)
+        if span is None:
+            raise AnnotationError(f"no span {span_id} to delete")
+        self._run(DeleteSpan(span))
+
+    def set_segment_score(self, score: SegmentScore) -> None:
+        before = self._workspace._index.memory.score(*score.key)
+        self._run(SetSegmentScore(before, score))
+
+    def clear_segment_score(self, system: str, segment: int, annotator: str) -> None:
+        before = self._workspace._index.memory.score(system, segment, annotator)
+        if before is not None:
+            self._run(SetSegmentScore(before, None))
