@@ -16,10 +16,17 @@ computed for the row (``RowDetail.notes``) is named with the reason above the te
 from __future__ import annotations
 
 import bisect
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from PySide6.QtCore import QEvent, QPointF, QSize, Qt, Signal, Slot
-from PySide6.QtGui import QMouseEvent, QResizeEvent, QTextCursor, QTextOption
+from PySide6.QtGui import (
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QTextCursor,
+    QTextOption,
+)
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -54,7 +61,7 @@ from matchlight.gui.highlight.ranges import (
     reference_ranges,
 )
 
-__all__ = ["VIEW_TEXT_LIMIT", "DetailPane", "SegmentText"]
+__all__ = ["VIEW_TEXT_LIMIT", "DetailPane", "HypothesisOverlay", "SegmentText"]
 
 #: Characters of a text shown in a view of the pane. Laying out a 34,000-character line took
 #: 100-200 ms each time a row was shown; the start of such a text is what anyone reads, and
@@ -62,6 +69,9 @@ __all__ = ["VIEW_TEXT_LIMIT", "DetailPane", "SegmentText"]
 VIEW_TEXT_LIMIT = 2000
 
 Span = tuple[int, int]
+#: ``paint(painter, view, segment, system)``: draws over a hypothesis view once its text is
+#: painted (error spans); the painter is in document coordinates.
+HypothesisOverlay = Callable[[QPainter, "SegmentText", int, int], None]
 
 
 # -- text views ---------------------------------------------------------------------------------
@@ -83,6 +93,7 @@ class SegmentText(QTextEdit):
         self._full_length = 0
         self._ranges: list[Range] = []
         self._dark = False
+        self._overlay: Callable[[QPainter, SegmentText], None] | None = None
         self.setReadOnly(True)
         self.setUndoRedoEnabled(False)
         self.setFrameShape(QFrame.Shape.NoFrame)
@@ -166,6 +177,23 @@ class SegmentText(QTextEdit):
         right = self.cursorRect(cursor)
         return QPointF((left.left() + right.left()) / 2 + 0.5, left.center().y())
 
+    def set_overlay(self, paint: Callable[[QPainter, SegmentText], None] | None) -> None:
+        """Call ``paint(painter, view)`` after every paint of the text (None: no overlay)."""
+        self._overlay = paint
+        self.viewport().update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self._overlay is None:
+            return
+        painter = QPainter(self.viewport())
+        try:
+            scroll = QPointF(self.horizontalScrollBar().value(), self.verticalScrollBar().value())
+            painter.translate(-scroll)
+            self._overlay(painter, self)
+        finally:
+            painter.end()
+
     def _fit_height(self) -> None:
         doc = self.document()
         doc.setTextWidth(max(1, self.viewport().width()))
@@ -232,10 +260,13 @@ class DetailPane(QWidget):
             or a configuration without the previous mode).
         span_hovered(int system, int start, int end): the mouse is over ``start:end`` of system
             ``system``'s output (a unit of the current mode's layer); (-1, -1, -1) when it left.
+        hypothesis_cursor_changed(int system): the text cursor or the selection in system
+            ``system``'s output moved (to select error spans).
     """
 
     mode_changed = Signal(str)
     span_hovered = Signal(int, int, int)
+    hypothesis_cursor_changed = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -252,6 +283,7 @@ class DetailPane(QWidget):
         self._linked: dict[int, list[Span]] = {}
         self._hyp_ranges: list[tuple[list[Range], list[int]]] = []
         self._links: dict[tuple[int, int], Sequence[tuple[Span, Span]]] = {}
+        self._overlay: HypothesisOverlay | None = None
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
@@ -394,6 +426,23 @@ class DetailPane(QWidget):
             return "" if self._source_section is None else self._source_section.caption.text()
         sections = self._ref_sections if kind == "reference" else self._sys_sections
         return sections[index].caption.text()
+
+    def set_hypothesis_overlay(self, paint: HypothesisOverlay | None) -> None:
+        """Draw ``paint(painter, view, segment, system)`` over every output view (None: stop)."""
+        self._overlay = paint
+        for section in self._sys_sections:
+            section.view.set_overlay(None if paint is None else self._paint_overlay)
+
+    def update_hypothesis_views(self) -> None:
+        """Repaint the output views (their overlay changed)."""
+        for section in self._sys_sections:
+            section.view.viewport().update()
+
+    def _paint_overlay(self, painter: QPainter, view: SegmentText) -> None:
+        system = view.property("system")
+        if self._overlay is None or self._detail is None or not isinstance(system, int):
+            return
+        self._overlay(painter, view, self._detail.segment, system)
 
     def hovered_span(self) -> tuple[int, int, int] | None:
         """(system, start, end) of the output text under the mouse, or None."""
@@ -541,6 +590,10 @@ class DetailPane(QWidget):
             section = _Section(self._body, with_breakdown=True)
             section.view.hovered.connect(self._on_hypothesis_hovered)
             section.view.setProperty("system", s)
+            section.view.cursorPositionChanged.connect(self._on_hypothesis_cursor_changed)
+            section.view.selectionChanged.connect(self._on_hypothesis_cursor_changed)
+            if self._overlay is not None:
+                section.view.set_overlay(self._paint_overlay)
             at = layout.count() - 1  # before the stretch
             layout.insertWidget(at, section)
             self._sys_sections.append(section)
@@ -639,6 +692,12 @@ class DetailPane(QWidget):
         if not isinstance(system, int) or not 0 <= system < len(detail.systems):
             return
         self.hover_at(system, index)
+
+    @Slot()
+    def _on_hypothesis_cursor_changed(self) -> None:
+        system = self.sender().property("system") if self.sender() is not None else None
+        if isinstance(system, int):
+            self.hypothesis_cursor_changed.emit(system)
 
     @Slot(int)
     def _on_mode_chosen(self, index: int) -> None:
