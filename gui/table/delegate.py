@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Literal, NamedTuple
 
 from PySide6.QtCore import (
@@ -90,6 +90,10 @@ SELECTION_WEIGHT_DARK = 0.22
 _PADDING = 3
 
 _Index = QModelIndex | QPersistentModelIndex
+#: ``paint(painter, document, segment, system, dark)``: draws over a hypothesis cell once its
+#: text is drawn (error spans); the painter is in the document's coordinates, clipped to the
+#: lines the cell shows.
+CellOverlay = Callable[[QPainter, QTextDocument, int, int, bool], None]
 _Outcome = Literal["cached", "built", "plain", "deferred"]
 
 
@@ -235,6 +239,7 @@ class HighlightDelegate(QStyledItemDelegate):
         self._unbounded = 0  # > 0: no budget (see unbounded)
         self._deferred_cells: list[QRect] = []
         self._complete = True
+        self._overlay: CellOverlay | None = None
         cache.detail_ready.connect(self._on_detail_ready)
         cache.cleared.connect(self._on_cache_cleared)
 
@@ -308,6 +313,11 @@ class HighlightDelegate(QStyledItemDelegate):
         """Force dark/light tints; None follows the view's palette."""
         self._dark = dark
         self._docs.clear()
+        self._repaint()
+
+    def set_overlay(self, paint: CellOverlay | None) -> None:
+        """Draw ``paint`` over every hypothesis cell (None: nothing); it is not cached."""
+        self._overlay = paint
         self._repaint()
 
     # -- paint budget -----------------------------------------------------------------------
@@ -511,6 +521,10 @@ class HighlightDelegate(QStyledItemDelegate):
         ctx.palette.setColor(QPalette.ColorRole.Text, text_color)
         ctx.clip = QRectF(0, 0, rect.width(), fit.height)
         cell.doc.documentLayout().draw(painter, ctx)
+        if self._overlay is not None and kind == "hypothesis":
+            _, segment, system, _ = self._roles(index)
+            if system is not None:
+                self._overlay(painter, cell.doc, segment, system, dark)
         if fit.cut:
             self._paint_ellipsis(painter, opt, fit, rect.width(), selected, text_color)
         painter.restore()
@@ -585,5 +599,6 @@ __all__ = [
     "BUILD_BUDGET_MS",
     "CELL_TEXT_LIMIT",
     "PAINT_BUDGET_MS",
+    "CellOverlay",
     "HighlightDelegate",
 ]
