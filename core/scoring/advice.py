@@ -185,23 +185,20 @@ def _separator_label(separator: str | None) -> str:
 
 
 _KOREAN_BLEU = {
-    "13a": "keeps each space-delimited word (eojeol) whole, particles attached, so a word with "
-    "another particle does not match at all",
-    "intl": "keeps each space-delimited word (eojeol) whole, particles attached, so a word "
-    "with another particle does not match at all",
+    "13a": "keeps each space-delimited word (eojeol) whole, particles attached",
+    "intl": "keeps each space-delimited word (eojeol) whole, particles attached",
     "none": "splits only at spaces: each word (eojeol) is one token, particles attached",
-    "zh": "treats Hangul like 13a: each word (eojeol) is one token, particles attached",
-    "char": "splits every Hangul syllable into a token of its own, so BLEU runs much higher "
-    "than with words and is not comparable with word-level BLEU",
+    "zh": "keeps each space-delimited word (eojeol) whole, like 13a",
+    "char": "splits every Hangul syllable, so BLEU runs higher than with words",
 }
 _KOREAN_ROUGE = {
-    "rouge-score": "rouge-score's tokenizer drops all Hangul, so ROUGE counts only the Latin "
-    "words and digits left",
-    "unicode": "the Unicode tokenizer keeps each word (eojeol) as one token, particles attached",
+    "rouge-score": "rouge-score's tokenizer drops all Hangul",
+    "unicode": "the Unicode tokenizer keeps each word (eojeol) whole",
 }
 
 
 def _korean_advice(config: Any) -> Advice | None:
+    """What each tokenizer in use does with Hangul (there is no single right one: it informs)."""
     parts = []
     if "bleu" in config.metrics:
         tokenize = config.settings("bleu").tokenize
@@ -216,9 +213,8 @@ def _korean_advice(config: Any) -> Advice | None:
         return None
     return Advice(
         "korean-tokenizer",
-        "The references look Korean, which writes words (eojeol) between spaces with particles "
-        "attached: " + "; ".join(parts) + ". sacreBLEU's ko-mecab, which splits off the "
-        "particles, gives figures between word and syllable BLEU.",
+        "The references look Korean: " + "; ".join(parts) + " (sacreBLEU's ko-mecab, which "
+        "splits off the particles, lies between word and syllable BLEU).",
     )
 
 

@@ -379,7 +379,8 @@ class SummaryWidget(QWidget):
         return bool(self._dark)
 
     def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.PaletteChange:
+        kinds = (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
+        if event.type() in kinds:
             self._apply_plot_colours()
         super().changeEvent(event)
 

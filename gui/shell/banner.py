@@ -2,7 +2,9 @@
 
 It paints its own amber colours, so it picks a dark variant when the palette is dark (the ✕
 and the buttons included, which would otherwise draw the palette's light text on the light
-banner).
+banner). It never takes more than :data:`MAX_HEIGHT_SHARE` of the window's height (at least
+:data:`MIN_LINES` lines): several long warnings on a laptop screen scroll inside it rather than
+push the table off the screen.
 """
 
 from __future__ import annotations
@@ -10,13 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -24,7 +28,12 @@ from PySide6.QtWidgets import (
 
 from matchlight.gui.highlight.palette import is_dark_palette
 
-__all__ = ["BANNER_COLOURS", "BannerItem", "WarningsBanner"]
+__all__ = ["BANNER_COLOURS", "MAX_HEIGHT_SHARE", "MIN_LINES", "BannerItem", "WarningsBanner"]
+
+#: The largest share of the window's height the banner takes; more warnings scroll.
+MAX_HEIGHT_SHARE = 0.2
+#: Lines of text the banner may always show, however small the window.
+MIN_LINES = 4
 
 #: (background, border, text) of the banner in a light and in a dark palette.
 BANNER_COLOURS = {
@@ -61,32 +70,82 @@ class WarningsBanner(QFrame):
         self._apply_colours()
         self._items: list[BannerItem] = []
         self._rows: dict[str, tuple[QWidget, QLabel, QPushButton | None, QToolButton]] = {}
-        self._layout = QVBoxLayout(self)
-        self._layout.setContentsMargins(8, 4, 4, 4)
+        self._inner = QWidget()
+        self._inner.setObjectName("banner-inner")
+        self._layout = QVBoxLayout(self._inner)
+        self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.setSpacing(2)
+        self._scroll = QScrollArea(self)
+        self._scroll.setObjectName("banner-scroll")
+        self._scroll.viewport().setObjectName("banner-viewport")
+        self._scroll.setWidget(self._inner)
+        self._scroll.setWidgetResizable(True)
+        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(8, 4, 4, 4)
+        outer.addWidget(self._scroll)
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit_height)
         self.hide()
 
     def is_dark(self) -> bool:
         return bool(self._dark)
 
     def _apply_colours(self) -> None:
-        # The parent's (or the application's) palette: this frame's own palette holds the
-        # banner's colours once the style sheet is set.
-        parent = self.parentWidget()
-        dark = is_dark_palette(parent.palette() if parent is not None else QApplication.palette())
+        """The banner's colours for the application palette (light or dark)."""
+        # The application's palette: this frame's own palette holds the banner's colours once
+        # the style sheet is set.
+        dark = is_dark_palette(QApplication.palette())
         if dark == self._dark:
             return
         self._dark = dark
         background, border, text = BANNER_COLOURS[dark]
         self.setStyleSheet(
             f"#warnings-banner {{ background: {background}; border: 1px solid {border}; }}"
+            " #banner-scroll, #banner-viewport, #banner-inner { background: transparent; }"
             f" #warnings-banner QLabel, #warnings-banner QToolButton {{ color: {text}; }}"
         )
 
+    def refresh_colours(self) -> None:
+        """Follow a new application palette. A widget with a style sheet is not told of one
+        (its palette counts as set), so the window calls this when it is."""
+        self._apply_colours()
+
     def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.PaletteChange:
+        kinds = (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
+        if event.type() in kinds:
             self._apply_colours()
         super().changeEvent(event)
+
+    def max_height(self) -> int:
+        """The most the warnings may take (their frame aside) before they scroll."""
+        line = self.fontMetrics().lineSpacing()
+        window = self.window()
+        share = int(window.height() * MAX_HEIGHT_SHARE) if window is not self else 0
+        return max(MIN_LINES * line + 8, share)
+
+    def content_height(self) -> int:
+        """The height the warnings need at the banner's width."""
+        width = self._scroll.viewport().width()
+        if self._layout.hasHeightForWidth() and width > 0:
+            return self._layout.totalHeightForWidth(width)
+        return self._inner.sizeHint().height()
+
+    def refit(self) -> None:
+        """Fit the height again (the window was resized)."""
+        self._fit_timer.start()
+
+    @Slot()
+    def _fit_height(self) -> None:
+        self._scroll.setFixedHeight(min(self.content_height(), self.max_height()))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._fit_timer.start()
 
     def items(self) -> list[BannerItem]:
         return list(self._items)
@@ -112,6 +171,7 @@ class WarningsBanner(QFrame):
             for item in items:
                 self._rows[item.key][1].setText(item.text)
             self._items = items
+            self._fit_timer.start()
             return
         for row, *_ in self._rows.values():
             self._layout.removeWidget(row)
@@ -120,7 +180,7 @@ class WarningsBanner(QFrame):
         self._rows.clear()
         self._items = items
         for item in items:
-            row = QWidget(self)
+            row = QWidget(self._inner)
             line = QHBoxLayout(row)
             line.setContentsMargins(0, 0, 0, 0)
             icon = QLabel("⚠")
@@ -145,6 +205,8 @@ class WarningsBanner(QFrame):
             self._layout.addWidget(row)
             self._rows[item.key] = (row, label, button, close)
         self.setVisible(bool(items))
+        self._fit_height()
+        self._fit_timer.start()  # again once the rows are laid out at their width
 
     @Slot()
     def _on_action_clicked(self) -> None:

@@ -130,9 +130,9 @@ def font_advice(missing: Sequence[MissingFont]) -> str:
     packages = " ".join(dict.fromkeys(m.package for m in missing))
     sample = "".join(m.characters[:3] for m in missing)
     return (
-        f"No installed font has the characters of {scripts} (such as {sample}), so they show "
-        f"as boxes. Install a font for them, e.g. on Debian or Ubuntu: "
-        f"sudo apt install {packages}; then restart Matchlight. The scores are not affected."
+        f"No installed font draws {scripts} (such as {sample}): it shows as boxes. Install "
+        f"one (Debian/Ubuntu: sudo apt install {packages}) and restart Matchlight; the scores "
+        "are not affected."
     )
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -26,6 +27,7 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import (
     QByteArray,
+    QEvent,
     QModelIndex,
     QPoint,
     QSettings,
@@ -44,6 +46,7 @@ from PySide6.QtGui import (
     QFont,
     QGuiApplication,
     QKeySequence,
+    QResizeEvent,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -59,6 +62,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
+    QStyledItemDelegate,
     QVBoxLayout,
     QWidget,
 )
@@ -318,6 +322,10 @@ class MainWindow(QMainWindow):
         self.detail_splitter.setStretchFactor(1, 2)
         self.detail_splitter.setChildrenCollapsible(False)
         self.detail_splitter.setSizes([460, 340])
+        # The pane scrolls its sections; what it would like as its minimum (a whole row with
+        # its breakdowns, 400 pixels) left the table one row on a 720-pixel screen.
+        self.detail_pane.setMinimumHeight(8 * self.detail_pane.fontMetrics().lineSpacing())
+        self.table_view.setMinimumHeight(6 * self.table_view.fontMetrics().lineSpacing())
 
         comparison_page = QWidget()
         layout = QVBoxLayout(comparison_page)
@@ -875,6 +883,10 @@ class MainWindow(QMainWindow):
         self._pending_detail = None
         self._advice = {}
         attempt(lambda: self.table_view.setModel(None))
+        delegate, self.delegate = self.delegate, None  # it holds the old detail cache
+        if delegate is not None:
+            attempt(lambda: self.table_view.setItemDelegate(QStyledItemDelegate(self.table_view)))
+            delegate.deleteLater()
         attempt(lambda: self.filter_bar.set_proxy(None, text_columns=(), systems=(), metrics=()))
         attempt(lambda: self.summary.set_table(None))
         attempt(lambda: self.detail_pane.show_row(None))
@@ -1271,14 +1283,15 @@ class MainWindow(QMainWindow):
         if reading:
             count = len(specs.paths) if specs is not None else 0
             message = f"Reading {count} {'file' if count == 1 else 'files'}…"
-            if self._comparison is None:
+            if self._comparison is None:  # the page says it, with its own Cancel button
                 self.reading_page.set_files(specs.paths if specs is not None else ())
                 self.pages.setCurrentIndex(READING_PAGE)
-            self.progress_label.setText(message)
-            self.progress_label.show()
-            self.cancel_button.setToolTip("Stop reading the files; nothing is opened")
-            self.cancel_button.show()
-            self.statusBar().showMessage(message)
+            else:
+                self.progress_label.setText(message)
+                self.progress_label.show()
+                self.cancel_button.setToolTip("Stop reading the files; nothing is opened")
+                self.cancel_button.show()
+            self.statusBar().clearMessage()
         else:
             if self.pages.currentIndex() == READING_PAGE:
                 self.pages.setCurrentIndex(
@@ -1321,7 +1334,7 @@ class MainWindow(QMainWindow):
                 # Titles wrap at their spaces ("literal" over "ΔBLEU"), so the longest word
                 # sets the width: three systems' scores fit a 1280-pixel window.
                 words = max(map(title_metrics.horizontalAdvance, title.split()), default=0)
-                width = max(number_width, words + 28)
+                width = max(number_width, words + 36)
             header.resizeSection(col, width)
 
     def column_menu(self) -> QMenu:
@@ -1774,6 +1787,15 @@ class MainWindow(QMainWindow):
         found = recognise_files(paths)
         self.show_open_dialog(found.specs, found.left_out)
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.banner.refit()  # its share of the height changed
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.ApplicationPaletteChange, QEvent.Type.PaletteChange):
+            self.banner.refresh_colours()  # it has a style sheet: Qt does not tell it
+        super().changeEvent(event)
+
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closed:
             self._closed = True
@@ -1803,9 +1825,10 @@ class _Prepared:
 
 
 def _local_paths(urls: Sequence[QUrl]) -> list[str]:
-    """The local files and folders among dropped URLs."""
+    """The local paths among dropped URLs: files, folders, and anything else that exists
+    (a pipe or a device is not dropped silently: reading it says what it is)."""
     paths = [u.toLocalFile() for u in urls if u.isLocalFile()]
-    return [p for p in paths if Path(p).is_file() or Path(p).is_dir()]
+    return [p for p in paths if p and os.path.lexists(p)]
 
 
 def _reference_names(comparison: Comparison) -> tuple[str, ...]:
