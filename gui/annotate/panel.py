@@ -1,0 +1,665 @@
+"""The annotation panel: the output being annotated, the draft error, its errors, the filters.
+
+The panel shows the :class:`~gui.annotate.controller.AnnotationController`'s state and turns
+clicks into its calls; it keeps no annotation state itself. Everything here has a key (see
+:mod:`gui.annotate.keys`); the buttons are for the mouse and for finding out what the keys do.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QAction, QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFormLayout,
+    QFrame,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from matchlight.core.annotation.model import Severity, Status
+from matchlight.core.annotation.typology import SEPARATOR, AnnotationMode
+from matchlight.core.annotation.workspace import AnnotationQuery
+from matchlight.gui.annotate.controller import AnnotationController
+from matchlight.gui.annotate.painting import SEVERITY_COLORS
+
+__all__ = ["AnnotationPanel"]
+
+_SEVERITY_KEYS = (
+    (Severity.MINOR, "m", "Minor"),
+    (Severity.MAJOR, "M", "Major"),
+    (Severity.CRITICAL, "C", "Critical"),
+)
+_ANY = -1  # combo data for "any system" (never None, see gui.shell.qtfix)
+
+
+def _bold(label: QLabel) -> QLabel:
+    font = label.font()
+    font.setBold(True)
+    label.setFont(font)
+    return label
+
+
+class AnnotationPanel(QWidget):
+    """Annotate the current row's output of one system, by keyboard or mouse."""
+
+    def __init__(self, controller: AnnotationController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        controller.panel = self
+        self.setObjectName("annotation-panel")
+
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setSpacing(6)
+
+        # -- header --
+        self.title = _bold(QLabel("No comparison open."))
+        self.title.setWordWrap(True)
+        self.session_label = QLabel()
+        self.session_label.setObjectName("session-label")
+        self.session_label.setWordWrap(True)
+        self.session_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.annotator_edit = QLineEdit()
+        self.annotator_edit.setObjectName("annotator")
+        self.annotator_edit.setToolTip("Your name, stored with every error you mark")
+        self.annotator_edit.editingFinished.connect(self._on_annotator_edited)
+        self.system_combo = QComboBox()
+        self.system_combo.setToolTip("The system whose output you annotate (S / Shift+S)")
+        self.system_combo.currentIndexChanged.connect(self._on_system_chosen)
+        form = QFormLayout()
+        form.setContentsMargins(0, 0, 0, 0)
+        form.addRow("Annotator:", self.annotator_edit)
+        form.addRow("System:", self.system_combo)
+        layout.addWidget(self.title)
+        layout.addLayout(form)
+        layout.addWidget(self.session_label)
+
+        self.message_label = QLabel(" ")
+        self.message_label.setObjectName("annotation-message")
+        self.message_label.setWordWrap(True)
+        self.message_label.setFrameShape(QFrame.Shape.StyledPanel)
+        self.message_label.setMinimumHeight(self.message_label.fontMetrics().lineSpacing() * 2 + 8)
+        layout.addWidget(self.message_label)
+
+        # -- the draft --
+        draft_box = QGroupBox("New error")
+        draft_box.setToolTip(
+            "Select the words of an error in the output (mouse, or T then Shift+arrows); with "
+            "nothing selected, the error is an omission at the cursor"
+        )
+        draft_layout = QVBoxLayout(draft_box)
+        self.selection_label = QLabel("—")
+        self.selection_label.setObjectName("draft-selection")
+        self.selection_label.setWordWrap(True)
+        self.selection_label.setTextFormat(Qt.TextFormat.PlainText)
+        draft_layout.addWidget(self.selection_label)
+        self.category_grid = QGridLayout()
+        self.category_grid.setSpacing(3)
+        draft_layout.addLayout(self.category_grid)
+        self.category_buttons: list[QToolButton] = []
+        severity_row = QHBoxLayout()
+        self.severity_buttons: dict[Severity, QToolButton] = {}
+        for severity, key, text in _SEVERITY_KEYS:
+            button = QToolButton()
+            button.setText(f"{key}  {text}")
+            button.setCheckable(True)
+            button.setToolTip(f"Severity {text.lower()} (key {key})")
+            button.setProperty("severity", severity.value)
+            button.clicked.connect(self._on_severity_clicked)
+            light, _ = SEVERITY_COLORS[severity]
+            button.setStyleSheet(f"QToolButton:checked {{ border: 2px solid {light}; }}")
+            severity_row.addWidget(button)
+            self.severity_buttons[severity] = button
+        severity_row.addStretch(1)
+        draft_layout.addLayout(severity_row)
+        self.note_edit = QLineEdit()
+        self.note_edit.setObjectName("note")
+        self.note_edit.setPlaceholderText("Note (F2) — needed for Other")
+        draft_layout.addWidget(self.note_edit)
+        buttons = QHBoxLayout()
+        self.add_button = QPushButton("Add ⏎")
+        self.add_button.setToolTip("Add the drafted error (Enter)")
+        self.add_button.clicked.connect(self._on_add_clicked)
+        self.cancel_button = QPushButton("Drop (Esc)")
+        self.cancel_button.setToolTip("Drop the drafted error (Escape)")
+        self.cancel_button.clicked.connect(self._on_cancel_clicked)
+        self.done_button = QPushButton("Done (D)")
+        self.done_button.setToolTip("No further errors in this output: it counts as annotated (D)")
+        self.done_button.clicked.connect(self._on_done_clicked)
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addWidget(self.done_button)
+        draft_layout.addLayout(buttons)
+        layout.addWidget(draft_box)
+
+        # -- the output's errors --
+        spans_box = QGroupBox("Errors in this output")
+        spans_layout = QVBoxLayout(spans_box)
+        self.spans_view = QTreeWidget()
+        self.spans_view.setObjectName("spans")
+        self.spans_view.setRootIsDecorated(False)
+        self.spans_view.setUniformRowHeights(True)
+        self.spans_view.setHeaderLabels(["Text", "Category", "Severity", "Status"])
+        self.spans_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.spans_view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.spans_view.header().setStretchLastSection(False)
+        self.spans_view.itemActivated.connect(self._on_span_activated)
+        self.spans_view.itemClicked.connect(self._on_span_activated)
+        self.spans_view.setMinimumHeight(110)
+        spans_layout.addWidget(self.spans_view)
+        row = QHBoxLayout()
+        self.confirm_button = QPushButton("Confirm")
+        self.confirm_button.setToolTip("Confirm the pre-annotated error (Enter on it)")
+        self.confirm_button.clicked.connect(self._on_confirm_clicked)
+        self.reject_button = QPushButton("Reject")
+        self.reject_button.setToolTip("Reject the pre-annotated error (Backspace on it)")
+        self.reject_button.clicked.connect(self._on_reject_clicked)
+        self.delete_button = QPushButton("Delete")
+        self.delete_button.setToolTip("Delete the error (Backspace on it)")
+        self.delete_button.clicked.connect(self._on_delete_clicked)
+        for widget in (self.confirm_button, self.reject_button, self.delete_button):
+            row.addWidget(widget)
+        row.addStretch(1)
+        spans_layout.addLayout(row)
+        self.flagged_label = QLabel()
+        self.flagged_label.setObjectName("flagged")
+        self.flagged_label.setWordWrap(True)
+        self.flagged_button = QPushButton("Show their rows")
+        self.flagged_button.clicked.connect(self._on_show_flagged_clicked)
+        flagged_row = QHBoxLayout()
+        flagged_row.addWidget(self.flagged_label, 1)
+        flagged_row.addWidget(self.flagged_button)
+        spans_layout.addLayout(flagged_row)
+        layout.addWidget(spans_box)
+
+        # -- scores --
+        score_box = QGroupBox("Scores")
+        score_layout = QFormLayout(score_box)
+        self.mqm_label = QLabel("—")
+        self.mqm_label.setObjectName("mqm")
+        self.mqm_label.setWordWrap(True)
+        score_layout.addRow("MQM penalty:", self.mqm_label)
+        esa_row = QHBoxLayout()
+        self.esa_spin = QSpinBox()
+        self.esa_spin.setObjectName("esa-score")
+        self.esa_spin.setRange(0, 100)
+        self.esa_spin.setToolTip("The output's ESA score, 0–100 (E, then Enter)")
+        self.esa_hint = QLabel()
+        self.esa_save = QPushButton("Save score")
+        self.esa_save.clicked.connect(self._on_esa_save_clicked)
+        esa_row.addWidget(self.esa_spin)
+        esa_row.addWidget(self.esa_save)
+        esa_row.addWidget(self.esa_hint, 1)
+        self.esa_row = QWidget()
+        self.esa_row.setLayout(esa_row)
+        esa_row.setContentsMargins(0, 0, 0, 0)
+        self.esa_caption = QLabel("ESA score:")
+        score_layout.addRow(self.esa_caption, self.esa_row)
+        layout.addWidget(score_box)
+
+        # -- filter --
+        filter_box = QGroupBox("Show rows")
+        filter_layout = QGridLayout(filter_box)
+        self.filter_combo = QComboBox()
+        self.filter_combo.setObjectName("annotation-filter")
+        self.filter_system_combo = QComboBox()
+        self.filter_apply = QPushButton("Apply")
+        self.filter_apply.clicked.connect(self._on_filter_apply_clicked)
+        self.filter_clear = QPushButton("All rows")
+        self.filter_clear.clicked.connect(self._on_filter_clear_clicked)
+        filter_layout.addWidget(self.filter_combo, 0, 0, 1, 2)
+        filter_layout.addWidget(QLabel("of"), 1, 0)
+        filter_layout.addWidget(self.filter_system_combo, 1, 1)
+        filter_layout.addWidget(self.filter_apply, 2, 0)
+        filter_layout.addWidget(self.filter_clear, 2, 1)
+        layout.addWidget(filter_box)
+        layout.addStretch(1)
+
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(body)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+        controller.annotations_changed.connect(self._on_annotations_changed)
+        controller.target_changed.connect(self._on_target_changed)
+        controller.draft_changed.connect(self._on_draft_changed)
+        controller.session_changed.connect(self._on_session_changed)
+        controller.message_changed.connect(self._on_message_changed)
+        self._categories_of: tuple[str, ...] = ()
+        self.refresh()
+
+    # -- what the controller asks ---------------------------------------------------------------
+
+    def take_return(self) -> bool:
+        """Enter pressed: if a field of the panel has the focus, it takes it."""
+        if self.note_edit.hasFocus():
+            self.controller.set_note(self.note_edit.text())
+            if not self.controller.draft.empty:
+                self.controller.confirm()
+            self.controller.focus_text()
+            return True
+        if self.spans_view.hasFocus():
+            span_id = self._selected_span_id()
+            if span_id is not None:
+                self.controller.set_status(span_id, Status.CONFIRMED)
+            return True
+        if self.esa_spin.hasFocus():
+            self.esa_spin.interpretText()
+            self.controller.set_esa_score(float(self.esa_spin.value()))
+            self.controller.focus_text()
+            return True
+        return False
+
+    def take_remove(self) -> bool:
+        """Backspace pressed: in the list of errors it removes (rejects) the chosen one."""
+        if not self.spans_view.hasFocus():
+            return False
+        span_id = self._selected_span_id()
+        ws = self.controller.workspace
+        span = None if ws is None or span_id is None else ws.get(span_id)
+        if span is None:
+            return True
+        if span.status is Status.UNDECIDED:
+            self.controller.set_status(span.id, Status.REJECTED)
+        else:
+            self.controller.delete_span(span.id)
+        return True
+
+    def edit_note(self, text: str) -> None:
+        self.note_edit.setText(text)
+        self.note_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.note_edit.selectAll()
+
+    def edit_score(self) -> None:
+        if self.controller.mode is not AnnotationMode.ESA:
+            self.controller.message_changed.emit("The ESA score is for ESA mode (Annotate menu).")
+            return
+        self.esa_spin.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.esa_spin.selectAll()
+
+    def esa_value(self) -> float:
+        self.esa_spin.interpretText()
+        return float(self.esa_spin.value())
+
+    # -- refreshing -----------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        self._rebuild_categories()
+        self._refresh_header()
+        self._refresh_draft()
+        self._refresh_spans()
+        self._refresh_scores()
+        self._refresh_filters()
+
+    def _rebuild_categories(self) -> None:
+        names = self.controller.categories()
+        if names == self._categories_of and self.category_buttons:
+            return
+        self._categories_of = names
+        for button in self.category_buttons:
+            self.category_grid.removeWidget(button)
+            button.deleteLater()
+        self.category_buttons = []
+        typology = self.controller.typology
+        for i, node in enumerate(typology.categories[:9]):
+            button = QToolButton()
+            button.setText(f"{i + 1}  {node.name}")
+            button.setCheckable(True)
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            button.setProperty("category", node.name)
+            button.setToolTip(
+                f"Category {node.name} (key {i + 1}"
+                + ("; press again for its sub-categories)" if node.children else ")")
+            )
+            button.clicked.connect(self._on_category_clicked)
+            if node.children:
+                menu = QMenu(button)
+                for child in node.children:
+                    action = menu.addAction(child.name)
+                    action.setData(f"{node.name}{SEPARATOR}{child.name}")
+                menu.triggered.connect(self._on_subcategory_chosen)
+                button.setMenu(menu)
+                button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+            self.category_grid.addWidget(button, i // 2, i % 2)
+            self.category_buttons.append(button)
+
+    def _refresh_header(self) -> None:
+        c = self.controller
+        names = c.system_names
+        self.system_combo.blockSignals(True)
+        if [self.system_combo.itemText(i) for i in range(self.system_combo.count())] != list(names):
+            self.system_combo.clear()
+            self.system_combo.addItems(list(names))
+        self.system_combo.setCurrentIndex(c.system if names else -1)
+        self.system_combo.blockSignals(False)
+        if not self.annotator_edit.hasFocus():
+            self.annotator_edit.setText(c.annotator)
+        target = c.target()
+        if target is None:
+            self.title.setText("Choose a row to annotate." if names else "No comparison open.")
+        else:
+            segment, system = target
+            mode = "ESA" if c.mode is AnnotationMode.ESA else "MQM"
+            self.title.setText(f"Segment {segment + 1} · {names[system]} · {mode}")
+        if c.workspace is None:
+            text = ""
+        elif c.store is None:
+            text = "No session file yet: the first edit starts one (autosaved)."
+        elif c.read_only:
+            text = f"Session: read-only copy of {c.store.path.name} — Save session as… to edit."
+        elif c.is_untitled():
+            text = "Untitled session, autosaved for recovery (File ▸ Save session as…)."
+        else:
+            text = f"Session: {c.store.path}"
+        self.session_label.setText(text)
+
+    def _refresh_draft(self) -> None:
+        c = self.controller
+        draft = c.draft
+        selected = c.selection()
+        esa = c.mode is AnnotationMode.ESA
+        under = c.span_under_cursor()
+        if selected is None:
+            text = "—"
+        elif under is not None and draft.empty:
+            text = (
+                f"On error «{under.text or '‸'}»: keys change it "
+                "(Enter confirms, Backspace removes)"
+            )
+        elif selected.start != selected.end:
+            text = f"Selected: «{_short(selected.text)}»"
+        elif draft.empty:
+            text = "Select the words of an error: mouse, or Shift+arrows in the output (T)."
+        else:
+            point = draft.point if draft.point is not None else selected.start
+            before = selected.line[max(0, point - 12) : point]
+            after = selected.line[point : point + 12]
+            text = f"Omission at “{before}‸{after}”"
+        if draft.category:
+            text += f"\nCategory: {draft.category.replace(SEPARATOR, ' › ')}"
+        self.selection_label.setText(text)
+        chosen_top = (under.category if under is not None and draft.empty else draft.category) or ""
+        chosen_top = chosen_top.split(SEPARATOR)[0]
+        for button in self.category_buttons:
+            button.setChecked(button.property("category") == chosen_top)
+            button.setEnabled(not esa)
+        severity = under.severity if under is not None and draft.empty else draft.severity
+        for sev, button in self.severity_buttons.items():
+            button.setChecked(sev is severity)
+        if not self.note_edit.hasFocus():
+            self.note_edit.setText(under.note if under is not None and draft.empty else draft.note)
+        editable = c.workspace is not None and not c.read_only
+        for widget in (self.add_button, self.cancel_button, self.done_button, self.note_edit):
+            widget.setEnabled(editable)
+
+    def _refresh_spans(self) -> None:
+        c = self.controller
+        spans = c.target_spans()
+        current = self._selected_span_id()
+        self.spans_view.clear()
+        dark = self.palette().color(self.backgroundRole()).lightnessF() < 0.5
+        for span in spans:
+            flagged = span.id in c.flagged
+            status = "flagged: not found" if flagged else span.status.value
+            item = QTreeWidgetItem(
+                [
+                    span.text if span.text else "‸ (omission)",
+                    span.category or "—",
+                    span.severity.value,
+                    status,
+                ]
+            )
+            item.setData(0, Qt.ItemDataRole.UserRole, span.id)
+            color = QColor(SEVERITY_COLORS[span.severity][1 if dark else 0])
+            item.setForeground(2, QBrush(color))
+            if flagged:
+                item.setForeground(3, QBrush(QColor("#d55e00" if not dark else "#ff8c42")))
+            tip = [f"{span.category or 'error'} · {span.severity.value} · {span.status.value}"]
+            if span.note:
+                tip.append(f"Note: {span.note}")
+            tip.append(f"By {span.annotator} ({span.origin.label()})")
+            item.setToolTip(0, "\n".join(tip))
+            self.spans_view.addTopLevelItem(item)
+            if span.id == current:
+                item.setSelected(True)
+        for column in (1, 2, 3):
+            self.spans_view.resizeColumnToContents(column)
+        ws = c.workspace
+        lost = 0 if ws is None else sum(1 for s in ws.spans() if s.id in c.flagged)
+        self.flagged_label.setText(
+            f"⚠ {lost} errors could not be found again in the changed files." if lost else ""
+        )
+        self.flagged_label.setVisible(bool(lost))
+        self.flagged_button.setVisible(bool(lost))
+
+    def _refresh_scores(self) -> None:
+        c = self.controller
+        ws, target = c.workspace, c.target()
+        esa = c.mode is AnnotationMode.ESA
+        self.esa_caption.setVisible(esa)
+        self.esa_row.setVisible(esa)
+        if ws is None or target is None:
+            self.mqm_label.setText("—")
+            return
+        segment, system = target
+        name = ws.systems[system]
+        penalty = ws.segment_penalty(name, segment)
+        mask = ws.annotated_mask(name)
+        values = ws.mqm_values()[system][mask]
+        mean = (
+            f"{values.mean():.2f} over {int(mask.sum())} annotated outputs" if len(values) else "—"
+        )
+        here = "not annotated yet" if math.isnan(penalty) else f"{penalty:g}"
+        self.mqm_label.setText(f"this output: {here}; {name}: {mean}")
+        prefill = ws.prefill(name, segment)
+        score = ws.score(name, segment)
+        if not self.esa_spin.hasFocus():
+            value = prefill if score is None or score.score is None else score.score
+            self.esa_spin.setValue(round(value))
+        saved = "" if score is None or score.score is None else f"saved {score.score:g}; "
+        self.esa_hint.setText(f"{saved}from the errors: {prefill:g}")
+
+    def _refresh_filters(self) -> None:
+        c = self.controller
+        ws = c.workspace
+        combo = self.filter_combo
+        previous = combo.currentText()
+        combo.blockSignals(True)
+        combo.clear()
+        self._queries: list[dict[str, Any]] = []
+        entries: list[tuple[str, dict[str, Any]]] = [
+            ("not annotated", {"annotated": False}),
+            ("annotated", {"annotated": True}),
+            ("with errors to review (imported)", {"statuses": (Status.UNDECIDED,)}),
+        ]
+        entries += [
+            (f"{s.value} errors", {"severity": s})
+            for s in (Severity.MINOR, Severity.MAJOR, Severity.CRITICAL)
+        ]
+        for path in c.typology.paths():
+            depth = path.count(SEPARATOR)
+            entries.append(
+                ("    " * depth + f"{path.split(SEPARATOR)[-1]} errors", {"category": path})
+            )
+        if ws is not None:
+            entries += [(f"errors by {name}", {"annotator": name}) for name in ws.annotators()]
+        for label, values in entries:
+            combo.addItem(label)
+            self._queries.append(values)
+        index = combo.findText(previous)
+        combo.setCurrentIndex(max(index, 0))
+        combo.blockSignals(False)
+        systems = self.filter_system_combo
+        names = ["any system", *c.system_names]
+        if [systems.itemText(i) for i in range(systems.count())] != names:
+            systems.clear()
+            systems.addItem("any system", _ANY)
+            for i, name in enumerate(c.system_names):
+                systems.addItem(name, i)
+        enabled = ws is not None
+        for widget in (combo, systems, self.filter_apply, self.filter_clear):
+            widget.setEnabled(enabled)
+
+    def chosen_query(self) -> AnnotationQuery:
+        """The query the filter widgets describe."""
+        values = dict(self._queries[self.filter_combo.currentIndex()])
+        data = self.filter_system_combo.currentData()
+        names = self.controller.system_names
+        if isinstance(data, int) and 0 <= data < len(names):
+            values["system"] = names[data]
+        return AnnotationQuery(**values)
+
+    def _selected_span_id(self) -> str | None:
+        items = self.spans_view.selectedItems()
+        if not items:
+            return None
+        value = items[0].data(0, Qt.ItemDataRole.UserRole)
+        return value if isinstance(value, str) else None
+
+    # -- slots ----------------------------------------------------------------------------------
+
+    @Slot()
+    def _on_annotations_changed(self) -> None:
+        self._refresh_spans()
+        self._refresh_scores()
+        self._refresh_draft()
+        self._refresh_filters()
+
+    @Slot()
+    def _on_target_changed(self) -> None:
+        self._rebuild_categories()
+        self._refresh_header()
+        self._refresh_spans()
+        self._refresh_scores()
+        self._refresh_draft()
+
+    @Slot()
+    def _on_draft_changed(self) -> None:
+        self._refresh_draft()
+
+    @Slot()
+    def _on_session_changed(self) -> None:
+        self.refresh()
+
+    @Slot(str)
+    def _on_message_changed(self, text: str) -> None:
+        self.message_label.setText(text or " ")
+
+    @Slot()
+    def _on_annotator_edited(self) -> None:
+        self.controller.set_annotator(self.annotator_edit.text())
+
+    @Slot(int)
+    def _on_system_chosen(self, index: int) -> None:
+        if index >= 0 and index != self.controller.system:
+            self.controller.move_system(index - self.controller.system)
+
+    @Slot()
+    def _on_category_clicked(self) -> None:
+        button = self.sender()
+        name = button.property("category") if button is not None else None
+        if isinstance(name, str):
+            self.controller.set_category(name)
+            self.controller.focus_text()
+
+    @Slot(QAction)
+    def _on_subcategory_chosen(self, action: QAction) -> None:
+        path = action.data()
+        if isinstance(path, str):
+            self.controller.set_category(path)
+            self.controller.focus_text()
+
+    @Slot()
+    def _on_severity_clicked(self) -> None:
+        button = self.sender()
+        value = button.property("severity") if button is not None else None
+        if isinstance(value, str):
+            self.controller.set_severity(Severity(value))
+            self.controller.focus_text()
+
+    @Slot()
+    def _on_add_clicked(self) -> None:
+        if self.note_edit.text() != self.controller.draft.note:
+            self.controller.set_note(self.note_edit.text())
+        self.controller.confirm()
+        self.controller.focus_text()
+
+    @Slot()
+    def _on_cancel_clicked(self) -> None:
+        self.controller.cancel()
+
+    @Slot()
+    def _on_done_clicked(self) -> None:
+        self.controller.mark_done()
+
+    @Slot(QTreeWidgetItem, int)
+    def _on_span_activated(self, item: QTreeWidgetItem, _column: int) -> None:
+        span_id = item.data(0, Qt.ItemDataRole.UserRole)
+        ws = self.controller.workspace
+        span = None if ws is None or not isinstance(span_id, str) else ws.get(span_id)
+        if span is not None and span.id not in self.controller.flagged:
+            self.controller.select_range(span.start, span.end)
+
+    def _act_on_selected(self, status: Status | None) -> None:
+        span_id = self._selected_span_id()
+        if span_id is None:
+            self.controller.message_changed.emit("Pick an error in the list first.")
+            return
+        if status is None:
+            self.controller.delete_span(span_id)
+        else:
+            self.controller.set_status(span_id, status)
+
+    @Slot()
+    def _on_confirm_clicked(self) -> None:
+        self._act_on_selected(Status.CONFIRMED)
+
+    @Slot()
+    def _on_reject_clicked(self) -> None:
+        self._act_on_selected(Status.REJECTED)
+
+    @Slot()
+    def _on_delete_clicked(self) -> None:
+        self._act_on_selected(None)
+
+    @Slot()
+    def _on_esa_save_clicked(self) -> None:
+        self.controller.set_esa_score(self.esa_value())
+
+    @Slot()
+    def _on_show_flagged_clicked(self) -> None:
+        self.controller.show_flagged()
+
+    @Slot()
+    def _on_filter_apply_clicked(self) -> None:
+        self.controller.apply_filter(self.chosen_query())
+
+    @Slot()
+    def _on_filter_clear_clicked(self) -> None:
+        self.controller.clear_filter()
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
