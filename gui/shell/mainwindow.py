@@ -77,6 +77,7 @@ from matchlight.core.scoring.engine import empty_table
 from matchlight.core.scoring.results import ScoreChunk, ScoreTable
 from matchlight.core.session.comparison import ComparisonSession
 from matchlight.core.text.corpus import CorpusText
+from matchlight.gui.annotate.install import install_annotations
 from matchlight.gui.charts.summary import SummaryWidget
 from matchlight.gui.detail.detailpane import DetailPane
 from matchlight.gui.dialogs.opendialog import (
@@ -516,6 +517,8 @@ class MainWindow(QMainWindow):
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self.shortcuts_action)
         help_menu.addAction(self.about_action)
+        # Error annotation and session files: File entries, Annotate menu, panel, keys.
+        self.annotations = install_annotations(self, file_menu, specs_type=ComparisonSpecs)
 
         toolbar = self.addToolBar("Main")
         toolbar.setObjectName("main-toolbar")

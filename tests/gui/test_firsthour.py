@@ -267,14 +267,24 @@ def test_fonts_check_names_each_script_and_its_package():
     assert font_advice([]) == ""
 
 
-def test_chinese_screenshot(qtbot, harness, tmp_path):
+@pytest.mark.parametrize(
+    ("folder", "name", "advice"),
+    [
+        ("wmt22-en-zh", "chinese", "cjk-tokenizer"),
+        ("flores-en-ko-opusmt", "korean-fonts", "korean-tokenizer"),
+    ],
+)
+def test_cjk_screenshots(qtbot, harness, tmp_path, folder, name, advice):
+    """Screenshots of the Chinese and Korean data (real glyphs where fonts-noto-cjk is
+    installed, as .ci/run does; the font check itself is injected)."""
     window = harness.window
     window.resize(WIDTH, HEIGHT)
     window.show()
-    specs = _folder("wmt22-en-zh")
-    harness.open_and_wait(specs)
+    harness.open_and_wait(_folder(folder))
+    assert advice in list(window.banner.keys())
+    assert "fonts" not in list(window.banner.keys())
     harness.select(3)
-    shot(window, tmp_path, "mainwindow-1280x720-chinese")
+    shot(window, tmp_path, f"mainwindow-1280x720-{name}")
 
 
 # -- copying and the row menu ------------------------------------------------------------------
