@@ -1,0 +1,374 @@
+"""The frame every comparison chart shares: a row of controls, the plot, a caption, export.
+
+A :class:`ChartPanel` redraws when the comparison, its scores or its selection change, but only
+while it is visible (a chart in a hidden tab redraws when it is shown), and at most once per
+turn of the event loop. It re-styles itself when the palette changes (dark mode), and exports
+its plots as PNG or SVG (:func:`~gui.charts.theme.export_item`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QLayoutItem,
+    QMenu,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from matchlight.core.metrics.base import ScoreColumn
+from matchlight.gui.charts.link import ChartLink
+from matchlight.gui.charts.theme import ChartTheme, export_item, style_plot, theme_for
+
+__all__ = ["ChartPanel", "FlowLayout", "compact", "fill_combo", "legend_html", "make_plot"]
+
+
+def make_plot(*, view_box: pg.ViewBox | None = None) -> pg.PlotItem:
+    """A plot item styled for the comparison charts: no context menu, no auto buttons."""
+    plot = pg.PlotItem(viewBox=view_box)
+    plot.setMenuEnabled(False)
+    plot.hideButtons()
+    plot.setContentsMargins(4, 4, 16, 4)  # room for the last tick label ("100")
+    plot.getAxis("left").setWidth(48)
+    for name in ("left", "bottom"):
+        axis = plot.getAxis(name)
+        # The first and last tick labels ("0", "100") are drawn even where they reach into the
+        # margin (pyqtgraph hides them by default), and values keep their own scale (no
+        # "x0.001" on an F-measure).
+        axis.setStyle(hideOverlappingLabels=False)
+        axis.enableAutoSIPrefix(False)
+    return plot
+
+
+class FlowLayout(QLayout):
+    """Widgets left to right, wrapping to the next line where the width runs out (Qt's flow
+    layout example): a chart's controls fit a narrow side dock and a wide window alike."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 6) -> None:
+        super().__init__(parent)
+        self._items: list[QLayoutItem] = []
+        self._spacing = spacing
+        self.setContentsMargins(0, 0, 0, 0)
+
+    def addItem(self, item: QLayoutItem) -> None:
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:  # type: ignore[override]
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:  # type: ignore[override]
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._place(QRect(0, 0, width, 0), move=False)
+
+    def setGeometry(self, rect: QRect) -> None:
+        super().setGeometry(rect)
+        self._place(rect, move=True)
+
+    def sizeHint(self) -> QSize:
+        return self.minimumSize()
+
+    def minimumSize(self) -> QSize:
+        size = QSize()
+        for item in self._items:
+            size = size.expandedTo(item.minimumSize())
+        return size
+
+    def _place(self, rect: QRect, *, move: bool) -> int:
+        x, y, line = rect.x(), rect.y(), 0
+        for item in self._items:
+            if item.isEmpty():
+                continue
+            hint = item.sizeHint()
+            if x + hint.width() > rect.right() + 1 and line > 0:
+                x, y, line = rect.x(), y + line + self._spacing, 0
+            if move:
+                item.setGeometry(QRect(QPoint(x, y), hint))
+            x += hint.width() + self._spacing
+            line = max(line, hint.height())
+        return y + line - rect.y()
+
+
+def legend_html(entries: list[tuple[str, str]], *, per_line: int) -> str:
+    """Coloured ``■ name`` entries (``(colour, text)``), ``per_line`` to a line: a legend
+    below a plot that never makes the plot wider than its panel."""
+    cells = [f'<span style="color:{colour}">■ {text}</span>' for colour, text in entries]
+    lines = [" &nbsp; ".join(cells[i : i + per_line]) for i in range(0, len(cells), per_line)]
+    return "<br>".join(lines)
+
+
+def compact(combo: QComboBox, characters: int = 8) -> None:
+    """Let ``combo`` shrink to ``characters`` (a chart's controls must fit a side dock; long
+    system names are elided, and shown in full in the popup)."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(characters)
+
+
+def fill_combo(combo: QComboBox, items: list[tuple[str, object]], keep: object = None) -> None:
+    """Replace ``combo``'s items (label, data), keeping the current data (or ``keep``) when it
+    is still offered; no signal is emitted."""
+    previous = keep if keep is not None else combo.currentData()
+    combo.blockSignals(True)
+    combo.clear()
+    for label, data in items:
+        combo.addItem(label, data)
+    index = combo.findData(previous) if previous is not None else -1
+    combo.setCurrentIndex(index if index >= 0 else (0 if items else -1))
+    combo.blockSignals(False)
+
+
+class _Controls:
+    """A chart's row of controls: a flow of widgets; labels stay with the widget after them."""
+
+    def __init__(self) -> None:
+        self.widget = QWidget()
+        self.layout = FlowLayout(self.widget)
+        self._label: QLabel | None = None
+
+    def addWidget(self, widget: QWidget) -> None:
+        if isinstance(widget, QLabel) and self._label is None:
+            self._label = widget  # kept for the next widget
+            return
+        if self._label is not None:
+            pair = QWidget()
+            row = QHBoxLayout(pair)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.setSpacing(4)
+            row.addWidget(self._label)
+            row.addWidget(widget)
+            self._label = None
+            widget = pair
+        self.layout.addWidget(widget)
+
+    def addStretch(self, _stretch: int = 1) -> None:
+        if self._label is not None:
+            self.layout.addWidget(self._label)
+            self._label = None
+
+
+class ChartPanel(QWidget):
+    """Base of the comparison charts.
+
+    Subclasses build their controls into :attr:`controls`, their plots into :attr:`graphics`
+    (or another widget added with :meth:`set_body`), and implement :meth:`refresh` and
+    :meth:`apply_theme`.
+
+    Signals:
+        exported(str path): a chart was written to ``path``.
+        export_failed(str message)
+    """
+
+    exported = Signal(str)
+    export_failed = Signal(str)
+
+    #: The tab title.
+    title = "Chart"
+
+    def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.link = link
+        self._stale = True
+        self._theme: ChartTheme = theme_for(self)
+        self.controls = _Controls()
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.export_button = QToolButton()
+        self.export_button.setText("Export")
+        self.export_button.setToolTip("Save the chart as a PNG or SVG file")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.export_button)
+        menu.addAction("PNG image…").triggered.connect(self._on_export_png)
+        menu.addAction("SVG vector image…").triggered.connect(self._on_export_svg)
+        self.export_button.setMenu(menu)
+        self.graphics: pg.GraphicsLayoutWidget | None = None
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(6, 4, 6, 4)
+        self._layout.setSpacing(3)
+        top = QHBoxLayout()
+        top.addWidget(self.controls.widget, 1)
+        top.addWidget(self.export_button, 0, Qt.AlignmentFlag.AlignTop)
+        self._layout.addLayout(top)
+        self._body = QVBoxLayout()
+        self._body.setContentsMargins(0, 0, 0, 0)
+        self._body_widget = QWidget()
+        self._body_widget.setLayout(self._body)
+        self.placeholder = QLabel()
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setWordWrap(True)
+        self.placeholder.hide()
+        self._layout.addWidget(self._body_widget, 1)
+        self._layout.addWidget(self.placeholder, 1)
+        self._layout.addWidget(self.caption)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._on_timer)
+        link.session_changed.connect(self._on_link_changed)
+        link.data_changed.connect(self._on_link_changed)
+        link.selection_changed.connect(self._on_link_changed)
+        self._dialog: QFileDialog | None = None
+
+    # -- layout ---------------------------------------------------------------------------------
+
+    def add_graphics(self, stretch: int = 1) -> pg.GraphicsLayoutWidget:
+        """The plot area (made once), below the controls."""
+        if self.graphics is None:
+            self.graphics = pg.GraphicsLayoutWidget()
+            self.graphics.setMinimumHeight(140)
+            self.graphics.setBackground(self._theme.background)
+            self.graphics.ci.setContentsMargins(2, 2, 2, 2)
+            self._body.addWidget(self.graphics, stretch)
+        return self.graphics
+
+    def add_body(self, widget: QWidget, stretch: int = 1) -> None:
+        """Add ``widget`` (a table, a list, a note) below the controls."""
+        self._body.addWidget(widget, stretch)
+
+    def show_placeholder(self, text: str) -> None:
+        """Show ``text`` instead of the chart (nothing open, nothing scored yet...)."""
+        self.placeholder.setText(text)
+        self.placeholder.show()
+        self._body_widget.hide()
+        self.export_button.setEnabled(False)
+
+    def show_body(self) -> None:
+        self.placeholder.hide()
+        self._body_widget.show()
+        self.export_button.setEnabled(True)
+
+    @property
+    def theme(self) -> ChartTheme:
+        return self._theme
+
+    # -- refreshing -----------------------------------------------------------------------------
+
+    def schedule(self) -> None:
+        """Redraw soon if visible, else when next shown."""
+        self._stale = True
+        if self.isVisible():
+            self._timer.start()
+
+    def refresh_now(self) -> None:
+        """Redraw at once (tests, exports)."""
+        self._timer.stop()
+        self._stale = False
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Redraw from the link's current state."""
+        raise NotImplementedError
+
+    def apply_theme(self) -> None:
+        """Re-style plots for :attr:`theme` (called when the palette changes)."""
+
+    def style_plot(self, plot: pg.PlotItem, title: str | None = None) -> None:
+        style_plot(plot, self._theme, title=title)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self._timer.start()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._theme = theme_for(self)
+            if self.graphics is not None:
+                self.graphics.setBackground(self._theme.background)
+            self.apply_theme()
+            self.schedule()
+
+    @Slot()
+    def _on_timer(self) -> None:
+        if self._stale:
+            self.refresh_now()
+
+    @Slot()
+    def _on_link_changed(self) -> None:
+        self.schedule()
+
+    # -- columns ----------------------------------------------------------------------------------
+
+    def legend_columns(self) -> int:
+        """How many legend entries fit a line of this panel (at least one)."""
+        return max(1, self.width() // 170)
+
+    def column_items(self) -> list[tuple[str, object]]:
+        return [(c.label, c.key) for c in self.link.columns()]
+
+    def column_info(self, key: str) -> ScoreColumn | None:
+        table = self.link.table
+        return table.column_info(key) if table is not None and table.has(key) else None
+
+    # -- export ---------------------------------------------------------------------------------
+
+    def export_item(self) -> pg.GraphicsObject | pg.GraphicsLayout | None:
+        """What is exported (by default everything in :attr:`graphics`)."""
+        return None if self.graphics is None else self.graphics.ci
+
+    def export_to(self, path: str | Path) -> Path | None:
+        """Write the chart to ``path`` (.png or .svg). Returns the path, or None (with
+        :attr:`export_failed`) when it cannot be written."""
+        if self._stale:
+            self.refresh_now()
+        item = self.export_item()
+        if item is None or self.placeholder.isVisible():
+            self.export_failed.emit("There is nothing to export yet.")
+            return None
+        core = self.link.core
+        comparison = None if core is None else core.comparison
+        protect = [c.path for c in comparison.columns] if comparison is not None else []
+        try:
+            written = export_item(item, path, protect=protect)
+        except (OSError, ValueError) as exc:
+            self.export_failed.emit(str(exc))
+            return None
+        self.exported.emit(str(written))
+        return written
+
+    def _ask_path(self, suffix: str) -> None:
+        if self._dialog is not None:
+            self._dialog.close()
+            self._dialog.deleteLater()
+        name = self.title.lower().replace(" ", "-")
+        dialog = QFileDialog(self, f"Export {self.title.lower()}", str(Path.home() / name))
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setDefaultSuffix(suffix)
+        dialog.setNameFilter(f"{suffix.upper()} files (*.{suffix})")
+        dialog.fileSelected.connect(self._on_export_path)
+        self._dialog = dialog
+        dialog.open()
+
+    @Slot()
+    def _on_export_png(self) -> None:
+        self._ask_path("png")
+
+    @Slot()
+    def _on_export_svg(self) -> None:
+        self._ask_path("svg")
+
+    @Slot(str)
+    def _on_export_path(self, path: str) -> None:
+        if path:
+            self.export_to(path)

@@ -1,0 +1,163 @@
+"""One background computation at a time, off the GUI thread, with progress, cancel and no stale
+results.
+
+A chart's heavy work (paired significance tests, scoring each reference alone, n-gram
+differences, bootstrap intervals) is a plain function of ``core`` data. :class:`BackgroundJob`
+runs it in a worker thread and reports back through signals delivered in the GUI thread. Starting
+a new run cancels the one in progress (the subset changed, say): the old run sees its cancel
+flag at its next check, and whatever it still delivers is dropped by its run id, so a stale
+result can never reach a chart. The worker never touches a widget; it only calls ``core``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+import threading
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+
+from matchlight.core.analysis.significance import SignificanceCancelled
+
+log = logging.getLogger(__name__)
+
+__all__ = ["BackgroundJob", "JobCancelled", "Work"]
+
+#: ``work(cancelled, progress) -> result``: ``cancelled()`` says stop (raise
+#: :class:`JobCancelled` or return None), ``progress(fraction)`` reports how far it got.
+Work = Callable[[Callable[[], bool], Callable[[float], None]], object]
+
+#: Progress is reported in steps of at least this fraction (a bar needs no more).
+PROGRESS_STEP = 0.01
+
+
+class JobCancelled(Exception):
+    """Raised by a job's work function when its ``cancelled()`` check says stop."""
+
+
+class _Relay(QObject):
+    """What the worker thread emits through (queued into the GUI thread)."""
+
+    progressed = Signal(int, float)
+    done = Signal(int, str, object)
+
+
+class BackgroundJob(QObject):
+    """Runs one :data:`Work` function at a time in a worker thread.
+
+    Signals:
+        started(): a run began.
+        progress_changed(float fraction): the current run got this far.
+        finished(object result): the current run's result (never a stale run's).
+        failed(str message): the current run raised; the message is for the user.
+        cancelled(): the current run was cancelled (by :meth:`cancel`, not by a newer run).
+    """
+
+    started = Signal()
+    progress_changed = Signal(float)
+    finished = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+
+    _ids = itertools.count(1)
+
+    def __init__(self, parent: QObject | None = None, *, name: str = "matchlight-chart") -> None:
+        super().__init__(parent)
+        self._name = name
+        self._relay = _Relay(self)
+        self._relay.progressed.connect(self._on_progressed, Qt.ConnectionType.QueuedConnection)
+        self._relay.done.connect(self._on_done, Qt.ConnectionType.QueuedConnection)
+        self._current = 0
+        self._stop: threading.Event | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._stop is not None
+
+    def start(self, work: Work) -> int:
+        """Cancel any run in progress and start ``work``; returns the new run's id."""
+        self._abandon()
+        run = next(self._ids)
+        stop = threading.Event()
+        self._current = run
+        self._stop = stop
+        relay = self._relay
+        last = [0.0]
+
+        def cancelled() -> bool:
+            return stop.is_set()
+
+        def progress(fraction: float) -> None:
+            if fraction >= 1.0 or fraction - last[0] >= PROGRESS_STEP:
+                last[0] = fraction
+                _emit(relay.progressed, run, float(fraction))
+
+        def target() -> None:
+            try:
+                result = work(cancelled, progress)
+            except (JobCancelled, SignificanceCancelled):
+                _emit(relay.done, run, "cancelled", None)
+            except Exception as exc:
+                log.exception("a background computation failed")
+                _emit(relay.done, run, "failed", describe(exc))
+            else:
+                status = "cancelled" if stop.is_set() else "finished"
+                _emit(relay.done, run, status, result)
+
+        self._thread = threading.Thread(target=target, name=self._name, daemon=True)
+        self.started.emit()
+        self._thread.start()
+        return run
+
+    def cancel(self) -> None:
+        """Stop the run in progress; :attr:`cancelled` follows when it has stopped."""
+        if self._stop is not None:
+            self._stop.set()
+
+    def shutdown(self, timeout: float = 5.0) -> None:
+        """Cancel and wait for the worker thread (closing a window, ending a test)."""
+        thread = self._thread
+        self._abandon()
+        if thread is not None and thread.is_alive():
+            thread.join(timeout)
+
+    def _abandon(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+        self._stop = None
+        self._current = 0
+
+    @Slot(int, float)
+    def _on_progressed(self, run: int, fraction: float) -> None:
+        if run == self._current:
+            self.progress_changed.emit(fraction)
+
+    @Slot(int, str, object)
+    def _on_done(self, run: int, status: str, payload: object) -> None:
+        if run != self._current:
+            return
+        self._stop = None
+        self._current = 0
+        if status == "finished":
+            self.finished.emit(payload)
+        elif status == "failed":
+            self.failed.emit(str(payload))
+        else:
+            self.cancelled.emit()
+
+
+def describe(exc: BaseException) -> str:
+    """A one-line, user-facing description of a failed computation."""
+    if isinstance(exc, MemoryError):
+        return "Out of memory: try fewer rows or fewer resamples."
+    detail = str(exc) or type(exc).__name__
+    return f"{detail} ({type(exc).__name__})"
+
+
+def _emit(signal: object, *args: object) -> None:
+    # RuntimeError: the job's owner was deleted meanwhile, and nobody waits for the result.
+    with contextlib.suppress(RuntimeError):
+        signal.emit(*args)  # type: ignore[attr-defined]

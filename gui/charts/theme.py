@@ -1,0 +1,183 @@
+"""Colours and styling of the comparison charts, for light and dark palettes, and their export.
+
+Charts take their colours from the widget's palette (dark when the base colour is dark, as the
+rest of the app decides), so they follow the desktop's theme and re-style when it changes.
+System colours are Okabe–Ito's (distinguishable with the common colour-vision deficiencies), in
+the same order as the corpus summary's, lightened for dark backgrounds. Export goes through
+:func:`core.io.safewrite.write_file_atomic`, like every file the app writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyqtgraph as pg
+import pyqtgraph.exporters as pg_exporters
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize
+from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QWidget
+
+from matchlight.core.io.safewrite import write_file_atomic
+from matchlight.gui.highlight.palette import is_dark_palette
+
+__all__ = [
+    "EXPORT_FORMATS",
+    "ChartTheme",
+    "export_item",
+    "style_plot",
+    "theme_for",
+]
+
+#: Okabe–Ito, in the corpus summary's order; then lighter variants for dark backgrounds.
+_LIGHT_SYSTEMS = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#000000",
+    "#B8A800",
+)
+_DARK_SYSTEMS = (
+    "#56B4E9",
+    "#FF8F4A",
+    "#2FD3A2",
+    "#EBA3CC",
+    "#F5C04A",
+    "#9FD8F7",
+    "#E6E6E6",
+    "#F0E442",
+)
+
+#: Export formats by file suffix.
+EXPORT_FORMATS: dict[str, str] = {".png": "PNG image", ".svg": "SVG vector image"}
+#: Width of exported PNGs, in pixels (a column of a two-column paper at 300 dpi is ~1000).
+EXPORT_WIDTH = 1600
+
+
+@dataclass(frozen=True, slots=True)
+class ChartTheme:
+    """The colours one chart is drawn with."""
+
+    dark: bool
+    background: QColor
+    foreground: QColor
+    muted: QColor  # axes, grid, secondary marks
+    context: QColor  # what is drawn behind the data (all rows, the diagonal)
+    highlight: QColor  # a brushed range, selected points
+
+    def system(self, index: int, alpha: int = 255) -> QColor:
+        colours = _DARK_SYSTEMS if self.dark else _LIGHT_SYSTEMS
+        colour = QColor(colours[index % len(colours)])
+        colour.setAlpha(alpha)
+        return colour
+
+    def with_alpha(self, colour: QColor, alpha: int) -> QColor:
+        out = QColor(colour)
+        out.setAlpha(alpha)
+        return out
+
+
+def theme_for(widget: QWidget) -> ChartTheme:
+    """The theme matching ``widget``'s palette."""
+    palette = widget.palette()
+    dark = is_dark_palette(palette)
+    background = palette.color(QPalette.ColorRole.Base)
+    foreground = palette.color(QPalette.ColorRole.Text)
+    if dark:
+        return ChartTheme(
+            dark=True,
+            background=background,
+            foreground=foreground,
+            muted=QColor("#9a9a9a"),
+            context=QColor(150, 150, 150, 90),
+            highlight=QColor("#FFD166"),
+        )
+    return ChartTheme(
+        dark=False,
+        background=background,
+        foreground=foreground,
+        muted=QColor("#555555"),
+        context=QColor(120, 120, 120, 60),
+        highlight=QColor("#C8102E"),
+    )
+
+
+def style_plot(plot: pg.PlotItem, theme: ChartTheme, *, title: str | None = None) -> None:
+    """Axis, label and title colours of ``plot`` for ``theme`` (and its title, if given)."""
+    for name in ("left", "bottom", "right", "top"):
+        axis = plot.getAxis(name)
+        axis.setPen(pg.mkPen(theme.muted))
+        axis.setTextPen(pg.mkPen(theme.foreground))
+        label = axis.labelText
+        if label:
+            axis.setLabel(label, units=axis.labelUnits or None, color=theme.foreground.name())
+    text = title if title is not None else plot.titleLabel.text
+    plot.setTitle(text, color=theme.foreground.name(), size="10pt")
+
+
+def _png_bytes(item: pg.GraphicsObject | pg.GraphicsLayout) -> bytes:
+    exporter = pg_exporters.ImageExporter(item)
+    source_width = max(1, int(exporter.getSourceRect().width()))
+    exporter.parameters()["width"] = max(EXPORT_WIDTH, source_width)
+    image = exporter.export(toBytes=True)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise OSError("the image could not be encoded as PNG")
+    buffer.close()
+    return bytes(data.data())
+
+
+def _svg_bytes(item: pg.GraphicsObject | pg.GraphicsLayout) -> bytes:
+    """The view showing ``item`` as SVG (vector paths and text), drawn by Qt's SVG generator.
+
+    pyqtgraph's SVGExporter rewrites the generator's path data, and that rewrite fails on the
+    path syntax of the Qt versions Matchlight supports (pyqtgraph issue #3485), so the view is
+    rendered as it is drawn on screen, at the screen's resolution.
+    """
+    scene = item.scene()
+    views = [] if scene is None else scene.views()
+    if not views:
+        raise OSError("the chart is not on screen")
+    view = views[0]
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    generator = QSvgGenerator()
+    generator.setOutputDevice(buffer)
+    generator.setResolution(view.logicalDpiX())
+    generator.setSize(QSize(view.width(), view.height()))
+    generator.setViewBox(QRectF(0, 0, view.width(), view.height()))
+    generator.setTitle("Matchlight chart")
+    painter = QPainter(generator)
+    try:
+        view.render(painter)
+    finally:
+        painter.end()
+    buffer.close()
+    return bytes(data.data())
+
+
+def export_item(
+    item: pg.GraphicsObject | pg.GraphicsLayout, path: str | Path, *, protect: Iterable[str] = ()
+) -> Path:
+    """Write ``item`` (a plot or a layout of plots) as PNG or SVG, by ``path``'s suffix.
+
+    The file is written atomically and never over one of ``protect`` (the comparison's
+    inputs). Raises ValueError for another suffix and OSError when it cannot be written.
+    """
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix == ".png":
+        data = _png_bytes(item)
+    elif suffix == ".svg":
+        data = _svg_bytes(item)
+    else:
+        raise ValueError(f"{target.name}: choose a .png or .svg file name")
+    return write_file_atomic(target, data, protect=protect)
