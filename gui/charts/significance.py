@@ -1,0 +1,617 @@
+"""Paired significance tests against the baseline, on every row or on the current selection, laid
+out as sacreBLEU prints them; and, on request, every pair of systems.
+
+The numbers are :func:`core.analysis.columnstats.significance_by_column`'s (sacreBLEU 2.6.0's
+paired bootstrap or approximate randomization, bit for bit, for BLEU and chrF; the same tests on
+segment means for ROUGE and imported columns) and :func:`core.analysis.columnstats.
+pairwise_for_column`'s. A run goes to a background job with a progress bar; when the selection
+or the baseline changes, a run in progress is cancelled and finished results are marked as
+belonging to the rows they were computed on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Slot,
+)
+from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from matchlight.core.analysis.columnstats import (
+    ColumnTest,
+    NotTestable,
+    pairwise_for_column,
+    significance_by_column,
+    significance_columns,
+)
+from matchlight.core.analysis.significance import (
+    DEFAULT_AR_TRIALS,
+    DEFAULT_BOOTSTRAP_SAMPLES,
+    DEFAULT_SEED,
+    PairwiseSignificance,
+)
+from matchlight.core.metrics.base import ScoreColumn
+from matchlight.gui.charts.base import ChartPanel, compact, fill_combo
+from matchlight.gui.charts.jobs import BackgroundJob
+from matchlight.gui.charts.link import ChartLink
+
+__all__ = [
+    "ALPHA",
+    "PairwiseModel",
+    "SignificanceModel",
+    "SignificancePanel",
+    "SignificanceRun",
+    "format_p",
+    "format_score",
+]
+
+Index = QModelIndex | QPersistentModelIndex
+
+#: The significance threshold of the "*" marks (sacreBLEU's).
+ALPHA = 0.05
+#: Decimals of scores on the 0-100 scale (sacreBLEU's default ``--width``); other columns
+#: (imported COMET, human scores) get three more.
+DECIMALS = 1
+
+
+def _decimals(column: ScoreColumn, external: bool) -> int:
+    return DECIMALS + (3 if external else 0)
+
+
+def format_score(score: float, mean: float | None, ci: float | None, decimals: int) -> str:
+    """sacreBLEU's ``score (mean ± ci)``."""
+    text = f"{score:.{decimals}f}"
+    if mean is not None and ci is not None:
+        text += f" ({mean:.{decimals}f} ± {ci:.{decimals}f})"
+    return text
+
+
+def format_p(p: float) -> str:
+    """sacreBLEU's ``(p = 0.0150)*``: a star when ``p <= 0.05``."""
+    return f"(p = {p:.4f})" + ("*" if p <= ALPHA else "")
+
+
+@dataclass(frozen=True, slots=True)
+class SignificanceRun:
+    """What one run computed, and on which rows."""
+
+    tests: tuple[ColumnTest, ...]
+    pairwise: PairwiseSignificance | None
+    pairwise_column: ScoreColumn | None
+    pairwise_reason: str | None
+    rows: int
+    filtered: bool
+    test: str
+    n_samples: int
+    seed: int
+    baseline: str
+    external: frozenset[str]
+
+
+class SignificanceModel(QAbstractTableModel):
+    """Rows: the baseline, then the other systems; columns: the tested score columns. Each
+    cell is sacreBLEU's two lines, ``score (mean ± ci)`` and ``(p = …)*``. ``Qt.UserRole``
+    gives the :class:`~core.analysis.significance.SystemSignificance`."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._run: SignificanceRun | None = None
+        self._tests: tuple[ColumnTest, ...] = ()
+        self.stale = False
+
+    def set_run(self, run: SignificanceRun | None) -> None:
+        self.beginResetModel()
+        self._run = run
+        self._tests = () if run is None else tuple(t for t in run.tests if t.result is not None)
+        self.stale = False
+        self.endResetModel()
+
+    def set_stale(self, stale: bool) -> None:
+        if stale != self.stale:
+            self.stale = stale
+            if self.rowCount() and self.columnCount():
+                self.dataChanged.emit(
+                    self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1)
+                )
+
+    @property
+    def run(self) -> SignificanceRun | None:
+        return self._run
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        if parent.isValid() or not self._tests:
+            return 0
+        first = self._tests[0].result
+        return 0 if first is None else len(first.systems)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._tests)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not self.hasIndex(index.row(), index.column()):
+            return None
+        test = self._tests[index.column()]
+        result = test.result
+        if result is None:  # pragma: no cover - only tested columns are listed
+            return None
+        line = result.systems[index.row()]
+        external = self._run is not None and test.column.key in self._run.external
+        decimals = _decimals(test.column, external)
+        if role == Qt.ItemDataRole.DisplayRole:
+            text = format_score(line.score, line.mean, line.ci, decimals)
+            if line.p_value is not None:
+                text += "\n" + format_p(line.p_value)
+            return text
+        if role == Qt.ItemDataRole.UserRole:
+            return line
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.FontRole and line.p_value is not None:
+            font = QFont()
+            font.setBold(line.p_value <= ALPHA)
+            return font
+        if role == Qt.ItemDataRole.ForegroundRole and self.stale:
+            return QGuiApplication.palette().placeholderText()
+        if role == Qt.ItemDataRole.ToolTipRole:
+            parts = [
+                f"{test.column.label} of {line.name} over {test.n_rows:,} segments: {line.score!r}"
+            ]
+            if line.mean is not None and line.ci is not None:
+                parts.append(f"bootstrap mean {line.mean!r}, 95% CI ± {line.ci!r}")
+            if line.p_value is not None:
+                parts.append(f"p-value {line.p_value!r} against the baseline")
+            return "\n".join(parts)
+        return None
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            if not 0 <= section < len(self._tests):
+                return None
+            column = self._tests[section].column
+            return f"{column.short} (μ ± 95% CI)"
+        if not 0 <= section < self.rowCount():
+            return None
+        result = self._tests[0].result
+        assert result is not None
+        name = result.systems[section].name
+        return f"Baseline: {name}" if section == 0 else name
+
+    def as_text(self) -> str:
+        """The table as sacreBLEU prints it, in plain text (for the clipboard)."""
+        header = ["System"] + [
+            str(self.headerData(c, Qt.Orientation.Horizontal)) for c in range(self.columnCount())
+        ]
+        rows = []
+        for r in range(self.rowCount()):
+            cells = [
+                str(self.data(self.index(r, c))).split("\n") for c in range(self.columnCount())
+            ]
+            name = str(self.headerData(r, Qt.Orientation.Vertical))
+            rows.append([name, *(c[0] for c in cells)])
+            if any(len(c) > 1 for c in cells):
+                rows.append(["", *(c[1] if len(c) > 1 else "" for c in cells)])
+        widths = [max(len(line[i]) for line in [header, *rows]) for i in range(len(header))]
+        lines = [" | ".join(h.center(w) for h, w in zip(header, widths))]
+        lines.append("-+-".join("-" * w for w in widths))
+        for line in rows:
+            lines.append(
+                " | ".join(
+                    (cell.rjust(w) if i == 0 else cell.center(w))
+                    for i, (cell, w) in enumerate(zip(line, widths))
+                )
+            )
+        return "\n".join(lines)
+
+
+class PairwiseModel(QAbstractTableModel):
+    """Every system against every other: the p-value of each pair (the diagonal is empty)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._result: PairwiseSignificance | None = None
+
+    def set_result(self, result: PairwiseSignificance | None) -> None:
+        self.beginResetModel()
+        self._result = result
+        self.endResetModel()
+
+    @property
+    def result(self) -> PairwiseSignificance | None:
+        return self._result
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() or self._result is None else len(self._result.names)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return self.rowCount(parent)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        result = self._result
+        if result is None or not index.isValid() or not self.hasIndex(index.row(), index.column()):
+            return None
+        p = result.p_values[index.row()][index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return "—" if p is None else f"{p:.4f}" + ("*" if p <= ALPHA else "")
+        if role == Qt.ItemDataRole.UserRole:
+            return p
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.FontRole and p is not None:
+            font = QFont()
+            font.setBold(p <= ALPHA)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole and p is not None:
+            a, b = result.names[index.row()], result.names[index.column()]
+            return f"{a} against {b}: p = {p!r}"
+        return None
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        result = self._result
+        if result is None or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if not 0 <= section < len(result.names):
+            return None
+        score = result.scores[section]
+        return f"{result.names[section]} ({score:.{DECIMALS}f})"
+
+
+def _table_view(model: QAbstractTableModel) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+    view.setSelectionMode(QTableView.SelectionMode.NoSelection)
+    view.setWordWrap(True)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    view.horizontalHeader().setStretchLastSection(False)
+    return view
+
+
+class SignificancePanel(ChartPanel):
+    """The paired tests of the current rows against the baseline, and the pairwise matrix."""
+
+    title = "Significance"
+
+    def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
+        super().__init__(link, parent)
+        self.export_button.hide()  # a table: "Copy" gives its text
+        self.test_combo = QComboBox()
+        self.test_combo.addItem(f"Paired bootstrap ({DEFAULT_BOOTSTRAP_SAMPLES:,} resamples)", "bs")
+        self.test_combo.addItem(f"Approximate randomization ({DEFAULT_AR_TRIALS:,} trials)", "ar")
+        self.test_combo.setToolTip("sacreBLEU's --paired-bs or --paired-ar")
+        self.seed_spin = QSpinBox()
+        self.seed_spin.setRange(0, 2**31 - 1)
+        self.seed_spin.setValue(DEFAULT_SEED)
+        self.seed_spin.setToolTip("The random seed (sacreBLEU's default: 12345)")
+        self.pairwise_check = QCheckBox("All pairs of")
+        self.pairwise_check.setToolTip(
+            "Also test every pair of systems on one column (many tests: see the note)"
+        )
+        self.pairwise_combo = QComboBox()
+        self.pairwise_combo.setEnabled(False)
+        self.pairwise_check.toggled.connect(self.pairwise_combo.setEnabled)
+        self.run_button = QPushButton("Run")
+        self.run_button.setToolTip("Test every system against the baseline on the rows shown")
+        self.run_button.clicked.connect(self._on_run_clicked)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self._on_cancel_clicked)
+        self.cancel_button.hide()
+        self.copy_button = QPushButton("Copy")
+        self.copy_button.setToolTip("Copy the table as text")
+        self.copy_button.clicked.connect(self._on_copy_clicked)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setMaximumWidth(180)
+        self.progress.hide()
+        self.scope_label = QLabel()
+        for widget in (
+            QLabel("Test:"),
+            self.test_combo,
+            QLabel("Seed:"),
+            self.seed_spin,
+            self.pairwise_check,
+            self.pairwise_combo,
+            self.run_button,
+            self.cancel_button,
+            self.progress,
+            self.copy_button,
+        ):
+            self.controls.addWidget(widget)
+        self.controls.addStretch(1)
+        compact(self.test_combo, 24)
+        compact(self.pairwise_combo)
+        self.scope_label.setWordWrap(True)
+
+        self.model = SignificanceModel(self)
+        self.pairwise_model = PairwiseModel(self)
+        self.view = _table_view(self.model)
+        self.pairwise_view = _table_view(self.pairwise_model)
+        self.pairwise_note = QLabel()
+        self.pairwise_note.setWordWrap(True)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.view)
+        holder = QWidget()
+        inner = QVBoxLayout(holder)
+        inner.setContentsMargins(0, 0, 0, 0)
+        inner.addWidget(self.pairwise_note)
+        inner.addWidget(self.pairwise_view, 1)
+        splitter.addWidget(holder)
+        holder.hide()
+        self._pairwise_holder = holder
+        self.add_body(self.scope_label, 0)
+        self.add_body(splitter)
+
+        self.job = BackgroundJob(self, name="matchlight-significance")
+        self.job.finished.connect(self._on_job_finished)
+        self.job.failed.connect(self._on_job_failed)
+        self.job.cancelled.connect(self._on_job_cancelled)
+        self.job.progress_changed.connect(self._on_job_progress)
+        self._computed_on: tuple[object, ...] | None = None
+        link.selection_changed.connect(self._on_rows_changed)
+        link.baseline_changed.connect(self._on_rows_changed)
+        link.session_changed.connect(self._on_session_changed)
+
+    # -- state ----------------------------------------------------------------------------------
+
+    def _scope(self) -> tuple[np.ndarray, bool]:
+        core = self.link.core
+        if core is None:
+            return np.zeros(0, np.int64), False
+        return core.selected_rows(), core.is_filtered()
+
+    def _fingerprint(self) -> tuple[object, ...]:
+        core = self.link.core
+        if core is None:
+            return ()
+        rows, _ = self._scope()
+        return (id(core.table), core.baseline, len(core.table.columns), rows.tobytes())
+
+    def refresh(self) -> None:
+        table = self.link.table
+        if table is None:
+            self.show_placeholder("Open a comparison to test the systems against each other.")
+            return
+        if len(table.systems) < 2:
+            self.show_placeholder("A paired test needs at least two systems.")
+            return
+        self.show_body()
+        items: list[tuple[str, object]] = [(c.label, c.key) for c in significance_columns(table)]
+        fill_combo(self.pairwise_combo, items)
+        rows, filtered = self._scope()
+        core = self.link.core
+        assert core is not None
+        baseline = table.systems[core.baseline]
+        what = f"the {len(rows):,} selected segments" if filtered else f"all {len(rows):,} segments"
+        self.scope_label.setText(f"On {what}, against {baseline}.")
+        self.run_button.setEnabled(table.complete and len(rows) > 0)
+        if not table.complete:
+            self.run_button.setToolTip("Wait until every segment is scored")
+        self.model.set_stale(
+            self._computed_on is not None and self._computed_on != self._fingerprint()
+        )
+        self._update_caption()
+
+    def _update_caption(self) -> None:
+        run = self.model.run
+        if run is None:
+            self.caption.setText(
+                "Each system is tested against the baseline on the segments shown, as "
+                "sacreBLEU's --paired-bs / --paired-ar do. Press Run."
+            )
+            return
+        kind = (
+            f"Paired bootstrap resampling with {run.n_samples:,} resamples"
+            if run.test == "bs"
+            else f"Paired approximate randomization with {run.n_samples:,} trials (means and "
+            f"intervals from {DEFAULT_BOOTSTRAP_SAMPLES:,} bootstrap resamples)"
+        )
+        scope = f"{run.rows:,} {'selected ' if run.filtered else ''}segments"
+        skipped = [
+            f"{t.column.label}: {t.reason}" for t in run.tests if t.result is None and t.reason
+        ]
+        partial = [
+            f"{t.column.label} ({t.incomplete:,} segments lack a value for some system)"
+            for t in run.tests
+            if t.result is not None and t.incomplete
+        ]
+        text = (
+            f"{kind}, seed {run.seed}, on {scope}, against {run.baseline}. Score (bootstrap "
+            "mean ± 95% CI); p is the probability of a difference at least this large if the "
+            f"system and the baseline came from the same process; * marks p ≤ {ALPHA}."
+        )
+        if partial:
+            text += (
+                " Each system's figure is its mean over the segments where it has a value: "
+                + ", ".join(partial)
+                + "."
+            )
+        if skipped:
+            text += " Not tested — " + "; ".join(skipped) + "."
+        if self.model.stale:
+            text = "These results are for other rows or another baseline: run again. " + text
+        self.caption.setText(text)
+
+    # -- running --------------------------------------------------------------------------------
+
+    def run(self, *, test: str | None = None, n_samples: int | None = None) -> None:
+        """Start the tests on the current rows (``test`` ``bs`` or ``ar``; ``n_samples``
+        overrides sacreBLEU's default count, for quick looks and tests)."""
+        table = self.link.table
+        core = self.link.core
+        if table is None or core is None or len(table.systems) < 2:
+            return
+        kind = test or str(self.test_combo.currentData())
+        rows, filtered = self._scope()
+        baseline = core.baseline
+        seed = int(self.seed_spin.value())
+        keys = [c.key for c in significance_columns(table)]
+        pair_key = self.pairwise_combo.currentData() if self.pairwise_check.isChecked() else None
+        count = n_samples or (DEFAULT_BOOTSTRAP_SAMPLES if kind == "bs" else DEFAULT_AR_TRIALS)
+        external = frozenset(table.external)
+        fingerprint = self._fingerprint()
+
+        def work(cancelled: Callable[[], bool], progress: Callable[[float], None]) -> object:
+            share = 0.7 if pair_key else 1.0
+            tests = significance_by_column(
+                table,
+                keys,
+                baseline=baseline,
+                rows=rows,
+                test=kind,  # type: ignore[arg-type]
+                n_samples=count,
+                seed=seed,
+                cancel=cancelled,
+                progress=lambda f: progress(share * f),
+            )
+            pairwise = None
+            reason = None
+            column = None
+            if isinstance(pair_key, str):
+                column = table.column_info(pair_key)
+                try:
+                    pairwise = pairwise_for_column(
+                        table,
+                        pair_key,
+                        rows=rows,
+                        test=kind,  # type: ignore[arg-type]
+                        n_samples=count,
+                        seed=seed,
+                        cancel=cancelled,
+                        progress=lambda f: progress(share + (1 - share) * f),
+                    )
+                except NotTestable as why:
+                    reason = str(why)
+            run = SignificanceRun(
+                tests=tests,
+                pairwise=pairwise,
+                pairwise_column=column,
+                pairwise_reason=reason,
+                rows=len(rows),
+                filtered=filtered,
+                test=kind,
+                n_samples=count,
+                seed=seed,
+                baseline=table.systems[baseline],
+                external=external,
+            )
+            return (fingerprint, run)
+
+        self.progress.setValue(0)
+        self.progress.show()
+        self.cancel_button.show()
+        self.run_button.setEnabled(False)
+        self.job.start(work)
+
+    @Slot()
+    def _on_run_clicked(self) -> None:
+        self.run()
+
+    @Slot()
+    def _on_cancel_clicked(self) -> None:
+        self.job.cancel()
+
+    @Slot()
+    def _on_copy_clicked(self) -> None:
+        text = self.model.as_text()
+        if self.pairwise_model.result is not None:
+            text += "\n\n" + self.pairwise_note.text()
+        clipboard = QGuiApplication.clipboard()
+        if clipboard is not None:
+            clipboard.setText(text)
+
+    @Slot()
+    def _on_rows_changed(self) -> None:
+        if self.job.running:
+            self.job.cancel()
+            self.link.message.emit("The selection changed: the significance run was cancelled.")
+        self.schedule()
+
+    @Slot()
+    def _on_session_changed(self) -> None:
+        self.job.cancel()
+        self._computed_on = None
+        self.model.set_run(None)
+        self.pairwise_model.set_result(None)
+        self._pairwise_holder.hide()
+
+    @Slot(float)
+    def _on_job_progress(self, fraction: float) -> None:
+        self.progress.setValue(round(100 * fraction))
+
+    def _job_over(self) -> None:
+        self.progress.hide()
+        self.cancel_button.hide()
+        table = self.link.table
+        self.run_button.setEnabled(table is not None and table.complete)
+
+    @Slot()
+    def _on_job_cancelled(self) -> None:
+        self._job_over()
+
+    @Slot(str)
+    def _on_job_failed(self, message: str) -> None:
+        self._job_over()
+        self.caption.setText(f"The tests failed: {message}")
+
+    @Slot(object)
+    def _on_job_finished(self, payload: object) -> None:
+        self._job_over()
+        if not isinstance(payload, tuple):
+            return
+        fingerprint, run = payload
+        self._computed_on = fingerprint
+        self.model.set_run(run)
+        self._show_pairwise(run)
+        self.model.set_stale(fingerprint != self._fingerprint())
+        self._update_caption()
+
+    def _show_pairwise(self, run: SignificanceRun) -> None:
+        result = run.pairwise
+        self.pairwise_model.set_result(result)
+        if result is None and run.pairwise_reason is None:
+            self._pairwise_holder.hide()
+            return
+        self._pairwise_holder.show()
+        if result is None:
+            self.pairwise_note.setText(f"All pairs not tested: {run.pairwise_reason}")
+            return
+        n = len(result.names)
+        pairs = n * (n - 1) // 2
+        label = run.pairwise_column.label if run.pairwise_column is not None else ""
+        self.pairwise_note.setText(
+            f"{label}: p-values of every pair of systems ({pairs} tests, the same resamples). "
+            f"Many pairwise tests inflate false positives: at p ≤ {ALPHA}, about one pair in "
+            f"twenty looks significant by chance alone. With a Bonferroni correction a pair "
+            f"is significant at p ≤ {ALPHA / max(1, pairs):.4g} ({ALPHA} / {pairs})."
+        )
+
+    def shutdown(self) -> None:
+        self.job.shutdown()

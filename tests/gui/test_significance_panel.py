@@ -1,0 +1,129 @@
+"""The significance panel shows core's paired tests (which equal sacreBLEU's: see
+tests/test_columnstats.py) for the selected rows against the baseline, in sacreBLEU's layout;
+a new selection cancels a stale run."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from matchlight.core.analysis.columnstats import (
+    pairwise_for_column,
+    significance_by_column,
+    significance_columns,
+)
+from matchlight.core.analysis.selection import Selection, TextFilter
+from matchlight.gui.charts.significance import SignificancePanel, format_p, format_score
+from tests.gui.chartkit import dark_palette, de_en, en_zh, linked, settle, wait_job
+
+
+def make_panel(qtbot, data, size=(1100, 560)):
+    link, session = linked(data)
+    panel = SignificancePanel(link)
+    qtbot.addWidget(panel)
+    panel.resize(*size)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.refresh_now()
+    panel.keep = session
+    return panel
+
+
+def cell(model, row: int, column: int, role=Qt.ItemDataRole.DisplayRole):
+    return model.index(row, column).data(role)
+
+
+def test_the_numbers_are_cores_on_the_selected_rows(qtbot, qtmodeltester, sample) -> None:
+    panel = make_panel(qtbot, sample)
+    core = panel.link.core
+    panel.link.session.set_selection(Selection((TextFilter("the"),)))
+    core.set_baseline(1)
+    panel.refresh_now()
+    rows = core.selected_rows()
+    assert 0 < len(rows) < 160
+    assert f"On the {len(rows):,} selected segments, against literal." == panel.scope_label.text()
+    panel.run(n_samples=300)
+    wait_job(qtbot, panel.job)
+    table = sample.table
+    keys = [c.key for c in significance_columns(table)]
+    expected = significance_by_column(table, keys, baseline=1, rows=rows, n_samples=300)
+    model = panel.model
+    qtmodeltester.check(model)
+    assert model.columnCount() == len(keys) == 4  # BLEU, ROUGE-1/2/L F
+    assert model.rowCount() == 3
+    assert model.headerData(0, Qt.Orientation.Vertical) == "Baseline: literal"
+    assert [model.headerData(r, Qt.Orientation.Vertical) for r in (1, 2)] == ["fluent", "rough"]
+    for c, test in enumerate(expected):
+        assert test.result is not None
+        for r, line in enumerate(test.result.systems):
+            assert cell(model, r, c, Qt.ItemDataRole.UserRole) == line
+            text = cell(model, r, c)
+            assert text.startswith(format_score(line.score, line.mean, line.ci, 1))
+            if line.p_value is not None:
+                assert text.endswith(format_p(line.p_value))
+    assert model.run.rows == len(rows) and model.run.filtered
+    assert "(p = " in model.as_text() and "Baseline: literal" in model.as_text()
+
+
+def test_approximate_randomization_and_the_pairwise_matrix(qtbot, qtmodeltester, sample) -> None:
+    panel = make_panel(qtbot, sample)
+    panel.pairwise_check.setChecked(True)
+    panel.pairwise_combo.setCurrentIndex(panel.pairwise_combo.findData("rougeL_f"))
+    panel.run(test="ar", n_samples=400)
+    wait_job(qtbot, panel.job)
+    table = sample.table
+    rows = np.arange(160)
+    (bleu, *_) = significance_by_column(table, ["bleu"], baseline=0, test="ar", n_samples=400)
+    assert cell(panel.model, 1, 0, Qt.ItemDataRole.UserRole) == bleu.result.systems[1]
+    expected = pairwise_for_column(table, "rougeL_f", rows=rows, test="ar", n_samples=400)
+    assert panel.pairwise_model.result == expected
+    qtmodeltester.check(panel.pairwise_model)
+    p = expected.p_value(0, 2)
+    assert cell(panel.pairwise_model, 0, 2) == f"{p:.4f}" + ("*" if p <= 0.05 else "")
+    assert cell(panel.pairwise_model, 1, 1) == "—"
+    assert "3 tests" in panel.pairwise_note.text()
+    assert "0.05 / 3" in panel.pairwise_note.text()
+    assert "approximate randomization" in panel.caption.text()
+
+
+def test_a_new_selection_cancels_a_stale_run(qtbot) -> None:
+    panel = make_panel(qtbot, de_en())
+    panel.run(test="ar", n_samples=200_000)  # long enough to still run below
+    assert panel.job.running
+    with qtbot.waitSignal(panel.job.cancelled, timeout=60_000):
+        panel.link.session.set_selection(Selection((TextFilter("the"),)))
+    settle()
+    assert not panel.job.running
+    assert panel.model.run is None  # nothing of the stale run arrives
+    assert not panel.progress.isVisible()
+
+
+def test_finished_results_are_marked_stale_when_the_rows_change(qtbot, sample) -> None:
+    panel = make_panel(qtbot, sample)
+    panel.run(n_samples=100)
+    wait_job(qtbot, panel.job)
+    assert not panel.model.stale
+    panel.link.session.set_selection(Selection((TextFilter("the"),)))
+    panel.refresh_now()
+    assert panel.model.stale
+    assert panel.caption.text().startswith("These results are for other rows")
+    panel.link.session.set_selection(Selection())
+    panel.refresh_now()
+    assert not panel.model.stale
+
+
+@pytest.mark.parametrize("dataset", ["de-en", "en-zh"])
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_screenshots(qtbot, save_shot, dataset: str, dark: bool) -> None:
+    data = de_en() if dataset == "de-en" else en_zh()
+    panel = make_panel(qtbot, data, size=(1150, 600))
+    if dark:
+        panel.setPalette(dark_palette())
+    panel.pairwise_check.setChecked(True)
+    panel.run()
+    wait_job(qtbot, panel.job)
+    assert panel.model.rowCount() == 5 and panel.model.columnCount() == 5
+    assert panel.pairwise_model.rowCount() == 5
+    settle()
+    save_shot(panel, f"charts-significance-{dataset}-{'dark' if dark else 'light'}")
