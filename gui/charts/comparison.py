@@ -1,0 +1,381 @@
+"""The main window's "Compare systems" dock: a tab per chart, linked to the table.
+
+:class:`ComparisonDocks` is what the main window composes (one import, a few lines in
+``MainWindow._build_docks``, and :meth:`ComparisonDocks.set_session` wherever the window shows
+another comparison). It owns the :class:`~gui.charts.link.ChartLink` every chart shares, the
+dock with the tabs (distributions, scatter, buckets, significance, what separates, references),
+a strip saying what the chart selection holds (with a button to clear it) and warning about a
+reference made from one system, and the actions that load segment scores and label columns.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QPushButton,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from matchlight.core.analysis.references import ReferenceAudit
+from matchlight.core.io.labels import LabelColumn
+from matchlight.core.io.scores import ImportedScores
+from matchlight.gui.charts.base import ChartPanel
+from matchlight.gui.charts.buckets import BucketsPanel
+from matchlight.gui.charts.distributions import DistributionsPanel
+from matchlight.gui.charts.imports import LabelImportDialog, ScoreImportDialog, imported_column
+from matchlight.gui.charts.jobs import BackgroundJob
+from matchlight.gui.charts.link import ChartLink
+from matchlight.gui.charts.references import ReferencesPanel, audit_warning, quick_audit
+from matchlight.gui.charts.scatter import ScatterPanel
+from matchlight.gui.charts.separation import SeparationPanel
+from matchlight.gui.charts.significance import SignificancePanel
+from matchlight.gui.state.session import SessionModel
+
+__all__ = ["ComparisonDocks", "ComparisonPanel"]
+
+_WARNING_STYLE = "QLabel { background: #fff4ce; color: #4d3800; padding: 3px; }"
+#: How wide the dock is made when it is shown at a side of the window (charts need room), as
+#: a share of the window's width, and at most.
+DOCK_SHARE = 0.5
+DOCK_WIDTH = 760
+
+
+class ComparisonPanel(QWidget):
+    """The tabs and the strip above them (the dock's widget)."""
+
+    def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.link = link
+        self.distributions = DistributionsPanel(link)
+        self.scatter = ScatterPanel(link)
+        self.buckets = BucketsPanel(link)
+        self.significance = SignificancePanel(link)
+        self.separation = SeparationPanel(link)
+        self.references = ReferencesPanel(link)
+        self.references.inline_warning = False  # shown above every tab (set_warning)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        for panel in self.panels():
+            self.tabs.addTab(panel, panel.title)
+        self.brush_label = QLabel()
+        self.brush_label.setWordWrap(True)
+        self.brush_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.clear_button = QPushButton("Clear chart selection")
+        self.clear_button.setToolTip("Show the rows the other filters keep again")
+        self.clear_button.clicked.connect(self._on_clear_clicked)
+        self.message_label = QLabel()
+        self.message_label.setWordWrap(True)
+        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.warning_label = QLabel()
+        self.warning_label.setWordWrap(True)
+        self.warning_label.setStyleSheet(_WARNING_STYLE)
+        self.warning_label.hide()
+        self.load_scores_button = QToolButton()
+        self.load_labels_button = QToolButton()
+        strip = QHBoxLayout()
+        strip.setContentsMargins(6, 2, 6, 0)
+        strip.addWidget(self.brush_label, 1)
+        strip.addWidget(self.clear_button)
+        strip.addWidget(self.message_label, 1)
+        strip.addWidget(self.load_scores_button)
+        strip.addWidget(self.load_labels_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(strip)
+        layout.addWidget(self.warning_label)
+        layout.addWidget(self.tabs, 1)
+        link.selection_changed.connect(self._on_selection_changed)
+        link.session_changed.connect(self._on_selection_changed)
+        link.message.connect(self.message_label.setText)
+        self._on_selection_changed()
+
+    def panels(self) -> list[ChartPanel]:
+        return [
+            self.distributions,
+            self.scatter,
+            self.buckets,
+            self.significance,
+            self.separation,
+            self.references,
+        ]
+
+    def set_warning(self, text: str) -> None:
+        """Show (or, with "", hide) a warning above every tab; the References tab is marked."""
+        self.warning_label.setText(text)
+        self.warning_label.setVisible(bool(text))
+        index = self.tabs.indexOf(self.references)
+        self.tabs.setTabText(index, f"{self.references.title} ⚠" if text else "References")
+
+    @Slot()
+    def _on_selection_changed(self) -> None:
+        label = self.link.brush_label()
+        self.brush_label.setText(f"Chart selection — {label}" if label else "")
+        self.brush_label.setVisible(label is not None)
+        self.clear_button.setVisible(label is not None)
+
+    @Slot()
+    def _on_clear_clicked(self) -> None:
+        self.link.clear_brush()
+        self.message_label.clear()
+
+
+class ComparisonDocks(QObject):
+    """The "Compare systems" dock of a main window, and its actions.
+
+    ``table_view`` is the segment table (clicking a point or a segment makes its row current
+    there); ``filter_bar``, when given, is told about columns added by an import (its
+    ``set_metrics``). Both are used through their public Qt / duck-typed API only.
+
+    Signals:
+        column_added(str key): an imported score column joined the comparison.
+        labels_added(str name): a label column was loaded.
+        import_failed(str message)
+    """
+
+    column_added = Signal(str)
+    labels_added = Signal(str)
+    import_failed = Signal(str)
+
+    def __init__(
+        self,
+        window: QMainWindow,
+        *,
+        table_view: QAbstractItemView | None = None,
+        filter_bar: Any = None,
+        tabify_with: QDockWidget | None = None,
+        area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea,
+    ) -> None:
+        super().__init__(window)
+        self._window = window
+        self._view = table_view
+        self._filter_bar = filter_bar
+        self.link = ChartLink(table_view=table_view, parent=self)
+        self.panel = ComparisonPanel(self.link)
+        self.dock = QDockWidget("Compare systems", window)
+        self.dock.setObjectName("compare-dock")
+        self.dock.setWidget(self.panel)
+        self.dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        )
+        window.addDockWidget(area, self.dock)
+        if tabify_with is not None:
+            # A tab next to the corpus summary, which stays in front: the window looks as
+            # before until the user asks for the charts.
+            window.tabifyDockWidget(tabify_with, self.dock)
+            tabify_with.raise_()
+        self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
+        self.load_scores_action = QAction("Load segment &scores…", window)
+        self.load_scores_action.setStatusTip(
+            "Add per-segment scores computed elsewhere (COMET, BLEURT, human) as a column"
+        )
+        self.load_scores_action.triggered.connect(self._on_load_scores_triggered)
+        self.load_labels_action = QAction("Load &label column…", window)
+        self.load_labels_action.setStatusTip(
+            "Group segments by a label per line (domain, document) in the Buckets tab"
+        )
+        self.load_labels_action.triggered.connect(self._on_load_labels_triggered)
+        self.panel.load_scores_button.setDefaultAction(self.load_scores_action)
+        self.panel.load_labels_button.setDefaultAction(self.load_labels_action)
+        self.panel.references.warning_changed.connect(self._on_warning_changed)
+        self.audit_job = BackgroundJob(self, name="matchlight-audit")
+        self.audit_job.finished.connect(self._on_audit_finished)
+        self.score_dialog: ScoreImportDialog | None = None
+        self.label_dialog: LabelImportDialog | None = None
+        self._update_actions()
+
+    # -- the comparison -------------------------------------------------------------------------
+
+    @property
+    def session(self) -> SessionModel | None:
+        return self.link.session
+
+    def actions(self) -> list[QAction]:
+        """The actions for the window's File menu."""
+        return [self.load_scores_action, self.load_labels_action]
+
+    def set_session(self, session: SessionModel | None) -> None:
+        """Follow the comparison ``session`` (None: nothing open)."""
+        if session is self.link.session:
+            return
+        self.link.set_session(session)
+        self.panel.set_warning("")
+        self._update_actions()
+        core = None if session is None else session.session
+        if core is None or len(core.text.systems) < 2:
+            self.audit_job.cancel()
+            return
+
+        def work(cancelled: Any, progress: Any) -> object:
+            return quick_audit(core)
+
+        self.audit_job.start(work)
+
+    def shutdown(self) -> None:
+        """Stop every background computation (the window closes)."""
+        self.audit_job.shutdown()
+        for panel in self.panel.panels():
+            job = getattr(panel, "job", None)
+            if isinstance(job, BackgroundJob):
+                job.shutdown()
+
+    def _update_actions(self) -> None:
+        open_ = self.link.session is not None
+        self.load_scores_action.setEnabled(open_)
+        self.load_labels_action.setEnabled(open_)
+
+    def _start_dir(self) -> str:
+        core = self.link.core
+        comparison = None if core is None else core.comparison
+        if comparison is None:
+            return str(Path.home())
+        return str(Path(comparison.references[0].path).parent)
+
+    # -- imports --------------------------------------------------------------------------------
+
+    def show_score_dialog(self) -> ScoreImportDialog | None:
+        core = self.link.core
+        if core is None:
+            return None
+        if self.score_dialog is not None:
+            self.score_dialog.close()
+            self.score_dialog.deleteLater()
+        dialog = ScoreImportDialog(
+            systems=core.system_names,
+            n_segments=core.n_segments,
+            start_dir=self._start_dir(),
+            parent=self._window,
+        )
+        dialog.scores_read.connect(self._on_scores_read)
+        self.score_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def show_label_dialog(self) -> LabelImportDialog | None:
+        core = self.link.core
+        if core is None:
+            return None
+        if self.label_dialog is not None:
+            self.label_dialog.close()
+            self.label_dialog.deleteLater()
+        dialog = LabelImportDialog(
+            n_segments=core.n_segments, start_dir=self._start_dir(), parent=self._window
+        )
+        dialog.labels_read.connect(self._on_labels_read)
+        self.label_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def add_scores(self, imported: ImportedScores) -> str | None:
+        """Add ``imported`` as a column of the comparison (shown in the table, offered by the
+        charts, the filters and the significance tests). Returns its key, or None (with
+        :attr:`import_failed`) when it does not fit the comparison."""
+        core = self.link.core
+        if core is None:
+            return None
+        systems = core.system_names
+        if not set(imported.systems) & set(systems):
+            self.import_failed.emit(
+                f"{imported.name}: the files score none of this comparison's systems"
+            )
+            return None
+        column = imported_column(imported, core.table.column_keys)
+        values = imported.aligned(systems)
+        try:
+            core.set_column(column, values)
+        except ValueError as error:
+            self.import_failed.emit(str(error))
+            return None
+        self._show_in_table(column.key)
+        if self._filter_bar is not None and hasattr(self._filter_bar, "set_metrics"):
+            self._filter_bar.set_metrics(core.table.columns)
+        missing = [s for s in systems if s not in imported.systems]
+        notes = list(imported.warnings)
+        if missing:
+            notes.append(f"no scores for {', '.join(missing)}")
+        finite = values[np.isfinite(values)]
+        spread = f" (values {finite.min():.4g} to {finite.max():.4g})" if finite.size else ""
+        message = f"Added {imported.name}{spread}."
+        if notes:
+            message += " " + "; ".join(notes) + "."
+        self.link.message.emit(message)
+        self.column_added.emit(column.key)
+        return column.key
+
+    def add_labels(self, labels: LabelColumn) -> None:
+        self.link.add_labels(labels)
+        self.link.message.emit(
+            f"Loaded the label column {labels.name!r} ({labels.distinct:,} labels): see Buckets."
+        )
+        self.panel.tabs.setCurrentWidget(self.panel.buckets)
+        self.labels_added.emit(labels.name)
+
+    def _show_in_table(self, key: str) -> None:
+        view = self._view
+        model = None if view is None else view.model()
+        source = getattr(model, "sourceModel", None)
+        base = source() if callable(source) else model
+        shown = getattr(base, "shown_scores", None)
+        setter = getattr(base, "set_shown_scores", None)
+        if isinstance(shown, tuple) and callable(setter) and key not in shown:
+            setter((*shown, key))
+
+    # -- slots ----------------------------------------------------------------------------------
+
+    @Slot()
+    def _on_load_scores_triggered(self) -> None:
+        self.show_score_dialog()
+
+    @Slot()
+    def _on_load_labels_triggered(self) -> None:
+        self.show_label_dialog()
+
+    @Slot(object)
+    def _on_scores_read(self, imported: object) -> None:
+        if isinstance(imported, ImportedScores):
+            self.add_scores(imported)
+
+    @Slot(object)
+    def _on_labels_read(self, labels: object) -> None:
+        if isinstance(labels, LabelColumn):
+            self.add_labels(labels)
+
+    @Slot(bool)
+    def _on_dock_visibility_changed(self, visible: bool) -> None:
+        window = self._window
+        area = window.dockWidgetArea(self.dock)
+        side = area in (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
+        if not visible or self.dock.isFloating() or not side:
+            return
+        central = window.centralWidget()
+        room = window.width() - (0 if central is None else central.minimumSizeHint().width())
+        wanted = min(DOCK_WIDTH, int(window.width() * DOCK_SHARE), room - 8)
+        if self.dock.width() < wanted:
+            window.resizeDocks([self.dock], [wanted], Qt.Orientation.Horizontal)
+
+    @Slot(object)
+    def _on_audit_finished(self, audit: object) -> None:
+        if isinstance(audit, ReferenceAudit):
+            self.panel.set_warning(audit_warning(audit) or "")
+
+    @Slot(str)
+    def _on_warning_changed(self, text: str) -> None:
+        # The References tab's audit (with similarities, on the rows shown) refines the quick
+        # one; on a subset it may find nothing, and then the quick one's warning stays.
+        if text:
+            self.panel.set_warning(text)
