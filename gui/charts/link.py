@@ -300,9 +300,12 @@ class ChartLink(QObject):
 
     @Slot()
     def _on_session_destroyed(self) -> None:
+        # The window dropped the comparison without showing another: the charts go empty.
         self._session = None
         self._brush = None
         self._data = None
+        self._labels = {}
+        self.session_changed.emit()
 
     @Slot(QModelIndex, QModelIndex)
     def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
