@@ -524,9 +524,15 @@ def test_app_killed_mid_burst_loses_no_reported_edit(qtbot, tmp_path, recovery):
         assert proc.stdout is not None
         line = proc.stdout.readline()
         assert line == "ready\n", line
-        time.sleep(rng.uniform(0.6, 2.0))  # about 15 edits a second in the child
+        # Kill it at a random moment after a random number of edits, however fast it goes.
+        before: list[str] = []
+        wanted = rng.randint(4, 30)
+        while sum(1 for x in before if x.startswith("add ")) < wanted:
+            before.append(proc.stdout.readline())
+            assert before[-1], "the child stopped before it was killed"
+        time.sleep(rng.uniform(0.0, 0.05))
         proc.send_signal(signal.SIGKILL)
-        rest = proc.stdout.read()
+        rest = "".join(before) + proc.stdout.read()
         proc.wait(timeout=60)
         assert proc.returncode == -signal.SIGKILL
         events = [x.split() for x in rest.split("\n")[:-1]]  # a cut last line is dropped
