@@ -291,8 +291,9 @@ def start_session(window: Any, args: argparse.Namespace, *, offer_recovery: bool
     app's start, offer the sessions a crash left behind."""
     controller = getattr(window, "annotations", None)
     path = getattr(args, "session", None)
+    asked = any(getattr(args, name, None) for name in ("sample", "src", "ref", "hyp"))
     if path:
-        if args.sample or args.src or args.ref or args.hyp:
+        if asked:
             window.report_error(
                 "Cannot open the session",
                 "A session file brings its own files: do not combine it with --sample, --src, "
@@ -302,8 +303,7 @@ def start_session(window: Any, args: argparse.Namespace, *, offer_recovery: bool
         if isinstance(controller, AnnotationController):
             controller.open_session(path)
         return True
-    nothing_asked = not (args.sample or args.src or args.ref or args.hyp)
-    if offer_recovery and nothing_asked and isinstance(controller, AnnotationController):
+    if offer_recovery and not asked and isinstance(controller, AnnotationController):
         ui = getattr(controller, "ui", None)
         if isinstance(ui, AnnotationUi):
             ui.offer_recovery()
