@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -109,6 +109,21 @@ class FlowLayout(QLayout):
         return y + line - rect.y()
 
 
+def wrap_words(text: str, width: int) -> str:
+    """``text`` broken into lines of at most ``width`` characters at spaces (HTML ``<br>``);
+    a longer word keeps its own line."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "<br>".join(lines)
+
+
 def legend_html(entries: list[tuple[str, str]], *, per_line: int) -> str:
     """Coloured ``■ name`` entries (``(colour, text)``), ``per_line`` to a line: a legend
     below a plot that never makes the plot wider than its panel."""
@@ -188,6 +203,7 @@ class ChartPanel(QWidget):
         super().__init__(parent)
         self.link = link
         self._stale = True
+        self._legend_columns = 0
         self._theme: ChartTheme = theme_for(self)
         self.controls = _Controls()
         self.caption = QLabel()
@@ -273,6 +289,7 @@ class ChartPanel(QWidget):
         """Redraw at once (tests, exports)."""
         self._timer.stop()
         self._stale = False
+        self._legend_columns = self.legend_columns()
         self.refresh()
 
     def refresh(self) -> None:
@@ -283,7 +300,20 @@ class ChartPanel(QWidget):
         """Re-style plots for :attr:`theme` (called when the palette changes)."""
 
     def style_plot(self, plot: pg.PlotItem, title: str | None = None) -> None:
+        """Style ``plot`` for the theme; a ``title`` wider than the plot can be is wrapped (a
+        title never makes its plot wider than the panel)."""
+        if title is not None:
+            title = wrap_words(title, max(16, self.width() // (9 * self.plot_columns())))
         style_plot(plot, self._theme, title=title)
+
+    def plot_columns(self) -> int:
+        """How many plots share the panel's width (their titles wrap to their share)."""
+        return 1
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.legend_columns() != self._legend_columns:
+            self.schedule()  # legends and titles are laid out for the width
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -42,11 +42,16 @@ from matchlight.gui.charts.references import ReferencesPanel, audit_warning, qui
 from matchlight.gui.charts.scatter import ScatterPanel
 from matchlight.gui.charts.separation import SeparationPanel
 from matchlight.gui.charts.significance import SignificancePanel
+from matchlight.gui.highlight.palette import is_dark_palette
 from matchlight.gui.state.session import SessionModel
 
 __all__ = ["ComparisonDocks", "ComparisonPanel"]
 
-_WARNING_STYLE = "QLabel { background: #fff4ce; color: #4d3800; padding: 3px; }"
+#: The warning's colours on light and dark palettes.
+_WARNING_STYLE = {
+    False: "QLabel { background: #fff4ce; color: #4d3800; padding: 3px; }",
+    True: "QLabel { background: #4d3c00; color: #ffe9a3; padding: 3px; }",
+}
 #: How wide the dock is made when it is shown at a side of the window (charts need room), as
 #: a share of the window's width, and at most.
 DOCK_SHARE = 0.5
@@ -81,7 +86,7 @@ class ComparisonPanel(QWidget):
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.warning_label = QLabel()
         self.warning_label.setWordWrap(True)
-        self.warning_label.setStyleSheet(_WARNING_STYLE)
+        self.warning_label.setStyleSheet(_WARNING_STYLE[is_dark_palette(self.palette())])
         self.warning_label.hide()
         self.load_scores_button = QToolButton()
         self.load_labels_button = QToolButton()
@@ -102,6 +107,11 @@ class ComparisonPanel(QWidget):
         link.session_changed.connect(self._on_selection_changed)
         link.message.connect(self.message_label.setText)
         self._on_selection_changed()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self.warning_label.setStyleSheet(_WARNING_STYLE[is_dark_palette(self.palette())])
 
     def panels(self) -> list[ChartPanel]:
         return [

@@ -208,9 +208,12 @@ class DistributionsPanel(ChartPanel):
             layout.addItem(self.delta_legend, row=1, col=1)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
         size = event.size()
         self._arrange(vertical=size.width() < 1.2 * size.height())
+        super().resizeEvent(event)
+
+    def plot_columns(self) -> int:
+        return 1 if self._vertical else 2
 
     # -- choices --------------------------------------------------------------------------------
 
@@ -381,11 +384,15 @@ class DistributionsPanel(ChartPanel):
             axis.setTicks(None)
         self.score_plot.setLabel("bottom", f"sentence {column.label}")
         self.style_plot(self.score_plot, f"Sentence {column.label} per system")
-        names = [
-            f'<span style="color:{theme.system(s).name()}">■ {name}</span>'
-            for s, name in enumerate(table.systems)
-        ]
-        self.score_legend.setText(" &nbsp; ".join(names), color=theme.foreground.name(), size="9pt")
+        per_line = self.legend_columns() // (1 if self._vertical else 2)
+        self.score_legend.setText(
+            legend_html(
+                [(theme.system(s).name(), name) for s, name in enumerate(table.systems)],
+                per_line=max(1, per_line),
+            ),
+            color=theme.foreground.name(),
+            size="9pt",
+        )
 
     def _deltas(self, key: str) -> FloatArray:
         a, b = self.pair

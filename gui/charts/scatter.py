@@ -197,8 +197,11 @@ class ScatterPanel(ChartPanel):
         diagonal is at 45 degrees and both scales read alike."""
         if self.graphics is None:
             return
-        height = self.graphics.viewport().height() - (60 if self._legend_below else 0)
-        self.plot.setMaximumWidth(max(240, height + 30) if self._percent else 1e6)
+        viewport = self.graphics.viewport()
+        height = viewport.height() - (60 if self._legend_below else 0)
+        width = viewport.width() - (0 if self._legend_below else 200)
+        side = max(240, min(height + 30, width))
+        self.plot.setMaximumWidth(side if self._percent else 1e6)
         self.plot.setAspectLocked(self._percent, ratio=1.0)
 
     def resizeEvent(self, event: QResizeEvent) -> None:

@@ -9,17 +9,28 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDialogButtonBox, QMainWindow, QSplitter, QTableView
 
 from matchlight.core.analysis.columnstats import significance_by_column
 from matchlight.core.io.inputs import InputError
 from matchlight.core.io.scores import ScoreSpec, read_scores
 from matchlight.gui.charts.comparison import ComparisonDocks
+from matchlight.gui.dialogs.opendialog import assign_roles, sample_specs
 from matchlight.gui.table.filterbar import FilterBar
 from matchlight.gui.table.model import SegmentTableModel
 from matchlight.gui.table.proxy import SegmentFilterProxy
-from tests.gui.chartkit import EN_ZH, dark_palette, de_en, en_zh, session_of, settle, wait_job
+from tests.gui.chartkit import (
+    DE_EN,
+    EN_ZH,
+    click_at,
+    dark_palette,
+    de_en,
+    en_zh,
+    session_of,
+    settle,
+    wait_job,
+)
 
 
 class Window:
@@ -231,3 +242,90 @@ def test_window_screenshots(qtbot, save_shot, dataset: str, dark: bool) -> None:
         settle()
         name = page.title.lower().replace(" ", "-")
         save_shot(w.window, f"charts-window-{dataset}-{'dark' if dark else 'light'}-{name}")
+
+
+# -- in the main window ---------------------------------------------------------------------------
+
+
+def main_window(qtbot, tmp_path: Path):
+    from matchlight.gui.shell.mainwindow import MainWindow
+
+    errors: list[tuple[str, str]] = []
+    settings = QSettings(str(tmp_path / "matchlight.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings, error_sink=lambda t, m: errors.append((t, m)))
+    qtbot.addWidget(window)
+    docks = getattr(window, "comparison_docks", None)
+    if docks is None:
+        window.close()
+        pytest.skip("this MainWindow does not compose the comparison dock yet")
+    window.resize(1400, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    return window, docks, errors
+
+
+def open_in(qtbot, window, specs) -> None:
+    with qtbot.waitSignal(window.controller.scoring_finished, timeout=120_000):
+        assert window.open_specs(specs)
+    settle()
+
+
+def test_in_the_main_window(qtbot, tmp_path: Path, save_shot) -> None:
+    window, docks, errors = main_window(qtbot, tmp_path)
+    try:
+        assert docks.dock in window.tabifiedDockWidgets(window.summary_dock)
+        open_in(qtbot, window, sample_specs())
+        assert docks.link.session is window.session and errors == []
+        docks.dock.raise_()
+        scatter = docks.panel.scatter
+        docks.panel.tabs.setCurrentWidget(scatter)
+        settle()
+        scatter.set_choices(metric="bleu", x=0, y=2)
+        scatter.refresh_now()
+        settle()
+        # The segment whose point is farthest from any other: a click there is unambiguous.
+        gap = np.hypot(
+            scatter.xs[:, None] - scatter.xs[None, :], scatter.ys[:, None] - scatter.ys[None, :]
+        )
+        np.fill_diagonal(gap, np.inf)
+        segment = int(scatter.rows[np.argmax(gap.min(axis=1))])
+        table = window.table
+        click_at(
+            qtbot,
+            scatter.graphics,
+            scatter.box,
+            table.value("bleu", 0, segment),
+            table.value("bleu", 2, segment),
+        )
+        assert window.current_segment() == segment
+        save_shot(window, "charts-mainwindow-sample-scatter")
+    finally:
+        window.close()
+
+
+@pytest.mark.parametrize("dataset", ["de-en", "en-zh"])
+def test_main_window_screenshots(qtbot, tmp_path: Path, save_shot, dataset: str) -> None:
+    folder = DE_EN if dataset == "de-en" else EN_ZH
+    if not folder.is_dir():
+        pytest.skip(f"{folder} is not there")
+    window, docks, _ = main_window(qtbot, tmp_path)
+    try:
+        paths = [folder / "src.txt", *folder.glob("ref*.txt"), *folder.glob("sys.*.txt")]
+        open_in(qtbot, window, assign_roles(str(p) for p in paths))
+        docks.dock.raise_()
+        settle()
+        for page in docks.panel.panels():
+            docks.panel.tabs.setCurrentWidget(page)
+            page.refresh_now()
+            job = getattr(page, "job", None)
+            if job is not None:
+                if page is docks.panel.significance:
+                    page.run()
+                wait_job(qtbot, job)
+            settle()
+            name = page.title.lower().replace(" ", "-")
+            save_shot(window, f"charts-mainwindow-{dataset}-{name}")
+        if dataset == "en-zh":
+            assert "ref2 looks made from Online-B" in docks.panel.warning_label.text()
+    finally:
+        window.close()
