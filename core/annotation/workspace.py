@@ -18,7 +18,7 @@ annotation.mqm.system_mqm`. A segment's ESA value is the mean of its 0–100 sco
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -170,35 +170,52 @@ class _Index:
 
     memory: AnnotationSet = field(default_factory=AnnotationSet)
     by_key: dict[Key, dict[str, ErrorSpan]] = field(default_factory=lambda: defaultdict(dict))
+    #: How many spans and scores each annotator has (a name leaves with its last record).
+    annotators: Counter[str] = field(default_factory=Counter)
     scores_by_key: dict[Key, dict[str, SegmentScore]] = field(
         default_factory=lambda: defaultdict(dict)
     )
 
     # AnnotationSink
+    def _count(self, annotator: str, step: int) -> None:
+        self.annotators[annotator] += step
+        if self.annotators[annotator] <= 0:
+            del self.annotators[annotator]
+
     def add_span(self, span: ErrorSpan) -> None:
         self.memory.add_span(span)
         self.by_key[(span.system, span.segment)][span.id] = span
+        self._count(span.annotator, 1)
 
     def update_span(self, span: ErrorSpan) -> None:
         old = self.memory.get(span.id)
         self.memory.update_span(span)
         if old is not None:
             self.by_key[(old.system, old.segment)].pop(old.id, None)
+            self._count(old.annotator, -1)
         self.by_key[(span.system, span.segment)][span.id] = span
+        self._count(span.annotator, 1)
 
     def delete_span(self, span_id: str) -> None:
         old = self.memory.get(span_id)
         self.memory.delete_span(span_id)
         if old is not None:
             self.by_key[(old.system, old.segment)].pop(span_id, None)
+            self._count(old.annotator, -1)
 
     def set_segment_score(self, score: SegmentScore) -> None:
+        replaced = self.memory.score(*score.key) is not None
         self.memory.set_segment_score(score)
         self.scores_by_key[(score.system, score.segment)][score.annotator] = score
+        if not replaced:
+            self._count(score.annotator, 1)
 
     def clear_segment_score(self, system: str, segment: int, annotator: str) -> None:
+        existed = self.memory.score(system, segment, annotator) is not None
         self.memory.clear_segment_score(system, segment, annotator)
         self.scores_by_key[(system, segment)].pop(annotator, None)
+        if existed:
+            self._count(annotator, -1)
 
 
 class AnnotationWorkspace:
@@ -321,9 +338,7 @@ class AnnotationWorkspace:
 
     def annotators(self) -> list[str]:
         """Every annotator with a span or a score, sorted case-insensitively."""
-        names = {s.annotator for s in self._index.memory.spans()}
-        names |= {s.annotator for s in self._index.memory.scores()}
-        return sorted(names, key=str.casefold)
+        return sorted(self._index.annotators, key=str.casefold)
 
     def is_annotated(self, system: str, segment: int) -> bool:
         """A confirmed span or a segment score / review mark (as core's annotated_segments)."""

@@ -284,10 +284,14 @@ def test_workspace_writes_the_file_first_and_keeps_memory_in_step(tmp_path: Path
     assert np.isnan(ws.mqm_values()[0, 0])  # undecided spans do not count
     assert ws.segment_penalty("A", 1) == 0.0  # but the score marks the output annotated
     assert ws.esa_values()[0, 1] == 40.0
+    assert ws.annotators() == ["xcomet"]
     ws.undo()
     assert store.spans() == [] and ws.spans() == [] and store.segment_scores() == []
+    assert ws.annotators() == []
     ws.redo()
     assert store.spans() == ws.spans() and len(ws.spans()) == 3
+    ws.update(ws.spans()[0].edited(annotator="Bea"))
+    assert ws.annotators() == ["Bea", "xcomet"]
     store.close()
 
 
