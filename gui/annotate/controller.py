@@ -21,19 +21,32 @@ import getpass
 import json
 import logging
 import os
+import threading
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import (
+    QEvent,
+    QEventLoop,
+    QModelIndex,
+    QObject,
+    QSettings,
+    Qt,
+    QTimer,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import QAction, QKeySequence, QPainter, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from matchlight.core.analysis.selection import RowSet, Selection, SelectionError
 from matchlight.core.annotation.agreement import AgreementReport, agreement
+from matchlight.core.annotation.anchoring import AnchorState, reanchor_all
 from matchlight.core.annotation.history import (
     AddSpan,
     Batch,
@@ -231,6 +244,8 @@ class _Pending:
     changed: list[str] = field(default_factory=list)
     #: The file to list under Recent sessions once it is open (None: a read-only copy).
     remember: Path | None = None
+    #: The spans and scores, being read in a worker thread (None: read them when needed).
+    records: Future[tuple[list[ErrorSpan], list[SegmentScore]]] | None = None
 
 
 def _default_ask_path(
@@ -676,14 +691,15 @@ class AnnotationController(QObject):
 
     def _attach_pending(self, pending: _Pending, core: ComparisonSession) -> None:
         store, state = pending.store, pending.state
-        lines = {name: core.text.systems[s] for s, name in enumerate(core.system_names)}
-        report: ReanchorReport | None = None
         try:
-            report = store.reanchor(lines)
+            spans, scores = self._records_of(pending)
         except SessionError as exc:
-            self.host.report_error("Cannot check the annotations", str(exc))
-        spans = store.spans()
-        scores = store.segment_scores()
+            self.host.report_error("Cannot read the annotations", str(exc))
+            spans, scores = [], []
+        report: ReanchorReport | None = None
+        if pending.changed:
+            lines = {name: core.text.systems[s] for s, name in enumerate(core.system_names)}
+            spans, report = self._reanchor(store, spans, lines)
         self._store = store
         self._read_only = store.read_only
         self._annotator = state.annotator or self._annotator
@@ -701,6 +717,37 @@ class AnnotationController(QObject):
         if report is not None:
             self.flagged = {s.id for s in report.flagged}
         self._report_reanchoring(pending, report)
+
+    def _records_of(self, pending: _Pending) -> tuple[list[ErrorSpan], list[SegmentScore]]:
+        """The session's spans and scores: read in a worker thread while the files were
+        read (see :meth:`open_session`), else now."""
+        future = pending.records
+        if future is None:
+            return pending.store.spans(), pending.store.segment_scores()
+        if not future.done():
+            loop = QEventLoop()
+            timer = QTimer()
+            timer.setInterval(10)
+            timer.timeout.connect(lambda: loop.quit() if future.done() else None)
+            timer.start()
+            loop.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+            timer.stop()
+        return future.result()
+
+    @staticmethod
+    def _reanchor(
+        store: SessionStore, spans: list[ErrorSpan], lines: Mapping[str, Sequence[str]]
+    ) -> tuple[list[ErrorSpan], ReanchorReport]:
+        """Where the spans are on the changed lines; the moved ones are written back."""
+        results = reanchor_all(spans, lines)
+        moved = tuple(r.span for r in results if r.state is AnchorState.REATTACHED)
+        flagged = tuple(r.span for r in results if r.state is AnchorState.FLAGGED)
+        kept = sum(1 for r in results if r.state is AnchorState.KEPT)
+        if moved and not store.read_only:
+            with store.batch():
+                for span in moved:
+                    store.update_span(span)
+        return [r.span for r in results], ReanchorReport(kept, moved, flagged)
 
     def _report_reanchoring(self, pending: _Pending, report: ReanchorReport | None) -> None:
         notes: list[str] = []
@@ -1811,7 +1858,14 @@ class AnnotationController(QObject):
         ]
         self.flush()
         self._drop_pending()
-        self._pending = _Pending(store, state, specs, changed, None if read_only_copy else target)
+        self._pending = _Pending(
+            store,
+            state,
+            specs,
+            changed,
+            None if read_only_copy else target,
+            None if read_only_copy else _read_records_in_background(target),
+        )
         try:
             started = self.host.open_specs(specs)
         except Exception:
@@ -2130,6 +2184,24 @@ class AnnotationController(QObject):
             self.host.report_error("Cannot discard the session", str(exc))
             return False
         return True
+
+
+def _read_records_in_background(
+    path: Path,
+) -> Future[tuple[list[ErrorSpan], list[SegmentScore]]]:
+    """Read a session's spans and scores in a daemon thread, through a read-only connection of
+    its own (an SQLite connection stays in its thread; the WAL lets both read at once)."""
+    future: Future[tuple[list[ErrorSpan], list[SegmentScore]]] = Future()
+
+    def read() -> None:
+        try:
+            with SessionStore.open(path, read_only=True) as store:
+                future.set_result((store.spans(), store.segment_scores()))
+        except BaseException as exc:  # handed to the GUI thread
+            future.set_exception(exc)
+
+    threading.Thread(target=read, name="matchlight-session-read", daemon=True).start()
+    return future
 
 
 def _is_ours(f: object) -> bool:

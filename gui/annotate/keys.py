@@ -103,20 +103,21 @@ def keys_of(name: str) -> tuple[str, ...]:
 
 
 def annotation_shortcuts() -> list[tuple[str, str]]:
-    """(keys, what they do) of every annotation shortcut, for Help ▸ Keyboard.
+    """(what it does, keys) of every annotation shortcut, for Help ▸ Keyboard shortcuts (the
+    rows of its table).
 
     The category keys come first: 1–9 pick the typology's categories in order; pressing the
     same number again steps through that category's sub-categories.
     """
     rows = [
         (
+            "Error category 1–9 (press again for its sub-categories; not in ESA mode)",
             "1 … 9",
-            "Error category 1–9 (press again for its sub-categories); not used in ESA mode",
         )
     ]
-    rows += [(", ".join(s.keys), s.help) for s in SHORTCUTS]
+    rows += [(s.help, "  or  ".join(s.keys)) for s in SHORTCUTS]
     rows += [
-        ("Ctrl+Shift+O", "Open a session file"),
-        ("Ctrl+Shift+S", "Save the session as…"),
+        ("Open a session file", "Ctrl+Shift+O"),
+        ("Save the session as…", "Ctrl+Shift+S"),
     ]
     return rows

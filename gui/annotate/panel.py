@@ -447,7 +447,7 @@ class AnnotationPanel(QWidget):
         for column in (1, 2, 3):
             self.spans_view.resizeColumnToContents(column)
         ws = c.workspace
-        lost = 0 if ws is None else sum(1 for s in ws.spans() if s.id in c.flagged)
+        lost = 0 if ws is None else sum(1 for i in c.flagged if ws.get(i) is not None)
         self.flagged_label.setText(
             f"⚠ {lost} errors could not be found again in the changed files." if lost else ""
         )
