@@ -8,10 +8,13 @@ its plots as PNG or SVG (:func:`~gui.charts.theme.export_item`).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -201,6 +204,11 @@ class ChartPanel(QWidget):
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # The first child: Qt deletes it first when the panel is destroyed, and then the
+        # panel stops listening to the link, before its plots and controls are gone.
+        self._sentinel = QObject(self)
+        self._sentinel.destroyed.connect(self._on_sentinel_destroyed)
+        self._listening: list[tuple[Any, Callable[..., object]]] = []
         self.link = link
         self._stale = True
         self._legend_columns = 0
@@ -240,10 +248,22 @@ class ChartPanel(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._on_timer)
-        link.session_changed.connect(self._on_link_changed)
-        link.data_changed.connect(self._on_link_changed)
-        link.selection_changed.connect(self._on_link_changed)
+        self.listen(link.session_changed, self._on_link_changed)
+        self.listen(link.data_changed, self._on_link_changed)
+        self.listen(link.selection_changed, self._on_link_changed)
         self._dialog: QFileDialog | None = None
+
+    def listen(self, signal: Any, slot: Callable[..., object]) -> None:
+        """Connect ``slot`` to a link ``signal`` for as long as the panel lives."""
+        signal.connect(slot)
+        self._listening.append((signal, slot))
+
+    @Slot()
+    def _on_sentinel_destroyed(self) -> None:
+        for signal, slot in self._listening:
+            with contextlib.suppress(RuntimeError, TypeError):
+                signal.disconnect(slot)
+        self._listening.clear()
 
     # -- layout ---------------------------------------------------------------------------------
 

@@ -274,8 +274,8 @@ class BucketsPanel(ChartPanel):
         self.result: BucketResult | None = None
 
         self.box.clicked_at.connect(self._on_clicked)
-        link.labels_changed.connect(self._on_labels_changed)
-        link.session_changed.connect(self._on_session_changed)
+        self.listen(link.labels_changed, self._on_labels_changed)
+        self.listen(link.session_changed, self._on_session_changed)
         self.apply_theme()
 
     # -- choices --------------------------------------------------------------------------------

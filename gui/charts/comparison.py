@@ -10,6 +10,7 @@ reference made from one system, and the actions that load segment scores and lab
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,9 @@ class ComparisonPanel(QWidget):
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # Deleted first of the children: from then on the link's signals no longer arrive.
+        self._sentinel = QObject(self)
+        self._sentinel.destroyed.connect(self._on_sentinel_destroyed)
         self.link = link
         self.distributions = DistributionsPanel(link)
         self.scatter = ScatterPanel(link)
@@ -105,8 +109,22 @@ class ComparisonPanel(QWidget):
         layout.addWidget(self.tabs, 1)
         link.selection_changed.connect(self._on_selection_changed)
         link.session_changed.connect(self._on_selection_changed)
-        link.message.connect(self.message_label.setText)
+        link.message.connect(self._on_message)
         self._on_selection_changed()
+
+    @Slot()
+    def _on_sentinel_destroyed(self) -> None:
+        for signal, slot in (
+            (self.link.selection_changed, self._on_selection_changed),
+            (self.link.session_changed, self._on_selection_changed),
+            (self.link.message, self._on_message),
+        ):
+            with contextlib.suppress(RuntimeError, TypeError):
+                signal.disconnect(slot)
+
+    @Slot(str)
+    def _on_message(self, text: str) -> None:
+        self.message_label.setText(text)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

@@ -184,8 +184,8 @@ class DistributionsPanel(ChartPanel):
         self.delta_box.clicked_at.connect(self._on_delta_clicked)
         self.score_region.sigRegionChangeFinished.connect(self._on_score_region_moved)
         self.delta_region.sigRegionChangeFinished.connect(self._on_delta_region_moved)
-        link.baseline_changed.connect(self._on_baseline_changed)
-        link.session_changed.connect(self._on_session_changed)
+        self.listen(link.baseline_changed, self._on_baseline_changed)
+        self.listen(link.session_changed, self._on_session_changed)
         self.apply_theme()
 
     def _arrange(self, *, vertical: bool) -> None:

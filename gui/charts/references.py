@@ -264,7 +264,7 @@ class ReferencesPanel(ChartPanel):
         self.job.cancelled.connect(self._on_job_cancelled)
         # Tables scored against each reference alone, for (table, metric).
         self._singles: tuple[int, str, tuple[ScoreTable, ...]] | None = None
-        link.session_changed.connect(self._on_session_changed)
+        self.listen(link.session_changed, self._on_session_changed)
         self.apply_theme()
 
     @property

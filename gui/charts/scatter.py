@@ -3,7 +3,7 @@
 Every scored segment is a point at (X's score, Y's score) for the chosen column; points above
 the diagonal are segments where Y scores higher. All points are one uniformly styled
 :class:`pyqtgraph.ScatterPlotItem` fed numpy arrays, drawn without antialiasing; with many
-segments, points that fall on the same spot at a tenth of a percent of the axis range are drawn
+segments, points that fall on the same spot (a 400th of the axis range, about a pixel) are drawn
 once (every segment still answers a click). The rows of the current selection are marked by a
 second, small overlay item and the table's current row by a ring, so a selection never restyles
 the points. Clicking a point makes its segment the table's current row; dragging a box selects
@@ -17,7 +17,7 @@ import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Slot
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QGraphicsItem, QLabel, QPushButton, QWidget
 
 from matchlight.gui.charts.base import ChartPanel, compact, fill_combo, make_plot
 from matchlight.gui.charts.brush import BrushViewBox
@@ -30,8 +30,9 @@ IntArray = npt.NDArray[np.int64]
 
 #: From this many points on, points on the same spot are drawn once.
 DEDUPE_FROM = 20_000
-#: The spot size, as a fraction of each axis's range.
-SPOT = 1e-3
+#: The spot size, as a fraction of each axis's range: about a pixel of a 400-pixel plot, well
+#: under the 4-pixel points, so drawing one point per spot looks the same.
+SPOT = 1 / 400
 #: A click selects the nearest point within this many pixels.
 CLICK_PIXELS = 8.0
 
@@ -101,6 +102,10 @@ class ScatterPanel(ChartPanel):
         self.marked.setZValue(2)
         self.current = _Points(size=14, pxMode=True, antialias=True, hoverable=False)
         self.current.setZValue(3)
+        for item in (self.points, self.marked):
+            # Drawn once into a pixmap until the view changes: moving the current-row ring or
+            # repainting the window does not draw every point again.
+            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         for item in (self.points, self.marked, self.current):
             self.plot.addItem(item)
 
@@ -117,9 +122,9 @@ class ScatterPanel(ChartPanel):
 
         self.box.brushed.connect(self._on_brushed)
         self.box.clicked_at.connect(self._on_clicked)
-        link.current_changed.connect(self._on_current_changed)
-        link.baseline_changed.connect(self._on_baseline_changed)
-        link.session_changed.connect(self._on_session_changed)
+        self.listen(link.current_changed, self._on_current_changed)
+        self.listen(link.baseline_changed, self._on_baseline_changed)
+        self.listen(link.session_changed, self._on_session_changed)
         self.apply_theme()
 
     # -- choices --------------------------------------------------------------------------------
@@ -346,6 +351,10 @@ class ScatterPanel(ChartPanel):
             self.current.setData(x=[self.xs[i]], y=[self.ys[i]], symbol="o", size=14)
         else:
             self.current.setData(x=[], y=[])
+
+    def export_item(self) -> pg.GraphicsObject | pg.GraphicsLayout | None:
+        """The square plot alone (the counts beside it are for the caption of a figure)."""
+        return self.plot
 
     # -- clicks and boxes -----------------------------------------------------------------------
 

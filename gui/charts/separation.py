@@ -411,8 +411,8 @@ class SeparationPanel(ChartPanel):
         self.job.cancelled.connect(self._on_job_cancelled)
         self.result: SeparationResult | None = None
         self._tokens: dict[tuple[str, int], Tokens] = {}
-        link.session_changed.connect(self._on_session_changed)
-        link.baseline_changed.connect(self._on_baseline_changed)
+        self.listen(link.session_changed, self._on_session_changed)
+        self.listen(link.baseline_changed, self._on_baseline_changed)
 
     def _arrange(self, *, narrow: bool) -> None:
         """Three lists side by side in a wide panel; in a narrow one the n-gram lists side by

@@ -375,9 +375,9 @@ class SignificancePanel(ChartPanel):
         self.job.cancelled.connect(self._on_job_cancelled)
         self.job.progress_changed.connect(self._on_job_progress)
         self._computed_on: tuple[object, ...] | None = None
-        link.selection_changed.connect(self._on_rows_changed)
-        link.baseline_changed.connect(self._on_rows_changed)
-        link.session_changed.connect(self._on_session_changed)
+        self.listen(link.selection_changed, self._on_rows_changed)
+        self.listen(link.baseline_changed, self._on_rows_changed)
+        self.listen(link.session_changed, self._on_session_changed)
 
     # -- state ----------------------------------------------------------------------------------
 

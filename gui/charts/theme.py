@@ -135,7 +135,7 @@ def _png_bytes(item: pg.GraphicsObject | pg.GraphicsLayout) -> bytes:
 
 
 def _svg_bytes(item: pg.GraphicsObject | pg.GraphicsLayout) -> bytes:
-    """The view showing ``item`` as SVG (vector paths and text), drawn by Qt's SVG generator.
+    """``item``'s part of the view as SVG (vector paths and text), drawn by Qt's generator.
 
     pyqtgraph's SVGExporter rewrites the generator's path data, and that rewrite fails on the
     path syntax of the Qt versions Matchlight supports (pyqtgraph issue #3485), so the view is
@@ -146,18 +146,22 @@ def _svg_bytes(item: pg.GraphicsObject | pg.GraphicsLayout) -> bytes:
     if not views:
         raise OSError("the chart is not on screen")
     view = views[0]
+    source = view.mapFromScene(item.sceneBoundingRect()).boundingRect()
+    source = source.intersected(view.viewport().rect())
+    width, height = max(1, source.width()), max(1, source.height())
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     generator = QSvgGenerator()
     generator.setOutputDevice(buffer)
     generator.setResolution(view.logicalDpiX())
-    generator.setSize(QSize(view.width(), view.height()))
-    generator.setViewBox(QRectF(0, 0, view.width(), view.height()))
+    generator.setSize(QSize(width, height))
+    generator.setViewBox(QRectF(0, 0, width, height))
     generator.setTitle("Matchlight chart")
     painter = QPainter(generator)
     try:
-        view.render(painter)
+        painter.fillRect(QRectF(0, 0, width, height), view.backgroundBrush())
+        view.render(painter, QRectF(0, 0, width, height), source)
     finally:
         painter.end()
     buffer.close()

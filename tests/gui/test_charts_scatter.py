@@ -151,3 +151,16 @@ def test_screenshots(qtbot, save_shot, dataset: str, dark: bool) -> None:
     settle()
     assert len(panel.rows) == len(data.text)
     save_shot(panel, f"charts-scatter-{dataset}-{'dark' if dark else 'light'}")
+
+
+def test_export_is_the_square_plot(setup, tmp_path) -> None:
+    from PySide6.QtGui import QImage
+
+    panel, _, _ = setup
+    png = panel.export_to(tmp_path / "scatter.png")
+    svg = panel.export_to(tmp_path / "scatter.svg")
+    assert png is not None and svg is not None
+    image = QImage(str(png))
+    assert image.width() >= 1600 and 0.8 < image.height() / image.width() < 1.2
+    text = svg.read_text(encoding="utf-8")
+    assert "<svg" in text and "<path" in text
