@@ -41,12 +41,12 @@ from sacrebleu.metrics import BLEU  # noqa: E402
 from sacrebleu.significance import PairedTest  # noqa: E402
 
 from matchlight.core.analysis.significance import (  # noqa: E402
+    ScoreFunction,
     SignificanceResult,
-    bleu_score_function,
-    bleu_statistics,
     paired_approximate_randomization,
     paired_bootstrap,
     pairwise_significance,
+    table_statistics,
 )
 from matchlight.core.scoring.config import ScoringConfig  # noqa: E402
 from matchlight.core.scoring.engine import score_corpus  # noqa: E402
@@ -60,22 +60,17 @@ def read_lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
-def real_stats() -> tuple[list[str], np.ndarray[Any, Any]]:
-    """Our engine's BLEU statistics of every wmt22-de-en system, ``(S, n, 10)``."""
+def real_stats() -> tuple[list[str], np.ndarray[Any, Any], ScoreFunction]:
+    """Our engine's BLEU statistics of every wmt22-de-en system, ``(S, n, 10)``, and corpus
+    BLEU of their sums."""
     refs = [read_lines(DATA / "ref.txt"), read_lines(DATA / "ref2.txt")]
     files = sorted(DATA.glob("sys.*.txt"))
     names = [f.name.removeprefix("sys.").removesuffix(".txt") for f in files]
     text = corpus_text_from_lines(
         references=refs, systems=[read_lines(f) for f in files], names=names
     )
-    bleu = score_corpus(text, ScoringConfig()).stats["bleu"]
-    stats = bleu_statistics(
-        hyp_len=bleu["hyp_len"],
-        ref_len=bleu["ref_len"],
-        matches=bleu["matches"],
-        totals=bleu["totals"],
-    )
-    return names, stats
+    stats, score = table_statistics(score_corpus(text, ScoringConfig()), "bleu")
+    return names, np.stack(stats), score
 
 
 def repeated(stats: np.ndarray[Any, Any], rows: int) -> np.ndarray[Any, Any]:
@@ -138,9 +133,8 @@ def main() -> None:
     if not DATA.is_dir():
         sys.exit(f"no data under {DATA}")
 
-    all_names, base = real_stats()
+    all_names, base, score = real_stats()
     names = all_names[: args.systems]
-    score = bleu_score_function()
     print(f"BLEU statistics of {DATA.name}: {base.shape[1]} rows, {len(all_names)} systems")
 
     big = repeated(base[: args.systems], args.rows)
