@@ -46,7 +46,7 @@ from matchlight.core.io.inputs import Comparison, InputError, load_comparison, p
 from matchlight.core.io.safewrite import check_write_target
 from matchlight.core.metrics.base import ScoreColumn, Setting, SettingError
 from matchlight.core.metrics.registry import METRICS, cli_name, parse_metrics
-from matchlight.core.scoring.advice import detect_script, has_sentence_marker, scoring_advice
+from matchlight.core.scoring.advice import profile_references, scoring_advice
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import default_workers, score_corpus
 from matchlight.core.scoring.results import ScoreTable
@@ -327,11 +327,7 @@ def warn_about(
 ) -> None:
     """Print what the app's warnings banner would show (see :mod:`core.scoring.advice`), and
     how many rows have no score, and why."""
-    for advice in scoring_advice(
-        table,
-        script=detect_script(text.references),
-        has_marker=has_sentence_marker(text.references),
-    ):
+    for advice in scoring_advice(table, profile=profile_references(text.references)):
         hint = _CLI_FIX_HINTS.get(advice.key, "")
         print(f"matchlight: warning: {advice.message}{hint}", file=stream)
     n = table.n_segments if rows is None else len(rows)

@@ -273,11 +273,6 @@ def test_cli_explains_korean(capsys) -> None:
     assert "rouge-score's tokenizer drops all Hangul" in capsys.readouterr().err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/cli.py's warn_about passes script= only; it needs profile=profile_references("
-    "text.references) to know about segmented text and mostly dropped references",
-)
 def test_cli_knows_segmented_japanese_and_mostly_dropped_chinese(capsys) -> None:
     ja = _dataset("compare-mt-multited-ja")
     assert main(["--ref", str(ja.refs[0]), "--hyp", str(ja.systems[0])]) == 0
