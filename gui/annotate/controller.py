@@ -74,12 +74,18 @@ from matchlight.core.annotation.model import (
 )
 from matchlight.core.annotation.mqm import MQMWeights
 from matchlight.core.annotation.offsets import Utf16Index, utf16_length
-from matchlight.core.annotation.typology import SEPARATOR, AnnotationMode, Typology
+from matchlight.core.annotation.typology import (
+    DEFAULT_TYPOLOGY,
+    SEPARATOR,
+    AnnotationMode,
+    Typology,
+)
 from matchlight.core.annotation.workspace import AnnotationQuery, AnnotationWorkspace, Key
 from matchlight.core.io.inputs import InputError
 from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.session.comparison import ComparisonSession
+from matchlight.core.session.locations import is_in_recovery_dir
 from matchlight.core.session.recovery import (
     RecoverableSession,
     create_untitled,
@@ -384,8 +390,6 @@ class AnnotationController(QObject):
 
     def is_untitled(self) -> bool:
         """No file name yet: nothing saved, or autosaved in the recovery folder only."""
-        from matchlight.core.session.locations import is_in_recovery_dir
-
         return self._store is None or is_in_recovery_dir(self._store.path)
 
     @property
@@ -406,8 +410,6 @@ class AnnotationController(QObject):
 
     @property
     def typology(self) -> Typology:
-        from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY
-
         return DEFAULT_TYPOLOGY if self._workspace is None else self._workspace.typology
 
     @property
@@ -782,18 +784,43 @@ class AnnotationController(QObject):
         for unsubscribe in self._unsubscribe:
             unsubscribe()
         self._unsubscribe = []
-        if self._store is not None:
-            self._store.close()
-        self._store = None
+        self._release_store()
         self._workspace = None
         self._core = None
+
+    def _release_store(self) -> None:
+        """Close the session file; an untitled one with nothing in it (every edit undone) is
+        deleted rather than offered for recovery next time."""
+        store, ws = self._store, self._workspace
+        self._store = None
+        if store is None:
+            return
+        empty = ws is not None and len(ws) == 0 and not ws.scores()
+        untitled = not store.read_only and is_in_recovery_dir(store.path)
+        store.close()
+        if empty and untitled:
+            self.discard(store.path)
 
     def _connect_selection_model(self) -> None:
         model = self.host.table_view.selectionModel()
         if model is self._connected_selection_model or model is None:
             return
         model.currentRowChanged.connect(self._on_current_row_changed)
+        model.currentChanged.connect(self._on_current_cell_changed)
         self._connected_selection_model = model
+
+    @Slot(QModelIndex, QModelIndex)
+    def _on_current_cell_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        """A click on (or a move to) a system's output cell annotates that system."""
+        model = self.host.model
+        if not current.isValid() or model is None or self._core is None:
+            return
+        try:
+            info = model.column_info(current.column())
+        except IndexError:
+            return
+        if info.kind == "hypothesis" and info.system is not None and info.system != self._system:
+            self._set_system(info.system)
 
     @Slot(QModelIndex, QModelIndex)
     def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
@@ -2093,11 +2120,13 @@ class AnnotationController(QObject):
         return True
 
     def close_session(self) -> None:
-        """Write the state and release the file (the window closes): no edit after this."""
+        """Write the state and release the file (the window closes): no edit after this.
+
+        An untitled session left with nothing in it (every edit undone) is deleted rather than
+        offered for recovery next time.
+        """
         self.flush()
-        if self._store is not None:
-            self._store.close()
-        self._store = None
+        self._release_store()
         if self._workspace is not None:
             self._workspace.set_sink(None)
         self._read_only = True

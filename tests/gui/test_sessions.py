@@ -121,6 +121,23 @@ def test_autosave_starts_with_the_first_edit(small, recovery):
         assert copy.spans()[0].status is Status.REJECTED
 
 
+def test_an_untitled_session_with_every_edit_undone_is_not_kept(small, recovery):
+    c = small.c
+    add(c, 0, 1, 0, 1, "minor", "Style")
+    c.undo()
+    assert c.workspace.spans() == [] and list(recovery.glob("*.matchlight"))
+    small.window.close()
+    assert list_recoverable() == []
+
+
+def test_clicking_an_output_cell_annotates_that_system(small):
+    window, c = small.window, small.c
+    assert c.system == 0
+    index = window.proxy.index(3, window.model.hypothesis_column(1))
+    window.table_view.setCurrentIndex(index)
+    assert c.system == 1 and c.target() == (3, 1)
+
+
 # -- save, reopen: everything equal --------------------------------------------------------------
 
 
@@ -443,6 +460,33 @@ def test_command_line_opens_a_session(qtbot, small, tmp_path):
         assert "do not combine" in other.errors[-1][1]
     finally:
         other.window.close()
+
+
+def test_the_app_opens_a_session_named_on_its_command_line(qtbot, small, tmp_path):
+    from matchlight.gui.shell import app
+
+    parser = app.build_parser()
+    if not any(a.dest == "session" for a in parser._actions):
+        pytest.skip("gui/shell/app.py does not take a session argument yet")
+    path = saved_session(small, tmp_path)
+    errors: list[tuple[str, str]] = []
+    window = app.create_window(
+        parser.parse_args([str(path)]),
+        settings=small.settings,
+        error_sink=lambda title, message: errors.append((title, message)),
+        show=True,
+    )
+    qtbot.addWidget(window)
+    try:
+        qtbot.waitUntil(
+            lambda: (
+                window.annotations.workspace is not None and window.annotations.session_path == path
+            ),
+            timeout=TIMEOUT,
+        )
+        assert len(window.annotations.workspace.spans()) == 1 and errors == []
+    finally:
+        window.close()
 
 
 # -- a crash in the middle of annotating ----------------------------------------------------------
