@@ -50,12 +50,18 @@ from matchlight.core.analysis.compare import (
     NgramDifferences,
     ScoreInfluence,
     difference_influence,
-    ngram_differences,
+)
+from matchlight.core.analysis.pairs import (
+    ALPHA,
+    MAX_ORDER,
+    TOP,
+    NgramsCancelled,
+    ngram_report,
+    ngram_report_in_process,
 )
 from matchlight.core.analysis.significance import table_statistics
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText
-from matchlight.core.text.tokenizers import Tokenizer, bleu_tokenizer
 from matchlight.gui.charts.base import ChartPanel, compact, fill_combo
 from matchlight.gui.charts.jobs import BackgroundJob, JobCancelled
 from matchlight.gui.charts.link import ChartLink
@@ -73,14 +79,12 @@ __all__ = [
 
 IntArray = npt.NDArray[np.int64]
 Index = QModelIndex | QPersistentModelIndex
-Tokens = list[list[str]]
 
-#: compare-mt's defaults: smoothing α, n-gram orders 1..MAX_ORDER, entries per list.
-ALPHA = 1.0
-MAX_ORDER = 4
-TOP = 50
 #: Segments listed per side of "what moves the corpus score".
 TOP_SEGMENTS = 50
+#: From this many rows on, the n-grams are counted in a worker process: counting them spends
+#: seconds in C calls that hold the GIL, which a thread would take from the window.
+PROCESS_FROM = 20_000
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -94,14 +98,6 @@ class SeparationResult:
     influence: ScoreInfluence | None
     influence_reason: str | None
     n_rows: int
-    tokens: dict[tuple[str, int], Tokens]  # what was tokenized, for the next run
-
-
-def _tokenizer(table: ScoreTable) -> Tokenizer:
-    if "bleu" in table.metric_keys:
-        settings = table.config.settings("bleu")
-        return bleu_tokenizer(settings.tokenize, lowercase=settings.lowercase)  # type: ignore[attr-defined]
-    return bleu_tokenizer("13a")
 
 
 def compute_separation(
@@ -112,45 +108,31 @@ def compute_separation(
     b: int,
     column: str,
     rows: IntArray,
-    tokens: dict[tuple[str, int], Tokens] | None = None,
     cancelled: Callable[[], bool] = lambda: False,
     progress: Callable[[float], None] = lambda f: None,
 ) -> SeparationResult:
     """The panel's numbers (a pure function of core data; run in the background job, and by
-    the tests). ``tokens`` are earlier tokenizations, by (``"ref"``/``"sys"``, index)."""
-    tokenizer = _tokenizer(table)
-    known = dict(tokens or {})
-
-    def tokenized(kind: str, index: int, lines: Sequence[str]) -> Tokens:
-        key = (f"{kind}:{tokenizer.name}", index)
-        found = known.get(key)
-        if found is None:
-            found = []
-            for i, line in enumerate(lines):
-                if i % 2048 == 0 and cancelled():
-                    raise JobCancelled
-                found.append(tokenizer(line))
-            known[key] = found
-        return found
-
-    columns = [("ref", r, lines) for r, lines in enumerate(text.references)]
-    columns += [("sys", a, text.systems[a]), ("sys", b, text.systems[b])]
-    made = [tokenized(kind, i, lines) for kind, i, lines in columns]
-    progress(0.5)
+    the tests): :func:`core.analysis.pairs.ngram_report` on BLEU's tokens as the table's BLEU
+    is configured (13a when BLEU is not scored), and the influence of each row."""
+    settings = table.config.settings("bleu")
+    arguments: dict[str, object] = {
+        "references": text.references,
+        "system_a": text.systems[a],
+        "system_b": text.systems[b],
+        "tokenize": getattr(settings, "tokenize", "13a") if "bleu" in table.metric_keys else "13a",
+        "lowercase": bool(getattr(settings, "lowercase", False)) and "bleu" in table.metric_keys,
+        "rows": rows,
+    }
+    if len(rows) >= PROCESS_FROM:
+        try:
+            ngrams = ngram_report_in_process(cancel=cancelled, **arguments)
+        except NgramsCancelled:
+            raise JobCancelled from None
+    else:
+        ngrams = ngram_report(**arguments)  # type: ignore[arg-type]  # the keywords above
+    progress(0.8)
     if cancelled():
         raise JobCancelled
-    n_refs = len(text.references)
-    ngrams = ngram_differences(
-        references=made[:n_refs],
-        system_a=made[n_refs],
-        system_b=made[n_refs + 1],
-        min_order=1,
-        max_order=MAX_ORDER,
-        alpha=ALPHA,
-        top=TOP,
-        rows=rows,
-    )
-    progress(0.9)
     influence: ScoreInfluence | None = None
     reason: str | None = None
     try:
@@ -165,7 +147,7 @@ def compute_separation(
         else:
             reason = "no rows are selected"
     progress(1.0)
-    return SeparationResult(a, b, column, ngrams, influence, reason, len(rows), known)
+    return SeparationResult(a, b, column, ngrams, influence, reason, len(rows))
 
 
 class NgramModel(QAbstractTableModel):
@@ -410,7 +392,6 @@ class SeparationPanel(ChartPanel):
         self.job.progress_changed.connect(self._on_job_progress)
         self.job.cancelled.connect(self._on_job_cancelled)
         self.result: SeparationResult | None = None
-        self._tokens: dict[tuple[str, int], Tokens] = {}
         self.listen(link.session_changed, self._on_session_changed)
         self.listen(link.baseline_changed, self._on_baseline_changed)
 
@@ -500,7 +481,6 @@ class SeparationPanel(ChartPanel):
     @Slot()
     def _on_session_changed(self) -> None:
         self.job.cancel()
-        self._tokens = {}
         self.result = None
         fill_combo(self.a_combo, [])
         fill_combo(self.b_combo, [])
@@ -540,7 +520,6 @@ class SeparationPanel(ChartPanel):
             return
         rows = np.flatnonzero(self.link.population(self)).astype(np.int64)
         text = core.text
-        tokens = dict(self._tokens)
         self.progress.setValue(0)
         self.progress.show()
 
@@ -552,7 +531,6 @@ class SeparationPanel(ChartPanel):
                 b=b,
                 column=column,
                 rows=rows,
-                tokens=tokens,
                 cancelled=cancelled,
                 progress=progress,
             )
@@ -577,7 +555,6 @@ class SeparationPanel(ChartPanel):
         self.progress.hide()
         if not isinstance(result, SeparationResult):
             return
-        self._tokens = result.tokens
         self.result = result
         self.show_body()
         self._show(result)
