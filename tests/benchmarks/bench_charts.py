@@ -15,7 +15,10 @@ waits for), median and worst of --repeat runs, wall clock and CPU:
               segment lookup, and a dragged box becoming the selection (the session's selection
               re-applied too);
   histograms: a full redraw of both histograms, a brushed range becoming the selection (session
-              and charts), and the other charts' rows with that brush left out.
+              and charts), and the other charts' rows with that brush left out;
+  jobs      : the significance panel (paired bootstrap, every column) and "what separates"
+              (tokenizing, n-grams, influence) in their background jobs: how long they take and
+              the longest wait of the GUI thread's event loop meanwhile (a 5 ms timer).
 Not a test: timings are never asserted.
 """
 
@@ -45,8 +48,11 @@ from matchlight.core.scoring.results import ScoreTable  # noqa: E402
 from matchlight.core.session.comparison import ComparisonSession  # noqa: E402
 from matchlight.core.text.corpus import CorpusText, corpus_text_from_lines  # noqa: E402
 from matchlight.gui.charts.distributions import DistributionsPanel  # noqa: E402
+from matchlight.gui.charts.jobs import BackgroundJob  # noqa: E402
 from matchlight.gui.charts.link import ChartLink  # noqa: E402
 from matchlight.gui.charts.scatter import ScatterPanel  # noqa: E402
+from matchlight.gui.charts.separation import SeparationPanel  # noqa: E402
+from matchlight.gui.charts.significance import SignificancePanel  # noqa: E402
 from matchlight.gui.shell.qtfix import guard_none_refcount  # noqa: E402
 from matchlight.gui.state.session import SessionModel  # noqa: E402
 
@@ -104,6 +110,27 @@ def timed(action: Callable[[], object], repaint: Callable[[], None], repeat: int
         f"median {1000 * statistics.median(walls):7.1f} ms, worst {1000 * max(walls):7.1f} ms "
         f"(CPU median {1000 * statistics.median(cpus):7.1f} ms)"
     )
+
+
+def loop_waits(app: QApplication, job: BackgroundJob, start: Callable[[], None]) -> str:
+    """Run ``start`` (which starts ``job``) and report the job's time and the longest gap
+    between ticks of a 5 ms timer in the GUI thread meanwhile."""
+    from PySide6.QtCore import QTimer
+
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.setInterval(5)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start()
+    began = time.perf_counter()
+    start()
+    while job.running:
+        app.processEvents()
+        time.sleep(0.001)
+    took = time.perf_counter() - began
+    timer.stop()
+    gaps = np.diff([began, *ticks]) if ticks else np.array([took])
+    return f"{took:6.2f} s; event loop: longest wait {1000 * gaps.max():6.1f} ms"
 
 
 def main() -> None:
@@ -212,6 +239,25 @@ def main() -> None:
         "  the same with a text filter in force too: "
         f"{timed(lambda: link.population(histograms.score_plot), lambda: None, args.repeat)}"
     )
+    histograms.hide()
+    session.set_selection(Selection())
+
+    significance = SignificancePanel(link)
+    significance.resize(1000, 620)
+    significance.show()
+    app.processEvents()
+    significance.refresh_now()
+    waits = loop_waits(app, significance.job, significance.run)
+    print(f"significance, paired bootstrap (1,000 resamples), every column: {waits}")
+    significance.hide()
+    separation = SeparationPanel(link)
+    separation.resize(1000, 620)
+    separation.show()
+    app.processEvents()
+    waits = loop_waits(app, separation.job, separation.refresh_now)
+    print(f"what separates (tokens, n-grams 1-4, influence), first run: {waits}")
+    waits = loop_waits(app, separation.job, separation.refresh_now)
+    print(f"  again, tokens kept: {waits}")
 
 
 if __name__ == "__main__":
