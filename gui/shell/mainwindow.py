@@ -78,6 +78,7 @@ from matchlight.core.scoring.results import ScoreChunk, ScoreTable
 from matchlight.core.session.comparison import ComparisonSession
 from matchlight.core.text.corpus import CorpusText
 from matchlight.gui.annotate.install import install_annotations
+from matchlight.gui.charts.comparison import ComparisonDocks
 from matchlight.gui.charts.summary import SummaryWidget
 from matchlight.gui.detail.detailpane import DetailPane
 from matchlight.gui.dialogs.opendialog import (
@@ -371,6 +372,13 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.summary_dock], [340], Qt.Orientation.Horizontal)
         # The signatures live in the summary (copyable), next to the figures they describe.
         self.signature_field = self.summary.signature_field
+        # The comparison charts: a "Compare systems" tab next to the corpus summary.
+        self.comparison_docks = ComparisonDocks(
+            self,
+            table_view=self.table_view,
+            filter_bar=self.filter_bar,
+            tabify_with=self.summary_dock,
+        )
 
     def _action(
         self, text: str, slot: Callable[[], None], shortcut: Any = None, tip: str = ""
@@ -491,6 +499,9 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.export_all_action)
         file_menu.addAction(self.export_filtered_action)
         file_menu.addSeparator()
+        for action in self.comparison_docks.actions():  # load segment scores, label columns
+            file_menu.addAction(action)
+        file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit_menu = menu.addMenu("&Edit")
         edit_menu.addAction(self.copy_row_action)
@@ -510,6 +521,7 @@ class MainWindow(QMainWindow):
             self.theme_menu.addAction(action)
         view_menu.addSeparator()
         view_menu.addAction(self.summary_dock.toggleViewAction())
+        view_menu.addAction(self.comparison_docks.dock.toggleViewAction())
         scoring_menu = menu.addMenu("&Scoring")
         scoring_menu.addAction(self.settings_action)
         scoring_menu.addAction(self.cancel_action)
@@ -832,6 +844,7 @@ class MainWindow(QMainWindow):
             metrics=table.columns,
         )
         self.summary.set_table(table)
+        self.comparison_docks.set_session(self.session)
         self.baseline_combo.blockSignals(True)
         self.baseline_combo.clear()
         self.baseline_combo.addItems(list(self._text.system_names))
@@ -1808,6 +1821,7 @@ class MainWindow(QMainWindow):
             self.settings.setValue(STATE_KEY, self.saveState())
             self.settings.sync()
             self.controller.shutdown()
+            self.comparison_docks.shutdown()
             if self.detail_cache is not None:
                 self.detail_cache.shutdown()
             gc.unfreeze()  # what settle_long_lived() held back is collectable again

@@ -254,10 +254,7 @@ def main_window(qtbot, tmp_path: Path):
     settings = QSettings(str(tmp_path / "matchlight.ini"), QSettings.Format.IniFormat)
     window = MainWindow(settings=settings, error_sink=lambda t, m: errors.append((t, m)))
     qtbot.addWidget(window)
-    docks = getattr(window, "comparison_docks", None)
-    if docks is None:
-        window.close()
-        pytest.skip("this MainWindow does not compose the comparison dock yet")
+    docks = window.comparison_docks
     window.resize(1400, 900)
     window.show()
     qtbot.waitExposed(window)
@@ -329,3 +326,12 @@ def test_main_window_screenshots(qtbot, tmp_path: Path, save_shot, dataset: str)
             assert "ref2 looks made from Online-B" in docks.panel.warning_label.text()
     finally:
         window.close()
+
+
+def test_the_load_actions_and_the_dock_toggle_are_in_the_menus(qtbot, tmp_path: Path) -> None:
+    window, docks, _ = main_window(qtbot, tmp_path)
+    menus = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions()}
+    file_actions = menus["File"].actions()
+    for action in docks.actions():
+        assert action in file_actions
+    assert docks.dock.toggleViewAction() in menus["View"].actions()
