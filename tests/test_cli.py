@@ -304,7 +304,7 @@ def test_an_output_over_an_input_is_refused_before_scoring(tmp_path: Path, capsy
 
 
 def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys) -> None:
-    import matchlight.core.cli.score as cli
+    import matchlight.core.cli.options as cli
 
     def interrupted(*args: object, **kwargs: object) -> object:
         raise KeyboardInterrupt

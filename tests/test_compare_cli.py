@@ -24,7 +24,7 @@ import pytest
 from sacrebleu.metrics import BLEU, CHRF
 from sacrebleu.significance import PairedTest
 
-import matchlight.core.cli.score as cli
+import matchlight.core.cli.compare as cli
 from matchlight.core.cli import compare_main
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus

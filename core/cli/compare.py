@@ -1,0 +1,461 @@
+"""``matchlight compare``: sacreBLEU 2.6.0's paired significance tests, on the app's engine.
+
+Every system is tested against the first (:mod:`core.analysis.significance`) on the same
+inputs, options and ``--segments`` as ``matchlight score`` (:mod:`core.cli.options`), and the
+result is printed in sacreBLEU's table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from matchlight.core import __version__
+from matchlight.core.analysis.significance import (
+    DEFAULT_AR_TRIALS,
+    DEFAULT_BOOTSTRAP_SAMPLES,
+    DEFAULT_SEED,
+    SignificanceResult,
+    paired_approximate_randomization,
+    paired_bootstrap,
+    signature_with,
+    table_statistics,
+)
+from matchlight.core.cli.options import (
+    CommandParser,
+    Setup,
+    add_inputs,
+    add_running,
+    add_scoring,
+    add_version,
+    count,
+    fail,
+    print_out,
+    read_setup,
+    run,
+    score_comparison,
+)
+from matchlight.core.cli.score import json_number, warn_scored
+from matchlight.core.io.export import write_json
+from matchlight.core.metrics.base import ScoreColumn, SettingError
+from matchlight.core.metrics.registry import METRICS, cli_name
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.results import ScoreTable
+
+__all__ = [
+    "SIGNIFICANT",
+    "PairedColumn",
+    "build_parser",
+    "format_paired_table",
+    "main",
+    "run_paired_tests",
+    "tested_columns",
+]
+
+#: sacreBLEU's threshold: a p-value at most this is marked with "*".
+SIGNIFICANT = 0.05
+
+
+def _seed(text: str) -> int | None:
+    if text.strip().lower() == "none":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number or 'none'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """``matchlight compare``'s options."""
+    parser = CommandParser(
+        prog="matchlight compare",
+        description=(
+            "Paired significance tests of every system against a baseline (the first --hyp), "
+            "equal to sacreBLEU 2.6.0's --paired-bs and --paired-ar: same seed, same p-values. "
+            "BLEU and chrF resample their corpus statistics, as sacreBLEU; ROUGE resamples the "
+            "mean of its segment scores with the same draws (an extension: sacreBLEU has no "
+            "ROUGE). sacreBLEU runs no test unless one is named; compare runs the paired "
+            "bootstrap then (plain scores are what `matchlight score` prints)."
+        ),
+    )
+    add_inputs(
+        parser,
+        hyp_help="a system output; repeat, at least twice: the first is the baseline that "
+        "every other system is tested against",
+    )
+    add_scoring(
+        parser,
+        segments_help="test only these 1-based segments, e.g. 1-500,800,900- (the rows of the "
+        "app's selection give the same answer)",
+    )
+    tests = parser.add_argument_group(
+        "paired tests (the bootstrap when neither is named; both may run, on the same seed)"
+    )
+    tests.add_argument(
+        "--paired-bs",
+        action="store_true",
+        help="paired bootstrap resampling, as sacreBLEU's --paired-bs: score, bootstrap mean "
+        "and 95%% confidence half-width, p-value",
+    )
+    tests.add_argument(
+        "--paired-bs-n",
+        type=count("--paired-bs-n", minimum=1, maximum=10_000_000),
+        default=DEFAULT_BOOTSTRAP_SAMPLES,
+        metavar="N",
+        help=f"bootstrap resamples (default {DEFAULT_BOOTSTRAP_SAMPLES})",
+    )
+    tests.add_argument(
+        "--paired-ar",
+        action="store_true",
+        help="paired approximate randomization, as sacreBLEU's --paired-ar: score and "
+        "p-value (no confidence interval, as sacreBLEU's command line)",
+    )
+    tests.add_argument(
+        "--paired-ar-n",
+        type=count("--paired-ar-n", minimum=1, maximum=10_000_000),
+        default=DEFAULT_AR_TRIALS,
+        metavar="N",
+        help=f"approximate randomization trials (default {DEFAULT_AR_TRIALS})",
+    )
+    tests.add_argument(
+        "--seed",
+        type=_seed,
+        default=DEFAULT_SEED,
+        metavar="S",
+        help=f"random seed (default {DEFAULT_SEED}, sacreBLEU's SACREBLEU_SEED default); "
+        "'none' draws one and reports it",
+    )
+    out = parser.add_argument_group("output")
+    out.add_argument(
+        "--json",
+        metavar="OUT.json",
+        help="per system and metric: score, mean, ci, p_value (ar_p_value when both tests "
+        "run), with the baseline, the seed, the signatures and the segments",
+    )
+    out.add_argument(
+        "--width",
+        "-w",
+        type=count("--width", minimum=0, maximum=10),
+        default=1,
+        metavar="N",
+        help="decimals of the scores in the table (default 1, as sacreBLEU)",
+    )
+    add_running(out)
+    add_version(parser)
+    return parser
+
+
+@dataclass(frozen=True, slots=True)
+class PairedColumn:
+    """The paired tests of one score column: ``bs`` (bootstrap) and ``ar`` (approximate
+    randomization) results, baseline first, or None for a test not run."""
+
+    column: ScoreColumn
+    bs: SignificanceResult | None
+    ar: SignificanceResult | None
+
+    @property
+    def first(self) -> SignificanceResult:
+        found = self.bs or self.ar
+        if found is None:  # pragma: no cover - compare always runs a test
+            raise ValueError("no test was run")
+        return found
+
+
+def tested_columns(config: ScoringConfig) -> list[ScoreColumn]:
+    """The columns ``compare`` tests: each scored metric's headline scores (BLEU, chrF,
+    ROUGE-1/2/L F...), in table order."""
+    return [c for c in config.columns() if c.kind == "score" and c.headline]
+
+
+def _check_testable(config: ScoringConfig) -> None:
+    """Refuse, before anything is read, a metric whose corpus figure no resample has."""
+    for metric, settings in config.enabled():
+        if not any(c.corpus == "stats" and c.headline for c in metric.columns(settings)):
+            continue
+        empty = {
+            name: np.zeros((0, *shape), np.int64)
+            for name, shape in metric.stat_shapes(settings).items()
+        }
+        if metric.additive(settings, empty) is None:
+            raise SettingError(
+                f"--metrics {cli_name(metric.key)}: {metric.label}'s corpus figure under these "
+                "settings is not a function of summed per-segment statistics, so a resample "
+                "has none; leave it out or change its settings"
+            )
+
+
+def run_paired_tests(
+    table: ScoreTable,
+    columns: Sequence[ScoreColumn],
+    *,
+    rows: np.ndarray | None,
+    bootstrap: int | None,
+    trials: int | None,
+    seed: int | None,
+    announce: Callable[[str], None] | None = None,
+) -> tuple[list[PairedColumn], int]:
+    """Every system against the first on each column: the paired bootstrap with ``bootstrap``
+    resamples and/or approximate randomization with ``trials`` trials (None: not run), all on
+    one seed (``None``: drawn once). Returns the results and the seed used."""
+    results = []
+    for column in columns:
+        stats, score = table_statistics(table, column.key)
+        bs = ar = None
+        if bootstrap is not None:
+            if announce is not None:
+                announce(f"{column.label}: paired bootstrap, {bootstrap} resamples")
+            bs = paired_bootstrap(
+                stats, score, names=table.systems, n_samples=bootstrap, seed=seed, rows=rows
+            )
+            seed = bs.seed_used
+        if trials is not None:
+            if announce is not None:
+                announce(f"{column.label}: approximate randomization, {trials} trials")
+            ar = paired_approximate_randomization(
+                stats, score, names=table.systems, n_samples=trials, seed=seed, rows=rows
+            )
+            seed = ar.seed_used
+        results.append(PairedColumn(column, bs, ar))
+    if seed is None:  # pragma: no cover - at least one column is tested
+        raise ValueError("no column was tested")
+    return results, seed
+
+
+def _p_text(p: float, prefix: str = "") -> str:
+    # sacreBLEU marks p <= 0.05 with "*" (and colours the others red on a terminal).
+    return f"({prefix}p = {p:.4f})" + ("*" if p <= SIGNIFICANT else "")
+
+
+def _score_text(value: float | None, width: int) -> str:
+    return "—" if value is None or not math.isfinite(value) else f"{value:.{width}f}"
+
+
+def _cell(tests: PairedColumn, system: int, width: int) -> str:
+    line = tests.first.systems[system]
+    text = _score_text(line.score, width)
+    if tests.bs is not None:
+        mean = tests.bs.systems[system]
+        text += f" ({_score_text(mean.mean, width)} ± {_score_text(mean.ci, width)})"
+    if tests.bs is not None and (p := tests.bs.systems[system].p_value) is not None:
+        text += "\n" + _p_text(p)
+    if tests.ar is not None and (p := tests.ar.systems[system].p_value) is not None:
+        text += "\n" + _p_text(p, "AR: " if tests.bs is not None else "")
+    return text
+
+
+def _grid(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """tabulate's ``fancy_grid`` as sacreBLEU prints it: the first column right-aligned, the
+    others centred (the extra space on the right), cells of several lines, headers padded by
+    at least two spaces."""
+    cells = [[cell.split("\n") for cell in row] for row in rows]
+    widths = [len(h) + 2 for h in header]
+    for row in cells:
+        for j, lines in enumerate(row):
+            widths[j] = max(widths[j], *map(len, lines))
+
+    def line(texts: Sequence[str]) -> str:
+        padded = [
+            f" {t:>{widths[0]}} " if j == 0 else f" {t:^{widths[j]}} " for j, t in enumerate(texts)
+        ]
+        return "│" + "│".join(padded) + "│"
+
+    def rule(left: str, fill: str, middle: str, right: str) -> str:
+        return left + middle.join(fill * (w + 2) for w in widths) + right
+
+    out = [rule("╒", "═", "╤", "╕"), line(header), rule("╞", "═", "╪", "╡")]
+    for i, row in enumerate(cells):
+        if i:
+            out.append(rule("├", "─", "┼", "┤"))
+        for k in range(max(map(len, row))):
+            out.append(line([lines[k] if k < len(lines) else "" for lines in row]))
+    out.append(rule("╘", "═", "╧", "╛"))
+    return out
+
+
+def _signature_fields(tests: PairedColumn) -> dict[str, str]:
+    """sacreBLEU's test fields in its order: bs, ar, seed."""
+    fields = {}
+    if tests.bs is not None:
+        fields["bs"] = str(tests.bs.n_samples)
+    if tests.ar is not None:
+        fields["ar"] = str(tests.ar.n_samples)
+    fields["seed"] = str(tests.first.seed_used)
+    return fields
+
+
+def _test_signatures(table: ScoreTable, tests: Sequence[PairedColumn]) -> dict[str, str]:
+    """The corpus signature of each tested metric, with the tests' fields."""
+    signatures = table.signatures()
+    found: dict[str, str] = {}
+    for t in tests:
+        key = t.column.metric
+        if key not in found and key in signatures:
+            found[key] = signature_with(signatures[key], _signature_fields(t))
+    return found
+
+
+def _signature_label(table: ScoreTable, key: str, tests: Sequence[PairedColumn]) -> str:
+    """sacreBLEU's name for a signature: the score's (``BLEU``, ``chrF2``), or the metric's
+    when it has several tested columns (``ROUGE``)."""
+    mine = [t.column for t in tests if t.column.metric == key]
+    return mine[0].label if len(mine) == 1 else METRICS[key].label
+
+
+def format_paired_table(
+    table: ScoreTable, tests: Sequence[PairedColumn], *, width: int = 1, segments: str | None = None
+) -> str:
+    """sacreBLEU's console report of a paired test (``sacrebleu -f text``, without colours):
+    the table, what the test means, and the signatures. Columns whose figure is a mean of
+    segment scores (ROUGE) are added to its table and said to be an extension."""
+    first = tests[0].first
+    bs = tests[0].bs
+    ar = tests[0].ar
+    names = [f"Baseline: {first.systems[0].name}", *(s.name for s in first.systems[1:])]
+    header = ["System"]
+    for t in tests:
+        header.append(t.column.label + (" (μ ± 95% CI)" if t.bs is not None else ""))
+    body = [[name, *(_cell(t, s, width) for t in tests)] for s, name in enumerate(names)]
+    lines = [*_grid(header, body), ""]
+
+    parts = []
+    if bs is not None:
+        parts.append(f"bootstrap resampling test with {bs.n_samples} resampling trials")
+    if ar is not None:
+        parts.append(f"approximate randomization test with {ar.n_samples} trials")
+    message = "Paired " + " and ".join(parts)
+    lines += ["-" * len(message), message, "-" * len(message)]
+    lines.append(f" - Each system is pairwise compared to {names[0]}.")
+    if bs is not None:
+        lines.append(
+            "   Actual system score / bootstrap estimated true mean / 95% CI are provided for "
+            "each metric."
+        )
+    else:
+        lines.append("   Actual system score is provided for each metric.")
+    if bs is not None and ar is not None:
+        lines.append(
+            "   The first p-value is the bootstrap's, the second (AR) the randomization's."
+        )
+    lines += [
+        "",
+        " - Null hypothesis: the system and the baseline translations are essentially",
+        "   generated by the same underlying process. For a given system and the baseline,",
+        "   the p-value is roughly the probability of the absolute score difference (delta)",
+        "   or higher occurring due to chance, under the assumption that the null hypothesis "
+        "is correct.",
+        "",
+        " - Assuming a significance threshold of 0.05, the null hypothesis can be rejected",
+        '   for p-values < 0.05 (marked with "*"). This means that the delta is unlikely to be '
+        "attributed",
+        '   to chance, hence the system is significantly "different" than the baseline.',
+        "   Otherwise, the p-values carry no mark.",
+        "",
+        ' - NOTE: Significance does not tell whether a system is "better" than the baseline but '
+        "rather",
+        '   emphasizes the "difference" of the systems in terms of the replicability of the delta.',
+        "",
+    ]
+    means = [t.column.label for t in tests if t.column.corpus != "stats"]
+    if means:
+        lines += [
+            f" - {', '.join(means)}: the mean of segment scores, resampled with the same draws",
+            "   (Matchlight's extension: sacreBLEU has no such metric).",
+            "",
+        ]
+    if segments is not None:
+        lines += [f" - Tested on {first.n_segments} segments: {segments}.", ""]
+    lines += ["-----------------", "Metric signatures", "-----------------"]
+    for key, signature in _test_signatures(table, tests).items():
+        lines.append(f" - {_signature_label(table, key, tests):<10} {signature}")
+    return "\n".join(lines)
+
+
+def _compare_payload(
+    setup: Setup, table: ScoreTable, tests: Sequence[PairedColumn], seed: int
+) -> dict[str, Any]:
+    first = tests[0]
+    systems: dict[str, dict[str, Any]] = {}
+    for s, name in enumerate(table.systems):
+        entry: dict[str, Any] = {}
+        for t in tests:
+            figures: dict[str, Any] = {"score": json_number(t.first.systems[s].score)}
+            boot = None if t.bs is None else t.bs.systems[s]
+            figures["mean"] = None if boot is None or boot.mean is None else json_number(boot.mean)
+            figures["ci"] = None if boot is None or boot.ci is None else json_number(boot.ci)
+            if s:
+                p_values = [r.systems[s].p_value for r in (t.bs, t.ar) if r is not None]
+                figures["p_value"] = p_values[0]
+                if len(p_values) == 2:
+                    figures["ar_p_value"] = p_values[1]
+            entry[t.column.key] = figures
+        systems[name] = entry
+    return {
+        "matchlight_version": __version__,
+        "baseline": table.systems[0],
+        "seed": seed,
+        "paired_bs_n": None if first.bs is None else first.bs.n_samples,
+        "paired_ar_n": None if first.ar is None else first.ar.n_samples,
+        "metrics": list(table.metric_keys),
+        "columns": [t.column.key for t in tests],
+        "settings": table.config.to_dict(),
+        "signatures": _test_signatures(table, tests),
+        "segments": first.first.n_segments,
+        "segment_list": setup.segments,
+        "systems": systems,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``matchlight compare``; returns the exit status."""
+    return run(_main, argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if len(args.hyp) < 2:
+        parser.error(
+            "compare needs a baseline and at least one other system: give --hyp at least twice "
+            "(the first is the baseline)"
+        )
+    setup = read_setup(parser, args, [("--json", args.json)], check=_check_testable)
+    table, text = score_comparison(setup.comparison, setup.config, workers=args.workers)
+    bootstrap = args.paired_bs_n if args.paired_bs or not args.paired_ar else None
+    trials = args.paired_ar_n if args.paired_ar else None
+    announce = None
+    if not args.quiet and sys.stderr.isatty():
+
+        def announce(message: str) -> None:
+            print(f"matchlight: {message}", file=sys.stderr, flush=True)
+
+    tests, seed = run_paired_tests(
+        table,
+        tested_columns(setup.config),
+        rows=setup.rows,
+        bootstrap=bootstrap,
+        trials=trials,
+        seed=args.seed,
+        announce=announce,
+    )
+    print_out(format_paired_table(table, tests, width=args.width, segments=setup.segments))
+    warn_scored(setup, table, text, quiet=args.quiet)
+    if args.json:
+        try:
+            write_json(args.json, _compare_payload(setup, table, tests, seed), inputs=setup.inputs)
+        except OSError as error:
+            return fail(str(error))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
