@@ -25,7 +25,7 @@ from matchlight.core.analysis.selection import SegmentRange, Selection, Sort
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Severity, Status
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, system_mqm
 from matchlight.core.io.inputs import load_comparison, parse_spec
-from matchlight.core.report.command import main
+from matchlight.core.cli.report import main
 from matchlight.core.report.export import (
     ReportOptions,
     export_report,

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore
-from matchlight.core.report.command import main
+from matchlight.core.cli.report import main
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.session.store import SessionInput, SessionStore
 from tests.conftest import SAMPLE

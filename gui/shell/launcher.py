@@ -13,15 +13,15 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     if args and args[0] == "score":
-        from matchlight.core.cli import main as score_main
+        from matchlight.core.cli.score import main as score_main
 
         return score_main(args[1:])
     if args and args[0] == "compare":
-        from matchlight.core.cli import compare_main
+        from matchlight.core.cli.compare import main as compare_main
 
         return compare_main(args[1:])
     if args and args[0] == "report":
-        from matchlight.core.report.command import main as report_main
+        from matchlight.core.cli.report import main as report_main
 
         return report_main(args[1:])
     from matchlight.gui.shell.app import run
