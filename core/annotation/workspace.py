@@ -456,7 +456,13 @@ class AnnotationWorkspace:
     def _apply(self, command: Command) -> None:
         self.check(command)
         if self._sink is not None:
-            command.apply(self._sink)  # the file first: if it refuses, memory stays as it was
+            # The file first: if it refuses, memory stays as it was.
+            bulk = _additions(command)
+            add_many = getattr(self._sink, "add_many", None)
+            if bulk is not None and callable(add_many):
+                add_many(*bulk)  # an import: one statement per table, not one per record
+            else:
+                command.apply(self._sink)
         command.apply(self._index)
         keys = touched_keys(command)
         self._refresh(keys)
@@ -520,6 +526,22 @@ class AnnotationWorkspace:
             commands.append(SetSegmentScore(before, score))
         if commands:
             self.execute(Batch(tuple(commands), label=label))
+
+
+def _additions(command: Command) -> tuple[list[ErrorSpan], list[SegmentScore]] | None:
+    """(spans, scores) when ``command`` only adds spans and sets scores (an import), else None."""
+    if not isinstance(command, Batch):
+        return None
+    spans: list[ErrorSpan] = []
+    scores: list[SegmentScore] = []
+    for c in _commands(command):
+        if isinstance(c, AddSpan):
+            spans.append(c.span)
+        elif isinstance(c, SetSegmentScore) and c.after is not None:
+            scores.append(c.after)
+        else:
+            return None
+    return spans, scores
 
 
 class _Forward:
