@@ -1278,7 +1278,10 @@ class AnnotationController(QObject):
 
     def undo(self) -> None:
         ws = self._workspace
-        if ws is None or self._read_only or not self._ensure_store():
+        if ws is None or not ws.history.can_undo:
+            self._say("Nothing to undo.")
+            return
+        if self._read_only or not self._ensure_store():
             return
         try:
             command = ws.undo()
@@ -1290,7 +1293,10 @@ class AnnotationController(QObject):
 
     def redo(self) -> None:
         ws = self._workspace
-        if ws is None or self._read_only or not self._ensure_store():
+        if ws is None or not ws.history.can_redo:
+            self._say("Nothing to redo.")
+            return
+        if self._read_only or not self._ensure_store():
             return
         try:
             command = ws.redo()
