@@ -416,7 +416,8 @@ class AgreementDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(note)
         layout.addWidget(buttons)
-        self.resize(900, 300)
+        width = self.table.horizontalHeader().length() + self.table.frameWidth() * 2 + 30
+        self.resize(min(max(width, 600), 1400), 300)
 
 
 # -- recovered sessions ------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from matchlight.core.io.inputs import InputSpec
 from matchlight.core.session.locations import RECOVERY_ENV
 from matchlight.core.session.store import SessionStore
 from matchlight.gui.annotate.controller import AnnotationController, snap_point
-from matchlight.gui.annotate.dialogs import agreement_rows, guess_format
+from matchlight.gui.annotate.dialogs import AgreementDialog, agreement_rows, guess_format
 from matchlight.gui.annotate.install import install_annotations
 from matchlight.gui.annotate.keys import SHORTCUTS, annotation_shortcuts
 from matchlight.gui.annotate.painting import SEVERITY_COLORS, range_rects, span_style
@@ -673,7 +673,7 @@ def test_exports_and_their_safety(small, tmp_path):
     assert h.errors and "Cannot export" in h.errors[-1][0]
 
 
-def test_agreement_with_a_second_annotator(qtbot, small, tmp_path):
+def test_agreement_with_a_second_annotator(qtbot, small, tmp_path, save_shot):
     c = small.c
     add(c, 0, 0, 0, 3, "major", "Accuracy")
     add(c, 0, 2, 4, 7, "minor", "Fluency")
@@ -703,6 +703,11 @@ def test_agreement_with_a_second_annotator(qtbot, small, tmp_path):
         assert report.per_system["A"].exact_f1 == pytest.approx(2 / 3)
         rows = agreement_rows(report)
         assert rows[-1][0] == "all systems" and rows[-1][3] == f"{want.overall.exact_f1:.3f}"
+        dialog = AgreementDialog(report, str(theirs), small.window)
+        dialog.show()
+        assert dialog.table.item(0, 3).text() == rows[0][3]
+        save_shot(dialog, "annotate-agreement-dialog")
+        dialog.close()
         assert want.correlations["A"].n == 3
         assert rows[0][8] == f"{want.correlations['A'].pearson:.3f}" == "-0.500"
     finally:

@@ -400,7 +400,7 @@ def test_not_a_session_is_refused(qtbot, tmp_path, recovery):
 # -- recovery and the command line ---------------------------------------------------------------
 
 
-def test_recovery_is_offered_on_start(qtbot, small, tmp_path, recovery):
+def test_recovery_is_offered_on_start(qtbot, small, tmp_path, recovery, save_shot):
     c = small.c
     span = add(c, 0, 2, 8, 13, "major", "Fluency")
     small.window.close()  # quitting without naming the session (or a crash)
@@ -416,6 +416,7 @@ def test_recovery_is_offered_on_start(qtbot, small, tmp_path, recovery):
         assert dialog.tree.topLevelItemCount() == 1
         item = dialog.tree.topLevelItem(0)
         assert item.text(2) == "1" and "A, B" in item.text(1)
+        save_shot(dialog, "sessions-recovery-dialog")
         dialog.open_button.click()
         wait_scored(other)
         o = other.c
