@@ -1,7 +1,7 @@
 """``matchlight report``: score a comparison and write a self-contained HTML report.
 
-It takes the inputs and metric options of ``matchlight score`` (built from the same registry:
-each metric's :class:`~core.metrics.base.Setting` becomes an option), plus ``--session`` for
+It takes the inputs and metric options of ``matchlight score`` (:mod:`core.cli.options`: each
+metric's :class:`~core.metrics.base.Setting` becomes an option), plus ``--session`` for
 the settings, baseline, row selection and annotations of a saved session. With a session and
 no ``--ref``/``--hyp`` the inputs it recorded are read. Options given on the command line win
 over the session's settings; ``--segments`` replaces its selection.
@@ -12,20 +12,31 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
 
-from matchlight.core import __version__
-from matchlight.core.analysis.selection import (
-    SegmentRange,
-    Selection,
-    SelectionError,
-    parse_segments,
+from matchlight.core.analysis.selection import SegmentRange, Selection, SelectionError
+from matchlight.core.analysis.significance import DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED
+from matchlight.core.cli.options import (
+    CommandParser,
+    Failed,
+    add_inputs,
+    add_running,
+    add_scoring,
+    add_version,
+    check_names,
+    check_targets,
+    config_from_args,
+    count,
+    fail,
+    input_specs,
+    read_comparison,
+    run,
+    score_comparison,
+    segment_rows,
+    warn_inputs,
 )
 from matchlight.core.io.export import comparison_inputs, input_paths
-from matchlight.core.io.inputs import InputError, InputSpec, load_comparison, parse_spec
-from matchlight.core.io.safewrite import check_write_target
-from matchlight.core.metrics.base import Setting, SettingError
-from matchlight.core.metrics.registry import METRICS, cli_name, parse_metrics
+from matchlight.core.io.inputs import InputSpec
+from matchlight.core.metrics.base import SettingError
 from matchlight.core.report.export import export_report
 from matchlight.core.report.page import (
     DEFAULT_MAX_ROWS,
@@ -34,57 +45,15 @@ from matchlight.core.report.page import (
     ReportOptions,
 )
 from matchlight.core.report.sessionfile import SavedSession, annotations_for, read_session
-from matchlight.core.scoring.config import ScoringConfig
-from matchlight.core.scoring.engine import default_workers, score_corpus
 from matchlight.core.session.comparison import ComparisonSession
 from matchlight.core.session.store import SessionError
 
 __all__ = ["build_parser", "main"]
 
-EXIT_INPUT_ERROR = 2
-EXIT_INTERRUPTED = 130
-
-
-def _checked(spec: Setting, convert: type[int] | type[float], what: str) -> Any:
-    def parse(text: str) -> int | float:
-        try:
-            value = convert(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
-        try:
-            spec.check(value)
-        except SettingError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
-        return value
-
-    return parse
-
-
-def _dest(metric: str, spec: Setting) -> str:
-    return f"{metric}__{spec.key}"
-
-
-def _add_setting(group: argparse._ArgumentGroup, metric: str, spec: Setting, default: Any) -> None:
-    """One metric setting as an option; absent from the parsed arguments unless given."""
-    names = (spec.cli, *spec.aliases)
-    dest = _dest(metric, spec)
-    keep = argparse.SUPPRESS
-    if spec.kind == "flag":
-        # As in ``matchlight score``: a flag switches the setting away from its default.
-        action = "store_false" if default else "store_true"
-        group.add_argument(*names, dest=dest, action=action, default=keep, help=spec.help)
-    elif spec.kind == "choice":
-        group.add_argument(*names, dest=dest, choices=spec.choices, default=keep, help=spec.help)
-    elif spec.kind == "int":
-        parse = _checked(spec, int, "a whole number")
-        group.add_argument(*names, dest=dest, type=parse, default=keep, metavar="N", help=spec.help)
-    else:
-        parse = _checked(spec, float, "a number")
-        group.add_argument(*names, dest=dest, type=parse, default=keep, metavar="X", help=spec.help)
-
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    """``matchlight report``'s options."""
+    parser = CommandParser(
         prog="matchlight report",
         description=(
             "Score line-aligned system outputs against references and write one self-contained "
@@ -92,44 +61,26 @@ def build_parser() -> argparse.ArgumentParser:
             "selected rows with their highlights. It opens with no network."
         ),
     )
-    files = parser.add_argument_group(
-        "input files (PATH, NAME=PATH, or PATH#COLUMN for TSV/CSV/JSONL; with --session, "
-        "the session's own inputs when none are given)"
+    files = add_inputs(
+        parser,
+        ref_help="a reference; repeat",
+        hyp_help="a system output; repeat",
+        required=False,
+        note="; with --session, the session's own inputs when none are given",
     )
-    files.add_argument("--ref", "-r", action="append", metavar="R", help="a reference; repeat")
-    files.add_argument("--hyp", "-s", action="append", metavar="H", help="a system output; repeat")
-    files.add_argument("--src", metavar="S", help="the source file (optional)")
     files.add_argument(
         "--session",
         metavar="FILE.matchlight",
         help="a saved session: its settings, baseline, selection and annotations",
     )
-
-    what = parser.add_argument_group("what to score")
-    what.add_argument(
-        "--metrics",
-        "-m",
-        default=argparse.SUPPRESS,
-        metavar="LIST",
-        help=f"comma-separated, from {', '.join(cli_name(k) for k in METRICS)} "
-        "(default: the session's, else bleu,rouge)",
+    add_scoring(
+        parser,
+        segments_help="the selected segments, e.g. 1-500,800,900- (replaces the session's "
+        "selection)",
+        default_metrics="the session's, else bleu,rouge",
+        separator_help="sentence separator inside a segment (as matchlight score; default a "
+        "newline)",
     )
-    what.add_argument(
-        "--segments",
-        metavar="SPEC",
-        help="the selected segments, e.g. 1-500,800,900- (replaces the session's selection)",
-    )
-    what.add_argument(
-        "--lsum-sep",
-        default=argparse.SUPPRESS,
-        metavar="SEP",
-        help="sentence separator inside a segment (as matchlight score; default a newline)",
-    )
-    for metric in METRICS.values():
-        group = parser.add_argument_group(f"{metric.label} (with --metrics {cli_name(metric.key)})")
-        defaults = metric.settings_type()
-        for spec in metric.settings:
-            _add_setting(group, metric.key, spec, getattr(defaults, spec.key))
 
     page = parser.add_argument_group("the report")
     page.add_argument("--out", "-o", required=True, metavar="OUT.html", help="the page to write")
@@ -142,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     page.add_argument(
         "--max-rows",
-        type=int,
+        type=count("--max-rows", minimum=0),
         default=DEFAULT_MAX_ROWS,
         metavar="N",
         help=f"segments shown with their texts (default {DEFAULT_MAX_ROWS}; 0: all selected)",
@@ -166,71 +117,37 @@ def build_parser() -> argparse.ArgumentParser:
     )
     page.add_argument(
         "--paired-bs-n",
-        type=int,
-        default=1000,
+        type=count("--paired-bs-n", minimum=1, maximum=10_000_000),
+        default=DEFAULT_BOOTSTRAP_SAMPLES,
         metavar="N",
-        help="resamples of the paired bootstrap (default 1000)",
+        help=f"resamples of the paired bootstrap (default {DEFAULT_BOOTSTRAP_SAMPLES})",
     )
     page.add_argument(
-        "--seed", type=int, default=12345, metavar="N", help="its random seed (default 12345)"
-    )
-    page.add_argument(
-        "--workers",
-        type=int,
-        default=1,
+        "--seed",
+        type=count("--seed", minimum=0),
+        default=DEFAULT_SEED,
         metavar="N",
-        help="processes to score with (0 = all cores; default 1)",
+        help=f"its random seed (default {DEFAULT_SEED})",
     )
-    page.add_argument("--quiet", "-q", action="store_true", help="no messages on stderr")
-    parser.add_argument("--version", action="version", version=f"matchlight {__version__}")
+    add_running(page, quiet_help="no messages on stderr")
+    add_version(parser)
     return parser
-
-
-def parse_separator(text: str) -> str | None:
-    """``--lsum-sep``'s value: ``none``, or a string with backslash escapes decoded."""
-    if text.lower() == "none":
-        return None
-    try:
-        separator = text.encode("latin-1", "backslashreplace").decode("unicode_escape")
-    except UnicodeDecodeError as error:
-        raise SettingError(f"--lsum-sep {text!r}: {error.reason}") from None
-    if not separator:
-        raise SettingError("--lsum-sep must not be empty (use 'none' for no sentences)")
-    return separator
-
-
-def config_from_args(args: argparse.Namespace, base: ScoringConfig | None) -> ScoringConfig:
-    """The session's settings (or the defaults) with the options given on the command line."""
-    config = base or ScoringConfig()
-    if hasattr(args, "metrics"):
-        config = config.with_metrics(parse_metrics(args.metrics))
-    if hasattr(args, "lsum_sep"):
-        config = config.with_separator(parse_separator(args.lsum_sep))
-    for metric in METRICS.values():
-        given = {
-            spec.key: getattr(args, _dest(metric.key, spec))
-            for spec in metric.settings
-            if hasattr(args, _dest(metric.key, spec))
-        }
-        if given:
-            config = config.with_settings(metric.key, **given)
-    return config
 
 
 def _inputs(
     args: argparse.Namespace, saved: SavedSession | None, parser: argparse.ArgumentParser
 ) -> tuple[InputSpec | None, list[InputSpec], list[InputSpec]]:
-    if args.ref or args.hyp:
-        if not (args.ref and args.hyp):
+    """The inputs named on the command line, else the session's."""
+    source, references, systems = input_specs(args)
+    if references or systems:
+        if not (references and systems):
             parser.error("give both --ref and --hyp (or neither, to read the session's inputs)")
-        source = parse_spec(args.src) if args.src else None
-        return source, [parse_spec(r) for r in args.ref], [parse_spec(h) for h in args.hyp]
+        return source, references, systems
     if saved is None:
         parser.error("the following arguments are required: --ref, --hyp (or --session)")
-    source = parse_spec(args.src) if args.src else saved.source
     if not saved.references or not saved.systems:
         parser.error(f"{saved.path} records no reference or no system; give --ref and --hyp")
-    return source, list(saved.references), list(saved.systems)
+    return source or saved.source, list(saved.references), list(saved.systems)
 
 
 def _baseline(wanted: str | int | None, names: Sequence[str]) -> int:
@@ -250,33 +167,20 @@ def _baseline(wanted: str | int | None, names: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        return _main(argv)
-    except KeyboardInterrupt:
-        print("matchlight: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-
-
-def _fail(message: str) -> int:
-    print(f"matchlight: error: {message}", file=sys.stderr)
-    return EXIT_INPUT_ERROR
+    """``matchlight report``; returns the exit status."""
+    return run(_main, argv)
 
 
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not args.out.strip():
-        parser.error("--out needs a file name")
-    if args.max_rows < 0:
-        parser.error("--max-rows must be 0 (all) or more")
-    if args.paired_bs_n < 1:
-        parser.error("--paired-bs-n must be at least 1")
+    check_names(parser, [("--out", args.out)])
     saved: SavedSession | None = None
     if args.session:
         try:
             saved = read_session(args.session)
         except SessionError as error:
-            return _fail(str(error))
+            raise Failed(str(error)) from None
     try:
         config = config_from_args(args, None if saved is None else saved.config)
     except SettingError as error:
@@ -287,20 +191,11 @@ def _main(argv: Sequence[str] | None) -> int:
     charted = [c.key for c in config.columns() if c.kind == "score"]
     if args.chart_column is not None and args.chart_column not in charted:
         parser.error(f"--chart-column {args.chart_column!r}: choose from {', '.join(charted)}")
-    source, references, systems = _inputs(args, saved, parser)
-    try:
-        comparison = load_comparison(source=source, references=references, systems=systems)
-    except InputError as error:
-        return _fail(str(error))
-    if len(comparison) == 0:
-        return _fail("the input files hold no segments")
+    comparison = read_comparison(*_inputs(args, saved, parser))
     protect = input_paths(comparison_inputs(comparison))
     if saved is not None:
         protect.append(saved.path)
-    try:
-        check_write_target(args.out, protect=protect)
-    except OSError as error:
-        return _fail(str(error))
+    check_targets([("--out", args.out)], protect=protect)
     names = [c.name for c in comparison.systems]
     try:
         wanted = args.baseline
@@ -320,27 +215,19 @@ def _main(argv: Sequence[str] | None) -> int:
             seed=args.seed,
         )
     except ReportError as error:
-        return _fail(str(error))
+        return fail(str(error))
     selection = None if saved is None else saved.selection
-    if args.segments is not None:
-        try:
-            parse_segments(args.segments, len(comparison))
-        except SelectionError as error:
-            parser.error(f"--segments: {error}")
+    if segment_rows(parser, args.segments, len(comparison)) is not None:
         selection = Selection((SegmentRange(args.segments),))
     if not args.quiet:
-        for column in comparison.columns:
-            for warning in column.warnings:
-                print(f"matchlight: warning: {column.path}: {warning}", file=sys.stderr)
+        warn_inputs(comparison)
         for changed in () if saved is None else saved.changed_inputs:
             print(
                 f"matchlight: warning: the session's input {changed}; its error spans are "
                 "placed again on the current lines",
                 file=sys.stderr,
             )
-    text = comparison.corpus_text()
-    workers = default_workers() if args.workers == 0 else max(args.workers, 1)
-    table = score_corpus(text, config, workers=workers)
+    table, text = score_comparison(comparison, config, workers=args.workers)
     names_given = None if saved is None or args.ref else saved.reference_names
     if names_given is not None and len(names_given) != len(comparison.references):
         names_given = None
@@ -357,7 +244,7 @@ def _main(argv: Sequence[str] | None) -> int:
         try:
             session.set_selection(selection)
         except SelectionError as error:
-            return _fail(f"the row selection cannot be applied: {error}")
+            return fail(f"the row selection cannot be applied: {error}")
     annotations: ReportAnnotations | None = None
     if saved is not None:
         annotations = annotations_for(
@@ -371,9 +258,9 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         written = export_report(session, args.out, annotations=annotations, options=options)
     except ReportError as error:
-        return _fail(str(error))
+        return fail(str(error))
     except OSError as error:
-        return _fail(str(error))
+        return fail(str(error))
     if not args.quiet:
         rows = len(session.selected_rows())
         shown = rows if options.max_rows == 0 else min(rows, options.max_rows)
