@@ -31,6 +31,7 @@ from matchlight.core.cli.options import (
     CommandParser,
     Setup,
     add_inputs,
+    add_paired_test,
     add_running,
     add_scoring,
     add_version,
@@ -100,31 +101,21 @@ def build_parser() -> argparse.ArgumentParser:
     tests = parser.add_argument_group(
         "paired tests (the bootstrap when neither is named; both may run, on the same seed)"
     )
-    tests.add_argument(
+    add_paired_test(
+        tests,
         "--paired-bs",
-        action="store_true",
         help="paired bootstrap resampling, as sacreBLEU's --paired-bs: score, bootstrap mean "
         "and 95%% confidence half-width, p-value",
-    )
-    tests.add_argument(
-        "--paired-bs-n",
-        type=count("--paired-bs-n", minimum=1, maximum=10_000_000),
         default=DEFAULT_BOOTSTRAP_SAMPLES,
-        metavar="N",
-        help=f"bootstrap resamples (default {DEFAULT_BOOTSTRAP_SAMPLES})",
+        count_help=f"bootstrap resamples (default {DEFAULT_BOOTSTRAP_SAMPLES})",
     )
-    tests.add_argument(
+    add_paired_test(
+        tests,
         "--paired-ar",
-        action="store_true",
         help="paired approximate randomization, as sacreBLEU's --paired-ar: score and "
         "p-value (no confidence interval, as sacreBLEU's command line)",
-    )
-    tests.add_argument(
-        "--paired-ar-n",
-        type=count("--paired-ar-n", minimum=1, maximum=10_000_000),
         default=DEFAULT_AR_TRIALS,
-        metavar="N",
-        help=f"approximate randomization trials (default {DEFAULT_AR_TRIALS})",
+        count_help=f"approximate randomization trials (default {DEFAULT_AR_TRIALS})",
     )
     tests.add_argument(
         "--seed",
@@ -417,12 +408,10 @@ def _compare_payload(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``matchlight compare``; returns the exit status."""
-    return run(_main, argv)
+    return run(build_parser, _main, argv)
 
 
-def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if len(args.hyp) < 2:
         parser.error(
             "compare needs a baseline and at least one other system: give --hyp at least twice "

@@ -34,11 +34,14 @@ from matchlight.core.text.corpus import CorpusText
 __all__ = [
     "EXIT_INPUT_ERROR",
     "EXIT_INTERRUPTED",
+    "MAX_RESAMPLES",
     "SEPARATOR_HELP",
+    "Command",
     "CommandParser",
     "Failed",
     "Setup",
     "add_inputs",
+    "add_paired_test",
     "add_running",
     "add_scoring",
     "add_version",
@@ -91,10 +94,19 @@ def fail(message: str) -> int:
     return EXIT_INPUT_ERROR
 
 
-def run(command: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None) -> int:
-    """Run a command's body: :class:`Failed` exits 2 with its message, Ctrl+C 130 with one line."""
+#: A command's body: it gets its parser (for usage errors) and the parsed arguments, and
+#: returns the exit status.
+Command = Callable[[argparse.ArgumentParser, argparse.Namespace], int]
+
+
+def run(
+    build: Callable[[], argparse.ArgumentParser], command: Command, argv: Sequence[str] | None
+) -> int:
+    """Parse ``argv`` with ``build()``'s parser and run ``command``: a usage error exits 2 with
+    one line, :class:`Failed` exits 2 with its message, Ctrl+C 130 with one line."""
+    parser = build()
     try:
-        return command(argv)
+        return command(parser, parser.parse_args(argv))
     except Failed as error:
         return fail(str(error))
     except KeyboardInterrupt:
@@ -139,6 +151,25 @@ def count(option: str, *, minimum: int, maximum: int | None = None) -> Any:
 
 def add_version(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--version", action="version", version=f"matchlight {__version__}")
+
+
+#: The most resamples or trials a paired test may be asked for.
+MAX_RESAMPLES = 10_000_000
+
+
+def add_paired_test(
+    group: argparse._ArgumentGroup, option: str, *, help: str, default: int, count_help: str
+) -> None:
+    """A paired test's switch (``--paired-bs``, help ``help``) and its ``-n`` option: how many
+    resamples or trials it runs (``default``, help ``count_help``)."""
+    group.add_argument(option, action="store_true", help=help)
+    group.add_argument(
+        f"{option}-n",
+        type=count(f"{option}-n", minimum=1, maximum=MAX_RESAMPLES),
+        default=default,
+        metavar="N",
+        help=count_help,
+    )
 
 
 # -- inputs ---------------------------------------------------------------------------------------

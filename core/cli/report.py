@@ -19,6 +19,7 @@ from matchlight.core.cli.options import (
     CommandParser,
     Failed,
     add_inputs,
+    add_paired_test,
     add_running,
     add_scoring,
     add_version,
@@ -109,18 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="the score column of the scatter and bucket charts (default: the first metric's "
         "segment score, e.g. bleu)",
     )
-    page.add_argument(
+    add_paired_test(
+        page,
         "--paired-bs",
-        action="store_true",
         help="paired bootstrap resampling of every system against the baseline (sacreBLEU's "
         "--paired-bs) on the selected segments",
-    )
-    page.add_argument(
-        "--paired-bs-n",
-        type=count("--paired-bs-n", minimum=1, maximum=10_000_000),
         default=DEFAULT_BOOTSTRAP_SAMPLES,
-        metavar="N",
-        help=f"resamples of the paired bootstrap (default {DEFAULT_BOOTSTRAP_SAMPLES})",
+        count_help=f"resamples of the paired bootstrap (default {DEFAULT_BOOTSTRAP_SAMPLES})",
     )
     page.add_argument(
         "--seed",
@@ -168,12 +164,10 @@ def _baseline(wanted: str | int | None, names: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``matchlight report``; returns the exit status."""
-    return run(_main, argv)
+    return run(build_parser, _main, argv)
 
 
-def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     check_names(parser, [("--out", args.out)])
     saved: SavedSession | None = None
     if args.session:

@@ -211,12 +211,10 @@ def _json_payload(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``matchlight score``; returns the exit status."""
-    return run(_main, argv)
+    return run(build_parser, _main, argv)
 
 
-def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     targets: list[tuple[str, str | None]] = [("--csv", args.csv), ("--json", args.json)]
     if args.csv:
         targets.append(("--csv", str(sidecar_path(args.csv))))
