@@ -278,3 +278,16 @@ def test_added_columns_are_columns_like_any_other(data: SelectionData, tmp_path)
         session.set_column(
             ScoreColumn("bleu", "BLEU", "BLEU", "imported", "clash"), np.zeros((3, n))
         )
+
+
+def test_row_sets_of_different_sources_all_apply(data: SelectionData) -> None:
+    chart = RowSet((1, 2, 3, 4), "BLEU 20-40", source="chart")
+    notes = RowSet((2, 3, 9), "annotations: major", source="annotations")
+    selection = Selection().with_filter(chart).with_filter(notes)
+    assert select(selection, data)[0].nonzero()[0].tolist() == [2, 3]
+    # A new chart brush replaces the chart's, not the annotations'.
+    again = selection.with_filter(RowSet((3, 9), "scatter box", source="chart"))
+    assert again.filters == (notes, RowSet((3, 9), "scatter box", source="chart"))
+    # Clearing the chart's set keeps the annotations'.
+    assert again.without("rows", source="chart").filters == (notes,)
+    assert again.without("rows").filters == ()

@@ -327,11 +327,13 @@ class SegmentRange:
 @dataclass(frozen=True, slots=True)
 class RowSet:
     """A set of rows picked elsewhere: brushed on a chart, clicked in a bucket, tagged.
-    ``label`` says where they came from, for the user."""
+    ``label`` says what they are, for the user; ``source`` is who picked them (``"chart"``,
+    ``"annotations"``...): a selection holds one set per source, and they all apply."""
 
     kind: ClassVar[str] = "rows"
     rows: tuple[int, ...]
     label: str = "chosen rows"
+    source: str = "rows"
 
     def mask(self, data: SelectionData) -> BoolArray:
         keep = np.zeros(data.n_rows, np.bool_)
@@ -395,8 +397,14 @@ class Selection:
         kept = tuple(f for f in self.filters if _slot(f) != _slot(new))
         return Selection((*kept, new), self.sort)
 
-    def without(self, kind: str) -> Selection:
-        return Selection(tuple(f for f in self.filters if f.kind != kind), self.sort)
+    def without(self, kind: str, *, source: str | None = None) -> Selection:
+        """A copy without the filters of ``kind`` (only the row sets of ``source``, if given)."""
+        kept = tuple(
+            f
+            for f in self.filters
+            if f.kind != kind or (source is not None and getattr(f, "source", None) != source)
+        )
+        return Selection(kept, self.sort)
 
     def with_sort(self, sort: Sort) -> Selection:
         return Selection(self.filters, sort)
@@ -434,6 +442,8 @@ def _slot(f: Filter) -> tuple[object, ...]:
         return (f.kind, f.column, f.system)
     if isinstance(f, DeltaFilter):
         return (f.kind, f.column, f.system, f.baseline)
+    if isinstance(f, RowSet):
+        return (f.kind, f.source)
     return (f.kind,)
 
 

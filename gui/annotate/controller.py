@@ -139,6 +139,8 @@ ESA_COLUMN = ScoreColumn(
 )
 #: Label prefix of the row sets the annotation filter puts into the selection.
 FILTER_LABEL = "annotations: "
+#: The source of the row set the annotation filters put in the selection (beside a chart's).
+FILTER_SOURCE = "annotations"
 RECENT_SESSIONS_KEY = "recent/sessions"
 RECENT_LIMIT = 10
 ANNOTATOR_KEY = "annotation/annotator"
@@ -1586,7 +1588,9 @@ class AnnotationController(QObject):
             return 0
         selection = session.selection
         kept = tuple(f for f in selection.filters if not _is_ours(f))
-        mine = RowSet(tuple(int(r) for r in rows), label=FILTER_LABEL + query.label())
+        mine = RowSet(
+            tuple(int(r) for r in rows), label=FILTER_LABEL + query.label(), source=FILTER_SOURCE
+        )
         try:
             session.set_selection(Selection((*kept, mine), selection.sort))
         except SelectionError as exc:
@@ -1624,7 +1628,7 @@ class AnnotationController(QObject):
         )
         selection = session.selection
         kept = tuple(f for f in selection.filters if not _is_ours(f))
-        mine = RowSet(tuple(rows), label=FILTER_LABEL + "flagged errors")
+        mine = RowSet(tuple(rows), label=FILTER_LABEL + "flagged errors", source=FILTER_SOURCE)
         session.set_selection(Selection((*kept, mine), selection.sort))
         return len(rows)
 
@@ -2240,4 +2244,4 @@ def _read_records_in_background(
 
 
 def _is_ours(f: object) -> bool:
-    return isinstance(f, RowSet) and f.label.startswith(FILTER_LABEL)
+    return isinstance(f, RowSet) and f.source == FILTER_SOURCE

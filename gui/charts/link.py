@@ -34,6 +34,8 @@ IntArray = npt.NDArray[np.int64]
 
 #: How long chart updates wait to batch scores arriving in chunks (ms).
 DATA_DELAY_MS = 400
+#: The source of the row set a chart brush puts in the selection (one per selection).
+BRUSH_SOURCE = "chart"
 
 
 def chart_columns(table: ScoreTable) -> list[ScoreColumn]:
@@ -173,7 +175,7 @@ class ChartLink(QObject):
         if core is None:
             return None
         for f in core.selection.filters:
-            if isinstance(f, RowSet):
+            if isinstance(f, RowSet) and f.source == BRUSH_SOURCE:
                 return f"{f.label}: {len(f.rows):,} rows"
         return None
 
@@ -183,7 +185,9 @@ class ChartLink(QObject):
         session = self._session
         if session is None:
             return False
-        brush = RowSet(tuple(int(r) for r in np.asarray(rows, np.int64).tolist()), label)
+        brush = RowSet(
+            tuple(int(r) for r in np.asarray(rows, np.int64).tolist()), label, BRUSH_SOURCE
+        )
         previous = self._brush
         self._brush = (owner, brush)  # before the selection is announced: charts ask whose
         try:
@@ -201,8 +205,10 @@ class ChartLink(QObject):
         if session is None:
             return
         self._brush = None
-        if any(isinstance(f, RowSet) for f in session.selection.filters):
-            session.set_selection(session.selection.without(RowSet.kind))
+        selection = session.selection
+        cleared = selection.without(RowSet.kind, source=BRUSH_SOURCE)
+        if cleared != selection:
+            session.set_selection(cleared)
 
     # -- the table's current row ----------------------------------------------------------------
 
