@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from matchlight.core import __version__
 from matchlight.core.io.inputs import InputError, InputSpec, parse_spec
+from matchlight.gui.annotate.install import add_session_argument, start_session
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs, default_system_name, sample_specs
 from matchlight.gui.shell.mainwindow import APP_NAME, ErrorSink, MainWindow
 
@@ -63,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="system output file; repeat for several systems (NAME defaults to the file stem)",
     )
     parser.add_argument("--version", action="version", version=f"matchlight {__version__}")
+    add_session_argument(parser)  # matchlight SESSION.matchlight
     return parser
 
 
@@ -211,6 +213,9 @@ def create_window(
     window = MainWindow(settings=settings, error_sink=error_sink)
     if show:
         window.show()
+    # A session named on the command line; else, at the app's start, the crash-recovery offer.
+    if start_session(window, args, offer_recovery=show):
+        return window
     try:
         specs = specs_from_args(args)
     except InputError as exc:
