@@ -715,6 +715,9 @@ def test_the_console_script_dispatches_report(tmp_path: Path) -> None:
 
 
 def test_the_tints_are_the_apps() -> None:
+    """The report paints what the app paints in its light theme (both take core.style.palette's
+    colours; tests/test_style_palette.py and tests/gui/test_highlight_palette.py check each
+    side)."""
     from PySide6.QtGui import QColor
 
     from matchlight.core.report import palette
@@ -725,9 +728,15 @@ def test_the_tints_are_the_apps() -> None:
             tint = palette.match_tint(level, max_level)
             assert tint == app.order_tint(level, False, max_level).name()
             assert palette.tint_text(tint) == app.tint_text(QColor(tint)).name()
-    assert app._LCS_TINT[False] == palette.LCS_TINT
-    assert app._MISSED_TINT[False] == palette.MISSED_TINT
-    assert app._UNMATCHED_LINE[False] == palette.UNMATCHED_LINE
+    missed = app.highlight_format("missed", 0, False)
+    lcs = app.highlight_format("lcs", 0, False)
+    unmatched = app.highlight_format("unmatched", 0, False)
+    assert missed.background().color().name() == palette.MISSED_TINT
+    assert missed.underlineColor().name() == palette.MISSED_LINE
+    assert missed.foreground().color().name() == palette.TINT_TEXT
+    assert lcs.background().color().name() == palette.LCS_TINT
+    assert lcs.underlineColor().name() == palette.LCS_LINE
+    assert unmatched.underlineColor().name() == palette.UNMATCHED_LINE
     from matchlight.gui.charts.summary import SYSTEM_COLOURS
 
     assert palette.SYSTEM_COLOURS == SYSTEM_COLOURS

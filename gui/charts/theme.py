@@ -2,8 +2,8 @@
 
 Charts take their colours from the widget's palette (dark when the base colour is dark, as the
 rest of the app decides), so they follow the desktop's theme and re-style when it changes.
-System colours are Okabe–Ito's (distinguishable with the common colour-vision deficiencies), in
-the same order as the corpus summary's, lightened for dark backgrounds. Export goes through
+System colours are the theme's (:attr:`core.style.palette.Theme.systems`): Okabe–Ito's, in the
+corpus summary's order, made to stand out against the chart's background. Export goes through
 :func:`core.io.safewrite.write_file_atomic`, like every file the app writes.
 """
 
@@ -21,6 +21,7 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
 from matchlight.core.io.safewrite import write_file_atomic
+from matchlight.core.style.palette import theme as palette_theme
 from matchlight.gui.highlight.palette import is_dark_palette
 
 __all__ = [
@@ -30,28 +31,6 @@ __all__ = [
     "style_plot",
     "theme_for",
 ]
-
-#: Okabe–Ito, in the corpus summary's order; then lighter variants for dark backgrounds.
-_LIGHT_SYSTEMS = (
-    "#0072B2",
-    "#D55E00",
-    "#009E73",
-    "#CC79A7",
-    "#E69F00",
-    "#56B4E9",
-    "#000000",
-    "#B8A800",
-)
-_DARK_SYSTEMS = (
-    "#56B4E9",
-    "#FF8F4A",
-    "#2FD3A2",
-    "#EBA3CC",
-    "#F5C04A",
-    "#9FD8F7",
-    "#E6E6E6",
-    "#F0E442",
-)
 
 #: Export formats by file suffix.
 EXPORT_FORMATS: dict[str, str] = {".png": "PNG image", ".svg": "SVG vector image"}
@@ -71,7 +50,7 @@ class ChartTheme:
     highlight: QColor  # a brushed range, selected points
 
     def system(self, index: int, alpha: int = 255) -> QColor:
-        colours = _DARK_SYSTEMS if self.dark else _LIGHT_SYSTEMS
+        colours = palette_theme(self.dark).systems
         colour = QColor(colours[index % len(colours)])
         colour.setAlpha(alpha)
         return colour

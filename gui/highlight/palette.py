@@ -18,6 +18,10 @@ Every tinted token carries an explicit foreground chosen for contrast with its t
 at least 4.5:1; tested): dark text on pale tints, light text on deep ones, so it stays readable
 on a selected row too. Untinted text keeps the palette's own text colour.
 
+The colours and their arithmetic (CIELAB ramp, WCAG contrast) are :mod:`core.style.palette`'s,
+shared with the HTML report; this module only turns them into ``QColor`` and
+``QTextCharFormat``.
+
 Also here, because the delegate, the detail pane and the legend all need them:
 :func:`build_document` (plain text + highlight ranges -> :class:`QTextDocument`, built with
 :class:`QTextCursor` and :class:`QTextCharFormat`, never with HTML) and the Python-index to
@@ -45,31 +49,11 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from matchlight.core.metrics.base import HighlightMode, Range
+from matchlight.core.style import palette as colours
+from matchlight.core.style.palette import DEFAULT_MAX_LEVEL, MIN_TEXT_CONTRAST
 
 #: Highlight kinds understood by :func:`highlight_format`: core's range kinds, and the hover link.
 KINDS: tuple[str, ...] = ("match", "unmatched", "missed", "lcs", "link")
-#: The levels of a ``match`` tint when no mode says otherwise (BLEU's default order).
-DEFAULT_MAX_LEVEL = 4
-#: The contrast every tint keeps with its text (WCAG AA is 4.5; a little more, for rounding).
-MIN_TEXT_CONTRAST = 4.6
-
-#: The match ramp of each theme (False: light, True: dark), palest-to-deepest or
-#: deepest-to-brightest: the first anchor is level 1, the last ``max_level``. Interpolated in
-#: CIELAB, so equal steps of level are about equal steps of perceived difference.
-_RAMP = {
-    False: ("#dfecf8", "#94c2ea", "#4a8fd0", "#1f5fa8", "#0b2f66"),
-    True: ("#172b45", "#225a9c", "#5ea2e3", "#c2e0fc"),
-}
-_DARK_TEXT = "#111111"
-_LIGHT_TEXT = "#f7f7f7"
-_TINT_TEXT = {False: _DARK_TEXT, True: "#f2f2f2"}  # on the fixed tints below
-_UNMATCHED_LINE = {False: "#d55e00", True: "#ff8c42"}
-_MISSED_TINT = {False: "#fcd3a8", True: "#5c3510"}
-_MISSED_LINE = {False: "#b34700", True: "#ffa55c"}
-_LCS_TINT = {False: "#c6ebd9", True: "#174a38"}
-_LCS_LINE = {False: "#007a59", True: "#3fd0a0"}
-_LINK_TINT = {False: "#ffe066", True: "#7a6200"}
-_LINK_LINE = {False: "#8a6d00", True: "#ffe066"}
 
 
 def is_dark_palette(palette: QPalette) -> bool:
@@ -77,100 +61,34 @@ def is_dark_palette(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Base).lightnessF() < 0.5
 
 
-# -- the match ramp -----------------------------------------------------------------------------
-
-_WHITE = (0.95047, 1.0, 1.08883)  # D65
-
-
-def _linear(channel: float) -> float:
-    return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
-
-
-def _gamma(channel: float) -> float:
-    channel = min(max(channel, 0.0), 1.0)
-    return 12.92 * channel if channel <= 0.0031308 else 1.055 * channel ** (1 / 2.4) - 0.055
-
-
-def _lab_f(t: float) -> float:
-    return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
-
-
-def _lab_f_inverse(t: float) -> float:
-    return t**3 if t**3 > 216 / 24389 else (116 * t - 16) / (24389 / 27)
+def _rgb(color: QColor) -> colours.RGB:
+    return color.redF(), color.greenF(), color.blueF()
 
 
 def to_lab(color: QColor) -> tuple[float, float, float]:
     """CIELAB (D65) of an sRGB colour."""
-    r, g, b = (_linear(c) for c in (color.redF(), color.greenF(), color.blueF()))
-    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / _WHITE[0]
-    y = (0.2126 * r + 0.7152 * g + 0.0722 * b) / _WHITE[1]
-    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / _WHITE[2]
-    fx, fy, fz = _lab_f(x), _lab_f(y), _lab_f(z)
-    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+    return colours.to_lab(_rgb(color))
 
 
-def _from_lab(lightness: float, a: float, b: float) -> QColor:
-    fy = (lightness + 16) / 116
-    x = _WHITE[0] * _lab_f_inverse(fy + a / 500)
-    y = _WHITE[1] * _lab_f_inverse(fy)
-    z = _WHITE[2] * _lab_f_inverse(fy - b / 200)
-    rgb = (
-        3.2406 * x - 1.5372 * y - 0.4986 * z,
-        -0.9689 * x + 1.8758 * y + 0.0415 * z,
-        0.0557 * x - 0.2040 * y + 1.0570 * z,
-    )
-    return QColor.fromRgbF(*(_gamma(c) for c in rgb))
+def relative_luminance(color: QColor) -> float:
+    """WCAG relative luminance of an sRGB colour (0 black to 1 white)."""
+    return colours.relative_luminance(_rgb(color))
 
 
-def _lightness_of(luminance: float) -> float:
-    return 116 * _lab_f(luminance) - 16
-
-
-def _text_band() -> tuple[float, float]:
-    """The CIELAB lightness range in which neither text colour keeps MIN_TEXT_CONTRAST."""
-    dark = relative_luminance(QColor(_DARK_TEXT))
-    light = relative_luminance(QColor(_LIGHT_TEXT))
-    below = (light + 0.05) / MIN_TEXT_CONTRAST - 0.05  # light text needs the tint darker
-    above = MIN_TEXT_CONTRAST * (dark + 0.05) - 0.05  # dark text needs it lighter
-    return _lightness_of(below), _lightness_of(above)
-
-
-@lru_cache(maxsize=64)
-def _tints(dark: bool, max_level: int) -> tuple[str, ...]:
-    """The ``max_level`` tints of a mode, spread evenly over the theme's ramp.
-
-    A tint that would fall in the lightness band where neither text colour is readable is moved
-    to the nearer edge of it.
-    """
-    anchors = [to_lab(QColor(h)) for h in _RAMP[dark]]
-    low, high = _text_band()
-    steps = len(anchors) - 1
-    tints = []
-    for level in range(1, max_level + 1):
-        t = 0.5 if max_level == 1 else (level - 1) / (max_level - 1)
-        i = min(int(t * steps), steps - 1)
-        f = t * steps - i
-        lightness, a, b = (p + (q - p) * f for p, q in zip(anchors[i], anchors[i + 1], strict=True))
-        if low < lightness < high:
-            lightness = low if lightness - low < high - lightness else high
-        tints.append(_from_lab(lightness, a, b).name())
-    return tuple(tints)
+def contrast_ratio(a: QColor, b: QColor) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    return colours.contrast_ratio(_rgb(a), _rgb(b))
 
 
 def order_tint(level: int, dark: bool, max_level: int = DEFAULT_MAX_LEVEL) -> QColor:
     """Background tint of a ``match`` at ``level`` (1..``max_level``) in a mode of ``max_level``
     levels; higher levels are shown as ``max_level``."""
-    if level < 1:
-        raise ValueError(f"a matched level must be at least 1, not {level}")
-    if max_level < 1:
-        raise ValueError(f"a mode has at least one level, not {max_level}")
-    return QColor(_tints(dark, max_level)[min(level, max_level) - 1])
+    return QColor(colours.match_tint(level, max_level, dark=dark))
 
 
 def tint_text(tint: QColor) -> QColor:
     """The text colour on ``tint``: dark or light, whichever contrasts more."""
-    dark, light = QColor(_DARK_TEXT), QColor(_LIGHT_TEXT)
-    return dark if contrast_ratio(tint, dark) >= contrast_ratio(tint, light) else light
+    return QColor(colours.tint_text(_rgb(tint)))
 
 
 def highlight_format(
@@ -189,6 +107,7 @@ def highlight_format(
 @lru_cache(maxsize=256)
 def _format(kind: str, level: int, dark: bool, max_level: int) -> QTextCharFormat:
     """The format of :func:`highlight_format`, made once (every cell's document asks again)."""
+    theme = colours.theme(dark)
     fmt = QTextCharFormat()
     if kind == "match":
         tint = order_tint(level, dark, max_level)
@@ -196,37 +115,25 @@ def _format(kind: str, level: int, dark: bool, max_level: int) -> QTextCharForma
         fmt.setForeground(tint_text(tint))
     elif kind == "unmatched":
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
-        fmt.setUnderlineColor(QColor(_UNMATCHED_LINE[dark]))
+        fmt.setUnderlineColor(QColor(theme.unmatched_line))
     elif kind == "missed":
-        fmt.setBackground(QColor(_MISSED_TINT[dark]))
-        fmt.setForeground(QColor(_TINT_TEXT[dark]))
+        fmt.setBackground(QColor(theme.missed_tint))
+        fmt.setForeground(QColor(theme.fixed_text))
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DashUnderline)
-        fmt.setUnderlineColor(QColor(_MISSED_LINE[dark]))
+        fmt.setUnderlineColor(QColor(theme.missed_line))
     elif kind == "lcs":
-        fmt.setBackground(QColor(_LCS_TINT[dark]))
-        fmt.setForeground(QColor(_TINT_TEXT[dark]))
+        fmt.setBackground(QColor(theme.lcs_tint))
+        fmt.setForeground(QColor(theme.fixed_text))
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
-        fmt.setUnderlineColor(QColor(_LCS_LINE[dark]))
+        fmt.setUnderlineColor(QColor(theme.lcs_line))
     elif kind == "link":
-        fmt.setBackground(QColor(_LINK_TINT[dark]))
-        fmt.setForeground(QColor(_TINT_TEXT[dark]))
+        fmt.setBackground(QColor(theme.link_tint))
+        fmt.setForeground(QColor(theme.fixed_text))
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
-        fmt.setUnderlineColor(QColor(_LINK_LINE[dark]))
+        fmt.setUnderlineColor(QColor(theme.link_line))
     else:
         raise ValueError(f"unknown highlight kind {kind!r}; expected one of {', '.join(KINDS)}")
     return fmt
-
-
-def relative_luminance(color: QColor) -> float:
-    """WCAG relative luminance of an sRGB colour (0 black to 1 white)."""
-    r, g, b = (_linear(c) for c in (color.redF(), color.greenF(), color.blueF()))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast_ratio(a: QColor, b: QColor) -> float:
-    """WCAG contrast ratio of two colours (1 to 21)."""
-    hi, lo = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
 
 
 # -- documents ----------------------------------------------------------------------------------
