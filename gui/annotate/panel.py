@@ -37,8 +37,10 @@ from PySide6.QtWidgets import (
 from matchlight.core.annotation.model import Severity, Status
 from matchlight.core.annotation.typology import SEPARATOR, AnnotationMode
 from matchlight.core.annotation.workspace import AnnotationQuery
+from matchlight.core.style.palette import theme
 from matchlight.gui.annotate.controller import AnnotationController
 from matchlight.gui.annotate.painting import SEVERITY_COLORS
+from matchlight.gui.highlight.palette import is_dark_palette
 
 __all__ = ["AnnotationPanel"]
 
@@ -419,7 +421,7 @@ class AnnotationPanel(QWidget):
         spans = c.target_spans()
         current = self._selected_span_id()
         self.spans_view.clear()
-        dark = self.palette().color(self.backgroundRole()).lightnessF() < 0.5
+        dark = is_dark_palette(self.palette())
         for span in spans:
             flagged = span.id in c.flagged
             status = "flagged: not found" if flagged else span.status.value
@@ -435,7 +437,7 @@ class AnnotationPanel(QWidget):
             color = QColor(SEVERITY_COLORS[span.severity][1 if dark else 0])
             item.setForeground(2, QBrush(color))
             if flagged:
-                item.setForeground(3, QBrush(QColor("#d55e00" if not dark else "#ff8c42")))
+                item.setForeground(3, QBrush(QColor(theme(dark).unmatched_line)))
             tip = [f"{span.category or 'error'} · {span.severity.value} · {span.status.value}"]
             if span.note:
                 tip.append(f"Note: {span.note}")
