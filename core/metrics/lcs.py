@@ -506,8 +506,9 @@ class PreparedSequence:
     band_bits: ClassVar[int | None] = None
     #: Bytes of whole-width masks (:func:`match_masks_nbytes`) above which bands are used.
     mask_budget: ClassVar[int] = 1 << 24
-    #: Bits of DP columns a backtrack may hold at once; beyond that it recomputes them.
-    column_budget: ClassVar[int] = 1 << 26
+    #: Bits of DP columns a backtrack may hold at once (34 MB: every pair within
+    #: MAX_DETAIL_TOKENS is walked in one pass); beyond that it recomputes them.
+    column_budget: ClassVar[int] = MAX_DETAIL_TOKENS * (MAX_DETAIL_TOKENS + _PIECE_OVERHEAD)
 
     __slots__ = ("_banded", "_full", "_whole", "tokens")
 
