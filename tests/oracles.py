@@ -9,6 +9,7 @@ themselves) on generated and real data.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from matchlight.core.metrics.bleu import (
     _check_tokens,
     _closest_ref_len,
 )
+from matchlight.core.metrics.lcs import lcs_length
 from matchlight.core.metrics.nltk_bleu import (
     _METHOD5_ORDER,
     NLTK_DEFAULT_WEIGHTS,
@@ -26,6 +28,7 @@ from matchlight.core.metrics.nltk_bleu import (
     _weight_sets,
     nltk_bleu_from_stats,
 )
+from matchlight.core.metrics.rouge import PreparedRef, RougeStats
 
 #: An n-gram key: unigrams are the token itself, longer n-grams are tuples of tokens.
 NgramKey = str | tuple[str, ...]
@@ -229,3 +232,33 @@ def nltk_corpus_bleu(
         alpha=alpha,
         k=k,
     )
+
+
+# -- ROUGE ------------------------------------------------------------------------------------
+
+
+def _ngram_counter(tokens: Sequence[str], n: int) -> Counter[NgramKey]:
+    return Counter(_ngrams(tokens, n))
+
+
+def rouge_n(hypothesis: Sequence[str], ref: PreparedRef, n: int) -> RougeStats:
+    """ROUGE-N stats of one pair, as rouge-score's ``_score_ngrams`` counts them: clipped n-gram
+    matches, hypothesis and reference n-gram counts."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be an integer >= 1, got {n!r}")
+    if isinstance(hypothesis, str):
+        raise TypeError("the hypothesis must be a sequence of tokens, not a string")
+    ref_counts = _ngram_counter(ref.tokens, n)
+    overlap = 0
+    for gram, count in _ngram_counter(hypothesis, n).items():
+        overlap += min(count, ref_counts.get(gram, 0))
+    return RougeStats(overlap, max(len(hypothesis) - n + 1, 0), max(len(ref.tokens) - n + 1, 0))
+
+
+def rouge_l(hypothesis: Sequence[str], ref: PreparedRef) -> RougeStats:
+    """ROUGE-L stats of one pair: the LCS length (core.metrics.lcs's, itself checked against
+    rouge-score's table in tests/test_lcs.py), hypothesis and reference lengths."""
+    if isinstance(hypothesis, str):
+        raise TypeError("the hypothesis must be a sequence of tokens, not a string")
+    overlap = lcs_length(hypothesis, ref.tokens) if hypothesis and ref.tokens else 0
+    return RougeStats(overlap, len(hypothesis), len(ref.tokens))

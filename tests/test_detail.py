@@ -22,7 +22,7 @@ from sacrebleu.metrics.bleu import BLEU
 from matchlight.core.metrics.base import DETAIL_TOKEN_LIMIT
 from matchlight.core.metrics.bleu import BleuRowDetail, BleuSettings
 from matchlight.core.metrics.nltk_bleu import NltkRowDetail
-from matchlight.core.metrics.rouge_metric import RougeRowDetail
+from matchlight.core.metrics.rouge import RougeRowDetail
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.detail import RowDetail, RowDetailer, row_detail
 from matchlight.core.text.types import Tokens

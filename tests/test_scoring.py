@@ -26,9 +26,7 @@ from matchlight.core.metrics.nltk_bleu import nltk_bleu_from_stats
 from matchlight.core.metrics.rouge import (
     RougeStats,
     prepare_ref,
-    rouge_l,
     rouge_lsum,
-    rouge_n,
     score_multi,
 )
 from matchlight.core.scoring.config import ScoringConfig
@@ -43,7 +41,7 @@ from matchlight.core.scoring.scorer import ChunkScorer
 from matchlight.core.text.corpus import CorpusText
 from matchlight.core.text.tokenizers import bleu_tokenizer, rouge_tokenizer, sentence_spans
 from tests.conftest import ALL_METRICS, DATASETS, make_config
-from tests.oracles import bleu_stats, nltk_stats_from_refs, prepare_refs
+from tests.oracles import bleu_stats, nltk_stats_from_refs, prepare_refs, rouge_l, rouge_n
 
 # -- the straightforward per-row computation ------------------------------------------------
 

@@ -13,7 +13,7 @@ from matchlight.core.metrics.base import Metric, Setting, SettingError
 from matchlight.core.metrics.bleu import BleuMetric
 from matchlight.core.metrics.chrf import ChrfMetric
 from matchlight.core.metrics.nltk_bleu import NltkBleuMetric
-from matchlight.core.metrics.rouge_metric import RougeMetric
+from matchlight.core.metrics.rouge import RougeMetric
 
 __all__ = ["DEFAULT_METRICS", "METRICS", "metric", "parse_metrics", "settings_by_cli"]
 

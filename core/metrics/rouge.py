@@ -1,61 +1,97 @@
-"""ROUGE-N, ROUGE-L and ROUGE-Lsum on already-tokenized text, equal to rouge-score 0.1.2.
+"""ROUGE, equal to rouge-score 0.1.2: its arithmetic, settings, columns, bulk scorer, highlights.
 
-Every function here takes tokens (and, for ROUGE-Lsum, sentences of tokens); tokenizing is done
-elsewhere. Scores are computed in two steps, like sacrebleu's metrics:
+Scores are computed in two steps, like sacrebleu's metrics:
 
 1. a segment against one reference gives additive :class:`RougeStats`
-   (``overlap``, ``hyp_count``, ``ref_count``), which can be summed for corpus micro-averages or
-   bootstrap resamples without re-tokenizing;
-2. :func:`score_of` turns stats into a :class:`Score` with exactly rouge-score's arithmetic.
+   (``overlap``, ``hyp_count``, ``ref_count``);
+2. :func:`score_of` (one row) and :func:`rouge_prf` (arrays) turn stats into precision, recall
+   and F-measure with exactly rouge-score's arithmetic.
 
 What is counted, per type (rouge-score's names in brackets):
 
 * ROUGE-N (``_score_ngrams``): overlap = sum over n-grams of ``min(count_hyp, count_ref)``;
-  counts = number of n-grams on each side, ``max(len - n + 1, 0)``.
-* ROUGE-L (``_score_lcs``): overlap = LCS length; counts = token counts.
+  counts = number of n-grams on each side, ``max(len - n + 1, 0)``. Counted in bulk by
+  :class:`core.metrics.ngrams.NgramCounts`; one row's matches come from
+  :mod:`core.metrics.matching`.
+* ROUGE-L (``_score_lcs``): overlap = LCS length; counts = token counts (the LCS and
+  rouge-score's backtrack are :mod:`core.metrics.lcs`'s).
 * ROUGE-Lsum (``_summary_level_lcs``): for every reference sentence, the union of the LCSs with
-  each hypothesis sentence (using rouge-score's tie-breaking, see :mod:`core.metrics.lcs`); a union
-  token
-  is a hit while both sides still have unused occurrences of it (rouge-score's token-count
-  bookkeeping); counts = total tokens over all sentences.
+  each hypothesis sentence; a union token is a hit while both sides still have unused
+  occurrences of it (rouge-score's token-count bookkeeping); counts = total tokens over all
+  sentences (:func:`rouge_lsum`).
 
 rouge-score divides by ``max(count, 1)`` for ROUGE-N but returns 0 for ROUGE-L/Lsum when a side is
 empty. An empty side always has zero overlap, so both rules give the same numbers and one
 :func:`score_of` serves all three types.
 
-Sentence splitting for ROUGE-Lsum is the caller's job. To match rouge-score, split the raw text on
-``"\\n"``, drop the pieces that are empty *strings*, and tokenize each remaining piece (pieces
-that tokenize to nothing may be kept or dropped; they do not change the result).
+ROUGE-Lsum's sentences are cut in one place, :func:`rouge_line` (rouge-score splits on
+``"\\n"`` and drops empty pieces; :class:`ScoringConfig`'s separator generalises the marker).
 """
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import chain
+from typing import ClassVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from matchlight.core.metrics.lcs import PreparedSequence, next_order
+from matchlight.core.metrics.base import (
+    Block,
+    ChunkText,
+    CorpusView,
+    HighlightLayer,
+    HighlightMode,
+    Metric,
+    MetricChunk,
+    MetricCorpus,
+    MetricRowDetail,
+    MetricSettings,
+    Range,
+    Run,
+    ScoreColumn,
+    Setting,
+    check_detail_size,
+)
+from matchlight.core.metrics.lcs import PreparedSequence, chunk_lcs_lengths
+from matchlight.core.metrics.matching import match_orders
+from matchlight.core.metrics.ngrams import Column, NgramCounts
+from matchlight.core.text.textspan import sentence_spans
+from matchlight.core.text.tokenizers import ROUGE_TOKENIZERS, Tokenizer, rouge_tokenizer
+from matchlight.core.text.types import Span, Tokens
 
 __all__ = [
+    "ROUGE_SCORE_VERSION",
     "PreparedRef",
-    "RougeDetail",
+    "RougeMetric",
+    "RougeSettings",
     "RougeStats",
     "Score",
     "prepare_ref",
-    "rouge_detail",
-    "rouge_detail_one",
-    "rouge_l",
+    "rouge_line",
     "rouge_lsum",
-    "rouge_n",
     "rouge_prf",
     "score_multi",
     "score_of",
 ]
+
+#: The rouge-score release whose numbers these are.
+ROUGE_SCORE_VERSION = "0.1.2"
+ROUGE_N_LIMIT = 9
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+#: The column suffixes of each ROUGE type: precision, recall, F-measure.
+_PARTS = (("p", "P", "precision"), ("r", "R", "recall"), ("f", "F", "F-measure"))
+
+
+# -- rouge-score's arithmetic ----------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,33 +133,6 @@ class Score:
     fmeasure: float
 
 
-@dataclass(frozen=True, slots=True)
-class RougeDetail:
-    """Everything the GUI needs to highlight one hypothesis/reference pair.
-
-    ``lcs`` holds ``(hypothesis index, reference index)`` pairs of the LCS rouge-score picks.
-    ``hyp_ngram_match[n - 1][k]`` tells whether the hypothesis n-gram starting at token ``k``
-    counts as matched: the first ``min(count_hyp, count_ref)`` occurrences of each n-gram, left to
-    right, do. ``ref_ngram_match`` is the same for the reference. ``rouge_n[n - 1]`` are the
-    ROUGE-N stats for ``n = 1..max_n``.
-    """
-
-    lcs: tuple[tuple[int, int], ...]
-    hyp_ngram_match: tuple[tuple[bool, ...], ...]
-    ref_ngram_match: tuple[tuple[bool, ...], ...]
-    rouge_n: tuple[RougeStats, ...]
-    rouge_l: RougeStats
-    rouge_lsum: RougeStats
-
-    @property
-    def stats(self) -> dict[str, RougeStats]:
-        """The stats keyed by rouge-score's type names: ``rouge1``.., ``rougeL``, ``rougeLsum``."""
-        by_type = {f"rouge{n}": stats for n, stats in enumerate(self.rouge_n, start=1)}
-        by_type["rougeL"] = self.rouge_l
-        by_type["rougeLsum"] = self.rouge_lsum
-        return by_type
-
-
 def _as_tokens(tokens: Sequence[str], what: str) -> Sequence[str]:
     if isinstance(tokens, str):
         raise TypeError(f"{what} must be a sequence of tokens, not a string: {tokens[:40]!r}")
@@ -149,23 +158,16 @@ def _check_order(n: int, what: str) -> None:
         raise ValueError(f"{what} must be an integer >= 1, got {n!r}")
 
 
-def _ngram_counts(tokens: Sequence[str], n: int) -> Counter[Hashable]:
-    if n == 1:
-        return Counter(tokens)
-    return Counter(zip(*(tokens[k:] for k in range(n)), strict=False))
-
-
 class PreparedRef:
-    """One reference prepared once and scored against any number of hypotheses.
+    """One reference prepared once and matched against any number of outputs (one row's detail,
+    the rows where ROUGE-Lsum has sentences).
 
-    Holds the LCS match masks of its tokens and, computed on first use, the reference's n-gram
-    counts for ``n = 1..max_n`` (higher orders are counted on the fly) and, for ROUGE-Lsum, the
-    match masks of each of its sentences.
+    Holds the LCS match masks of its tokens and, computed on first use, the match masks of each
+    of its sentences and its token counts for ROUGE-Lsum.
     """
 
     __slots__ = (
         "_lcs",
-        "_ngram_cache",
         "_sentence_cache",
         "_sentence_counts_cache",
         "_sentence_total",
@@ -181,7 +183,6 @@ class PreparedRef:
     _lcs: PreparedSequence
     _split: bool  # sentences were given (otherwise the reference is one sentence)
     _sentence_total: int
-    _ngram_cache: tuple[Counter[Hashable], ...] | None
     _sentence_cache: tuple[PreparedSequence, ...] | None
     _sentence_counts_cache: Counter[Hashable] | None
 
@@ -205,7 +206,6 @@ class PreparedRef:
             self._sentence_total = sum(map(len, self.sentences))
         self.max_n = max_n
         self._lcs = PreparedSequence(self.tokens)
-        self._ngram_cache = None
         self._sentence_cache = None
         self._sentence_counts_cache = None
 
@@ -214,14 +214,6 @@ class PreparedRef:
             f"PreparedRef(<{len(self.tokens)} tokens, {len(self.sentences)} sentences>, "
             f"max_n={self.max_n})"
         )
-
-    @property
-    def _ngrams(self) -> tuple[Counter[Hashable], ...]:
-        ngrams = self._ngram_cache
-        if ngrams is None:
-            ngrams = tuple(_ngram_counts(self.tokens, n) for n in range(1, self.max_n + 1))
-            self._ngram_cache = ngrams
-        return ngrams
 
     @property
     def _sentence_lcs(self) -> tuple[PreparedSequence, ...]:
@@ -241,19 +233,9 @@ class PreparedRef:
         """How often each token occurs over all sentences (ROUGE-Lsum)."""
         counts = self._sentence_counts_cache
         if counts is None:
-            if not self._split:
-                counts = self._ngrams[0]
-            else:
-                counts = Counter(chain.from_iterable(self.sentences))
+            counts = Counter(chain.from_iterable(self.sentences))
             self._sentence_counts_cache = counts
         return counts
-
-    def ngram_counts(self, n: int) -> Counter[Hashable]:
-        """Counts of the reference's n-grams (tokens for n = 1, tuples otherwise)."""
-        _check_order(n, "n")
-        if n <= self.max_n:
-            return self._ngrams[n - 1]
-        return _ngram_counts(self.tokens, n)
 
 
 def prepare_ref(
@@ -269,28 +251,6 @@ def prepare_ref(
     equals ROUGE-L.
     """
     return PreparedRef(tokens, sentences=sentences, max_n=max_n)
-
-
-def rouge_n(hypothesis: Sequence[str], ref: PreparedRef, n: int) -> RougeStats:
-    """ROUGE-N stats: clipped n-gram matches, hypothesis and reference n-gram counts."""
-    _check_order(n, "n")
-    hyp = _as_tokens(hypothesis, "hypothesis")
-    ref_counts = ref.ngram_counts(n)
-    overlap = 0
-    if hyp and ref_counts:
-        get = ref_counts.get
-        for gram, count in _ngram_counts(hyp, n).items():
-            in_ref = get(gram)
-            if in_ref:
-                overlap += count if count < in_ref else in_ref
-    return RougeStats(overlap, max(len(hyp) - n + 1, 0), max(len(ref.tokens) - n + 1, 0))
-
-
-def rouge_l(hypothesis: Sequence[str], ref: PreparedRef) -> RougeStats:
-    """ROUGE-L stats: LCS length, hypothesis length, reference length."""
-    hyp = _as_tokens(hypothesis, "hypothesis")
-    overlap = ref._lcs.lcs_length(hyp) if hyp and ref.tokens else 0
-    return RougeStats(overlap, len(hyp), len(ref.tokens))
 
 
 def rouge_lsum(hypothesis_sentences: Sequence[Sequence[str]], ref: PreparedRef) -> RougeStats:
@@ -355,169 +315,9 @@ def score_multi(per_reference: Sequence[RougeStats]) -> tuple[Score, int]:
     return best, best_index
 
 
-def _single_sentence(ref: PreparedRef) -> bool:
-    """Whether the reference's sentences are just its tokens (ROUGE-Lsum is then ROUGE-L's LCS)."""
-    if not ref._split:
-        return True
-    sentences = [s for s in ref.sentences if s]
-    if not sentences:
-        return not ref.tokens
-    return len(sentences) == 1 and sentences[0] == ref.tokens
-
-
-@lru_cache(maxsize=1024)
-def _nothing_matched(
-    hyp_len: int, ref_len: int, max_n: int
-) -> tuple[
-    tuple[tuple[bool, ...], ...],
-    tuple[tuple[bool, ...], ...],
-    tuple[RougeStats, ...],
-    tuple[tuple[int, int], ...],
-    RougeStats,
-]:
-    """:func:`_match_detail` of a pair with an empty side (immutable, so shared): common with
-    text the tokenizer keeps nothing of, such as any non-Latin script for rouge-score's."""
-    counts = [
-        (hyp_len - n + 1 if hyp_len >= n else 0, ref_len - n + 1 if ref_len >= n else 0)
-        for n in range(1, max_n + 1)
-    ]
-    return (
-        tuple([(False,) * hyp_count for hyp_count, _ in counts]),
-        tuple([(False,) * ref_count for _, ref_count in counts]),
-        tuple([RougeStats(0, hyp_count, ref_count) for hyp_count, ref_count in counts]),
-        (),
-        RougeStats(0, hyp_len, ref_len),
-    )
-
-
-def _match_detail(
-    hyp: Sequence[str], reference: PreparedSequence, max_n: int
-) -> tuple[
-    tuple[tuple[bool, ...], ...],
-    tuple[tuple[bool, ...], ...],
-    tuple[RougeStats, ...],
-    tuple[tuple[int, int], ...],
-    RougeStats,
-]:
-    """The n-gram flags and stats, the LCS and the ROUGE-L stats of one pair (see
-    :func:`rouge_detail`)."""
-    hyp_len = len(hyp)
-    ref_len = len(reference.tokens)
-    if not hyp_len or not ref_len:
-        return _nothing_matched(hyp_len, ref_len, max_n)
-    get = reference._masks.get
-    token_masks = [get(token, 0) for token in hyp]
-    hyp_flags: list[tuple[bool, ...]] = []
-    ref_flags: list[tuple[bool, ...]] = []
-    n_stats: list[RougeStats] = []
-    # Order 1 while finding the tokens present in the reference; then order after order from
-    # the positions still matching (next_order). Pairing the k-th occurrences on both sides
-    # (the k-th lowest bit of the mask) flags exactly the clipped matches.
-    found: dict[int, int] = {}
-    hyp_match = [False] * hyp_len
-    ref_match = [False] * ref_len
-    left: dict[int, int] = {}  # per n-gram (mask): reference occurrences not yet paired
-    overlap = 0
-    for i, mask in enumerate(token_masks):
-        if mask:
-            found[i] = mask
-            rest = left.get(mask, mask)
-            if rest:
-                low = rest & -rest
-                left[mask] = rest ^ low
-                hyp_match[i] = True
-                ref_match[low.bit_length() - 1] = True
-                overlap += 1
-    for n in range(1, max_n + 1):
-        hyp_count = hyp_len - n + 1 if hyp_len >= n else 0
-        ref_count = ref_len - n + 1 if ref_len >= n else 0
-        if n > 1:
-            hyp_match = [False] * hyp_count
-            ref_match = [False] * ref_count
-            overlap = 0
-            if found:
-                found = next_order(found, token_masks, n)
-                left = {}
-                for i, mask in found.items():
-                    rest = left.get(mask, mask)
-                    if rest:
-                        low = rest & -rest
-                        left[mask] = rest ^ low
-                        hyp_match[i] = True
-                        ref_match[low.bit_length() - 1] = True
-                        overlap += 1
-        hyp_flags.append(tuple(hyp_match))
-        ref_flags.append(tuple(ref_match))
-        n_stats.append(RougeStats(overlap, hyp_count, ref_count))
-    lcs = tuple(reference.lcs_pairs_from_masks(token_masks)) if hyp_len and ref_len else ()
-    return (
-        tuple(hyp_flags),
-        tuple(ref_flags),
-        tuple(n_stats),
-        lcs,
-        RougeStats(len(lcs), hyp_len, ref_len),
-    )
-
-
-def rouge_detail_one(
-    hypothesis: Sequence[str], reference: PreparedSequence, *, max_n: int = 2
-) -> RougeDetail:
-    """:func:`rouge_detail` when hypothesis and reference are one sentence each.
-
-    ``reference`` holds the reference tokens' match masks
-    (:class:`core.metrics.lcs.PreparedSequence`).
-    ROUGE-Lsum's union LCS is then the LCS itself and every one of its tokens is a hit, so the
-    ROUGE-Lsum stats are the ROUGE-L stats.
-    """
-    _check_order(max_n, "max_n")
-    hyp = _as_tokens(hypothesis, "hypothesis")
-    hyp_flags, ref_flags, n_stats, lcs, rouge_l = _match_detail(hyp, reference, max_n)
-    return RougeDetail(lcs, hyp_flags, ref_flags, n_stats, rouge_l, rouge_l)
-
-
-def rouge_detail(
-    hypothesis: Sequence[str],
-    ref: PreparedRef,
-    *,
-    max_n: int = 2,
-    hypothesis_sentences: Sequence[Sequence[str]] | None = None,
-) -> RougeDetail:
-    """Matches and stats of one hypothesis against one reference, for highlighting.
-
-    ``hypothesis_sentences`` feed ROUGE-Lsum; without them the hypothesis is one sentence.
-
-    The n-gram matches come from the reference's LCS match masks (see
-    :func:`core.metrics.lcs.next_order`; equal masks are equal n-grams): a flagged n-gram on either
-    side
-    is one of the first ``min(count_hyp, count_ref)`` occurrences of its n-gram, paired with the
-    same-rank occurrence on the other side (the k-th lowest bit of the mask). When both sides are
-    one sentence, ROUGE-Lsum's union LCS is the LCS itself and every one of its tokens is a hit,
-    so it reuses ROUGE-L's alignment.
-    """
-    _check_order(max_n, "max_n")
-    hyp = _as_tokens(hypothesis, "hypothesis")
-    hyp_flags, ref_flags, n_stats, lcs, rouge_l = _match_detail(hyp, ref._lcs, max_n)
-    if hypothesis_sentences is None:
-        hyp_single = True
-    else:
-        sentences = [s for s in _as_sentences(hypothesis_sentences, "hypothesis sentences") if s]
-        hyp_single = (not sentences and not hyp) or (
-            len(sentences) == 1 and list(sentences[0]) == list(hyp)
-        )
-    if hyp_single and _single_sentence(ref):
-        lsum = rouge_l
-    else:
-        lsum = rouge_lsum((hyp,) if hypothesis_sentences is None else hypothesis_sentences, ref)
-    return RougeDetail(lcs, hyp_flags, ref_flags, n_stats, rouge_l, lsum)
-
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-
-
 def rouge_prf(overlap: IntArray, hyp_count: IntArray, ref_count: IntArray) -> FloatArray:
-    """Precision, recall and F-measure stacked on a new last axis
-    (matchlight.core.metrics.rouge.score_of)."""
+    """Precision, recall and F-measure stacked on a new last axis: :func:`score_of` on
+    arrays."""
     precision = overlap / np.maximum(hyp_count, 1)
     recall = overlap / np.maximum(ref_count, 1)
     denominator = precision + recall
@@ -525,3 +325,449 @@ def rouge_prf(overlap: IntArray, hyp_count: IntArray, ref_count: IntArray) -> Fl
     fmeasure = np.zeros_like(precision)
     fmeasure[positive] = 2 * precision[positive] * recall[positive] / denominator[positive]
     return np.stack((precision, recall, fmeasure), axis=-1)
+
+
+# -- the metric ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RougeSettings(MetricSettings):
+    """rouge-score's ``RougeScorer`` settings (several references: ``score_multi``)."""
+
+    SPECS: ClassVar[tuple[Setting, ...]] = (
+        Setting(
+            key="tokenizer",
+            label="ROUGE tokenizer",
+            kind="choice",
+            choices=ROUGE_TOKENIZERS,
+            help="rouge-score keeps only [a-z0-9] runs (other scripts vanish); unicode keeps "
+            "letters and numbers of every script, one token per Han ideograph and kana, "
+            "Hangul as space-separated words",
+            cli="--rouge-tokenizer",
+        ),
+        Setting(
+            key="stem",
+            label="Porter stemming",
+            kind="flag",
+            help="Porter stemming (nltk), as rouge-score's use_stemmer",
+            cli="--rouge-stem",
+        ),
+        Setting(
+            key="max_n",
+            label="ROUGE-N up to",
+            kind="int",
+            minimum=1,
+            maximum=ROUGE_N_LIMIT,
+            help="score ROUGE-1 .. ROUGE-N (default 2)",
+            cli="--rouge-n",
+        ),
+    )
+
+    tokenizer: str = "rouge-score"
+    stem: bool = False
+    max_n: int = 2
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """The ROUGE types scored, in rouge-score's spelling."""
+        return _rouge_types(self.max_n)
+
+    def word_tokenizer(self) -> Tokenizer:
+        return rouge_tokenizer(self.tokenizer, stem=self.stem)
+
+
+@functools.cache
+def _rouge_types(max_n: int) -> tuple[str, ...]:
+    return (*(f"rouge{n}" for n in range(1, max_n + 1)), "rougeL", "rougeLsum")
+
+
+def separator_name(separator: str | None) -> str:
+    """A sentence separator as signatures and messages show it (``\\n``, ``<n>``, ``none``)."""
+    if separator is None:
+        return "none"
+    return separator.encode("unicode_escape").decode("ascii")
+
+
+def _type_label(rouge_type: str) -> tuple[str, str]:
+    suffix = rouge_type.removeprefix("rouge")
+    return f"ROUGE-{suffix}", f"R-{suffix}"
+
+
+def rouge_line(
+    tokenizer: Tokenizer, line: str, separator: str | None
+) -> tuple[Tokens, list[list[str]] | None]:
+    """A line's ROUGE tokens (with spans, separators excluded) and, when the separator cuts it
+    into sentences, each sentence's words for ROUGE-Lsum (None for a one-sentence line).
+
+    The one place where ROUGE-Lsum's sentences are cut; rouge-score drops empty pieces.
+    """
+    if separator is None or separator not in line:
+        return tokenizer.tokenize(line), None
+    words: list[str] = []
+    spans: list[Span] = []
+    sentences: list[list[str]] = []
+    for a, b in sentence_spans(line, separator):
+        part = tokenizer.tokenize(line[a:b])
+        words.extend(part.words)
+        spans.extend((a + x, a + y) for x, y in part.spans)
+        sentences.append(list(part.words))
+    return Tokens(words=tuple(words), spans=tuple(spans)), sentences
+
+
+def _column_words(
+    tokenizer: Tokenizer, lines: Sequence[str], separator: str | None
+) -> tuple[Column, dict[int, list[list[str]]]]:
+    """ROUGE words of every line, and the sentences of the lines the separator cuts."""
+    if separator is None or not any(separator in line for line in lines):
+        return list(map(tokenizer, lines)), {}
+    tokens: Column = []
+    sentences: dict[int, list[list[str]]] = {}
+    for k, line in enumerate(lines):
+        if separator in line:
+            sents = [tokenizer(line[a:b]) for a, b in sentence_spans(line, separator)]
+            sentences[k] = sents
+            tokens.append([t for sent in sents for t in sent])
+        else:
+            tokens.append(tokenizer(line))
+    return tokens, sentences
+
+
+def _lsum_rows(
+    columns: Sequence[tuple[Column, dict[int, list[list[str]]]]],
+    n_refs: int,
+    n: int,
+    max_n: int,
+    stats: IntArray,
+) -> BoolArray:
+    """ROUGE-Lsum where some line of a row has several sentences; elsewhere it is ROUGE-L.
+
+    ``stats`` (``(3, n_refs, n_systems, n)``, filled with the ROUGE-L stats) is updated in
+    place. Returns the rows where ROUGE-Lsum fell back to ROUGE-L (no sentence boundary).
+    """
+    fallback = np.ones(n, np.bool_)
+    rows = sorted({k for _, sentences in columns for k in sentences})
+    for k in rows:
+        sents = [col[1].get(k) for col in columns]
+        ref_multi = any(s is not None and len(s) > 1 for s in sents[:n_refs])
+        prepared: list[PreparedRef] | None = None
+        for s, hyp_sents in enumerate(sents[n_refs:]):
+            if not (ref_multi or (hyp_sents is not None and len(hyp_sents) > 1)):
+                continue
+            fallback[k] = False
+            if prepared is None:
+                prepared = [
+                    prepare_ref(
+                        columns[r][0][k],
+                        sentences=[columns[r][0][k]] if sents[r] is None else sents[r],
+                        max_n=max_n,
+                    )
+                    for r in range(n_refs)
+                ]
+            if hyp_sents is None:
+                hyp_sents = [columns[n_refs + s][0][k]]
+            for r, ref in enumerate(prepared):
+                got = rouge_lsum(hyp_sents, ref)
+                stats[:, r, s, k] = (got.overlap, got.hyp_count, got.ref_count)
+    return fallback
+
+
+def chunk_scores(chunk: ChunkText, settings: RougeSettings, tokenizer: Tokenizer) -> MetricChunk:
+    """ROUGE of every system on every row of a chunk, rouge-score's numbers, in numpy."""
+    max_n = settings.max_n
+    n_types = max_n + 2
+    n_refs = len(chunk.references)
+    n_sys = len(chunk.systems)
+    n = chunk.n_rows
+    separator = chunk.separator
+    columns = [_column_words(tokenizer, col, separator) for col in chunk.columns()]
+    words = [tokens for tokens, _ in columns]
+    counts = NgramCounts(words, n, n_refs)
+    r_len = counts.lengths[:n_refs]
+    h_len = counts.lengths[n_refs:]
+    # overlap, hyp_count, ref_count per type, reference, system and row.
+    stats = np.zeros((n_types, 3, n_refs, n_sys, n), np.int64)
+    for t in range(max_n):
+        m = t + 1
+        counts.advance()
+        if m == 1:
+            # The LCS needs the unigram ids of every position: only available at order 1.
+            stats[max_n, 0] = chunk_lcs_lengths(counts, words)
+        shared = counts.counts
+        clipped = np.minimum(shared[None, n_refs:], shared[:n_refs, None])
+        stats[t, 0] = counts.row_sums(clipped)
+        stats[t, 1] = np.maximum(h_len - m + 1, 0)[None]
+        stats[t, 2] = np.maximum(r_len - m + 1, 0)[:, None]
+    lcs, lsum = max_n, max_n + 1
+    stats[lcs, 1] = h_len[None]
+    stats[lcs, 2] = r_len[:, None]
+    stats[lsum] = stats[lcs]
+    fallback = _lsum_rows(columns, n_refs, n, max_n, stats[lsum])
+    # The reference with the best F-measure per type (the first one on a tie), as score_multi.
+    prf = rouge_prf(stats[:, 0], stats[:, 1], stats[:, 2])  # (T, R, S, n, 3)
+    best = np.argmax(prf[..., 2], axis=1)  # (T, S, n)
+    chosen = np.take_along_axis(prf, best[:, None, :, :, None], axis=1)[:, 0]  # (T, S, n, 3)
+    scores = (100.0 * chosen).transpose(1, 2, 0, 3).reshape(n_sys, n, 3 * n_types)
+    best_stats = np.take_along_axis(stats, best[:, None, None], axis=2)[:, :, 0]  # (T, 3, S, n)
+    return MetricChunk(
+        scores=np.ascontiguousarray(scores),
+        stats={"counts": np.ascontiguousarray(best_stats.transpose(2, 3, 0, 1))},
+        row_flags={
+            "lsum_fallback": fallback,
+            "empty_refs": (r_len == 0).sum(axis=0).astype(np.int64),
+        },
+    )
+
+
+# -- one row ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PairDetail:
+    """One output against one reference: the ROUGE stats per type and rouge-score's LCS as
+    ``(output index, reference index)`` pairs."""
+
+    stats: tuple[RougeStats, ...]  # rouge1.., rougeL, rougeLsum
+    lcs: tuple[tuple[int, int], ...]
+
+
+def pair_detail(
+    hyp_words: Sequence[str],
+    hyp_sentences: list[list[str]] | None,
+    ref: PreparedRef,
+    ref_split: bool,
+    max_n: int,
+) -> PairDetail:
+    """The ROUGE stats and LCS of one output against one prepared reference."""
+    hyp_len = len(hyp_words)
+    ref_len = len(ref.tokens)
+    sequence = ref._lcs  # the reference's match masks, built once per reference
+    token_masks = sequence.token_masks(hyp_words) if hyp_len and ref_len else []
+    orders = match_orders(token_masks, max_n) if token_masks else []
+    stats = [
+        RougeStats(
+            len(orders[n - 1][0]) if n <= len(orders) else 0,
+            max(hyp_len - n + 1, 0),
+            max(ref_len - n + 1, 0),
+        )
+        for n in range(1, max_n + 1)
+    ]
+    lcs = tuple(sequence.lcs_pairs_from_masks(token_masks)) if token_masks else ()
+    rouge_l = RougeStats(len(lcs), hyp_len, ref_len)
+    if hyp_sentences is None and not ref_split:
+        lsum = rouge_l
+    else:
+        lsum = rouge_lsum([list(hyp_words)] if hyp_sentences is None else hyp_sentences, ref)
+    return PairDetail((*stats, rouge_l, lsum), lcs)
+
+
+class LcsLayer(HighlightLayer):
+    """The tokens of rouge-score's ROUGE-L LCS: each output with the reference ROUGE-L picked,
+    each reference with the chosen system (or with any system)."""
+
+    key = "lcs"
+    label = "ROUGE-L LCS"
+    max_level = 1
+
+    def __init__(
+        self,
+        hyp_spans: Sequence[Sequence[Span]],
+        ref_spans: Sequence[Sequence[Span]],
+        pairs: Sequence[Sequence[PairDetail]],
+        chosen: Sequence[int],
+    ) -> None:
+        self._hyp_spans = hyp_spans
+        self._ref_spans = ref_spans
+        self._pairs = pairs  # [system][reference]
+        self._chosen = chosen  # per system: the reference ROUGE-L picked
+
+    def hypothesis(self, system: int) -> list[Range]:
+        spans = self._hyp_spans[system]
+        lcs = self._pairs[system][self._chosen[system]].lcs
+        return [(*spans[i], "lcs", 1) for i, _ in lcs]
+
+    def reference(self, reference: int, system: int | None) -> list[Range]:
+        chosen = range(len(self._pairs)) if system is None else (system,)
+        hit: set[int] = set()
+        for s in chosen:
+            hit.update(j for _, j in self._pairs[s][reference].lcs)
+        spans = self._ref_spans[reference]
+        return [(*spans[j], "lcs", 1) for j in sorted(hit)]
+
+    def links(self, system: int, reference: int) -> list[tuple[Span, Span]]:
+        hyp, ref = self._hyp_spans[system], self._ref_spans[reference]
+        return [(hyp[i], ref[j]) for i, j in self._pairs[system][reference].lcs]
+
+
+class RougeRowDetail(MetricRowDetail):
+    metric = "rouge"
+
+    def __init__(
+        self,
+        settings: RougeSettings,
+        references: Sequence[Tokens],
+        outputs: Sequence[Tokens],
+        pairs: Sequence[Sequence[PairDetail]],
+    ) -> None:
+        self._types = settings.types
+        self._pairs = pairs
+        #: The ROUGE tokens (with spans) of each reference and each output.
+        self.references = tuple(references)
+        self.outputs = tuple(outputs)
+        self._chosen: list[list[tuple[Score, int]]] = []
+        for per_ref in pairs:
+            if len(per_ref) == 1:  # score_multi of one reference: its score (the common case)
+                self._chosen.append([(score_of(stats), 0) for stats in per_ref[0].stats])
+            else:
+                self._chosen.append(
+                    [score_multi([p.stats[t] for p in per_ref]) for t in range(len(self._types))]
+                )
+        lcs_type = len(self._types) - 2
+        self.layers = (
+            LcsLayer(
+                [t.spans for t in outputs],
+                [t.spans for t in references],
+                pairs,
+                [chosen[lcs_type][1] for chosen in self._chosen],
+            ),
+        )
+
+    def pairs(self, system: int) -> Sequence[PairDetail]:
+        """``system``'s output against each reference."""
+        return self._pairs[system]
+
+    def chosen(self, system: int) -> dict[str, tuple[Score, int]]:
+        """Per ROUGE type: the score and the index of the reference ``score_multi`` picked."""
+        return dict(zip(self._types, self._chosen[system], strict=True))
+
+    def lcs_length(self, system: int) -> int:
+        reference = self._chosen[system][len(self._types) - 2][1]
+        return len(self._pairs[system][reference].lcs)
+
+    def values(self, system: int) -> dict[str, float]:
+        values: dict[str, float] = {}
+        for rouge_type, (score, _) in zip(self._types, self._chosen[system], strict=True):
+            values[f"{rouge_type}_p"] = 100.0 * score.precision
+            values[f"{rouge_type}_r"] = 100.0 * score.recall
+            values[f"{rouge_type}_f"] = 100.0 * score.fmeasure
+        return values
+
+    def breakdown(self, system: int, reference_names: Sequence[str]) -> tuple[Block, ...]:
+        def ref_name(r: int) -> str:
+            return reference_names[r] if r < len(reference_names) else f"Ref {r + 1}"
+
+        rows = []
+        for rouge_type, (score, ref) in zip(self._types, self._chosen[system], strict=True):
+            rows.append(
+                (
+                    _type_label(rouge_type)[1],
+                    f"{100 * score.precision:.2f}",
+                    f"{100 * score.recall:.2f}",
+                    f"{100 * score.fmeasure:.2f}",
+                    ref_name(ref),
+                )
+            )
+        lcs_ref = self._chosen[system][len(self._types) - 2][1]
+        return (
+            Block(
+                title=(Run("ROUGE", bold=True), Run(" (best reference per type)")),
+                header=("", "P", "R", "F", "reference"),
+                rows=tuple(rows),
+                right=(False, True, True, True, False),
+                lines=((Run(f"LCS length {self.lcs_length(system)} (with {ref_name(lcs_ref)})"),),),
+            ),
+        )
+
+
+class RougeMetric(Metric):
+    """rouge-score's ROUGE-N, ROUGE-L and ROUGE-Lsum; corpus figures are plain means."""
+
+    key = "rouge"
+    label = "ROUGE"
+    description = (
+        "rouge-score 0.1.2: precision, recall and F of ROUGE-1..N, ROUGE-L and ROUGE-Lsum per "
+        "segment (several references: the best F, as score_multi); the corpus figure is the "
+        "plain mean of the segment scores"
+    )
+    settings_type = RougeSettings
+
+    def columns(self, settings: MetricSettings) -> tuple[ScoreColumn, ...]:
+        s = cast(RougeSettings, settings)
+        columns = []
+        for rouge_type in s.types:
+            long, short = _type_label(rouge_type)
+            for suffix, letter, word in _PARTS:
+                columns.append(
+                    ScoreColumn(
+                        f"{rouge_type}_{suffix}",
+                        f"{long} {letter}",
+                        short if suffix == "f" else f"{short} {letter}",
+                        self.key,
+                        f"{long} {word} (rouge-score); the corpus figure is the plain mean",
+                        headline=suffix == "f" and rouge_type != "rougeLsum",
+                        primary=suffix == "f" and rouge_type == "rougeL",
+                    )
+                )
+        return tuple(columns)
+
+    def stat_shapes(self, settings: MetricSettings) -> dict[str, tuple[int, ...]]:
+        return {"counts": (len(cast(RougeSettings, settings).types), 3)}
+
+    def row_flags(self) -> tuple[str, ...]:
+        return ("lsum_fallback", "empty_refs")
+
+    def highlight_modes(self, settings: MetricSettings) -> tuple[HighlightMode, ...]:
+        return (HighlightMode(LcsLayer.key, LcsLayer.label, LcsLayer.max_level),)
+
+    def signature(
+        self, settings: MetricSettings, *, nrefs: int, separator: str | None = None
+    ) -> str:
+        s = cast(RougeSettings, settings)
+        parts = [
+            f"nrefs:{nrefs}",
+            f"tok:{s.tokenizer}",
+            f"stem:{'porter' if s.stem else 'no'}",
+            f"n:1-{s.max_n}",
+            f"sep:{separator_name(separator)}",
+            "multi:max-f",
+            "avg:mean",
+            f"version:rouge-score-{ROUGE_SCORE_VERSION}",
+        ]
+        return "|".join(parts)
+
+    def chunk_scorer(self, settings: MetricSettings) -> Callable[[ChunkText], MetricChunk]:
+        s = cast(RougeSettings, settings)
+        tokenizer = s.word_tokenizer()
+
+        def score(chunk: ChunkText) -> MetricChunk:
+            return chunk_scores(chunk, s, tokenizer)
+
+        return score
+
+    def corpus(self, settings: MetricSettings, view: CorpusView) -> MetricCorpus:
+        keys = [c.key for c in self.columns(settings)]
+        return MetricCorpus(values={key: view.mean(key) for key in keys})
+
+    def detailer(
+        self, settings: MetricSettings, separator: str | None
+    ) -> Callable[[Sequence[str], Sequence[str]], RougeRowDetail]:
+        s = cast(RougeSettings, settings)
+        tokenizer = s.word_tokenizer()
+        max_n = s.max_n
+
+        def detail(references: Sequence[str], outputs: Sequence[str]) -> RougeRowDetail:
+            refs = [rouge_line(tokenizer, line, separator) for line in references]
+            outs = [rouge_line(tokenizer, line, separator) for line in outputs]
+            check_detail_size(max([len(toks) for toks, _ in (*refs, *outs)]))
+            prepared = [
+                prepare_ref(toks.words, sentences=sents, max_n=max_n) for toks, sents in refs
+            ]
+            pairs = [
+                [
+                    pair_detail(toks.words, sents, ref, ref_sents is not None, max_n)
+                    for ref, (_, ref_sents) in zip(prepared, refs, strict=True)
+                ]
+                for toks, sents in outs
+            ]
+            return RougeRowDetail(s, [t for t, _ in refs], [t for t, _ in outs], pairs)
+
+        return detail

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from matchlight.core import __version__
 from matchlight.core.metrics.bleu import SACREBLEU_VERSION
-from matchlight.core.metrics.rouge_metric import ROUGE_SCORE_VERSION
+from matchlight.core.metrics.rouge import ROUGE_SCORE_VERSION
 
 __all__ = ["AboutDialog", "ShortcutsDialog", "shortcut_rows", "versions"]
 

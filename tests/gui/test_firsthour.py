@@ -20,7 +20,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel
 
 from matchlight.core.metrics.bleu import SACREBLEU_VERSION
-from matchlight.core.metrics.rouge_metric import ROUGE_SCORE_VERSION
+from matchlight.core.metrics.rouge import ROUGE_SCORE_VERSION
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs, recognise_files, sample_specs
