@@ -1,33 +1,54 @@
 """The filter bar above the segment table; it drives :class:`gui.table.proxy.SegmentFilterProxy`.
 
-The bar holds no filtering logic of its own: it turns widget state into calls of the proxy's
-``set_*`` methods. An invalid regular expression turns the search field red (with the error as
-its tooltip) and leaves the text filter off; it never raises.
+The comparison's selection (:class:`~core.analysis.selection.Selection`, held by the session) is
+the one source of truth. The bar turns the user's edits into calls of the proxy's ``set_*``
+methods, and shows the selection back whoever set it (a reopened session, a chart brush, an
+annotation filter): the search field, the score range, the difference and the "Show" entry take
+the filters they can express; every other filter (rows picked on a chart or by annotations,
+explicit segments...) is a chip whose ✕ removes exactly that filter. An invalid regular
+expression turns the search field red (with the error as its tooltip) and leaves the text
+filter off; it never raises.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QKeySequence
+from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QKeySequence, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from matchlight.core.analysis.selection import (
+    DeltaFilter,
+    EmptyRows,
+    Filter,
+    FlagFilter,
+    LengthRatio,
+    RowSet,
+    ScoreRange,
+    SegmentRange,
+    Selection,
+    TextFilter,
+)
 from matchlight.core.analysis.textsearch import PatternError, TextQuery
 from matchlight.core.metrics.base import ScoreColumn
+from matchlight.gui.state.session import SessionModel
+from matchlight.gui.table.proxy import SegmentFilterProxy, special_filter_spec
 
 TEXT_DEBOUNCE_MS = 200
 ANY_COLUMN = "any text column"
@@ -65,6 +86,14 @@ def regex_error(pattern: str, case_sensitive: bool = True) -> str | None:
     return None
 
 
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _rows(n: int) -> str:
+    return f"{n:,} row" if n == 1 else f"{n:,} rows"
+
+
 def _spin(minimum: float, maximum: float, value: float, prefix: str = "") -> QDoubleSpinBox:
     spin = QDoubleSpinBox()
     spin.setRange(minimum, maximum)
@@ -77,8 +106,164 @@ def _spin(minimum: float, maximum: float, value: float, prefix: str = "") -> QDo
     return spin
 
 
+#: How wide a chip's text gets at most; a chip is narrower when the bar is (its text elided in
+#: the middle), and its whole text is its tooltip.
+CHIP_TEXT_WIDTH = 420
+#: The fewest characters a squeezed chip still shows.
+CHIP_MIN_CHARS = 6
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that gives up width: its text is elided in the middle to fit."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), CHIP_TEXT_WIDTH), hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        least = self.fontMetrics().horizontalAdvance("M" * CHIP_MIN_CHARS)
+        return QSize(min(hint.width(), least), hint.height())
+
+    def shown_text(self) -> str:
+        """The text as it fits the label's width now."""
+        return self.fontMetrics().elidedText(
+            self.text(), Qt.TextElideMode.ElideMiddle, self.contentsRect().width()
+        )
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        painter.drawText(self.contentsRect(), flags, self.shown_text())
+        painter.end()
+
+
+class FilterChip(QFrame):
+    """A filter the bar's widgets cannot show, as a read-only label with a ✕ that removes it.
+
+    Signals:
+        remove_requested(object spec): the ✕ was clicked; ``spec`` is the filter to remove.
+    """
+
+    remove_requested = Signal(object)
+
+    def __init__(self, spec: Filter, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        self.full_text = text
+        self.setObjectName("filterChip")
+        self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+        self._cap: int | None = None
+        self.label = ElidedLabel(text)
+        self.setToolTip(f"{text}\nSet outside the filter bar; ✕ removes this filter.")
+        self.remove_button = QToolButton()
+        self.remove_button.setText("✕")
+        self.remove_button.setAutoRaise(True)
+        self.remove_button.setToolTip("Remove this filter")
+        self.remove_button.setAccessibleName(f"Remove the filter {text}")
+        self.remove_button.clicked.connect(self._on_remove_clicked)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 0, 2, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.remove_button)
+
+    def natural_width(self) -> int:
+        """The width the whole (or CHIP_TEXT_WIDTH of the) text needs."""
+        return super().sizeHint().width()
+
+    def set_cap(self, width: int) -> None:
+        """Ask for at most ``width`` pixels (the row's share of this chip)."""
+        if width != self._cap:
+            self._cap = width
+            self.updateGeometry()
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        if self._cap is not None:
+            hint.setWidth(min(hint.width(), self._cap))
+        return hint
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """A rounded outline in the widget's palette (it follows a theme change; a style sheet
+        would keep the colours it was polished with)."""
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        palette = self.palette()
+        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1.0))
+        painter.setBrush(palette.color(QPalette.ColorRole.Midlight))
+        rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        radius = rect.height() / 2
+        painter.drawRoundedRect(rect, radius, radius)
+        painter.end()
+
+    @Slot()
+    def _on_remove_clicked(self) -> None:
+        self.remove_requested.emit(self.spec)
+
+
+class ChipRow(QWidget):
+    """The line of chips; when they do not all fit, the widest give up width first, so a short
+    chip ("segments 1-500") stays whole next to a long chart label."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.row = QHBoxLayout(self)
+        self.row.setContentsMargins(0, 0, 0, 0)
+        self.row.setSpacing(4)
+        self.row.addStretch(1)
+
+    def chips(self) -> list[FilterChip]:
+        return [
+            w
+            for i in range(self.row.count())
+            if isinstance(w := self.row.itemAt(i).widget(), FilterChip)
+        ]
+
+    def set_chips(self, chips: Sequence[FilterChip]) -> None:
+        for chip in self.chips():
+            self.row.removeWidget(chip)
+            chip.hide()
+            chip.deleteLater()
+        for chip in chips:
+            self.row.insertWidget(self.row.count() - 1, chip)
+            chip.show()  # now, not when the layout gets to it
+        self.fit()
+
+    def fit(self) -> None:
+        """Cap each chip's width: an equal share of the row, and what a narrower chip leaves
+        of its share goes to the wider ones."""
+        chips = self.chips()
+        if not chips:
+            return
+        left = self.width() - self.row.spacing() * (len(chips) - 1)
+        wanted = [chip.natural_width() for chip in chips]
+        caps = [0] * len(chips)
+        for done, i in enumerate(sorted(range(len(chips)), key=wanted.__getitem__)):
+            share = left // (len(chips) - done)
+            caps[i] = max(chips[i].minimumSizeHint().width(), min(wanted[i], share))
+            left -= caps[i]
+        for chip, cap in zip(chips, caps, strict=True):
+            chip.set_cap(cap)
+        self.row.activate()  # lay the chips out at their new widths before the next paint
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit()
+
+
 class FilterBar(QWidget):
-    """Search, score-range, difference and special filters, plus a "N of M rows" count.
+    """Search, score-range, difference and special filters, the filters set elsewhere as chips,
+    plus a "N of M rows" count.
+
+    The widgets show the session's selection (synced on ``selection_changed`` with their
+    signals blocked, so showing never pushes anything back); editing a widget pushes that one
+    filter through the proxy and leaves every other filter alone.
 
     Signals:
         filters_applied: the bar pushed a new filter state to the proxy.
@@ -88,10 +273,13 @@ class FilterBar(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._proxy: Any = None
+        self._proxy: SegmentFilterProxy | None = None
+        self._session: SessionModel | None = None
         self._total = 0
         self._regex_problem: str | None = None
         self._applied_range: tuple[str, int] | None = None
+        self._pushing_depth = 0
+        self._chip_specs: tuple[Filter, ...] = ()
 
         # -- line 1: text search --
         self.search_edit = QLineEdit()
@@ -140,6 +328,9 @@ class FilterBar(QWidget):
         self.delta_b_combo = QComboBox()
         self.delta_metric_combo = QComboBox()
         self.delta_spin = _spin(-100.0, 100.0, 10.0, "≥ ")
+        self.chips = ChipRow()
+        self.chips.setObjectName("chips")
+        self.chips.hide()
 
         line1 = QHBoxLayout()
         line1.setContentsMargins(0, 0, 0, 0)
@@ -177,6 +368,8 @@ class FilterBar(QWidget):
         layout.setSpacing(4)
         layout.addLayout(line1)
         layout.addLayout(line2)
+        # -- line 3, only while there are any: the filters set elsewhere --
+        layout.addWidget(self.chips)
 
         self._text_timer = QTimer(self)
         self._text_timer.setSingleShot(True)
@@ -205,7 +398,7 @@ class FilterBar(QWidget):
 
     def set_proxy(
         self,
-        proxy: Any,
+        proxy: SegmentFilterProxy | None,
         *,
         text_columns: Sequence[tuple[str, int]],
         systems: Sequence[str],
@@ -214,10 +407,20 @@ class FilterBar(QWidget):
         """Drive ``proxy``; offer ``text_columns`` ((title, model column)), systems, and the
         score columns ``metrics`` (from the registry, via the score table).
 
-        The widgets keep their state where it still makes sense and re-apply it to the proxy.
+        The widgets then show the selection of the proxy's session (a new comparison's is
+        empty; a reopened session's is what was saved); nothing is pushed.
         """
+        if self._proxy is not None and self._proxy is not proxy:
+            # RuntimeError, TypeError: the old proxy is gone already, and its connections.
+            with contextlib.suppress(RuntimeError, TypeError):
+                self._proxy.filter_changed.disconnect(self._on_proxy_filter_changed)
+                self._proxy.modelReset.disconnect(self._on_proxy_reset)
+        if proxy is not None and proxy is not self._proxy:
+            proxy.filter_changed.connect(self._on_proxy_filter_changed)
+            proxy.modelReset.connect(self._on_proxy_reset)
         self._proxy = proxy
-        self._applied_range = None  # a new proxy starts without filters
+        self._text_timer.stop()  # typing meant for the comparison shown before
+        self._applied_range = None
         self._refill(self.column_combo, [(ANY_COLUMN, _ANY), *text_columns])
         system_items = [(name, i) for i, name in enumerate(systems)]
         metric_items = _metric_items(metrics)
@@ -231,13 +434,15 @@ class FilterBar(QWidget):
         self._refill(self.delta_metric_combo, metric_items)
         self.delta_check.setEnabled(len(systems) > 1)
         self._set_enabled(proxy is not None)
+        self._bind_session()
         self.reapply()
 
     def set_metrics(self, metrics: Sequence[ScoreColumn]) -> None:
-        """The score columns of a new score table (after a settings change)."""
+        """The score columns of a new score table (after a settings change, an import)."""
         items = _metric_items(metrics)
         self._refill(self.range_metric_combo, items)
         self._refill(self.delta_metric_combo, items)
+        self.reapply()
 
     def set_total(self, visible: int, total: int) -> None:
         """Show "visible of total rows"."""
@@ -257,6 +462,21 @@ class FilterBar(QWidget):
         index = combo.findData(previous) if previous is not None else -1
         combo.setCurrentIndex(index if index >= 0 else 0)
         combo.blockSignals(False)
+
+    def _bind_session(self) -> None:
+        """Follow the selection of the proxy's session (the proxy may have a new model)."""
+        session: SessionModel | None = None
+        if self._proxy is not None:
+            with contextlib.suppress(RuntimeError):  # no source model yet
+                session = self._proxy.source_model().session
+        if session is self._session:
+            return
+        if self._session is not None:
+            with contextlib.suppress(RuntimeError, TypeError):
+                self._session.selection_changed.disconnect(self._on_selection_changed)
+        self._session = session
+        if session is not None:
+            session.selection_changed.connect(self._on_selection_changed)
 
     def _set_enabled(self, enabled: bool) -> None:
         for widget in self.findChildren(QWidget):
@@ -289,13 +509,20 @@ class FilterBar(QWidget):
         """The current regular-expression error shown on the search field, if any."""
         return self._regex_problem
 
+    def selection(self) -> Selection:
+        """The selection the bar shows (empty without a comparison)."""
+        return Selection() if self._session is None else self._session.selection
+
     def has_active_filter(self) -> bool:
-        return bool(
-            self.search_edit.text()
-            or self.range_check.isChecked()
-            or self.delta_check.isChecked()
-            or self.special_combo.currentData()
-        )
+        """Whether any filter is in force, shown in a widget or as a chip."""
+        return bool(self.selection().filters)
+
+    def chip_specs(self) -> tuple[Filter, ...]:
+        """The filters shown as chips (the widgets cannot express them), in selection order."""
+        return self._chip_specs
+
+    def chip_widgets(self) -> list[FilterChip]:
+        return self.chips.chips()
 
     @Slot()
     def focus_search(self) -> None:
@@ -303,18 +530,380 @@ class FilterBar(QWidget):
         self.search_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.search_edit.selectAll()
 
-    # -- applying ------------------------------------------------------------------------------
+    # -- showing the selection -------------------------------------------------------------------
 
     def reapply(self) -> None:
-        """Push every filter to the proxy again (e.g. after a new model was set)."""
-        self.apply_text_filter()
-        self.apply_score_range()
-        self.apply_delta_filter()
-        self.apply_special_filter()
+        """Show the session's selection again (after a new model, new score columns or a new
+        baseline). Nothing is pushed: a filter the bar did not make is never dropped here.
+
+        The baseline only moves the table's Δ columns; the "Difference" filter names both of
+        its systems, so a new baseline leaves it (and every other filter) as it is.
+        """
+        self._bind_session()
+        self._sync(widgets=True)
+
+    @Slot(bool)
+    def _on_selection_changed(self, _rows_changed: bool) -> None:
+        if self._pushing_depth:
+            return  # the bar's own edit: its widgets already say it
+        self._sync(widgets=True)
+
+    @Slot()
+    def _on_proxy_filter_changed(self) -> None:
+        self._update_count()
+
+    @Slot()
+    def _on_proxy_reset(self) -> None:
+        """A new source model, or new columns: the text columns may have moved."""
+        self._bind_session()
+        self._sync(widgets=True)
+
+    def _update_count(self) -> None:
+        proxy = self._proxy
+        if proxy is None:
+            return
+        with contextlib.suppress(RuntimeError):  # no source model yet
+            self.set_total(proxy.rowCount(), proxy.source_model().rowCount())
+
+    @contextlib.contextmanager
+    def _pushing(self) -> Iterator[None]:
+        """Push a widget's filter: the selection events it causes change no widget; the chips
+        are brought up to date once it is done."""
+        self._pushing_depth += 1
+        try:
+            yield
+        finally:
+            self._pushing_depth -= 1
+            if not self._pushing_depth:
+                self._sync(widgets=False)
+
+    def _sync(self, *, widgets: bool) -> None:
+        """Match the bar to the selection: with ``widgets``, each group of widgets takes the
+        filter of its kind it can express (or lets go of one that is gone); the filters no
+        widget shows become chips."""
+        session = self._session
+        if self._proxy is None or session is None:
+            self._set_chips(())
+            return
+        filters = session.selection.filters
+        shown: list[Filter] = []
+        for group in (self._text_group, self._range_group, self._delta_group, self._special_group):
+            shown.extend(group(filters, widgets))
+        self._set_chips(tuple(f for f in filters if not any(f is s for s in shown)))
+        self._sync_enabled()
+        self._update_count()
+
+    def _pick(
+        self,
+        candidates: Sequence[Filter],
+        mine: Filter | None,
+        norm: Any,
+        widgets: bool,
+    ) -> tuple[Filter | None, Filter | None]:
+        """(the candidate the widgets show already, the candidate to show instead) of one group."""
+        for f in candidates:
+            if norm(f) is not None and norm(f) == mine:
+                return f, None
+        if not widgets:
+            return None, None
+        return None, next((f for f in candidates if norm(f) is not None), None)
+
+    # text
+
+    def _text_names(self) -> list[tuple[int, str]]:
+        """(combo index, selection column name) of the search combo's columns."""
+        proxy = self._proxy
+        names: list[tuple[int, str]] = []
+        if proxy is None:
+            return names
+        for i in range(1, self.column_combo.count()):
+            col = self.column_combo.itemData(i)
+            with contextlib.suppress(RuntimeError, IndexError, ValueError):
+                names.append((i, proxy.source_model().text_key(col)))
+        return names
+
+    def _text_spec(self) -> TextFilter | None:
+        """The text filter the search widgets say (None: none, or an invalid expression)."""
+        proxy = self._proxy
+        pattern = self.search_edit.text()
+        regex = self.regex_button.isChecked()
+        case_sensitive = self.case_button.isChecked()
+        if proxy is None or (regex and pattern and regex_error(pattern, case_sensitive)):
+            return None
+        try:
+            return proxy.text_filter_spec(pattern, self._text_column(), regex, case_sensitive)
+        except (RuntimeError, IndexError, ValueError):
+            return None
+
+    def _text_column(self) -> int | None:
+        column = self.column_combo.currentData()
+        return None if column == _ANY or column is None else int(column)
+
+    def _text_norm(self, f: Filter) -> Filter | None:
+        if not isinstance(f, TextFilter) or len(f.columns) > 1:
+            return None
+        if f.columns and f.columns[0] not in {name for _, name in self._text_names()}:
+            return None
+        return f
+
+    def _text_group(self, filters: Sequence[Filter], widgets: bool) -> list[Filter]:
+        candidates = [f for f in filters if isinstance(f, TextFilter)]
+        if self._text_timer.isActive():
+            return candidates  # the user is typing; what they type replaces it in a moment
+        match, pick = self._pick(candidates, self._text_spec(), self._text_norm, widgets)
+        if match is not None:
+            return [match]
+        if pick is not None:
+            assert isinstance(pick, TextFilter)
+            index = 0
+            if pick.columns:
+                index = next(i for i, name in self._text_names() if name == pick.columns[0])
+            with _blocked(self.search_edit, self.regex_button, self.case_button, self.column_combo):
+                self.search_edit.setText(pick.pattern)
+                self.regex_button.setChecked(pick.regex)
+                self.case_button.setChecked(pick.case_sensitive)
+                self.column_combo.setCurrentIndex(index)
+            self._show_regex_problem(None)
+            return [pick]
+        if widgets and self._text_spec() is not None:
+            with _blocked(self.search_edit):
+                self.search_edit.clear()
+            self._show_regex_problem(None)
+        return []
+
+    # score range
+
+    def _range_spec(self) -> ScoreRange | None:
+        """The score range the widgets say (None when off, or open at both ends)."""
+        metric = self.range_metric_combo.currentData()
+        system = self.range_system_combo.currentData()
+        if not self.range_check.isChecked() or metric is None or system is None:
+            return None
+        low, high = self._range_bounds()
+        if low is None and high is None:
+            return None
+        return ScoreRange(metric, system, low, high)
+
+    def _range_bounds(self) -> tuple[float | None, float | None]:
+        """The spin boxes' bounds in order; an end of a spin box's range means open (sentence
+        BLEU can be 100.00000000000004)."""
+        low, high = sorted((self.range_min_spin.value(), self.range_max_spin.value()))
+        return (
+            None if low <= self.range_min_spin.minimum() else low,
+            None if high >= self.range_max_spin.maximum() else high,
+        )
+
+    def _range_norm(self, f: Filter) -> Filter | None:
+        """``f`` as the range widgets would say it (None: they cannot)."""
+        if not isinstance(f, ScoreRange):
+            return None
+        if self.range_metric_combo.findData(f.column) < 0:
+            return None
+        if self.range_system_combo.findData(f.system) < 0:
+            return None
+        lowest, highest = self.range_min_spin.minimum(), self.range_max_spin.maximum()
+        ends = [v for v in (f.low, f.high) if v is not None]
+        if not ends or any(not lowest <= v <= highest for v in ends):
+            return None
+        if f.low is not None and f.high is not None and f.low > f.high:
+            return None
+        low = _rounded(f.low, self.range_min_spin)
+        high = _rounded(f.high, self.range_max_spin)
+        low = None if low is None or low <= lowest else low
+        high = None if high is None or high >= highest else high
+        if low is None and high is None:
+            return None
+        return ScoreRange(f.column, f.system, low, high)
+
+    def _range_group(self, filters: Sequence[Filter], widgets: bool) -> list[Filter]:
+        candidates = [f for f in filters if isinstance(f, ScoreRange)]
+        key = (self.range_metric_combo.currentData(), self.range_system_combo.currentData())
+        # The range of the metric and system the widgets are on comes first.
+        candidates.sort(key=lambda f: (f.column, f.system) != key)
+        match, pick = self._pick(candidates, self._range_spec(), self._range_norm, widgets)
+        if match is not None:
+            assert isinstance(match, ScoreRange)
+            self._applied_range = (match.column, match.system)
+            return [match]
+        if pick is not None:
+            assert isinstance(pick, ScoreRange)
+            spins = (self.range_min_spin, self.range_max_spin)
+            with _blocked(
+                self.range_check, self.range_metric_combo, self.range_system_combo, *spins
+            ):
+                self.range_check.setChecked(True)
+                self.range_metric_combo.setCurrentIndex(
+                    self.range_metric_combo.findData(pick.column)
+                )
+                self.range_system_combo.setCurrentIndex(
+                    self.range_system_combo.findData(pick.system)
+                )
+                low = self.range_min_spin.minimum() if pick.low is None else pick.low
+                high = self.range_max_spin.maximum() if pick.high is None else pick.high
+                self.range_min_spin.setValue(low)
+                self.range_max_spin.setValue(high)
+            self._applied_range = (pick.column, pick.system)
+            return [pick]
+        if widgets:
+            self._applied_range = None
+            if self._range_spec() is not None:
+                with _blocked(self.range_check):
+                    self.range_check.setChecked(False)
+        return []
+
+    # difference
+
+    def _delta_spec(self) -> DeltaFilter | None:
+        a = self.delta_a_combo.currentData()
+        b = self.delta_b_combo.currentData()
+        metric = self.delta_metric_combo.currentData()
+        on = self.delta_check.isChecked() and self.delta_check.isEnabled()
+        if not on or None in (a, b, metric) or a == b:
+            return None
+        return DeltaFilter(metric, a, b, float(self.delta_spin.value()))
+
+    def _delta_norm(self, f: Filter) -> Filter | None:
+        if not isinstance(f, DeltaFilter) or f.below or f.system == f.baseline:
+            return None
+        if not self.delta_check.isEnabled() or self.delta_metric_combo.findData(f.column) < 0:
+            return None
+        if self.delta_a_combo.findData(f.system) < 0 or self.delta_b_combo.findData(f.baseline) < 0:
+            return None
+        if not self.delta_spin.minimum() <= f.at_least <= self.delta_spin.maximum():
+            return None
+        return DeltaFilter(f.column, f.system, f.baseline, _rounded(f.at_least, self.delta_spin))
+
+    def _delta_group(self, filters: Sequence[Filter], widgets: bool) -> list[Filter]:
+        candidates = [f for f in filters if isinstance(f, DeltaFilter)]
+        match, pick = self._pick(candidates, self._delta_spec(), self._delta_norm, widgets)
+        if match is not None:
+            return [match]
+        if pick is not None:
+            assert isinstance(pick, DeltaFilter)
+            combos = (self.delta_a_combo, self.delta_b_combo, self.delta_metric_combo)
+            with _blocked(self.delta_check, self.delta_spin, *combos):
+                self.delta_check.setChecked(True)
+                self.delta_a_combo.setCurrentIndex(self.delta_a_combo.findData(pick.system))
+                self.delta_b_combo.setCurrentIndex(self.delta_b_combo.findData(pick.baseline))
+                self.delta_metric_combo.setCurrentIndex(
+                    self.delta_metric_combo.findData(pick.column)
+                )
+                self.delta_spin.setValue(pick.at_least)
+            return [pick]
+        if widgets and self._delta_spec() is not None:
+            with _blocked(self.delta_check):
+                self.delta_check.setChecked(False)
+        return []
+
+    # special rows
+
+    def _special_spec(self) -> Filter | None:
+        return special_filter_spec(self.special_combo.currentData() or "")
+
+    @staticmethod
+    def _special_kind(f: Filter) -> str | None:
+        """The "Show" entry that makes exactly ``f`` (None: none does)."""
+        for kind, _label in SPECIAL_FILTERS:
+            if kind and special_filter_spec(kind) == f:
+                return kind
+        return None
+
+    def _special_norm(self, f: Filter) -> Filter | None:
+        return f if self._special_kind(f) is not None else None
+
+    def _special_group(self, filters: Sequence[Filter], widgets: bool) -> list[Filter]:
+        candidates = [f for f in filters if isinstance(f, EmptyRows | LengthRatio | FlagFilter)]
+        match, pick = self._pick(candidates, self._special_spec(), self._special_norm, widgets)
+        if match is not None:
+            return [match]
+        if pick is not None:
+            index = self.special_combo.findData(self._special_kind(pick))
+            with _blocked(self.special_combo):
+                self.special_combo.setCurrentIndex(index)
+            return [pick]
+        if widgets and self._special_spec() is not None:
+            with _blocked(self.special_combo):
+                self.special_combo.setCurrentIndex(0)
+        return []
+
+    # chips
+
+    def _set_chips(self, specs: tuple[Filter, ...]) -> None:
+        if specs == self._chip_specs and len(self.chip_widgets()) == len(specs):
+            return
+        self._chip_specs = specs
+        chips = []
+        for spec in specs:
+            chip = FilterChip(spec, f"+ {self.describe(spec)}")
+            chip.setEnabled(self._proxy is not None)
+            chip.remove_requested.connect(self._on_chip_remove_requested)
+            chips.append(chip)
+        self.chips.set_chips(chips)
+        self.chips.setVisible(bool(specs))
+
+    def describe(self, f: Filter) -> str:
+        """``f`` in words, for its chip (names of systems, metrics and columns as shown)."""
+        if isinstance(f, RowSet):
+            label = f.label
+            if f.source not in ("", "rows") and not label.startswith(f"{f.source}:"):
+                label = f"{f.source}: {label}"
+            return f"{label} ({_rows(len(f.rows))})"
+        if isinstance(f, SegmentRange):
+            return f"segments {f.spec}"
+        if isinstance(f, ScoreRange):
+            if f.low is not None and f.high is not None:
+                bounds = f"{_number(f.low)}–{_number(f.high)}"
+            elif f.low is not None:
+                bounds = f"≥ {_number(f.low)}"
+            elif f.high is not None:
+                bounds = f"≤ {_number(f.high)}"
+            else:
+                bounds = "scored"
+            return f"{self._metric_label(f.column)} of {self._system_name(f.system)} {bounds}"
+        if isinstance(f, DeltaFilter):
+            sign = "≤" if f.below else "≥"
+            return (
+                f"{self._metric_label(f.column)}: {self._system_name(f.system)} − "
+                f"{self._system_name(f.baseline)} {sign} {_number(f.at_least)}"
+            )
+        if isinstance(f, TextFilter):
+            pattern = f"/{f.pattern}/" if f.regex else f"“{f.pattern}”"
+            titles = {name: self.column_combo.itemText(i) for i, name in self._text_names()}
+            where = ", ".join(titles.get(c, c) for c in f.columns) or ANY_COLUMN
+            return f"text {pattern} in {where}"
+        if isinstance(f, EmptyRows):
+            what = {"output": "an empty output", "reference": "an empty reference"}.get(
+                f.what, "an empty text"
+            )
+            return f"rows with {what}" if f.keep else f"rows without {what}"
+        if isinstance(f, LengthRatio):
+            where = "outside" if f.outside else "inside"
+            return f"length ratio {where} [{_number(f.low)}, {_number(f.high)}]"
+        if isinstance(f, FlagFilter):
+            return f"rows flagged {f.flag}"
+        return str(f)
+
+    def _metric_label(self, key: str) -> str:
+        index = self.range_metric_combo.findData(key)
+        return self.range_metric_combo.itemText(index) if index >= 0 else key
+
+    def _system_name(self, system: int) -> str:
+        index = self.range_system_combo.findData(system)
+        return self.range_system_combo.itemText(index) if index >= 0 else f"system {system + 1}"
+
+    @Slot(object)
+    def _on_chip_remove_requested(self, spec: Filter) -> None:
+        if self._proxy is None:
+            return
+        with self._pushing():
+            self._proxy.remove_filter(spec)
+        self.filters_applied.emit()
+
+    # -- applying ------------------------------------------------------------------------------
 
     @Slot()
     def clear(self) -> None:
-        """Reset every widget and clear the proxy's filters."""
+        """Reset every widget and clear every filter (chips too)."""
         self._text_timer.stop()
         widgets = (
             self.search_edit,
@@ -325,20 +914,18 @@ class FilterBar(QWidget):
             self.case_button,
             self.column_combo,
         )
-        for widget in widgets:
-            widget.blockSignals(True)
-        self.search_edit.clear()
-        self.special_combo.setCurrentIndex(0)
-        self.range_check.setChecked(False)
-        self.delta_check.setChecked(False)
-        self.column_combo.setCurrentIndex(0)
-        for widget in widgets:
-            widget.blockSignals(False)
+        with _blocked(*widgets):
+            self.search_edit.clear()
+            self.special_combo.setCurrentIndex(0)
+            self.range_check.setChecked(False)
+            self.delta_check.setChecked(False)
+            self.column_combo.setCurrentIndex(0)
         self._show_regex_problem(None)
         self._sync_enabled()
         self._applied_range = None
         if self._proxy is not None:
-            self._proxy.clear_filters()
+            with self._pushing():
+                self._proxy.clear_filters()
             self.filters_applied.emit()
 
     @Slot(str)
@@ -358,9 +945,8 @@ class FilterBar(QWidget):
             return
         if problem is not None:
             pattern = ""
-        column = self.column_combo.currentData()
-        column = None if column == _ANY else column
-        self._proxy.set_text_filter(pattern, column, regex, case_sensitive)
+        with self._pushing():
+            self._proxy.set_text_filter(pattern, self._text_column(), regex, case_sensitive)
         self.filters_applied.emit()
 
     def _show_regex_problem(self, problem: str | None) -> None:
@@ -378,22 +964,18 @@ class FilterBar(QWidget):
         wanted: tuple[str, int] | None = None
         if self.range_check.isChecked() and metric is not None and system is not None:
             wanted = (metric, system)
-        if self._applied_range is not None and self._applied_range != wanted:
-            old_metric, old_system = self._applied_range
-            self._applied_range = None
-            # KeyError/IndexError: that metric or system is gone, so nothing is left to remove.
-            with contextlib.suppress(KeyError, IndexError):
-                self._proxy.set_score_range(old_metric, old_system, None, None)
-        if wanted is not None:
-            low, high = sorted((self.range_min_spin.value(), self.range_max_spin.value()))
-            # The ends of the spin boxes are open: sentence BLEU can be 100.00000000000004.
-            self._proxy.set_score_range(
-                wanted[0],
-                wanted[1],
-                None if low <= self.range_min_spin.minimum() else low,
-                None if high >= self.range_max_spin.maximum() else high,
-            )
-            self._applied_range = wanted
+        with self._pushing():
+            if self._applied_range is not None and self._applied_range != wanted:
+                old_metric, old_system = self._applied_range
+                self._applied_range = None
+                # KeyError/IndexError: that metric or system is gone, so nothing is left to
+                # remove.
+                with contextlib.suppress(KeyError, IndexError):
+                    self._proxy.set_score_range(old_metric, old_system, None, None)
+            if wanted is not None:
+                low, high = self._range_bounds()
+                self._proxy.set_score_range(wanted[0], wanted[1], low, high)
+                self._applied_range = wanted
         self.filters_applied.emit()
 
     @Slot()
@@ -401,18 +983,35 @@ class FilterBar(QWidget):
         self._sync_enabled()
         if self._proxy is None:
             return
-        a = self.delta_a_combo.currentData()
-        b = self.delta_b_combo.currentData()
-        metric = self.delta_metric_combo.currentData()
-        if not self.delta_check.isChecked() or None in (a, b, metric) or a == b:
-            self._proxy.set_delta_filter(0, 0, "", None)
-        else:
-            self._proxy.set_delta_filter(a, b, metric, self.delta_spin.value())
+        spec = self._delta_spec()
+        with self._pushing():
+            if spec is None:
+                self._proxy.set_delta_filter(0, 0, "", None)
+            else:
+                self._proxy.set_delta_filter(spec.system, spec.baseline, spec.column, spec.at_least)
         self.filters_applied.emit()
 
     @Slot()
     def apply_special_filter(self) -> None:
         if self._proxy is None:
             return
-        self._proxy.set_special_filter(self.special_combo.currentData() or "")
+        with self._pushing():
+            self._proxy.set_special_filter(self.special_combo.currentData() or "")
         self.filters_applied.emit()
+
+
+def _rounded(value: float | None, spin: QDoubleSpinBox) -> float | None:
+    """``value`` as ``spin`` would hold it."""
+    return None if value is None else round(value, spin.decimals())
+
+
+@contextlib.contextmanager
+def _blocked(*widgets: QWidget) -> Iterator[None]:
+    """Change ``widgets`` without their signals (showing the selection must not push it)."""
+    for widget in widgets:
+        widget.blockSignals(True)
+    try:
+        yield
+    finally:
+        for widget in widgets:
+            widget.blockSignals(False)

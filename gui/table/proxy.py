@@ -34,6 +34,7 @@ from PySide6.QtCore import (
 from matchlight.core.analysis.selection import (
     DeltaFilter,
     EmptyRows,
+    Filter,
     FlagFilter,
     LengthRatio,
     ScoreRange,
@@ -55,6 +56,28 @@ BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
 
 _ROOT = QModelIndex()
+
+
+def special_filter_spec(
+    kind: str,
+    *,
+    low_ratio: float = DEFAULT_RATIO_BOUNDS[0],
+    high_ratio: float = DEFAULT_RATIO_BOUNDS[1],
+) -> Filter | None:
+    """The selection filter behind special filter ``kind`` (None for ``""``); see
+    :meth:`SegmentFilterProxy.set_special_filter`."""
+    if kind not in SPECIAL_FILTERS:
+        choices = ", ".join(map(repr, SPECIAL_FILTERS))
+        raise ValueError(f"unknown special filter {kind!r}; expected one of {choices}")
+    if not 0 <= low_ratio <= high_ratio:
+        raise ValueError(f"need 0 <= low_ratio <= high_ratio, got {low_ratio}, {high_ratio}")
+    if kind == "empty":
+        return EmptyRows()
+    if kind == "length-mismatch":
+        return LengthRatio(float(low_ratio), float(high_ratio))
+    if kind == "lsum-fallback":
+        return FlagFilter("lsum_fallback")
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +117,6 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._sort_column = -1
         self._sort_order = Qt.SortOrder.AscendingOrder
         self._dynamic = True
-        self._text_state: TextFilterState | None = None
 
     # -- source model -----------------------------------------------------------------------
 
@@ -114,7 +136,6 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._model = model
         self._session = None if model is None else model.session
         self._sort_column = -1
-        self._text_state = None
         if model is not None:
             model.dataChanged.connect(self._on_source_data_changed)
             model.headerDataChanged.connect(self._on_source_header_data_changed)
@@ -163,17 +184,25 @@ class SegmentFilterProxy(QAbstractProxyModel):
         An empty pattern removes the text filter. Returns False and emits :attr:`filter_error`
         (keeping the previous text filter) when ``pattern`` is not a valid regular expression.
         """
-        model = self.source_model()
         selection = self._core().selection
-        if not pattern:
-            self._text_state = None
+        spec = self.text_filter_spec(pattern, column, regex, case_sensitive)
+        if spec is None:
             return self._set(selection.without("text"))
-        columns = () if column is None else (model.text_key(column),)
-        spec = TextFilter(pattern, regex=regex, columns=columns, case_sensitive=case_sensitive)
-        if not self._set(selection.with_filter(spec)):
-            return False
-        self._text_state = TextFilterState(pattern, column, regex, case_sensitive)
-        return True
+        return self._set(selection.with_filter(spec))
+
+    def text_filter_spec(
+        self,
+        pattern: str,
+        column: int | None = None,
+        regex: bool = False,
+        case_sensitive: bool = False,
+    ) -> TextFilter | None:
+        """The selection filter :meth:`set_text_filter` makes of these arguments (None: no text
+        filter, for an empty pattern)."""
+        if not pattern:
+            return None
+        columns = () if column is None else (self.source_model().text_key(column),)
+        return TextFilter(pattern, regex=regex, columns=columns, case_sensitive=case_sensitive)
 
     def set_score_range(
         self, metric: str, system: int, low: float | None, high: float | None
@@ -236,33 +265,44 @@ class SegmentFilterProxy(QAbstractProxyModel):
         * ``"lsum-fallback"``: ROUGE-Lsum found no sentence boundary (it equals ROUGE-L);
         * ``""``: no special filter.
         """
-        if kind not in SPECIAL_FILTERS:
-            choices = ", ".join(map(repr, SPECIAL_FILTERS))
-            raise ValueError(f"unknown special filter {kind!r}; expected one of {choices}")
-        if not 0 <= low_ratio <= high_ratio:
-            raise ValueError(f"need 0 <= low_ratio <= high_ratio, got {low_ratio}, {high_ratio}")
+        spec = special_filter_spec(kind, low_ratio=low_ratio, high_ratio=high_ratio)
         selection = self._core().selection
         for special in _SPECIAL_KINDS:
             selection = selection.without(special)
-        if kind == "empty":
-            selection = selection.with_filter(EmptyRows())
-        elif kind == "length-mismatch":
-            selection = selection.with_filter(LengthRatio(float(low_ratio), float(high_ratio)))
-        elif kind == "lsum-fallback":
-            selection = selection.with_filter(FlagFilter("lsum_fallback"))
-        self._set(selection)
+        self._set(selection if spec is None else selection.with_filter(spec))
+
+    def remove_filter(self, spec: Filter) -> None:
+        """Remove exactly the filter ``spec`` (equal specs), leaving every other one."""
+        selection = self._core().selection
+        kept = tuple(f for f in selection.filters if f != spec)
+        if len(kept) != len(selection.filters):
+            self._set(Selection(kept, selection.sort))
 
     def clear_filters(self) -> None:
         """Remove every filter (the sort stays)."""
-        self._text_state = None
         self._set(Selection(sort=self._core().selection.sort))
 
     # -- filter state -------------------------------------------------------------------------
 
     def text_filter(self) -> TextFilterState | None:
-        if not any(f.kind == "text" for f in self._core().selection.filters):
-            return None
-        return self._text_state
+        """The selection's text filter, whoever set it (a restored session, the filter bar).
+
+        ``column`` is the view column searched; None when the filter searches every text column
+        (or several, which only a hand-made selection does).
+        """
+        for f in self._core().selection.filters:
+            if isinstance(f, TextFilter):
+                column = self.text_column(f.columns[0]) if len(f.columns) == 1 else None
+                return TextFilterState(f.pattern, column, f.regex, f.case_sensitive)
+        return None
+
+    def text_column(self, name: str) -> int | None:
+        """The view column of text column ``name`` (``source``, ``ref1``.., ``hyp1``..)."""
+        model = self.source_model()
+        for col in model.text_columns():
+            if model.text_key(col) == name:
+                return col
+        return None
 
     def score_ranges(self) -> dict[tuple[str, int], tuple[float | None, float | None]]:
         return {
@@ -543,4 +583,5 @@ __all__ = [
     "SPECIAL_FILTERS",
     "SegmentFilterProxy",
     "TextFilterState",
+    "special_filter_spec",
 ]
