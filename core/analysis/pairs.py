@@ -104,14 +104,16 @@ def ngram_report_in_process(
     try:
         future = pool.submit(_report, arguments)
         while True:
+            # The flag first: a run cancelled before its result arrives is cancelled, however
+            # fast the worker was.
+            if cancel is not None and cancel():
+                raise NgramsCancelled("n-gram differences cancelled")
             try:
                 result = future.result(timeout=POLL_SECONDS)
             except TimeoutError:
-                if cancel is not None and cancel():
-                    raise NgramsCancelled("n-gram differences cancelled") from None
-            else:
-                finished = True
-                return result
+                continue
+            finished = True
+            return result
     finally:
         # A stale run is not waited for: its worker is stopped (the executor has no public
         # way to do that before Python 3.14's terminate_workers).
