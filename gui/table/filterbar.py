@@ -94,6 +94,21 @@ def _rows(n: int) -> str:
     return f"{n:,} row" if n == 1 else f"{n:,} rows"
 
 
+#: The fewest characters of its current entry a squeezed combo box still shows.
+COMBO_MIN_CHARS = 7
+
+
+class ShrinkingCombo(QComboBox):
+    """A combo box as wide as its entries when there is room, and down to
+    :data:`COMBO_MIN_CHARS` characters when there is not (its popup still shows the entries
+    whole), so the bar fits a 1280-pixel window beside the docks."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        least = self.fontMetrics().horizontalAdvance("M" * COMBO_MIN_CHARS) + 32
+        return QSize(min(hint.width(), least), hint.height())
+
+
 def _spin(minimum: float, maximum: float, value: float, prefix: str = "") -> QDoubleSpinBox:
     spin = QDoubleSpinBox()
     spin.setRange(minimum, maximum)
@@ -289,7 +304,7 @@ class FilterBar(QWidget):
             QKeySequence.SequenceFormat.NativeText
         )
         self.search_edit.setPlaceholderText(f"Search the texts ({shortcut})")
-        self.search_edit.setMinimumWidth(240)
+        self.search_edit.setMinimumWidth(160)
         self.regex_button = QToolButton()
         self.regex_button.setText(".*")
         self.regex_button.setCheckable(True)
@@ -300,10 +315,10 @@ class FilterBar(QWidget):
         self.case_button.setText("Aa")
         self.case_button.setCheckable(True)
         self.case_button.setToolTip("Case sensitive")
-        self.column_combo = QComboBox()
+        self.column_combo = ShrinkingCombo()
         self.column_combo.setToolTip("Where to search")
         self.column_combo.addItem(ANY_COLUMN, _ANY)
-        self.special_combo = QComboBox()
+        self.special_combo = ShrinkingCombo()
         self.special_combo.setToolTip("Show only rows of a kind")
         for kind, label in SPECIAL_FILTERS:
             self.special_combo.addItem(label, kind)
@@ -318,15 +333,15 @@ class FilterBar(QWidget):
         # -- line 2: score range and difference --
         self.range_check = QCheckBox("Score")
         self.range_check.setToolTip("Keep rows whose score lies in a range")
-        self.range_metric_combo = QComboBox()
-        self.range_system_combo = QComboBox()
+        self.range_metric_combo = ShrinkingCombo()
+        self.range_system_combo = ShrinkingCombo()
         self.range_min_spin = _spin(0.0, 100.0, 0.0, "≥ ")
         self.range_max_spin = _spin(0.0, 100.0, 100.0, "≤ ")
         self.delta_check = QCheckBox("Difference")
         self.delta_check.setToolTip("Keep rows where system A beats system B by at least x")
-        self.delta_a_combo = QComboBox()
-        self.delta_b_combo = QComboBox()
-        self.delta_metric_combo = QComboBox()
+        self.delta_a_combo = ShrinkingCombo()
+        self.delta_b_combo = ShrinkingCombo()
+        self.delta_metric_combo = ShrinkingCombo()
         self.delta_spin = _spin(-100.0, 100.0, 10.0, "≥ ")
         self.chips = ChipRow()
         self.chips.setObjectName("chips")
