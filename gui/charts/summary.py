@@ -24,8 +24,10 @@ from PySide6.QtCore import (
     QEvent,
     QModelIndex,
     QPersistentModelIndex,
+    QPointF,
     Qt,
     QTimer,
+    Signal,
     Slot,
 )
 from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPalette, QPixmap
@@ -45,6 +47,7 @@ from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.metrics.registry import METRICS
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.results import CorpusScores, ScoreTable
+from matchlight.core.style.palette import OKABE_ITO
 from matchlight.gui.highlight.palette import is_dark_palette
 
 REFRESH_MS = 150
@@ -53,17 +56,11 @@ NOTHING_OPEN = "No comparison open. Its corpus scores per system show here."
 FIRST_REFRESH_MS = 450
 HISTOGRAM_EDGES = np.linspace(0.0, 100.0, 21)
 
-#: Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
-SYSTEM_COLOURS: tuple[str, ...] = (
-    "#0072B2",
-    "#D55E00",
-    "#009E73",
-    "#CC79A7",
-    "#E69F00",
-    "#56B4E9",
-    "#000000",
-    "#F0E442",
-)
+#: Okabe–Ito colours as published (core's palette): distinguishable with the common
+#: colour-vision deficiencies; the report draws systems in the same ones.
+SYSTEM_COLOURS: tuple[str, ...] = OKABE_ITO
+#: The histogram's x ticks, 100 included (pyqtgraph's automatic ones stop at 80).
+HISTOGRAM_TICKS = [[(float(v), str(v)) for v in range(0, 101, 20)]]
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -242,11 +239,21 @@ class SummaryModel(QAbstractTableModel):
 
 class SummaryWidget(QWidget):
     """The corpus-score table and a histogram of sentence BLEU, for the summary dock; with
-    the non-default settings and the signatures of the figures."""
+    the non-default settings and the signatures of the figures.
+
+    Signals:
+        rows_clicked(object rows, str label): a click on a histogram bin asks to select
+            ``rows`` (int64 row numbers): the rows of the nearest curve's system in that bin,
+            among the rows drawn.
+    """
+
+    rows_clicked = Signal(object, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._table: ScoreTable | None = None
+        # What the histogram draws: (rows, score column index, column label).
+        self._drawn: tuple[npt.NDArray[np.int64], int, str] | None = None
         self._filtered: npt.NDArray[np.int64] | None = None
         # Figures over all scored rows, kept while no new row is scored (a filter change
         # recomputes only the filtered scope): (table, rows done) -> per system.
@@ -291,9 +298,13 @@ class SummaryWidget(QWidget):
         self.plot.setLabel("left", "rows")
         self.plot.setXRange(0, 100, padding=0.02)
         self.plot.getPlotItem().setTitle("Sentence BLEU per system", size="9pt")
-        self.legend = self.plot.addLegend(
-            offset=(-8, 8), labelTextSize="8pt", brush=pg.mkBrush(255, 255, 255, 210)
-        )
+        # No legend over the curves: the figures above are the legend (each system's row
+        # starts with its colour).
+        self.plot.getAxis("bottom").setTicks(HISTOGRAM_TICKS)
+        # The "100" label reaches past the axis's end; pyqtgraph hides such labels by default.
+        self.plot.getAxis("bottom").setStyle(hideOverlappingLabels=False)
+        self.plot.scene().sigMouseClicked.connect(self._on_plot_clicked)
+        self.plot.setToolTip("Click a bin to select that system's rows in it (the nearest curve)")
         self.plot.setMinimumHeight(140)
         self.plot.getPlotItem().setContentsMargins(2, 2, 14, 2)  # room for the "100" tick
 
@@ -364,16 +375,9 @@ class SummaryWidget(QWidget):
         for name in ("left", "bottom"):
             self.plot.getAxis(name).setPen(pg.mkPen(axis))
             self.plot.getAxis(name).setTextPen(pg.mkPen(text))
-        legend = QColor(base)
-        legend.setAlpha(210)
-        self.legend.setBrush(pg.mkBrush(legend))
-        self.legend.setLabelTextColor(text)
         self.plot.getPlotItem().titleLabel.setAttr("color", text.name())
         title = self.plot.getPlotItem().titleLabel.text
         self.plot.getPlotItem().setTitle(title, size="9pt", color=text.name())
-        for curve in self._curves:  # legend labels are made with the old text colour
-            self.legend.removeItem(curve)
-            self.legend.addItem(curve, curve.name())
 
     def is_dark(self) -> bool:
         return bool(self._dark)
@@ -450,7 +454,6 @@ class SummaryWidget(QWidget):
         self._curves_table = self._table
         for curve in self._curves:
             self.plot.removeItem(curve)
-            self.legend.removeItem(curve)
         self._curves = []
         if self._table is None:
             return
@@ -468,6 +471,7 @@ class SummaryWidget(QWidget):
         if self._curves_table is not table:
             self._rebuild_curves()
         if table is None:
+            self._drawn = None
             self.caption.setText(NOTHING_OPEN)
             self.model.set_values((), (), {}, {})
             return
@@ -523,6 +527,7 @@ class SummaryWidget(QWidget):
         hist_rows = scopes.get("filtered", done)
         shown = columns[0] if columns else table.columns[0]
         column = table.metric_index(shown.key)
+        self._drawn = (np.asarray(hist_rows, np.int64), column, shown.label)
         for s, curve in enumerate(self._curves):
             values_s = table.scores[s, hist_rows, column]
             # Clipped: sentence BLEU can come out as 100.00000000000004.
@@ -534,6 +539,43 @@ class SummaryWidget(QWidget):
         self.plot.getPlotItem().setTitle(
             f"Sentence {shown.label} per system ({scope_name})", size="9pt"
         )
+
+    def bin_rows(self, x: float, y: float) -> tuple[npt.NDArray[np.int64], str] | None:
+        """The rows a click at (``x`` score, ``y`` count) picks, and their label: the bin under
+        ``x``, of the system whose curve is nearest ``y`` there (None: outside the bins)."""
+        table, drawn = self._table, self._drawn
+        if table is None or drawn is None or not self._curves:
+            return None
+        index = int(np.searchsorted(HISTOGRAM_EDGES, x, side="right")) - 1
+        last = len(HISTOGRAM_EDGES) - 2
+        if x == HISTOGRAM_EDGES[-1]:
+            index = last
+        if not 0 <= index <= last:
+            return None
+        counts = [self.histogram(s)[1][index] for s in range(len(self._curves))]
+        system = int(np.argmin([abs(c - y) for c in counts]))
+        rows, column, label = drawn
+        values = np.clip(table.scores[system, rows, column], 0.0, 100.0)
+        low, high = float(HISTOGRAM_EDGES[index]), float(HISTOGRAM_EDGES[index + 1])
+        inside = (values >= low) & ((values < high) if index < last else (values <= high))
+        closing = "]" if index == last else ")"
+        return (
+            rows[inside],
+            f"sentence {label} of {table.systems[system]} in [{low:g}, {high:g}{closing}",
+        )
+
+    @Slot(object)
+    def _on_plot_clicked(self, event: Any) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        view = self.plot.getPlotItem().getViewBox()
+        if not view.sceneBoundingRect().contains(event.scenePos()):
+            return
+        point: QPointF = view.mapSceneToView(event.scenePos())
+        picked = self.bin_rows(point.x(), point.y())
+        if picked is not None:
+            event.accept()
+            self.rows_clicked.emit(*picked)
 
     def histogram(self, system: int) -> tuple[np.ndarray, np.ndarray]:
         """The (edges, counts) currently drawn for ``system``."""

@@ -609,6 +609,8 @@ class DetailPane(QWidget):
         detail = self._detail
         self._hyp_ranges = []
         self._links = {}
+        # No row: no texts of the row shown before under the invitation to pick one.
+        self._scroll.setVisible(detail is not None)
         if detail is None:
             self.title.setText("Select a row to see its matches.")
             self.legend.set_mode(None)

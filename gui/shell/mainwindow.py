@@ -379,6 +379,12 @@ class MainWindow(QMainWindow):
             filter_bar=self.filter_bar,
             tabify_with=self.summary_dock,
         )
+        # A click on a bin of the summary's histogram is a chart selection as any other.
+        self.summary.rows_clicked.connect(self._on_summary_rows_clicked)
+
+    @Slot(object, str)
+    def _on_summary_rows_clicked(self, rows: Any, label: str) -> None:
+        self.comparison_docks.link.select_rows(rows, label, owner=self.summary)
 
     def _action(
         self, text: str, slot: Callable[[], None], shortcut: Any = None, tip: str = ""
