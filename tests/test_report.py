@@ -24,8 +24,8 @@ from matchlight.core.analysis.columnstats import significance_by_column
 from matchlight.core.analysis.selection import SegmentRange, Selection, Sort
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Severity, Status
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, system_mqm
-from matchlight.core.io.inputs import load_comparison, parse_spec
 from matchlight.core.cli.report import main
+from matchlight.core.io.inputs import load_comparison, parse_spec
 from matchlight.core.report.export import (
     ReportOptions,
     export_report,

@@ -1181,6 +1181,7 @@ class ChrfMetric(Metric):
         self, settings: MetricSettings, separator: str | None
     ) -> Callable[[Sequence[str], Sequence[str]], ChrfRowDetail]:
         s = cast(ChrfSettings, settings)
+
         def one(hypothesis: str, references: Sequence[str]) -> ChrfDetail:
             return chrf_detail(
                 hypothesis=hypothesis,

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
@@ -386,6 +387,8 @@ class ComparisonDocks(QObject):
     @Slot(bool)
     def _on_dock_visibility_changed(self, visible: bool) -> None:
         window = self._window
+        if not visible or not shiboken6.isValid(window):
+            return  # hidden, or the window is being destroyed (the dock hides as it goes)
         area = window.dockWidgetArea(self.dock)
         side = area in (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
         if not visible or self.dock.isFloating() or not side:
