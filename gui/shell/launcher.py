@@ -1,8 +1,7 @@
 """The ``matchlight`` console script.
 
-``matchlight score ...`` and ``matchlight compare ...`` run the headless commands of
-:mod:`core.cli`, ``matchlight report ...`` that of :mod:`core.report.command`, without importing
-Qt; every other invocation opens the desktop app.
+``matchlight score|compare|report ...`` run the headless commands of :mod:`core.cli` (one
+module per command) without importing Qt; every other invocation opens the desktop app.
 """
 
 from __future__ import annotations
