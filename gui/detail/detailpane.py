@@ -610,7 +610,7 @@ class DetailPane(QWidget):
         self._hyp_ranges = []
         self._links = {}
         # No row: no texts of the row shown before under the invitation to pick one.
-        self._scroll.setVisible(detail is not None)
+        self._body.setVisible(detail is not None)
         if detail is None:
             self.title.setText("Select a row to see its matches.")
             self.legend.set_mode(None)
