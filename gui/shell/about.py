@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import platform
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
 import PySide6
 from PySide6.QtCore import Qt, qVersion
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -25,7 +25,14 @@ from matchlight.core import __version__
 from matchlight.core.metrics.bleu import SACREBLEU_VERSION
 from matchlight.core.metrics.rouge import ROUGE_SCORE_VERSION
 
-__all__ = ["AboutDialog", "ShortcutsDialog", "shortcut_rows", "versions"]
+__all__ = [
+    "WINDOW_SECTION",
+    "AboutDialog",
+    "ShortcutSection",
+    "ShortcutsDialog",
+    "shortcut_rows",
+    "versions",
+]
 
 
 def _installed(package: str) -> str:
@@ -91,25 +98,83 @@ def shortcut_rows(actions: Iterable[QAction]) -> list[tuple[str, str]]:
     return rows
 
 
-class ShortcutsDialog(QDialog):
-    """Every keyboard shortcut of the window, read from its actions (never a separate list)."""
+#: A titled group of rows of the shortcuts dialog: (title, [(what, keys), ...]).
+ShortcutSection = tuple[str, Sequence[tuple[str, str]]]
 
-    def __init__(self, rows: list[tuple[str, str]], parent: QWidget | None = None) -> None:
+#: The title of the window's own actions when other sections follow them.
+WINDOW_SECTION = "Window"
+
+
+class ShortcutsDialog(QDialog):
+    """Every keyboard shortcut of the window, read from its actions (never a separate list).
+
+    ``rows`` are the window's actions; ``sections`` follow them, each under its title (the
+    annotation keys, which act in the table, the detail pane and the annotation panel). With
+    sections, the window's rows are titled too. A title is a row of its own spanning both
+    columns, so the table reads and scrolls as one list.
+    """
+
+    def __init__(
+        self,
+        rows: Sequence[tuple[str, str]],
+        parent: QWidget | None = None,
+        *,
+        sections: Sequence[ShortcutSection] = (),
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Keyboard shortcuts — Matchlight")
-        self.table = QTableWidget(len(rows), 2, self)
+        groups: list[tuple[str | None, Sequence[tuple[str, str]]]] = [
+            (WINDOW_SECTION if sections else None, rows),
+            *sections,
+        ]
+        count = sum(len(group) + (title is not None) for title, group in groups)
+        self.table = QTableWidget(count, 2, self)
         self.table.setHorizontalHeaderLabels(["Action", "Shortcut"])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        for r, (what, keys) in enumerate(rows):
-            self.table.setItem(r, 0, QTableWidgetItem(what))
-            self.table.setItem(r, 1, QTableWidgetItem(keys))
+        self.table.setWordWrap(True)
+        bold = QFont(self.font())
+        bold.setBold(True)
+        r = 0
+        for title, group in groups:
+            if title is not None:
+                heading = QTableWidgetItem(title)
+                heading.setFont(bold)
+                heading.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                self.table.setItem(r, 0, heading)
+                self.table.setItem(r, 1, QTableWidgetItem(""))
+                self.table.setSpan(r, 0, 1, 2)
+                r += 1
+            for what, keys in group:
+                self.table.setItem(r, 0, QTableWidgetItem(what))
+                self.table.setItem(r, 1, QTableWidgetItem(keys))
+                r += 1
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
         layout.addWidget(buttons)
-        self.resize(480, 520)
+        self.resize(640 if sections else 480, 620 if sections else 520)
+
+    def section(self, title: str) -> list[tuple[str, str]]:
+        """The (what, keys) rows the table shows under ``title`` (empty if it has none)."""
+        table = self.table
+
+        def text(r: int, c: int) -> str:
+            item = table.item(r, c)
+            return "" if item is None else item.text()
+
+        rows: list[tuple[str, str]] = []
+        inside = False
+        for r in range(table.rowCount()):
+            if table.columnSpan(r, 0) == 2:
+                if inside:
+                    break
+                inside = text(r, 0) == title
+            elif inside:
+                rows.append((text(r, 0), text(r, 1)))
+        return rows

@@ -78,6 +78,7 @@ from matchlight.core.scoring.results import ScoreChunk, ScoreTable
 from matchlight.core.session.comparison import ComparisonSession
 from matchlight.core.text.corpus import CorpusText
 from matchlight.gui.annotate.install import install_annotations
+from matchlight.gui.annotate.keys import annotation_shortcuts
 from matchlight.gui.charts.comparison import ComparisonDocks
 from matchlight.gui.charts.summary import SummaryWidget
 from matchlight.gui.detail.detailpane import DetailPane
@@ -103,6 +104,7 @@ from matchlight.gui.shell.fonts import (
 from matchlight.gui.shell.progress import ProgressStrip
 from matchlight.gui.shell.qtfix import guard_none_refcount
 from matchlight.gui.shell.recent import RecentComparisons
+from matchlight.gui.shell.reportexport import ReportExporter
 from matchlight.gui.shell.theme import THEME_KEY, THEMES, apply_theme, stored_theme
 from matchlight.gui.shell.viewstate import ViewState, ViewStateStore, column_id
 from matchlight.gui.shell.welcome import ReadingPage, WelcomePage
@@ -426,6 +428,13 @@ class MainWindow(QMainWindow):
             "Ctrl+Shift+E",
             "Per-sentence scores of the rows the filter keeps",
         )
+        self.report_export = ReportExporter(
+            self,
+            parent=self,
+            ask_path=None if self._save_path is _default_save_path else self._save_path,
+            name=self._report_name,
+        )
+        self.export_report_action = self.report_export.action
         self.settings_action = self._action(
             "Scoring &settings…",
             self._on_settings_triggered,
@@ -504,6 +513,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.export_all_action)
         file_menu.addAction(self.export_filtered_action)
+        file_menu.addAction(self.export_report_action)
         file_menu.addSeparator()
         for action in self.comparison_docks.actions():  # load segment scores, label columns
             file_menu.addAction(action)
@@ -1434,6 +1444,7 @@ class MainWindow(QMainWindow):
         ready = has_rows and (table.complete or not running)  # type: ignore[union-attr]
         self.export_all_action.setEnabled(ready)
         self.export_filtered_action.setEnabled(ready)
+        self.report_export.set_available(ready and table is not None and table.complete)
         self.cancel_action.setEnabled(running)
         resumable = table is not None and not running and not table.complete
         self.resume_action.setEnabled(resumable)
@@ -1586,6 +1597,12 @@ class MainWindow(QMainWindow):
         if path:
             self.export_csv(path, filtered=filtered)
 
+    def _report_name(self) -> str:
+        """The comparison's short name, for the report's suggested file name."""
+        if self._comparison is None:
+            return "matchlight"
+        return comparison_name(self._specs, self._comparison)
+
     @Slot()
     def _on_find_triggered(self) -> None:
         self.filter_bar.focus_search()
@@ -1596,6 +1613,7 @@ class MainWindow(QMainWindow):
             self.open_action,
             self.export_all_action,
             self.export_filtered_action,
+            self.export_report_action,
             self.settings_action,
             self.find_action,
             self.copy_row_action,
@@ -1608,7 +1626,7 @@ class MainWindow(QMainWindow):
         ]
         rows = shortcut_rows(actions)
         rows.append(("Move between rows", "Up / Down, Page Up / Page Down"))
-        dialog = ShortcutsDialog(rows, self)
+        dialog = ShortcutsDialog(rows, self, sections=[("Annotation", annotation_shortcuts())])
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
 
