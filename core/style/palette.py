@@ -13,6 +13,11 @@ The highlight palette is colour-blind safe by construction:
   (:func:`match_tints`);
 * unmatched tokens get a vermillion underline (no tint), reference tokens no system matched an
   orange tint, ROUGE-L LCS tokens a bluish-green tint, the hover link a yellow tint;
+* against the baseline, reference text the baseline matched and the chosen system did not (a
+  "loss") gets a reddish-purple tint struck through (a shape, not only a hue); text the
+  system matched and the baseline did not (a "gain") sits on a match tint already, so it gets
+  no colour of its own but bold text underlined in that tint's own text colour, which keeps
+  :data:`MIN_TEXT_CONTRAST` with every tint;
 * every tint has a text colour that keeps at least :data:`MIN_TEXT_CONTRAST` (WCAG) with it.
 
 Computed colours are rounded to 8-bit channels the way ``QColor`` rounds them (16 bits, then 8),
@@ -83,7 +88,7 @@ class Theme:
     #: Anchors of the match ramp, level 1 first and a mode's highest level last: palest to
     #: deepest on a light background, deepest to brightest on a dark one.
     ramp: tuple[str, ...]
-    #: The text on the fixed tints (missed, LCS, link).
+    #: The text on the fixed tints (missed, LCS, link, loss).
     fixed_text: str
     unmatched_line: str
     missed_tint: str
@@ -92,6 +97,10 @@ class Theme:
     lcs_line: str
     link_tint: str
     link_line: str
+    #: Reference text the baseline matched and the chosen system did not, and its
+    #: strike-through.
+    loss_tint: str
+    loss_line: str
     #: One colour per system, in order, for the charts (:data:`OKABE_ITO` made to stand out
     #: against this theme's background).
     systems: tuple[str, ...]
@@ -108,6 +117,8 @@ LIGHT = Theme(
     lcs_line="#007a59",
     link_tint="#ffe066",
     link_line="#8a6d00",
+    loss_tint="#f3cde3",
+    loss_line="#8e1f5e",
     # Okabe-Ito's yellow is too pale to see on white: a darker yellow instead.
     systems=(*OKABE_ITO[:7], "#B8A800"),
 )
@@ -122,6 +133,8 @@ DARK = Theme(
     lcs_line="#3fd0a0",
     link_tint="#7a6200",
     link_line="#ffe066",
+    loss_tint="#5a2748",
+    loss_line="#ff9ed6",
     # Lighter variants of Okabe-Ito, in the same order, for dark backgrounds.
     systems=(
         "#56B4E9",
