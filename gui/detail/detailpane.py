@@ -11,6 +11,11 @@ Hovering an output lights up the reference text it was paired with in the curren
 (:meth:`HighlightLayer.links <core.metrics.base.HighlightLayer.links>`, character spans) and
 names the references in a label under the text views. A metric whose detail could not be
 computed for the row (``RowDetail.notes``) is named with the reason above the texts.
+
+When the references show one system's matches (:meth:`DetailPane.set_reference_system`) and
+that system is not the baseline (:meth:`DetailPane.set_baseline`), the references also mark what
+it matched and the baseline did not, and the reverse, and its output marks the text that earned
+those gains (:mod:`core.scoring.contrast`); the legend and the captions name both systems.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from PySide6.QtWidgets import (
 from matchlight.core.metrics.base import Block, HighlightMode, Range
 from matchlight.core.metrics.registry import METRICS
 from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.contrast import CONTRAST_KINDS, Contrast
 from matchlight.core.scoring.detail import RowDetail
 from matchlight.gui.detail.breakdown import BreakdownView
 from matchlight.gui.highlight.palette import (
@@ -59,6 +65,7 @@ from matchlight.gui.highlight.ranges import (
     hypothesis_ranges,
     range_kinds,
     reference_ranges,
+    row_marks,
 )
 
 __all__ = ["VIEW_TEXT_LIMIT", "DetailPane", "HypothesisOverlay", "SegmentText"]
@@ -276,6 +283,7 @@ class DetailPane(QWidget):
         self._mode: HighlightMode | None = None
         self._dark: bool | None = None
         self._reference_system: int | None = None
+        self._baseline: int | None = None
         self._reference_names: tuple[str, ...] = ()
         # Hover: (system, index) under the mouse, what is lit, and per-row lookups.
         self._hover: tuple[int, int] | None = None
@@ -387,6 +395,20 @@ class DetailPane(QWidget):
     def set_reference_system(self, index: int | None) -> None:
         """Show reference matches of one system (None: any system)."""
         self._reference_system = index
+        self._render()
+
+    def reference_system(self) -> int | None:
+        return self._reference_system
+
+    def baseline(self) -> int | None:
+        return self._baseline
+
+    def set_baseline(self, index: int | None) -> None:
+        """The system whose matches the reference system's are contrasted with (None: no
+        gain and loss marks)."""
+        if index == self._baseline:
+            return
+        self._baseline = index
         self._render()
 
     def set_reference_names(self, names: Sequence[str]) -> None:
@@ -621,6 +643,7 @@ class DetailPane(QWidget):
         key = "" if mode is None else mode.key
         max_level = DEFAULT_MAX_LEVEL if mode is None else mode.max_level
         kinds: set[str] = set()
+        contrast = row_marks(detail, key, self._reference_system, self._baseline)
         self.title.setText(f"Segment {detail.segment + 1}")
         if self._source_section is not None and detail.source is not None:
             view = self._source_section.view
@@ -631,23 +654,41 @@ class DetailPane(QWidget):
             kinds |= range_kinds(ranges)
             missed = sum(1 for _, _, kind, _ in ranges if kind == "missed")
             note = f" — {missed} {'part' if missed == 1 else 'parts'} no system matched"
+            note = note if missed else ""
+            if contrast is not None:
+                ranges = ranges + contrast.reference_ranges(r)  # over the layer's own
+                note += self._contrast_note(detail, contrast, r)
             section.view.set_content(detail.references[r], ranges, dark, max_level)
-            section.caption.setText(
-                self._ref_name(r) + (note if missed else "") + section.view.truncation_note()
-            )
+            section.caption.setText(self._ref_name(r) + note + section.view.truncation_note())
         names = self._all_ref_names()
         for s, section in enumerate(self._sys_sections):
             ranges = sorted(hypothesis_ranges(detail, s, key))
             kinds |= range_kinds(ranges)
             self._hyp_ranges.append((ranges, [a for a, _, _, _ in ranges]))
+            if contrast is not None and s == contrast.system:
+                # Painted over the layer's own; hovering reads the layer's own only.
+                ranges = ranges + contrast.hypothesis_ranges()
             section.view.set_content(detail.outputs[s], ranges, dark, max_level)
             section.caption.setText(
                 self._scores_caption(detail, s) + section.view.truncation_note()
             )
             if section.breakdown is not None:
                 section.breakdown.set_blocks(detail.breakdown(s, names))
-        self.legend.set_mode(mode, kinds)
+        compared = None
+        if contrast is not None:
+            # Explained whenever they are on, also in a row where nothing separates the two.
+            kinds |= set(CONTRAST_KINDS)
+            compared = (detail.systems[contrast.system], detail.systems[contrast.baseline])
+        self.legend.set_mode(mode, kinds, compared)
         self._show_notes(detail.notes)
+
+    @staticmethod
+    def _contrast_note(detail: RowDetail, contrast: Contrast, reference: int) -> str:
+        """`` — S: 2 parts gained, 1 lost against B``: the marks of one reference, counted."""
+        gained, lost = len(contrast.gains[reference]), len(contrast.losses[reference])
+        system, baseline = detail.systems[contrast.system], detail.systems[contrast.baseline]
+        parts = "part" if gained == 1 else "parts"
+        return f" — {system}: {gained} {parts} gained, {lost} lost against {baseline}"
 
     def _scores_caption(self, detail: RowDetail, system: int) -> str:
         """``name — BLEU 23.4 · R-1 50.0 ...``: the headline scores of the configuration."""

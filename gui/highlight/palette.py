@@ -12,7 +12,11 @@ The palette is colour-blind safe by construction:
 * reference text that *no* system matched gets an orange tint *and* a dashed underline, on the
   blue/orange axis that protanopes and deuteranopes still tell apart;
 * ROUGE-L LCS tokens get a bluish-green tint with a solid underline;
-* the hover "link" (detail pane) is a yellow tint with a thick underline.
+* the hover "link" (detail pane) is a yellow tint with a thick underline;
+* against the baseline (a chosen system's reference matches, see
+  :mod:`core.scoring.contrast`), a "gain" (matched by the system, not by the baseline) is bold
+  and underlined in its match tint's own text colour, and a "loss" (matched by the baseline, not
+  by the system) a reddish-purple tint, struck through.
 
 Every tinted token carries an explicit foreground chosen for contrast with its tint (WCAG AA,
 at least 4.5:1; tested): dark text on pale tints, light text on deep ones, so it stays readable
@@ -52,8 +56,9 @@ from matchlight.core.metrics.base import HighlightMode, Range
 from matchlight.core.style import palette as colours
 from matchlight.core.style.palette import DEFAULT_MAX_LEVEL, MIN_TEXT_CONTRAST
 
-#: Highlight kinds understood by :func:`highlight_format`: core's range kinds, and the hover link.
-KINDS: tuple[str, ...] = ("match", "unmatched", "missed", "lcs", "link")
+#: Highlight kinds understood by :func:`highlight_format`: core's range kinds, the hover link, and
+#: the marks of a system against the baseline (:data:`core.scoring.contrast.CONTRAST_KINDS`).
+KINDS: tuple[str, ...] = ("match", "unmatched", "missed", "lcs", "link", "gain", "loss")
 
 
 def is_dark_palette(palette: QPalette) -> bool:
@@ -97,7 +102,8 @@ def highlight_format(
     """The character format of one highlighted range.
 
     ``kind`` is one of :data:`KINDS`; ``level`` is the matched level of a ``"match"`` (1..N of a
-    mode with ``max_level`` N; see :func:`order_tint`) and ignored otherwise.
+    mode with ``max_level`` N; see :func:`order_tint`) and ignored otherwise. ``gain`` and
+    ``loss`` are marks merged over a layer's own formats: a gain keeps the tint under it.
     """
     if kind != "match":
         level = max_level = 0
@@ -131,6 +137,20 @@ def _format(kind: str, level: int, dark: bool, max_level: int) -> QTextCharForma
         fmt.setForeground(QColor(theme.fixed_text))
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
         fmt.setUnderlineColor(QColor(theme.link_line))
+    elif kind == "gain":
+        # Over a match tint: an underline with no colour of its own is drawn in the text's
+        # colour, which keeps its contrast with every tint (an LCS token's green line included).
+        fmt.setFontWeight(QFont.Weight.Bold)
+        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
+        fmt.setUnderlineColor(QColor())
+    elif kind == "loss":
+        # Over an unmatched token: its tint replaces the wavy "unmatched" line. Qt draws the
+        # strike-through in the underline colour when there is one.
+        fmt.setBackground(QColor(theme.loss_tint))
+        fmt.setForeground(QColor(theme.fixed_text))
+        fmt.setFontStrikeOut(True)
+        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.NoUnderline)
+        fmt.setUnderlineColor(QColor(theme.loss_line))
     else:
         raise ValueError(f"unknown highlight kind {kind!r}; expected one of {', '.join(KINDS)}")
     return fmt
@@ -287,12 +307,15 @@ NGRAM_KINDS: tuple[str, ...] = ("match", "unmatched", "missed")
 
 
 def legend_entries(
-    mode: HighlightMode, kinds: Iterable[str] | None = None
+    mode: HighlightMode,
+    kinds: Iterable[str] | None = None,
+    contrast: tuple[str, str] | None = None,
 ) -> list[tuple[str, str, int]]:
     """(label, kind, level) of every legend entry of ``mode``.
 
     ``kinds`` are the range kinds the mode's layer paints (:data:`NGRAM_KINDS` when None); a
-    ``match`` gets one entry per level, 1..``mode.max_level``.
+    ``match`` gets one entry per level, 1..``mode.max_level``. ``contrast`` names the system and
+    the baseline that ``gain`` and ``loss`` compare.
     """
     wanted = set(NGRAM_KINDS if kinds is None else kinds)
     unknown = wanted - set(KINDS)
@@ -307,6 +330,11 @@ def legend_entries(
         entries.append(("unmatched", "unmatched", 0))
     if "missed" in wanted:
         entries.append(("missed by all systems", "missed", 0))
+    system, baseline = contrast if contrast is not None else ("this system", "the baseline")
+    if "gain" in wanted:
+        entries.append((f"matched by {system}, not by {baseline}", "gain", 0))
+    if "loss" in wanted:
+        entries.append((f"matched by {baseline}, not by {system}", "loss", 0))
     return entries
 
 
@@ -322,6 +350,7 @@ class LegendWidget(QWidget):
         super().__init__(parent)
         self._mode: HighlightMode | None = None
         self._kinds: tuple[str, ...] | None = None
+        self._contrast: tuple[str, str] | None = None
         self._dark: bool | None = None  # None: follow the palette
         self._doc: QTextDocument | None = None
         policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
@@ -333,15 +362,22 @@ class LegendWidget(QWidget):
     def mode(self) -> HighlightMode | None:
         return self._mode
 
-    def set_mode(self, mode: HighlightMode | None, kinds: Iterable[str] | None = None) -> None:
-        """Explain ``mode``, whose layer paints ``kinds`` (see :func:`legend_entries`)."""
+    def set_mode(
+        self,
+        mode: HighlightMode | None,
+        kinds: Iterable[str] | None = None,
+        contrast: tuple[str, str] | None = None,
+    ) -> None:
+        """Explain ``mode``, whose layer paints ``kinds``; ``contrast`` names the system and the
+        baseline of ``gain`` and ``loss`` marks (see :func:`legend_entries`)."""
         kinds = None if kinds is None else tuple(k for k in KINDS if k in set(kinds))
         if mode is not None:
-            legend_entries(mode, kinds)  # validates
-        if mode == self._mode and kinds == self._kinds:
+            legend_entries(mode, kinds, contrast)  # validates
+        if mode == self._mode and kinds == self._kinds and contrast == self._contrast:
             return
         self._mode = mode
         self._kinds = kinds
+        self._contrast = contrast
         self._rebuild()
 
     def set_dark(self, dark: bool | None) -> None:
@@ -357,7 +393,7 @@ class LegendWidget(QWidget):
         return self._document().toPlainText()
 
     def entries(self) -> list[tuple[str, str, int]]:
-        return [] if self._mode is None else legend_entries(self._mode, self._kinds)
+        return [] if self._mode is None else legend_entries(self._mode, self._kinds, self._contrast)
 
     # -- painting --
 
@@ -391,6 +427,11 @@ class LegendWidget(QWidget):
                 )
             if "lcs" in kinds:
                 tips.append("Tokens of the longest common subsequence of output and reference.")
+            if "gain" in kinds or "loss" in kinds:
+                tips.append(
+                    "Against the baseline: bold underlined text is matched by the chosen system "
+                    "and not by the baseline; struck-through text the reverse."
+                )
             self.setToolTip("\n".join(tips))
         return self._doc
 

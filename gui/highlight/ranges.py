@@ -6,6 +6,10 @@ registry brings its mode with it. The table's cells and the detail pane's views 
 the ranges of :meth:`RowDetail.layer(mode) <core.scoring.detail.RowDetail.layer>`; nothing here
 tokenizes or matches anything. A row whose layer is missing (its metric's detail could not be
 computed, see ``RowDetail.notes``) has no ranges: its text is shown plain.
+
+When one system's reference matches are shown and a baseline is set, the reference ranges are
+followed by the ``gain`` and ``loss`` marks of :func:`core.scoring.contrast.row_contrast`,
+painted over them.
 """
 
 from __future__ import annotations
@@ -13,14 +17,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from matchlight.core.metrics.base import HighlightMode, Range
+from matchlight.core.scoring.contrast import Contrast, row_contrast
 from matchlight.core.scoring.detail import RowDetail
 
 __all__ = [
     "cell_ranges",
+    "contrasted",
     "find_mode",
     "hypothesis_ranges",
     "range_kinds",
+    "reference_marks",
     "reference_ranges",
+    "row_marks",
 ]
 
 
@@ -47,6 +55,33 @@ def reference_ranges(
     return [] if layer is None else layer.reference(reference, system)
 
 
+def contrasted(system: int | None, baseline: int | None) -> bool:
+    """Whether ``system`` is compared with ``baseline``: both set, and not the same system."""
+    return system is not None and baseline is not None and system != baseline
+
+
+def row_marks(
+    detail: RowDetail, mode: str, system: int | None, baseline: int | None
+) -> Contrast | None:
+    """``system`` against ``baseline`` in ``detail``'s layer ``mode``; None unless
+    :func:`contrasted` with both systems in the row, or when the row has no such layer."""
+    n = len(detail.systems)
+    if system is None or baseline is None or system == baseline:
+        return None
+    if not (0 <= system < n and 0 <= baseline < n):
+        return None
+    return row_contrast(detail, mode, system=system, baseline=baseline)
+
+
+def reference_marks(
+    detail: RowDetail, reference: int, mode: str, system: int | None, baseline: int | None
+) -> list[Range]:
+    """The ``gain`` and ``loss`` marks of reference ``reference``: what ``system`` matched and
+    ``baseline`` did not, and the reverse (none unless :func:`contrasted`)."""
+    contrast = row_marks(detail, mode, system, baseline)
+    return [] if contrast is None else contrast.reference_ranges(reference)
+
+
 def cell_ranges(
     detail: RowDetail,
     kind: str,
@@ -54,12 +89,16 @@ def cell_ranges(
     reference: int | None,
     mode: str,
     reference_system: int | None,
+    baseline: int | None = None,
 ) -> list[Range]:
-    """The ranges of one text cell (none for the source)."""
+    """The ranges of one text cell (none for the source); a reference cell shows
+    ``reference_system``'s marks against ``baseline`` after its ranges."""
     if kind == "hypothesis" and system is not None:
         return hypothesis_ranges(detail, system, mode)
     if kind == "reference" and reference is not None:
-        return reference_ranges(detail, reference, mode, reference_system)
+        return reference_ranges(detail, reference, mode, reference_system) + reference_marks(
+            detail, reference, mode, reference_system, baseline
+        )
     return []
 
 

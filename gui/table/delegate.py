@@ -5,10 +5,12 @@ Each cell is a :class:`QTextDocument` built from the *original* text with
 the current highlight mode's layer (:mod:`gui.highlight.ranges`). The modes are the scoring
 configuration's (:meth:`ScoringConfig.highlight_modes
 <core.scoring.config.ScoringConfig.highlight_modes>`), read from the detail cache's config, so a
-metric added to the registry shows up here with no change. Documents are cached per (segment,
-column, mode, theme, reference system), so scrolling back and repainting cost nothing. Where this
-is slow, it is the first paint of a cell (one document per visible text cell) — the same
-trade-off qutebrowser's completion delegate makes.
+metric added to the registry shows up here with no change. When the reference cells show one
+system's matches and a baseline is set (:meth:`HighlightDelegate.set_baseline`), they also show
+that system's gains and losses against the baseline (:mod:`core.scoring.contrast`). Documents
+are cached per (segment, column, mode, theme, reference system, baseline), so scrolling back
+and repainting cost nothing. Where this is slow, it is the first paint of a cell (one document
+per visible text cell) — the same trade-off qutebrowser's completion delegate makes.
 
 Rows keep a fixed height: text is wrapped to the column width, clipped to the lines that fit,
 and an ellipsis marks the cut. The detail pane shows the whole text.
@@ -59,7 +61,7 @@ from PySide6.QtWidgets import (
 from matchlight.core.metrics.base import HighlightMode, Range
 from matchlight.gui.highlight.detailcache import DetailCache
 from matchlight.gui.highlight.palette import build_document, clip_to, is_dark_palette
-from matchlight.gui.highlight.ranges import cell_ranges, find_mode
+from matchlight.gui.highlight.ranges import cell_ranges, contrasted, find_mode
 from matchlight.gui.table.model import (
     COLUMN_KIND_ROLE,
     REF_ROLE,
@@ -226,6 +228,7 @@ class HighlightDelegate(QStyledItemDelegate):
         self._modes: tuple[HighlightMode, ...] = cache.config.highlight_modes()
         self._mode: HighlightMode | None = self._modes[0] if self._modes else None
         self._reference_system: int | None = None
+        self._baseline: int | None = None
         self._dark: bool | None = None
         self._docs: OrderedDict[tuple[object, ...], _Cell] = OrderedDict()
         # During a paint: the roles of each column and the segment of each row (see _roles).
@@ -308,6 +311,19 @@ class HighlightDelegate(QStyledItemDelegate):
         self._reference_system = index
         self._docs.clear()
         self._repaint()
+
+    def baseline(self) -> int | None:
+        return self._baseline
+
+    def set_baseline(self, index: int | None) -> None:
+        """The system the reference system's gains and losses are marked against (None: no
+        marks); marks show while the reference cells show another system's matches."""
+        if index == self._baseline:
+            return
+        self._baseline = index
+        if self._reference_system is not None:
+            self._docs.clear()
+            self._repaint()
 
     def set_dark(self, dark: bool | None) -> None:
         """Force dark/light tints; None follows the view's palette."""
@@ -409,7 +425,9 @@ class HighlightDelegate(QStyledItemDelegate):
         detail = self._cache.get(segment)
         if detail is None:
             return []
-        return cell_ranges(detail, kind, system, reference, self.mode(), self._reference_system)
+        return cell_ranges(
+            detail, kind, system, reference, self.mode(), self._reference_system, self._baseline
+        )
 
     def document(self, index: _Index, dark: bool = False) -> QTextDocument | None:
         """The (cached) document painted for a text cell, None for other cells."""
@@ -429,8 +447,19 @@ class HighlightDelegate(QStyledItemDelegate):
         kind, segment, system, reference = self._roles(index)
         detail = self._cache.get(segment) if kind != "source" else None
         ref_system = self._reference_system if kind == "reference" else None
+        baseline = self._baseline if contrasted(ref_system, self._baseline) else None
         mode = self._mode
-        key = (segment, kind, system, reference, mode, dark, ref_system, detail is not None)
+        key = (
+            segment,
+            kind,
+            system,
+            reference,
+            mode,
+            dark,
+            ref_system,
+            baseline,
+            detail is not None,
+        )
         cell = self._docs.get(key)
         if cell is not None:
             self._docs.move_to_end(key)
@@ -447,7 +476,7 @@ class HighlightDelegate(QStyledItemDelegate):
         ranges = (
             []
             if detail is None or mode is None or kind is None
-            else cell_ranges(detail, kind, system, reference, mode.key, self._reference_system)
+            else cell_ranges(detail, kind, system, reference, mode.key, ref_system, baseline)
         )
         truncated = len(text) > CELL_TEXT_LIMIT
         text, ranges = clip_to(text, ranges, CELL_TEXT_LIMIT)
