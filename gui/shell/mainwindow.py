@@ -792,6 +792,7 @@ class MainWindow(QMainWindow):
         old_session = self.session
         self.session = SessionModel(core, self)
         self.session.selection_changed.connect(self._on_selection_changed)
+        self.session.baseline_changed.connect(self._on_session_baseline_changed)
         baseline = _baseline_index(view, self._text.system_names)
         if baseline:
             core.set_baseline(baseline)
@@ -839,6 +840,7 @@ class MainWindow(QMainWindow):
         else:
             self.delegate.set_cache(self.detail_cache)
         self.delegate.set_reference_system(None)
+        self.delegate.set_baseline(core.baseline)
         if old_cache is not None:
             old_cache.shutdown()
         if old_session is not None:
@@ -849,6 +851,7 @@ class MainWindow(QMainWindow):
         self.detail_pane.set_config(self._config)
         self.detail_pane.set_reference_names(core.reference_names)
         self.detail_pane.set_reference_system(None)
+        self.detail_pane.set_baseline(core.baseline)
         self.detail_pane.show_row(None)
         if view is not None and view.mode in self.highlight_actions:
             self._set_mode(view.mode)
@@ -1674,6 +1677,14 @@ class MainWindow(QMainWindow):
             self.session.session.set_baseline(index)
             self.filter_bar.reapply()
             self._schedule_view_save()
+
+    @Slot(int)
+    def _on_session_baseline_changed(self, system: int) -> None:
+        """The baseline changed (the toolbar, or a reopened session): the gain and loss marks
+        against it follow."""
+        if self.delegate is not None:
+            self.delegate.set_baseline(system)
+        self.detail_pane.set_baseline(system)
 
     @Slot()
     def _on_scoring_started(self) -> None:

@@ -840,14 +840,17 @@ def test_a_click_on_a_summary_bin_selects_that_systems_rows(
     window.resize(1400, 900)
     window.show()
     harness.open_and_wait(sample_specs())
+    window.summary_dock.show()
     window.summary_dock.raise_()
     summary = window.summary
     summary.refresh()
-    qtbot.waitExposed(summary.plot)
+    view = summary.plot.getPlotItem().getViewBox()
+    # The dock and the plot laid out at their final size before a position is mapped.
+    qtbot.waitUntil(lambda: summary.plot.isVisible() and view.width() > 100)
+    qtbot.wait(50)
     edges, counts = summary.histogram(2)  # rough: its tallest bin is far above the others'
     tallest = int(np.argmax(counts))
     centre = float((edges[tallest] + edges[tallest + 1]) / 2)
-    view = summary.plot.getPlotItem().getViewBox()
     scene = view.mapViewToScene(QPointF(centre, float(counts[tallest])))
     where = summary.plot.mapFromScene(scene)
     qtbot.mouseClick(summary.plot.viewport(), Qt.MouseButton.LeftButton, pos=where)
@@ -855,12 +858,37 @@ def test_a_click_on_a_summary_bin_selects_that_systems_rows(
     low, high = edges[tallest], edges[tallest + 1]
     want = np.flatnonzero((bleu >= low) & (bleu < high))
     assert len(want) == counts[tallest] > 0
+    picked = summary.bin_rows(centre, float(counts[tallest]))
+    assert picked is not None and picked[0].tolist() == want.tolist()
     qtbot.waitUntil(lambda: window.proxy.rowCount() == len(want))
     assert sorted(window.proxy.visible_segments()) == want.tolist()
     chips = window.filter_bar.chips.chips()
     assert [c.full_text for c in chips] == [
         f"+ chart: sentence BLEU of rough in [{low:g}, {high:g}) ({len(want)} rows)"
     ]
+    qtbot.wait(100)  # the layouts settle (a grab does not run pending layout requests)
     save_shot(window, "mainwindow-summary-bin-clicked")
     # Outside the bins (left of 0): nothing is selected.
     assert summary.bin_rows(-5.0, 1.0) is None
+
+
+def test_gain_and_loss_marks_follow_the_windows_baseline(qtbot, harness, save_shot):
+    """The toolbar's baseline reaches the table's delegate and the detail pane, so choosing
+    "Reference matches of: literal" marks what literal matched and the baseline did not."""
+    window = harness.window
+    window.resize(1400, 900)
+    window.show()
+    harness.open_and_wait(sample_specs())
+    assert window.detail_pane.baseline() == 0 and window.delegate.baseline() == 0
+    window.ref_system_combo.setCurrentIndex(window.ref_system_combo.findData(1))
+    harness.select(14)
+    harness.wait_for_detail(14)
+    labels = [label for label, _, _ in window.detail_pane.legend.entries()]
+    assert "matched by literal, not by fluent" in labels
+    assert "matched by fluent, not by literal" in labels
+    window.baseline_combo.setCurrentIndex(2)
+    assert window.detail_pane.baseline() == 2 and window.delegate.baseline() == 2
+    labels = [label for label, _, _ in window.detail_pane.legend.entries()]
+    assert "matched by literal, not by rough" in labels
+    qtbot.wait(100)  # the layouts settle (a grab does not run pending layout requests)
+    save_shot(window, "mainwindow-gain-loss-vs-rough")
