@@ -22,6 +22,7 @@ import sacrebleu
 from matchlight.core.analysis.buckets import bucket_means, length_buckets
 from matchlight.core.analysis.columnstats import significance_by_column
 from matchlight.core.analysis.selection import SegmentRange, Selection, Sort
+from matchlight.core.analysis.significance import signature_with
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Severity, Status
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, system_mqm
 from matchlight.core.cli.report import main
@@ -281,6 +282,13 @@ def test_significance_is_cores_paired_bootstrap(wmt: Made) -> None:
     )
     tables = wmt.dom.all("table", class_="significance")
     assert [t.attrs["data-column"] for t in tables] == [t.column.key for t in expected if t.result]
+    codes = {  # each test's signature line, by the column of its table
+        box.find_all(lambda n: n.tag == "table")[0].attrs["data-column"]: box.find_all(
+            lambda n: n.tag == "code"
+        )[0].text()
+        for box in wmt.dom.all("div", class_="sigtest")
+        if box.find_all(lambda n: n.tag == "table")
+    }
     for node, test in zip(tables, (t for t in expected if t.result), strict=True):
         result = test.result
         assert result is not None
@@ -298,6 +306,15 @@ def test_significance_is_cores_paired_bootstrap(wmt: Made) -> None:
             assert same(fields["mean"], math.nan if line.mean is None else line.mean)
             assert same(fields["ci"], math.nan if line.ci is None else line.ci)
             assert fields.get("p") == line.p_value
+            # sacreBLEU's mark: "*" when p <= 0.05.
+            starred = any(n.attrs.get("class") == "sig" for n in row.iter())
+            assert starred == (line.p_value is not None and line.p_value <= 0.05)
+        # The test's fields sit where sacreBLEU puts them: right after nrefs.
+        code = codes[test.column.key]
+        if test.column.key not in table.external:
+            signature = table.signatures()[test.column.metric]
+            assert code == signature_with(signature, result.signature_fields())
+            assert code.startswith("nrefs:") and code.split("|")[1].startswith("bs:")
 
 
 def test_charts_are_drawn_from_cores_numbers(wmt: Made) -> None:

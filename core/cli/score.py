@@ -182,17 +182,11 @@ _CLI_FIX_HINTS = {
 
 
 def warn_scored(setup: Setup, table: ScoreTable, text: CorpusText, *, quiet: bool) -> None:
-    """:func:`warn_about` the scored rows on stderr, and a ROUGE-Lsum that cannot split
-    sentences (unless ``quiet``)."""
+    """:func:`warn_about` the scored rows on stderr (unless ``quiet``)."""
     if quiet:
         return
+    # (warn_about's "lsum-none" advice covers --lsum-sep none)
     warn_about(table, text, sys.stderr, setup.rows)
-    if setup.config.sentence_separator is None and "rouge" in setup.config.metrics:
-        print(
-            "matchlight: warning: ROUGE-Lsum equals ROUGE-L on every row: no sentence "
-            "separator is set (see --lsum-sep)",
-            file=sys.stderr,
-        )
 
 
 def _json_payload(

@@ -35,7 +35,11 @@ from matchlight.core.analysis.buckets import (
 )
 from matchlight.core.analysis.columnstats import ColumnTest, significance_by_column
 from matchlight.core.analysis.selection import Selection, format_segments
-from matchlight.core.analysis.significance import DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED
+from matchlight.core.analysis.significance import (
+    DEFAULT_BOOTSTRAP_SAMPLES,
+    DEFAULT_SEED,
+    signature_with,
+)
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Status
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights, system_mqm
 from matchlight.core.annotation.typology import AnnotationMode
@@ -516,7 +520,7 @@ class _Page:
             f'<p class="note">Paired bootstrap resampling (sacreBLEU <code>--paired-bs</code>) '
             f"over {rows_text}. Mean and 95% confidence interval of each system's resampled "
             "scores; p-value of the difference from the baseline "
-            '(<span class="sig">*</span> p &lt; 0.05).</p>',
+            '(<span class="sig">*</span> p ≤ 0.05, as sacreBLEU marks it).</p>',
         ]
         if len(table.systems) < 2:
             parts.append('<p class="note">One system: nothing to compare.</p></section>')
@@ -549,7 +553,7 @@ class _Page:
                 if line.p_value is None:
                     cells += '<td class="num">baseline</td>'
                 else:
-                    star = '<span class="sig">*</span>' if line.p_value < 0.05 else ""
+                    star = '<span class="sig">*</span>' if line.p_value <= 0.05 else ""
                     cells += (
                         f'<td class="num" {attrs} data-field="p" '
                         f'data-value="{number_attr(line.p_value)}">{line.p_value:.4f}{star}</td>'
@@ -559,7 +563,7 @@ class _Page:
                 body.append(
                     f'<tr{row_class}><td class="name">{swatch}{esc(line.name)}</td>{cells}</tr>'
                 )
-            sig_line = f"{signature}|{fields}" if signature else fields
+            sig_line = signature_with(signature, result.signature_fields()) if signature else fields
             tables.append(
                 f'<div class="sigtest">{title}'
                 f'<table class="significance" data-column="{esc(column.key)}" '

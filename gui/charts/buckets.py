@@ -247,10 +247,14 @@ class BucketsPanel(ChartPanel):
         self.progress.setMaximumWidth(160)
         self.progress.setTextVisible(False)
         self.progress.hide()
-        for label, widget in (("By:", self.by_combo), ("Score:", self.metric_combo)):
+        # "reference length" and "word frequency" whole; system names may be elided.
+        for label, widget, characters in (
+            ("By:", self.by_combo, 16),
+            ("Score:", self.metric_combo, 8),
+        ):
             self.controls.addWidget(QLabel(label))
             self.controls.addWidget(widget)
-            compact(widget)
+            compact(widget, characters)
             widget.currentIndexChanged.connect(self._on_choice_changed)
         self.controls.addWidget(self.progress)
         self.controls.addStretch(1)

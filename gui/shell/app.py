@@ -39,8 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="matchlight",
         description=(
-            "Reference-based evaluation of generated text: BLEU and ROUGE per sentence, with the "
-            "matches highlighted. Run 'matchlight score --help' for the command-line scorer."
+            "Reference-based evaluation of generated text: BLEU, chrF, ROUGE and NLTK-BLEU per "
+            "sentence and per corpus, with the matches highlighted. Headless commands: "
+            "'matchlight score --help' (scores), 'matchlight compare --help' (paired "
+            "significance tests), 'matchlight report --help' (a self-contained HTML report)."
         ),
     )
     parser.add_argument(
