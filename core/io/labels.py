@@ -20,12 +20,15 @@ __all__ = ["LabelColumn", "read_labels"]
 @dataclass(frozen=True, slots=True)
 class LabelColumn:
     """One label per segment, surrounding whitespace removed. ``name`` names the column for a
-    user (by default the file's stem), ``path`` is where it was read from."""
+    user (by default the file's stem), ``path`` is where it was read from, and ``column`` and
+    ``fmt`` how (as :func:`read_labels` was asked; a session records them)."""
 
     name: str
     path: str
     labels: tuple[str, ...]
     warnings: tuple[str, ...] = ()
+    column: str | None = None
+    fmt: str | None = None
 
     @property
     def distinct(self) -> int:
@@ -56,4 +59,4 @@ def read_labels(
         )
     labels = tuple(line.strip() for line in text.lines)
     label_name = name or (text.name if column is not None else default_name(path))
-    return LabelColumn(label_name, path, labels, text.warnings)
+    return LabelColumn(label_name, path, labels, text.warnings, column=column, fmt=fmt)

@@ -105,7 +105,8 @@ class ImportedScores:
 
     ``values[i]`` are the scores of ``systems[i]`` per segment (NaN where the file says the
     value is missing); ``sources[i]`` is the file they came from. Systems of the comparison
-    the files do not score are not listed (see :meth:`aligned`).
+    the files do not score are not listed (see :meth:`aligned`). ``specs`` are how the files
+    were read (what :func:`read_scores` was given; a session records them).
     """
 
     name: str
@@ -113,6 +114,7 @@ class ImportedScores:
     values: FloatArray
     sources: tuple[str, ...]
     warnings: tuple[str, ...]
+    specs: tuple[ScoreSpec, ...] = ()
 
     @property
     def missing(self) -> BoolArray:
@@ -528,4 +530,5 @@ def read_scores(
         values=values,
         sources=tuple(source[s] for s in ordered),
         warnings=tuple(warnings),
+        specs=tuple(specs),
     )

@@ -2,7 +2,9 @@
 
 A :class:`ComparisonSession` owns what a user is working on: the texts (and where they came
 from), the scoring settings, the score table, the baseline system and the current row selection
-(filters and sort, :mod:`core.analysis.selection`). Widgets never hold any of it: they read it
+(filters and sort, :mod:`core.analysis.selection`), and the columns the user imported (scores
+and labels, :mod:`core.session.imported`, which a session file keeps with their values and
+sources). Widgets never hold any of it: they read it
 here and change it through the methods below, and every change is announced to the observers
 (a Qt adapter turns the announcements into signals). Significance on "the rows I filtered",
 brushing from charts, annotations and autosave all hang on this object, so they work the same
@@ -32,6 +34,7 @@ from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import empty_table
 from matchlight.core.scoring.results import ScoreChunk, ScoreTable
+from matchlight.core.session.imported import LabelImport, ScoreImport
 from matchlight.core.text.corpus import CorpusText
 
 __all__ = ["ComparisonSession", "ComparisonState", "Event"]
@@ -41,9 +44,10 @@ IntArray = npt.NDArray[np.int64]
 
 #: What changed: ``table`` (a new, empty score table: settings changed), ``scores`` (rows were
 #: scored; payload ``(start, stop)``), ``columns`` (a column was added or removed: imported
-#: scores, MQM from annotations; payload its key), ``baseline``, ``selection`` (the rows shown
-#: or their order changed), ``layout`` (view state a session remembers).
-Event = Literal["table", "scores", "columns", "baseline", "selection", "layout"]
+#: scores, MQM from annotations; payload its key), ``labels`` (a label column was added or
+#: removed; payload its name), ``baseline``, ``selection`` (the rows shown or their order
+#: changed), ``layout`` (view state a session remembers).
+Event = Literal["table", "scores", "columns", "labels", "baseline", "selection", "layout"]
 Observer = Callable[[Event, object], None]
 
 
@@ -114,6 +118,9 @@ class ComparisonSession:
         self.selection = Selection()
         # Columns computed elsewhere, kept across new settings: key -> (column, values).
         self._added: dict[str, tuple[ScoreColumn, npt.NDArray[np.float64]]] = {}
+        # What the user imported, with its sources: column key -> scores, name -> labels.
+        self._imports: dict[str, ScoreImport] = {}
+        self._labels: dict[str, LabelImport] = {}
         self.layout: dict[str, Any] = {}
         ready = {
             name: column
@@ -202,11 +209,58 @@ class ComparisonSession:
             self._recompute(announce=True)
 
     def remove_column(self, key: str) -> None:
+        """Remove an added column (an imported one is forgotten with its source)."""
         self.table.remove_column(key)
         del self._added[key]
+        self._imports.pop(key, None)
         self.selection = _prune(self.selection, self._data)
         self._announce("columns", key)
         self._recompute(announce=True)
+
+    def add_imported(self, record: ScoreImport) -> None:
+        """Add (or replace) an imported score column: its values for this comparison's systems
+        (by name; NaN for a system the files do not score), remembered with its source so a
+        session file keeps it. Raises ValueError (and changes nothing) when the values do not
+        fit the comparison."""
+        if record.n_segments != self.n_segments:
+            raise ValueError(
+                f"{record.name}: {record.n_segments} segments, but the comparison has "
+                f"{self.n_segments}"
+            )
+        if not set(record.systems) & set(self.system_names):
+            raise ValueError(f"{record.name}: no scores for any system of the comparison")
+        previous = self._imports.get(record.key)
+        self._imports[record.key] = record
+        try:
+            self.set_column(record.column, record.aligned(self.system_names))
+        except ValueError:
+            if previous is None:
+                del self._imports[record.key]
+            else:
+                self._imports[record.key] = previous
+            raise
+
+    def imported_scores(self) -> tuple[ScoreImport, ...]:
+        """The imported score columns still in the table, in the order they were added."""
+        return tuple(r for key, r in self._imports.items() if self.table.has(key))
+
+    def set_labels(self, record: LabelImport) -> None:
+        """Add (or replace, by name) a label column; ValueError if it has another number of
+        labels than the comparison has segments."""
+        if len(record.labels) != self.n_segments:
+            raise ValueError(
+                f"{record.file.path}: {len(record.labels)} labels for {self.n_segments} segments"
+            )
+        self._labels[record.name] = record
+        self._announce("labels", record.name)
+
+    def remove_labels(self, name: str) -> None:
+        del self._labels[name]
+        self._announce("labels", name)
+
+    def label_columns(self) -> tuple[LabelImport, ...]:
+        """The label columns, in the order they were added."""
+        return tuple(self._labels.values())
 
     def set_baseline(self, system: int) -> None:
         if not 0 <= system < len(self.text.systems):

@@ -2,7 +2,9 @@
 
 It records the inputs (role, path, name, sha256 and size of the content), the scoring settings
 (a JSON dict the caller owns), the baseline, the selection and layout (JSON), the annotation mode,
-typology and MQM weights, every error span (one row each) and the segment scores.
+typology and MQM weights, every error span (one row each), the segment scores, and the columns
+the user imported (segment scores from COMET and the like, label columns) with their values and
+the hash of the files they came from (:mod:`core.session.imported`).
 
 Crash safety: the database is in WAL mode with ``synchronous=FULL``, and every change is one
 transaction committed before the call returns, so an edit appends a few pages to the WAL instead
@@ -15,6 +17,10 @@ is never modified: the header is read as bytes and the check runs on a read-only
 
 On open the caller asks :meth:`SessionStore.check_inputs` which inputs changed on disk and
 :meth:`SessionStore.reanchor` where every span is on the current lines.
+
+Format versions: 1 had no ``imports`` table; 2 added it. A format-1 file is read as it is (no
+imports) and is only upgraded, in the transaction that stores its first import, so opening an
+old session without importing anything leaves it readable by the Matchlight that wrote it.
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ from matchlight.core.annotation.typology import (
     validate_span,
 )
 from matchlight.core.io.safewrite import write_file_atomic
+from matchlight.core.session.imported import LabelImport, ScoreImport, import_from_json
 from matchlight.core.session.locations import is_in_recovery_dir
 
 if TYPE_CHECKING:  # importing interchange at run time would load the input readers
@@ -74,7 +81,10 @@ __all__ = [
 ]
 
 #: Version of the database layout; a file with a higher one is refused, never changed.
-SCHEMA_VERSION: Final = 1
+#: 2: the ``imports`` table (imported score and label columns).
+SCHEMA_VERSION: Final = 2
+#: The first version with the ``imports`` table.
+_IMPORTS_VERSION: Final = 2
 #: ``PRAGMA application_id`` of a Matchlight session ("MLSS").
 APPLICATION_ID: Final = 0x4D4C5353
 SUFFIX: Final = ".matchlight"
@@ -120,6 +130,20 @@ CREATE TABLE segment_scores (
     modified TEXT NOT NULL,
     extra TEXT,
     PRIMARY KEY (system, segment, annotator)
+) WITHOUT ROWID;
+"""
+
+#: Imported columns (format 2): ``kind`` scores or labels, ``key`` the score column's key or the
+#: label column's name, ``definition`` JSON (column, systems, files with hash and how they were
+#: read), ``data`` the values (raw little-endian float64, or the labels as a JSON list).
+_IMPORTS_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS imports (
+    kind TEXT NOT NULL CHECK (kind IN ('scores', 'labels')),
+    key TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    definition TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (kind, key)
 ) WITHOUT ROWID;
 """
 
@@ -500,7 +524,7 @@ class SessionStore:
         try:
             conn = cls._connect(target)
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            conn.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}COMMIT;")
+            conn.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}{_IMPORTS_SCHEMA}COMMIT;")
         except sqlite3.Error as exc:
             _remove_database(target)
             raise SessionError(f"cannot create the session: {exc}", target) from None
@@ -961,6 +985,85 @@ class SessionStore:
 
         value = self._meta_values("mqm_tsv_layout").get("mqm_tsv_layout")
         return None if value is None else TsvLayout.from_json(json.loads(value))
+
+    # -- imported columns ------------------------------------------------------------------
+
+    def format_version(self) -> int:
+        """The file's format version (``PRAGMA user_version``)."""
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def _has_imports_table(self) -> bool:
+        row = self._conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='imports'"
+        ).fetchone()
+        return row is not None
+
+    def imports(self) -> list[ScoreImport | LabelImport]:
+        """The imported columns, in the order they were first stored (none in a format-1
+        file). An unreadable one raises SessionError; a salvage copy skips it (noted in
+        :attr:`problems`)."""
+        if not self._has_imports_table():
+            return []
+        salvage = self._temp_dir is not None
+        try:
+            rows = self._conn.execute(
+                "SELECT kind, key, definition, data FROM imports ORDER BY position, kind, key"
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            if not salvage:
+                raise SessionError(f"the session file is damaged: {exc}", self._path) from None
+            self.problems.append(f"cannot read the imported columns: {exc}")
+            return []
+        found: list[ScoreImport | LabelImport] = []
+        for kind, key, definition, data in rows:
+            try:
+                found.append(import_from_json(kind, definition, data))
+            except (ValueError, KeyError, TypeError) as exc:
+                message = f"the imported column {key!r} is unreadable: {exc}"
+                if not salvage:
+                    raise SessionError(message, self._path) from None
+                self.problems.append(message)
+        return found
+
+    def save_import(self, record: ScoreImport | LabelImport) -> None:
+        """Store an imported column (replacing one of the same kind and key), in one
+        transaction; upgrades a format-1 file to format 2 first."""
+        kind = "scores" if isinstance(record, ScoreImport) else "labels"
+        definition = _json(record.definition())
+        data = record.data()
+        with self.batch():
+            try:
+                if self.format_version() < _IMPORTS_VERSION:
+                    self._conn.execute(_IMPORTS_SCHEMA)
+                    self._conn.execute(f"PRAGMA user_version={_IMPORTS_VERSION}")
+                row = self._conn.execute(
+                    "SELECT position FROM imports WHERE kind=? AND key=?", (kind, record.key)
+                ).fetchone()
+                if row is None:
+                    top = self._conn.execute("SELECT max(position) FROM imports").fetchone()[0]
+                    position = 0 if top is None else int(top) + 1
+                else:
+                    position = int(row[0])
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO imports (kind, key, position, definition, data) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (kind, record.key, position, definition, data),
+                )
+            except sqlite3.Error as exc:
+                raise self._error(exc) from None
+
+    def remove_import(self, kind: str, key: str) -> bool:
+        """Forget an imported column (``kind`` scores or labels); False if there was none."""
+        if not self._has_imports_table():
+            return False
+        with self.batch():
+            try:
+                cursor = self._conn.execute(
+                    "DELETE FROM imports WHERE kind=? AND key=?", (kind, key)
+                )
+            except sqlite3.Error as exc:
+                raise self._error(exc) from None
+        return cursor.rowcount > 0
 
     # -- inputs and anchoring --------------------------------------------------------------
 

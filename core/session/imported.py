@@ -1,0 +1,277 @@
+"""Columns a user imported into a comparison, as a session file keeps them.
+
+A user adds data computed elsewhere to a comparison: per-segment scores (COMET, BLEURT, human
+judgements; :mod:`core.io.scores`) and label columns (domain, document id; :mod:`core.io.labels`).
+A session restores them with everything else, so each import is recorded with:
+
+* the values themselves (the score matrix, or the labels), because the user's column must not
+  disappear when its file is moved, edited or deleted: the session is the user's work;
+* each file it came from: absolute path, the sha256 and size of its content when it was read
+  (:func:`core.session.store.file_digest`, the hash the session uses for its inputs) and how it
+  was read (format, column, system and segment columns), so reopening can tell the user that a
+  file changed since, and the import can be read again from its source if wanted.
+
+On reopen the stored values are used whatever the files hold now; :meth:`ImportedFile.status`
+says whether a file is the same, changed or missing, for the message the user gets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from matchlight.core.io.labels import LabelColumn
+from matchlight.core.io.scores import ImportedScores, ScoreSpec
+from matchlight.core.metrics.base import ScoreColumn
+
+__all__ = [
+    "IMPORT_KINDS",
+    "ImportedFile",
+    "LabelImport",
+    "ScoreImport",
+    "import_from_json",
+]
+
+FloatArray = npt.NDArray[np.float64]
+FileStatus = Literal["same", "changed", "missing"]
+ImportKind = Literal["scores", "labels"]
+
+#: The kinds of import a session records.
+IMPORT_KINDS: Final[tuple[str, ...]] = ("scores", "labels")
+#: ScoreSpec's fields that say how a score file was read (its path is recorded apart).
+_SCORE_SPEC_KEYS: Final = ("fmt", "column", "system", "system_column", "segment_column")
+
+
+def _digest(path: str) -> tuple[str, int]:
+    # Imported here: the store module imports this one.
+    from matchlight.core.session.store import file_digest
+
+    return file_digest(path)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedFile:
+    """One file an import was read from, as it was then.
+
+    ``spec`` says how it was read: for scores :class:`~core.io.scores.ScoreSpec`'s ``fmt``,
+    ``column``, ``system``, ``system_column`` and ``segment_column``; for labels ``fmt`` and
+    ``column`` (None where the reader chose).
+    """
+
+    path: str
+    sha256: str
+    size: int
+    spec: Mapping[str, str | None] = field(default_factory=dict)
+
+    @classmethod
+    def from_file(
+        cls, path: str | os.PathLike[str], *, spec: Mapping[str, str | None]
+    ) -> ImportedFile:
+        """Record ``path`` now (absolute path, content hash and size). Raises OSError."""
+        absolute = os.path.abspath(path)
+        sha, size = _digest(absolute)
+        return cls(absolute, sha, size, dict(spec))
+
+    def status(self) -> FileStatus:
+        """Whether the file on disk still has the content recorded: same, changed or missing."""
+        try:
+            size = os.path.getsize(self.path)
+            if size != self.size:
+                return "changed"
+            sha = _digest(self.path)[0]
+        except OSError:
+            return "missing"
+        return "same" if sha == self.sha256 else "changed"
+
+    def score_spec(self) -> ScoreSpec:
+        """How to read this score file again (:func:`core.io.scores.read_scores`)."""
+        return ScoreSpec(self.path, **{k: self.spec.get(k) for k in _SCORE_SPEC_KEYS})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "sha256": self.sha256,
+            "size": self.size,
+            "spec": dict(self.spec),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ImportedFile:
+        spec = data.get("spec") or {}
+        if not isinstance(spec, Mapping):
+            raise ValueError("an imported file's spec must be an object")
+        return cls(
+            path=str(data["path"]),
+            sha256=str(data["sha256"]),
+            size=int(data["size"]),
+            spec={str(k): None if v is None else str(v) for k, v in spec.items()},
+        )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ScoreImport:
+    """An imported score column: the table column, its values and the files they came from.
+
+    ``values[i]`` are the scores of ``systems[i]`` per segment (NaN: no score), as the files
+    gave them when they were read; a system of the comparison not in ``systems`` has none.
+    """
+
+    column: ScoreColumn
+    systems: tuple[str, ...]
+    values: FloatArray
+    files: tuple[ImportedFile, ...]
+
+    def __post_init__(self) -> None:
+        values = np.array(self.values, dtype=np.float64)
+        if values.ndim != 2 or values.shape[0] != len(self.systems):
+            raise ValueError(
+                f"{self.column.label}: {values.shape} values for {len(self.systems)} systems"
+            )
+        values.setflags(write=False)
+        object.__setattr__(self, "values", values)
+
+    @property
+    def key(self) -> str:
+        return self.column.key
+
+    @property
+    def name(self) -> str:
+        return self.column.label
+
+    @property
+    def n_segments(self) -> int:
+        return int(self.values.shape[1])
+
+    @classmethod
+    def from_imported(
+        cls,
+        imported: ImportedScores,
+        column: ScoreColumn,
+        *,
+        specs: Sequence[ScoreSpec] = (),
+    ) -> ScoreImport:
+        """The record of scores just read by :func:`core.io.scores.read_scores` from ``specs``
+        (default: ``imported.specs``, else the files it names as their extension says). Hashes
+        the files now, so call it right after reading them. Raises OSError."""
+        chosen = (
+            list(specs)
+            or list(imported.specs)
+            or [ScoreSpec(p) for p in dict.fromkeys(imported.sources)]
+        )
+        files = tuple(
+            ImportedFile.from_file(spec.path, spec={k: getattr(spec, k) for k in _SCORE_SPEC_KEYS})
+            for spec in chosen
+        )
+        return cls(column, imported.systems, imported.values, files)
+
+    def aligned(self, systems: Sequence[str]) -> FloatArray:
+        """Values for ``systems`` in that order, ``(len(systems), n)``; NaN for a system
+        without scores."""
+        out = np.full((len(systems), self.n_segments), np.nan)
+        where = {name: i for i, name in enumerate(self.systems)}
+        for row, name in enumerate(systems):
+            if name in where:
+                out[row] = self.values[where[name]]
+        return out
+
+    def definition(self) -> dict[str, Any]:
+        """Everything but the values, as JSON (the values are stored as raw float64)."""
+        return {
+            "column": {f.name: getattr(self.column, f.name) for f in fields(ScoreColumn)},
+            "systems": list(self.systems),
+            "shape": list(self.values.shape),
+            "files": [f.to_json() for f in self.files],
+        }
+
+    def data(self) -> bytes:
+        """The values as little-endian float64, row by row (NaN kept exactly)."""
+        return np.ascontiguousarray(self.values, dtype="<f8").tobytes()
+
+    @classmethod
+    def from_stored(cls, definition: Mapping[str, Any], data: bytes) -> ScoreImport:
+        known = {f.name for f in fields(ScoreColumn)}
+        column = ScoreColumn(**{k: v for k, v in definition["column"].items() if k in known})
+        rows, cols = (int(n) for n in definition["shape"])
+        values = np.frombuffer(data, dtype="<f8")
+        if values.size != rows * cols:
+            raise ValueError(f"{column.label}: {values.size} stored values for {rows}×{cols}")
+        return cls(
+            column=column,
+            systems=tuple(str(s) for s in definition["systems"]),
+            values=values.reshape(rows, cols).astype(np.float64),
+            files=tuple(ImportedFile.from_json(f) for f in definition["files"]),
+        )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LabelImport:
+    """An imported label column: its name, one label per segment and the file it came from."""
+
+    name: str
+    labels: tuple[str, ...]
+    file: ImportedFile
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            raise ValueError("a label column needs a name")
+
+    @property
+    def key(self) -> str:
+        return self.name
+
+    @property
+    def files(self) -> tuple[ImportedFile, ...]:
+        return (self.file,)
+
+    @classmethod
+    def from_column(cls, labels: LabelColumn) -> LabelImport:
+        """The record of a label column just read by :func:`core.io.labels.read_labels` (hashes
+        its file now). Raises OSError."""
+        spec = {"fmt": labels.fmt, "column": labels.column}
+        return cls(labels.name, labels.labels, ImportedFile.from_file(labels.path, spec=spec))
+
+    def label_column(self) -> LabelColumn:
+        """The labels as :mod:`core.io.labels` gives them (for the bucket analyses)."""
+        return LabelColumn(
+            self.name,
+            self.file.path,
+            self.labels,
+            column=self.file.spec.get("column"),
+            fmt=self.file.spec.get("fmt"),
+        )
+
+    def definition(self) -> dict[str, Any]:
+        return {"name": self.name, "count": len(self.labels), "file": self.file.to_json()}
+
+    def data(self) -> bytes:
+        return json.dumps(list(self.labels), ensure_ascii=False).encode("utf-8")
+
+    @classmethod
+    def from_stored(cls, definition: Mapping[str, Any], data: bytes) -> LabelImport:
+        labels = json.loads(bytes(data).decode("utf-8"))
+        if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+            raise ValueError("stored labels must be a list of strings")
+        return cls(
+            name=str(definition["name"]),
+            labels=tuple(labels),
+            file=ImportedFile.from_json(definition["file"]),
+        )
+
+
+def import_from_json(kind: str, definition: str, data: bytes) -> ScoreImport | LabelImport:
+    """A stored import from its row (kind, JSON definition, data). Raises ValueError, KeyError
+    or TypeError for a row that does not hold one."""
+    parsed = json.loads(definition)
+    if not isinstance(parsed, Mapping):
+        raise ValueError("an import's definition must be an object")
+    if kind == "scores":
+        return ScoreImport.from_stored(parsed, data)
+    if kind == "labels":
+        return LabelImport.from_stored(parsed, data)
+    raise ValueError(f"unknown import kind {kind!r}")
