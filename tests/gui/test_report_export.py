@@ -7,6 +7,7 @@ same files, formatted as the page formats them (two decimals, three for MQM).
 
 from __future__ import annotations
 
+import copy
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -28,6 +29,7 @@ from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, system_mqm
 from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
+from matchlight.core.session.comparison import ComparisonSession
 from matchlight.core.session.locations import RECOVERY_ENV
 from matchlight.gui.annotate.keys import annotation_shortcuts
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs, sample_specs
@@ -284,7 +286,14 @@ def test_the_default_dialog_asks_for_an_html_page(qtbot, harness, tmp_path, monk
 
 
 def test_the_worker_reads_a_snapshot_that_later_edits_leave_alone(sample):
-    core = sample.session().session
+    # A table of its own: the session-wide sample's table is shared by other tests.
+    core = ComparisonSession(
+        sample.text,
+        config=sample.config,
+        source=sample.source,
+        reference_names=sample.reference_names,
+        table=copy.deepcopy(sample.table),
+    )
     n_sys, n = len(core.system_names), core.n_segments
     column = ScoreColumn(
         key="human", label="Human", short="H", metric="human", description="", corpus="mean"
