@@ -85,6 +85,7 @@ from matchlight.core.io.inputs import InputError
 from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.session.comparison import ComparisonSession
+from matchlight.core.session.imported import LabelImport, ScoreImport
 from matchlight.core.session.locations import is_in_recovery_dir
 from matchlight.core.session.recovery import (
     RecoverableSession,
@@ -254,6 +255,10 @@ class _Pending:
     remember: Path | None = None
     #: The spans and scores, being read in a worker thread (None: read them when needed).
     records: Future[tuple[list[ErrorSpan], list[SegmentScore]]] | None = None
+    #: The imported score and label columns, put back before the selection.
+    imports: list[ScoreImport | LabelImport] = field(default_factory=list)
+    #: Imported files that changed or went missing since (the stored values are used).
+    imports_changed: list[str] = field(default_factory=list)
 
 
 def _default_ask_path(
@@ -338,6 +343,9 @@ class AnnotationController(QObject):
         self._shown_columns: set[str] = set()
         self._filter: AnnotationQuery | None = None
         self._saved_state: str | None = None
+        # The imported columns written to ``_imports_store``, by (kind, key).
+        self._saved_imports: dict[tuple[str, str], ScoreImport | LabelImport] = {}
+        self._imports_store: SessionStore | None = None
         self._restoring = False
         self._connected_selection_model: Any = None
         #: The annotation panel and the menus' owner, once installed (gui.annotate.install).
@@ -667,6 +675,7 @@ class AnnotationController(QObject):
         self._shown_columns = set()
         self._filter = None
         self._saved_state = None
+        self._saved_imports, self._imports_store = {}, None
         systems = core.system_names
         if pending is None:
             self._workspace = AnnotationWorkspace(
@@ -760,6 +769,11 @@ class AnnotationController(QObject):
                 "These input files changed since the session was saved: "
                 + "; ".join(pending.changed)
                 + "."
+            )
+        if pending.imports_changed:
+            notes.append(
+                "These imported files changed since the session was saved; the values saved "
+                "in the session are used: " + "; ".join(pending.imports_changed) + "."
             )
         if report is not None and (report.reattached or report.flagged or pending.changed):
             notes.append(
@@ -1837,6 +1851,7 @@ class AnnotationController(QObject):
         store = self._store
         if store is None or self._read_only or self._core is None:
             return
+        self._save_imports(store)
         payload = self._state_payload()
         text = json.dumps(payload, sort_keys=True)
         if text == self._saved_state:
@@ -1876,6 +1891,7 @@ class AnnotationController(QObject):
             state = store.state()
             specs = self._specs_of(store, state)
             checks = store.check_inputs()
+            imports = store.imports()
         except (SessionError, ValueError) as exc:
             store.close()
             self._refuse(target, exc if isinstance(exc, SessionError) else SessionError(str(exc)))
@@ -1893,6 +1909,12 @@ class AnnotationController(QObject):
         changed = [
             f"{Path(c.path).name} ({c.input.role} {c.input.name})" for c in checks if c.changed
         ]
+        imports_changed = [
+            f"{f.path} ({record.name}, {status})"
+            for record in imports
+            for f in record.files
+            if (status := f.status()) != "same"
+        ]
         self.flush()
         self._drop_pending()
         self._pending = _Pending(
@@ -1902,6 +1924,8 @@ class AnnotationController(QObject):
             changed,
             None if read_only_copy else target,
             None if read_only_copy else _read_records_in_background(target),
+            imports,
+            imports_changed,
         )
         try:
             started = self.host.open_specs(specs)
@@ -2009,6 +2033,7 @@ class AnnotationController(QObject):
                 index = baseline
             if index is not None and index != core.baseline:
                 self.host.baseline_combo.setCurrentIndex(index)
+            self._restore_imports(pending)  # before the selection: it may filter on them
             if isinstance(state.selection, Mapping):
                 try:
                     self.host.session.set_selection(Selection.from_dict(state.selection))
@@ -2019,6 +2044,48 @@ class AnnotationController(QObject):
         finally:
             self._restoring = False
         self._saved_state = None if self._read_only else self._saved_state
+
+    def _restore_imports(self, pending: _Pending) -> None:
+        """Put the session's imported score and label columns back into the comparison."""
+        core = self._core
+        if core is None:
+            return
+        restored: dict[tuple[str, str], ScoreImport | LabelImport] = {}
+        for record in pending.imports:
+            try:
+                if isinstance(record, ScoreImport):
+                    core.add_imported(record)
+                    restored["scores", record.key] = record
+                else:
+                    core.set_labels(record)
+                    restored["labels", record.key] = record
+            except ValueError as exc:
+                self._say(f"The imported column {record.name!r} was not restored: {exc}")
+        self._saved_imports, self._imports_store = restored, pending.store
+
+    def _save_imports(self, store: SessionStore) -> None:
+        """Write the imported columns that are new or replaced, forget the removed ones."""
+        core = self._core
+        if core is None:
+            return
+        current: dict[tuple[str, str], ScoreImport | LabelImport] = {
+            ("scores", r.key): r for r in core.imported_scores()
+        }
+        current.update({("labels", r.key): r for r in core.label_columns()})
+        saved = self._saved_imports if store is self._imports_store else {}
+        if current.keys() == saved.keys() and all(saved[k] is r for k, r in current.items()):
+            return
+        try:
+            with store.batch():
+                for key, record in current.items():
+                    if saved.get(key) is not record:
+                        store.save_import(record)
+                for kind, name in saved.keys() - current.keys():
+                    store.remove_import(kind, name)
+        except SessionError as exc:
+            self.host.report_error("Cannot save the imported columns", str(exc))
+            return
+        self._saved_imports, self._imports_store = current, store
 
     def _restore_layout(self, layout: Mapping[str, Any]) -> None:
         core = self._core

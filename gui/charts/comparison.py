@@ -6,6 +6,11 @@ another comparison). It owns the :class:`~gui.charts.link.ChartLink` every chart
 dock with the tabs (distributions, scatter, buckets, significance, what separates, references),
 a strip saying what the chart selection holds (with a button to clear it) and warning about a
 reference made from one system, and the actions that load segment scores and label columns.
+
+What is imported goes into core's comparison session with its source files
+(:class:`~core.session.imported.ScoreImport`, :class:`~core.session.imported.LabelImport`), so a
+saved session keeps it; a reopened session puts its imports back there, and the dock follows
+the session's ``columns_changed`` and ``labels_changed`` signals to show them either way.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from PySide6.QtWidgets import (
 from matchlight.core.analysis.references import ReferenceAudit
 from matchlight.core.io.labels import LabelColumn
 from matchlight.core.io.scores import ImportedScores
+from matchlight.core.session.imported import LabelImport, ScoreImport
 from matchlight.gui.charts.base import ChartPanel
 from matchlight.gui.charts.buckets import BucketsPanel
 from matchlight.gui.charts.distributions import DistributionsPanel
@@ -242,7 +248,17 @@ class ComparisonDocks(QObject):
         """Follow the comparison ``session`` (None: nothing open)."""
         if session is self.link.session:
             return
+        old = self.link.session
+        if old is not None:
+            for signal, slot in self._connections(old):
+                with contextlib.suppress(RuntimeError, TypeError):
+                    signal.disconnect(slot)
         self.link.set_session(session)
+        if session is not None:
+            for signal, slot in self._connections(session):
+                signal.connect(slot)
+            for record in session.session.label_columns():
+                self.link.add_labels(record.label_column())
         self.panel.set_warning("")
         self._update_actions()
         core = None if session is None else session.session
@@ -254,6 +270,12 @@ class ComparisonDocks(QObject):
             return quick_audit(core)
 
         self.audit_job.start(work)
+
+    def _connections(self, session: SessionModel) -> list[tuple[Any, Any]]:
+        return [
+            (session.columns_changed, self._on_columns_changed),
+            (session.labels_changed, self._on_labels_changed),
+        ]
 
     def shutdown(self) -> None:
         """Stop every background computation (the window closes)."""
@@ -325,16 +347,24 @@ class ComparisonDocks(QObject):
             return None
         column = imported_column(imported, core.table.column_keys)
         values = imported.aligned(systems)
+        notes = list(imported.warnings)
         try:
-            core.set_column(column, values)
+            # Hashed now, right after the files were read: a reopened session tells whether
+            # they changed since.
+            record = ScoreImport.from_imported(imported, column)
+        except OSError as error:
+            record = None
+            notes.append(f"not kept in the session file: cannot read the files again ({error})")
+        try:
+            if record is None:
+                core.set_column(column, values)
+            else:
+                core.add_imported(record)
         except ValueError as error:
             self.import_failed.emit(str(error))
             return None
-        self._show_in_table(column.key)
-        if self._filter_bar is not None and hasattr(self._filter_bar, "set_metrics"):
-            self._filter_bar.set_metrics(core.table.columns)
+        self._show_imported(column.key)
         missing = [s for s in systems if s not in imported.systems]
-        notes = list(imported.warnings)
         if missing:
             notes.append(f"no scores for {', '.join(missing)}")
         finite = values[np.isfinite(values)]
@@ -347,12 +377,37 @@ class ComparisonDocks(QObject):
         return column.key
 
     def add_labels(self, labels: LabelColumn) -> None:
-        self.link.add_labels(labels)
+        """Add ``labels`` to the comparison (kept in the session file) and the Buckets tab."""
+        core = self.link.core
+        note = ""
+        try:
+            record = LabelImport.from_column(labels)
+        except OSError as error:
+            record = None
+            note = f" It is not kept in the session file: cannot read it again ({error})."
+        try:
+            if record is None or core is None:
+                self.link.add_labels(labels)
+            else:
+                core.set_labels(record)  # the link follows (labels_changed)
+        except ValueError as error:
+            self.import_failed.emit(str(error))
+            return
         self.link.message.emit(
             f"Loaded the label column {labels.name!r} ({labels.distinct:,} labels): see Buckets."
+            + note
         )
         self.panel.tabs.setCurrentWidget(self.panel.buckets)
         self.labels_added.emit(labels.name)
+
+    def _show_imported(self, key: str) -> None:
+        """Show an imported column in the table and offer it to the filter bar."""
+        core = self.link.core
+        if core is None or not core.table.has(key):
+            return
+        self._show_in_table(key)
+        if self._filter_bar is not None and hasattr(self._filter_bar, "set_metrics"):
+            self._filter_bar.set_metrics(core.table.columns)
 
     def _show_in_table(self, key: str) -> None:
         view = self._view
@@ -384,11 +439,31 @@ class ComparisonDocks(QObject):
         if isinstance(labels, LabelColumn):
             self.add_labels(labels)
 
+    @Slot(str)
+    def _on_columns_changed(self, key: str) -> None:
+        # An import put back by a reopened session (one from the dialog is shown already).
+        core = self.link.core
+        if core is not None and any(r.key == key for r in core.imported_scores()):
+            self._show_imported(key)
+
+    @Slot(str)
+    def _on_labels_changed(self, name: str) -> None:
+        core = self.link.core
+        if core is None:
+            return
+        for record in core.label_columns():
+            if record.name == name:
+                self.link.add_labels(record.label_column())
+
     @Slot(bool)
     def _on_dock_visibility_changed(self, visible: bool) -> None:
+        if not visible:
+            # Hidden, or the window is being destroyed (the dock hides as it goes, possibly
+            # after Python's garbage collector has already cleared this object's attributes).
+            return
         window = self._window
-        if not visible or not shiboken6.isValid(window):
-            return  # hidden, or the window is being destroyed (the dock hides as it goes)
+        if not shiboken6.isValid(window):
+            return
         area = window.dockWidgetArea(self.dock)
         side = area in (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
         if not visible or self.dock.isFloating() or not side:

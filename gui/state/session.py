@@ -27,6 +27,7 @@ class SessionModel(QObject):
         scores_changed(int start, int stop): rows ``start:stop`` were scored.
         columns_changed(str key): a column was added, replaced or removed (imported scores,
             MQM from annotations).
+        labels_changed(str name): a label column was added, replaced or removed.
         baseline_changed(int system)
         selection_changed(bool rows_changed): the selection was set or re-applied; the rows
             shown (or their order) changed when the flag is True.
@@ -36,6 +37,7 @@ class SessionModel(QObject):
     table_replaced = Signal(object)
     scores_changed = Signal(int, int)
     columns_changed = Signal(str)
+    labels_changed = Signal(str)
     baseline_changed = Signal(int)
     selection_changed = Signal(bool)
     layout_changed = Signal()
@@ -98,6 +100,8 @@ class SessionModel(QObject):
             self.table_replaced.emit(payload)
         elif event == "columns":
             self.columns_changed.emit(str(payload))
+        elif event == "labels":
+            self.labels_changed.emit(str(payload))
         elif event == "baseline":
             self.baseline_changed.emit(int(payload))  # type: ignore[call-overload]
         elif event == "layout":
