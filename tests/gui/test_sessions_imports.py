@@ -6,6 +6,7 @@ offers the label column); a score file changed since is named, and the saved val
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import numpy as np
@@ -157,3 +158,29 @@ def test_a_column_removed_from_the_comparison_leaves_the_session(small, tmp_path
     c.flush()
     with SessionStore.open_copy_read_only(path) as copy:
         assert [r.key for r in copy.imports()] == ["domain"]
+
+
+def test_a_format_1_session_opens_in_the_app_and_stays_format_1(qtbot, small, tmp_path):
+    """A session saved before imports existed opens as before (no imports, nothing reported)
+    and is not upgraded by being opened, so the Matchlight that wrote it can still open it."""
+    h, c = small, small.c
+    path = tmp_path / "old.matchlight"
+    assert c.save_session_as(path) == path
+    h.window.close()
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DROP TABLE imports")
+    conn.execute("PRAGMA user_version=1")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+
+    other = open_in_new_window(qtbot, tmp_path, path, "second")
+    try:
+        wait_scored(other)
+        assert other.errors == [] and other.notices == []
+        assert not any(k.startswith("imported") for k in other.window.table.column_keys)
+        assert other.window.comparison_docks.link.labels == {}
+        other.c.flush()
+    finally:
+        other.window.close()
+    with SessionStore.open_copy_read_only(path) as copy:
+        assert copy.format_version() == 1 and copy.imports() == []
