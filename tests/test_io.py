@@ -1017,3 +1017,21 @@ def test_core_io_does_not_import_qt() -> None:
         check=True,
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_control_characters_and_surrogates_are_found_past_the_first_scan_slice(tmp_path):
+    """The checks scan a file in slices (the GIL is released between them); a character far
+    into a big file is still found and reported on its line."""
+    from matchlight.core.io import inputs
+
+    filler = "a plain line of text\n" * ((inputs._SCAN_SLICE // 21) + 10)
+    text = filler + "bell \x07 here\n" + filler
+    assert text.index("\x07") > inputs._SCAN_SLICE
+    found = inputs._search_slices(inputs._CONTROL_CHARS, text)
+    assert found is not None and found.start() == inputs._CONTROL_CHARS.search(text).start()
+    assert inputs._search_slices(inputs._CONTROL_CHARS, filler) is None
+    path = tmp_path / "big.txt"
+    path.write_text(text, encoding="utf-8")
+    column = inputs.read_column(inputs.parse_spec(str(path)))
+    line = filler.count("\n") + 1
+    assert any(f"line {line}" in w and "control characters" in w for w in column.warnings)

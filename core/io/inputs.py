@@ -398,13 +398,34 @@ _CONTROL_CHARS: Final[re.Pattern[str]] = re.compile(
 )
 
 
+#: Characters a one-character pattern scans at a time in :func:`_search_slices`.
+_SCAN_SLICE: Final = 1 << 20
+
+
+def _search_slices(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """``pattern.search(text)`` one slice at a time, for a pattern that matches one character.
+
+    A regular-expression scan holds the GIL until it returns: over a whole 10 MB file that is
+    about 70 ms, during which the app's window (reading runs in a thread) could not paint.
+    """
+    for start in range(0, len(text), _SCAN_SLICE):
+        found = pattern.search(text, start, start + _SCAN_SLICE)
+        if found is not None:
+            return found
+    return None
+
+
 def _has_lone_cr(text: str) -> bool:
     return text.count("\r") > text.count("\r\n")
 
 
 #: (quick test on the whole text, per-line pattern, what was found)
 _CHECKS: Final[tuple[tuple[Callable[[str], bool], re.Pattern[str], str], ...]] = (
-    (lambda t: _CONTROL_CHARS.search(t) is not None, _CONTROL_CHARS, "control characters"),
+    (
+        lambda t: _search_slices(_CONTROL_CHARS, t) is not None,
+        _CONTROL_CHARS,
+        "control characters",
+    ),
     (
         _has_lone_cr,
         re.compile("\r(?!\n)"),
@@ -831,7 +852,7 @@ def read_column(spec: InputSpec) -> TextColumn:
     warnings += parsed.warnings
     unit = "line" if fmt == "text" else "segment"
     segments = parsed.segments
-    if _SURROGATES.search(joined) is not None:
+    if _search_slices(_SURROGATES, joined) is not None:
         segments, note = _replace_surrogates(segments, where, unit)
         joined = _SURROGATES.sub("\ufffd", joined)
         warnings.append(note)
