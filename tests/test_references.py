@@ -15,6 +15,7 @@ from sacrebleu.metrics.bleu import BLEU
 
 from matchlight.core.analysis.references import (
     audit_references,
+    identical_counts_in_steps,
     normalise_whitespace,
     score_by_reference,
 )
@@ -218,3 +219,44 @@ def test_one_system_has_nothing_to_compare_with() -> None:
 
 def test_whitespace_normalisation() -> None:
     assert normalise_whitespace("  a \t b\u3000c \n") == "a b c"
+
+
+def test_identical_lines_counted_in_steps_give_the_same_audit() -> None:
+    """The app counts identical lines a step at a time (between turns of its event loop); the
+    counts, and the audit made from them, are those of one pass over every line."""
+    d = dataset("wmt22-en-zh")
+    refs = [d.read(p) for p in d.refs]
+    systems = [d.read(p) for p in d.systems]
+    ref_names, sys_names = names(d)
+    steps = identical_counts_in_steps(refs, systems, step=300)
+    done: list[int] = []
+    while True:
+        try:
+            done.append(next(steps))
+        except StopIteration as end:
+            counts = end.value
+            break
+    n = len(refs[0])
+    assert done == [*range(300, n, 300), n]
+    expected = [[identical_lines(r, s) for s in systems] for r in refs]
+    assert counts.tolist() == expected
+    assert counts[1, sys_names.index("Online-B")] == 373
+    whole = audit_references(
+        references=refs, systems=systems, reference_names=ref_names, system_names=sys_names
+    )
+    stepped = audit_references(
+        references=refs,
+        systems=systems,
+        reference_names=ref_names,
+        system_names=sys_names,
+        identical=counts,
+    )
+    assert stepped == whole
+    with pytest.raises(ValueError, match="identical must have shape"):
+        audit_references(
+            references=refs,
+            systems=systems,
+            reference_names=ref_names,
+            system_names=sys_names,
+            identical=counts[:, :1],
+        )

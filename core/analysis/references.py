@@ -17,8 +17,9 @@ titles every system gets right) does not look suspicious.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -92,6 +93,48 @@ def normalise_whitespace(line: str) -> str:
     return " ".join(line.split())
 
 
+#: Lines normalised per slice by :func:`_normalised`: each slice runs in C with the GIL held
+#: for a few milliseconds, and a thread switch can come between slices (the app audits in a
+#: background thread while the window paints).
+_SLICE: Final = 16_384
+
+
+def _normalised(column: Sequence[str], rows: list[int] | None) -> list[str]:
+    """:func:`normalise_whitespace` of ``column[i]`` for each of ``rows`` (None: all), at C
+    speed."""
+    picked = list(column) if rows is None or len(rows) == len(column) else [column[i] for i in rows]
+    out: list[str] = []
+    for start in range(0, len(picked), _SLICE):
+        out.extend(map(" ".join, map(str.split, picked[start : start + _SLICE])))
+    return out
+
+
+def identical_counts_in_steps(
+    references: Sequence[Sequence[str]],
+    systems: Sequence[Sequence[str]],
+    *,
+    step: int = 2_048,
+) -> Generator[int, None, IntArray]:
+    """``identical[r, s]``: the rows where reference ``r`` and system ``s`` are the same line
+    after whitespace normalisation, counted ``step`` rows at a time.
+
+    Yields the rows done after each step and returns the counts, so a caller with an event
+    loop can spread the work over its idle turns (a thread of the same process would compete
+    with painting for the GIL). ``audit_references(identical=...)`` takes the result.
+    """
+    n = len(references[0]) if references else 0
+    counts = np.zeros((len(references), len(systems)), np.int64)
+    for start in range(0, n, step):
+        stop = min(n, start + step)
+        norm_refs = [_normalised(column[start:stop], None) for column in references]
+        norm_sys = [_normalised(column[start:stop], None) for column in systems]
+        for r, ref in enumerate(norm_refs):
+            for s, out in enumerate(norm_sys):
+                counts[r, s] += sum(map(str.__eq__, ref, out))
+        yield stop
+    return counts
+
+
 @dataclass(frozen=True, slots=True)
 class ReferenceCloseness:
     """How close one reference is to one system, next to the other systems.
@@ -162,6 +205,7 @@ def audit_references(
     min_excess_share: float = MIN_EXCESS_SHARE,
     min_ratio: float = MIN_RATIO,
     rows: npt.ArrayLike | None = None,
+    identical: npt.ArrayLike | None = None,
 ) -> ReferenceAudit:
     """Find references suspiciously close to one system.
 
@@ -171,7 +215,9 @@ def audit_references(
     the mean similarity. A pair is flagged when its identical (or near-identical) count exceeds
     the median of the other systems' counts against the same reference by at least
     ``min_excess_share`` of the rows *and* is at least ``min_ratio`` times that median. With a
-    single system there is nothing to compare with and nothing is flagged.
+    single system there is nothing to compare with and nothing is flagged. ``identical``
+    ``(R, S)``, when given, are the identical-line counts over the same rows, computed
+    beforehand (:func:`identical_counts_in_steps`).
     """
     if len(reference_names) != len(references) or len(system_names) != len(systems):
         raise ValueError("one name per reference and per system is needed")
@@ -181,12 +227,21 @@ def audit_references(
             raise ValueError("references and systems must have the same number of rows")
     selected = row_index(rows, n_total).tolist()
     n_rows = len(selected)
-    norm_refs = [[normalise_whitespace(column[i]) for i in selected] for column in references]
-    norm_sys = [[normalise_whitespace(column[i]) for i in selected] for column in systems]
-    identical = np.array(
-        [[sum(map(str.__eq__, ref, out)) for out in norm_sys] for ref in norm_refs], np.int64
-    ).reshape(len(references), len(systems))
-    identical_base = _baselines(identical)
+    counts: IntArray
+    if identical is None:
+        norm_refs = [_normalised(column, selected) for column in references]
+        norm_sys = [_normalised(column, selected) for column in systems]
+        counts = np.array(
+            [[sum(map(str.__eq__, ref, out)) for out in norm_sys] for ref in norm_refs],
+            np.int64,
+        ).reshape(len(references), len(systems))
+    else:
+        counts = np.asarray(identical, np.int64)
+        if counts.shape != (len(references), len(systems)):
+            raise ValueError(
+                f"identical must have shape {(len(references), len(systems))}, got {counts.shape}"
+            )
+    identical_base = _baselines(counts)
 
     near: IntArray | None = None
     near_base: FloatArray | None = None
@@ -207,7 +262,7 @@ def audit_references(
     pairs: list[ReferenceCloseness] = []
     for r, ref_name in enumerate(reference_names):
         for s, sys_name in enumerate(system_names):
-            count = int(identical[r, s])
+            count = int(counts[r, s])
             base = float(identical_base[r, s])
             reasons: list[str] = []
             if _excess(count, base, n_rows, min_excess_share, min_ratio):

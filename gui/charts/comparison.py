@@ -46,7 +46,7 @@ from matchlight.gui.charts.distributions import DistributionsPanel
 from matchlight.gui.charts.imports import LabelImportDialog, ScoreImportDialog, imported_column
 from matchlight.gui.charts.jobs import BackgroundJob
 from matchlight.gui.charts.link import ChartLink
-from matchlight.gui.charts.references import ReferencesPanel, audit_warning, quick_audit
+from matchlight.gui.charts.references import ReferencesPanel, SteppedAudit, audit_warning
 from matchlight.gui.charts.scatter import ScatterPanel
 from matchlight.gui.charts.separation import SeparationPanel
 from matchlight.gui.charts.significance import SignificancePanel
@@ -228,7 +228,8 @@ class ComparisonDocks(QObject):
         self.panel.load_scores_button.setDefaultAction(self.load_scores_action)
         self.panel.load_labels_button.setDefaultAction(self.load_labels_action)
         self.panel.references.warning_changed.connect(self._on_warning_changed)
-        self.audit_job = BackgroundJob(self, name="matchlight-audit")
+        self.audit_job = SteppedAudit(self)
+        self._audit_pending = False  # the audit waits for the scoring to finish
         self.audit_job.finished.connect(self._on_audit_finished)
         self.score_dialog: ScoreImportDialog | None = None
         self.label_dialog: LabelImportDialog | None = None
@@ -261,20 +262,32 @@ class ComparisonDocks(QObject):
                 self.link.add_labels(record.label_column())
         self.panel.set_warning("")
         self._update_actions()
+        self.audit_job.cancel()
         core = None if session is None else session.session
-        if core is None or len(core.text.systems) < 2:
-            self.audit_job.cancel()
+        self._audit_pending = core is not None and len(core.text.systems) >= 2
+        self._start_audit_when_scored()
+
+    def _start_audit_when_scored(self) -> None:
+        """Audit the references (in steps, in this thread) once every row is scored: the
+        first paints and the scoring's chunks come first."""
+        core = self.link.core
+        if not self._audit_pending or core is None:
             return
+        table = core.table
+        if table is None or table.n_done < table.n_segments:
+            return
+        self._audit_pending = False
+        self.audit_job.start(core)
 
-        def work(cancelled: Any, progress: Any) -> object:
-            return quick_audit(core)
-
-        self.audit_job.start(work)
+    @Slot(int, int)
+    def _on_scores_changed(self, start: int, stop: int) -> None:
+        self._start_audit_when_scored()
 
     def _connections(self, session: SessionModel) -> list[tuple[Any, Any]]:
         return [
             (session.columns_changed, self._on_columns_changed),
             (session.labels_changed, self._on_labels_changed),
+            (session.scores_changed, self._on_scores_changed),
         ]
 
     def shutdown(self) -> None:
