@@ -258,6 +258,9 @@ def main() -> None:
     print(f"what separates (tokens, n-grams 1-4, influence), first run: {waits}")
     waits = loop_waits(app, separation.job, separation.refresh_now)
     print(f"  again, tokens kept: {waits}")
+    # The panels here have no parent window: at exit Python deletes them in any order, and a
+    # link still announcing would reach a panel whose plots are gone.
+    link.blockSignals(True)
 
 
 if __name__ == "__main__":
