@@ -442,6 +442,13 @@ class SummaryWidget(QWidget):
         self._filtered = None if rows is None else np.asarray(rows, dtype=np.int64)
         self.schedule_refresh()
 
+    @Slot(str)
+    def column_changed(self, key: str) -> None:
+        """A column was added, replaced or removed (imported scores, MQM): its figures are
+        computed again within :data:`REFRESH_MS`."""
+        self._all_cache = None
+        self.schedule_refresh()
+
     @Slot()
     def schedule_refresh(self) -> None:
         """Refresh within :data:`REFRESH_MS` (coalesces bursts of chunks)."""

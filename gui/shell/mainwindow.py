@@ -793,6 +793,7 @@ class MainWindow(QMainWindow):
         self.session = SessionModel(core, self)
         self.session.selection_changed.connect(self._on_selection_changed)
         self.session.baseline_changed.connect(self._on_session_baseline_changed)
+        self.session.columns_changed.connect(self.summary.column_changed)
         baseline = _baseline_index(view, self._text.system_names)
         if baseline:
             core.set_baseline(baseline)

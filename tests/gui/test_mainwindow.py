@@ -892,3 +892,23 @@ def test_gain_and_loss_marks_follow_the_windows_baseline(qtbot, harness, save_sh
     assert "matched by literal, not by rough" in labels
     qtbot.wait(100)  # the layouts settle (a grab does not run pending layout requests)
     save_shot(window, "mainwindow-gain-loss-vs-rough")
+
+
+def test_the_summary_shows_a_column_added_after_scoring(qtbot, harness):
+    """A column imported (or MQM computed) once every row is scored gets its corpus figure in
+    the summary, not a dash: the summary's figures are recomputed when columns change."""
+    from matchlight.core.metrics.base import ScoreColumn
+
+    window = harness.window
+    harness.open_and_wait(sample_specs())
+    window.summary.refresh()
+    core = window.session.session
+    values = np.linspace(0.0, 1.0, len(core.system_names) * core.n_segments).reshape(
+        len(core.system_names), core.n_segments
+    )
+    column = ScoreColumn(key="human", label="Human", short="H", metric="human", description="")
+    core.set_column(column, values)
+    for s in range(len(core.system_names)):
+        qtbot.waitUntil(
+            lambda s=s: window.summary.model.value(s, "human") == pytest.approx(values[s].mean())
+        )
