@@ -48,6 +48,7 @@ from matchlight.core.metrics.registry import METRICS
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.results import CorpusScores, ScoreTable
 from matchlight.core.style.palette import OKABE_ITO
+from matchlight.gui.charts.distributions import bin_index
 from matchlight.gui.highlight.palette import is_dark_palette
 
 REFRESH_MS = 150
@@ -553,19 +554,16 @@ class SummaryWidget(QWidget):
         table, drawn = self._table, self._drawn
         if table is None or drawn is None or not self._curves:
             return None
-        index = int(np.searchsorted(HISTOGRAM_EDGES, x, side="right")) - 1
-        last = len(HISTOGRAM_EDGES) - 2
-        if x == HISTOGRAM_EDGES[-1]:
-            index = last
-        if not 0 <= index <= last:
+        index = int(bin_index(np.array([x], np.float64), HISTOGRAM_EDGES)[0])
+        if index < 0:
             return None
         counts = [self.histogram(s)[1][index] for s in range(len(self._curves))]
         system = int(np.argmin([abs(c - y) for c in counts]))
         rows, column, label = drawn
         values = np.clip(table.scores[system, rows, column], 0.0, 100.0)
+        inside = bin_index(values, HISTOGRAM_EDGES) == index
         low, high = float(HISTOGRAM_EDGES[index]), float(HISTOGRAM_EDGES[index + 1])
-        inside = (values >= low) & ((values < high) if index < last else (values <= high))
-        closing = "]" if index == last else ")"
+        closing = "]" if index == len(HISTOGRAM_EDGES) - 2 else ")"
         return (
             rows[inside],
             f"sentence {label} of {table.systems[system]} in [{low:g}, {high:g}{closing}",
