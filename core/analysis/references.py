@@ -109,6 +109,13 @@ def _normalised(column: Sequence[str], rows: list[int] | None) -> list[str]:
     return out
 
 
+def _identical_counts(norm_refs: Sequence[list[str]], norm_sys: Sequence[list[str]]) -> IntArray:
+    """``(R, S)``: the rows where each normalised reference equals each normalised output."""
+    return np.array(
+        [[sum(map(str.__eq__, ref, out)) for out in norm_sys] for ref in norm_refs], np.int64
+    ).reshape(len(norm_refs), len(norm_sys))
+
+
 def identical_counts_in_steps(
     references: Sequence[Sequence[str]],
     systems: Sequence[Sequence[str]],
@@ -128,9 +135,7 @@ def identical_counts_in_steps(
         stop = min(n, start + step)
         norm_refs = [_normalised(column[start:stop], None) for column in references]
         norm_sys = [_normalised(column[start:stop], None) for column in systems]
-        for r, ref in enumerate(norm_refs):
-            for s, out in enumerate(norm_sys):
-                counts[r, s] += sum(map(str.__eq__, ref, out))
+        counts += _identical_counts(norm_refs, norm_sys)
         yield stop
     return counts
 
@@ -231,10 +236,7 @@ def audit_references(
     if identical is None:
         norm_refs = [_normalised(column, selected) for column in references]
         norm_sys = [_normalised(column, selected) for column in systems]
-        counts = np.array(
-            [[sum(map(str.__eq__, ref, out)) for out in norm_sys] for ref in norm_refs],
-            np.int64,
-        ).reshape(len(references), len(systems))
+        counts = _identical_counts(norm_refs, norm_sys)
     else:
         counts = np.asarray(identical, np.int64)
         if counts.shape != (len(references), len(systems)):
