@@ -257,7 +257,7 @@ def rouge_n(hypothesis: Sequence[str], ref: PreparedRef, n: int) -> RougeStats:
 
 def rouge_l(hypothesis: Sequence[str], ref: PreparedRef) -> RougeStats:
     """ROUGE-L stats of one pair: the LCS length (core.metrics.lcs's, itself checked against
-    rouge-score's table in tests/test_lcs.py), hypothesis and reference lengths."""
+    rouge-score's table in tests/core/metrics/test_lcs.py), hypothesis and reference lengths."""
     if isinstance(hypothesis, str):
         raise TypeError("the hypothesis must be a sequence of tokens, not a string")
     overlap = lcs_length(hypothesis, ref.tokens) if hypothesis and ref.tokens else 0

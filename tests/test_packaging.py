@@ -7,6 +7,7 @@ collide with any other distribution's.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -37,9 +38,14 @@ def test_every_package_folder_is_declared() -> None:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
     out = tmp_path_factory.mktemp("wheel")
+    # Built from a copy: setuptools writes build/ and *.egg-info into the tree it builds, and
+    # another test process may be building or importing from the checkout at the same time.
+    tree = tmp_path_factory.mktemp("tree") / "matchlight"
+    ignore = shutil.ignore_patterns(".venv", ".git", "build", "*.egg-info", "__pycache__")
+    shutil.copytree(ROOT, tree, ignore=ignore)
     command = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
     result = subprocess.run(
-        [*command, "--wheel-dir", str(out), str(ROOT)],
+        [*command, "--wheel-dir", str(out), str(tree)],
         capture_output=True,
         text=True,
         check=False,

@@ -30,7 +30,7 @@ from matchlight.gui.dialogs.opendialog import (
 )
 from matchlight.gui.workers.loader import BackgroundCall
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
 ZH = DATA / "wmt22-en-zh"
 SHOTS = Path(os.environ.get("MATCHLIGHT_SHOTS", "/tmp/matchlight-shots"))
 TIMEOUT = 60_000

@@ -2,8 +2,8 @@
 moment, 50 times over. After every kill the session must pass ``PRAGMA integrity_check`` and hold
 every edit the process reported as committed (it prints an edit's id only after the commit).
 
-Run as a script (``python tests/test_session_store_crash.py child SESSION``) this file is the
-child that makes the edits.
+Run as a script (``python tests/core/session/test_session_store_crash.py child SESSION``) this
+file is the child that makes the edits.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 EMOJI = "\U0001f600"
 RARE_CJK = "\U00020000"
 LINES = [

@@ -36,7 +36,7 @@ from matchlight.core.io.inputs import (
     split_lines,
 )
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
 
 
 def write(tmp_path: Path, name: str, content: str | bytes) -> str:
@@ -373,7 +373,7 @@ def test_cli_refuses_a_named_pipe_quickly(tmp_path: Path) -> None:
             "-s",
             hyp,
         ],
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[3],
         capture_output=True,
         text=True,
         timeout=60,
@@ -1011,7 +1011,7 @@ def test_core_io_does_not_import_qt() -> None:
     )
     result = subprocess.run(
         [sys.executable, "-c", code],
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[3],
         capture_output=True,
         text=True,
         check=True,

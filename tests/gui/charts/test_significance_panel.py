@@ -1,6 +1,6 @@
 """The significance panel shows core's paired tests (which equal sacreBLEU's: see
-tests/test_columnstats.py) for the selected rows against the baseline, in sacreBLEU's layout;
-a new selection cancels a stale run."""
+tests/core/analysis/test_columnstats.py) for the selected rows against the baseline, in
+sacreBLEU's layout; a new selection cancels a stale run."""
 
 from __future__ import annotations
 

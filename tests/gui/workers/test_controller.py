@@ -22,7 +22,7 @@ from matchlight.core.text.corpus import CorpusText
 from matchlight.gui.dialogs.opendialog import assign_roles, sample_specs
 from matchlight.gui.workers.controller import ScoringController, describe_failure
 
-ZH = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt22-en-zh"
+ZH = Path(__file__).resolve().parents[4] / "shared" / "data" / "wmt22-en-zh"
 
 
 @pytest.fixture(scope="module")

@@ -37,7 +37,7 @@ from matchlight.core.metrics.lcs import (
     rouge_score_lcs_indices,
 )
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
 
 # rouge-score 0.1.2 calls it ``lcs_ind``; older/newer versions use ``_lcs_ind``.
 RS_LCS_IND = getattr(rouge_scorer, "_lcs_ind", None) or rouge_scorer.lcs_ind

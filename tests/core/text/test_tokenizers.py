@@ -35,7 +35,7 @@ from matchlight.core.text.tokenizers import (
 from matchlight.core.text.types import Tokens
 from tests.conftest import rewrite_13a
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
 
 
 def _read_lines(path: Path) -> list[str]:
@@ -422,7 +422,7 @@ def test_core_tokenizers_do_not_import_qt() -> None:
         "import sys, matchlight.core.text.tokenizers\n"
         "print(any(m.startswith('PySide') for m in sys.modules))"
     )
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[3]
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
     )

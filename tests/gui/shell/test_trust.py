@@ -24,9 +24,9 @@ from matchlight.core.metrics.base import DETAIL_TOKEN_LIMIT
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs, recognise_files, sample_specs
-from tests.gui.test_mainwindow import DATA, SHOTS, TIMEOUT, Harness, shot
+from tests.gui.shell.test_mainwindow import DATA, SHOTS, TIMEOUT, Harness, shot
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture

@@ -29,7 +29,7 @@ from matchlight.core.metrics.bleu import (
 )
 from tests.oracles import bleu_stats, prepare_refs
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
 TOKENIZERS = ("13a", "intl", "char", "zh", "none")
 TOL = 1e-9  # on the 0-100 scale
 

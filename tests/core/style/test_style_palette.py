@@ -1,8 +1,8 @@
 """The app's colours (core.style.palette): conversions against published reference values, and
 the properties the highlight ramp is designed to have, in both themes.
 
-tests/gui/test_highlight_palette.py checks that the app paints exactly these colours (rounded as
-QColor rounds); tests/gui/test_delegate.py measures the ramp's steps in CIEDE2000.
+tests/gui/highlight/test_highlight_palette.py checks that the app paints exactly these colours
+(rounded as QColor rounds); tests/gui/table/test_delegate.py measures the ramp's steps in CIEDE2000.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from matchlight.gui.shell.app import (
 )
 from matchlight.gui.shell.mainwindow import MainWindow
 
-ZH = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt22-en-zh"
+ZH = Path(__file__).resolve().parents[4] / "shared" / "data" / "wmt22-en-zh"
 TIMEOUT = 120_000
 
 

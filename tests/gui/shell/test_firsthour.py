@@ -29,7 +29,7 @@ from matchlight.gui.shell.banner import MAX_HEIGHT_SHARE
 from matchlight.gui.shell.celltext import CellTextDialog
 from matchlight.gui.shell.fonts import font_advice, missing_fonts, script_samples
 from matchlight.gui.shell.welcome import WelcomePage
-from tests.gui.test_mainwindow import DATA, TIMEOUT, Harness, shot
+from tests.gui.shell.test_mainwindow import DATA, TIMEOUT, Harness, shot
 
 WIDTH, HEIGHT = 1280, 720
 

@@ -3,7 +3,8 @@ escaped, and it points at nothing outside itself.
 
 The tests parse the written HTML (:class:`Dom`) and compare every number it carries (the
 unrounded ``data-value`` attributes next to the rounded text) with core computed directly, and
-BLEU and chrF with sacreBLEU too. Rendering in a real browser is tests/test_report_chromium.py.
+BLEU and chrF with sacreBLEU too. Rendering in a real browser is
+tests/core/report/test_report_chromium.py.
 """
 
 from __future__ import annotations
@@ -733,8 +734,8 @@ def test_the_console_script_dispatches_report(tmp_path: Path) -> None:
 
 def test_the_tints_are_the_apps() -> None:
     """The report paints what the app paints in its light theme (both take core.style.palette's
-    colours; tests/test_style_palette.py and tests/gui/test_highlight_palette.py check each
-    side)."""
+    colours; tests/core/style/test_style_palette.py and
+    tests/gui/highlight/test_highlight_palette.py check each side)."""
     from PySide6.QtGui import QColor
 
     from matchlight.core.report import palette

@@ -23,7 +23,7 @@ from tests.oracles import (
     prepare_refs,
 )
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
 REL = 1e-12
 
 # NLTK raises these where we raise a ValueError with a message (method6 on short input).

@@ -2,8 +2,8 @@
 restored, changed inputs, damaged and newer files, recovery on start, the command line, and a
 process killed in the middle of a burst of annotation edits.
 
-Run as a script (``python tests/gui/test_sessions.py child DATA RECOVERY``) this file is the
-child that annotates until it is killed.
+Run as a script (``python tests/gui/annotate/test_sessions.py child DATA RECOVERY``) this file
+is the child that annotates until it is killed.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 if __name__ == "__main__":  # the child process: make the tests package importable
     sys.path.insert(0, str(ROOT))
 
@@ -41,7 +41,7 @@ from matchlight.core.session.store import (  # noqa: E402
 )
 from matchlight.gui.annotate.dialogs import RecoveryDialog  # noqa: E402
 from matchlight.gui.annotate.install import add_session_argument, start_session  # noqa: E402
-from tests.gui.test_annotate import (  # noqa: E402
+from tests.gui.annotate.test_annotate import (  # noqa: E402
     SYSTEM_A,
     Harness,
     add,
@@ -505,7 +505,7 @@ def child(data: str, recovery: str) -> None:
     from matchlight.gui.shell.app import ensure_application
 
     app = ensure_application()
-    from tests.gui.test_annotate import Harness as _Harness
+    from tests.gui.annotate.test_annotate import Harness as _Harness
 
     class Bot:
         def waitUntil(self, condition, timeout=TIMEOUT):

@@ -27,7 +27,7 @@ from matchlight.gui.shell.recent import RECENT_KEY
 from matchlight.gui.table.proxy import SegmentFilterProxy
 from matchlight.gui.workers.controller import ScoringController
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
 ZH = DATA / "wmt22-en-zh"
 SHOTS = Path("/tmp/matchlight-shots")
 TIMEOUT = 120_000
