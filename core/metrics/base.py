@@ -18,9 +18,10 @@ is plain data or a small abstract class: no scoring happens in this module.
 from __future__ import annotations
 
 import math
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -44,10 +45,12 @@ __all__ = [
     "MetricSettings",
     "Range",
     "Run",
+    "Scale",
     "ScoreColumn",
     "Setting",
     "SettingError",
     "check_detail_size",
+    "infer_scale",
     "mask_separator",
     "mean_score",
     "mean_statistics",
@@ -209,19 +212,25 @@ class MetricSettings:
 # -- columns and statistics ---------------------------------------------------------------------
 
 ColumnKind = Literal["score", "count"]
+Better = Literal["higher", "lower"]
 CorpusRule = Literal["stats", "mean", "sum"]
 
 
 @dataclass(frozen=True, slots=True)
 class ScoreColumn:
-    """One per-segment value a metric produces.
+    """One per-segment value a metric produces, and what its numbers mean.
 
-    ``kind`` ``score`` is on the 0-100 scale (NaN where there is no score), ``count`` a whole
-    number (lengths). ``corpus`` says how the corpus figure of the column is made: ``stats`` from
-    the summed additive statistics (corpus BLEU, corpus chrF: not the mean of sentence scores),
-    ``mean`` the mean of the segment values (ROUGE, as rouge-score's averaging), ``sum`` the sum.
+    ``kind`` ``score`` is a score (NaN where there is none), ``count`` a whole number (lengths).
+    ``corpus`` says how the corpus figure of the column is made: ``stats`` from the summed
+    additive statistics (corpus BLEU, corpus chrF: not the mean of sentence scores), ``mean`` the
+    mean of the segment values (ROUGE, as rouge-score's averaging), ``sum`` the sum.
     ``headline`` columns are printed by the CLI and summarised by the app; the ``primary``
     column is the one the table shows per system by default.
+
+    ``better`` says which way is better (``higher`` for BLEU, ``lower`` for TER and an MQM
+    penalty), ``low``/``high`` the natural range (None: unbounded on that side) and ``decimals``
+    the display precision. Every display reads these (:meth:`format`, :meth:`oriented`,
+    :meth:`step`) instead of deciding with ``> 0`` or a fixed one decimal.
     """
 
     key: str
@@ -234,6 +243,134 @@ class ScoreColumn:
     headline: bool = True
     #: The metric's one column the table shows by default (the others are a click away).
     primary: bool = False
+    better: Better = "higher"
+    low: float | None = 0.0
+    high: float | None = 100.0
+    decimals: int = 1
+
+    def __post_init__(self) -> None:
+        if self.better not in ("higher", "lower"):
+            raise ValueError(f"{self.key}: better must be 'higher' or 'lower', not {self.better!r}")
+        if self.low is not None and self.high is not None and self.low > self.high:
+            raise ValueError(f"{self.key}: range {self.low}..{self.high} is empty")
+        if not 0 <= self.decimals <= 12:
+            raise ValueError(f"{self.key}: {self.decimals} decimals (0 to 12 are allowed)")
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.better == "higher"
+
+    @property
+    def sign(self) -> float:
+        """+1 when higher is better, -1 when lower is: ``sign * value`` is "higher is better"."""
+        return 1.0 if self.better == "higher" else -1.0
+
+    @property
+    def step(self) -> float:
+        """The smallest difference the display shows (one unit of the last decimal)."""
+        return float(10.0**-self.decimals)
+
+    def oriented(self, values: npt.ArrayLike) -> FloatArray:
+        """``values`` turned so that higher is better (a penalty negated), as float64."""
+        array = np.asarray(values, dtype=np.float64)
+        return array if self.better == "higher" else -array
+
+    def is_better(self, a: float, b: float) -> bool:
+        """Whether ``a`` is strictly better than ``b`` on this column."""
+        return a > b if self.better == "higher" else a < b
+
+    def format(self, value: float | None, *, signed: bool = False, missing: str = "–") -> str:
+        """``value`` at the column's precision (``signed``: with a + on positive differences)."""
+        if value is None or not math.isfinite(value):
+            return missing
+        if round(value, self.decimals) == 0:
+            value = 0.0  # no "-0.0", and no sign on a difference the display cannot show
+            signed = False
+        return f"{value:+.{self.decimals}f}" if signed else f"{value:.{self.decimals}f}"
+
+    def bounds(self) -> tuple[float | None, float | None]:
+        return self.low, self.high
+
+    def with_scale(self, scale: Scale) -> ScoreColumn:
+        """This column with another direction, range and precision."""
+        return replace(
+            self, better=scale.better, low=scale.low, high=scale.high, decimals=scale.decimals
+        )
+
+    @property
+    def scale(self) -> Scale:
+        return Scale(self.better, self.low, self.high, self.decimals)
+
+
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """A column's direction, natural range and display precision (see :class:`ScoreColumn`)."""
+
+    better: Better = "higher"
+    low: float | None = 0.0
+    high: float | None = 100.0
+    decimals: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "better": self.better,
+            "low": self.low,
+            "high": self.high,
+            "decimals": self.decimals,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Scale:
+        better = data.get("better", "higher")
+        if better not in ("higher", "lower"):
+            raise ValueError(f"better must be 'higher' or 'lower', not {better!r}")
+        bounds = []
+        for key in ("low", "high"):
+            value = data.get(key)
+            if value is not None and (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not math.isfinite(value)
+            ):
+                raise ValueError(f"{key} must be a finite number or null, not {value!r}")
+            bounds.append(None if value is None else float(value))
+        decimals = data.get("decimals", 1)
+        if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 12:
+            raise ValueError(f"decimals must be a whole number from 0 to 12, not {decimals!r}")
+        return cls(better, bounds[0], bounds[1], decimals)
+
+
+#: Words in a column's name that say lower is better (an error rate, a penalty).
+_LOWER_IS_BETTER = ("mqm", "ter", "penalty", "error", "wer", "cer", "loss", "distance")
+
+
+def infer_scale(values: npt.ArrayLike, name: str = "") -> Scale:
+    """The scale an imported column most likely has, from its values (and its name).
+
+    Values within 0..1 (COMET, BLEURT-20, xCOMET) get that range and three decimals; within
+    0..100 the 0-100 range and one decimal; otherwise no bounds, with the decimals the
+    magnitude needs; all at or below 0, negated penalties with 0 the best. A name that says
+    error, penalty, TER or MQM is lower-is-better; the user can change any of it.
+    """
+    array = np.asarray(values, dtype=np.float64)
+    finite = array[np.isfinite(array)]
+    words = set(re.split(r"[^0-9a-z]+", name.lower()))
+    better: Better = "lower" if words & set(_LOWER_IS_BETTER) else "higher"
+    if finite.size == 0:
+        return Scale(better)
+    lo, hi = float(finite.min()), float(finite.max())
+    if lo >= 0.0 and hi <= 1.0:
+        return Scale(better, 0.0, 1.0, 3)
+    if lo >= 0.0 and hi <= 100.0:
+        whole = bool(np.all(finite == np.round(finite)))
+        if better == "lower":
+            return Scale(better, 0.0, None, 0 if whole else 2)
+        return Scale(better, 0.0, 100.0, 0 if whole else 1)
+    span = max(abs(lo), abs(hi))
+    if hi <= 0.0:  # negated penalties (WMT's MQM scores): 0 is best
+        return Scale("higher", None, 0.0, 0 if np.all(finite == np.round(finite)) else 2)
+    decimals = 3 if span < 10 else 2 if span < 1000 else 1
+    return Scale(better, 0.0 if lo >= 0 else None, None, decimals)
 
 
 @dataclass(frozen=True, slots=True)

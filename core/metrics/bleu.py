@@ -885,6 +885,8 @@ class BleuMetric(Metric):
                 kind="count",
                 corpus="sum",
                 headline=False,
+                high=None,
+                decimals=0,
             ),
             ScoreColumn(
                 "ref_len",
@@ -895,6 +897,8 @@ class BleuMetric(Metric):
                 kind="count",
                 corpus="sum",
                 headline=False,
+                high=None,
+                decimals=0,
             ),
         )
 

@@ -127,6 +127,10 @@ MQM_COLUMN = ScoreColumn(
     description="error penalty from the annotations (weighted errors; lower is better)",
     corpus="mean",
     headline=True,
+    better="lower",
+    low=0.0,
+    high=None,
+    decimals=2,
 )
 #: The table column of ESA segment scores (0–100, higher is better).
 ESA_COLUMN = ScoreColumn(

@@ -1,7 +1,8 @@
 """The ``matchlight`` console script.
 
-``matchlight score|compare|report ...`` run the headless commands of :mod:`core.cli` (one
-module per command) without importing Qt; every other invocation opens the desktop app.
+``matchlight NAME ...`` runs the headless command NAME of :mod:`core.cli` (listed in
+:mod:`core.cli.commands`, one module per command) without importing Qt; every other invocation
+opens the desktop app.
 """
 
 from __future__ import annotations
@@ -11,18 +12,12 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
-    if args and args[0] == "score":
-        from matchlight.core.cli.score import main as score_main
+    if args:
+        from matchlight.core.cli.commands import command_main
 
-        return score_main(args[1:])
-    if args and args[0] == "compare":
-        from matchlight.core.cli.compare import main as compare_main
-
-        return compare_main(args[1:])
-    if args and args[0] == "report":
-        from matchlight.core.cli.report import main as report_main
-
-        return report_main(args[1:])
+        command = command_main(args[0])
+        if command is not None:
+            return command(args[1:])
     from matchlight.gui.shell.app import run
 
     return run(args)
