@@ -25,9 +25,18 @@ __all__ = [
     "DeleteSpan",
     "History",
     "SetSegmentScore",
+    "SinkUnavailable",
     "UpdateSpan",
     "replay",
 ]
+
+
+class SinkUnavailable(Exception):
+    """A sink could not store an edit for now (its file is gone, the disk is full...).
+
+    The edit itself is sound: the workspace keeps it in memory as unsaved instead of refusing it
+    (:meth:`~matchlight.core.annotation.workspace.AnnotationWorkspace.retry_unsaved`).
+    """
 
 
 @runtime_checkable

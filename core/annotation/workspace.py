@@ -3,7 +3,9 @@
 An :class:`AnnotationWorkspace` is what the app (and a script) edits: it holds every span and
 segment score indexed by (system, segment), applies undoable commands
 (:mod:`~matchlight.core.annotation.history`) first to its sink (the session store, which commits
-each one before returning) and then to memory, so a refused or failed write changes nothing, and
+each one before returning) and then to memory, so a refused edit changes nothing; an edit the
+sink cannot take for now (its file is gone, the disk is full) stays in memory as unsaved until
+it can be written (:meth:`AnnotationWorkspace.retry_unsaved`) or the work is saved elsewhere; and
 keeps the per-segment MQM penalties and ESA scores as ``(S, n)`` arrays up to date for the
 score table (:meth:`ComparisonSession.set_column
 <matchlight.core.session.comparison.ComparisonSession.set_column>`).
@@ -20,7 +22,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +39,7 @@ from matchlight.core.annotation.history import (
     DeleteSpan,
     History,
     SetSegmentScore,
+    SinkUnavailable,
     UpdateSpan,
 )
 from matchlight.core.annotation.model import (
@@ -254,6 +257,8 @@ class AnnotationWorkspace:
         self.weights = weights
         self.annotator = annotator
         self._sink = sink
+        self._unsaved: list[Command] = []
+        self._sink_error: SinkUnavailable | None = None
         self._index = _Index()
         self.history = History(history_limit)
         self._observers: list[Observer] = []
@@ -283,8 +288,38 @@ class AnnotationWorkspace:
         return self._sink
 
     def set_sink(self, sink: AnnotationSink | None) -> None:
-        """Write further edits to ``sink`` (it must already hold what memory holds)."""
+        """Write further edits to ``sink`` (it must already hold what memory holds, unsaved
+        edits included: they are no longer pending)."""
         self._sink = sink
+        self._unsaved.clear()
+        self._sink_error = None
+
+    @property
+    def unsaved(self) -> int:
+        """How many edits memory holds that the sink does not (it was unavailable)."""
+        return len(self._unsaved)
+
+    @property
+    def sink_error(self) -> SinkUnavailable | None:
+        """Why the sink could not take the unsaved edits, while there are any."""
+        return self._sink_error
+
+    def retry_unsaved(self) -> bool:
+        """Write the unsaved edits to the sink, in order and in one transaction; True when none
+        is left. A sink still unavailable keeps them (and says why in :attr:`sink_error`)."""
+        if not self._unsaved or self._sink is None:
+            return not self._unsaved
+        batch = getattr(self._sink, "batch", None)
+        try:
+            with batch() if callable(batch) else nullcontext():
+                for command in self._unsaved:
+                    self._write(command)
+        except SinkUnavailable as error:
+            self._sink_error = error
+            return False
+        self._unsaved.clear()
+        self._sink_error = None
+        return True
 
     # -- settings -------------------------------------------------------------------------------
 
@@ -453,16 +488,30 @@ class AnnotationWorkspace:
             if isinstance(c, SetSegmentScore) and c.after is not None:
                 self._system_row(c.after.system)
 
+    def _write(self, command: Command) -> None:
+        sink = self._sink
+        assert sink is not None
+        bulk = _additions(command)
+        add_many = getattr(sink, "add_many", None)
+        if bulk is not None and callable(add_many):
+            add_many(*bulk)  # an import: one statement per table, not one per record
+        else:
+            command.apply(sink)
+
     def _apply(self, command: Command) -> None:
         self.check(command)
         if self._sink is not None:
-            # The file first: if it refuses, memory stays as it was.
-            bulk = _additions(command)
-            add_many = getattr(self._sink, "add_many", None)
-            if bulk is not None and callable(add_many):
-                add_many(*bulk)  # an import: one statement per table, not one per record
+            # The file first: if it refuses the edit, memory stays as it was. If it cannot take
+            # it now (SinkUnavailable), memory keeps it as unsaved, and so does every later edit
+            # until the unsaved ones are written (nothing overtakes an unsaved edit).
+            if self._unsaved:
+                self._unsaved.append(command)
             else:
-                command.apply(self._sink)
+                try:
+                    self._write(command)
+                except SinkUnavailable as error:
+                    self._unsaved.append(command)
+                    self._sink_error = error
         command.apply(self._index)
         keys = touched_keys(command)
         self._refresh(keys)

@@ -17,14 +17,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from matchlight.core.session.files import remove_database
 from matchlight.core.session.locations import is_in_recovery_dir, recovery_dir
+from matchlight.core.session.ownership import held_elsewhere, held_here
 from matchlight.core.session.store import (
     SUFFIX,
     SessionError,
     SessionInput,
     SessionStore,
-    _owner_alive,
-    _remove_database,
     iter_sessions,
 )
 
@@ -64,15 +64,18 @@ def _modified(path: Path) -> datetime:
 def list_recoverable() -> list[RecoverableSession]:
     """The sessions in the recovery folder, most recently modified first.
 
-    Each is read through a read-only copy, so listing never changes a file.
+    Each is read through a read-only copy, so listing never changes a file; one open for
+    writing (here or in another Matchlight) is listed as in use.
     """
     found: list[RecoverableSession] = []
     for path in iter_sessions(recovery_dir()):
         modified = _modified(path)
+        if held_here(path):  # this process's own session: not copied (see core.session.ownership)
+            found.append(RecoverableSession(path, (), modified, 0, True))
+            continue
+        in_use = held_elsewhere(path)
         try:
             with SessionStore.open_copy_read_only(path) as copy:
-                meta = copy._meta_values("owner_pid", "owner_host")
-                in_use = _owner_alive(meta.get("owner_pid"), meta.get("owner_host"))
                 problem = "; ".join(copy.problems) or None
                 found.append(
                     RecoverableSession(
@@ -92,6 +95,6 @@ def discard_recoverable(path: str | os.PathLike[str]) -> None:
         raise SessionError("only sessions in the recovery folder can be discarded", target)
     if not target.exists():
         return
-    if _owner_alive(*SessionStore._owner_of(target)):
-        raise SessionError("this session is open in another Matchlight window", target)
-    _remove_database(target)
+    if held_elsewhere(target):
+        raise SessionError("this session is open in another Matchlight window", target, kind="busy")
+    remove_database(target)

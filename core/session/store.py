@@ -1,31 +1,36 @@
 """The session file: one SQLite database ``NAME.matchlight`` holding a comparison's annotation work.
 
-It records the inputs (role, path, name, sha256 and size of the content), the scoring settings
-(a JSON dict the caller owns), the baseline, the selection and layout (JSON), the annotation mode,
-typology and MQM weights, every error span (one row each), the segment scores, and the columns
-the user imported (segment scores from COMET and the like, label columns) with their values and
-the hash of the files they came from (:mod:`core.session.imported`).
+It records the inputs (role, name, path, the path relative to the session file, how the file was
+read, sha256 and size of the content), the scoring settings, the baseline, the selection and
+layout, the annotation mode, typology and MQM weights, every error span (one row each), the
+segment scores, and the columns the user imported with their values (:mod:`.imported`). What the
+settings, baseline, selection and layout hold is :mod:`.document`'s; this module is the file.
 
 Crash safety: the database is in WAL mode with ``synchronous=FULL``, and every change is one
-transaction committed before the call returns, so an edit appends a few pages to the WAL instead
-of rewriting the file, and a killed process loses nothing it reported as saved.
+transaction committed before the call returns; a killed process loses nothing it reported as
+saved. After each commit the log is checkpointed into the file and truncated, so the file on disk
+is complete between edits and no log outlives the edit that wrote it.
 
-A file is checked before it is used: a file that is not a Matchlight session (the SQLite header's
-application id), one written by a newer Matchlight (``PRAGMA user_version`` above
-:data:`SCHEMA_VERSION`) or a damaged one (``PRAGMA quick_check``) raises :class:`SessionError` and
-is never modified: the header is read as bytes and the check runs on a read-only connection.
+A file is ours while we write it (:mod:`.ownership`): a session opened for writing holds an
+exclusive lock, so a second writer is refused, and before each commit the store checks that the
+file at its path is still the one it opened. A deleted, moved, replaced or overwritten session is
+never written again: :class:`SessionError` with ``kind="lost"``, which the workspace answers by
+keeping the edits in memory until the user saves them elsewhere. A full disk is
+``kind="disk-full"`` (the edit is kept and can be written later), a file or folder that cannot be
+written ``kind="read-only"`` before anything is touched.
 
-On open the caller asks :meth:`SessionStore.check_inputs` which inputs changed on disk and
-:meth:`SessionStore.reanchor` where every span is on the current lines.
+A file is checked before it is used: anything but a regular file (a FIFO, a device) is refused
+before it is opened; a file that is not a Matchlight session (the SQLite header's application
+id), one written by a newer Matchlight (``PRAGMA user_version`` above :data:`SCHEMA_VERSION`) or a
+damaged one (``PRAGMA quick_check``) raises :class:`SessionError` and is never modified: the
+header is read as bytes and the check runs on a read-only connection.
 
-Format versions: 1 had no ``imports`` table; 2 added it. A format-1 file is read as it is (no
-imports) and is only upgraded, in the transaction that stores its first import, so opening an
-old session without importing anything leaves it readable by the Matchlight that wrote it.
+Format versions: see :mod:`.records`. An older file is read as it is and only upgraded where a
+change needs it (its first import, a Save as).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -36,7 +41,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final
@@ -46,9 +50,7 @@ from matchlight.core.annotation.anchoring import AnchorState, reanchor_all
 from matchlight.core.annotation.model import (
     AnnotationError,
     ErrorSpan,
-    Origin,
     SegmentScore,
-    Severity,
     Status,
     utc_now,
 )
@@ -60,179 +62,67 @@ from matchlight.core.annotation.typology import (
     validate_span,
 )
 from matchlight.core.io.safewrite import write_file_atomic
+from matchlight.core.session.files import (
+    APPLICATION_ID,
+    FORMAT_MARK,
+    MAX_SESSION_BYTES,
+    ROLES,
+    SCHEMA_VERSION,
+    SUFFIX,
+    SessionError,
+    SessionErrorKind,
+    check_header,
+    check_regular,
+    file_digest,
+    has_log,
+    not_writable,
+    remove_database,
+    ro_uri,
+    verify,
+)
 from matchlight.core.session.imported import LabelImport, ScoreImport, import_from_json
+from matchlight.core.session.inputs import InputCheck, SessionInput, check_input
 from matchlight.core.session.locations import is_in_recovery_dir
+from matchlight.core.session.ownership import WriteLock, held_elsewhere
+from matchlight.core.session.records import (
+    IMPORTS_SCHEMA,
+    INPUT_COLUMNS_V3,
+    SCHEMA,
+    SCORE_UPSERT,
+    SPAN_COLUMNS,
+    SPAN_INSERT,
+    SPAN_UPDATE,
+    dumps,
+    score_from_row,
+    score_row,
+    span_from_row,
+    span_row,
+)
 
 if TYPE_CHECKING:  # importing interchange at run time would load the input readers
     from matchlight.core.annotation.interchange import ImportResult, TsvLayout
 
 __all__ = [
     "APPLICATION_ID",
+    "MAX_SESSION_BYTES",
     "ROLES",
     "SCHEMA_VERSION",
     "SUFFIX",
     "InputCheck",
     "ReanchorReport",
     "SessionError",
+    "SessionErrorKind",
     "SessionInput",
     "SessionState",
     "SessionStore",
     "file_digest",
+    "iter_sessions",
 ]
-
-#: Version of the database layout; a file with a higher one is refused, never changed.
-#: 2: the ``imports`` table (imported score and label columns).
-SCHEMA_VERSION: Final = 2
-#: The first version with the ``imports`` table.
-_IMPORTS_VERSION: Final = 2
-#: ``PRAGMA application_id`` of a Matchlight session ("MLSS").
-APPLICATION_ID: Final = 0x4D4C5353
-SUFFIX: Final = ".matchlight"
-ROLES: Final = ("source", "reference", "system")
-
-_SQLITE_MAGIC: Final = b"SQLite format 3\x00"
-_FORMAT: Final = "matchlight-session"
-
-_SCHEMA: Final = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE inputs (
-    position INTEGER PRIMARY KEY,
-    role TEXT NOT NULL,
-    name TEXT NOT NULL,
-    path TEXT NOT NULL,
-    sha256 TEXT NOT NULL,
-    size INTEGER NOT NULL
-);
-CREATE TABLE spans (
-    id TEXT PRIMARY KEY,
-    system TEXT NOT NULL,
-    segment INTEGER NOT NULL CHECK (segment >= 0),
-    start INTEGER NOT NULL CHECK (start >= 0),
-    "end" INTEGER NOT NULL CHECK ("end" >= start),
-    text TEXT NOT NULL,
-    prefix TEXT NOT NULL,
-    category TEXT NOT NULL,
-    severity TEXT NOT NULL,
-    note TEXT NOT NULL,
-    annotator TEXT NOT NULL,
-    status TEXT NOT NULL,
-    origin TEXT NOT NULL,
-    created TEXT NOT NULL,
-    modified TEXT NOT NULL,
-    extra TEXT
-);
-CREATE INDEX spans_by_segment ON spans (system, segment);
-CREATE TABLE segment_scores (
-    system TEXT NOT NULL,
-    segment INTEGER NOT NULL CHECK (segment >= 0),
-    annotator TEXT NOT NULL,
-    score REAL,
-    modified TEXT NOT NULL,
-    extra TEXT,
-    PRIMARY KEY (system, segment, annotator)
-) WITHOUT ROWID;
-"""
-
-#: Imported columns (format 2): ``kind`` scores or labels, ``key`` the score column's key or the
-#: label column's name, ``definition`` JSON (column, systems, files with hash and how they were
-#: read), ``data`` the values (raw little-endian float64, or the labels as a JSON list).
-_IMPORTS_SCHEMA: Final = """
-CREATE TABLE IF NOT EXISTS imports (
-    kind TEXT NOT NULL CHECK (kind IN ('scores', 'labels')),
-    key TEXT NOT NULL,
-    position INTEGER NOT NULL,
-    definition TEXT NOT NULL,
-    data BLOB NOT NULL,
-    PRIMARY KEY (kind, key)
-) WITHOUT ROWID;
-"""
-
-_SPAN_COLUMNS: Final = (
-    'id, system, segment, start, "end", text, prefix, category, severity, note, annotator, '
-    "status, origin, created, modified, extra"
-)
-_SPAN_INSERT: Final = f"INSERT INTO spans ({_SPAN_COLUMNS}) VALUES ({', '.join('?' * 16)})"
-_SPAN_UPDATE: Final = (
-    'UPDATE spans SET system=?, segment=?, start=?, "end"=?, text=?, prefix=?, category=?, '
-    "severity=?, note=?, annotator=?, status=?, origin=?, created=?, modified=?, extra=? "
-    "WHERE id=?"
-)
-_SCORE_UPSERT: Final = (
-    "INSERT OR REPLACE INTO segment_scores (system, segment, annotator, score, modified, extra) "
-    "VALUES (?, ?, ?, ?, ?, ?)"
-)
-
-
-class SessionError(Exception):
-    """A session file that cannot be used as asked. ``str()`` is a complete user message."""
-
-    def __init__(self, problem: str, path: str | os.PathLike[str] | None = None) -> None:
-        super().__init__(problem, path)
-        self.problem = problem
-        self.path = None if path is None else os.fspath(path)
-
-    def __str__(self) -> str:
-        return self.problem if self.path is None else f"{self.path}: {self.problem}"
-
-
-def file_digest(path: str | os.PathLike[str]) -> tuple[str, int]:
-    """(sha256 hex, size in bytes) of a file's content, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
-    size = 0
-    with open(path, "rb") as handle:
-        while block := handle.read(1 << 20):
-            digest.update(block)
-            size += len(block)
-    return digest.hexdigest(), size
-
-
-@dataclass(frozen=True, slots=True)
-class SessionInput:
-    """One input of the comparison as it was when the session recorded it."""
-
-    role: str
-    name: str
-    path: str
-    sha256: str
-    size: int
-
-    def __post_init__(self) -> None:
-        if self.role not in ROLES:
-            raise SessionError(f"input role must be one of {', '.join(ROLES)}, not {self.role!r}")
-        if not self.name:
-            raise SessionError("an input needs a name")
-
-    @classmethod
-    def from_file(
-        cls, path: str | os.PathLike[str], *, role: str, name: str | None = None
-    ) -> SessionInput:
-        """Record ``path`` now: its absolute path, content hash and size."""
-        try:
-            sha, size = file_digest(path)
-        except OSError as exc:
-            raise SessionError(f"cannot read the input: {exc.strerror or exc}", path) from None
-        absolute = os.path.abspath(path)
-        return cls(role, name or Path(absolute).stem, absolute, sha, size)
-
-
-@dataclass(frozen=True, slots=True)
-class InputCheck:
-    """Whether an input's file on disk still has the content the session recorded."""
-
-    input: SessionInput
-    path: str
-    #: "same", "changed" or "missing".
-    status: str
-    sha256: str | None = None
-
-    @property
-    def changed(self) -> bool:
-        return self.status != "same"
 
 
 @dataclass(frozen=True, slots=True)
 class SessionState:
-    """Everything but the inputs and the annotations."""
+    """Everything but the inputs and the annotations, as stored (see :mod:`.document`)."""
 
     settings: Mapping[str, Any]
     #: The baseline system (its name or index, as the caller stored it).
@@ -254,175 +144,23 @@ class ReanchorReport:
     flagged: tuple[ErrorSpan, ...]
 
 
+#: The first version with the ``imports`` table.
+_IMPORTS_VERSION: Final = 2
+
 _UNSET: Any = object()
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
-
-
-def _read_header(path: Path) -> tuple[int, int]:
-    """(application id, user version) from the first 100 bytes, or SessionError."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(100)
-    except FileNotFoundError:
-        raise SessionError("no such session file", path) from None
-    except IsADirectoryError:
-        raise SessionError("this is a folder, not a session file", path) from None
-    except OSError as exc:
-        raise SessionError(f"cannot read the file: {exc.strerror or exc}", path) from None
-    if len(head) < 100 or not head.startswith(_SQLITE_MAGIC):
-        raise SessionError("not a Matchlight session (not an SQLite database)", path)
-    return int.from_bytes(head[68:72], "big"), int.from_bytes(head[60:64], "big")
-
-
-def _check_header(path: Path) -> None:
-    app_id, version = _read_header(path)
-    if app_id != APPLICATION_ID:
-        raise SessionError("not a Matchlight session (an SQLite database of another program)", path)
-    if version > SCHEMA_VERSION:
-        raise SessionError(
-            f"this session was written by a newer Matchlight (session format {version}; this "
-            f"version reads format {SCHEMA_VERSION} and older). The file was not changed.",
-            path,
-        )
-    if version < 1:
-        raise SessionError("not a Matchlight session (no session format version)", path)
-
-
-def _ro_uri(path: Path) -> str:
-    return path.resolve().as_uri() + "?mode=ro"
-
-
-def _verify(path: Path) -> None:
-    """Integrity and identity checks on a read-only connection; SessionError if they fail.
-
-    Without a WAL next to the file nobody has it open, and it is read as immutable, so the
-    check creates no ``-wal``/``-shm`` files beside a file it may refuse.
-    """
-    uri = _ro_uri(path)
-    if not Path(str(path) + "-wal").exists():
-        uri += "&immutable=1"
-    try:
-        conn = sqlite3.connect(uri, uri=True)
-    except sqlite3.Error as exc:
-        raise SessionError(f"cannot open the session: {exc}", path) from None
-    try:
-        problems = [row[0] for row in conn.execute("PRAGMA quick_check(5)")]
-        if problems != ["ok"]:
-            raise SessionError(f"the session file is damaged: {'; '.join(problems)}", path)
-        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-        if not {"meta", "inputs", "spans", "segment_scores"} <= tables:
-            raise SessionError("not a Matchlight session (tables are missing)", path)
-        row = conn.execute("SELECT value FROM meta WHERE key='format'").fetchone()
-        if row is None or row[0] != _FORMAT:
-            raise SessionError("not a Matchlight session (no session marker)", path)
-    except sqlite3.Error as exc:
-        raise SessionError(f"the session file is damaged: {exc}", path) from None
-    finally:
-        conn.close()
-
-
-def _owner_alive(pid_text: str | None, host: str | None) -> bool:
-    if not pid_text or host != socket.gethostname():
-        return False
-    try:
-        pid = int(pid_text)
-    except ValueError:
-        return False
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # exists but belongs to someone else
-    return True
-
-
-def _span_row(span: ErrorSpan) -> tuple[Any, ...]:
-    return (
-        span.id,
-        span.system,
-        span.segment,
-        span.start,
-        span.end,
-        span.text,
-        span.prefix,
-        span.category,
-        span.severity.value,
-        span.note,
-        span.annotator,
-        span.status.value,
-        span.origin.label(),
-        span.created.isoformat(),
-        span.modified.isoformat(),
-        _json(dict(span.extra)) if span.extra else None,
-    )
-
-
-_SEVERITIES: Final = {s.value: s for s in Severity}
-_STATUSES: Final = {s.value: s for s in Status}
-
-
-@lru_cache(maxsize=64)
-def _origin(label: str) -> Origin:
-    return Origin.from_label(label)
-
-
-def _span_from_row(row: Sequence[Any]) -> ErrorSpan:
-    return ErrorSpan(
-        id=row[0],
-        system=row[1],
-        segment=row[2],
-        start=row[3],
-        end=row[4],
-        text=row[5],
-        prefix=row[6],
-        category=row[7],
-        severity=_SEVERITIES[row[8]],
-        note=row[9],
-        annotator=row[10],
-        status=_STATUSES[row[11]],
-        origin=_origin(row[12]),
-        created=datetime.fromisoformat(row[13]),
-        modified=datetime.fromisoformat(row[14]),
-        extra=json.loads(row[15]) if row[15] else {},
-    )
-
-
-def _score_row(score: SegmentScore) -> tuple[Any, ...]:
-    return (
-        score.system,
-        score.segment,
-        score.annotator,
-        score.score,
-        score.modified.isoformat(),
-        _json(dict(score.extra)) if score.extra else None,
-    )
-
-
-def _score_from_row(row: Sequence[Any]) -> SegmentScore:
-    return SegmentScore(
-        system=row[0],
-        segment=row[1],
-        annotator=row[2],
-        score=row[3],
-        modified=datetime.fromisoformat(row[4]),
-        extra=json.loads(row[5]) if row[5] else {},
-    )
-
-
-def _remove_database(path: Path) -> None:
-    for suffix in ("-wal", "-shm", "-journal"):
-        Path(str(path) + suffix).unlink(missing_ok=True)
-    path.unlink(missing_ok=True)
+def _error_name(exc: Exception) -> str:
+    return str(getattr(exc, "sqlite_errorname", "") or "")
 
 
 class _Transaction(AbstractContextManager[None]):
-    """One write transaction (BEGIN IMMEDIATE ... COMMIT); nested uses join the outer one."""
+    """One write transaction (BEGIN IMMEDIATE ... COMMIT); nested uses join the outer one.
+
+    Before it begins, the file must still be the store's (:meth:`SessionStore.check_ours`);
+    after it commits, the log is checkpointed into the file. A failed COMMIT is rolled back
+    quietly, so the error the user sees is the one that made it fail (a full disk), not the
+    rollback's."""
 
     def __init__(self, store: SessionStore) -> None:
         self._store = store
@@ -431,6 +169,7 @@ class _Transaction(AbstractContextManager[None]):
         store = self._store
         store._require_writable()
         if store._depth == 0:
+            store._require_ours()
             try:
                 store._conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
@@ -447,14 +186,18 @@ class _Transaction(AbstractContextManager[None]):
         store._depth -= 1
         if store._depth > 0:
             return
+        conn = store._conn
         if exc_type is not None:
-            store._conn.execute("ROLLBACK")
+            with suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
             return
         try:
-            store._conn.execute("COMMIT")
+            conn.execute("COMMIT")
         except sqlite3.Error as err:
-            store._conn.execute("ROLLBACK")
+            with suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
             raise store._error(err) from None
+        store._after_commit()
 
 
 @dataclass
@@ -471,17 +214,27 @@ class SessionStore:
     Span validation: a span must belong to a system or reference of the session; a CONFIRMED span
     must satisfy the session's typology and mode (:func:`validate_span`). The store implements
     :class:`~matchlight.core.annotation.history.AnnotationSink`, so undo/redo commands apply to it.
-    A store is used from one thread (sqlite3's default).
+    A store is used from one thread at a time (it may be opened in a worker and handed over).
     """
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, *, read_only: bool) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        path: Path,
+        *,
+        read_only: bool,
+        lock: WriteLock | None = None,
+    ) -> None:
         """Internal: use the class methods."""
         self._connection: sqlite3.Connection | None = conn
         self._path = path
         self._read_only = read_only
+        self._lock = lock
+        self._lost: str | None = None
         self._depth = 0
         self._cache = _Cache()
         self._temp_dir: Path | None = None
+        self._origin: Path | None = None
         #: Problems found while opening a salvage copy (:meth:`open_copy_read_only`).
         self.problems: list[str] = []
         self._load_cache()
@@ -490,12 +243,17 @@ class SessionStore:
 
     @staticmethod
     def _connect(path: Path) -> sqlite3.Connection:
-        conn = sqlite3.connect(path, isolation_level=None, timeout=5.0)
-        mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-        if str(mode).lower() != "wal":
+        conn = sqlite3.connect(path, isolation_level=None, timeout=5.0, check_same_thread=False)
+        try:
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise SessionError(
+                    f"cannot use write-ahead logging here (journal mode {mode})", path
+                )
+            conn.execute("PRAGMA synchronous=FULL")
+        except BaseException:
             conn.close()
-            raise SessionError(f"cannot use write-ahead logging here (journal mode {mode})", path)
-        conn.execute("PRAGMA synchronous=FULL")
+            raise
         return conn
 
     @classmethod
@@ -513,87 +271,136 @@ class SessionStore:
         weights: MQMWeights = DEFAULT_WEIGHTS,
         annotator: str = "",
     ) -> SessionStore:
-        """A new session at ``path``, which must not exist yet."""
+        """A new session at ``path``, which must not exist yet. The inputs are recorded with
+        their paths relative to the session's folder as well."""
         target = Path(path)
         if target.exists() or Path(str(target) + "-wal").exists():
-            raise SessionError("a file of that name already exists", target)
+            raise SessionError("a file of that name already exists", target, kind="exists")
         names = [(i.role, i.name) for i in inputs]
         if len(set(names)) != len(names):
             raise SessionError("two inputs of the same role have the same name", target)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SessionError(
+                f"cannot create the session's folder: {exc.strerror or exc}", target
+            ) from None
+        folder = target.parent
+        recorded = [i.relative_to(folder) for i in inputs]
         try:
             conn = cls._connect(target)
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            conn.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}{_IMPORTS_SCHEMA}COMMIT;")
+            conn.executescript(f"BEGIN IMMEDIATE;{SCHEMA}{IMPORTS_SCHEMA}COMMIT;")
         except sqlite3.Error as exc:
-            _remove_database(target)
+            remove_database(target)
             raise SessionError(f"cannot create the session: {exc}", target) from None
         now = utc_now().isoformat()
         meta = {
-            "format": _FORMAT,
+            "format": FORMAT_MARK,
             "created": now,
             "app_version": __version__,
-            "settings": _json(dict(settings)),
-            "baseline": _json(baseline),
-            "selection": _json(selection),
-            "layout": _json(layout),
+            "settings": dumps(dict(settings)),
+            "baseline": dumps(baseline),
+            "selection": dumps(selection),
+            "layout": dumps(layout),
             "mode": AnnotationMode(mode).value,
-            "typology": _json(typology.to_json()),
-            "weights": _json(weights.to_json()),
+            "typology": dumps(typology.to_json()),
+            "weights": dumps(weights.to_json()),
             "annotator": annotator,
         }
         try:
             conn.execute("BEGIN IMMEDIATE")
             conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
             conn.executemany(
-                "INSERT INTO inputs (position, role, name, path, sha256, size) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [(k, i.role, i.name, i.path, i.sha256, i.size) for k, i in enumerate(inputs)],
+                "INSERT INTO inputs (position, role, name, path, sha256, size, relative, "
+                "column_name, fmt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (k, i.role, i.name, i.path, i.sha256, i.size, i.relative, i.column, i.fmt)
+                    for k, i in enumerate(recorded)
+                ],
             )
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             conn.execute("COMMIT")
-            # Put the header (application id, version) into the main file at once, so a
+            # The header (application id, version) goes into the main file at once, so a
             # later open can check it from the bytes alone.
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        except sqlite3.Error as exc:
+            lock = WriteLock(target)
+        except (sqlite3.Error, OSError) as exc:
             conn.close()
-            _remove_database(target)
+            remove_database(target)
             raise SessionError(f"cannot create the session: {exc}", target) from None
-        store = cls(conn, target, read_only=False)
+        store = cls(conn, target, read_only=False, lock=lock)
         store._claim()
         return store
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], *, read_only: bool = False) -> SessionStore:
-        """Open an existing session; SessionError (file untouched) if it is not usable."""
+        """Open an existing session; SessionError (file untouched) if it is not usable.
+
+        For writing, the file and its folder must be writable (``kind="read-only"`` otherwise)
+        and nobody else may have it open for writing (``kind="busy"``). ``read_only`` opens it
+        without taking it: every write raises.
+        """
         target = Path(path)
-        _check_header(target)
-        _verify(target)
-        try:
-            if read_only:
-                conn = sqlite3.connect(_ro_uri(target), uri=True, isolation_level=None)
-                conn.execute("PRAGMA query_only=1")
-            else:
-                conn = cls._connect(target)
-        except sqlite3.Error as exc:
-            raise SessionError(f"cannot open the session: {exc}", target) from None
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            conn.close()
-            raise SessionError(f"written by a newer Matchlight (format {version})", target)
-        store = cls(conn, target, read_only=read_only)
-        if not read_only:
-            owner = store._meta_values("owner_pid", "owner_host")
-            pid = owner.get("owner_pid")
-            if pid != str(os.getpid()) and _owner_alive(pid, owner.get("owner_host")):
-                conn.close()
-                raise SessionError(
-                    "this session is open in another Matchlight window; open a read-only "
-                    "copy instead",
-                    target,
+        check_header(target)
+        if read_only:
+            verify(target)
+            try:
+                conn = sqlite3.connect(
+                    ro_uri(target, immutable=not has_log(target)),
+                    uri=True,
+                    isolation_level=None,
+                    check_same_thread=False,
                 )
-            store._claim()
+                conn.execute("PRAGMA query_only=1")
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+            except sqlite3.Error as exc:
+                raise SessionError(f"cannot open the session: {exc}", target) from None
+            store = cls(conn, target, read_only=True)
+            store._check_version(version)
+            return store
+        problem = not_writable(target)
+        if problem is not None:
+            raise SessionError(
+                f"this session cannot be saved to: {problem}. Open a read-only copy to see it, "
+                "and use Save as to keep working on it.",
+                target,
+                kind="read-only",
+            )
+        try:
+            lock = WriteLock(target)
+        except BlockingIOError:
+            pid, host = cls._owner_of(target)
+            who = f" (process {pid} on {host})" if pid and host else ""
+            raise SessionError(
+                f"this session is open in another Matchlight window{who}; open a read-only "
+                "copy instead",
+                target,
+                kind="busy",
+            ) from None
+        except OSError as exc:
+            raise SessionError(f"cannot open the session: {exc.strerror or exc}", target) from None
+        try:
+            verify(target)
+            try:
+                conn = cls._connect(target)
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+            except sqlite3.Error as exc:
+                raise SessionError(f"cannot open the session: {exc}", target) from None
+            store = cls(conn, target, read_only=False, lock=lock)
+        except BaseException:
+            lock.release()
+            raise
+        store._check_version(version)
+        store._claim()
         return store
+
+    def _check_version(self, version: int) -> None:
+        if version > SCHEMA_VERSION:
+            self.close()
+            raise SessionError(
+                f"written by a newer Matchlight (format {version})", self._path, kind="newer"
+            )
 
     @classmethod
     def open_copy_read_only(cls, path: str | os.PathLike[str]) -> SessionStore:
@@ -606,21 +413,22 @@ class SessionStore:
         Matchlight session, or comes from a newer version, raises SessionError.
         """
         source = Path(path)
-        _check_header(source)
+        check_header(source)
         temp = Path(tempfile.mkdtemp(prefix="matchlight-readonly-"))
         copy = temp / source.name
         try:
             shutil.copyfile(source, copy)
             wal = Path(str(source) + "-wal")
             if wal.exists():
+                check_regular(wal, what="session log", cap=MAX_SESSION_BYTES)
                 shutil.copyfile(wal, Path(str(copy) + "-wal"))
-            conn = sqlite3.connect(copy, isolation_level=None)
+            conn = sqlite3.connect(copy, isolation_level=None, check_same_thread=False)
             try:
                 problems = [row[0] for row in conn.execute("PRAGMA quick_check(20)")]
             except sqlite3.DatabaseError as exc:
                 problems = [str(exc)]
             conn.execute("PRAGMA query_only=1")
-        except (OSError, sqlite3.Error) as exc:
+        except (OSError, sqlite3.Error, SessionError) as exc:
             shutil.rmtree(temp, ignore_errors=True)
             raise SessionError(f"cannot read a copy of the session: {exc}", source) from None
         try:
@@ -630,6 +438,7 @@ class SessionStore:
             shutil.rmtree(temp, ignore_errors=True)
             raise SessionError(f"cannot read a copy of the session: {exc}", source) from None
         store._temp_dir = temp
+        store._origin = source
         if problems != ["ok"]:
             store.problems.extend(f"damaged: {p}" for p in problems)
         return store
@@ -639,7 +448,7 @@ class SessionStore:
     @property
     def _conn(self) -> sqlite3.Connection:
         if self._connection is None:
-            raise SessionError("the session is closed", self._path)
+            raise SessionError("the session is closed", self._path, kind="closed")
         return self._connection
 
     @property
@@ -647,17 +456,69 @@ class SessionStore:
         return self._path
 
     @property
+    def origin(self) -> Path:
+        """The file this store shows: its own path, or the original of a read-only copy."""
+        return self._origin if self._origin is not None else self._path
+
+    @property
     def read_only(self) -> bool:
         return self._read_only
 
+    @property
+    def lost(self) -> str | None:
+        """Why the file at :attr:`path` is no longer this session's (nothing is written to it
+        any more), or None."""
+        return self._lost
+
+    def check_ours(self) -> str | None:
+        """Check now that the file is still the one opened (a timer may call this between
+        edits); returns why not, or None. Once lost, a store stays lost."""
+        if self._lost is None and self._lock is not None and self._connection is not None:
+            self._lost = self._lock.check()
+        return self._lost
+
+    def _require_ours(self) -> None:
+        reason = self.check_ours()
+        if reason is not None:
+            raise SessionError(
+                f"{reason}; nothing more is written to it. Your edits are kept: use Save as "
+                "to keep them in a file.",
+                self._path,
+                kind="lost",
+            )
+
+    def _after_commit(self) -> None:
+        """Move the committed log into the file and empty the log, then note the file as this
+        commit left it (the baseline of the next :meth:`check_ours`)."""
+        with suppress(sqlite3.Error):
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        if self._lock is not None:
+            self._lock.settle()
+
     def _error(self, exc: Exception) -> SessionError:
-        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-            return SessionError("the session is busy in another program; try again", self._path)
-        return SessionError(f"cannot save to the session: {exc}", self._path)
+        name, text = _error_name(exc), str(exc)
+        if name == "SQLITE_FULL" or "disk is full" in text:
+            return SessionError(
+                "the disk is full; the edit is kept in memory and saved as soon as there is "
+                "room (or use Save as to keep it elsewhere)",
+                self._path,
+                kind="disk-full",
+            )
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
+            return SessionError(
+                "the session is busy in another program; try again", self._path, kind="busy"
+            )
+        if name.startswith("SQLITE_READONLY") or "readonly" in text:
+            return SessionError(
+                "the session file became read-only; use Save as to keep your edits elsewhere",
+                self._path,
+                kind="read-only",
+            )
+        return SessionError(f"cannot save to the session: {exc}", self._path, kind="io")
 
     def _require_writable(self) -> None:
         if self._read_only:
-            raise SessionError("this session is open read-only", self._path)
+            raise SessionError("this session is open read-only", self._path, kind="read-only")
 
     def batch(self) -> AbstractContextManager[None]:
         """Group several writes into one transaction (all or nothing)."""
@@ -677,9 +538,9 @@ class SessionStore:
                 if "typology" in meta
                 else DEFAULT_TYPOLOGY
             )
-        except (ValueError, KeyError) as exc:
+        except (ValueError, KeyError, RecursionError) as exc:
             raise SessionError(
-                f"the session's settings are unreadable: {exc}", self._path
+                f"the session's settings are unreadable: {exc}", self._path, kind="damaged"
             ) from None
         self._cache.annotatable = frozenset(
             row[0]
@@ -689,6 +550,7 @@ class SessionStore:
         )
 
     def _claim(self) -> None:
+        """Note who holds the file (for the message a second window gets; the lock decides)."""
         with self.batch():
             self._conn.executemany(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
@@ -696,18 +558,17 @@ class SessionStore:
             )
 
     def close(self) -> None:
-        """Release the file (a writable session notes that no window has it open any more)."""
+        """Release the file. Nothing is written on the way out: every edit is already in it."""
         conn, self._connection = self._connection, None
         if conn is None:
             return
         try:
-            if not self._read_only and self._depth == 0:
-                # If this fails the file stays usable: a stale owner is ignored once it exits.
-                with suppress(sqlite3.Error):
-                    conn.execute("DELETE FROM meta WHERE key IN ('owner_pid', 'owner_host')")
             conn.close()
         finally:
             self._depth = 0
+            if self._lock is not None:
+                self._lock.release()
+                self._lock = None
             if self._temp_dir is not None:
                 shutil.rmtree(self._temp_dir, ignore_errors=True)
                 self._temp_dir = None
@@ -735,9 +596,14 @@ class SessionStore:
 
     # -- state -----------------------------------------------------------------------------
 
+    def _input_columns(self) -> tuple[str, ...]:
+        present = {row[1] for row in self._conn.execute("PRAGMA table_info(inputs)")}
+        return tuple(c if c in present else "NULL" for c in INPUT_COLUMNS_V3)
+
     def inputs(self) -> tuple[SessionInput, ...]:
+        extra = ", ".join(self._input_columns())
         rows = self._conn.execute(
-            "SELECT role, name, path, sha256, size FROM inputs ORDER BY position"
+            f"SELECT role, name, path, sha256, size, {extra} FROM inputs ORDER BY position"
         )
         return tuple(SessionInput(*row) for row in rows)
 
@@ -767,9 +633,9 @@ class SessionStore:
                 else DEFAULT_WEIGHTS,
                 annotator=meta.get("annotator", ""),
             )
-        except (ValueError, AnnotationError) as exc:
+        except (ValueError, AnnotationError, RecursionError) as exc:
             raise SessionError(
-                f"the session's settings are unreadable: {exc}", self._path
+                f"the session's settings are unreadable: {exc}", self._path, kind="damaged"
             ) from None
 
     def save_state(
@@ -787,19 +653,19 @@ class SessionStore:
         """Store the given parts of the state (others stay as they are), in one transaction."""
         values: dict[str, str] = {}
         if settings is not _UNSET:
-            values["settings"] = _json(dict(settings))
+            values["settings"] = dumps(dict(settings))
         if baseline is not _UNSET:
-            values["baseline"] = _json(baseline)
+            values["baseline"] = dumps(baseline)
         if selection is not _UNSET:
-            values["selection"] = _json(selection)
+            values["selection"] = dumps(selection)
         if layout is not _UNSET:
-            values["layout"] = _json(layout)
+            values["layout"] = dumps(layout)
         if mode is not _UNSET:
             values["mode"] = AnnotationMode(mode).value
         if typology is not _UNSET:
-            values["typology"] = _json(typology.to_json())
+            values["typology"] = dumps(typology.to_json())
         if weights is not _UNSET:
-            values["weights"] = _json(weights.to_json())
+            values["weights"] = dumps(weights.to_json())
         if annotator is not _UNSET:
             values["annotator"] = annotator
         if not values:
@@ -838,7 +704,7 @@ class SessionStore:
                 self.problems.append(f"stopped reading spans after {len(spans)}: {exc}")
                 break
             try:
-                spans.append(_span_from_row(row))
+                spans.append(span_from_row(row))
             except (ValueError, TypeError, KeyError, AnnotationError) as exc:
                 message = f"span {row[0]!r} is unreadable: {exc}"
                 if not salvage:
@@ -857,11 +723,11 @@ class SessionStore:
             where.append("segment = ?")
             args.append(segment)
         clause = f" WHERE {' AND '.join(where)}" if where else ""
-        spans = self._rows_to_spans(f"SELECT {_SPAN_COLUMNS} FROM spans{clause}", args)
+        spans = self._rows_to_spans(f"SELECT {SPAN_COLUMNS} FROM spans{clause}", args)
         return sorted(spans, key=lambda s: (s.system, s.segment, s.start, s.end, s.created))
 
     def get_span(self, span_id: str) -> ErrorSpan | None:
-        found = self._rows_to_spans(f"SELECT {_SPAN_COLUMNS} FROM spans WHERE id = ?", (span_id,))
+        found = self._rows_to_spans(f"SELECT {SPAN_COLUMNS} FROM spans WHERE id = ?", (span_id,))
         return found[0] if found else None
 
     def count_spans(self) -> int:
@@ -873,7 +739,7 @@ class SessionStore:
         if system is not None:
             sql += " WHERE system = ?"
             args = (system,)
-        return [_score_from_row(r) for r in self._conn.execute(sql + " ORDER BY 1, 2, 3", args)]
+        return [score_from_row(r) for r in self._conn.execute(sql + " ORDER BY 1, 2, 3", args)]
 
     # -- writing annotations ---------------------------------------------------------------
 
@@ -888,7 +754,7 @@ class SessionStore:
         self._check_span(span)
         with self.batch():
             try:
-                self._conn.execute(_SPAN_INSERT, _span_row(span))
+                self._conn.execute(SPAN_INSERT, span_row(span))
             except sqlite3.IntegrityError:
                 raise AnnotationError(f"span {span.id} already exists") from None
             except sqlite3.Error as exc:
@@ -897,10 +763,10 @@ class SessionStore:
     def update_span(self, span: ErrorSpan) -> None:
         """Replace the span with ``span.id`` by ``span``."""
         self._check_span(span)
-        row = _span_row(span)
+        row = span_row(span)
         with self.batch():
             try:
-                cursor = self._conn.execute(_SPAN_UPDATE, (*row[1:], row[0]))
+                cursor = self._conn.execute(SPAN_UPDATE, (*row[1:], row[0]))
             except sqlite3.Error as exc:
                 raise self._error(exc) from None
             if cursor.rowcount == 0:
@@ -921,7 +787,7 @@ class SessionStore:
             raise AnnotationError(f"{score.system!r} is not a system or reference of this session")
         with self.batch():
             try:
-                self._conn.execute(_SCORE_UPSERT, _score_row(score))
+                self._conn.execute(SCORE_UPSERT, score_row(score))
             except sqlite3.Error as exc:
                 raise self._error(exc) from None
 
@@ -949,8 +815,8 @@ class SessionStore:
                 )
         with self.batch():
             try:
-                self._conn.executemany(_SPAN_INSERT, map(_span_row, span_list))
-                self._conn.executemany(_SCORE_UPSERT, map(_score_row, score_list))
+                self._conn.executemany(SPAN_INSERT, map(span_row, span_list))
+                self._conn.executemany(SCORE_UPSERT, map(score_row, score_list))
             except sqlite3.IntegrityError as exc:
                 raise AnnotationError(f"a span id is already in the session ({exc})") from None
             except sqlite3.Error as exc:
@@ -964,7 +830,7 @@ class SessionStore:
             if result.layout is not None:
                 self._conn.execute(
                     "INSERT OR REPLACE INTO meta (key, value) VALUES ('mqm_tsv_layout', ?)",
-                    (_json(result.layout.to_json()),),
+                    (dumps(result.layout.to_json()),),
                 )
 
     def set_mqm_tsv_layout(self, layout: TsvLayout) -> None:
@@ -974,7 +840,7 @@ class SessionStore:
             try:
                 self._conn.execute(
                     "INSERT OR REPLACE INTO meta (key, value) VALUES ('mqm_tsv_layout', ?)",
-                    (_json(layout.to_json()),),
+                    (dumps(layout.to_json()),),
                 )
             except sqlite3.Error as exc:
                 raise self._error(exc) from None
@@ -1029,12 +895,12 @@ class SessionStore:
         """Store an imported column (replacing one of the same kind and key), in one
         transaction; upgrades a format-1 file to format 2 first."""
         kind = "scores" if isinstance(record, ScoreImport) else "labels"
-        definition = _json(record.definition())
+        definition = dumps(record.definition())
         data = record.data()
         with self.batch():
             try:
                 if self.format_version() < _IMPORTS_VERSION:
-                    self._conn.execute(_IMPORTS_SCHEMA)
+                    self._conn.execute(IMPORTS_SCHEMA)
                     self._conn.execute(f"PRAGMA user_version={_IMPORTS_VERSION}")
                 row = self._conn.execute(
                     "SELECT position FROM imports WHERE kind=? AND key=?", (kind, record.key)
@@ -1070,24 +936,24 @@ class SessionStore:
     def check_inputs(
         self, paths: Sequence[str | os.PathLike[str]] | None = None
     ) -> list[InputCheck]:
-        """Compare each input's recorded hash with the file now at ``paths[i]`` (same order as
-        :meth:`inputs`; None: the recorded paths)."""
+        """Find each input and compare its recorded hash with the file found.
+
+        Without ``paths`` each input is looked for relative to the session file first, then at
+        its recorded absolute path (:meth:`SessionInput.candidates`); the first file with the
+        recorded content wins, else the first that exists (``changed``), else ``missing``. With
+        ``paths`` (same order as :meth:`inputs`) only those files are checked. Hashing reads the
+        files: call this off the GUI thread.
+        """
         recorded = self.inputs()
         if paths is not None and len(paths) != len(recorded):
             raise SessionError(
                 f"the session has {len(recorded)} inputs; {len(paths)} paths were given", self._path
             )
+        folder = self.origin.parent
         checks: list[InputCheck] = []
         for k, item in enumerate(recorded):
-            path = item.path if paths is None else os.fspath(paths[k])
-            try:
-                size = os.path.getsize(path)
-                sha = None if size != item.size else file_digest(path)[0]
-            except OSError:
-                checks.append(InputCheck(item, path, "missing"))
-                continue
-            status = "same" if sha == item.sha256 else "changed"
-            checks.append(InputCheck(item, path, status, sha))
+            where = item.candidates(folder) if paths is None else [os.fspath(paths[k])]
+            checks.append(check_input(item, where))
         return checks
 
     def reanchor(self, lines: Mapping[str, Sequence[str]], *, apply: bool = True) -> ReanchorReport:
@@ -1103,77 +969,102 @@ class SessionStore:
         if apply and moved and not self._read_only:
             with self.batch():
                 for span in moved:
-                    row = _span_row(span)
-                    self._conn.execute(_SPAN_UPDATE, (*row[1:], row[0]))
+                    row = span_row(span)
+                    self._conn.execute(SPAN_UPDATE, (*row[1:], row[0]))
         return ReanchorReport(kept, moved, flagged)
 
     # -- saving elsewhere ------------------------------------------------------------------
 
-    def save_as(self, path: str | os.PathLike[str], *, switch: bool = True) -> Path:
-        """Copy the session to ``path`` atomically; with ``switch``, continue in the new file.
-
-        The copy is taken with SQLite's backup API (a consistent snapshot, WAL included) and
-        written by :func:`~matchlight.core.io.safewrite.write_file_atomic`: a temporary file in
-        the target folder, fsynced, renamed over the target. It never replaces one of the
-        comparison's input files, nor a file that is not a Matchlight session, nor a session
-        open in another window. A session that lived in the recovery folder (never saved) is
-        removed from there after switching.
-        """
-        target = Path(path)
-        if target.exists() and os.path.samefile(target, self._path):
-            raise SessionError("the session is already saved there", target)
-        for item in self.inputs():
-            if (
-                target.exists()
-                and os.path.exists(item.path)
-                and os.path.samefile(target, item.path)
-            ):
-                raise SessionError(
-                    f"refusing to overwrite the input {item.path} (choose another file name)",
-                    target,
-                )
-        if target.exists():
-            _check_header(target)
-            if _owner_alive(*self._owner_of(target)):
-                raise SessionError("that session is open in another Matchlight window", target)
+    def snapshot(self, folder: str | os.PathLike[str] | None = None) -> bytes:
+        """The whole session as the bytes of a session file, consistent (WAL included), with
+        the inputs' relative paths made for a file in ``folder`` (None: this file's folder) and
+        no owner noted. An older file comes out in the current format."""
+        target_folder = Path(folder) if folder is not None else self.origin.parent
         try:
             memory = sqlite3.connect(":memory:", isolation_level=None)
             try:
                 self._conn.backup(memory)
                 memory.execute("DELETE FROM meta WHERE key IN ('owner_pid', 'owner_host')")
-                data = memory.serialize()
+                present = {row[1] for row in memory.execute("PRAGMA table_info(inputs)")}
+                for column in INPUT_COLUMNS_V3:
+                    if column not in present:
+                        memory.execute(f"ALTER TABLE inputs ADD COLUMN {column} TEXT")
+                memory.execute(IMPORTS_SCHEMA)
+                rows = memory.execute("SELECT position, path FROM inputs").fetchall()
+                for position, path in rows:
+                    probe = SessionInput("source", "x", path, "", 0).relative_to(target_folder)
+                    memory.execute(
+                        "UPDATE inputs SET relative=? WHERE position=?", (probe.relative, position)
+                    )
+                memory.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                return memory.serialize()
             finally:
                 memory.close()
         except sqlite3.Error as exc:
             raise SessionError(f"cannot copy the session: {exc}", self._path) from None
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # A stale WAL next to the old target would be replayed into the new file.
-        for suffix in ("-wal", "-shm"):
-            Path(str(target) + suffix).unlink(missing_ok=True)
+
+    def save_as(self, path: str | os.PathLike[str], *, switch: bool = True) -> Path:
+        """Copy the session to ``path`` atomically; with ``switch``, continue in the new file.
+
+        The copy is a consistent snapshot (:meth:`snapshot`) written by
+        :func:`~matchlight.core.io.safewrite.write_file_atomic`: a temporary file in the target
+        folder, fsynced, renamed over the target. It never replaces one of the comparison's input
+        files, nor a file that is not a Matchlight session, nor a session open for writing
+        anywhere. A session that lived in the recovery folder (never saved) is removed from
+        there after switching.
+        """
+        target = Path(path)
+        if target.exists() and os.path.samefile(target, self._path):
+            raise SessionError("the session is already saved there", target)
+        protect = [i.path for i in self.inputs()]
+        for item in protect:
+            if target.exists() and os.path.exists(item) and os.path.samefile(target, item):
+                raise SessionError(
+                    f"refusing to overwrite the input {item} (choose another file name)", target
+                )
+        if target.exists():
+            if held_elsewhere(target):
+                raise SessionError(
+                    "that session is open in a Matchlight window", target, kind="busy"
+                )
+            check_header(target)
+        data = self.snapshot(target.parent)
         try:
-            write_file_atomic(target, data, protect=[i.path for i in self.inputs()])
+            target.parent.mkdir(parents=True, exist_ok=True)
+            # A stale log next to the old target would be replayed into the new file.
+            for suffix in ("-wal", "-shm"):
+                Path(str(target) + suffix).unlink(missing_ok=True)
+            write_file_atomic(target, data, protect=protect)
         except OSError as exc:
             raise SessionError(f"cannot save the session: {exc.strerror or exc}", target) from None
         if switch:
             old = self._path
             was_untitled = is_in_recovery_dir(old) and self._temp_dir is None
             self.close()
-            _verify(target)
-            self._connection = self._connect(target)
+            verify(target)
+            lock = WriteLock(target)
+            try:
+                self._connection = self._connect(target)
+            except BaseException:
+                lock.release()
+                raise
+            self._lock = lock
+            self._lost = None
             self._path = target
+            self._origin = None
             self._read_only = False
             self.problems = []
             self._load_cache()
             self._claim()
             if was_untitled:
-                _remove_database(old)
+                remove_database(old)
         return target
 
     @staticmethod
     def _owner_of(path: Path) -> tuple[str | None, str | None]:
-        """(pid, host) of the window that has ``path`` open, as recorded in it."""
+        """(pid, host) of the window that noted it has ``path`` open, as recorded in it."""
         try:
-            other = sqlite3.connect(_ro_uri(path), uri=True)
+            other = sqlite3.connect(ro_uri(path), uri=True)
             try:
                 rows = other.execute(
                     "SELECT key, value FROM meta WHERE key IN ('owner_pid', 'owner_host')"
