@@ -47,6 +47,7 @@ from matchlight.core.report.page import (
 )
 from matchlight.core.report.sessionfile import SavedSession, annotations_for, read_session
 from matchlight.core.session.comparison import ComparisonSession
+from matchlight.core.session.imported import ScoreImport
 from matchlight.core.session.store import SessionError
 
 __all__ = ["build_parser", "main"]
@@ -143,7 +144,23 @@ def _inputs(
         parser.error("the following arguments are required: --ref, --hyp (or --session)")
     if not saved.references or not saved.systems:
         parser.error(f"{saved.path} records no reference or no system; give --ref and --hyp")
+    missing = saved.missing_inputs()
+    if missing is not None:
+        raise Failed(f"{saved.path}: {missing}")
     return source or saved.source, list(saved.references), list(saved.systems)
+
+
+def _add_imports(session: ComparisonSession, saved: SavedSession) -> None:
+    """The session's imported score and label columns, with the values it stored (a column that
+    does not fit the comparison being reported is left out, with a warning)."""
+    for record in saved.imports:
+        try:
+            if isinstance(record, ScoreImport):
+                session.add_imported(record)
+            else:
+                session.set_labels(record)
+        except ValueError as error:
+            print(f"matchlight: warning: {error}; the column is left out", file=sys.stderr)
 
 
 def _baseline(wanted: str | int | None, names: Sequence[str]) -> int:
@@ -234,6 +251,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         table=table,
     )
     session.set_baseline(baseline)
+    if saved is not None:
+        _add_imports(session, saved)
     if selection is not None:
         try:
             session.set_selection(selection)

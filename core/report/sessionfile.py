@@ -1,12 +1,9 @@
-"""What a report takes from a saved session file: settings, baseline, selection, annotations.
+"""What a report takes from a saved session file: its document, annotations and imports.
 
-A ``.matchlight`` file (:mod:`core.session.store`) is opened read-only and never changed. Its
-``settings`` are read as the app writes them (``config``: :meth:`ScoringConfig.to_dict`;
-``specs``: the input specs, ``{"source", "references", "systems"}`` each ``{"path", "name",
-"column", "fmt"}``; ``reference_names``), or as a bare :meth:`ScoringConfig.to_dict`; its
-``selection`` as :meth:`Selection.to_dict` output, its ``baseline`` as a system name or index,
-and its ``layout``'s ``highlight_mode``. Without specs, the inputs the session recorded are
-read. Error spans are re-anchored on the lines being
+A ``.matchlight`` file is opened read-only and never changed; what it holds is read through
+:mod:`core.session.document` (the one reader the app uses too). Its inputs are looked for next to
+the session file first, then where they were recorded (:meth:`SessionStore.check_inputs`), so a
+session moved with its files still reports. Error spans are re-anchored on the lines being
 reported (:mod:`core.annotation.anchoring`): a span whose text moved is shown where it is now,
 one that is gone is listed as unplaced, and the file keeps its offsets either way.
 """
@@ -14,149 +11,119 @@ one that is gone is listed as unplaced, and the file keeps its offsets either wa
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from matchlight.core.analysis.selection import Selection, SelectionError
+from matchlight.core.analysis.selection import Selection
 from matchlight.core.annotation.anchoring import AnchorState, reanchor_all
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore
 from matchlight.core.annotation.mqm import MQMWeights
 from matchlight.core.annotation.typology import AnnotationMode
-from matchlight.core.io.inputs import FORMATS, InputSpec
-from matchlight.core.metrics.base import SettingError
+from matchlight.core.io.inputs import InputSpec
 from matchlight.core.report.page import ReportAnnotations
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.session.comparison import ComparisonSession
-from matchlight.core.session.store import SessionError, SessionInput, SessionStore
+from matchlight.core.session.document import SessionDocument, read_document
+from matchlight.core.session.imported import LabelImport, ScoreImport
+from matchlight.core.session.inputs import InputCheck, SessionInput
+from matchlight.core.session.store import SessionStore
 
 __all__ = ["SavedSession", "annotations_for", "annotations_from_store", "read_session"]
 
 
 @dataclass(frozen=True, slots=True)
 class SavedSession:
-    """The parts of a session file a report uses (see the module docstring for the formats)."""
+    """The parts of a session file a report uses."""
 
     path: str
-    inputs: tuple[SessionInput, ...]
-    #: What to read: the app's input specs (with TSV/JSONL columns), else the recorded inputs.
-    source: InputSpec | None
-    references: tuple[InputSpec, ...]
-    systems: tuple[InputSpec, ...]
-    config: ScoringConfig | None
-    baseline: str | int | None
-    selection: Selection | None
+    document: SessionDocument
+    #: Where each input was found (or last looked for), in the document's order.
+    checks: tuple[InputCheck, ...]
     spans: tuple[ErrorSpan, ...]
     scores: tuple[SegmentScore, ...]
-    weights: MQMWeights
-    mode: AnnotationMode
-    #: Inputs whose file is missing or has other content than when the session recorded it.
-    changed_inputs: tuple[str, ...] = ()
-    reference_names: tuple[str, ...] | None = None
-    #: The highlight mode the app showed (a layer key), if it recorded one.
-    highlight: str | None = None
+    #: The imported score and label columns (with their stored values).
+    imports: tuple[ScoreImport | LabelImport, ...] = ()
 
+    @property
+    def inputs(self) -> tuple[SessionInput, ...]:
+        return self.document.inputs
 
-def _spec(item: Any, path: str | os.PathLike[str]) -> InputSpec:
-    """An input spec from the app's JSON (``path``, ``name``, ``column``, ``fmt``)."""
-    if not isinstance(item, Mapping) or not isinstance(item.get("path"), str):
-        raise SessionError(f"the session's input list is unreadable: {item!r}", path)
-    values = {k: item.get(k) for k in ("name", "column", "fmt")}
-    if any(v is not None and not isinstance(v, str) for v in values.values()):
-        raise SessionError(f"the session's input list is unreadable: {item!r}", path)
-    fmt = values["fmt"]
-    if fmt is not None and fmt not in FORMATS:
-        raise SessionError(f"the session names an unknown input format {fmt!r}", path)
-    return InputSpec(item["path"], name=values["name"], column=values["column"], fmt=fmt)
+    @property
+    def config(self) -> ScoringConfig | None:
+        return self.document.config
 
+    @property
+    def baseline(self) -> str | None:
+        return self.document.baseline
 
-def _specs(
-    settings: Mapping[str, Any], inputs: Sequence[SessionInput], path: str | os.PathLike[str]
-) -> tuple[InputSpec | None, tuple[InputSpec, ...], tuple[InputSpec, ...]]:
-    data = settings.get("specs")
-    if isinstance(data, Mapping):
-        refs, systems = data.get("references"), data.get("systems")
-        if not isinstance(refs, list) or not isinstance(systems, list):
-            raise SessionError("the session's input list is unreadable", path)
-        source = data.get("source")
-        return (
-            None if source is None else _spec(source, path),
-            tuple(_spec(r, path) for r in refs),
-            tuple(_spec(s, path) for s in systems),
+    @property
+    def selection(self) -> Selection | None:
+        return self.document.selection
+
+    @property
+    def weights(self) -> MQMWeights:
+        return self.document.annotation.weights
+
+    @property
+    def mode(self) -> AnnotationMode:
+        return self.document.annotation.mode
+
+    @property
+    def reference_names(self) -> tuple[str, ...] | None:
+        return self.document.reference_names or None
+
+    @property
+    def highlight(self) -> str | None:
+        """The highlight mode the app showed (a layer key), if it recorded one."""
+        mode = self.document.layout.get("highlight_mode")
+        return mode if isinstance(mode, str) else None
+
+    @property
+    def source(self) -> InputSpec | None:
+        return self.document.found_specs(self.checks).source
+
+    @property
+    def references(self) -> tuple[InputSpec, ...]:
+        return self.document.found_specs(self.checks).references
+
+    @property
+    def systems(self) -> tuple[InputSpec, ...]:
+        return self.document.found_specs(self.checks).systems
+
+    @property
+    def changed_inputs(self) -> tuple[str, ...]:
+        """Inputs whose file is missing or has other content than when the session recorded it."""
+        return tuple(
+            f"{c.input.role} {c.input.name} ({c.path}): {c.status}"
+            for c in self.checks
+            if c.changed
         )
-    by_role = {
-        role: tuple(InputSpec(i.path, name=i.name) for i in inputs if i.role == role)
-        for role in ("source", "reference", "system")
-    }
-    sources = by_role["source"]
-    return (sources[0] if sources else None), by_role["reference"], by_role["system"]
 
-
-def _state_part(settings: Mapping[str, Any], key: str) -> Any:
-    """``key`` of settings stored as a ComparisonState record (None for a bare config)."""
-    return settings.get(key) if isinstance(settings.get("config"), Mapping) else None
+    def missing_inputs(self) -> str | None:
+        """A message naming every input found nowhere (and where it was looked for), or None."""
+        missing = [c for c in self.checks if c.status == "missing"]
+        if not missing:
+            return None
+        folder = os.path.dirname(os.path.abspath(self.path))
+        lines = [
+            f"{c.input.role} {c.input.name}: looked for "
+            + " and ".join(c.input.candidates(folder))
+            + (f" ({c.problem})" if c.problem else "")
+            for c in missing
+        ]
+        return "these inputs of the session are missing: " + "; ".join(lines)
 
 
 def read_session(path: str | os.PathLike[str]) -> SavedSession:
     """Read a session file without changing it. Raises :class:`SessionError` naming the file
     and the problem (not a session, damaged, unreadable settings or selection)."""
     with SessionStore.open(path, read_only=True) as store:
-        state = store.state()
-        inputs = store.inputs()
+        document = read_document(store)
+        checks = tuple(store.check_inputs())
         spans = tuple(store.spans())
         scores = tuple(store.segment_scores())
-        changed = tuple(
-            f"{check.input.role} {check.input.name} ({check.path}): {check.status}"
-            for check in store.check_inputs()
-            if check.changed
-        )
-    settings = state.settings if isinstance(state.settings, Mapping) else {}
-    nested = settings.get("config")
-    config_data = nested if isinstance(nested, Mapping) else settings
-    try:
-        config = ScoringConfig.from_dict(config_data) if config_data else None
-    except (SettingError, TypeError, ValueError) as error:
-        raise SessionError(f"the session's scoring settings are unusable: {error}", path) from None
-    selection_data = state.selection
-    if selection_data is None:
-        selection_data = _state_part(settings, "selection")
-    try:
-        selection = (
-            Selection.from_dict(selection_data) if isinstance(selection_data, Mapping) else None
-        )
-    except (SelectionError, TypeError, ValueError) as error:
-        raise SessionError(f"the session's row selection is unusable: {error}", path) from None
-    baseline = state.baseline
-    if baseline is None:
-        baseline = _state_part(settings, "baseline")
-    if not isinstance(baseline, str | int) or isinstance(baseline, bool):
-        baseline = None
-    source, references, systems = _specs(settings, inputs, path)
-    names = settings.get("reference_names")
-    reference_names = (
-        tuple(names)
-        if isinstance(names, list) and names and all(isinstance(n, str) for n in names)
-        else None
-    )
-    layout = state.layout if isinstance(state.layout, Mapping) else {}
-    highlight = layout.get("highlight_mode")
-    return SavedSession(
-        path=os.fspath(path),
-        inputs=inputs,
-        source=source,
-        references=references,
-        systems=systems,
-        config=config,
-        baseline=baseline,
-        selection=selection,
-        spans=spans,
-        scores=scores,
-        weights=state.weights,
-        mode=state.mode,
-        changed_inputs=changed,
-        reference_names=reference_names,
-        highlight=highlight if isinstance(highlight, str) else None,
-    )
+        imports = tuple(store.imports())
+    return SavedSession(os.fspath(path), document, checks, spans, scores, imports)
 
 
 def _annotated_lines(session: ComparisonSession) -> dict[str, Sequence[str]]:

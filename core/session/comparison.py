@@ -1,10 +1,10 @@
 """The state of one open comparison, as a plain object the app's widgets observe.
 
 A :class:`ComparisonSession` owns what a user is working on: the texts (and where they came
-from), the scoring settings, the score table, the baseline system and the current row selection
-(filters and sort, :mod:`core.analysis.selection`), and the columns the user imported (scores
-and labels, :mod:`core.session.imported`, which a session file keeps with their values and
-sources). Widgets never hold any of it: they read it
+from: the files read and how the user named them), the scoring settings, the score table, the
+baseline system and the current row selection (filters and sort, :mod:`core.analysis.selection`),
+and the columns the user imported (scores and labels, :mod:`core.session.imported`, which a
+session file keeps with their values and sources). Widgets never hold any of it: they read it
 here and change it through the methods below, and every change is announced to the observers
 (a Qt adapter turns the announcements into signals). Significance on "the rows I filtered",
 brushing from charts, annotations and autosave all hang on this object, so they work the same
@@ -30,6 +30,7 @@ from matchlight.core.analysis.selection import (
 )
 from matchlight.core.analysis.textsearch import SearchColumn
 from matchlight.core.io.inputs import Comparison
+from matchlight.core.io.specs import ComparisonSpecs
 from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import empty_table
@@ -94,6 +95,7 @@ class ComparisonSession:
         source: Sequence[str] | None = None,
         reference_names: Sequence[str] | None = None,
         comparison: Comparison | None = None,
+        specs: ComparisonSpecs | None = None,
         search: Sequence[SearchColumn] = (),
         table: ScoreTable | None = None,
     ) -> None:
@@ -102,6 +104,8 @@ class ComparisonSession:
         self.text = text
         self.source = source
         self.comparison = comparison
+        #: How the user named the files (what a session file and the Recent menu record).
+        self.specs = specs
         n_refs = len(text.references)
         self.reference_names: tuple[str, ...] = (
             tuple(reference_names)
