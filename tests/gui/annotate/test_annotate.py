@@ -32,7 +32,8 @@ from matchlight.core.annotation.workspace import AnnotationQuery
 from matchlight.core.io.inputs import InputSpec
 from matchlight.core.session.locations import RECOVERY_ENV
 from matchlight.core.session.store import SessionStore
-from matchlight.gui.annotate.controller import AnnotationController, snap_point
+from matchlight.core.annotation.offsets import snap_point
+from matchlight.gui.annotate.controller import AnnotationController
 from matchlight.gui.annotate.dialogs import AgreementDialog, agreement_rows, guess_format
 from matchlight.gui.annotate.install import install_annotations
 from matchlight.gui.annotate.keys import SHORTCUTS, annotation_shortcuts
