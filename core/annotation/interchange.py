@@ -306,8 +306,9 @@ def _fit_to_line(span: ErrorSpan, line: str | None, warnings: list[str], where: 
 
 def _xcomet_records(
     path: str, default_system: str | None
-) -> Iterator[tuple[int, str, int, dict[str, Any]]]:
-    """(line number, system, 0-based segment, span dict) for every span in the file."""
+) -> Iterator[tuple[int, str, int, dict[str, Any] | None]]:
+    """(line number, system, 0-based segment, span dict) for every span in the file, and
+    (..., None) for a segment given with an empty list of spans (judged free of errors)."""
     segment_counter = 0
 
     def system_of(record: Mapping[str, Any], number: int) -> str:
@@ -330,12 +331,12 @@ def _xcomet_records(
             # The whole error_spans output (a list per segment) on one line.
             system = system_of({}, number)
             for seg_spans in value:
-                for span in spans_of(seg_spans, number):
+                for span in spans_of(seg_spans, number) or [None]:
                     yield number, system, segment_counter, span
                 segment_counter += 1
         elif isinstance(value, list):
             system = system_of({}, number)
-            for span in spans_of(value, number):
+            for span in spans_of(value, number) or [None]:
                 yield number, system, segment_counter, span
             segment_counter += 1
         elif isinstance(value, dict) and "error_spans" in value:
@@ -344,7 +345,7 @@ def _xcomet_records(
                 segment = _int_field(value["segment"], "'segment'", path, number, minimum=1) - 1
             else:
                 segment = segment_counter
-            for span in spans_of(value["error_spans"], number):
+            for span in spans_of(value["error_spans"], number) or [None]:
                 yield number, system, segment, span
             segment_counter = segment + 1
         elif isinstance(value, dict):
@@ -375,15 +376,24 @@ def import_xcomet(
     ``system`` names the system for records without a ``system`` key. The stored offsets are
     trusted when they lie inside the line; the surrounding whitespace xCOMET includes (the
     sub-word's leading space) is trimmed. A span whose offsets lie outside the line is looked up
-    by its text. ``confidence`` is kept in the span's ``extra``. With ``lines`` None (scoring a
-    file alone) each span sits on its own text, its file offsets kept in ``extra["offsets"]``.
+    by its text. ``confidence`` is kept in the span's ``extra``.
+
+    With ``lines`` None (scoring a file alone) each span sits on its own text, its file offsets
+    kept in ``extra["offsets"]``, and every segment xCOMET judged (with errors or an empty list)
+    is also a review mark of ``annotator``: xCOMET's rating, 0 where it found no error. Onto a
+    comparison, its spans are proposals for a person to rule on, and no segment is marked.
     """
     name = os.fspath(path)
     now = utc_now()
     origin = Origin.imported("xcomet-jsonl")
     spans: list[ErrorSpan] = []
     warnings: list[str] = []
+    judged: dict[tuple[str, int], None] = {}
     for number, sys_name, segment, record in _xcomet_records(name, system):
+        if lines is None:
+            judged[(sys_name, segment)] = None
+        if record is None:
+            continue
         if lines is None:
             spans.append(
                 _xcomet_alone(record, sys_name, segment, annotator, origin, now, name, number)
@@ -446,7 +456,8 @@ def import_xcomet(
                 when=now,
             )
         )
-    return ImportResult(tuple(spans), (), tuple(warnings))
+    marks = tuple(SegmentScore(sys_name, seg, annotator, None, now) for sys_name, seg in judged)
+    return ImportResult(tuple(spans), marks, tuple(warnings))
 
 
 def _xcomet_alone(
