@@ -40,7 +40,7 @@ from matchlight.core.analysis.significance import (
     DEFAULT_SEED,
     signature_with,
 )
-from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Status
+from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Side, Status
 from matchlight.core.annotation.mqm import (
     DEFAULT_WEIGHTS,
     MQMWeights,
@@ -163,6 +163,11 @@ def _without_values(table: ScoreTable, key: str, rows: npt.ArrayLike | None) -> 
     if rows is not None:
         values = values[:, np.asarray(rows, dtype=np.int64)]
     return {name for name, row in zip(table.systems, values, strict=True) if np.isnan(row).all()}
+
+
+def _drawn(spans: Sequence[ErrorSpan]) -> list[ErrorSpan]:
+    """The spans drawn on an output's text: those on the output (a source span is listed only)."""
+    return [span for span in spans if span.side is Side.TARGET]
 
 
 def _swatch(system: int) -> str:
@@ -947,6 +952,8 @@ class _Page:
         items = []
         for span in spans:
             what = "omission" if span.is_omission else f"\u201c{span.text}\u201d"
+            if span.side is Side.SOURCE:
+                what += " in the source"
             status = "" if span.status is Status.CONFIRMED else f" ({span.status.value})"
             category = span.category or "(no category)"
             note = f" — {span.note}" if span.note else ""
@@ -986,7 +993,7 @@ class _Page:
             spans = spans_by_row.get((ref_names[r], i), [])
             parts.append(
                 f'<div class="line ref" data-reference="{r}"><span class="role">'
-                f"{esc(session.reference_names[r])}</span>{self._text(ref, ranges, spans)}"
+                f"{esc(session.reference_names[r])}</span>{self._text(ref, ranges, _drawn(spans))}"
                 f"{self._errors(spans)}</div>"
             )
         for s, name in enumerate(table.systems):
@@ -1001,7 +1008,8 @@ class _Page:
             base = " (baseline)" if s == session.baseline else ""
             parts.append(
                 f'<div class="line hyp" data-system="{s}"><span class="role">{_swatch(s)}'
-                f"{esc(name)}{base}</span>{self._text(detail.outputs[s], ranges, spans)}"
+                f"{esc(name)}{base}</span>"
+                f"{self._text(detail.outputs[s], ranges, _drawn(spans))}"
                 f'<div class="scores">{scores}</div>{self._errors(spans)}</div>'
             )
         for key, note in detail.notes.items():

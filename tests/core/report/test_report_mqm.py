@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from matchlight.core.annotation.model import ErrorSpan, SegmentScore
+from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Side
 from matchlight.core.annotation.mqm import system_mqm
 from matchlight.core.annotation.workspace import AnnotationWorkspace
 from matchlight.core.io.inputs import load_comparison, parse_spec
@@ -149,11 +149,27 @@ def test_the_mqm_section_says_what_its_figures_rest_on() -> None:
         severity="major",
         annotator="esa",
     )
+    source = "Die Quelle ist hier lang genug, um über jede Übersetzung hinauszugehen."
+    on_source = ErrorSpan.create(
+        system=names[2],
+        segment=0,
+        line=source,
+        start=4,
+        end=len(source),
+        category="Accuracy/Omission",
+        severity="major",
+        annotator="r1",
+        side=Side.SOURCE,
+    )
     page = render_report(
         session,
-        annotations=ReportAnnotations((*spans, esa_span), tuple(scores)),
+        annotations=ReportAnnotations((*spans, esa_span, on_source), tuple(scores)),
         options=ReportOptions(max_rows=1),
     )
+    # The source span is listed with the output it was marked for, never drawn on it.
+    line = page[page.index('<div class="line hyp" data-system="2">') :]
+    line = line[: line.index("</ol>")]
+    assert "in the source" in line and 'class="err sev' not in line
     section = page[page.index('<section id="mqm">') :]
     section = section[: section.index("</section>")]
 
@@ -171,10 +187,12 @@ def test_the_mqm_section_says_what_its_figures_rest_on() -> None:
     assert (cell("segments", 0), cell("raters", 0)) == ("2", "3")
     assert float(cell("mqm", 1)) == pytest.approx(5 / 6)
     assert (cell("segments", 1), cell("raters", 1)) == ("6", "1")
-    assert cell("mqm", 2) == "nan" and cell("segments", 2) == "0"
+    assert float(cell("mqm", 2)) == 5.0 and cell("segments", 2) == "1"
     # Different segment sets: said, and the common segments' figure given.
     assert "means over different segments" in section
-    assert float(cell("mqm-common", 0)) == pytest.approx(13 / 6)
-    assert float(cell("mqm-common", 1)) == pytest.approx(2.5)
+    # (system 2 was rated on segment 0 only, by its source span: the one common segment)
+    assert "MQM (the 1 common segments)" in section
+    assert float(cell("mqm-common", 0)) == pytest.approx(10 / 3)
+    assert float(cell("mqm-common", 1)) == pytest.approx(5.0)
     assert "1 confirmed spans have no category (ESA spans)" in section
     assert "mean over its raters" in section and "25 for major in Non-translation" in section
