@@ -321,22 +321,23 @@ def _xcomet_records(
             )
         return system
 
-    def spans_of(value: Any, number: int) -> list[dict[str, Any]]:
+    def spans_of(value: Any, number: int) -> list[dict[str, Any] | None]:
+        """The span objects of a segment's list; [None] for an empty list (no errors)."""
         if not isinstance(value, list) or not all(isinstance(s, dict) for s in value):
             raise InputError("expected a list of span objects", path, number)
-        return value
+        return list(value) or [None]
 
     for number, value in _json_lines(path):
         if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
             # The whole error_spans output (a list per segment) on one line.
             system = system_of({}, number)
             for seg_spans in value:
-                for span in spans_of(seg_spans, number) or [None]:
+                for span in spans_of(seg_spans, number):
                     yield number, system, segment_counter, span
                 segment_counter += 1
         elif isinstance(value, list):
             system = system_of({}, number)
-            for span in spans_of(value, number) or [None]:
+            for span in spans_of(value, number):
                 yield number, system, segment_counter, span
             segment_counter += 1
         elif isinstance(value, dict) and "error_spans" in value:
@@ -345,7 +346,7 @@ def _xcomet_records(
                 segment = _int_field(value["segment"], "'segment'", path, number, minimum=1) - 1
             else:
                 segment = segment_counter
-            for span in spans_of(value["error_spans"], number) or [None]:
+            for span in spans_of(value["error_spans"], number):
                 yield number, system, segment, span
             segment_counter = segment + 1
         elif isinstance(value, dict):
