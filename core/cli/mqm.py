@@ -94,8 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="freitag2021",
         help="the weights: "
         + ", ".join(WEIGHT_PRESETS)
-        + " (source-counted weighs source errors as any other error, as Google's published "
-        "tables did), or a JSON list of rules {weight, severity, category} as the app's "
+        + " (source-counted weighs source errors as any other error, as Google's published TED "
+        "zh-en table did), or a JSON list of rules {weight, severity, category} as the app's "
         "weights dialog saves them; the first rule that matches an error gives its weight "
         "(default freitag2021)",
     )
