@@ -135,14 +135,15 @@ class MetaEvalSettings:
 
     ``confidence_samples`` resamples of the segments for the intervals (0: none) at level
     ``confidence``; ``permutations`` draws of the permutation test between metrics (0: no test;
-    mt-metrics-eval's ``k``), with its early stopping (``block_size``, ``early_min``,
-    ``early_max``: ``PermutationSigDiffParams``' defaults); ``p_threshold`` for the clusters.
+    mt-metrics-eval's ``k``), with its early stopping every ``block_size`` draws when the
+    p-value is below ``early_min`` or above ``early_max`` (the WMT tasks' settings,
+    ``tasks.Task``: 100, 0.02, 0.5); ``p_threshold`` for the clusters.
     """
 
     confidence_samples: int = 1000
     confidence: float = 0.95
     permutations: int = 1000
-    block_size: int = 1000
+    block_size: int = 100
     early_min: float = 0.02
     early_max: float = 0.5
     p_threshold: float = 0.05
@@ -306,30 +307,31 @@ def _dense_ranks(a: AnyArray) -> IntArray:
 
 def _discordant(keys: IntArray) -> IntArray:
     """Per row of ``keys`` ``(B, n)`` (integers in 0..n-1), the pairs i < j with
-    keys[i] > keys[j]: a bottom-up merge sort, every row and every merge of a level at once."""
+    keys[i] > keys[j]: brute force within blocks of 16, then a bottom-up merge sort, every row
+    and every merge of a level at once (a merge's count follows from where the stable sort
+    puts the right half's elements)."""
     rows, n = keys.shape
     total = np.zeros(rows, np.int64)
     if n < 2:
         return total
-    a = keys.astype(np.int64)
-    span = int(n)
-    position = np.arange(n)
-    width = 1
-    while width < n:
-        blocks = -(-n // (2 * width))
-        group = np.arange(rows, dtype=np.int64)[:, None] * blocks + (position // (2 * width))
-        right = (position // width) % 2 == 1
-        composite = group * span + a
-        left_keys = composite[:, ~right].ravel()
-        right_keys = composite[:, right].ravel()
-        if right_keys.size:
-            at_most = np.searchsorted(left_keys, right_keys, side="right")
-            group_end = np.searchsorted(
-                left_keys, (group[:, right].ravel() + 1) * span, side="left"
-            )
-            total += (group_end - at_most).reshape(rows, -1).sum(axis=1)
-        merged = np.sort(composite.ravel(), kind="stable").reshape(rows, n)
-        a = merged - group * span
+    base = 16
+    size = max(base, 1 << (n - 1).bit_length())
+    dtype = np.int16 if n < 2**15 - 1 else np.int64  # int16 sorts by radix
+    a = np.full((rows, size), n, dtype=dtype)  # padding above every key counts nothing
+    a[:, :n] = keys
+    blocks = a.reshape(rows, -1, base)
+    upper = np.triu(np.ones((base, base), np.bool_), 1)
+    total += ((blocks[:, :, :, None] > blocks[:, :, None, :]) & upper).sum(axis=(1, 2, 3))
+    a = np.sort(blocks, axis=2).reshape(rows, size)
+    width = base
+    while width < size:
+        merging = a.reshape(-1, 2 * width)
+        order = np.argsort(merging, axis=1, kind="stable")
+        # Right element j (of width) lands at q: q - j left elements are <= it.
+        landed = np.where(order >= width, np.arange(2 * width, dtype=np.int64), 0).sum(axis=1)
+        greater = width * width + width * (width - 1) // 2 - landed
+        total += greater.reshape(rows, -1).sum(axis=1)
+        a = np.take_along_axis(merging, order, axis=1).reshape(rows, size)
         width *= 2
     return total
 
@@ -484,7 +486,12 @@ def _acc23_best(pairs: _Acc23Pairs, weights: FloatArray) -> tuple[FloatArray, Fl
     rows = w.sum(axis=1)
     start = (w * np.where(pairs.valid, pairs.base, 0.0)).sum(axis=1)
     if pairs.change.size:
-        steps = np.cumsum(w[:, pairs.item] * pairs.change, axis=1)[:, pairs.ends]
+        steps = np.empty((w.shape[0], pairs.ends.size))
+        for first in range(0, w.shape[0], 16):
+            part = w[first : first + 16]
+            steps[first : first + 16] = np.cumsum(part[:, pairs.item] * pairs.change, axis=1)[
+                :, pairs.ends
+            ]
         totals = start[:, None] + steps
         thresholds = pairs.thresholds
         if thresholds[0] != 0.0:  # threshold 0 first: no tie added
@@ -529,7 +536,10 @@ def _p_values_batch(seg: AnyArray, signs: npt.NDArray[np.float32]) -> FloatArray
     seg32 = np.ascontiguousarray(seg, dtype=np.float32)
     batch, s, _ = seg32.shape
     sys_scores = np.sum(seg32, axis=2)
-    partial = np.matmul(signs[None], seg32.transpose(0, 2, 1))  # (B, P, S)
+    # One 2-D product for the whole batch (numpy's batched matmul of a broadcast operand does
+    # not reach BLAS); each column is summed as pce's own (P, n) @ (n, S) product sums it.
+    flat = np.matmul(signs, seg32.reshape(batch * s, -1).T)  # (P, B * S)
+    partial = flat.reshape(signs.shape[0], batch, s).transpose(1, 0, 2)  # (B, P, S)
     out = np.full((batch, s, s), np.nan)
     a, b = np.triu_indices(s, 1)
     null = partial[:, :, a] - partial[:, :, b]  # (B, P, pairs)
@@ -711,7 +721,12 @@ def _segment_value(statistic: str, data: _Prepared, name: str) -> tuple[float, f
 
 
 def _system_replicates(
-    statistic: str, data: _Prepared, name: str, counts: FloatArray, indices: AnyArray
+    statistic: str,
+    data: _Prepared,
+    name: str,
+    counts: FloatArray,
+    indices: AnyArray,
+    cache: dict[str, Any],
 ) -> FloatArray:
     """The system-level statistic on every resample of the rows."""
     assert data.human_seg is not None
@@ -720,11 +735,13 @@ def _system_replicates(
         signs = _pce_signs(seg.shape[1])
         metric = data.metric_seg[name]
         out = np.empty(len(indices))
-        for start in range(0, len(indices), 32):
+        human_p: list[FloatArray] = cache.setdefault("spa human", [])
+        for n_chunk, start in enumerate(range(0, len(indices), 32)):
             idx = indices[start : start + 32].astype(np.intp)
-            g = _p_values_batch(seg[:, idx].transpose(1, 0, 2), signs)
+            if n_chunk == len(human_p):  # the humans' p-values, the same for every metric
+                human_p.append(_p_values_batch(seg[:, idx].transpose(1, 0, 2), signs))
             m = _p_values_batch(metric[:, idx].transpose(1, 0, 2), signs)
-            out[start : start + len(idx)] = _one_minus_pce(g, m)
+            out[start : start + len(idx)] = _one_minus_pce(human_p[n_chunk], m)
         return out
     judged = ~np.isnan(seg)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -758,23 +775,25 @@ def _pair_categories(gold: FloatArray, metric: FloatArray) -> FloatArray:
     s, n = gold.shape
     judged = ~np.isnan(gold)
     g = np.where(judged, gold, 0.0)
+    valid = judged.astype(np.int8)
     out = np.zeros((5, n, n))
-    step = max(1, 4_000_000 // max(1, s * s * n))
+    step = max(1, 2_000_000 // max(1, s * s * n))
     for first in range(0, n, step):
         last = min(n, first + step)
-        sg = np.sign(g[:, first:last, None, None] - g[None, None, :, :])  # (s, q, s, n)
-        sm = np.sign(metric[:, first:last, None, None] - metric[None, None, :, :])
-        mask = judged[:, first:last, None, None] & judged[None, None, :, :]
-        product = sg * sm
-        cats = (
-            product > 0,
-            product < 0,
-            (sm == 0) & (sg != 0),
-            (sg == 0) & (sm != 0),
-            (sg == 0) & (sm == 0),
-        )
-        for c, cat in enumerate(cats):
-            out[c, first:last] = (cat & mask).sum(axis=(0, 2))
+        both_valid = valid[:, first:last, None, None] * valid[None, None, :, :]  # (s, q, s, n)
+        sg = np.sign(g[:, first:last, None, None] - g[None, None, :, :]).astype(np.int8)
+        sm = np.sign(metric[:, first:last, None, None] - metric[None, None, :, :]).astype(np.int8)
+        product = sg * sm * both_valid
+        tie_g = (sg == 0) * both_valid
+        tie_m = (sm == 0) * both_valid
+        signed = product.sum(axis=(0, 2), dtype=np.int64)  # concordant - discordant
+        untied = np.abs(product).sum(axis=(0, 2), dtype=np.int64)  # concordant + discordant
+        both = (tie_g * tie_m).sum(axis=(0, 2), dtype=np.int64)
+        out[0, first:last] = (untied + signed) // 2
+        out[1, first:last] = (untied - signed) // 2
+        out[2, first:last] = tie_m.sum(axis=(0, 2), dtype=np.int64) - both
+        out[3, first:last] = tie_g.sum(axis=(0, 2), dtype=np.int64) - both
+        out[4, first:last] = both
     out[4][np.diag_indices(n)] -= judged.sum(axis=0)  # a point paired with itself
     return out
 
@@ -812,15 +831,20 @@ def _segment_replicates(
             vm = smm - sm * sm / n
             r = np.clip(cov / np.sqrt(vg * vm), -1.0, 1.0)
         # A constant side makes the correlation undefined: 0, as mt-metrics-eval averages it.
-        values_g = [np.unique(gold[:, c > 0][judged[:, c > 0]]).size for c in counts]
-        values_m = [np.unique(metric[:, c > 0][judged[:, c > 0]]).size for c in counts]
-        constant = (np.asarray(values_g) < 2) | (np.asarray(values_m) < 2)
+        drawn = counts > 0
+        constant = np.zeros(len(counts), np.bool_)
+        for side in (gold, metric):
+            high = np.where(judged, side, -np.inf).max(axis=0)
+            low = np.where(judged, side, np.inf).min(axis=0)
+            top = np.where(drawn, high, -np.inf).max(axis=1)
+            bottom = np.where(drawn, low, np.inf).min(axis=1)
+            constant |= top == bottom
         return np.where(constant, 0.0, r)
     cats = cache.get(name)
     if cats is None:
         cats = cache[name] = _pair_categories(gold, metric)
     points = judged.sum(axis=0).astype(np.float64)
-    q = np.einsum("bi,cij,bj->cb", counts, cats, counts) / 2.0
+    q = np.stack([((counts @ cats[c]) * counts).sum(axis=1) for c in range(5)]) / 2.0
     q[4] += (counts * (counts - 1) / 2.0) @ points  # the same point in two copies of an item
     con, dis, xonly, yonly, both = q
     size = counts @ points
@@ -1130,7 +1154,7 @@ def metaevaluate(
                 continue
             low = high = None
             if resample and not (statistic == "spa" and value is None):
-                replicates = _system_replicates(statistic, data, name, counts, indices)
+                replicates = _system_replicates(statistic, data, name, counts, indices, cache)
                 low, high = _interval(replicates, settings.confidence)
             system[statistic] = Estimate(value, low, high)
         segment: dict[str, Estimate | None] = dict.fromkeys(SEGMENT_STATISTICS)
