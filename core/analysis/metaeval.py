@@ -508,14 +508,45 @@ def _acc23_best(pairs: _Acc23Pairs, weights: FloatArray) -> tuple[FloatArray, Fl
 
 def acc23_item(gold: npt.ArrayLike, metric: npt.ArrayLike) -> tuple[float, float]:
     """``KendallWithTiesOpt(variant='acc23', average_by='item', sample_rate=1.0)`` on ``(S,
-    items)`` matrices: the best item-averaged acc23 over tie thresholds, and the threshold."""
+    items)`` matrices: the best item-averaged acc23 over tie thresholds, and the threshold.
+
+    The search runs pair by pair with ``tau_optimization``'s running sum, so that where two
+    thresholds tie up to rounding the same one wins (the permutation test uses it)."""
     g = np.asarray(gold, dtype=np.float64)
     m = np.asarray(metric, dtype=np.float64)
     pairs = _acc23_pairs(g, m)
     if not pairs.valid.any():
         return math.nan, 0.0
-    value, threshold = _acc23_best(pairs, np.ones((1, g.shape[1])))
-    return float(value[0]), float(threshold[0])
+    items = np.flatnonzero(pairs.valid)
+    n_pairs = {int(i): 0 for i in items}
+    agree = dict.fromkeys(n_pairs, 0)
+    found: list[tuple[float, int, int]] = []  # (difference, item, agreement change)
+    for item in items.tolist():
+        keep = np.flatnonzero(~np.isnan(g[:, item]))
+        h, x = g[keep, item].tolist(), m[keep, item].tolist()
+        for i in range(len(keep)):
+            for j in range(i + 1, len(keep)):
+                concordant = (h[i] > h[j] and x[i] > x[j]) or (h[i] < h[j] and x[i] < x[j])
+                both = h[i] == h[j] and x[i] == x[j]
+                agree[item] += int(concordant or both)
+                n_pairs[item] += 1
+                change = (0 if both else 1) if h[i] == h[j] else -int(concordant)
+                found.append((abs(x[i] - x[j]), item, change))
+    rows = len(n_pairs)
+    total = sum(agree[r] / n_pairs[r] for r in n_pairs)
+    thresholds, taus = [0.0], [total / rows]
+    found.sort(key=lambda p: p[0])
+    for diff, item, change in found:
+        total -= agree[item] / n_pairs[item]
+        agree[item] += change
+        total += agree[item] / n_pairs[item]
+        if thresholds[-1] == diff:
+            taus[-1] = total / rows
+        else:
+            thresholds.append(diff)
+            taus.append(total / rows)
+    best = int(np.nanargmax(taus))
+    return float(taus[best]), float(thresholds[best])
 
 
 # -- soft pairwise accuracy (WMT24) ----------------------------------------------------------------
