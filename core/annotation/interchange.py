@@ -449,8 +449,13 @@ def export_xcomet(spans: Iterable[ErrorSpan], *, statuses: Collection[Status] = 
 # -- WMT MQM TSV -------------------------------------------------------------------------------
 
 
-def _parse_marks(text: str, path: str, number: int, column: str) -> tuple[str, list[list[int]]]:
-    """``text`` without ``<v>``/``</v>`` tags, and the marked ranges (code points) in it."""
+def _parse_marks(
+    text: str, path: str, number: int, column: str, *, unclosed: list[int] | None = None
+) -> tuple[str, list[list[int]]]:
+    """``text`` without ``<v>``/``</v>`` tags, and the marked ranges (code points) in it.
+
+    An unclosed ``<v>`` is an error, unless ``unclosed`` collects the line numbers of marks
+    closed at the end of the text instead (google/wmt-mqm-human-evaluation has a few)."""
     plain: list[str] = []
     ranges: list[list[int]] = []
     length = 0
@@ -477,7 +482,10 @@ def _parse_marks(text: str, path: str, number: int, column: str) -> tuple[str, l
             opened = None
             pos = nxt + len(_CLOSE)
     if opened is not None:
-        raise InputError(f"<v> without </v> in the {column}", path, number)
+        if unclosed is None:
+            raise InputError(f"<v> without </v> in the {column}", path, number)
+        unclosed.append(number)
+        ranges.append([opened, length + len(plain[-1])])
     return "".join(plain), ranges
 
 
@@ -538,6 +546,7 @@ def import_mqm_tsv(
     lines: Mapping[str, Sequence[str]] | None = None,
     system_names: Mapping[str, str] | None = None,
     segment_base: int = 1,
+    close_unclosed: bool = False,
 ) -> ImportResult:
     """Read a WMT MQM TSV file (one row per error, ``No-error`` rows for clean segments).
 
@@ -546,9 +555,12 @@ def import_mqm_tsv(
     re-attached, with a warning, where the file's target text differs); without, on the file's
     own target text, which is kept so the file can be written back. ``No-error`` rows become
     segment review marks (score None). The rater is the annotator; a ``comment`` or ``note``
-    column, or the ``note`` in a ``metadata`` JSON column, is the note.
+    column, or the ``note`` in a ``metadata`` JSON column, is the note. ``close_unclosed``
+    reads a ``<v>`` that is never closed as marking the rest of the text (with a warning)
+    instead of refusing the file.
     """
     name = os.fspath(path)
+    unclosed: list[int] | None = [] if close_unclosed else None
     text, bom = _read_text(path)
     newline = "\n"
     crlf = text.count("\r\n")
@@ -605,11 +617,11 @@ def import_mqm_tsv(
             info["rest"] = rest
         if system != raw_system:
             info["system"] = raw_system
-        plain_source, source_marks = _parse_marks(source, name, number, "source")
+        plain_source, source_marks = _parse_marks(source, name, number, "source", unclosed=unclosed)
         info["source"] = plain_source
         if source_marks:
             info["source_marks"] = source_marks
-        plain_target, target_marks = _parse_marks(target, name, number, "target")
+        plain_target, target_marks = _parse_marks(target, name, number, "target", unclosed=unclosed)
         line = _line_for(lines, system, segment, name, number)
         if line is None:
             info["target"] = plain_target
@@ -657,6 +669,9 @@ def import_mqm_tsv(
             when=now,
         )
         spans.append(_fit_to_line(span, line, warnings, where))
+    if unclosed:
+        lines_text = ", ".join(map(str, unclosed[:5])) + (" ..." if len(unclosed) > 5 else "")
+        warnings.append(f"{name}: <v> never closed on lines {lines_text}; read to the end")
     return ImportResult(tuple(spans), tuple(scores), tuple(warnings), layout)
 
 
