@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "score": "matchlight.core.cli.score",
     "compare": "matchlight.core.cli.compare",
     "report": "matchlight.core.cli.report",
+    "metaeval": "matchlight.core.cli.metaeval",
 }
 
 
