@@ -12,7 +12,7 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -382,7 +382,7 @@ def column_clusters(
     only approximate randomization ran)."""
     out = []
     for t in tests:
-        test = "bs" if t.bs is not None else "ar"
+        test: Literal["bs", "ar"] = "bs" if t.bs is not None else "ar"
         n = t.first.n_samples
         out.append(
             system_clusters(table, t.column.key, rows=rows, test=test, n_samples=n, seed=seed)
