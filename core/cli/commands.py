@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "report": "matchlight.core.cli.report",
     "session": "matchlight.core.cli.session",
     "mqm": "matchlight.core.cli.mqm",
+    "metaeval": "matchlight.core.cli.metaeval",
 }
 
 
