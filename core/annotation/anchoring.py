@@ -7,6 +7,9 @@
   occurrence nearest the old offset.
 * FLAGGED: not found (or the segment no longer exists). The span is returned unchanged so the
   user can fix or delete it.
+
+A span on the source (:attr:`~matchlight.core.annotation.model.Side.SOURCE`) is looked for in the
+source line, never in an output.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from matchlight.core.annotation.model import ErrorSpan
+from matchlight.core.annotation.model import ErrorSpan, Side
 
 __all__ = ["AnchorState", "Reanchored", "reanchor", "reanchor_all"]
 
@@ -77,11 +80,24 @@ def reanchor(span: ErrorSpan, line: str | None) -> Reanchored:
 
 
 def reanchor_all(
-    spans: Iterable[ErrorSpan], lines: Mapping[str, Sequence[str]]
+    spans: Iterable[ErrorSpan],
+    lines: Mapping[str, Sequence[str]],
+    *,
+    sources: Sequence[str] | None = None,
 ) -> list[Reanchored]:
-    """Re-anchor every span against ``lines`` (system name -> its current lines)."""
+    """Re-anchor every span against ``lines`` (system name -> its current lines); a source
+    span against ``sources`` (the current source lines). Without ``sources`` a source span is
+    left as it is (KEPT): an output's line says nothing about it."""
     out: list[Reanchored] = []
     for span in spans:
+        if span.side is Side.SOURCE:
+            if sources is None:
+                out.append(Reanchored(AnchorState.KEPT, span))
+            else:
+                out.append(
+                    reanchor(span, sources[span.segment] if span.segment < len(sources) else None)
+                )
+            continue
         system_lines = lines.get(span.system)
         line = (
             system_lines[span.segment]

@@ -15,8 +15,15 @@ Offsets are code points into the hypothesis line, whatever the file counts in.
   ``system, doc, doc_id, seg_id, rater, source, target, category, severity`` (plus any further
   columns such as ``comment`` or ``metadata``), one row per error, the span marked in ``target``
   (or, for source-side errors, in ``source``) with ``<v>…</v>``, and ``No-error`` rows for
-  segments without errors. ``seg_id`` is the 1-based line number. Import keeps what an export
-  needs to write the file back byte for byte (:class:`TsvLayout` and each span's ``extra``).
+  segments without errors. ``seg_id`` is the 1-based line number, or is looked up in a list of
+  segment ids (``segid.txt``: line ``i`` holds segment ``i``'s id; :func:`read_segment_ids`). A
+  row marked in the target gives a target span; a row marked only in the source (an omission
+  shown by the source words left out, a source error) gives a span on the SOURCE (side
+  ``source``, offsets into the source line). Categories are mapped onto the typology
+  (``Non-translation!`` is ``Non-translation``, ``Style/Awkward`` stays ``Style/Awkward``;
+  :meth:`~matchlight.core.annotation.typology.Typology.resolve`), the file's own label kept for
+  the export. Import keeps what an export needs to write the file back byte for byte
+  (:class:`TsvLayout` and each span's ``extra``).
 * ``wmt24-esa-jsonl``: the WMT24 ESA human evaluation (wmt24-news-systems ``jsonl/wmt24_esa.jsonl``,
   made from Appraise exports): one object per annotator, system and line with ``line_id``
   (0-based), ``tgt``, ``esa_score`` and ``esa_spans`` of ``{"start_i", "end_i", "severity",
@@ -24,6 +31,11 @@ Offsets are code points into the hypothesis line, whatever the file counts in.
   units of the trimmed target; ``"missing"`` marks an omission, which becomes a point at the end
   of the text (and a point span is written back as ``"missing"``).
 * ``csv`` (export only): one row per span, text cells made spreadsheet-safe.
+
+An export writes the spans of the statuses it is given (confirmed by default); CSV and xCOMET
+say each span's status and side. :func:`left_out` counts what an export leaves out (undecided,
+rejected, or source spans a target-only format cannot hold), so a caller can say so or include
+them.
 
 Problems in an imported file raise :class:`~matchlight.core.io.inputs.InputError` naming the
 file, the line and the problem.
@@ -37,9 +49,10 @@ import json
 import math
 import os
 import unicodedata
-from collections import defaultdict
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -50,11 +63,13 @@ from matchlight.core.annotation.model import (
     Origin,
     SegmentScore,
     Severity,
+    Side,
     Status,
     utc_now,
 )
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights
 from matchlight.core.annotation.offsets import Utf16Index, utf16_length
+from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, Typology, label_key
 from matchlight.core.io.inputs import InputError
 from matchlight.core.io.safewrite import write_file_atomic
 from matchlight.core.io.spreadsheet import spreadsheet_safe
@@ -74,6 +89,9 @@ __all__ = [
     "import_mqm_tsv",
     "import_wmt24_esa",
     "import_xcomet",
+    "left_out",
+    "left_out_message",
+    "read_segment_ids",
     "write_export",
 ]
 
@@ -175,6 +193,9 @@ class ImportResult:
     warnings: tuple[str, ...] = ()
     #: For MQM TSV: the file's layout, to write it back the same way.
     layout: TsvLayout | None = None
+    #: Category paths the spans use that the typology lacks (add them with
+    #: :meth:`~matchlight.core.annotation.typology.Typology.with_paths` to confirm the spans).
+    unknown_categories: tuple[str, ...] = ()
 
 
 # -- reading helpers ---------------------------------------------------------------------------
@@ -285,8 +306,9 @@ def _fit_to_line(span: ErrorSpan, line: str | None, warnings: list[str], where: 
 
 def _xcomet_records(
     path: str, default_system: str | None
-) -> Iterator[tuple[int, str, int, dict[str, Any]]]:
-    """(line number, system, 0-based segment, span dict) for every span in the file."""
+) -> Iterator[tuple[int, str, int, dict[str, Any] | None]]:
+    """(line number, system, 0-based segment, span dict) for every span in the file, and
+    (..., None) for a segment given with an empty list of spans (judged free of errors)."""
     segment_counter = 0
 
     def system_of(record: Mapping[str, Any], number: int) -> str:
@@ -299,10 +321,11 @@ def _xcomet_records(
             )
         return system
 
-    def spans_of(value: Any, number: int) -> list[dict[str, Any]]:
+    def spans_of(value: Any, number: int) -> list[dict[str, Any] | None]:
+        """The span objects of a segment's list; [None] for an empty list (no errors)."""
         if not isinstance(value, list) or not all(isinstance(s, dict) for s in value):
             raise InputError("expected a list of span objects", path, number)
-        return value
+        return list(value) or [None]
 
     for number, value in _json_lines(path):
         if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
@@ -345,7 +368,7 @@ def _same_text(a: str, b: str) -> bool:
 def import_xcomet(
     path: str | os.PathLike[str],
     *,
-    lines: Mapping[str, Sequence[str]],
+    lines: Mapping[str, Sequence[str]] | None,
     system: str | None = None,
     annotator: str = "xCOMET",
 ) -> ImportResult:
@@ -355,13 +378,28 @@ def import_xcomet(
     trusted when they lie inside the line; the surrounding whitespace xCOMET includes (the
     sub-word's leading space) is trimmed. A span whose offsets lie outside the line is looked up
     by its text. ``confidence`` is kept in the span's ``extra``.
+
+    With ``lines`` None (scoring a file alone) each span sits on its own text, its file offsets
+    kept in ``extra["offsets"]``, and every segment xCOMET judged (with errors or an empty list)
+    is also a review mark of ``annotator``: xCOMET's rating, 0 where it found no error. Onto a
+    comparison, its spans are proposals for a person to rule on, and no segment is marked.
     """
     name = os.fspath(path)
     now = utc_now()
     origin = Origin.imported("xcomet-jsonl")
     spans: list[ErrorSpan] = []
     warnings: list[str] = []
+    judged: dict[tuple[str, int], None] = {}
     for number, sys_name, segment, record in _xcomet_records(name, system):
+        if lines is None:
+            judged[(sys_name, segment)] = None
+        if record is None:
+            continue
+        if lines is None:
+            spans.append(
+                _xcomet_alone(record, sys_name, segment, annotator, origin, now, name, number)
+            )
+            continue
         line = _line_in(lines, sys_name, segment, name, number)
         start, end = record.get("start"), record.get("end")
         text = record.get("text")
@@ -419,14 +457,53 @@ def import_xcomet(
                 when=now,
             )
         )
-    return ImportResult(tuple(spans), (), tuple(warnings))
+    marks = tuple(SegmentScore(sys_name, seg, annotator, None, now) for sys_name, seg in judged)
+    return ImportResult(tuple(spans), marks, tuple(warnings))
+
+
+def _xcomet_alone(
+    record: Mapping[str, Any],
+    system: str,
+    segment: int,
+    annotator: str,
+    origin: Origin,
+    now: datetime,
+    path: str,
+    number: int,
+) -> ErrorSpan:
+    """An xCOMET record as a span on its own text (no comparison lines to place it on)."""
+    text = record.get("text")
+    if not isinstance(text, str):
+        raise InputError("without the comparison's lines a span needs its 'text'", path, number)
+    category, note = record.get("category", ""), record.get("note", "")
+    if not isinstance(category, str) or not isinstance(note, str):
+        raise InputError("'category' and 'note' must be strings", path, number)
+    extra: dict[str, Any] = {"offsets": [record.get("start"), record.get("end")]}
+    if "confidence" in record:
+        extra["confidence"] = record["confidence"]
+    return ErrorSpan.create(
+        system=system,
+        segment=segment,
+        line=text,
+        start=0,
+        end=len(text),
+        category=category,
+        severity=_severity(record.get("severity"), path, number),
+        annotator=annotator,
+        note=note,
+        status=Status.UNDECIDED,
+        origin=origin,
+        extra=extra,
+        when=now,
+    )
 
 
 def export_xcomet(spans: Iterable[ErrorSpan], *, statuses: Collection[Status] = _COUNTED) -> str:
-    """One xCOMET-style span object per line, with our keys system, segment (1-based), category
-    and note; ``confidence`` is the imported one, or null for a person's span."""
+    """One xCOMET-style span object per line, with our keys system, segment (1-based), category,
+    note and status; ``confidence`` is the imported one, or null for a person's span. xCOMET
+    spans are on the output: source spans are left out (:func:`left_out` counts them)."""
     rows = sorted(
-        (s for s in spans if s.status in statuses),
+        (s for s in spans if s.status in statuses and s.side is Side.TARGET),
         key=lambda s: (s.system, s.segment, s.start, s.end, s.created),
     )
     out = io.StringIO()
@@ -441,6 +518,7 @@ def export_xcomet(spans: Iterable[ErrorSpan], *, statuses: Collection[Status] = 
             "segment": span.segment + 1,
             "category": span.category,
             "note": span.note,
+            "status": span.status.value,
         }
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
     return out.getvalue()
@@ -449,8 +527,12 @@ def export_xcomet(spans: Iterable[ErrorSpan], *, statuses: Collection[Status] = 
 # -- WMT MQM TSV -------------------------------------------------------------------------------
 
 
-def _parse_marks(text: str, path: str, number: int, column: str) -> tuple[str, list[list[int]]]:
-    """``text`` without ``<v>``/``</v>`` tags, and the marked ranges (code points) in it."""
+def _parse_marks(
+    text: str, path: str, number: int, column: str
+) -> tuple[str, list[list[int]], bool]:
+    """``text`` without ``<v>``/``</v>`` tags, the marked ranges (code points) in it, and whether
+    the last ``<v>`` is never closed (it then marks the rest of the text; Google's TED zh-en
+    file has such a row, which MQM Viewer reads so too)."""
     plain: list[str] = []
     ranges: list[list[int]] = []
     length = 0
@@ -477,12 +559,13 @@ def _parse_marks(text: str, path: str, number: int, column: str) -> tuple[str, l
             opened = None
             pos = nxt + len(_CLOSE)
     if opened is not None:
-        raise InputError(f"<v> without </v> in the {column}", path, number)
-    return "".join(plain), ranges
+        ranges.append([opened, length + len(text) - pos])
+    return "".join(plain), ranges, opened is not None
 
 
-def _mark(text: str, ranges: Sequence[Sequence[int]]) -> str:
-    """``text`` with ``<v>…</v>`` around each (non-overlapping) range."""
+def _mark(text: str, ranges: Sequence[Sequence[int]], *, unclosed: bool = False) -> str:
+    """``text`` with ``<v>…</v>`` around each (non-overlapping) range; ``unclosed``: the last
+    range reaching the end of the text gets no ``</v>`` (as the file had it)."""
     if _OPEN in text or _CLOSE in text:
         raise AnnotationError(
             f"cannot mark errors in a text that itself contains {_OPEN} or {_CLOSE}: {text[:60]!r}"
@@ -502,7 +585,10 @@ def _mark(text: str, ranges: Sequence[Sequence[int]]) -> str:
         out.append(tag)
         pos = at
     out.append(text[pos:])
-    return "".join(out)
+    marked = "".join(out)
+    if unclosed and ranges and max(end for _, end in ranges) == len(text):
+        marked = marked.removesuffix(_CLOSE)
+    return marked
 
 
 def _tsv_rows(text: str) -> tuple[list[tuple[int, list[str]]], str]:
@@ -532,21 +618,81 @@ def _tsv_rows(text: str) -> tuple[list[tuple[int, list[str]]], str]:
     return plain, "none"
 
 
+def read_segment_ids(path: str | os.PathLike[str]) -> list[str]:
+    """The segment ids of a ``segid.txt`` file: line ``i`` holds segment ``i``'s id (as the
+    WMT MQM TSV's ``seg_id`` column writes it). Ids must be unique and not blank."""
+    name = os.fspath(path)
+    text, _ = _read_text(path)
+    ids = text.split("\n")
+    if ids and ids[-1] == "":
+        ids.pop()
+    seen: dict[str, int] = {}
+    for number, raw in enumerate(ids, start=1):
+        value = raw.strip()
+        if not value:
+            raise InputError("a blank segment id", name, number)
+        if value in seen:
+            raise InputError(
+                f"segment id {value!r} also stands on line {seen[value]}", name, number
+            )
+        seen[value] = number
+        ids[number - 1] = value
+    return ids
+
+
+def _segment_index(
+    segment_ids: Sequence[str] | None, segment_base: int
+) -> Callable[[str, str, int], int]:
+    """``seg_id -> 0-based segment``: the id's position in ``segment_ids``, else
+    ``int(seg_id) - segment_base``."""
+    if segment_ids is not None:
+        where = {str(v).strip(): i for i, v in enumerate(segment_ids)}
+
+        def by_list(seg_id: str, path: str, number: int) -> int:
+            found = where.get(seg_id.strip())
+            if found is None:
+                raise InputError(
+                    f"seg_id {seg_id!r} is not in the segment-id list ({len(where)} ids)",
+                    path,
+                    number,
+                )
+            return found
+
+        return by_list
+
+    def by_number(seg_id: str, path: str, number: int) -> int:
+        try:
+            segment = int(seg_id) - segment_base
+        except ValueError:
+            raise InputError(f"seg_id {seg_id!r} is not a segment number", path, number) from None
+        if segment < 0:
+            raise InputError(f"seg_id {seg_id} is below {segment_base}", path, number)
+        return segment
+
+    return by_number
+
+
 def import_mqm_tsv(
     path: str | os.PathLike[str],
     *,
     lines: Mapping[str, Sequence[str]] | None = None,
+    sources: Sequence[str] | None = None,
     system_names: Mapping[str, str] | None = None,
     segment_base: int = 1,
+    segment_ids: Sequence[str] | None = None,
+    typology: Typology = DEFAULT_TYPOLOGY,
 ) -> ImportResult:
     """Read a WMT MQM TSV file (one row per error, ``No-error`` rows for clean segments).
 
-    ``seg_id - segment_base`` is the segment index. ``system_names`` maps the file's system names
-    to the comparison's. With ``lines``, spans are placed on the comparison's lines (and
-    re-attached, with a warning, where the file's target text differs); without, on the file's
-    own target text, which is kept so the file can be written back. ``No-error`` rows become
-    segment review marks (score None). The rater is the annotator; a ``comment`` or ``note``
-    column, or the ``note`` in a ``metadata`` JSON column, is the note.
+    The segment index is ``seg_id``'s position in ``segment_ids`` (a segid.txt) when given,
+    else ``seg_id - segment_base``. ``system_names`` maps the file's system names to the
+    comparison's. With ``lines``, target spans are placed on the comparison's lines (and
+    re-attached, with a warning, where the file's target text differs); with ``sources``,
+    source spans on the comparison's source lines; without, on the file's own texts, which are
+    kept so the file can be written back. ``No-error`` rows become segment review marks (score
+    None). The rater is the annotator; a ``comment`` or ``note`` column, or the ``note`` in a
+    ``metadata`` JSON column, is the note. A category the typology lacks is kept as the file
+    spells it and listed in the result's ``unknown_categories`` and warnings.
     """
     name = os.fspath(path)
     text, bom = _read_text(path)
@@ -577,11 +723,14 @@ def import_mqm_tsv(
         width=n_columns,
     )
     extra_names = layout.extra_columns
+    segment_of = _segment_index(segment_ids, segment_base)
     now = utc_now()
     origin = Origin.imported("wmt-mqm-tsv")
     spans: list[ErrorSpan] = []
     scores: list[SegmentScore] = []
     warnings: list[str] = []
+    unknown: Counter[str] = Counter()
+    resolved: dict[str, str | None] = {}
     reviewed: set[tuple[str, int, str]] = set()
     renames = system_names or {}
     for row_index, (number, fields) in enumerate(rows):
@@ -591,12 +740,7 @@ def import_mqm_tsv(
             )
         raw_system, doc, doc_id, seg_id, rater, source, target, category, severity = fields[:9]
         rest = fields[9:]
-        try:
-            segment = int(seg_id) - segment_base
-        except ValueError:
-            raise InputError(f"seg_id {seg_id!r} is not a segment number", name, number) from None
-        if segment < 0:
-            raise InputError(f"seg_id {seg_id} is below {segment_base}", name, number)
+        segment = segment_of(seg_id, name, number)
         system = renames.get(raw_system, raw_system)
         if not system:
             raise InputError("the system column is empty", name, number)
@@ -605,11 +749,16 @@ def import_mqm_tsv(
             info["rest"] = rest
         if system != raw_system:
             info["system"] = raw_system
-        plain_source, source_marks = _parse_marks(source, name, number, "source")
+        where = f"{name}, line {number}"
+        plain_source, source_marks, open_source = _parse_marks(source, name, number, "source")
         info["source"] = plain_source
-        if source_marks:
-            info["source_marks"] = source_marks
-        plain_target, target_marks = _parse_marks(target, name, number, "target")
+        plain_target, target_marks, open_target = _parse_marks(target, name, number, "target")
+        for column, unclosed in (("source", open_source), ("target", open_target)):
+            if unclosed:
+                info.setdefault("unclosed", []).append(column)
+                warnings.append(
+                    f"{where}: a <v> without </v> in the {column}; the mark runs to its end"
+                )
         line = _line_for(lines, system, segment, name, number)
         if line is None:
             info["target"] = plain_target
@@ -618,8 +767,9 @@ def import_mqm_tsv(
                 f"{name}, line {number}: the target differs from {system!r} segment "
                 f"{segment + 1}; an export will write the comparison's line"
             )
-        where = f"{name}, line {number}"
         if severity.strip().casefold() in _NO_ERROR or category.strip().casefold() in _NO_ERROR:
+            if source_marks:
+                info["source_marks"] = source_marks
             info["category"], info["severity"] = category, severity
             key = (system, segment, rater)
             if key in reviewed:
@@ -630,24 +780,42 @@ def import_mqm_tsv(
         sev = _severity(severity, name, number)
         if severity != sev.value.capitalize():
             info["severity"] = severity
+        if category not in resolved:
+            resolved[category] = typology.resolve(category)
+        path_in_typology = resolved[category]
+        if path_in_typology is None:
+            unknown[category.strip()] += 1
+            path_in_typology = category.strip()
+        if path_in_typology != category:
+            info["category"] = category
+        side = Side.TARGET
+        on = plain_target
+        fit_line = line
         if target_marks:
             start, end = target_marks[0]
             if len(target_marks) > 1:
                 info["more_marks"] = target_marks[1:]
+            if source_marks:
+                info["source_marks"] = source_marks
+        elif source_marks:
+            # Marked in the source only: the span sits on the source.
+            side, on = Side.SOURCE, plain_source
+            fit_line = None if sources is None else _source_line(sources, segment, name, number)
+            start, end = source_marks[0]
+            if len(source_marks) > 1:
+                info["more_marks"] = source_marks[1:]
         else:
-            # No mark in the target: a source-side error becomes a point at the end of the
-            # target (like Appraise's [MISSING]); an unmarked error covers the whole target.
+            # No mark at all: a whole-segment error (Non-translation) covers the whole target.
             info["unmarked"] = True
-            start = len(plain_target) if source_marks else 0
-            end = len(plain_target)
+            start, end = 0, len(plain_target)
         note = _note_from(extra_names, rest)
         span = ErrorSpan.create(
             system=system,
             segment=segment,
-            line=plain_target,
+            line=on,
             start=start,
             end=end,
-            category=category,
+            category=path_in_typology,
             severity=sev,
             annotator=rater,
             note=note,
@@ -655,9 +823,28 @@ def import_mqm_tsv(
             origin=origin,
             extra={"wmt_mqm": info},
             when=now,
+            side=side,
         )
-        spans.append(_fit_to_line(span, line, warnings, where))
-    return ImportResult(tuple(spans), tuple(scores), tuple(warnings), layout)
+        spans.append(_fit_to_line(span, fit_line, warnings, where))
+    if unknown:
+        listed = ", ".join(f"{c!r} ({n} rows)" for c, n in sorted(unknown.items()))
+        warnings.append(
+            f"{name}: categories not in the typology, kept as the file spells them: {listed}; "
+            "add them to the typology to confirm these errors"
+        )
+    return ImportResult(
+        tuple(spans), tuple(scores), tuple(warnings), layout, tuple(sorted(unknown))
+    )
+
+
+def _source_line(sources: Sequence[str], segment: int, path: str, number: int) -> str:
+    if not 0 <= segment < len(sources):
+        raise InputError(
+            f"segment {segment + 1} is out of range: the source has {len(sources)} lines",
+            path,
+            number,
+        )
+    return sources[segment]
 
 
 def _note_from(names: Sequence[str], rest: Sequence[str]) -> str:
@@ -695,14 +882,19 @@ def export_mqm_tsv(
     layout: TsvLayout | None = None,
     statuses: Collection[Status] = _COUNTED,
     segment_base: int = 1,
+    segment_ids: Sequence[str] | None = None,
 ) -> str:
     """The spans (and review marks with no score, as ``No-error`` rows) as a WMT MQM TSV file.
 
     Rows imported from an MQM TSV keep their file's order and fields; other rows follow the last
     imported row of their segment, or come at the end in segment order. The target is the
     comparison's line from ``lines`` (else the imported target text), with ``<v>…</v>`` around
-    the span. ``sources`` and ``docs`` (one per line) fill the source and doc columns of spans
-    that were not imported. A layout without extra columns drops notes.
+    a target span; a source span is marked in the source (``sources``' line, else the imported
+    source text). ``sources`` and ``docs`` (one per line) fill the source and doc columns of
+    spans that were not imported, and ``segment_ids`` (else ``segment + segment_base``) their
+    seg_id. An imported span keeps the file's spelling of its category and severity while they
+    still mean the span's. A layout without extra columns drops notes. The TSV has no status
+    column: pass only the statuses you mean (see :func:`left_out`).
     """
     layout = layout or TsvLayout()
     extra_names = layout.extra_columns
@@ -742,7 +934,10 @@ def export_mqm_tsv(
         if "doc" in info:
             doc, doc_id, seg_id = str(info["doc"]), str(info["doc_id"]), str(info["seg_id"])
         else:
-            seg_id = str(segment + segment_base)
+            if segment_ids is not None and segment < len(segment_ids):
+                seg_id = str(segment_ids[segment])
+            else:
+                seg_id = str(segment + segment_base)
             doc = docs[segment] if docs is not None and segment < len(docs) else ""
             doc_id = (
                 str(doc_pos[segment]) if doc_pos is not None and segment < len(doc_pos) else seg_id
@@ -776,18 +971,39 @@ def export_mqm_tsv(
             return (0, anchor, 1, *tail)
         return (1, segment, 0, system, *tail)
 
+    def source_of(span: ErrorSpan, info: Mapping[str, Any]) -> str:
+        if sources is not None and span.segment < len(sources):
+            return sources[span.segment]
+        if "source" in info:
+            return str(info["source"])
+        raise AnnotationError(
+            f"no source text for {span.system!r} segment {span.segment + 1}: pass the sources"
+        )
+
     keyed: list[tuple[tuple[Any, ...], list[str]]] = []
     for span in chosen:
         info = info_of(span)
         line = text_of(span.system, span.segment, info)
-        if info.get("unmarked"):
-            ranges: list[Sequence[int]] = [r for r in info.get("more_marks", [])]
-        else:
-            ranges = [(span.start, span.end), *info.get("more_marks", [])]
+        more: list[Sequence[int]] = list(info.get("more_marks", []))
         row = common(span.system, span.segment, span.annotator, info)
-        row[5] = _mark(row[5], info.get("source_marks", []))
-        severity = str(info["severity"]) if "severity" in info else span.severity.value.capitalize()
-        row += [_mark(line, ranges), span.category, severity, *rest_of(info, span.note)]
+        unclosed = info.get("unclosed", [])
+        if span.side is Side.SOURCE:
+            row[5] = _mark(
+                source_of(span, info),
+                [(span.start, span.end), *more],
+                unclosed="source" in unclosed,
+            )
+            target = _mark(line, [])
+        else:
+            ranges = more if info.get("unmarked") else [(span.start, span.end), *more]
+            row[5] = _mark(row[5], info.get("source_marks", []), unclosed="source" in unclosed)
+            target = _mark(line, ranges, unclosed="target" in unclosed)
+        row += [
+            target,
+            _category_label(span, info),
+            _severity_label(span, info),
+            *rest_of(info, span.note),
+        ]
         tail = (span.annotator, span.start, span.end, span.created.isoformat())
         keyed.append((order(span.system, span.segment, info, tail), row))
     for score in scores:
@@ -795,6 +1011,8 @@ def export_mqm_tsv(
             continue
         info = info_of(score)
         row = common(score.system, score.segment, score.annotator, info)
+        unclosed = info.get("unclosed", [])
+        row[5] = _mark(row[5], info.get("source_marks", []), unclosed="source" in unclosed)
         row += [
             _mark(text_of(score.system, score.segment, info), []),
             str(info.get("category", "No-error")),
@@ -807,6 +1025,26 @@ def export_mqm_tsv(
     if layout.header is not None:
         rows.insert(0, list(layout.header))
     return _write_tsv(rows, layout)
+
+
+def _category_label(span: ErrorSpan, info: Mapping[str, Any]) -> str:
+    """The file's own spelling of the span's category while it still names it, else the path."""
+    label = info.get("category")
+    if isinstance(label, str) and label_key(label) == label_key(span.category):
+        return label
+    return span.category
+
+
+def _severity_label(span: ErrorSpan, info: Mapping[str, Any]) -> str:
+    """The file's own spelling of the span's severity while it still names it (``major``)."""
+    label = info.get("severity")
+    if isinstance(label, str):
+        try:
+            if Severity.parse(label) is span.severity:
+                return label
+        except AnnotationError:
+            pass
+    return span.severity.value.capitalize()
 
 
 def _write_tsv(rows: list[list[str]], layout: TsvLayout) -> str:
@@ -972,11 +1210,12 @@ def export_wmt24_esa(
 
     Keys and their order follow wmt24_esa.jsonl. ``start_i``/``end_i`` are inclusive UTF-16
     indices into the trimmed ``tgt``; a point span (omission) is written as ``"missing"``.
-    Imported records keep their langs, src, doc_id, domain, times and speech_info.
+    Imported records keep their langs, src, doc_id, domain, times and speech_info. The format
+    has no status and no source spans (:func:`left_out` counts what is not written).
     """
     groups: dict[tuple[str, int, str], list[ErrorSpan]] = defaultdict(list)
     for span in spans:
-        if span.status in statuses:
+        if span.status in statuses and span.side is Side.TARGET:
             groups[(span.system, span.segment, span.annotator)].append(span)
     score_of = {s.key: s for s in scores}
     keys = set(groups) | set(score_of)
@@ -1049,6 +1288,7 @@ CSV_COLUMNS: Final[tuple[str, ...]] = (
     "segment",
     "start",
     "end",
+    "side",
     "text",
     "category",
     "severity",
@@ -1069,8 +1309,8 @@ def export_csv(
     statuses: Collection[Status] = _COUNTED,
 ) -> str:
     """One row per span: segment is 1-based (as in Matchlight's score CSV), start/end are
-    code-point offsets, mqm_weight the span's penalty. Every text cell is spreadsheet-safe;
-    numbers are written as plain numbers."""
+    code-point offsets into the ``side`` (target or source), mqm_weight the span's penalty.
+    Every text cell is spreadsheet-safe; numbers are written as plain numbers."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -1086,6 +1326,7 @@ def export_csv(
                 span.segment + 1,
                 span.start,
                 span.end,
+                span.side.value,
                 spreadsheet_safe(span.text),
                 spreadsheet_safe(span.category),
                 spreadsheet_safe(span.severity.value),
@@ -1099,6 +1340,47 @@ def export_csv(
             ]
         )
     return out.getvalue()
+
+
+# -- what an export leaves out ------------------------------------------------------------------
+
+#: Export formats that hold spans on the output only.
+_TARGET_ONLY: Final = frozenset({"xcomet-jsonl", "wmt24-esa-jsonl"})
+
+
+def left_out(
+    spans: Iterable[ErrorSpan], fmt: str, *, statuses: Collection[Status] = _COUNTED
+) -> dict[str, int]:
+    """How many spans an export to ``fmt`` with ``statuses`` does not write, by reason:
+    ``"undecided"`` / ``"rejected"`` / ``"confirmed"`` (a status not asked for) and
+    ``"source"`` (a source span, in a format with spans on the output only). Empty: nothing."""
+    counts: Counter[str] = Counter()
+    for span in spans:
+        if span.status not in statuses:
+            counts[span.status.value] += 1
+        elif span.side is Side.SOURCE and fmt in _TARGET_ONLY:
+            counts["source"] += 1
+    return dict(counts)
+
+
+def left_out_message(counts: Mapping[str, int]) -> str | None:
+    """A sentence for the user about :func:`left_out`'s counts (None when nothing is left out)."""
+    parts = [
+        f"{counts[reason]:,} {reason}"
+        for reason in ("undecided", "rejected", "confirmed")
+        if counts.get(reason)
+    ]
+    text = []
+    if parts:
+        text.append(
+            ", ".join(parts) + " spans are not in the export (export every status to include them)"
+        )
+    if counts.get("source"):
+        text.append(
+            f"{counts['source']:,} spans on the source are not in the export (the format holds "
+            "spans on the output only; CSV and WMT MQM TSV keep them)"
+        )
+    return "; ".join(text) + "." if text else None
 
 
 # -- writing -----------------------------------------------------------------------------------

@@ -6,6 +6,11 @@ offsets ``[start, end)`` into the ORIGINAL hypothesis line. An omission is a poi
 a short prefix (the :data:`PREFIX_CHARS` code points before ``start``) so it can be re-attached
 when the line changes (:mod:`matchlight.core.annotation.anchoring`).
 
+A span usually marks the output (the target). A span on the SOURCE (a WMT MQM row whose
+``<v>…</v>`` marks are in the source: an omission shown by the source words left out, a source
+error) has offsets into the source line and ``side`` :attr:`Side.SOURCE`, kept in ``extra``
+(``extra["side"] == "source"``) so the session file's schema does not change.
+
 A :class:`SegmentScore` is one annotator's segment-level judgement: the ESA 0–100 score, or
 ``None`` for a segment marked as reviewed without a score (an MQM ``No-error`` row).
 
@@ -26,11 +31,13 @@ from typing import Any
 __all__ = [
     "MANUAL",
     "PREFIX_CHARS",
+    "SIDE_KEY",
     "AnnotationError",
     "ErrorSpan",
     "Origin",
     "SegmentScore",
     "Severity",
+    "Side",
     "Status",
     "new_id",
     "utc_now",
@@ -103,6 +110,17 @@ class Origin:
 MANUAL = Origin()
 
 
+class Side(StrEnum):
+    """Which text a span's offsets point into: the system's output or the source."""
+
+    TARGET = "target"
+    SOURCE = "source"
+
+
+#: The key of ``ErrorSpan.extra`` that holds a source span's side (absent: the target).
+SIDE_KEY = "side"
+
+
 def utc_now() -> datetime:
     """The current time, timezone-aware UTC (all annotation timestamps are UTC)."""
     return datetime.now(UTC)
@@ -167,6 +185,11 @@ class ErrorSpan:
             object.__setattr__(self, "status", Status(str(self.status)))
 
     @property
+    def side(self) -> Side:
+        """The text the offsets point into (``extra["side"]``; the target when absent)."""
+        return Side.SOURCE if self.extra.get(SIDE_KEY) == Side.SOURCE.value else Side.TARGET
+
+    @property
     def is_omission(self) -> bool:
         """A point span: something is missing at ``start``."""
         return self.start == self.end
@@ -189,11 +212,16 @@ class ErrorSpan:
         extra: Mapping[str, Any] | None = None,
         span_id: str | None = None,
         when: datetime | None = None,
+        side: Side = Side.TARGET,
     ) -> ErrorSpan:
-        """A new span on ``line`` (the original hypothesis); text and prefix are read from it."""
+        """A new span on ``line`` (the original hypothesis; the source line for ``side``
+        SOURCE); text and prefix are read from it."""
         _check_offsets(start, end, len(line))
         now = when or utc_now()
         sev = severity if isinstance(severity, Severity) else Severity.parse(severity)
+        data = dict(extra or {})
+        if Side(side) is Side.SOURCE:
+            data[SIDE_KEY] = Side.SOURCE.value
         return cls(
             id=span_id or new_id(),
             system=system,
@@ -210,7 +238,7 @@ class ErrorSpan:
             created=now,
             modified=now,
             note=note,
-            extra=dict(extra or {}),
+            extra=data,
         )
 
     def edited(self, *, when: datetime | None = None, **changes: Any) -> ErrorSpan:

@@ -1,9 +1,15 @@
 """The error typology: a tree of categories, written as paths like ``"Accuracy/Omission"``.
 
-The default is the MQM top level used at WMT (Freitag et al., 2021): Accuracy, Fluency,
-Terminology, Style, Locale convention, Non-translation, Source issue and Other. A typology is
-immutable; the editing methods return a new one. A category may require a note (``Other`` does):
-a confirmed span in it without a note is rejected by :func:`validate_span`.
+The default is the MQM typology of Freitag et al. (2021), as used in Google's WMT MQM files:
+Accuracy, Fluency, Terminology, Style, Locale convention, Non-translation, Source issue and
+Other, with their sub-categories. A typology is immutable; the editing methods return a new one.
+A category may require a note (``Other`` does): a confirmed span in it without a note is
+rejected by :func:`validate_span`.
+
+Files spell the labels their own way (``Non-translation!``, ``Source error``,
+``Accuracy/Untranslated text``, ``locale_convention/name format``):
+:meth:`Typology.resolve` maps such a label onto the typology's path, keeping its sub-category
+(:func:`normalize_label` and :data:`LABEL_ALIASES`).
 
 Two modes: ``MQM`` spans need a category of the typology; ``ESA`` spans (WMT24's Error Span
 Annotation) have severities only, so their category may be empty.
@@ -11,7 +17,7 @@ Annotation) have severities only, so their category may be empty.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -20,14 +26,50 @@ from matchlight.core.annotation.model import AnnotationError, ErrorSpan
 
 __all__ = [
     "DEFAULT_TYPOLOGY",
+    "LABEL_ALIASES",
     "SEPARATOR",
     "AnnotationMode",
     "Category",
     "Typology",
+    "label_key",
+    "normalize_label",
     "validate_span",
 ]
 
 SEPARATOR = "/"
+
+#: Labels of Google's WMT MQM files (after :func:`normalize_label`) that the default typology
+#: spells differently, with the path they mean.
+LABEL_ALIASES: Mapping[str, str] = {
+    "source error": "Source issue",
+    "non translation": "Non-translation",
+    "accuracy/untranslated text": "Accuracy/Untranslated",
+    "terminology/inconsistent use": "Terminology/Inconsistent use of terminology",
+}
+
+
+def normalize_label(label: str) -> str:
+    """``label`` as a comparable path: case-folded, ``_`` as a space, runs of spaces as one, no
+    spaces around ``/`` and no trailing ``!`` (``"Non-translation!"``: ``"non-translation"``).
+
+    MQM Viewer notes that files vary exactly so (letter case, space or underscore).
+    """
+    text = label.strip().rstrip("!").replace("_", " ")
+    parts = (" ".join(p.split()) for p in text.split(SEPARATOR))
+    return SEPARATOR.join(parts).casefold()
+
+
+def label_key(label: str) -> str:
+    """:func:`normalize_label` with :data:`LABEL_ALIASES` applied (to the whole label, else to
+    its top level): the key two spellings of one category share, with or without a typology
+    (``"Source error"`` and ``"Source issue"`` both give ``"source issue"``)."""
+    key = normalize_label(label)
+    if key in LABEL_ALIASES:
+        return LABEL_ALIASES[key].casefold()
+    head, sep, rest = key.partition(SEPARATOR)
+    if sep and head in LABEL_ALIASES:
+        return LABEL_ALIASES[head].casefold() + SEPARATOR + rest
+    return key
 
 
 class AnnotationMode(StrEnum):
@@ -147,6 +189,19 @@ class Typology:
             raise AnnotationError(f"unknown error category {path!r}")
         return SEPARATOR.join(c.name for c in chain)
 
+    def resolve(self, label: str) -> str | None:
+        """The typology's path for a file's category ``label``, or None when it has none.
+
+        The label is compared after :func:`normalize_label`, directly and through
+        :data:`LABEL_ALIASES` (whole label first, then its top level with the sub-category
+        kept): ``Non-translation!`` is ``Non-translation``, ``Source error`` ``Source issue``,
+        ``style/awkward`` ``Style/Awkward``.
+        """
+        for candidate in (normalize_label(label), label_key(label)):
+            if candidate and candidate in self:
+                return self.canonical(candidate)
+        return None
+
     def note_required(self, path: str) -> bool:
         """Whether a span in ``path`` (or under a category that asks for one) needs a note."""
         chain = self._find(path)
@@ -200,6 +255,18 @@ class Typology:
     def with_note_required(self, path: str, required: bool = True) -> Typology:
         return self._rebuild(path, lambda n: [replace(n, note_required=required)])
 
+    def with_paths(self, paths: Iterable[str]) -> Typology:
+        """A typology that also has every path of ``paths`` (and their parents), e.g. the
+        categories an imported file uses that this typology lacks."""
+        typology = self
+        for path in paths:
+            parts = _split(path)
+            for depth in range(1, len(parts) + 1):
+                prefix = SEPARATOR.join(parts[:depth])
+                if prefix not in typology:
+                    typology = typology.with_category(prefix)
+        return typology
+
     # -- storage -------------------------------------------------------------------------------
 
     def to_json(self) -> list[dict[str, Any]]:
@@ -216,14 +283,38 @@ def _leaves(*names: str) -> tuple[Category, ...]:
     return tuple(Category(n) for n in names)
 
 
-#: The MQM top level used at WMT; ``Other`` needs a note saying what the error is.
+#: Freitag et al. (2021)'s MQM typology (Table 10 of the paper, the labels of Google's WMT MQM
+#: files); ``Other`` needs a note saying what the error is.
 DEFAULT_TYPOLOGY = Typology(
     (
         Category("Accuracy", _leaves("Mistranslation", "Omission", "Addition", "Untranslated")),
-        Category("Fluency", _leaves("Grammar", "Spelling", "Punctuation", "Register")),
-        Category("Terminology"),
-        Category("Style"),
-        Category("Locale convention"),
+        Category(
+            "Fluency",
+            _leaves(
+                "Grammar",
+                "Spelling",
+                "Punctuation",
+                "Register",
+                "Inconsistency",
+                "Character encoding",
+            ),
+        ),
+        Category(
+            "Terminology",
+            _leaves("Inappropriate for context", "Inconsistent use of terminology"),
+        ),
+        Category("Style", _leaves("Awkward")),
+        Category(
+            "Locale convention",
+            _leaves(
+                "Address format",
+                "Currency format",
+                "Date format",
+                "Name format",
+                "Telephone format",
+                "Time format",
+            ),
+        ),
         Category("Non-translation"),
         Category("Source issue"),
         Category("Other", note_required=True),

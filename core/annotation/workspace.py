@@ -10,11 +10,13 @@ keeps the per-segment MQM penalties and ESA scores as ``(S, n)`` arrays up to da
 score table (:meth:`ComparisonSession.set_column
 <matchlight.core.session.comparison.ComparisonSession.set_column>`).
 
-The numbers are core's: a segment's MQM penalty is :func:`~matchlight.core.annotation.mqm.
-segment_mqm` of its confirmed spans (all annotators together), NaN while the segment is not
-annotated (:func:`~matchlight.core.annotation.mqm.annotated_segments`: a confirmed span or a
-segment score / review mark), so the mean over a column's rows is :func:`~matchlight.core.
-annotation.mqm.system_mqm`. A segment's ESA value is the mean of its 0–100 scores.
+The numbers are core's (:mod:`~matchlight.core.annotation.mqm`): a segment's MQM score is the
+mean over its raters of each rater's penalty (:func:`~matchlight.core.annotation.mqm.
+segment_mqm`), NaN while no one has rated it for MQM (a confirmed span with a category, or a
+segment score / review mark; a rater's ESA spans without category are no MQM rating), so the
+mean over a column's rows is :func:`~matchlight.core.annotation.mqm.system_mqm`. A segment's ESA
+value is the mean of its 0–100 scores. Whether an output is annotated at all (any confirmed
+span or score) is :meth:`AnnotationWorkspace.annotated_mask`.
 """
 
 from __future__ import annotations
@@ -49,7 +51,18 @@ from matchlight.core.annotation.model import (
     Severity,
     Status,
 )
-from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights, esa_prefill
+from matchlight.core.annotation.mqm import (
+    DEFAULT_WEIGHTS,
+    MQMWeights,
+    SegmentSets,
+    SystemFigure,
+    SystemMQM,
+    compare_segment_sets,
+    esa_prefill,
+    mqm_summary,
+    segment_mqm,
+    system_esa,
+)
 from matchlight.core.annotation.typology import (
     DEFAULT_TYPOLOGY,
     AnnotationMode,
@@ -268,6 +281,7 @@ class AnnotationWorkspace:
             self._index.set_segment_score(score)
         self._mqm: FloatArray = np.full((len(self.systems), n_segments), np.nan)
         self._esa: FloatArray = np.full((len(self.systems), n_segments), np.nan)
+        self._annotated: BoolArray = np.zeros((len(self.systems), n_segments), np.bool_)
         self._refresh(self._all_keys())
 
     # -- observing ------------------------------------------------------------------------------
@@ -383,19 +397,46 @@ class AnnotationWorkspace:
         return any(s.status is Status.CONFIRMED for s in spans.values())
 
     def annotated_mask(self, system: str) -> BoolArray:
-        """Per segment: is ``system``'s output annotated."""
+        """Per segment: is ``system``'s output annotated (a confirmed span or a score)."""
+        row = self._system_row(system)
+        return self._annotated[row].copy()
+
+    def mqm_mask(self, system: str) -> BoolArray:
+        """Per segment: has ``system``'s output an MQM score (someone rated it for MQM)."""
         row = self._system_row(system)
         return ~np.isnan(self._mqm[row])
 
     # -- scores ---------------------------------------------------------------------------------
 
     def segment_penalty(self, system: str, segment: int) -> float:
-        """The MQM penalty of one output (NaN while it is not annotated)."""
+        """The MQM score of one output, the mean over its raters (NaN while not rated)."""
         return float(self._mqm[self._system_row(system), segment])
 
     def mqm_values(self) -> FloatArray:
-        """``(S, n)`` MQM penalties, NaN where an output is not annotated (a copy)."""
+        """``(S, n)`` MQM scores (mean over raters), NaN where an output is not rated (a copy)."""
         return self._mqm.copy()
+
+    def mqm_summary(self) -> dict[str, SystemMQM]:
+        """Per system of the comparison with an MQM rating: score, rated segments, raters and
+        errors per category and severity (:func:`~matchlight.core.annotation.mqm.mqm_summary`)."""
+        spans = [s for s in self._index.memory.spans() if s.system in self._row]
+        scores = [s for s in self._index.memory.scores() if s.system in self._row]
+        return mqm_summary(spans, scores, weights=self.weights)
+
+    def esa_summary(self) -> dict[str, SystemFigure]:
+        """Per system with ESA scores: the mean, and the segments and raters it rests on."""
+        return system_esa(s for s in self._index.memory.scores() if s.system in self._row)
+
+    def segment_sets(self, kind: str = "mqm") -> SegmentSets:
+        """Whether the systems' ``mqm`` (or ``esa``) scores cover the same segments."""
+        values = self._mqm if kind == "mqm" else self._esa
+        return compare_segment_sets(
+            {
+                name: set(np.flatnonzero(~np.isnan(values[row])).tolist())
+                for name, row in self._row.items()
+                if np.any(~np.isnan(values[row]))
+            }
+        )
 
     def esa_values(self) -> FloatArray:
         """``(S, n)`` mean ESA score per output, NaN where none was given (a copy)."""
@@ -405,12 +446,12 @@ class AnnotationWorkspace:
         return bool(np.any(~np.isnan(self._esa)))
 
     def prefill(self, system: str, segment: int) -> float:
-        """The ESA score suggested from the output's confirmed errors (100 without any)."""
-        return esa_prefill(self._penalty_of(system, segment))
-
-    def _penalty_of(self, system: str, segment: int) -> float:
+        """The ESA score suggested from the output's confirmed errors (100 without any): from
+        the mean over the raters who marked errors of their penalty, ESA spans weighing by
+        their severity."""
         spans = self._index.by_key.get((system, segment), {}).values()
-        return math.fsum(self.weights.weight(s) for s in spans if s.status is Status.CONFIRMED)
+        penalty = segment_mqm(spans, weights=self.weights, severity_only=True)
+        return esa_prefill(penalty.get((system, segment), 0.0))
 
     def _system_row(self, system: str) -> int:
         try:
@@ -428,9 +469,11 @@ class AnnotationWorkspace:
             row = self._row.get(system)
             if row is None or not 0 <= segment < self.n_segments:
                 continue  # a reference's spans, or a segment the texts no longer have
-            self._mqm[row, segment] = (
-                self._penalty_of(system, segment) if self.is_annotated(system, segment) else np.nan
-            )
+            spans = self._index.by_key.get((system, segment), {}).values()
+            scores = self._index.scores_by_key.get((system, segment), {}).values()
+            rated = segment_mqm(spans, scores, weights=self.weights)
+            self._mqm[row, segment] = rated.get((system, segment), np.nan)
+            self._annotated[row, segment] = self.is_annotated(system, segment)
             values = [
                 s.score
                 for s in self._index.scores_by_key.get((system, segment), {}).values()

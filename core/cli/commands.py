@@ -18,6 +18,8 @@ COMMANDS: dict[str, str] = {
     "compare": "matchlight.core.cli.compare",
     "report": "matchlight.core.cli.report",
     "session": "matchlight.core.cli.session",
+    "mqm": "matchlight.core.cli.mqm",
+    "metaeval": "matchlight.core.cli.metaeval",
 }
 
 

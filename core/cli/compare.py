@@ -12,11 +12,12 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from matchlight.core import __version__
+from matchlight.core.analysis.clusters import SystemClusters, system_clusters
 from matchlight.core.analysis.significance import (
     DEFAULT_AR_TRIALS,
     DEFAULT_BOOTSTRAP_SAMPLES,
@@ -53,6 +54,8 @@ __all__ = [
     "SIGNIFICANT",
     "PairedColumn",
     "build_parser",
+    "column_clusters",
+    "format_clusters",
     "format_paired_table",
     "main",
     "run_paired_tests",
@@ -371,8 +374,43 @@ def format_paired_table(
     return "\n".join(lines)
 
 
+def column_clusters(
+    table: ScoreTable, tests: Sequence[PairedColumn], *, rows: np.ndarray | None, seed: int
+) -> list[SystemClusters]:
+    """Each tested column's systems ranked into significance clusters
+    (:mod:`core.analysis.clusters`), with the test and seed of the run (the bootstrap unless
+    only approximate randomization ran)."""
+    out = []
+    for t in tests:
+        test: Literal["bs", "ar"] = "bs" if t.bs is not None else "ar"
+        n = t.first.n_samples
+        out.append(
+            system_clusters(table, t.column.key, rows=rows, test=test, n_samples=n, seed=seed)
+        )
+    return out
+
+
+def format_clusters(clusters: Sequence[SystemClusters]) -> str:
+    """One line per column: its clusters, best first, ``1: A, B | 2: C``."""
+    lines = [
+        "Significance clusters (a system starts a new cluster when it is significantly",
+        "worse, p < 0.05, than the best system of the current cluster):",
+    ]
+    for found in clusters:
+        groups = " | ".join(
+            f"{i}: {', '.join(names)}" for i, names in enumerate(found.groups(), start=1)
+        )
+        direction = "" if found.better == "higher" else " (lower is better)"
+        lines.append(f" - {found.column}{direction}: {groups}")
+    return "\n".join(lines)
+
+
 def _compare_payload(
-    setup: Setup, table: ScoreTable, tests: Sequence[PairedColumn], seed: int
+    setup: Setup,
+    table: ScoreTable,
+    tests: Sequence[PairedColumn],
+    seed: int,
+    clusters: Sequence[SystemClusters] = (),
 ) -> dict[str, Any]:
     first = tests[0]
     systems: dict[str, dict[str, Any]] = {}
@@ -403,6 +441,13 @@ def _compare_payload(
         "segments": first.first.n_segments,
         "segment_list": setup.segments,
         "systems": systems,
+        "clusters": {
+            t.column.key: [
+                {"system": name, "cluster": cluster, "p_value": p}
+                for name, cluster, p in zip(c.names, c.clusters, c.p_values)
+            ]
+            for t, c in zip(tests, clusters)
+        },
     }
 
 
@@ -436,11 +481,14 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         seed=args.seed,
         announce=announce,
     )
+    clusters = column_clusters(table, tests, rows=setup.rows, seed=seed)
     print_out(format_paired_table(table, tests, width=args.width, segments=setup.segments))
+    print_out("\n" + format_clusters(clusters))
     warn_scored(setup, table, text, quiet=args.quiet)
     if args.json:
+        payload = _compare_payload(setup, table, tests, seed, clusters)
         try:
-            write_json(args.json, _compare_payload(setup, table, tests, seed), inputs=setup.inputs)
+            write_json(args.json, payload, inputs=setup.inputs)
         except OSError as error:
             return fail(str(error))
     return 0

@@ -40,8 +40,16 @@ from matchlight.core.analysis.significance import (
     DEFAULT_SEED,
     signature_with,
 )
-from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Status
-from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights, system_mqm
+from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Side, Status
+from matchlight.core.annotation.mqm import (
+    DEFAULT_WEIGHTS,
+    MQMWeights,
+    compare_segment_sets,
+    mqm_summary,
+    segment_mqm,
+    system_esa,
+    system_mqm,
+)
 from matchlight.core.annotation.typology import AnnotationMode
 from matchlight.core.metrics.base import HighlightMode, ScoreColumn
 from matchlight.core.metrics.registry import METRICS
@@ -146,6 +154,20 @@ def _or_nan(value: float | None) -> float:
 
 def _num_cell(value: float, attrs: str, digits: int = 2) -> str:
     return f'<td class="num" {attrs} data-value="{number_attr(value)}">{_fmt(value, digits)}</td>'
+
+
+def _without_values(table: ScoreTable, key: str, rows: npt.ArrayLike | None) -> set[str]:
+    """The systems with no value of column ``key`` on ``rows`` (None: all rows), e.g. never
+    annotated: a paired test has nothing to compare for them."""
+    values = table.scores[:, :, table.metric_index(key)]
+    if rows is not None:
+        values = values[:, np.asarray(rows, dtype=np.int64)]
+    return {name for name, row in zip(table.systems, values, strict=True) if np.isnan(row).all()}
+
+
+def _drawn(spans: Sequence[ErrorSpan]) -> list[ErrorSpan]:
+    """The spans drawn on an output's text: those on the output (a source span is listed only)."""
+    return [span for span in spans if span.side is Side.TARGET]
 
 
 def _swatch(system: int) -> str:
@@ -541,20 +563,34 @@ class _Page:
             signature = (
                 signatures.get(column.metric, "") if column.key not in table.external else ""
             )
+            empty = _without_values(table, column.key, self.rows if self.filtered else None)
+            baseline_empty = bool(result.systems) and result.systems[0].name in empty
             body = []
             for line in result.systems:
                 s = table.systems.index(line.name) if table.systems.count(line.name) == 1 else -1
                 attrs = f'data-system="{s}"'
-                cells = (
+                figures = (
                     _num_cell(line.score, attrs + ' data-field="score"')
                     + _num_cell(_or_nan(line.mean), attrs + ' data-field="mean"')
                     + _num_cell(_or_nan(line.ci), attrs + ' data-field="ci"')
                 )
-                if line.p_value is None:
-                    cells += '<td class="num">baseline</td>'
+                untested = f'<td class="num" {attrs} data-field="p" data-value="nan">'
+                if line.name in empty:
+                    # No value on these rows (an output nobody annotated): nothing to test.
+                    cells = (
+                        _num_cell(math.nan, attrs + ' data-field="score"')
+                        + '<td class="num">—</td><td class="num">—</td>'
+                        + untested
+                        + ("baseline; " if line.p_value is None else "")
+                        + "no values: not tested</td>"
+                    )
+                elif line.p_value is None:
+                    cells = figures + '<td class="num">baseline</td>'
+                elif baseline_empty:
+                    cells = figures + untested + "not tested: the baseline has no values</td>"
                 else:
                     star = '<span class="sig">*</span>' if line.p_value <= 0.05 else ""
-                    cells += (
+                    cells = figures + (
                         f'<td class="num" {attrs} data-field="p" '
                         f'data-value="{number_attr(line.p_value)}">{line.p_value:.4f}{star}</td>'
                     )
@@ -585,18 +621,22 @@ class _Page:
         spans = [s for s in notes.spans if s.system in names]
         counted = [s for s in spans if s.status is Status.CONFIRMED]
         scores = [s for s in notes.scores if s.system in names]
-        overall = system_mqm(counted, scores, weights=notes.weights)
+        summary = mqm_summary(counted, scores, weights=notes.weights)
+        rated: dict[str, set[int]] = {name: set() for name in summary}
+        for system, segment in segment_mqm(counted, scores, weights=notes.weights):
+            rated[system].add(segment)
+        sets = compare_segment_sets({n: v for n, v in rated.items() if v})
+        common: dict[str, float] = {}
+        if not sets.same:
+            common = system_mqm(
+                counted, scores, weights=notes.weights, segments={n: sets.common for n in rated}
+            )
         selected_mqm: dict[str, float] = {}
         if self.filtered:
             chosen = set(self.rows.tolist())
-            by_system: dict[str, set[int]] = {}
-            for span in counted:
-                if span.segment in chosen:
-                    by_system.setdefault(span.system, set()).add(span.segment)
-            for score in scores:
-                if score.segment in chosen:
-                    by_system.setdefault(score.system, set()).add(score.segment)
+            by_system = {name: segs & chosen for name, segs in rated.items()}
             selected_mqm = system_mqm(counted, scores, weights=notes.weights, segments=by_system)
+        esa = system_esa(scores)
         parts = [
             '<section id="mqm"><h2>'
             + (
@@ -605,47 +645,70 @@ class _Page:
                 else "ESA: error spans and segment scores"
             )
             + "</h2>",
-            '<p class="note">A segment\'s MQM score is the sum of the weights of its confirmed '
-            "error spans (a penalty: lower is better, 0 = no errors); a system's score is the "
-            "mean over its annotated segments (a confirmed span, or a segment score or review "
-            "mark). Weights: "
-            + esc(
-                "; ".join(
-                    f"{r.weight:g} for {r.severity.value if r.severity else 'any severity'}"
-                    + (f" in {r.category}" if r.category else "")
-                    for r in notes.weights.rules
-                )
-            )
+            '<p class="note">A rater\'s penalty on a segment is the sum of the weights of their '
+            "confirmed error spans (0 for a segment marked as having no errors); a segment's "
+            "MQM score is the mean over its raters, a system's the mean over its rated segments "
+            "(Freitag et al., 2021). Lower is better, 0 = no errors. The ESA score is the mean "
+            "over a system's scored segments of their mean 0–100 score. Weights: "
+            + esc(notes.weights.describe())
             + ".</p>",
-            '<table class="mqm"><thead><tr><th>System</th><th class="num">Annotated segments</th>'
-            '<th class="num">Confirmed spans</th>'
+        ]
+        warning = sets.warning()
+        if warning:
+            parts.append(f'<p class="warn">{esc(warning)}</p>')
+        parts.append(
+            '<table class="mqm"><thead><tr><th>System</th><th class="num">Rated segments</th>'
+            '<th class="num">Raters</th><th class="num">Confirmed spans</th>'
             + "".join(
                 f'<th class="num">{esc(sev.value.capitalize())}</th>' for sev in SEVERITY_ORDER
             )
             + '<th class="num">MQM</th>'
+            + (
+                f'<th class="num">MQM (the {len(sets.common):,} common segments)</th>'
+                if common
+                else ""
+            )
             + ('<th class="num">MQM (selected)</th>' if self.filtered else "")
-            + '<th class="num">Mean segment score</th></tr></thead><tbody>',
-        ]
+            + '<th class="num">ESA score</th><th class="num">ESA segments</th>'
+            "</tr></thead><tbody>"
+        )
         for s, name in enumerate(names):
             mine = [x for x in counted if x.system == name]
-            annotated = {x.segment for x in mine} | {x.segment for x in scores if x.system == name}
             by_sev = {sev: sum(1 for x in mine if x.severity is sev) for sev in SEVERITY_ORDER}
-            rated = [x.score for x in scores if x.system == name and x.score is not None]
+            item = summary.get(name)
+            figure = esa.get(name)
             attrs = f'data-system="{s}"'
             cells = (
-                f'<td class="num">{len(annotated):,}</td><td class="num">{len(mine):,}</td>'
+                f'<td class="num" {attrs} data-field="segments">'
+                f"{0 if item is None else item.segments:,}</td>"
+                f'<td class="num" {attrs} data-field="raters">'
+                f"{0 if item is None else item.raters:,}</td>"
+                f'<td class="num">{len(mine):,}</td>'
                 + "".join(f'<td class="num">{by_sev[sev]:,}</td>' for sev in SEVERITY_ORDER)
-                + _num_cell(overall.get(name, math.nan), attrs + ' data-field="mqm"', 3)
+                + _num_cell(math.nan if item is None else item.mqm, attrs + ' data-field="mqm"', 3)
             )
+            if common:
+                cells += _num_cell(
+                    common.get(name, math.nan), attrs + ' data-field="mqm-common"', 3
+                )
             if self.filtered:
                 cells += _num_cell(
                     selected_mqm.get(name, math.nan), attrs + ' data-field="mqm-selected"', 3
                 )
             cells += _num_cell(
-                float(np.mean(rated)) if rated else math.nan, attrs + ' data-field="segment-score"'
+                math.nan if figure is None else figure.value, attrs + ' data-field="segment-score"'
+            ) + (
+                f'<td class="num" {attrs} data-field="esa-segments">'
+                f"{0 if figure is None else figure.segments:,}</td>"
             )
             parts.append(f'<tr><td class="name">{_swatch(s)}{esc(name)}</td>{cells}</tr>')
         parts.append("</tbody></table>")
+        ignored = sum(item.ignored for item in summary.values())
+        if ignored:
+            parts.append(
+                f'<p class="note">{ignored:,} confirmed spans have no category (ESA spans): they '
+                "are not MQM errors and not in the MQM scores.</p>"
+            )
         pending = sum(1 for x in spans if x.status is Status.UNDECIDED)
         if pending:
             parts.append(
@@ -889,6 +952,8 @@ class _Page:
         items = []
         for span in spans:
             what = "omission" if span.is_omission else f"\u201c{span.text}\u201d"
+            if span.side is Side.SOURCE:
+                what += " in the source"
             status = "" if span.status is Status.CONFIRMED else f" ({span.status.value})"
             category = span.category or "(no category)"
             note = f" — {span.note}" if span.note else ""
@@ -928,7 +993,7 @@ class _Page:
             spans = spans_by_row.get((ref_names[r], i), [])
             parts.append(
                 f'<div class="line ref" data-reference="{r}"><span class="role">'
-                f"{esc(session.reference_names[r])}</span>{self._text(ref, ranges, spans)}"
+                f"{esc(session.reference_names[r])}</span>{self._text(ref, ranges, _drawn(spans))}"
                 f"{self._errors(spans)}</div>"
             )
         for s, name in enumerate(table.systems):
@@ -943,7 +1008,8 @@ class _Page:
             base = " (baseline)" if s == session.baseline else ""
             parts.append(
                 f'<div class="line hyp" data-system="{s}"><span class="role">{_swatch(s)}'
-                f"{esc(name)}{base}</span>{self._text(detail.outputs[s], ranges, spans)}"
+                f"{esc(name)}{base}</span>"
+                f"{self._text(detail.outputs[s], ranges, _drawn(spans))}"
                 f'<div class="scores">{scores}</div>{self._errors(spans)}</div>'
             )
         for key, note in detail.notes.items():

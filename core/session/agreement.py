@@ -11,9 +11,6 @@ __all__ = ["session_agreement"]
 def session_agreement(
     first: SessionStore,
     second: SessionStore,
-    *,
-    match_severity: bool = False,
-    match_category: bool = False,
 ) -> AgreementReport:
     """Span agreement and MQM correlations of two sessions (first = candidate, second = reference).
 
@@ -42,6 +39,4 @@ def session_agreement(
         first.segment_scores(),
         second.segment_scores(),
         weights=first.state().weights,
-        match_severity=match_severity,
-        match_category=match_category,
     )

@@ -404,10 +404,10 @@ class AgreementDialog(QDialog):
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         note = QLabel(
-            f"Compared with {Path(other).name}. Exact: the same output, start and end. Overlap: "
-            "characters covered by both (omissions count in exact matching only). P and R read "
-            "this session as the candidate. Correlations: the two MQM penalties of the outputs "
-            "both annotators annotated; confirmed errors only."
+            f"Compared with {Path(other).name}. Exact: the same output, start, end, severity "
+            "and category. Overlap: characters covered by both (omissions count in exact "
+            "matching only). P and R read this session as the candidate. Correlations: the two "
+            "MQM scores of the outputs both annotators rated; confirmed errors only."
         )
         note.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)

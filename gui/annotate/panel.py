@@ -470,12 +470,10 @@ class AnnotationPanel(QWidget):
         segment, system = target
         name = ws.systems[system]
         penalty = ws.segment_penalty(name, segment)
-        mask = ws.annotated_mask(name)
+        mask = ws.mqm_mask(name)
         values = ws.mqm_values()[system][mask]
-        mean = (
-            f"{values.mean():.2f} over {int(mask.sum())} annotated outputs" if len(values) else "—"
-        )
-        here = "not annotated yet" if math.isnan(penalty) else f"{penalty:g}"
+        mean = f"{values.mean():.2f} over {int(mask.sum())} rated outputs" if len(values) else "—"
+        here = "not rated yet" if math.isnan(penalty) else f"{penalty:.4g}"
         self.mqm_label.setText(f"this output: {here}; {name}: {mean}")
         prefill = ws.prefill(name, segment)
         score = ws.score(name, segment)

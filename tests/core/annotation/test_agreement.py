@@ -1,4 +1,5 @@
-"""Inter-annotator agreement: span F1 (exact and character overlap), Pearson and Kendall's tau-b."""
+"""Inter-annotator agreement: span F1 (by place, severity and category, character overlap and
+MQM-weighted), the disagreements to step through, Pearson and Kendall's tau-b."""
 
 from __future__ import annotations
 
@@ -12,12 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchlight.core.annotation.agreement import (
+    Disagreement,
+    DisagreementKind,
     agreement,
+    disagreements,
     kendall_tau_b,
     pearson,
     span_agreement,
 )
-from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Status
+from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Side, Status
 from matchlight.core.session.agreement import session_agreement
 from matchlight.core.session.store import SessionError, SessionInput, SessionStore
 
@@ -33,6 +37,7 @@ def sp(
     system: str = "S",
     category: str = "Accuracy/Mistranslation",
     status: Status = Status.CONFIRMED,
+    side: Side = Side.TARGET,
 ) -> ErrorSpan:
     return ErrorSpan.create(
         system=system,
@@ -44,6 +49,7 @@ def sp(
         severity=severity,
         annotator="x",
         status=status,
+        side=side,
     )
 
 
@@ -131,16 +137,21 @@ def test_agreement_by_hand() -> None:
     a, b, scores_a, scores_b = annotators()
     report = agreement(a, b, scores_a, scores_b)
     s = report.per_system["S"]
-    # exact: [0,5) on seg 0 and the omission on seg 2 -> 2 * 2 / (4 + 4)
-    assert (s.spans_a, s.spans_b, s.exact_matches) == (4, 4, 2)
-    assert s.exact_f1 == pytest.approx(0.5)
+    # Same place: [0,5) on seg 0 and the omission on seg 2 -> 2 * 2 / (4 + 4); both differ in
+    # severity (A major, B minor), so none is an exact match.
+    assert (s.spans_a, s.spans_b, s.position_matches) == (4, 4, 2)
+    assert s.position_f1 == pytest.approx(0.5) and s.category_f1 == pytest.approx(0.5)
+    assert (s.exact_matches, s.severity_matches, s.exact_f1, s.severity_f1) == (0, 0, 0.0, 0.0)
+    # MQM-weighted: A weighs 5 + 1 + 1 + 5, B 1 + 1 + 1 + 5; the pairs share min(5, 1) twice.
+    assert (s.weight_a, s.weight_b, s.weight_both) == (12.0, 8.0, 2.0)
+    assert s.mqm_f1 == pytest.approx(2 * 2 / 20)
     # characters: A covers 5 + 5 (seg 0) + 5 (seg 1) = 15; B covers 5 + 8 + 2 = 15; both 5 + 3
     assert (s.chars_a, s.chars_b, s.chars_both) == (15, 15, 8)
     assert s.char_precision == pytest.approx(8 / 15) and s.char_f1 == pytest.approx(16 / 30)
     t = report.per_system["T"]
-    assert (t.spans_a, t.spans_b, t.exact_f1, t.char_f1) == (1, 0, 0.0, 0.0)
+    assert (t.spans_a, t.spans_b, t.position_f1, t.char_f1) == (1, 0, 0.0, 0.0)
     assert math.isnan(t.char_recall)  # B marked no character of T
-    assert report.overall.exact_f1 == pytest.approx(4 / 9)
+    assert report.overall.position_f1 == pytest.approx(4 / 9)
     assert report.overall.char_f1 == pytest.approx(16 / 33)
     # MQM per segment 0..3: A = 6, 1, 5, 0 (reviewed); B = 2, 0 (reviewed), 1, 5
     corr = report.correlations["S"]
@@ -148,15 +159,83 @@ def test_agreement_by_hand() -> None:
     assert corr.pearson == pytest.approx(-7 / math.sqrt(26 * 14))
     assert corr.kendall_tau_b == pytest.approx(kendall_brute([6, 1, 5, 0], [2, 0, 1, 5]))
     assert "T" not in report.correlations  # B never annotated system T
-    strict = span_agreement([x for x in a if x.system == "S"][:4], b, match_severity=True)
-    assert strict.exact_matches == 0  # both matches differ in severity (major vs minor)
-    loose = span_agreement(a[:4], b, match_category=True)
-    assert loose.exact_matches == 2
+    kinds = [(d.kind, d.segment) for d in report.disagreements]
+    assert kinds == [
+        (DisagreementKind.SEVERITY, 0),  # [0,5): major against minor
+        (DisagreementKind.BOUNDARY, 0),  # [10,15) against [12,20)
+        (DisagreementKind.ONLY_A, 1),
+        (DisagreementKind.SEVERITY, 2),  # the omission
+        (DisagreementKind.ONLY_B, 3),
+        (DisagreementKind.ONLY_A, 0),  # system T
+    ]
 
 
 def test_f1_is_nan_when_nobody_marked_anything() -> None:
     empty = span_agreement([], [])
     assert math.isnan(empty.exact_f1) and math.isnan(empty.char_f1)
+    assert math.isnan(empty.position_f1) and math.isnan(empty.mqm_f1)
+
+
+def test_major_against_critical_on_the_same_word_is_no_exact_match() -> None:
+    """Finding 6: "wrap" marked Major by A and Critical by B counted as an exact match."""
+    start = LINE.index("burns")
+    a = [sp(0, start, start + 5, "major")]
+    b = [sp(0, start, start + 5, "critical")]
+    found = span_agreement(a, b)
+    assert (found.position_matches, found.category_matches) == (1, 1)
+    assert (found.severity_matches, found.exact_matches) == (0, 0)
+    assert (found.position_f1, found.exact_f1, found.severity_f1) == (1.0, 0.0, 0.0)
+    # Weighted by MQM: the pair shares the Major's 5 out of 5 + 25.
+    assert found.mqm_f1 == pytest.approx(2 * 5 / 30)
+    assert span_agreement(a, a).exact_f1 == 1.0 and span_agreement(a, a).mqm_f1 == 1.0
+    # Category spelled two ways is the same category.
+    c = [sp(0, start, start + 5, "major", category="accuracy/mistranslation")]
+    assert span_agreement(a, c).exact_matches == 1
+    (only,) = disagreements(a, b)
+    assert only == Disagreement(DisagreementKind.SEVERITY, "S", 0, a[0], b[0])
+    assert only.describe() == (
+        "S, segment 1: severity: A major Accuracy/Mistranslation on 'burns', "
+        "B critical Accuracy/Mistranslation on 'burns'"
+    )
+
+
+def test_disagreements_pair_spans_before_listing_the_rest() -> None:
+    """Same place first (agreeing labels before others), then overlaps, then the unpaired, in
+    reading order; a source span never pairs with a target span."""
+    a = [
+        sp(0, 0, 3, "major", category="Style"),  # pairs with B's Style major: agreement
+        sp(0, 0, 3, "minor", category="Fluency"),  # pairs with B's Accuracy minor: category
+        sp(0, 10, 20),  # overlaps B's [15, 25): boundary
+        sp(0, 30, 30, "major", category="Accuracy/Omission"),  # a point inside B's [28, 33)
+        sp(0, 40, 44, side=Side.SOURCE),  # only on A's source side
+        sp(1, 4, 8, "major", category="Style"),  # same place, both labels differ
+    ]
+    b = [
+        sp(0, 0, 3, "minor", category="Accuracy"),
+        sp(0, 0, 3, "major", category="Style"),
+        sp(0, 15, 25),
+        sp(0, 28, 33),
+        sp(0, 40, 44),  # target side: not A's source span
+        sp(1, 4, 8, "minor", category="Fluency"),
+        sp(1, 30, 35),
+    ]
+    found = disagreements(a, b)
+    assert [(d.kind, d.segment, d.side, d.start) for d in found] == [
+        (DisagreementKind.CATEGORY, 0, "target", 0),
+        (DisagreementKind.BOUNDARY, 0, "target", 10),
+        (DisagreementKind.BOUNDARY, 0, "target", 28),
+        (DisagreementKind.ONLY_B, 0, "target", 40),
+        (DisagreementKind.ONLY_A, 0, "source", 40),
+        (DisagreementKind.LABELS, 1, "target", 4),
+        (DisagreementKind.ONLY_B, 1, "target", 30),
+    ]
+    assert found[0].a == a[1] and found[0].b == b[0]
+    assert found[2].a == a[3] and found[2].b == b[3]
+    # Undecided and rejected spans are not someone's judgement yet.
+    pending = [sp(2, 0, 3, status=Status.UNDECIDED)]
+    assert disagreements(pending, []) == []
+    agreed = span_agreement(a, b)
+    assert (agreed.position_matches, agreed.exact_matches) == (3, 1)
 
 
 def test_session_agreement(tmp_path: Path) -> None:

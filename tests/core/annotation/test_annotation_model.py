@@ -34,6 +34,7 @@ from matchlight.core.annotation.model import (
     Origin,
     SegmentScore,
     Severity,
+    Side,
     Status,
 )
 from matchlight.core.annotation.offsets import (
@@ -46,6 +47,8 @@ from matchlight.core.annotation.typology import (
     DEFAULT_TYPOLOGY,
     AnnotationMode,
     Typology,
+    label_key,
+    normalize_label,
     validate_span,
 )
 from tests.conftest import DATASETS, SHARED_DATA
@@ -151,8 +154,21 @@ def test_default_typology_is_the_wmt_top_level() -> None:
     paths = DEFAULT_TYPOLOGY.paths()
     for sub in ("Mistranslation", "Omission", "Addition", "Untranslated"):
         assert f"Accuracy/{sub}" in paths
-    for sub in ("Grammar", "Spelling", "Punctuation", "Register"):
+    for sub in (
+        "Grammar",
+        "Spelling",
+        "Punctuation",
+        "Register",
+        "Inconsistency",
+        "Character encoding",
+    ):
         assert f"Fluency/{sub}" in paths
+    # Freitag et al. (2021)'s sub-categories, as Google's WMT files label them.
+    assert "Style/Awkward" in paths
+    assert "Terminology/Inappropriate for context" in paths
+    assert "Terminology/Inconsistent use of terminology" in paths
+    for sub in ("Address", "Currency", "Date", "Name", "Telephone", "Time"):
+        assert f"Locale convention/{sub} format" in paths
     assert "accuracy/omission" in DEFAULT_TYPOLOGY
     assert DEFAULT_TYPOLOGY.canonical("accuracy/omission") == "Accuracy/Omission"
     assert "Accuracy/Nonsense" not in DEFAULT_TYPOLOGY
@@ -177,21 +193,63 @@ def test_mode_decides_whether_a_category_is_needed() -> None:
 
 
 def test_typology_editing_returns_new_typologies_and_round_trips_json() -> None:
-    t = DEFAULT_TYPOLOGY.with_category("Style/Awkward").with_category(
-        "Terminology/Inappropriate for context"
-    )
-    assert "Style/Awkward" in t and "Style/Awkward" not in DEFAULT_TYPOLOGY
+    t = DEFAULT_TYPOLOGY.with_category("Style/Unidiomatic").with_category("Terminology/Wrong term")
+    assert "Style/Unidiomatic" in t and "Style/Unidiomatic" not in DEFAULT_TYPOLOGY
     t = t.renamed("Locale convention", "Locale").without_category("Source issue")
     assert "Locale" in t and "Locale convention" not in t and "Source issue" not in t
-    t = t.with_note_required("Style/Awkward")
-    assert t.note_required("style/awkward")
+    t = t.with_note_required("Style/Unidiomatic")
+    assert t.note_required("style/unidiomatic")
     assert Typology.from_json(t.to_json()) == t
     with pytest.raises(AnnotationError, match="already exists"):
-        t.with_category("Style/Awkward")
+        t.with_category("Style/Unidiomatic")
     with pytest.raises(AnnotationError, match="cannot contain '/'"):
         t.renamed("Style", "A/B")
     with pytest.raises(AnnotationError, match="unknown error category"):
         t.with_category("Nope/Child")
+
+
+@pytest.mark.parametrize(
+    ("label", "path"),
+    [
+        ("Non-translation!", "Non-translation"),
+        ("non_translation", "Non-translation"),
+        ("Style/Awkward", "Style/Awkward"),
+        ("style/awkward", "Style/Awkward"),
+        ("Terminology/Inappropriate for context", "Terminology/Inappropriate for context"),
+        ("Terminology/Inconsistent use", "Terminology/Inconsistent use of terminology"),
+        ("Locale convention/Name format", "Locale convention/Name format"),
+        ("Locale_convention/Name_format", "Locale convention/Name format"),
+        ("Source error", "Source issue"),
+        ("Accuracy/Untranslated text", "Accuracy/Untranslated"),
+        ("Fluency/Character encoding", "Fluency/Character encoding"),
+        (" Fluency / Punctuation ", "Fluency/Punctuation"),
+        ("Other", "Other"),
+        ("Accuracy/Creative Reinterpretation", None),
+        ("No-error", None),
+        ("", None),
+    ],
+)
+def test_google_labels_resolve_onto_the_typology(label: str, path: str | None) -> None:
+    """Finding 1: Google's WMT MQM labels map onto the typology, sub-categories kept, and a
+    span in the mapped category may be confirmed."""
+    assert DEFAULT_TYPOLOGY.resolve(label) == path
+    if path is not None:
+        span = span_on("abc", 0, 1, category=path, note="calque")
+        validate_span(span, DEFAULT_TYPOLOGY, AnnotationMode.MQM)
+        assert label_key(label) == label_key(path)
+
+
+def test_labels_compare_without_case_underscores_or_bang() -> None:
+    assert normalize_label("  Non_translation! ") == "non translation"
+    assert normalize_label("Locale  convention /Name format") == "locale convention/name format"
+    assert label_key("Source error") == label_key("source issue") == "source issue"
+    assert label_key("Accuracy/Untranslated text") == "accuracy/untranslated"
+    grown = DEFAULT_TYPOLOGY.with_paths(["Accuracy/Creative Reinterpretation", "Design/Markup"])
+    assert grown.resolve("accuracy/creative reinterpretation") == (
+        "Accuracy/Creative Reinterpretation"
+    )
+    assert "Design" in grown and "Design/Markup" in grown
+    assert DEFAULT_TYPOLOGY.with_paths(["Style/Awkward"]) == DEFAULT_TYPOLOGY
 
 
 # -- UTF-16 offsets ----------------------------------------------------------------------------
@@ -268,6 +326,25 @@ def test_reanchor_all_flags_missing_segments() -> None:
     other = span_on("abc", 0, 1, system="B")
     results = reanchor_all([span, other], {"A": ["abc"]})
     assert [r.state for r in results] == [AnchorState.FLAGGED, AnchorState.FLAGGED]
+
+
+def test_a_source_span_says_so_and_is_anchored_on_the_source() -> None:
+    source = "Die Sonne verbrennt unsere Sicht."
+    target = "The sun burns our view."
+    on_source = span_on(source, 4, 9, side=Side.SOURCE, category="Accuracy/Omission")
+    on_target = span_on(target, 4, 7)
+    assert on_source.side is Side.SOURCE and on_source.extra == {"side": "source"}
+    assert on_target.side is Side.TARGET and on_target.extra == {}
+    assert on_source.edited(severity="minor").side is Side.SOURCE
+    # An output's line says nothing about a source span: it is never flagged or moved there.
+    kept = reanchor_all([on_source, on_target], {"A": [target]})
+    assert [r.state for r in kept] == [AnchorState.KEPT, AnchorState.KEPT]
+    assert kept[0].span == on_source
+    moved = reanchor_all([on_source], {"A": [target]}, sources=["Heute: " + source])
+    assert moved[0].state is AnchorState.REATTACHED and moved[0].span.start == 11
+    gone = reanchor_all([on_source], {"A": [target]}, sources=["Etwas anderes."])
+    assert gone[0].state is AnchorState.FLAGGED
+    assert reanchor_all([on_source], {}, sources=[])[0].state is AnchorState.FLAGGED
 
 
 @settings(max_examples=150, deadline=None)

@@ -25,7 +25,15 @@ from matchlight.core.annotation.interchange import (
     import_xcomet,
     write_export,
 )
-from matchlight.core.annotation.model import ErrorSpan, Origin, SegmentScore, Severity, Status
+from matchlight.core.annotation.model import (
+    ErrorSpan,
+    Origin,
+    SegmentScore,
+    Severity,
+    Side,
+    Status,
+)
+from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY
 from matchlight.core.io.inputs import InputError
 from tests.conftest import SHARED_DATA
 
@@ -206,12 +214,16 @@ def test_mqm_tsv_round_trip_variants(tmp_path: Path, variant: str) -> None:
     assert layout.bom is (variant == "bom")
     assert layout.final_newline is (variant != "no-final-newline")
     assert (layout.header is None) is (variant == "no-header-9-columns")
-    _, systems = corpus()
+    sources, systems = corpus()
     for span in result.spans:  # the spans sit on the unquoted, untagged text
-        target = span.extra["wmt_mqm"]["target"]
+        info = span.extra["wmt_mqm"]
+        target, source = info["target"], info["source"]
         assert "<v>" not in target and not target.startswith('"""')
-        assert target[span.start : span.end] == span.text
         assert target.removeprefix('"').split('" he said')[0] == systems[span.system][span.segment]
+        on = source if span.side is Side.SOURCE else target
+        assert "<v>" not in on and on[span.start : span.end] == span.text
+        assert source.strip('"') == sources[span.segment]
+    assert {s.side for s in result.spans} == {Side.SOURCE, Side.TARGET}
 
 
 def test_mqm_tsv_round_trip_onto_the_comparison_lines(tmp_path: Path) -> None:
@@ -221,8 +233,11 @@ def test_mqm_tsv_round_trip_onto_the_comparison_lines(tmp_path: Path) -> None:
     assert round_trip(tmp_path / "mqm.tsv", data, lines=systems) == data
     result = import_mqm_tsv(tmp_path / "mqm.tsv", lines=systems)
     assert not result.warnings
+    sources, _ = corpus()
     for span in result.spans:
         line = systems[span.system][span.segment]
+        if span.side is Side.SOURCE:  # marked in the source only: a span on the source
+            line = sources[span.segment]
         assert line[span.start : span.end] == span.text
         assert span.status is Status.UNDECIDED
         assert span.origin == Origin.imported("wmt-mqm-tsv")
@@ -240,18 +255,26 @@ def test_mqm_tsv_import_reads_marks_and_rows(tmp_path: Path) -> None:
     assert all(s.score is None for s in result.scores)
     by_row = sorted(result.spans, key=lambda s: s.extra["wmt_mqm"]["row"])
     for span, row in zip(by_row, error_rows, strict=True):
-        target = row[6]
+        source, target = row[5], row[6]
         assert span.system == row[0] and span.segment == int(row[3]) - 1
-        assert span.category == row[7] and span.severity is Severity.parse(row[8])
-        assert span.note == row[9]
+        assert span.severity is Severity.parse(row[8]) and span.note == row[9]
+        # The label is the typology's path (Non-translation! is Non-translation), the file's
+        # own spelling kept for the export.
+        assert span.category == DEFAULT_TYPOLOGY.resolve(row[7])
+        if span.category != row[7]:
+            assert span.extra["wmt_mqm"]["category"] == row[7]
         if "<v>" in target:
             inner = target[target.index("<v>") + 3 : target.index("</v>")]
-            assert span.text == inner
+            assert span.side is Side.TARGET and span.text == inner
             assert span.prefix.endswith(target[: target.index("<v>")][-20:])
-        elif "<v>" in row[5]:
-            assert span.is_omission and span.start == len(target)
+        elif "<v>" in source:  # marked in the source: the span is on the source
+            inner = source[source.index("<v>") + 3 : source.index("</v>")]
+            assert span.side is Side.SOURCE and span.text == inner
+            assert span.prefix.endswith(source[: source.index("<v>")][-20:])
         else:
-            assert (span.start, span.end) == (0, len(target))
+            assert span.side is Side.TARGET and (span.start, span.end) == (0, len(target))
+    assert any(s.category == "Non-translation" for s in result.spans)
+    assert any(s.side is Side.SOURCE for s in result.spans)
 
 
 def test_mqm_tsv_export_places_new_spans_after_their_segment(tmp_path: Path) -> None:
@@ -321,7 +344,6 @@ def test_mqm_tsv_export_of_native_spans_fills_the_columns() -> None:
     [
         ("a <v>b <v>c</v></v>", "nested <v> in the target"),
         ("a b</v>", "</v> without <v> in the target"),
-        ("a <v>b", "<v> without </v> in the target"),
     ],
 )
 def test_mqm_tsv_bad_marks_name_file_and_line(tmp_path: Path, target: str, problem: str) -> None:
@@ -498,11 +520,14 @@ def test_xcomet_round_trip_with_our_keys_on_real_lines(tmp_path: Path) -> None:
         "segment",
         "category",
         "note",
+        "status",
     ]
-    assert first["confidence"] is None and first["segment"] >= 1
+    assert first["confidence"] is None and first["segment"] >= 1 and first["status"] == "confirmed"
     result = import_xcomet(path, lines=systems, annotator="me")
     assert sorted(map(span_key, result.spans)) == sorted(map(span_key, spans))
-    assert export_xcomet(result.spans, statuses=ALL) == text
+    # Imported spans are pre-annotations to rule on again: the same records, now undecided.
+    again = export_xcomet(result.spans, statuses=ALL)
+    assert again == text.replace('"status": "confirmed"', '"status": "undecided"')
 
 
 def test_xcomet_offsets_are_code_points_and_bad_offsets_fall_back_to_text(tmp_path: Path) -> None:

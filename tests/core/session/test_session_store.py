@@ -93,7 +93,7 @@ def new_store(tmp_path: Path, name: str = "s.matchlight", **kw: object) -> Sessi
 
 
 def test_everything_round_trips(tmp_path: Path) -> None:
-    typology = DEFAULT_TYPOLOGY.with_category("Style/Awkward")
+    typology = DEFAULT_TYPOLOGY.with_category("Style/Unidiomatic")
     with new_store(
         tmp_path,
         baseline="PROMT",
