@@ -42,7 +42,8 @@ _ERROR_STYLE = "QLabel { color: #b00020; }"
 
 def imported_column(imported: ImportedScores, taken: Sequence[str] = ()) -> ScoreColumn:
     """The score-table column for ``imported``: key ``imported_<name>`` (made unique against
-    ``taken``), labelled with the name the user gave, corpus figure the mean."""
+    ``taken``), labelled with the name the user gave, corpus figure the mean, on the scale the
+    user gave or the values suggest (:meth:`~core.io.scores.ImportedScores.column_scale`)."""
     slug = re.sub(r"[^0-9A-Za-z]+", "_", imported.name).strip("_").lower() or "score"
     key = f"imported_{slug}"
     n = 2
@@ -59,7 +60,7 @@ def imported_column(imported: ImportedScores, taken: Sequence[str] = ()) -> Scor
         kind="score",
         corpus="mean",
         headline=True,
-    )
+    ).with_scale(imported.column_scale())
 
 
 class _ReadingDialog(QDialog):
