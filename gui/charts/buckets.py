@@ -80,6 +80,8 @@ class BucketResult:
     counts: IntArray
     rows: tuple[tuple[IntArray, ...], ...]
     note: str = ""
+    #: The value shown is better lower (an MQM penalty's mean).
+    lower_is_better: bool = False
 
 
 def top_labels(labels: Sequence[str], limit: int = MAX_LABELS) -> Buckets:
@@ -218,16 +220,17 @@ def compute_buckets(
             counts[b, s] = cell.count
         members.append(tuple(cell.rows for cell in cells))
         progress(0.1 + 0.9 * (b + 1) / n_buckets)
-    label = table.column_info(column).label
+    info = table.column_info(column)
     return BucketResult(
         by=what_by,
-        what=f"mean sentence {label}",
+        what=f"mean sentence {info.label}",
         labels=buckets.labels,
         means=means,
         low=low,
         high=high,
         counts=counts,
         rows=tuple(members),
+        lower_is_better=not info.higher_is_better,
     )
 
 
@@ -454,9 +457,14 @@ class BucketsPanel(ChartPanel):
             ticks.append((float(b), f"{label}\n{n}"))
         self.plot.getAxis("bottom").setTicks([ticks, []])
         self.plot.setXRange(-0.6, n_buckets - 0.4, padding=0)
-        top = np.nanmax(np.concatenate([result.high.ravel(), result.means.ravel(), [0.0]]))
-        self.plot.setYRange(0, float(top) * 1.08 if top > 0 else 1.0, padding=0)
-        self.plot.setLabel("left", result.what)
+        reached = np.concatenate([result.high.ravel(), result.low.ravel(), result.means.ravel()])
+        top = float(np.nanmax(np.append(reached, 0.0)))
+        bottom = float(np.nanmin(np.append(reached, 0.0)))  # a negated penalty's bars go down
+        if top == bottom:
+            top = 1.0
+        self.plot.setYRange(bottom * 1.08, top * 1.08, padding=0)
+        way = " (lower is better)" if result.lower_is_better else ""
+        self.plot.setLabel("left", f"{result.what}{way}")
         self.plot.setLabel("bottom", result.by)
         self.style_plot(self.plot, f"{result.what[0].upper()}{result.what[1:]} per bucket")
         self.legend.setText(
@@ -471,8 +479,8 @@ class BucketsPanel(ChartPanel):
         note = f" ({result.note})" if result.note else ""
         self.caption.setText(
             f"{result.what[0].upper()}{result.what[1:]} per bucket over {n_rows:,} segments"
-            f"{note}; whiskers: 95% bootstrap interval ({BOOTSTRAP:,} resamples, seed {SEED}). "
-            "Click a bar to select its segments."
+            f"{way}{note}; whiskers: 95% bootstrap interval ({BOOTSTRAP:,} resamples, seed "
+            f"{SEED}). Click a bar to select its segments."
         )
 
     # -- clicks ---------------------------------------------------------------------------------

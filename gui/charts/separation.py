@@ -59,7 +59,9 @@ from matchlight.core.analysis.pairs import (
     ngram_report,
     ngram_report_in_process,
 )
+from matchlight.core.analysis.scales import corpus_decimals
 from matchlight.core.analysis.significance import table_statistics
+from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText
 from matchlight.gui.charts.base import ChartPanel, compact, fill_combo
@@ -225,7 +227,9 @@ class NgramModel(QAbstractTableModel):
 
 class InfluenceModel(QAbstractTableModel):
     """Segments by their effect on score(A) − score(B): segment number, effect, and each
-    system's sentence score. ``Qt.UserRole`` gives the segment (0-based)."""
+    system's sentence score (at its column's precision). A positive effect helps A where higher
+    is better, B where lower is (an MQM penalty). ``Qt.UserRole`` gives the segment
+    (0-based)."""
 
     HEADERS = ("#", "effect", "A", "B")
 
@@ -236,6 +240,7 @@ class InfluenceModel(QAbstractTableModel):
         self._a: npt.NDArray[np.float64] = np.zeros(0)
         self._b: npt.NDArray[np.float64] = np.zeros(0)
         self._names = ("A", "B")
+        self._column: ScoreColumn | None = None
 
     def set_rows(
         self,
@@ -244,10 +249,12 @@ class InfluenceModel(QAbstractTableModel):
         a: npt.NDArray[np.float64],
         b: npt.NDArray[np.float64],
         names: tuple[str, str],
+        column: ScoreColumn | None = None,
     ) -> None:
         self.beginResetModel()
         self._segments, self._effects, self._a, self._b = segments, effects, a, b
         self._names = names
+        self._column = column
         self.endResetModel()
 
     def segments(self) -> IntArray:
@@ -268,8 +275,10 @@ class InfluenceModel(QAbstractTableModel):
                 return str(int(self._segments[row]) + 1)
             if column == 1:
                 return f"{self._effects[row]:+.3f}"
-            value = (self._a if column == 2 else self._b)[row]
-            return "–" if np.isnan(value) else f"{value:.1f}"
+            value = float((self._a if column == 2 else self._b)[row])
+            if self._column is None:
+                return "–" if np.isnan(value) else f"{value:.1f}"
+            return self._column.format(value)
         if role == Qt.ItemDataRole.UserRole:
             return int(self._segments[row])
         if role == Qt.ItemDataRole.TextAlignmentRole:
@@ -277,7 +286,8 @@ class InfluenceModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             a, b = self._names
             effect = self._effects[row]
-            side = a if effect > 0 else b
+            sign = 1.0 if self._column is None else self._column.sign
+            side = a if sign * effect > 0 else b
             return (
                 f"Segment {int(self._segments[row]) + 1}: without it, {a} − {b} would be "
                 f"{abs(effect):.4f} {'lower' if effect > 0 else 'higher'} (it helps {side}). "
@@ -582,9 +592,13 @@ class SeparationPanel(ChartPanel):
         influence = result.influence
         lead = ""
         if influence is not None:
+            column = table.column_info(result.column)
+            digits = corpus_decimals(column)
+            way = "" if column.higher_is_better else "; lower is better"
             lead = (
-                f" Corpus {label}: {a_name} {influence.score_a:.2f}, {b_name} "
-                f"{influence.score_b:.2f} (difference {influence.difference:+.2f})."
+                f" Corpus {label}: {a_name} {influence.score_a:.{digits}f}, {b_name} "
+                f"{influence.score_b:.{digits}f} (difference "
+                f"{influence.difference:+.{digits}f}{way})."
             )
         self.caption.setText(
             f"Over {result.n_rows:,} segments; {result.ngrams.n_ngrams:,} distinct n-grams are "
@@ -611,9 +625,12 @@ class SeparationPanel(ChartPanel):
             )
             return
         helping_a = self.side_combo.currentData() == "a"
-        order = influence.order if helping_a else influence.order[::-1]
+        column = table.column_info(result.column)
+        # What helps A raises A − B where higher is better, lowers it where lower is.
+        largest_first = helping_a == column.higher_is_better
+        order = influence.order if largest_first else influence.order[::-1]
         effects = influence.effect[order]
-        keep = order[(effects > 0) if helping_a else (effects < 0)][:TOP_SEGMENTS]
+        keep = order[(effects > 0) if largest_first else (effects < 0)][:TOP_SEGMENTS]
         segments = influence.rows[keep]
         self.influence_model.set_rows(
             segments,
@@ -621,6 +638,7 @@ class SeparationPanel(ChartPanel):
             table.column(result.column, result.a)[segments],
             table.column(result.column, result.b)[segments],
             (a_name, b_name),
+            column,
         )
         side = a_name if helping_a else b_name
         self.influence_title.setText(
