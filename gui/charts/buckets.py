@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Slot
-from PySide6.QtWidgets import QComboBox, QLabel, QProgressBar, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 from matchlight.core.analysis.buckets import (
     FREQUENCY_EDGES,
@@ -39,9 +39,10 @@ from matchlight.core.analysis.buckets import (
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText
 from matchlight.core.text.tokenizers import Tokenizer, bleu_tokenizer
-from matchlight.gui.charts.base import ChartPanel, compact, fill_combo, legend_html, make_plot
+from matchlight.gui.charts.base import compact, fill_combo, legend_html, make_plot
 from matchlight.gui.charts.brush import BrushViewBox
-from matchlight.gui.charts.jobs import BackgroundJob, JobCancelled
+from matchlight.gui.charts.jobpanel import JobPanel
+from matchlight.gui.charts.jobs import JobCancelled
 from matchlight.gui.charts.link import ChartLink
 
 __all__ = ["BOOTSTRAP", "MAX_LABELS", "SEED", "BucketResult", "BucketsPanel", "top_labels"]
@@ -234,10 +235,12 @@ def compute_buckets(
     )
 
 
-class BucketsPanel(ChartPanel):
+class BucketsPanel(JobPanel):
     """Grouped bars: buckets along the axis, one bar per system with its 95% interval."""
 
     title = "Buckets"
+    job_name = "matchlight-buckets"
+    failure = "The buckets could not be computed"
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(link, parent)
@@ -245,11 +248,6 @@ class BucketsPanel(ChartPanel):
         self.by_combo.setToolTip("How segments are grouped")
         self.metric_combo = QComboBox()
         self.metric_combo.setToolTip("The score column averaged per bucket")
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 100)
-        self.progress.setMaximumWidth(160)
-        self.progress.setTextVisible(False)
-        self.progress.hide()
         # "reference length" and "word frequency" whole; system names may be elided.
         for label, widget, characters in (
             ("By:", self.by_combo, 16),
@@ -273,11 +271,6 @@ class BucketsPanel(ChartPanel):
         self._bars: list[pg.BarGraphItem] = []
         self._errors: list[pg.ErrorBarItem] = []
 
-        self.job = BackgroundJob(self, name="matchlight-buckets")
-        self.job.finished.connect(self._on_job_finished)
-        self.job.failed.connect(self._on_job_failed)
-        self.job.progress_changed.connect(self._on_job_progress)
-        self.job.cancelled.connect(self._on_job_cancelled)
         self.result: BucketResult | None = None
 
         self.box.clicked_at.connect(self._on_clicked)
@@ -360,8 +353,6 @@ class BucketsPanel(ChartPanel):
             label_name = by[len(LABEL_PREFIX) :]
         text = core.text
         column = self.score_key
-        self.progress.setValue(0)
-        self.progress.show()
         self.caption.setText(f"Computing bootstrap intervals over {len(rows):,} segments…")
 
         def work(cancelled: Callable[[], bool], progress: Callable[[float], None]) -> object:
@@ -377,24 +368,9 @@ class BucketsPanel(ChartPanel):
                 progress=progress,
             )
 
-        self.job.start(work)
+        self.start_job(work)
 
-    @Slot(float)
-    def _on_job_progress(self, fraction: float) -> None:
-        self.progress.setValue(round(100 * fraction))
-
-    @Slot(str)
-    def _on_job_failed(self, message: str) -> None:
-        self.progress.hide()
-        self.show_placeholder(f"The buckets could not be computed: {message}")
-
-    @Slot()
-    def _on_job_cancelled(self) -> None:
-        self.progress.hide()
-
-    @Slot(object)
-    def _on_job_finished(self, result: object) -> None:
-        self.progress.hide()
+    def job_done(self, result: object) -> None:
         if isinstance(result, BucketResult):
             self.result = result
             self.draw(result)

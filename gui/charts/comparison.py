@@ -49,7 +49,7 @@ from matchlight.gui.charts.imports import (
     describe_scale,
     imported_column,
 )
-from matchlight.gui.charts.jobs import BackgroundJob
+from matchlight.gui.charts.jobpanel import JobPanel
 from matchlight.gui.charts.link import ChartLink
 from matchlight.gui.charts.references import ReferencesPanel, SteppedAudit, audit_warning
 from matchlight.gui.charts.scatter import ScatterPanel
@@ -299,9 +299,8 @@ class ComparisonDocks(QObject):
         """Stop every background computation (the window closes)."""
         self.audit_job.shutdown()
         for panel in self.panel.panels():
-            job = getattr(panel, "job", None)
-            if isinstance(job, BackgroundJob):
-                job.shutdown()
+            if isinstance(panel, JobPanel):
+                panel.shutdown()
 
     def _update_actions(self) -> None:
         open_ = self.link.session is not None

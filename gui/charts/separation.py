@@ -39,7 +39,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QProgressBar,
     QPushButton,
     QTableView,
     QWidget,
@@ -64,8 +63,9 @@ from matchlight.core.analysis.significance import table_statistics
 from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText
-from matchlight.gui.charts.base import ChartPanel, compact, fill_combo
-from matchlight.gui.charts.jobs import BackgroundJob, JobCancelled
+from matchlight.gui.charts.base import compact, fill_combo
+from matchlight.gui.charts.jobpanel import JobPanel
+from matchlight.gui.charts.jobs import JobCancelled
 from matchlight.gui.charts.link import ChartLink
 
 __all__ = [
@@ -326,10 +326,11 @@ def _view(model: QAbstractTableModel) -> QTableView:
     return view
 
 
-class SeparationPanel(ChartPanel):
+class SeparationPanel(JobPanel):
     """Two n-gram lists and the segments that move the corpus score, for a pair of systems."""
 
     title = "What separates"
+    job_name = "matchlight-separation"
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(link, parent)
@@ -352,11 +353,6 @@ class SeparationPanel(ChartPanel):
             self.controls.addWidget(widget)
             compact(widget)
             widget.currentIndexChanged.connect(self._on_choice_changed)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 100)
-        self.progress.setMaximumWidth(160)
-        self.progress.setTextVisible(False)
-        self.progress.hide()
         self.controls.addWidget(self.progress)
         self.controls.addStretch(1)
 
@@ -396,11 +392,6 @@ class SeparationPanel(ChartPanel):
         self.b_view.clicked.connect(self._on_ngram_clicked)
         self.influence_view.clicked.connect(self._on_segment_clicked)
 
-        self.job = BackgroundJob(self, name="matchlight-separation")
-        self.job.finished.connect(self._on_job_finished)
-        self.job.failed.connect(self._on_job_failed)
-        self.job.progress_changed.connect(self._on_job_progress)
-        self.job.cancelled.connect(self._on_job_cancelled)
         self.result: SeparationResult | None = None
         self.listen(link.session_changed, self._on_session_changed)
         self.listen(link.baseline_changed, self._on_baseline_changed)
@@ -530,9 +521,6 @@ class SeparationPanel(ChartPanel):
             return
         rows = np.flatnonzero(self.link.population(self)).astype(np.int64)
         text = core.text
-        self.progress.setValue(0)
-        self.progress.show()
-
         def work(cancelled: Callable[[], bool], progress: Callable[[float], None]) -> object:
             return compute_separation(
                 text=text,
@@ -545,24 +533,9 @@ class SeparationPanel(ChartPanel):
                 progress=progress,
             )
 
-        self.job.start(work)
+        self.start_job(work)
 
-    @Slot(float)
-    def _on_job_progress(self, fraction: float) -> None:
-        self.progress.setValue(round(100 * fraction))
-
-    @Slot()
-    def _on_job_cancelled(self) -> None:
-        self.progress.hide()
-
-    @Slot(str)
-    def _on_job_failed(self, message: str) -> None:
-        self.progress.hide()
-        self.show_placeholder(f"This view could not be computed: {message}")
-
-    @Slot(object)
-    def _on_job_finished(self, result: object) -> None:
-        self.progress.hide()
+    def job_done(self, result: object) -> None:
         if not isinstance(result, SeparationResult):
             return
         self.result = result

@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHeaderView,
     QLabel,
-    QProgressBar,
     QPushButton,
     QSpinBox,
     QSplitter,
@@ -57,8 +56,8 @@ from matchlight.core.analysis.significance import (
 )
 from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.style.palette import theme
-from matchlight.gui.charts.base import ChartPanel, compact, fill_combo
-from matchlight.gui.charts.jobs import BackgroundJob
+from matchlight.gui.charts.base import compact, fill_combo
+from matchlight.gui.charts.jobpanel import JobPanel
 from matchlight.gui.charts.link import ChartLink
 
 __all__ = [
@@ -339,10 +338,14 @@ def _table_view(model: QAbstractTableModel) -> QTableView:
     return view
 
 
-class SignificancePanel(ChartPanel):
+class SignificancePanel(JobPanel):
     """The paired tests of the current rows against the baseline, and the pairwise matrix."""
 
     title = "Significance"
+    job_name = "matchlight-significance"
+    failure = "The tests failed"
+    progress_width = 180
+    progress_text = True
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(link, parent)
@@ -371,10 +374,6 @@ class SignificancePanel(ChartPanel):
         self.copy_button = QPushButton("Copy")
         self.copy_button.setToolTip("Copy the table as text")
         self.copy_button.clicked.connect(self._on_copy_clicked)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 100)
-        self.progress.setMaximumWidth(180)
-        self.progress.hide()
         self.scope_label = QLabel()
         for widget in (
             QLabel("Test:"),
@@ -413,11 +412,6 @@ class SignificancePanel(ChartPanel):
         self.add_body(self.scope_label, 0)
         self.add_body(splitter)
 
-        self.job = BackgroundJob(self, name="matchlight-significance")
-        self.job.finished.connect(self._on_job_finished)
-        self.job.failed.connect(self._on_job_failed)
-        self.job.cancelled.connect(self._on_job_cancelled)
-        self.job.progress_changed.connect(self._on_job_progress)
         self._computed_on: tuple[object, ...] | None = None
         self.listen(link.selection_changed, self._on_rows_changed)
         self.listen(link.baseline_changed, self._on_rows_changed)
@@ -577,11 +571,9 @@ class SignificancePanel(ChartPanel):
             )
             return (fingerprint, run)
 
-        self.progress.setValue(0)
-        self.progress.show()
         self.cancel_button.show()
         self.run_button.setEnabled(False)
-        self.job.start(work)
+        self.start_job(work)
 
     @Slot()
     def _on_run_clicked(self) -> None:
@@ -615,28 +607,16 @@ class SignificancePanel(ChartPanel):
         self.pairwise_model.set_result(None)
         self._pairwise_holder.hide()
 
-    @Slot(float)
-    def _on_job_progress(self, fraction: float) -> None:
-        self.progress.setValue(round(100 * fraction))
-
-    def _job_over(self) -> None:
-        self.progress.hide()
+    def job_over(self) -> None:
+        super().job_over()
         self.cancel_button.hide()
         table = self.link.table
         self.run_button.setEnabled(table is not None and table.complete)
 
-    @Slot()
-    def _on_job_cancelled(self) -> None:
-        self._job_over()
+    def job_failed(self, message: str) -> None:
+        self.caption.setText(f"{self.failure}: {message}")
 
-    @Slot(str)
-    def _on_job_failed(self, message: str) -> None:
-        self._job_over()
-        self.caption.setText(f"The tests failed: {message}")
-
-    @Slot(object)
-    def _on_job_finished(self, payload: object) -> None:
-        self._job_over()
+    def job_done(self, payload: object) -> None:
         if not isinstance(payload, tuple):
             return
         fingerprint, run = payload
@@ -665,6 +645,3 @@ class SignificancePanel(ChartPanel):
             f"twenty looks significant by chance alone. With a Bonferroni correction a pair "
             f"is significant at p ≤ {ALPHA / max(1, pairs):.4g} ({ALPHA} / {pairs})."
         )
-
-    def shutdown(self) -> None:
-        self.job.shutdown()
