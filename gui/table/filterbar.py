@@ -1171,11 +1171,11 @@ def _beats(lower: bool, column: str, a: int, b: int, by: float) -> DeltaFilter:
 
 @contextlib.contextmanager
 def _blocked(*widgets: QWidget) -> Iterator[None]:
-    """Change ``widgets`` without their signals (showing the selection must not push it)."""
-    for widget in widgets:
-        widget.blockSignals(True)
+    """Change ``widgets`` without their signals (showing the selection must not push it); a
+    widget already blocked by an enclosing block stays blocked after this one."""
+    before = [widget.blockSignals(True) for widget in widgets]
     try:
         yield
     finally:
-        for widget in widgets:
-            widget.blockSignals(False)
+        for widget, was in reversed(list(zip(widgets, before, strict=True))):
+            widget.blockSignals(was)

@@ -15,7 +15,7 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from PySide6.QtWidgets import QMenu, QSplitter, QStyle, QStyleOptionViewItem
 
-from matchlight.core.analysis.selection import DeltaFilter, Selection
+from matchlight.core.analysis.selection import DeltaFilter, ScoreRange, Selection
 from matchlight.core.io.scores import ScoreSpec, read_scores
 from matchlight.core.session.imported import ScoreImport
 from matchlight.core.style.palette import DARK, LIGHT
@@ -152,16 +152,24 @@ def test_the_score_filter_takes_the_columns_range_and_precision(tmp_path, made) 
     bar.range_check.setChecked(True)
     bar.range_metric_combo.setCurrentIndex(bar.range_metric_combo.findData(key))
     bar.range_system_combo.setCurrentIndex(bar.range_system_combo.findData(0))
-    assert (bar.range_min_spin.minimum(), bar.range_max_spin.maximum()) == (0.0, 1.0)
-    assert bar.range_min_spin.decimals() == 3
     bar.range_min_spin.setValue(0.75)
     kept = np.flatnonzero(values[0] >= 0.75)
     assert t.proxy.rowCount() == len(kept) and 0 < len(kept) < data.table.n_segments
     assert t.core.selected_rows().tolist() == kept.tolist()
+    assert (bar.range_min_spin.minimum(), bar.range_max_spin.maximum()) == (0.0, 1.0)
+    assert bar.range_min_spin.decimals() == 3
     # Back on BLEU, the boxes are BLEU's again (0-100, one decimal), open at both ends.
     bar.range_metric_combo.setCurrentIndex(bar.range_metric_combo.findData("bleu"))
     assert (bar.range_min_spin.value(), bar.range_max_spin.value()) == (0.0, 100.0)
     assert bar.range_max_spin.decimals() == 1 and bar.range_max_spin.singleStep() == 1.0
+    # A range set elsewhere at full precision (a reopened session) is shown, rounded, in
+    # boxes fitted to its column, and left as it was.
+    exact = ScoreRange(key, 0, low=float(np.median(values[0])))
+    session.set_selection(Selection((exact,)))
+    assert t.core.selection.filters == (exact,) and bar.chip_specs() == ()
+    assert bar.range_metric_combo.currentData() == key
+    assert bar.range_min_spin.value() == round(exact.low, 3)
+    assert bar.range_max_spin.maximum() == 1.0
     # The difference box: ±1 with three decimals, a tenth of the range to start with.
     bar.delta_metric_combo.setCurrentIndex(bar.delta_metric_combo.findData(key))
     assert (bar.delta_spin.minimum(), bar.delta_spin.maximum()) == (-1.0, 1.0)
