@@ -399,6 +399,7 @@ class ReferencesPanel(JobPanel):
         cached = self._singles
         singles = cached[2] if cached is not None and cached[:2] == (id(table), key) else None
         chunks = iter_score_chunks_offloaded if len(text) >= OFFLOAD_FROM else iter_score_chunks
+
         def work(cancelled: Callable[[], bool], progress: Callable[[float], None]) -> object:
             made = singles
             if made is None:

@@ -521,6 +521,7 @@ class SeparationPanel(JobPanel):
             return
         rows = np.flatnonzero(self.link.population(self)).astype(np.int64)
         text = core.text
+
         def work(cancelled: Callable[[], bool], progress: Callable[[float], None]) -> object:
             return compute_separation(
                 text=text,
