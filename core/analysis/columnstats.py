@@ -35,15 +35,35 @@ from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.scoring.results import ScoreTable
 
 __all__ = [
+    "ALPHA",
     "ColumnTest",
     "NotTestable",
+    "Verdict",
     "pairwise_for_column",
+    "pairwise_verdict",
     "significance_by_column",
     "significance_columns",
+    "verdict",
 ]
 
 TestKind = Literal["bs", "ar"]
 AnyArray = npt.NDArray[Any]
+#: "better" or "worse" than the other system, significantly; None: no significant difference.
+Verdict = Literal["better", "worse"] | None
+
+#: The significance level of the verdicts (sacreBLEU's "*" marks p <= 0.05).
+ALPHA = 0.05
+
+
+def verdict(
+    column: ScoreColumn, score: float, other: float, p_value: float | None, alpha: float = ALPHA
+) -> Verdict:
+    """Whether ``score`` is significantly better or worse than ``other`` on ``column`` (which
+    way is better is the column's: a lower MQM penalty is better); None when ``p_value`` is
+    above ``alpha``, missing, or the scores are equal."""
+    if p_value is None or p_value > alpha or score == other:
+        return None
+    return "better" if column.is_better(score, other) else "worse"
 
 
 class NotTestable(ValueError):
@@ -70,6 +90,26 @@ class ColumnTest:
     reason: str | None
     n_rows: int
     incomplete: int = 0
+
+    def verdicts(self, alpha: float = ALPHA) -> tuple[Verdict, ...]:
+        """Each line of ``result`` against the baseline (the first line's is None): better or
+        worse at level ``alpha`` by the column's direction, None where not significant."""
+        if self.result is None:
+            return ()
+        base = self.result.baseline.score
+        return tuple(
+            verdict(self.column, line.score, base, line.p_value, alpha)
+            for line in self.result.systems
+        )
+
+
+def pairwise_verdict(
+    column: ScoreColumn, result: PairwiseSignificance, a: int, b: int, alpha: float = ALPHA
+) -> Verdict:
+    """System ``a`` against system ``b`` in a pairwise matrix on ``column``."""
+    if a == b:
+        return None
+    return verdict(column, result.scores[a], result.scores[b], result.p_values[a][b], alpha)
 
 
 def _statistics(table: ScoreTable, key: str) -> tuple[list[AnyArray], ScoreFunction]:

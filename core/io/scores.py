@@ -41,6 +41,7 @@ from matchlight.core.io.inputs import (
     default_name,
     split_lines,
 )
+from matchlight.core.metrics.base import Scale, infer_scale
 
 __all__ = [
     "MISSING_MARKERS",
@@ -106,7 +107,9 @@ class ImportedScores:
     ``values[i]`` are the scores of ``systems[i]`` per segment (NaN where the file says the
     value is missing); ``sources[i]`` is the file they came from. Systems of the comparison
     the files do not score are not listed (see :meth:`aligned`). ``specs`` are how the files
-    were read (what :func:`read_scores` was given; a session records them).
+    were read (what :func:`read_scores` was given; a session records them). ``scale`` is the
+    direction, range and precision the user gave the scores (None: the values' own, see
+    :meth:`column_scale`).
     """
 
     name: str
@@ -115,6 +118,13 @@ class ImportedScores:
     sources: tuple[str, ...]
     warnings: tuple[str, ...]
     specs: tuple[ScoreSpec, ...] = ()
+    scale: Scale | None = None
+
+    def column_scale(self) -> Scale:
+        """The scale of the column these scores make: the user's, else the one the values
+        suggest (:func:`~core.metrics.base.infer_scale`: COMET's 0-1 with three decimals, a
+        name saying error or MQM lower-is-better...)."""
+        return self.scale if self.scale is not None else infer_scale(self.values, self.name)
 
     @property
     def missing(self) -> BoolArray:

@@ -34,6 +34,12 @@ from matchlight.core.analysis.buckets import (
     length_buckets,
 )
 from matchlight.core.analysis.columnstats import ColumnTest, significance_by_column
+from matchlight.core.analysis.scales import (
+    clip_to_bounds,
+    corpus_decimals,
+    display_bounds,
+    score_edges,
+)
 from matchlight.core.analysis.selection import Selection, format_segments
 from matchlight.core.analysis.significance import (
     DEFAULT_BOOTSTRAP_SAMPLES,
@@ -76,7 +82,8 @@ __all__ = [
 #: Rows shown with their texts unless told otherwise: the page stays quick to open (each row
 #: holds every reference and output with its highlights).
 DEFAULT_MAX_ROWS: Final = 200
-#: Histogram bins of a 0-100 score: twenty bins of five points, as the app's summary.
+#: Histogram bins of a 0-100 score: twenty bins of five points, as the app's summary (a column
+#: on another scale is binned over its own, :func:`~core.analysis.scales.score_edges`).
 HISTOGRAM_EDGES: Final = tuple(float(e) for e in np.linspace(0.0, 100.0, 21))
 
 _CSP: Final = (
@@ -168,6 +175,16 @@ def _without_values(table: ScoreTable, key: str, rows: npt.ArrayLike | None) -> 
 def _drawn(spans: Sequence[ErrorSpan]) -> list[ErrorSpan]:
     """The spans drawn on an output's text: those on the output (a source span is listed only)."""
     return [span for span in spans if span.side is Side.TARGET]
+
+
+def _way(column: ScoreColumn) -> str:
+    """``higher is better`` or ``lower is better`` for ``column`` (an MQM penalty, TER)."""
+    return f"{'higher' if column.higher_is_better else 'lower'} is better"
+
+
+def _above(column: ScoreColumn) -> str:
+    """What a point above a scatter's diagonal means on ``column``."""
+    return "better" if column.higher_is_better else "worse (lower is better)"
 
 
 def _swatch(system: int) -> str:
@@ -493,6 +510,7 @@ class _Page:
                     _num_cell(
                         corpus.values.get(c.key, math.nan),
                         f'data-system="{s}" data-column="{esc(c.key)}"',
+                        corpus_decimals(c),
                     )
                     for c in columns
                 )
@@ -542,7 +560,9 @@ class _Page:
             f'<p class="note">Paired bootstrap resampling (sacreBLEU <code>--paired-bs</code>) '
             f"over {rows_text}. Mean and 95% confidence interval of each system's resampled "
             "scores; p-value of the difference from the baseline "
-            '(<span class="sig">*</span> p ≤ 0.05, as sacreBLEU marks it).</p>',
+            '(<span class="sig">*</span> p ≤ 0.05, as sacreBLEU marks it), and whether the '
+            "system is then better or worse than the baseline, by which way its column is "
+            "better.</p>",
         ]
         if len(table.systems) < 2:
             parts.append('<p class="note">One system: nothing to compare.</p></section>')
@@ -566,33 +586,37 @@ class _Page:
             empty = _without_values(table, column.key, self.rows if self.filtered else None)
             baseline_empty = bool(result.systems) and result.systems[0].name in empty
             body = []
-            for line in result.systems:
+            digits = corpus_decimals(column)
+            for line, verdict in zip(result.systems, test.verdicts(), strict=True):
                 s = table.systems.index(line.name) if table.systems.count(line.name) == 1 else -1
                 attrs = f'data-system="{s}"'
                 figures = (
-                    _num_cell(line.score, attrs + ' data-field="score"')
-                    + _num_cell(_or_nan(line.mean), attrs + ' data-field="mean"')
-                    + _num_cell(_or_nan(line.ci), attrs + ' data-field="ci"')
+                    _num_cell(line.score, attrs + ' data-field="score"', digits)
+                    + _num_cell(_or_nan(line.mean), attrs + ' data-field="mean"', digits)
+                    + _num_cell(_or_nan(line.ci), attrs + ' data-field="ci"', digits)
                 )
                 untested = f'<td class="num" {attrs} data-field="p" data-value="nan">'
                 if line.name in empty:
                     # No value on these rows (an output nobody annotated): nothing to test.
                     cells = (
-                        _num_cell(math.nan, attrs + ' data-field="score"')
+                        _num_cell(math.nan, attrs + ' data-field="score"', digits)
                         + '<td class="num">—</td><td class="num">—</td>'
                         + untested
                         + ("baseline; " if line.p_value is None else "")
-                        + "no values: not tested</td>"
+                        + "no values: not tested</td><td></td>"
                     )
                 elif line.p_value is None:
-                    cells = figures + '<td class="num">baseline</td>'
+                    cells = figures + '<td class="num">baseline</td><td></td>'
                 elif baseline_empty:
-                    cells = figures + untested + "not tested: the baseline has no values</td>"
+                    cells = (
+                        figures + untested + "not tested: the baseline has no values</td><td></td>"
+                    )
                 else:
                     star = '<span class="sig">*</span>' if line.p_value <= 0.05 else ""
                     cells = figures + (
                         f'<td class="num" {attrs} data-field="p" '
                         f'data-value="{number_attr(line.p_value)}">{line.p_value:.4f}{star}</td>'
+                        f'<td {attrs} data-verdict="{verdict or ""}">{verdict or "–"}</td>'
                     )
                 row_class = ' class="baseline"' if line.p_value is None else ""
                 swatch = _swatch(s) if s >= 0 else ""
@@ -606,9 +630,10 @@ class _Page:
                 f'data-samples="{result.n_samples}" data-seed="{result.seed_used}" '
                 f'data-segments="{result.n_segments}"><thead><tr><th>System</th>'
                 '<th class="num">Score</th><th class="num">Mean</th><th class="num">± 95% CI</th>'
-                f'<th class="num">p-value</th></tr></thead><tbody>{"".join(body)}</tbody></table>'
-                f'<p class="note">{test.n_rows:,} segments tested. <code>{esc(sig_line)}</code>'
-                "</p></div>"
+                '<th class="num">p-value</th><th>Than the baseline</th></tr></thead>'
+                f"<tbody>{''.join(body)}</tbody></table>"
+                f'<p class="note">{test.n_rows:,} segments tested; {_way(column)}. '
+                f"<code>{esc(sig_line)}</code></p></div>"
             )
         parts.append(f'<div class="sigtests">{"".join(tables)}</div></section>')
         return "".join(parts)
@@ -731,20 +756,22 @@ class _Page:
         parts = ['<section id="charts"><h2>Charts</h2>']
         if self.filtered:
             parts.append(f'<p class="note">Over the {len(rows):,} selected segments.</p>')
-        edges = np.asarray(HISTOGRAM_EDGES)
         for column in _primary_columns(table):
+            everything = table.scores[:, :, table.metric_index(column.key)]
+            bounds = display_bounds(column, everything)
+            edges = score_edges(column, np.array(bounds))
             counts = []
             for s in range(len(table.systems)):
                 values = table.column(column.key, s)[rows]
                 # Clipped: a perfect sentence BLEU can come out as 100.00000000000004.
-                within = np.clip(values[~np.isnan(values)], edges[0], edges[-1])
+                within = clip_to_bounds(values[~np.isnan(values)], bounds)
                 counts.append(np.histogram(within, bins=edges)[0])
             y_max = max((int(c.max()) for c in counts if c.size), default=1)
             charts = "".join(
                 f'<figure data-column="{esc(column.key)}" data-system="{s}">'
                 + histogram_svg(
                     c.tolist(),
-                    HISTOGRAM_EDGES,
+                    edges.tolist(),
                     title=name,
                     colour=palette.system_colour(s),
                     y_max=y_max,
@@ -759,6 +786,7 @@ class _Page:
         chart = self.chart
         if chart is not None and len(table.systems) > 1:
             base = self.session.baseline
+            low, high = display_bounds(chart, table.scores[:, :, table.metric_index(chart.key)])
             scatters = []
             for s, name in enumerate(table.systems):
                 if s == base:
@@ -776,13 +804,15 @@ class _Page:
                         x_label=table.systems[base],
                         y_label=name,
                         colour=palette.system_colour(s),
+                        low=low,
+                        high=high,
                     )
                     + "</figure>"
                 )
             parts.append(
                 f"<h3>{esc(chart.label)} per segment, system against the baseline</h3>"
                 '<p class="note">One dot per segment; above the dashed diagonal the system '
-                "scores higher than the baseline.</p>"
+                f"scores higher than the baseline, which is {_above(chart)}.</p>"
                 f'<div class="charts">{"".join(scatters)}</div>'
             )
         if chart is not None:
@@ -828,8 +858,9 @@ class _Page:
         for s, name in enumerate(table.systems):
             row = "".join(
                 f'<td class="num" data-bucket="{b}" data-system="{s}" '
-                f'data-mean="{number_attr(cells[b][s].mean)}">{_fmt(cells[b][s].mean, 1)}'
-                f'<br><span class="note">[{_fmt(cells[b][s].low, 1)}, {_fmt(cells[b][s].high, 1)}]'
+                f'data-mean="{number_attr(cells[b][s].mean)}">{chart.format(cells[b][s].mean)}'
+                f'<br><span class="note">[{chart.format(cells[b][s].low)}, '
+                f"{chart.format(cells[b][s].high)}]"
                 f" n={cells[b][s].count:,}</span></td>"
                 for b in range(len(result.labels))
             )
@@ -837,9 +868,9 @@ class _Page:
         return (
             f"<h3>Mean {esc(chart.label)} by reference length, with "
             f"{int(result.confidence * 100)}% bootstrap intervals</h3>"
-            f'<p class="note">compare-mt\'s length buckets; {result.n_boot:,} seeded resamples '
-            "of each bucket's rows. An interval describes one system; whether two systems "
-            "differ is for the paired test.</p>"
+            f'<p class="note">{_way(chart).capitalize()}. compare-mt\'s length buckets; '
+            f"{result.n_boot:,} seeded resamples of each bucket's rows. An interval describes "
+            "one system; whether two systems differ is for the paired test.</p>"
             f'<figure data-column="{esc(chart.key)}">{svg}'
             f'<div class="legend">{legend}</div></figure>'
             f'<table class="buckets"><thead><tr><th>System</th>{head}</tr></thead>'
@@ -1002,7 +1033,7 @@ class _Page:
             spans = spans_by_row.get((name, i), [])
             scores = "".join(
                 f'<span data-column="{esc(c.key)}" data-value="{number_attr(value)}">'
-                f"{esc(c.short)} {_fmt(value)}</span>"
+                f"{esc(c.short)} {c.format(value)}</span>"
                 for c, value in ((c, table.value(c.key, s, i)) for c in columns)
             )
             base = " (baseline)" if s == session.baseline else ""

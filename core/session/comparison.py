@@ -14,7 +14,7 @@ with or without a window.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -31,7 +31,7 @@ from matchlight.core.analysis.selection import (
 from matchlight.core.analysis.textsearch import SearchColumn
 from matchlight.core.io.inputs import Comparison
 from matchlight.core.io.specs import ComparisonSpecs
-from matchlight.core.metrics.base import ScoreColumn
+from matchlight.core.metrics.base import Scale, ScoreColumn
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import empty_table
 from matchlight.core.scoring.results import ScoreChunk, ScoreTable
@@ -243,6 +243,23 @@ class ComparisonSession:
             else:
                 self._imports[record.key] = previous
             raise
+
+    def set_column_scale(self, key: str, scale: Scale) -> ScoreColumn:
+        """Say which way an added column is better, its range and its precision (the user's
+        choice for an imported column); the column is replaced in the table (announced as
+        ``columns``) and, for an import, in its record, so a session file keeps it. Returns the
+        new column. KeyError for a column that was not added (a metric's scale is its own)."""
+        if key not in self._added:
+            raise KeyError(f"{key!r} is not an added column; only those take another scale")
+        column, values = self._added[key]
+        changed = column.with_scale(scale)
+        if changed == column:
+            return column
+        record = self._imports.get(key)
+        if record is not None:
+            self._imports[key] = replace(record, column=changed)
+        self.set_column(changed, values)
+        return changed
 
     def imported_scores(self) -> tuple[ScoreImport, ...]:
         """The imported score columns still in the table, in the order they were added."""

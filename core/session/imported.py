@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from matchlight.core.io.labels import LabelColumn
 from matchlight.core.io.scores import ImportedScores, ScoreSpec
-from matchlight.core.metrics.base import ScoreColumn
+from matchlight.core.metrics.base import ScoreColumn, infer_scale
 
 __all__ = [
     "IMPORT_KINDS",
@@ -46,6 +46,8 @@ ImportKind = Literal["scores", "labels"]
 IMPORT_KINDS: Final[tuple[str, ...]] = ("scores", "labels")
 #: ScoreSpec's fields that say how a score file was read (its path is recorded apart).
 _SCORE_SPEC_KEYS: Final = ("fmt", "column", "system", "system_column", "segment_column")
+#: ScoreColumn's fields that make its scale (a definition stored before them has none).
+_SCALE_KEYS: Final = frozenset({"better", "low", "high", "decimals"})
 
 
 def _digest(path: str) -> tuple[str, int]:
@@ -195,16 +197,23 @@ class ScoreImport:
 
     @classmethod
     def from_stored(cls, definition: Mapping[str, Any], data: bytes) -> ScoreImport:
+        """The record :meth:`definition` and :meth:`data` stored. A definition written before
+        columns had a scale (direction, range, decimals) gets the one its values suggest
+        (:func:`~core.metrics.base.infer_scale`), as a fresh import would, not 0-100."""
         known = {f.name for f in fields(ScoreColumn)}
-        column = ScoreColumn(**{k: v for k, v in definition["column"].items() if k in known})
+        stored = {k: v for k, v in definition["column"].items() if k in known}
+        column = ScoreColumn(**stored)
         rows, cols = (int(n) for n in definition["shape"])
         values = np.frombuffer(data, dtype="<f8")
         if values.size != rows * cols:
             raise ValueError(f"{column.label}: {values.size} stored values for {rows}×{cols}")
+        matrix = values.reshape(rows, cols).astype(np.float64)
+        if not _SCALE_KEYS & stored.keys():
+            column = column.with_scale(infer_scale(matrix, column.label))
         return cls(
             column=column,
             systems=tuple(str(s) for s in definition["systems"]),
-            values=values.reshape(rows, cols).astype(np.float64),
+            values=matrix,
             files=tuple(ImportedFile.from_json(f) for f in definition["files"]),
         )
 

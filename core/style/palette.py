@@ -101,6 +101,10 @@ class Theme:
     #: strike-through.
     loss_tint: str
     loss_line: str
+    #: A difference in the better (worse) direction of its column, as text on the background
+    #: (the table's Δ cells); the sign says it too, for those who do not tell the hues apart.
+    better_text: str
+    worse_text: str
     #: One colour per system, in order, for the charts (:data:`OKABE_ITO` made to stand out
     #: against this theme's background).
     systems: tuple[str, ...]
@@ -119,6 +123,8 @@ LIGHT = Theme(
     link_line="#8a6d00",
     loss_tint="#f3cde3",
     loss_line="#8e1f5e",
+    better_text="#00704f",
+    worse_text="#a8320e",
     # Okabe-Ito's yellow is too pale to see on white: a darker yellow instead.
     systems=(*OKABE_ITO[:7], "#B8A800"),
 )
@@ -135,6 +141,8 @@ DARK = Theme(
     link_line="#ffe066",
     loss_tint="#5a2748",
     loss_line="#ff9ed6",
+    better_text="#5fd3a8",
+    worse_text="#ff9e6b",
     # Lighter variants of Okabe-Ito, in the same order, for dark backgrounds.
     systems=(
         "#56B4E9",

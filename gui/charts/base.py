@@ -33,7 +33,21 @@ from matchlight.core.metrics.base import ScoreColumn
 from matchlight.gui.charts.link import ChartLink
 from matchlight.gui.charts.theme import ChartTheme, export_item, style_plot, theme_for
 
-__all__ = ["ChartPanel", "FlowLayout", "compact", "fill_combo", "legend_html", "make_plot"]
+__all__ = [
+    "ChartPanel",
+    "FlowLayout",
+    "better_note",
+    "compact",
+    "fill_combo",
+    "legend_html",
+    "make_plot",
+]
+
+
+def better_note(column: ScoreColumn) -> str:
+    """``" (lower is better)"`` for a penalty such as MQM or TER, else nothing: said next to
+    a column's name wherever a chart's bars or points read "higher" one way."""
+    return "" if column.higher_is_better else " (lower is better)"
 
 
 def make_plot(*, view_box: pg.ViewBox | None = None) -> pg.PlotItem:

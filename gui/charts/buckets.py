@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Slot
-from PySide6.QtWidgets import QComboBox, QLabel, QProgressBar, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 from matchlight.core.analysis.buckets import (
     FREQUENCY_EDGES,
@@ -39,9 +39,10 @@ from matchlight.core.analysis.buckets import (
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText
 from matchlight.core.text.tokenizers import Tokenizer, bleu_tokenizer
-from matchlight.gui.charts.base import ChartPanel, compact, fill_combo, legend_html, make_plot
+from matchlight.gui.charts.base import compact, fill_combo, legend_html, make_plot
 from matchlight.gui.charts.brush import BrushViewBox
-from matchlight.gui.charts.jobs import BackgroundJob, JobCancelled
+from matchlight.gui.charts.jobpanel import JobPanel
+from matchlight.gui.charts.jobs import JobCancelled
 from matchlight.gui.charts.link import ChartLink
 
 __all__ = ["BOOTSTRAP", "MAX_LABELS", "SEED", "BucketResult", "BucketsPanel", "top_labels"]
@@ -80,6 +81,8 @@ class BucketResult:
     counts: IntArray
     rows: tuple[tuple[IntArray, ...], ...]
     note: str = ""
+    #: The value shown is better lower (an MQM penalty's mean).
+    lower_is_better: bool = False
 
 
 def top_labels(labels: Sequence[str], limit: int = MAX_LABELS) -> Buckets:
@@ -218,23 +221,26 @@ def compute_buckets(
             counts[b, s] = cell.count
         members.append(tuple(cell.rows for cell in cells))
         progress(0.1 + 0.9 * (b + 1) / n_buckets)
-    label = table.column_info(column).label
+    info = table.column_info(column)
     return BucketResult(
         by=what_by,
-        what=f"mean sentence {label}",
+        what=f"mean sentence {info.label}",
         labels=buckets.labels,
         means=means,
         low=low,
         high=high,
         counts=counts,
         rows=tuple(members),
+        lower_is_better=not info.higher_is_better,
     )
 
 
-class BucketsPanel(ChartPanel):
+class BucketsPanel(JobPanel):
     """Grouped bars: buckets along the axis, one bar per system with its 95% interval."""
 
     title = "Buckets"
+    job_name = "matchlight-buckets"
+    failure = "The buckets could not be computed"
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(link, parent)
@@ -242,11 +248,6 @@ class BucketsPanel(ChartPanel):
         self.by_combo.setToolTip("How segments are grouped")
         self.metric_combo = QComboBox()
         self.metric_combo.setToolTip("The score column averaged per bucket")
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 100)
-        self.progress.setMaximumWidth(160)
-        self.progress.setTextVisible(False)
-        self.progress.hide()
         # "reference length" and "word frequency" whole; system names may be elided.
         for label, widget, characters in (
             ("By:", self.by_combo, 16),
@@ -270,11 +271,6 @@ class BucketsPanel(ChartPanel):
         self._bars: list[pg.BarGraphItem] = []
         self._errors: list[pg.ErrorBarItem] = []
 
-        self.job = BackgroundJob(self, name="matchlight-buckets")
-        self.job.finished.connect(self._on_job_finished)
-        self.job.failed.connect(self._on_job_failed)
-        self.job.progress_changed.connect(self._on_job_progress)
-        self.job.cancelled.connect(self._on_job_cancelled)
         self.result: BucketResult | None = None
 
         self.box.clicked_at.connect(self._on_clicked)
@@ -357,8 +353,6 @@ class BucketsPanel(ChartPanel):
             label_name = by[len(LABEL_PREFIX) :]
         text = core.text
         column = self.score_key
-        self.progress.setValue(0)
-        self.progress.show()
         self.caption.setText(f"Computing bootstrap intervals over {len(rows):,} segments…")
 
         def work(cancelled: Callable[[], bool], progress: Callable[[float], None]) -> object:
@@ -374,24 +368,9 @@ class BucketsPanel(ChartPanel):
                 progress=progress,
             )
 
-        self.job.start(work)
+        self.start_job(work)
 
-    @Slot(float)
-    def _on_job_progress(self, fraction: float) -> None:
-        self.progress.setValue(round(100 * fraction))
-
-    @Slot(str)
-    def _on_job_failed(self, message: str) -> None:
-        self.progress.hide()
-        self.show_placeholder(f"The buckets could not be computed: {message}")
-
-    @Slot()
-    def _on_job_cancelled(self) -> None:
-        self.progress.hide()
-
-    @Slot(object)
-    def _on_job_finished(self, result: object) -> None:
-        self.progress.hide()
+    def job_done(self, result: object) -> None:
         if isinstance(result, BucketResult):
             self.result = result
             self.draw(result)
@@ -454,9 +433,14 @@ class BucketsPanel(ChartPanel):
             ticks.append((float(b), f"{label}\n{n}"))
         self.plot.getAxis("bottom").setTicks([ticks, []])
         self.plot.setXRange(-0.6, n_buckets - 0.4, padding=0)
-        top = np.nanmax(np.concatenate([result.high.ravel(), result.means.ravel(), [0.0]]))
-        self.plot.setYRange(0, float(top) * 1.08 if top > 0 else 1.0, padding=0)
-        self.plot.setLabel("left", result.what)
+        reached = np.concatenate([result.high.ravel(), result.low.ravel(), result.means.ravel()])
+        top = float(np.nanmax(np.append(reached, 0.0)))
+        bottom = float(np.nanmin(np.append(reached, 0.0)))  # a negated penalty's bars go down
+        if top == bottom:
+            top = 1.0
+        self.plot.setYRange(bottom * 1.08, top * 1.08, padding=0)
+        way = " (lower is better)" if result.lower_is_better else ""
+        self.plot.setLabel("left", f"{result.what}{way}")
         self.plot.setLabel("bottom", result.by)
         self.style_plot(self.plot, f"{result.what[0].upper()}{result.what[1:]} per bucket")
         self.legend.setText(
@@ -471,8 +455,8 @@ class BucketsPanel(ChartPanel):
         note = f" ({result.note})" if result.note else ""
         self.caption.setText(
             f"{result.what[0].upper()}{result.what[1:]} per bucket over {n_rows:,} segments"
-            f"{note}; whiskers: 95% bootstrap interval ({BOOTSTRAP:,} resamples, seed {SEED}). "
-            "Click a bar to select its segments."
+            f"{way}{note}; whiskers: 95% bootstrap interval ({BOOTSTRAP:,} resamples, seed "
+            f"{SEED}). Click a bar to select its segments."
         )
 
     # -- clicks ---------------------------------------------------------------------------------

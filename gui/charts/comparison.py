@@ -43,8 +43,13 @@ from matchlight.core.session.imported import LabelImport, ScoreImport
 from matchlight.gui.charts.base import ChartPanel
 from matchlight.gui.charts.buckets import BucketsPanel
 from matchlight.gui.charts.distributions import DistributionsPanel
-from matchlight.gui.charts.imports import LabelImportDialog, ScoreImportDialog, imported_column
-from matchlight.gui.charts.jobs import BackgroundJob
+from matchlight.gui.charts.imports import (
+    LabelImportDialog,
+    ScoreImportDialog,
+    describe_scale,
+    imported_column,
+)
+from matchlight.gui.charts.jobpanel import JobPanel
 from matchlight.gui.charts.link import ChartLink
 from matchlight.gui.charts.references import ReferencesPanel, SteppedAudit, audit_warning
 from matchlight.gui.charts.scatter import ScatterPanel
@@ -294,9 +299,8 @@ class ComparisonDocks(QObject):
         """Stop every background computation (the window closes)."""
         self.audit_job.shutdown()
         for panel in self.panel.panels():
-            job = getattr(panel, "job", None)
-            if isinstance(job, BackgroundJob):
-                job.shutdown()
+            if isinstance(panel, JobPanel):
+                panel.shutdown()
 
     def _update_actions(self) -> None:
         open_ = self.link.session is not None
@@ -381,8 +385,8 @@ class ComparisonDocks(QObject):
         if missing:
             notes.append(f"no scores for {', '.join(missing)}")
         finite = values[np.isfinite(values)]
-        spread = f" (values {finite.min():.4g} to {finite.max():.4g})" if finite.size else ""
-        message = f"Added {imported.name}{spread}."
+        spread = f"values {finite.min():.4g} to {finite.max():.4g}; " if finite.size else ""
+        message = f"Added {imported.name} ({spread}{describe_scale(column)})."
         if notes:
             message += " " + "; ".join(notes) + "."
         self.link.message.emit(message)

@@ -4,18 +4,18 @@ per-segment difference between two systems, each linked to the table.
 Dragging across either histogram selects the rows whose value lies in the dragged range (the
 range stays and can be moved or resized); clicking a bar selects the rows of that bin. The
 score histogram brushes one system's values (the "Select by" system, drawn filled). The
-difference histogram is centred on a zero bin, its bars coloured by which system is ahead, and
-says on how many rows each system is ahead. Both show the rows of the current selection (without
-their own brush).
+difference histogram has zero as a bin edge and the exact ties in a bar of their own; its bars
+take the colour of the system their differences favour (on a penalty such as MQM, a negative
+difference favours A), and it says on how many rows each system is better. Both show the rows
+of the current selection (without their own brush).
 
-Bins follow :func:`numpy.histogram`: half-open ``[e_i, e_i+1)``, the last one closed. Scores on
-the 0-100 scale are binned by 5 points, clipped to ``[0, 100]`` (sentence BLEU can come out as
-100.00000000000004); an imported column is binned over its own range.
+Bins and ranges follow the column's scale (:mod:`core.analysis.scales`): a column with a natural
+range is binned over it (0-100 by 5 points, 0-1 by 0.05), values a hair past a bound counted on
+it (sentence BLEU can come out as 100.00000000000004); an unbounded side takes the data's.
+Bins follow :func:`numpy.histogram`: half-open ``[e_i, e_i+1)``, the last one closed.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import numpy.typing as npt
@@ -24,88 +24,57 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Slot
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
+from matchlight.core.analysis.scales import (
+    DifferenceBins,
+    ahead_counts,
+    bin_index,
+    clip_to_bounds,
+    difference_bins,
+    display_bounds,
+    nice_step,
+    score_edges,
+)
 from matchlight.core.metrics.base import ScoreColumn
-from matchlight.gui.charts.base import ChartPanel, compact, fill_combo, legend_html, make_plot
+from matchlight.gui.charts.base import (
+    ChartPanel,
+    better_note,
+    compact,
+    fill_combo,
+    legend_html,
+    make_plot,
+)
 from matchlight.gui.charts.brush import BrushViewBox
 from matchlight.gui.charts.link import ChartLink
 
-__all__ = [
-    "SCORE_BIN",
-    "DistributionsPanel",
-    "bin_index",
-    "difference_edges",
-    "nice_step",
-    "score_edges",
-]
+__all__ = ["TIE_WIDTH", "DistributionsPanel", "axis_ticks", "bin_index", "nice_step"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-#: Bin width for scores on the 0-100 scale, and for their differences.
-SCORE_BIN = 5.0
-#: About this many bins for columns on another scale.
-TARGET_BINS = 30
+#: Width of the bar of exact ties, as a share of a bin (it stands on zero, over its neighbours).
+TIE_WIDTH = 0.4
+
+Ticks = list[list[tuple[float, str]]]
 
 
-def on_percent_scale(column: ScoreColumn, external: bool) -> bool:
-    """Whether a column's values lie on the 0-100 scale (every registered metric's do)."""
-    return column.kind == "score" and not external
+def axis_ticks(low: float, high: float, *, signed: bool = False) -> Ticks:
+    """Major ticks at about five, minor at about ten nice steps over ``[low, high]`` (0-100:
+    every 20 and 10; ±100: every 50 and 10), labelled ``+50`` when ``signed``."""
+    span = high - low
+    major, minor = nice_step(span, 4 if signed else 5), nice_step(span, 20 if signed else 10)
 
+    def at(step: float) -> list[float]:
+        first = np.ceil(low / step - 1e-9)
+        last = np.floor(high / step + 1e-9)
+        return [float(k * step) + 0.0 for k in np.arange(first, last + 1)]
 
-def nice_step(span: float, bins: int) -> float:
-    """A bin width of 1, 2, 2.5 or 5 times a power of ten giving about ``bins`` bins."""
-    if not math.isfinite(span) or span <= 0:
-        return 1.0
-    raw = span / bins
-    power = 10.0 ** math.floor(math.log10(raw))
-    for factor in (1.0, 2.0, 2.5, 5.0, 10.0):
-        if raw <= factor * power:
-            return factor * power
-    return 10.0 * power  # pragma: no cover - the loop always returns
+    def label(v: float) -> str:
+        if signed and v:
+            return f"{v:+.10g}"
+        return f"{v:.10g}"
 
-
-def score_edges(values: FloatArray, *, percent: bool) -> FloatArray:
-    """Bin edges for score values: 0-100 by :data:`SCORE_BIN`, else over the finite values'
-    range in :func:`nice_step` widths."""
-    if percent:
-        return np.arange(0.0, 100.0 + SCORE_BIN / 2, SCORE_BIN)
-    finite = values[np.isfinite(values)]
-    if finite.size == 0:
-        return np.array([0.0, 1.0])
-    low, high = float(finite.min()), float(finite.max())
-    step = nice_step(high - low, TARGET_BINS)
-    start = math.floor(low / step) * step
-    stop = max(start + step, math.ceil(high / step) * step)
-    count = round((stop - start) / step)
-    return start + step * np.arange(count + 1, dtype=np.float64)
-
-
-def difference_edges(deltas: FloatArray, *, percent: bool) -> FloatArray:
-    """Symmetric bin edges with a bin centred on zero: ``(k - 1/2) * w``. On the 0-100 scale
-    ``w`` is :data:`SCORE_BIN` and the bins reach ±100; else ``w`` fits the largest |Δ|."""
-    finite = np.abs(deltas[np.isfinite(deltas)])
-    if percent:
-        step, reach = SCORE_BIN, 100.0
-    else:
-        reach = float(finite.max()) if finite.size else 1.0
-        step = nice_step(2 * reach, TARGET_BINS) if reach > 0 else 1.0
-    k = max(1, math.ceil(reach / step - 0.5))
-    return (np.arange(-k, k + 2, dtype=np.float64) - 0.5) * step
-
-
-def bin_index(values: FloatArray, edges: FloatArray) -> IntArray:
-    """The bin of each value as :func:`numpy.histogram` counts it (``[e_i, e_i+1)``, the last
-    bin closed); -1 for NaN or a value outside the edges."""
-    index = np.searchsorted(edges, values, side="right").astype(np.int64) - 1
-    last = len(edges) - 2
-    index[values == edges[-1]] = last
-    index[(index < 0) | (index > last) | np.isnan(values)] = -1
-    return index
-
-
-def _percent_clip(values: FloatArray, percent: bool) -> FloatArray:
-    return np.clip(values, 0.0, 100.0) if percent else values
+    return [[(v, label(v)) for v in at(major)], [(v, "") for v in at(minor)]]
 
 
 class DistributionsPanel(ChartPanel):
@@ -163,20 +132,25 @@ class DistributionsPanel(ChartPanel):
         self.zero_line = pg.InfiniteLine(0.0, angle=90, movable=False)
         self.delta_plot.addItem(self.zero_line, ignoreBounds=True)
         self.delta_bars = {
-            side: pg.BarGraphItem(x0=[], x1=[], height=[]) for side in ("b", "tie", "a")
+            side: pg.BarGraphItem(x0=[], x1=[], height=[]) for side in ("b", "a", "tie")
         }
         for bars in self.delta_bars.values():
             self.delta_plot.addItem(bars)
+        self.delta_bars["tie"].setZValue(2)  # stands on zero, over its neighbours
         self._curves: list[pg.PlotDataItem] = []
 
         # What is drawn, for clicks and tests.
         self.score_edges: FloatArray = np.zeros(0)
         self.score_counts: dict[int, IntArray] = {}
+        self.delta_bins: DifferenceBins | None = None
         self.delta_edges: FloatArray = np.zeros(0)
         self.delta_counts: IntArray = np.zeros(0, np.int64)
+        self.delta_ties = 0
+        #: (A better, equal, B better) among the rows drawn.
+        self.ahead: tuple[int, int, int] = (0, 0, 0)
         self.score_rows: IntArray = np.zeros(0, np.int64)
         self.delta_rows: IntArray = np.zeros(0, np.int64)
-        self._percent = True
+        self._bounds: tuple[float, float] = (0.0, 100.0)
 
         self.score_box.brushed.connect(self._on_score_brushed)
         self.score_box.clicked_at.connect(self._on_score_clicked)
@@ -319,12 +293,12 @@ class DistributionsPanel(ChartPanel):
             return
         self.show_body()
         column = table.column_info(key)
-        percent = on_percent_scale(column, key in table.external)
-        self._percent = percent
+        scored = table.scores[:, table.done, table.metric_index(key)]
+        self._bounds = display_bounds(column, scored)
         self.score_rows = np.flatnonzero(self.link.population(self.score_plot) & table.done)
         self.delta_rows = np.flatnonzero(self.link.population(self.delta_plot) & table.done)
-        self._draw_scores(column, percent)
-        self._draw_difference(column, percent)
+        self._draw_scores(column)
+        self._draw_difference(column)
         n_total = table.n_segments
         shown = len(self.score_rows)
         scope = (
@@ -334,22 +308,22 @@ class DistributionsPanel(ChartPanel):
         )
         scoring = "" if table.complete else f" Scoring: {table.n_done:,} scored so far."
         self.caption.setText(
-            f"Sentence {column.label} over {scope}.{scoring} Drag across a histogram to select "
-            "the segments in that range; click a bar to select its segments."
+            f"Sentence {column.label}{better_note(column)} over {scope}.{scoring} Drag across a "
+            "histogram to select the segments in that range; click a bar to select its segments."
         )
 
     def _values(self, key: str, system: int) -> FloatArray:
         table = self.link.table
         assert table is not None
-        return _percent_clip(table.column(key, system), self._percent)
+        return clip_to_bounds(table.column(key, system), self._bounds)
 
-    def _draw_scores(self, column: ScoreColumn, percent: bool) -> None:
+    def _draw_scores(self, column: ScoreColumn) -> None:
         table = self.link.table
         assert table is not None
         key = column.key
         n_sys = len(table.systems)
         values = [self._values(key, s)[self.score_rows] for s in range(n_sys)]
-        edges = score_edges(np.concatenate(values) if values else np.zeros(0), percent=percent)
+        edges = score_edges(column, np.array(self._bounds))
         self.score_edges = edges
         while len(self._curves) < n_sys:
             curve = pg.PlotDataItem(stepMode="center", antialias=False)
@@ -375,14 +349,8 @@ class DistributionsPanel(ChartPanel):
         self.score_plot.setXRange(float(edges[0]), float(edges[-1]), padding=0.01)
         top = max([int(c.max()) for c in self.score_counts.values() if c.size] + [1])
         self.score_plot.setYRange(0, top * 1.05, padding=0)
-        axis = self.score_plot.getAxis("bottom")
-        if percent:
-            axis.setTicks(
-                [[(v, f"{v:g}") for v in range(0, 101, 20)], [(v, "") for v in range(0, 101, 10)]]
-            )
-        else:
-            axis.setTicks(None)
-        self.score_plot.setLabel("bottom", f"sentence {column.label}")
+        self.score_plot.getAxis("bottom").setTicks(axis_ticks(float(edges[0]), float(edges[-1])))
+        self.score_plot.setLabel("bottom", f"sentence {column.label}{better_note(column)}")
         self.style_plot(self.score_plot, f"Sentence {column.label} per system")
         per_line = self.legend_columns() // (1 if self._vertical else 2)
         self.score_legend.setText(
@@ -398,7 +366,7 @@ class DistributionsPanel(ChartPanel):
         a, b = self.pair
         return self._values(key, a) - self._values(key, b)
 
-    def _draw_difference(self, column: ScoreColumn, percent: bool) -> None:
+    def _draw_difference(self, column: ScoreColumn) -> None:
         table = self.link.table
         assert table is not None
         a, b = self.pair
@@ -406,22 +374,15 @@ class DistributionsPanel(ChartPanel):
         names = table.systems
         deltas = self._deltas(column.key)[self.delta_rows]
         deltas = deltas[~np.isnan(deltas)]
-        edges = difference_edges(deltas, percent=percent)
-        counts, _ = np.histogram(deltas, bins=edges)
-        self.delta_edges = edges
-        self.delta_counts = counts.astype(np.int64)
-        centre = len(counts) // 2
-        sides = {
-            "b": np.arange(centre),
-            "tie": np.array([centre]),
-            "a": np.arange(centre + 1, len(counts)),
-        }
-        colours = {
-            "b": theme.system(b, 200),
-            "tie": theme.with_alpha(theme.muted, 200),
-            "a": theme.system(a, 200),
-        }
-        for side, index in sides.items():
+        bins = difference_bins(column, deltas)
+        self.delta_bins = bins
+        self.delta_edges = bins.edges
+        self.delta_counts = bins.counts
+        self.delta_ties = bins.ties
+        edges, counts = bins.edges, bins.counts
+        colours = {"a": theme.system(a, 200), "b": theme.system(b, 200)}
+        for side, favour in (("a", 1), ("b", -1)):
+            index = np.flatnonzero(bins.favours == favour)
             self.delta_bars[side].setOpts(
                 x0=edges[index],
                 x1=edges[index + 1],
@@ -429,33 +390,37 @@ class DistributionsPanel(ChartPanel):
                 brush=pg.mkBrush(colours[side]),
                 pen=pg.mkPen(theme.background, width=0.5),
             )
-        reach = float(edges[-1])
+        half = TIE_WIDTH * bins.width / 2
+        self.delta_bars["tie"].setOpts(
+            x0=[-half],
+            x1=[half],
+            height=[bins.ties],
+            brush=pg.mkBrush(theme.with_alpha(theme.muted, 230)),
+            pen=pg.mkPen(theme.background, width=1.5),
+        )
+        reach = bins.reach
         self.delta_plot.setXRange(-reach, reach, padding=0.01)
-        self.delta_plot.setYRange(0, max(1, int(counts.max()) if counts.size else 1) * 1.05)
-        axis = self.delta_plot.getAxis("bottom")
-        if percent:
-            major = [(v, f"{v:+g}" if v else "0") for v in range(-100, 101, 50)]
-            minor = [(v, "") for v in range(-100, 101, 10)]
-            axis.setTicks([major, minor])
-        else:
-            axis.setTicks(None)
+        top = max([1, bins.ties, *(int(c) for c in counts)])
+        self.delta_plot.setYRange(0, top * 1.05)
+        self.delta_plot.getAxis("bottom").setTicks(axis_ticks(-reach, reach, signed=True))
         a_name, b_name = names[a], names[b]
-        self.delta_plot.setLabel("bottom", f"{a_name} − {b_name} (sentence {column.label})")
-        ahead_a = int((deltas > 0).sum())
-        ahead_b = int((deltas < 0).sum())
-        ties = int((deltas == 0).sum())
+        self.delta_plot.setLabel(
+            "bottom", f"{a_name} − {b_name} (sentence {column.label}){better_note(column)}"
+        )
+        self.ahead = ahead_counts(column, deltas)
+        ahead_a, ties, ahead_b = self.ahead
         title = f"{a_name} − {b_name} per segment" if a != b else "Pick two different systems"
         self.style_plot(self.delta_plot, title)
         per_line = self.legend_columns() // (1 if self._vertical else 2)
+        entries = [
+            (theme.system(b).name(), f"{b_name} ahead: {ahead_b:,}"),
+            (theme.muted.name(), f"equal: {ties:,}"),
+            (theme.system(a).name(), f"{a_name} ahead: {ahead_a:,}"),
+        ]
+        if column.sign < 0:  # the left of the axis favours A
+            entries.reverse()
         self.delta_legend.setText(
-            legend_html(
-                [
-                    (theme.system(b).name(), f"{b_name} ahead: {ahead_b:,}"),
-                    (theme.muted.name(), f"equal: {ties:,}"),
-                    (theme.system(a).name(), f"{a_name} ahead: {ahead_a:,}"),
-                ],
-                per_line=max(1, min(3, per_line)),
-            ),
+            legend_html(entries, per_line=max(1, min(3, per_line))),
             color=theme.foreground.name(),
             size="9pt",
         )
@@ -471,13 +436,13 @@ class DistributionsPanel(ChartPanel):
         low, high = sorted((low, high))
         values = self._values(key, self.brush_system)
         keep = table.done & (values >= low) & (values <= high)
-        label = self.column_info(key).label  # type: ignore[union-attr]
+        column = table.column_info(key)
         name = table.systems[self.brush_system]
         self.score_region.setRegion((low, high))
         self.score_region.show()
         return self.link.select_rows(
             np.flatnonzero(keep),
-            f"{label} of {name} in [{low:.1f}, {high:.1f}]",
+            f"{column.label} of {name} in [{column.format(low)}, {column.format(high)}]",
             owner=self.score_plot,
         )
 
@@ -492,13 +457,13 @@ class DistributionsPanel(ChartPanel):
         keep = table.done & (bin_index(values, edges) == index)
         low, high = float(edges[index]), float(edges[index + 1])
         closing = "]" if index == len(edges) - 2 else ")"
-        label = self.column_info(key).label  # type: ignore[union-attr]
+        label = table.column_info(key).label
         name = table.systems[self.brush_system]
         self.score_region.setRegion((low, high))
         self.score_region.show()
         return self.link.select_rows(
             np.flatnonzero(keep),
-            f"{label} of {name} in [{low:g}, {high:g}{closing}",
+            f"{label} of {name} in [{low:.10g}, {high:.10g}{closing}",
             owner=self.score_plot,
         )
 
@@ -511,28 +476,47 @@ class DistributionsPanel(ChartPanel):
         low, high = sorted((low, high))
         deltas = self._deltas(key)
         keep = table.done & (deltas >= low) & (deltas <= high)
+        column = table.column_info(key)
         self.delta_region.setRegion((low, high))
         self.delta_region.show()
+        shown = f"[{column.format(low, signed=True)}, {column.format(high, signed=True)}]"
         return self.link.select_rows(
-            np.flatnonzero(keep),
-            f"{self._pair_label()} in [{low:+.1f}, {high:+.1f}]",
-            owner=self.delta_plot,
+            np.flatnonzero(keep), f"{self._pair_label()} in {shown}", owner=self.delta_plot
         )
 
     def select_difference_bin(self, index: int) -> bool:
+        """Select the segments whose non-zero difference lies in bin ``index`` (the ties have
+        a bar of their own: :meth:`select_ties`)."""
         table = self.link.table
         key = self.score_key
-        edges = self.delta_edges
-        if table is None or key is None or not 0 <= index < len(edges) - 1:
+        bins = self.delta_bins
+        if table is None or key is None or bins is None or not 0 <= index < len(bins.counts):
             return False
-        keep = table.done & (bin_index(self._deltas(key), edges) == index)
-        low, high = float(edges[index]), float(edges[index + 1])
+        keep = table.done & (bins.bin_of(self._deltas(key)) == index)
+        low, high = float(bins.edges[index]), float(bins.edges[index + 1])
+        opening = "(" if low == 0 else "["
+        closing = "]" if index == len(bins.counts) - 1 else ")"
         self.delta_region.setRegion((low, high))
         self.delta_region.show()
         return self.link.select_rows(
             np.flatnonzero(keep),
-            f"{self._pair_label()} in [{low:+g}, {high:+g})",
+            f"{self._pair_label()} in {opening}{low:+.10g}, {high:+.10g}{closing}",
             owner=self.delta_plot,
+        )
+
+    def select_ties(self) -> bool:
+        """Select the segments where A and B score exactly the same (the "equal" bar)."""
+        table = self.link.table
+        key = self.score_key
+        bins = self.delta_bins
+        if table is None or key is None or bins is None:
+            return False
+        keep = table.done & (self._deltas(key) == 0)
+        half = TIE_WIDTH * bins.width / 2
+        self.delta_region.setRegion((-half, half))
+        self.delta_region.show()
+        return self.link.select_rows(
+            np.flatnonzero(keep), f"{self._pair_label()} = 0 (equal)", owner=self.delta_plot
         )
 
     def _pair_label(self) -> str:
@@ -559,7 +543,14 @@ class DistributionsPanel(ChartPanel):
 
     @Slot(QPointF)
     def _on_delta_clicked(self, point: QPointF) -> None:
-        index = int(bin_index(np.array([point.x()]), self.delta_edges)[0])
+        bins = self.delta_bins
+        if bins is None:
+            return
+        x, y = point.x(), point.y()
+        if bins.ties and abs(x) <= TIE_WIDTH * bins.width / 2 and 0 <= y <= bins.ties:
+            self.select_ties()
+            return
+        index = int(bin_index(np.array([x]), bins.edges)[0])
         if index >= 0:
             self.select_difference_bin(index)
 

@@ -5,15 +5,23 @@ Files are read in a background job by ``core`` (:func:`core.io.scores.read_score
 :func:`core.io.labels.read_labels`); a problem is shown in the dialog as core words it, naming
 the file and the line, and the dialog stays open to fix it. Nothing here changes the comparison:
 the dialog hands what it read to its owner (:class:`~gui.charts.comparison.ComparisonDocks`).
+
+The score dialog also asks for the column's scale: which way is better, its range and its
+decimals. Once files are chosen it reads them in the background and fills the scale in as the
+values suggest (:func:`~core.metrics.base.infer_scale`: COMET's 0-1 with three decimals, a name
+saying error or MQM lower-is-better); what the user changes there is what the column gets.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal, Slot
+import numpy as np
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -25,6 +33,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPushButton,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -32,17 +41,26 @@ from PySide6.QtWidgets import (
 from matchlight.core.io.inputs import InputError
 from matchlight.core.io.labels import LabelColumn, read_labels
 from matchlight.core.io.scores import SCORE_FORMATS, ImportedScores, ScoreSpec, read_scores
-from matchlight.core.metrics.base import ScoreColumn
+from matchlight.core.metrics.base import Scale, ScoreColumn
 from matchlight.gui.charts.jobs import BackgroundJob
 
-__all__ = ["LabelImportDialog", "ScoreImportDialog", "imported_column"]
+__all__ = [
+    "PREVIEW_DELAY_MS",
+    "LabelImportDialog",
+    "ScoreImportDialog",
+    "describe_scale",
+    "imported_column",
+]
 
 _ERROR_STYLE = "QLabel { color: #b00020; }"
+#: How long the score dialog waits after a change before reading the files for the scale.
+PREVIEW_DELAY_MS = 300
 
 
 def imported_column(imported: ImportedScores, taken: Sequence[str] = ()) -> ScoreColumn:
     """The score-table column for ``imported``: key ``imported_<name>`` (made unique against
-    ``taken``), labelled with the name the user gave, corpus figure the mean."""
+    ``taken``), labelled with the name the user gave, corpus figure the mean, on the scale the
+    user gave or the values suggest (:meth:`~core.io.scores.ImportedScores.column_scale`)."""
     slug = re.sub(r"[^0-9A-Za-z]+", "_", imported.name).strip("_").lower() or "score"
     key = f"imported_{slug}"
     n = 2
@@ -59,7 +77,22 @@ def imported_column(imported: ImportedScores, taken: Sequence[str] = ()) -> Scor
         kind="score",
         corpus="mean",
         headline=True,
-    )
+    ).with_scale(imported.column_scale())
+
+
+def describe_scale(column: ScoreColumn) -> str:
+    """``higher is better, 0 to 1, 3 decimals``: a column's scale in words (the right-click
+    menu of the table's header changes it)."""
+    if column.low is None and column.high is None:
+        span = "no bounds"
+    elif column.high is None:
+        span = f"from {column.low:g}"
+    elif column.low is None:
+        span = f"up to {column.high:g}"
+    else:
+        span = f"{column.low:g} to {column.high:g}"
+    places = "decimal" if column.decimals == 1 else "decimals"
+    return f"{column.better} is better, {span}, {column.decimals} {places}"
 
 
 class _ReadingDialog(QDialog):
@@ -182,6 +215,35 @@ class ScoreImportDialog(_ReadingDialog):
         form.addRow("Score column:", self.column_edit)
         form.addRow("System column:", self.system_edit)
         form.addRow("Segment column:", self.segment_edit)
+        self.better_combo = QComboBox()
+        self.better_combo.addItem("Higher is better", "higher")
+        self.better_combo.addItem("Lower is better", "lower")
+        self.better_combo.setToolTip("Lower is better for an error rate or a penalty (TER, MQM)")
+        self.low_edit = QLineEdit("0")
+        self.high_edit = QLineEdit("100")
+        for edit, end in ((self.low_edit, "lowest"), (self.high_edit, "highest")):
+            edit.setPlaceholderText("none")
+            edit.setToolTip(f"The {end} value the score can take; empty: no bound")
+            edit.setMaximumWidth(90)
+        self.decimals_spin = QSpinBox()
+        self.decimals_spin.setRange(0, 12)
+        self.decimals_spin.setValue(1)
+        self.decimals_spin.setToolTip("Decimals the table shows (corpus figures get one more)")
+        scale = QHBoxLayout()
+        scale.addWidget(self.better_combo)
+        scale.addSpacing(8)
+        scale.addWidget(QLabel("from"))
+        scale.addWidget(self.low_edit)
+        scale.addWidget(QLabel("to"))
+        scale.addWidget(self.high_edit)
+        scale.addSpacing(8)
+        scale.addWidget(QLabel("decimals"))
+        scale.addWidget(self.decimals_spin)
+        scale.addStretch(1)
+        form.addRow("Scale:", scale)
+        self.scale_note = QLabel("Filled in from the values once the files are read.")
+        self.scale_note.setWordWrap(True)
+        form.addRow("", self.scale_note)
         note = QLabel(
             f"One value per segment ({n_segments:,}) for each system "
             f"({', '.join(self.systems)}): a file per system (named after it, as sys.NAME.tsv), "
@@ -191,10 +253,108 @@ class ScoreImportDialog(_ReadingDialog):
         form.addRow(note)
         self.finish_layout(form)
         self._dialog: QFileDialog | None = None
+        #: Whether the user set the scale (then it is theirs; else the values' own).
+        self.scale_chosen = False
+        self.preview_job = BackgroundJob(self, name="matchlight-import-preview")
+        self.preview_job.finished.connect(self._on_preview_read)
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(PREVIEW_DELAY_MS)
+        self._preview_timer.timeout.connect(self.preview)
+        for edit in (self.name_edit, self.column_edit, self.system_edit, self.segment_edit):
+            edit.textChanged.connect(self._on_input_changed)
+        self.format_combo.currentIndexChanged.connect(self._on_input_changed)
+        model = self.files.model()
+        model.rowsInserted.connect(self._on_input_changed)
+        model.rowsRemoved.connect(self._on_input_changed)
+        self.better_combo.activated.connect(self._on_scale_edited)
+        self.low_edit.textEdited.connect(self._on_scale_edited)
+        self.high_edit.textEdited.connect(self._on_scale_edited)
+        self.decimals_spin.valueChanged.connect(self._on_scale_edited)
 
     def set_files(self, paths: Sequence[str]) -> None:
         self.files.clear()
         self.files.addItems(list(paths))
+
+    # -- the scale --------------------------------------------------------------------------------
+
+    def set_scale(self, scale: Scale) -> None:
+        """Show ``scale`` in the scale fields (it is the user's choice from then on)."""
+        self._show_scale(scale)
+        self.scale_chosen = True
+
+    def _show_scale(self, scale: Scale) -> None:
+        widgets = (self.better_combo, self.low_edit, self.high_edit, self.decimals_spin)
+        for widget in widgets:
+            widget.blockSignals(True)
+        self.better_combo.setCurrentIndex(self.better_combo.findData(scale.better))
+        self.low_edit.setText("" if scale.low is None else f"{scale.low:g}")
+        self.high_edit.setText("" if scale.high is None else f"{scale.high:g}")
+        self.decimals_spin.setValue(scale.decimals)
+        for widget in widgets:
+            widget.blockSignals(False)
+
+    def scale(self) -> Scale:
+        """The scale the fields say; ValueError (a message for the user) when they say none."""
+        ends: list[float | None] = []
+        for edit, name in ((self.low_edit, "lowest"), (self.high_edit, "highest")):
+            text = edit.text().strip()
+            if not text:
+                ends.append(None)
+                continue
+            try:
+                value = float(text)
+            except ValueError:
+                raise ValueError(f"The {name} value, {text!r}, is not a number.") from None
+            if not math.isfinite(value):
+                raise ValueError(f"The {name} value must be a finite number, not {text!r}.")
+            ends.append(value)
+        low, high = ends
+        if low is not None and high is not None and low > high:
+            raise ValueError(f"The lowest value ({low:g}) is above the highest ({high:g}).")
+        better = "lower" if self.better_combo.currentData() == "lower" else "higher"
+        return Scale(better, low, high, self.decimals_spin.value())
+
+    @Slot()
+    def _on_scale_edited(self) -> None:
+        self.scale_chosen = True
+
+    @Slot()
+    def _on_input_changed(self) -> None:
+        self._preview_timer.start()
+
+    @Slot()
+    def preview(self) -> None:
+        """Read the files in the background and fill the scale in as their values suggest
+        (unless the user set it). A problem is left for OK to report."""
+        self._preview_timer.stop()
+        specs = self.specs()
+        if not specs:
+            return
+        systems, n = self.systems, self.n_segments
+        name = self.name_edit.text().strip() or "score"
+
+        def run(cancelled: Callable[[], bool], progress: Callable[[float], None]) -> object:
+            try:
+                return read_scores(specs, systems=systems, n_segments=n, name=name)
+            except InputError:
+                return None
+
+        self.preview_job.start(run)
+
+    @Slot(object)
+    def _on_preview_read(self, result: object) -> None:
+        if not isinstance(result, ImportedScores):
+            self.scale_note.setText("Filled in from the values once the files are read.")
+            return
+        finite = result.values[np.isfinite(result.values)]
+        if finite.size:
+            self.scale_note.setText(
+                f"The values run from {finite.min():.4g} to {finite.max():.4g}"
+                + ("." if self.scale_chosen else "; the scale above is what they suggest.")
+            )
+        if not self.scale_chosen:
+            self._show_scale(result.column_scale())
 
     def paths(self) -> list[str]:
         return [self.files.item(i).text() for i in range(self.files.count())]
@@ -237,11 +397,28 @@ class ScoreImportDialog(_ReadingDialog):
         if not specs:
             self.show_error("Add at least one file.")
             return
+        try:
+            chosen = self.scale() if self.scale_chosen else None
+        except ValueError as error:
+            self.show_error(str(error))
+            return
+        self._preview_timer.stop()
+        self.preview_job.cancel()
         systems, n = self.systems, self.n_segments
-        self.read(lambda: read_scores(specs, systems=systems, n_segments=n, name=name))
+
+        def work() -> object:
+            imported = read_scores(specs, systems=systems, n_segments=n, name=name)
+            return imported if chosen is None else replace(imported, scale=chosen)
+
+        self.read(work)
 
     def deliver(self, result: object) -> None:
         self.scores_read.emit(result)
+
+    def done(self, code: int) -> None:
+        self._preview_timer.stop()
+        self.preview_job.shutdown()
+        super().done(code)
 
 
 class LabelImportDialog(_ReadingDialog):

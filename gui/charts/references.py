@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHeaderView,
     QLabel,
-    QProgressBar,
     QTableView,
     QWidget,
 )
@@ -52,8 +51,8 @@ from matchlight.core.analysis.references import (
 from matchlight.core.scoring.engine import iter_score_chunks, iter_score_chunks_offloaded
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.session.comparison import ComparisonSession
-from matchlight.gui.charts.base import ChartPanel, compact, fill_combo
-from matchlight.gui.charts.jobs import BackgroundJob
+from matchlight.gui.charts.base import compact, fill_combo
+from matchlight.gui.charts.jobpanel import JobPanel
 from matchlight.gui.charts.link import ChartLink
 
 __all__ = [
@@ -298,7 +297,7 @@ class ReferenceModel(QAbstractTableModel):
         return None
 
 
-class ReferencesPanel(ChartPanel):
+class ReferencesPanel(JobPanel):
     """Scores per reference, the audit, and its warning.
 
     Signals:
@@ -306,6 +305,8 @@ class ReferencesPanel(ChartPanel):
     """
 
     title = "References"
+    job_name = "matchlight-references"
+    failure = "The references could not be scored"
     warning_changed = Signal(str)
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
@@ -315,11 +316,6 @@ class ReferencesPanel(ChartPanel):
         self.metric_combo.setToolTip("The score computed against each reference alone")
         compact(self.metric_combo)
         self.metric_combo.currentIndexChanged.connect(self._on_choice_changed)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 100)
-        self.progress.setMaximumWidth(160)
-        self.progress.setTextVisible(False)
-        self.progress.hide()
         self.controls.addWidget(QLabel("Score:"))
         self.controls.addWidget(self.metric_combo)
         self.controls.addWidget(self.progress)
@@ -339,11 +335,6 @@ class ReferencesPanel(ChartPanel):
         self.add_body(self.warning, 0)
         self.add_body(self.view, 1)
 
-        self.job = BackgroundJob(self, name="matchlight-references")
-        self.job.finished.connect(self._on_job_finished)
-        self.job.failed.connect(self._on_job_failed)
-        self.job.progress_changed.connect(self._on_job_progress)
-        self.job.cancelled.connect(self._on_job_cancelled)
         # Tables scored against each reference alone, for (table, metric).
         self._singles: tuple[int, str, tuple[ScoreTable, ...]] | None = None
         self.listen(link.session_changed, self._on_session_changed)
@@ -408,8 +399,6 @@ class ReferencesPanel(ChartPanel):
         cached = self._singles
         singles = cached[2] if cached is not None and cached[:2] == (id(table), key) else None
         chunks = iter_score_chunks_offloaded if len(text) >= OFFLOAD_FROM else iter_score_chunks
-        self.progress.setValue(0)
-        self.progress.show()
 
         def work(cancelled: Callable[[], bool], progress: Callable[[float], None]) -> object:
             made = singles
@@ -430,24 +419,9 @@ class ReferencesPanel(ChartPanel):
             progress(1.0)
             return (id(table), key, made, report)
 
-        self.job.start(work)
+        self.start_job(work)
 
-    @Slot(float)
-    def _on_job_progress(self, fraction: float) -> None:
-        self.progress.setValue(round(100 * fraction))
-
-    @Slot()
-    def _on_job_cancelled(self) -> None:
-        self.progress.hide()
-
-    @Slot(str)
-    def _on_job_failed(self, message: str) -> None:
-        self.progress.hide()
-        self.show_placeholder(f"The references could not be scored: {message}")
-
-    @Slot(object)
-    def _on_job_finished(self, payload: object) -> None:
-        self.progress.hide()
+    def job_done(self, payload: object) -> None:
         if not isinstance(payload, tuple):
             return
         table_id, key, singles, report = payload

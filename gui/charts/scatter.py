@@ -1,13 +1,16 @@
 """System X against system Y: one point per segment, the diagonal, linked to the table.
 
 Every scored segment is a point at (X's score, Y's score) for the chosen column; points above
-the diagonal are segments where Y scores higher. All points are one uniformly styled
-:class:`pyqtgraph.ScatterPlotItem` fed numpy arrays, drawn without antialiasing; with many
-segments, points that fall on the same spot (a 400th of the axis range, about a pixel) are drawn
-once (every segment still answers a click). The rows of the current selection are marked by a
-second, small overlay item and the table's current row by a ring, so a selection never restyles
-the points. Clicking a point makes its segment the table's current row; dragging a box selects
-the segments inside it. The wheel zooms.
+the diagonal are segments where Y scores higher, which is Y better, or X better on a column
+where lower is better (an MQM penalty): the counts beside the plot say who is better where. A
+column with a natural range (0-100, 0-1) is shown over it, square; another over its data.
+
+All points are one uniformly styled :class:`pyqtgraph.ScatterPlotItem` fed numpy arrays,
+drawn without antialiasing; with many segments, points that fall on the same spot (a 400th of
+the axis range, about a pixel) are drawn once (every segment still answers a click). The rows
+of the current selection are marked by a second, small overlay item and the table's current row
+by a ring, so a selection never restyles the points. Clicking a point makes its segment the
+table's current row; dragging a box selects the segments inside it. The wheel zooms.
 """
 
 from __future__ import annotations
@@ -19,8 +22,11 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Slot
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QComboBox, QGraphicsItem, QLabel, QPushButton, QWidget
 
-from matchlight.gui.charts.base import ChartPanel, compact, fill_combo, make_plot
+from matchlight.core.analysis.scales import display_bounds
+from matchlight.core.metrics.base import ScoreColumn
+from matchlight.gui.charts.base import ChartPanel, better_note, compact, fill_combo, make_plot
 from matchlight.gui.charts.brush import BrushViewBox
+from matchlight.gui.charts.distributions import axis_ticks
 from matchlight.gui.charts.link import ChartLink
 
 __all__ = ["DEDUPE_FROM", "ScatterPanel", "drawn_points"]
@@ -113,12 +119,15 @@ class ScatterPanel(ChartPanel):
         self.rows: IntArray = np.zeros(0, np.int64)
         self.xs: FloatArray = np.zeros(0)
         self.ys: FloatArray = np.zeros(0)
+        #: Segments above the diagonal, on it and below it (of :attr:`rows`).
+        self.counts: dict[str, int] = {}
         #: Indices into :attr:`rows` of the points drawn, and of the marked ones.
         self.drawn: IntArray = np.zeros(0, np.int64)
         self.marked_rows: IntArray = np.zeros(0, np.int64)
         self._key: tuple[object, ...] | None = None
         self._span = (100.0, 100.0)
-        self._percent = True
+        #: The column's natural range when it has one at both ends (a square plot), else None.
+        self._bounds: tuple[float, float] | None = (0.0, 100.0)
 
         self.box.brushed.connect(self._on_brushed)
         self.box.clicked_at.connect(self._on_clicked)
@@ -190,10 +199,11 @@ class ScatterPanel(ChartPanel):
         self.reset_view()
 
     def reset_view(self) -> None:
-        """Show every point: 0-100 on both axes (a square) for scores on that scale."""
+        """Show every point: the column's range on both axes (a square) when it has one at both
+        ends (0-100, 0-1), else the data's."""
         self._fit_square()
-        if self._percent:
-            self.box.setRange(xRange=(0, 100), yRange=(0, 100), padding=0.02)
+        if self._bounds is not None:
+            self.box.setRange(xRange=self._bounds, yRange=self._bounds, padding=0.02)
         else:
             self.box.autoRange(padding=0.04)
 
@@ -206,8 +216,9 @@ class ScatterPanel(ChartPanel):
         height = viewport.height() - (60 if self._legend_below else 0)
         width = viewport.width() - (0 if self._legend_below else 200)
         side = max(240, min(height + 30, width))
-        self.plot.setMaximumWidth(side if self._percent else 1e6)
-        self.plot.setAspectLocked(self._percent, ratio=1.0)
+        square = self._bounds is not None
+        self.plot.setMaximumWidth(side if square else 1e6)
+        self.plot.setAspectLocked(square, ratio=1.0)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -255,22 +266,27 @@ class ScatterPanel(ChartPanel):
             self.rows = np.flatnonzero(usable).astype(np.int64)
             self.xs = xs[self.rows]
             self.ys = ys[self.rows]
-            self._draw_points(percent=key not in table.external)
+            self._draw_points(column, table.scores[:, table.done, table.metric_index(key)])
         self._draw_marks()
         x_name, y_name = names[sx], names[sy]
-        self.plot.setLabel("bottom", f"{x_name} (sentence {column.label})")
-        self.plot.setLabel("left", f"{y_name} (sentence {column.label})")
+        note = better_note(column)
+        self.plot.setLabel("bottom", f"{x_name} (sentence {column.label}){note}")
+        self.plot.setLabel("left", f"{y_name} (sentence {column.label}){note}")
         above = int((self.ys > self.xs).sum())
         below = int((self.ys < self.xs).sum())
         on = int((self.ys == self.xs).sum())
         theme = self.theme
+        # Above the diagonal Y scores higher: Y is better, or X where lower is better.
+        up, down = (sy, sx) if column.higher_is_better else (sx, sy)
+        self.counts = {"above": above, "equal": on, "below": below}
         self.style_plot(self.plot, f"Sentence {column.label}: {y_name} against {x_name}")
         self.legend.setText(
             f"{len(self.rows):,} segments<br><br>"
-            f'<span style="color:{theme.system(sy).name()}">▲ {y_name} higher: {above:,}</span>'
+            f'<span style="color:{theme.system(up).name()}">▲ {names[up]} better: '
+            f"{above:,}</span>"
             f'<br><span style="color:{theme.muted.name()}">&nbsp;&nbsp; on the diagonal: '
             f"{on:,}</span>"
-            f'<br><span style="color:{theme.system(sx).name()}">▼ {x_name} higher: '
+            f'<br><span style="color:{theme.system(down).name()}">▼ {names[down]} better: '
             f"{below:,}</span>",
             color=theme.foreground.name(),
             size="9pt",
@@ -292,10 +308,12 @@ class ScatterPanel(ChartPanel):
             "wheel zooms."
         )
 
-    def _draw_points(self, *, percent: bool) -> None:
+    def _draw_points(self, column: ScoreColumn, scored: FloatArray) -> None:
         theme = self.theme
-        if percent:
-            span = (100.0, 100.0)
+        bounded = column.low is not None and column.high is not None
+        bounds = display_bounds(column, scored) if bounded else None
+        if bounds is not None:
+            span = (bounds[1] - bounds[0], bounds[1] - bounds[0])
         else:
             span = (
                 float(np.ptp(self.xs)) if self.xs.size else 1.0,
@@ -312,9 +330,9 @@ class ScatterPanel(ChartPanel):
             size=4,
             symbol="o",
         )
-        self._percent = percent
-        if percent:
-            ticks = [[(v, f"{v:g}") for v in range(0, 101, 20)], []]
+        self._bounds = bounds
+        if bounds is not None:
+            ticks = [*axis_ticks(*bounds)[:1], []]
             self.plot.getAxis("bottom").setTicks(ticks)
             self.plot.getAxis("left").setTicks(ticks)
         else:
@@ -382,11 +400,12 @@ class ScatterPanel(ChartPanel):
         y0, y1 = sorted((rect.top(), rect.bottom()))
         inside = (self.xs >= x0) & (self.xs <= x1) & (self.ys >= y0) & (self.ys <= y1)
         sx, sy = self.axes
-        label = table.column_info(key).label
+        column = table.column_info(key)
+        f = column.format
         return self.link.select_rows(
             self.rows[inside],
-            f"{label}: {table.systems[sx]} in [{x0:.1f}, {x1:.1f}], "
-            f"{table.systems[sy]} in [{y0:.1f}, {y1:.1f}]",
+            f"{column.label}: {table.systems[sx]} in [{f(x0)}, {f(x1)}], "
+            f"{table.systems[sy]} in [{f(y0)}, {f(y1)}]",
             owner=self,
         )
 

@@ -39,7 +39,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QProgressBar,
     QPushButton,
     QTableView,
     QWidget,
@@ -59,11 +58,14 @@ from matchlight.core.analysis.pairs import (
     ngram_report,
     ngram_report_in_process,
 )
+from matchlight.core.analysis.scales import corpus_decimals
 from matchlight.core.analysis.significance import table_statistics
+from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText
-from matchlight.gui.charts.base import ChartPanel, compact, fill_combo
-from matchlight.gui.charts.jobs import BackgroundJob, JobCancelled
+from matchlight.gui.charts.base import compact, fill_combo
+from matchlight.gui.charts.jobpanel import JobPanel
+from matchlight.gui.charts.jobs import JobCancelled
 from matchlight.gui.charts.link import ChartLink
 
 __all__ = [
@@ -225,7 +227,9 @@ class NgramModel(QAbstractTableModel):
 
 class InfluenceModel(QAbstractTableModel):
     """Segments by their effect on score(A) − score(B): segment number, effect, and each
-    system's sentence score. ``Qt.UserRole`` gives the segment (0-based)."""
+    system's sentence score (at its column's precision). A positive effect helps A where higher
+    is better, B where lower is (an MQM penalty). ``Qt.UserRole`` gives the segment
+    (0-based)."""
 
     HEADERS = ("#", "effect", "A", "B")
 
@@ -236,6 +240,7 @@ class InfluenceModel(QAbstractTableModel):
         self._a: npt.NDArray[np.float64] = np.zeros(0)
         self._b: npt.NDArray[np.float64] = np.zeros(0)
         self._names = ("A", "B")
+        self._column: ScoreColumn | None = None
 
     def set_rows(
         self,
@@ -244,10 +249,12 @@ class InfluenceModel(QAbstractTableModel):
         a: npt.NDArray[np.float64],
         b: npt.NDArray[np.float64],
         names: tuple[str, str],
+        column: ScoreColumn | None = None,
     ) -> None:
         self.beginResetModel()
         self._segments, self._effects, self._a, self._b = segments, effects, a, b
         self._names = names
+        self._column = column
         self.endResetModel()
 
     def segments(self) -> IntArray:
@@ -268,8 +275,10 @@ class InfluenceModel(QAbstractTableModel):
                 return str(int(self._segments[row]) + 1)
             if column == 1:
                 return f"{self._effects[row]:+.3f}"
-            value = (self._a if column == 2 else self._b)[row]
-            return "–" if np.isnan(value) else f"{value:.1f}"
+            value = float((self._a if column == 2 else self._b)[row])
+            if self._column is None:
+                return "–" if np.isnan(value) else f"{value:.1f}"
+            return self._column.format(value)
         if role == Qt.ItemDataRole.UserRole:
             return int(self._segments[row])
         if role == Qt.ItemDataRole.TextAlignmentRole:
@@ -277,7 +286,8 @@ class InfluenceModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             a, b = self._names
             effect = self._effects[row]
-            side = a if effect > 0 else b
+            sign = 1.0 if self._column is None else self._column.sign
+            side = a if sign * effect > 0 else b
             return (
                 f"Segment {int(self._segments[row]) + 1}: without it, {a} − {b} would be "
                 f"{abs(effect):.4f} {'lower' if effect > 0 else 'higher'} (it helps {side}). "
@@ -316,10 +326,11 @@ def _view(model: QAbstractTableModel) -> QTableView:
     return view
 
 
-class SeparationPanel(ChartPanel):
+class SeparationPanel(JobPanel):
     """Two n-gram lists and the segments that move the corpus score, for a pair of systems."""
 
     title = "What separates"
+    job_name = "matchlight-separation"
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(link, parent)
@@ -342,11 +353,6 @@ class SeparationPanel(ChartPanel):
             self.controls.addWidget(widget)
             compact(widget)
             widget.currentIndexChanged.connect(self._on_choice_changed)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 100)
-        self.progress.setMaximumWidth(160)
-        self.progress.setTextVisible(False)
-        self.progress.hide()
         self.controls.addWidget(self.progress)
         self.controls.addStretch(1)
 
@@ -386,11 +392,6 @@ class SeparationPanel(ChartPanel):
         self.b_view.clicked.connect(self._on_ngram_clicked)
         self.influence_view.clicked.connect(self._on_segment_clicked)
 
-        self.job = BackgroundJob(self, name="matchlight-separation")
-        self.job.finished.connect(self._on_job_finished)
-        self.job.failed.connect(self._on_job_failed)
-        self.job.progress_changed.connect(self._on_job_progress)
-        self.job.cancelled.connect(self._on_job_cancelled)
         self.result: SeparationResult | None = None
         self.listen(link.session_changed, self._on_session_changed)
         self.listen(link.baseline_changed, self._on_baseline_changed)
@@ -520,8 +521,6 @@ class SeparationPanel(ChartPanel):
             return
         rows = np.flatnonzero(self.link.population(self)).astype(np.int64)
         text = core.text
-        self.progress.setValue(0)
-        self.progress.show()
 
         def work(cancelled: Callable[[], bool], progress: Callable[[float], None]) -> object:
             return compute_separation(
@@ -535,24 +534,9 @@ class SeparationPanel(ChartPanel):
                 progress=progress,
             )
 
-        self.job.start(work)
+        self.start_job(work)
 
-    @Slot(float)
-    def _on_job_progress(self, fraction: float) -> None:
-        self.progress.setValue(round(100 * fraction))
-
-    @Slot()
-    def _on_job_cancelled(self) -> None:
-        self.progress.hide()
-
-    @Slot(str)
-    def _on_job_failed(self, message: str) -> None:
-        self.progress.hide()
-        self.show_placeholder(f"This view could not be computed: {message}")
-
-    @Slot(object)
-    def _on_job_finished(self, result: object) -> None:
-        self.progress.hide()
+    def job_done(self, result: object) -> None:
         if not isinstance(result, SeparationResult):
             return
         self.result = result
@@ -582,9 +566,13 @@ class SeparationPanel(ChartPanel):
         influence = result.influence
         lead = ""
         if influence is not None:
+            column = table.column_info(result.column)
+            digits = corpus_decimals(column)
+            way = "" if column.higher_is_better else "; lower is better"
             lead = (
-                f" Corpus {label}: {a_name} {influence.score_a:.2f}, {b_name} "
-                f"{influence.score_b:.2f} (difference {influence.difference:+.2f})."
+                f" Corpus {label}: {a_name} {influence.score_a:.{digits}f}, {b_name} "
+                f"{influence.score_b:.{digits}f} (difference "
+                f"{influence.difference:+.{digits}f}{way})."
             )
         self.caption.setText(
             f"Over {result.n_rows:,} segments; {result.ngrams.n_ngrams:,} distinct n-grams are "
@@ -611,9 +599,12 @@ class SeparationPanel(ChartPanel):
             )
             return
         helping_a = self.side_combo.currentData() == "a"
-        order = influence.order if helping_a else influence.order[::-1]
+        column = table.column_info(result.column)
+        # What helps A raises A − B where higher is better, lowers it where lower is.
+        largest_first = helping_a == column.higher_is_better
+        order = influence.order if largest_first else influence.order[::-1]
         effects = influence.effect[order]
-        keep = order[(effects > 0) if helping_a else (effects < 0)][:TOP_SEGMENTS]
+        keep = order[(effects > 0) if largest_first else (effects < 0)][:TOP_SEGMENTS]
         segments = influence.rows[keep]
         self.influence_model.set_rows(
             segments,
@@ -621,6 +612,7 @@ class SeparationPanel(ChartPanel):
             table.column(result.column, result.a)[segments],
             table.column(result.column, result.b)[segments],
             (a_name, b_name),
+            column,
         )
         side = a_name if helping_a else b_name
         self.influence_title.setText(

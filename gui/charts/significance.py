@@ -24,13 +24,12 @@ from PySide6.QtCore import (
     Qt,
     Slot,
 )
-from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtGui import QColor, QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHeaderView,
     QLabel,
-    QProgressBar,
     QPushButton,
     QSpinBox,
     QSplitter,
@@ -40,9 +39,12 @@ from PySide6.QtWidgets import (
 )
 
 from matchlight.core.analysis.columnstats import (
+    ALPHA,
     ColumnTest,
     NotTestable,
+    Verdict,
     pairwise_for_column,
+    pairwise_verdict,
     significance_by_column,
     significance_columns,
 )
@@ -53,8 +55,9 @@ from matchlight.core.analysis.significance import (
     PairwiseSignificance,
 )
 from matchlight.core.metrics.base import ScoreColumn
-from matchlight.gui.charts.base import ChartPanel, compact, fill_combo
-from matchlight.gui.charts.jobs import BackgroundJob
+from matchlight.core.style.palette import theme
+from matchlight.gui.charts.base import compact, fill_combo
+from matchlight.gui.charts.jobpanel import JobPanel
 from matchlight.gui.charts.link import ChartLink
 
 __all__ = [
@@ -65,19 +68,19 @@ __all__ = [
     "SignificanceRun",
     "format_p",
     "format_score",
+    "verdict_colour",
 ]
 
 Index = QModelIndex | QPersistentModelIndex
 
-#: The significance threshold of the "*" marks (sacreBLEU's).
-ALPHA = 0.05
-#: Decimals of scores on the 0-100 scale (sacreBLEU's default ``--width``); other columns
-#: (imported COMET, human scores) get three more.
-DECIMALS = 1
 
-
-def _decimals(column: ScoreColumn, external: bool) -> int:
-    return DECIMALS + (3 if external else 0)
+def verdict_colour(verdict: Verdict, dark: bool) -> QColor | None:
+    """The text colour of a line significantly better (worse) than the one it is tested
+    against: the palette's "better" ("worse") colour; None when not significant."""
+    if verdict is None:
+        return None
+    colours = theme(dark)
+    return QColor(colours.better_text if verdict == "better" else colours.worse_text)
 
 
 def format_score(score: float, mean: float | None, ci: float | None, decimals: int) -> str:
@@ -91,6 +94,10 @@ def format_score(score: float, mean: float | None, ci: float | None, decimals: i
 def format_p(p: float) -> str:
     """sacreBLEU's ``(p = 0.0150)*``: a star when ``p <= 0.05``."""
     return f"(p = {p:.4f})" + ("*" if p <= ALPHA else "")
+
+
+def _verdict_text(verdict: Verdict) -> str:
+    return "" if verdict is None else f" {verdict}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,24 +119,39 @@ class SignificanceRun:
 
 class SignificanceModel(QAbstractTableModel):
     """Rows: the baseline, then the other systems; columns: the tested score columns. Each
-    cell is sacreBLEU's two lines, ``score (mean ± ci)`` and ``(p = …)*``. ``Qt.UserRole``
-    gives the :class:`~core.analysis.significance.SystemSignificance`."""
+    cell is sacreBLEU's two lines, ``score (mean ± ci)`` and ``(p = …)*``, at the column's
+    precision; a significant difference adds ``better`` or ``worse`` by the column's direction
+    (a lower MQM penalty is better), in the theme's colour. ``Qt.UserRole`` gives the
+    :class:`~core.analysis.significance.SystemSignificance`."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._run: SignificanceRun | None = None
         self._tests: tuple[ColumnTest, ...] = ()
+        self._verdicts: tuple[tuple[Verdict, ...], ...] = ()
         self.stale = False
+        self.dark = False
+
+    def set_dark(self, dark: bool) -> None:
+        """Colour the verdicts for a dark (or light) background."""
+        if dark != self.dark:
+            self.dark = dark
+            self.set_stale(self.stale, force=True)
 
     def set_run(self, run: SignificanceRun | None) -> None:
         self.beginResetModel()
         self._run = run
         self._tests = () if run is None else tuple(t for t in run.tests if t.result is not None)
+        self._verdicts = tuple(t.verdicts() for t in self._tests)
         self.stale = False
         self.endResetModel()
 
-    def set_stale(self, stale: bool) -> None:
-        if stale != self.stale:
+    def verdict(self, row: int, column: int) -> Verdict:
+        """Line ``row`` of column ``column`` against the baseline: better, worse or None."""
+        return self._verdicts[column][row]
+
+    def set_stale(self, stale: bool, *, force: bool = False) -> None:
+        if stale != self.stale or force:
             self.stale = stale
             if self.rowCount() and self.columnCount():
                 self.dataChanged.emit(
@@ -157,12 +179,12 @@ class SignificanceModel(QAbstractTableModel):
         if result is None:  # pragma: no cover - only tested columns are listed
             return None
         line = result.systems[index.row()]
-        external = self._run is not None and test.column.key in self._run.external
-        decimals = _decimals(test.column, external)
+        decimals = test.column.decimals
+        verdict = self.verdict(index.row(), index.column())
         if role == Qt.ItemDataRole.DisplayRole:
             text = format_score(line.score, line.mean, line.ci, decimals)
             if line.p_value is not None:
-                text += "\n" + format_p(line.p_value)
+                text += "\n" + format_p(line.p_value) + _verdict_text(verdict)
             return text
         if role == Qt.ItemDataRole.UserRole:
             return line
@@ -172,16 +194,20 @@ class SignificanceModel(QAbstractTableModel):
             font = QFont()
             font.setBold(line.p_value <= ALPHA)
             return font
-        if role == Qt.ItemDataRole.ForegroundRole and self.stale:
-            return QGuiApplication.palette().placeholderText()
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if self.stale:
+                return QGuiApplication.palette().placeholderText()
+            return verdict_colour(verdict, self.dark)
         if role == Qt.ItemDataRole.ToolTipRole:
-            parts = [
-                f"{test.column.label} of {line.name} over {test.n_rows:,} segments: {line.score!r}"
-            ]
+            column = test.column
+            way = "higher" if column.higher_is_better else "lower"
+            parts = [f"{column.label} of {line.name} over {test.n_rows:,} segments: {line.score!r}"]
             if line.mean is not None and line.ci is not None:
                 parts.append(f"bootstrap mean {line.mean!r}, 95% CI ± {line.ci!r}")
             if line.p_value is not None:
                 parts.append(f"p-value {line.p_value!r} against the baseline")
+                said = f"{verdict} than the baseline" if verdict else "no significant difference"
+                parts.append(f"{said} ({way} is better, p ≤ {ALPHA})")
             return "\n".join(parts)
         return None
 
@@ -235,11 +261,23 @@ class PairwiseModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._result: PairwiseSignificance | None = None
+        self._column: ScoreColumn | None = None
+        self.dark = False
 
-    def set_result(self, result: PairwiseSignificance | None) -> None:
+    def set_result(
+        self, result: PairwiseSignificance | None, column: ScoreColumn | None = None
+    ) -> None:
+        """Show ``result``, the pairs tested on ``column`` (its precision and direction)."""
         self.beginResetModel()
         self._result = result
+        self._column = column
         self.endResetModel()
+
+    def verdict(self, row: int, column: int) -> Verdict:
+        """The row's system against the column's: better, worse or None."""
+        if self._result is None or self._column is None:
+            return None
+        return pairwise_verdict(self._column, self._result, row, column)
 
     @property
     def result(self) -> PairwiseSignificance | None:
@@ -260,6 +298,8 @@ class PairwiseModel(QAbstractTableModel):
             return "—" if p is None else f"{p:.4f}" + ("*" if p <= ALPHA else "")
         if role == Qt.ItemDataRole.UserRole:
             return p
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return verdict_colour(self.verdict(index.row(), index.column()), self.dark)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.FontRole and p is not None:
@@ -268,7 +308,9 @@ class PairwiseModel(QAbstractTableModel):
             return font
         if role == Qt.ItemDataRole.ToolTipRole and p is not None:
             a, b = result.names[index.row()], result.names[index.column()]
-            return f"{a} against {b}: p = {p!r}"
+            verdict = self.verdict(index.row(), index.column())
+            said = f": {a} is {verdict}" if verdict else ""
+            return f"{a} against {b}: p = {p!r}{said}"
         return None
 
     def headerData(
@@ -280,7 +322,8 @@ class PairwiseModel(QAbstractTableModel):
         if not 0 <= section < len(result.names):
             return None
         score = result.scores[section]
-        return f"{result.names[section]} ({score:.{DECIMALS}f})"
+        decimals = 1 if self._column is None else self._column.decimals
+        return f"{result.names[section]} ({score:.{decimals}f})"
 
 
 def _table_view(model: QAbstractTableModel) -> QTableView:
@@ -295,10 +338,14 @@ def _table_view(model: QAbstractTableModel) -> QTableView:
     return view
 
 
-class SignificancePanel(ChartPanel):
+class SignificancePanel(JobPanel):
     """The paired tests of the current rows against the baseline, and the pairwise matrix."""
 
     title = "Significance"
+    job_name = "matchlight-significance"
+    failure = "The tests failed"
+    progress_width = 180
+    progress_text = True
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(link, parent)
@@ -327,10 +374,6 @@ class SignificancePanel(ChartPanel):
         self.copy_button = QPushButton("Copy")
         self.copy_button.setToolTip("Copy the table as text")
         self.copy_button.clicked.connect(self._on_copy_clicked)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 100)
-        self.progress.setMaximumWidth(180)
-        self.progress.hide()
         self.scope_label = QLabel()
         for widget in (
             QLabel("Test:"),
@@ -369,15 +412,15 @@ class SignificancePanel(ChartPanel):
         self.add_body(self.scope_label, 0)
         self.add_body(splitter)
 
-        self.job = BackgroundJob(self, name="matchlight-significance")
-        self.job.finished.connect(self._on_job_finished)
-        self.job.failed.connect(self._on_job_failed)
-        self.job.cancelled.connect(self._on_job_cancelled)
-        self.job.progress_changed.connect(self._on_job_progress)
         self._computed_on: tuple[object, ...] | None = None
         self.listen(link.selection_changed, self._on_rows_changed)
         self.listen(link.baseline_changed, self._on_rows_changed)
         self.listen(link.session_changed, self._on_session_changed)
+        self.apply_theme()
+
+    def apply_theme(self) -> None:
+        self.model.set_dark(self.theme.dark)
+        self.pairwise_model.dark = self.theme.dark
 
     # -- state ----------------------------------------------------------------------------------
 
@@ -445,8 +488,12 @@ class SignificancePanel(ChartPanel):
         text = (
             f"{kind}, seed {run.seed}, on {scope}, against {run.baseline}. Score (bootstrap "
             "mean ± 95% CI); p is the probability of a difference at least this large if the "
-            f"system and the baseline came from the same process; * marks p ≤ {ALPHA}."
+            f"system and the baseline came from the same process; * marks p ≤ {ALPHA}, and "
+            "then better or worse than the baseline says which way, by the column's direction."
         )
+        lower = [t.column.label for t in run.tests if not t.column.higher_is_better]
+        if lower:
+            text += f" Lower is better for {', '.join(lower)}."
         if partial:
             text += (
                 " Each system's figure is its mean over the segments where it has a value: "
@@ -524,11 +571,9 @@ class SignificancePanel(ChartPanel):
             )
             return (fingerprint, run)
 
-        self.progress.setValue(0)
-        self.progress.show()
         self.cancel_button.show()
         self.run_button.setEnabled(False)
-        self.job.start(work)
+        self.start_job(work)
 
     @Slot()
     def _on_run_clicked(self) -> None:
@@ -562,28 +607,16 @@ class SignificancePanel(ChartPanel):
         self.pairwise_model.set_result(None)
         self._pairwise_holder.hide()
 
-    @Slot(float)
-    def _on_job_progress(self, fraction: float) -> None:
-        self.progress.setValue(round(100 * fraction))
-
-    def _job_over(self) -> None:
-        self.progress.hide()
+    def job_over(self) -> None:
+        super().job_over()
         self.cancel_button.hide()
         table = self.link.table
         self.run_button.setEnabled(table is not None and table.complete)
 
-    @Slot()
-    def _on_job_cancelled(self) -> None:
-        self._job_over()
+    def job_failed(self, message: str) -> None:
+        self.caption.setText(f"{self.failure}: {message}")
 
-    @Slot(str)
-    def _on_job_failed(self, message: str) -> None:
-        self._job_over()
-        self.caption.setText(f"The tests failed: {message}")
-
-    @Slot(object)
-    def _on_job_finished(self, payload: object) -> None:
-        self._job_over()
+    def job_done(self, payload: object) -> None:
         if not isinstance(payload, tuple):
             return
         fingerprint, run = payload
@@ -595,7 +628,7 @@ class SignificancePanel(ChartPanel):
 
     def _show_pairwise(self, run: SignificanceRun) -> None:
         result = run.pairwise
-        self.pairwise_model.set_result(result)
+        self.pairwise_model.set_result(result, run.pairwise_column)
         if result is None and run.pairwise_reason is None:
             self._pairwise_holder.hide()
             return
@@ -612,6 +645,3 @@ class SignificancePanel(ChartPanel):
             f"twenty looks significant by chance alone. With a Bonferroni correction a pair "
             f"is significant at p ≤ {ALPHA / max(1, pairs):.4g} ({ALPHA} / {pairs})."
         )
-
-    def shutdown(self) -> None:
-        self.job.shutdown()

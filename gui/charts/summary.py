@@ -43,18 +43,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from matchlight.core.analysis.scales import (
+    bin_index,
+    clip_to_bounds,
+    corpus_decimals,
+    display_bounds,
+    score_edges,
+)
 from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.metrics.registry import METRICS
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.results import CorpusScores, ScoreTable
 from matchlight.core.style.palette import OKABE_ITO
-from matchlight.gui.charts.distributions import bin_index
+from matchlight.gui.charts.distributions import axis_ticks
 from matchlight.gui.highlight.palette import is_dark_palette
 
 REFRESH_MS = 150
 NOTHING_OPEN = "No comparison open. Its corpus scores per system show here."
 #: The first refresh of a new table comes later, after the burst of work of showing it.
 FIRST_REFRESH_MS = 450
+#: The histogram's bins for a 0-100 score (another scale gets its own, see score_edges).
 HISTOGRAM_EDGES = np.linspace(0.0, 100.0, 21)
 
 #: Okabe–Ito colours as published (core's palette): distinguishable with the common
@@ -85,8 +93,10 @@ def corpus_value(scores: CorpusScores, metric: str) -> float:
     return scores.value(metric)
 
 
-def _format(value: float) -> str:
-    return "–" if math.isnan(value) else f"{value:.2f}"
+def _format(value: float, column: ScoreColumn) -> str:
+    """A corpus figure one decimal more precise than the column's segment values (BLEU two,
+    as sacreBLEU's corpus scores are quoted; a 0-1 COMET four)."""
+    return "–" if math.isnan(value) else f"{value:.{corpus_decimals(column)}f}"
 
 
 def _setting_text(metric_label: str, label: str, kind: str, value: object) -> str:
@@ -190,7 +200,7 @@ class SummaryModel(QAbstractTableModel):
         metric = self._metrics[index.column()]
         value = self.value(system, metric, scope)
         if role == Qt.ItemDataRole.DisplayRole:
-            return _format(value)
+            return _format(value, self._columns[metric])
         if role == Qt.ItemDataRole.UserRole:
             return value
         if role == Qt.ItemDataRole.TextAlignmentRole:
@@ -204,7 +214,8 @@ class SummaryModel(QAbstractTableModel):
             rows = f"{scores.n_segments} {'row' if scores.n_segments == 1 else 'rows'}"
             column = self._columns[metric]
             what = f"corpus {column.label}" if column.corpus == "stats" else f"mean {column.label}"
-            text = f"{what} over {rows} = {_format(value)}"
+            way = "higher" if column.higher_is_better else "lower"
+            text = f"{what} over {rows} = {_format(value, column)} ({way} is better)"
             describe = getattr(scores.details.get(column.metric), "describe", None)
             if column.corpus == "stats" and callable(describe):
                 text += f"\n{describe()}"
@@ -255,6 +266,9 @@ class SummaryWidget(QWidget):
         self._table: ScoreTable | None = None
         # What the histogram draws: (rows, score column index, column label).
         self._drawn: tuple[npt.NDArray[np.int64], int, str] | None = None
+        # Its bins, and the range its values are clipped to (the column's scale).
+        self.edges: npt.NDArray[np.float64] = HISTOGRAM_EDGES
+        self._bounds: tuple[float, float] = (0.0, 100.0)
         self._filtered: npt.NDArray[np.int64] | None = None
         # Figures over all scored rows, kept while no new row is scored (a filter change
         # recomputes only the filtered scope): (table, rows done) -> per system.
@@ -536,12 +550,19 @@ class SummaryWidget(QWidget):
         shown = columns[0] if columns else table.columns[0]
         column = table.metric_index(shown.key)
         self._drawn = (np.asarray(hist_rows, np.int64), column, shown.label)
+        self._bounds = display_bounds(shown, table.scores[:, done, column])
+        edges = score_edges(shown, np.array(self._bounds))
+        if not np.array_equal(edges, self.edges):
+            self.edges = edges
+            low, high = float(edges[0]), float(edges[-1])
+            self.plot.setXRange(low, high, padding=0.02)
+            self.plot.getAxis("bottom").setTicks(axis_ticks(low, high)[:1])
         for s, curve in enumerate(self._curves):
             values_s = table.scores[s, hist_rows, column]
             # Clipped: sentence BLEU can come out as 100.00000000000004.
-            finite = np.clip(values_s[~np.isnan(values_s)], 0.0, 100.0)
-            counts_s, _ = np.histogram(finite, bins=HISTOGRAM_EDGES)
-            curve.setData(HISTOGRAM_EDGES, counts_s)
+            finite = clip_to_bounds(values_s[~np.isnan(values_s)], self._bounds)
+            counts_s, _ = np.histogram(finite, bins=edges)
+            curve.setData(edges, counts_s)
         scope_name = "filtered rows" if "filtered" in scopes else "all rows"
         self.plot.setLabel("bottom", f"sentence {shown.label}")
         self.plot.getPlotItem().setTitle(
@@ -554,19 +575,20 @@ class SummaryWidget(QWidget):
         table, drawn = self._table, self._drawn
         if table is None or drawn is None or not self._curves:
             return None
-        index = int(bin_index(np.array([x], np.float64), HISTOGRAM_EDGES)[0])
+        edges = self.edges
+        index = int(bin_index(np.array([x], np.float64), edges)[0])
         if index < 0:
             return None
         counts = [self.histogram(s)[1][index] for s in range(len(self._curves))]
         system = int(np.argmin([abs(c - y) for c in counts]))
         rows, column, label = drawn
-        values = np.clip(table.scores[system, rows, column], 0.0, 100.0)
-        inside = bin_index(values, HISTOGRAM_EDGES) == index
-        low, high = float(HISTOGRAM_EDGES[index]), float(HISTOGRAM_EDGES[index + 1])
-        closing = "]" if index == len(HISTOGRAM_EDGES) - 2 else ")"
+        values = clip_to_bounds(table.scores[system, rows, column], self._bounds)
+        inside = bin_index(values, edges) == index
+        low, high = float(edges[index]), float(edges[index + 1])
+        closing = "]" if index == len(edges) - 2 else ")"
         return (
             rows[inside],
-            f"sentence {label} of {table.systems[system]} in [{low:g}, {high:g}{closing}",
+            f"sentence {label} of {table.systems[system]} in [{low:.10g}, {high:.10g}{closing}",
         )
 
     @Slot(object)

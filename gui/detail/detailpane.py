@@ -698,7 +698,7 @@ class DetailPane(QWidget):
             value = values.get(column.key)
             if value is None or not column.headline or column.kind != "score":
                 continue
-            parts.append(f"{column.short} {'—' if value != value else f'{value:.1f}'}")
+            parts.append(f"{column.short} {column.format(value, missing='—')}")
         name = detail.systems[system]
         return f"{name} — {' · '.join(parts)}" if parts else name
 

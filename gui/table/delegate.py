@@ -12,6 +12,9 @@ are cached per (segment, column, mode, theme, reference system, baseline), so sc
 and repainting cost nothing. Where this is slow, it is the first paint of a cell (one document
 per visible text cell) — the same trade-off qutebrowser's completion delegate makes.
 
+Score cells are painted by Qt as usual, a difference cell's text in the theme's "better" or
+"worse" colour by the way it goes for its column (:data:`~gui.table.model.BETTER_ROLE`).
+
 Rows keep a fixed height: text is wrapped to the column width, clipped to the lines that fit,
 and an ellipsis marks the cut. The detail pane shows the whole text.
 
@@ -59,10 +62,12 @@ from PySide6.QtWidgets import (
 )
 
 from matchlight.core.metrics.base import HighlightMode, Range
+from matchlight.core.style.palette import theme
 from matchlight.gui.highlight.detailcache import DetailCache
 from matchlight.gui.highlight.palette import build_document, clip_to, is_dark_palette
 from matchlight.gui.highlight.ranges import cell_ranges, contrasted, find_mode
 from matchlight.gui.table.model import (
+    BETTER_ROLE,
     COLUMN_KIND_ROLE,
     REF_ROLE,
     SEGMENT_ROLE,
@@ -504,6 +509,8 @@ class HighlightDelegate(QStyledItemDelegate):
         if kind not in TEXT_KINDS:
             opt = QStyleOptionViewItem(option)
             _soften_selection(opt)
+            if kind == "delta":
+                self._colour_difference(opt, index)
             super().paint(painter, opt, index)
             return
         opt = QStyleOptionViewItem(option)
@@ -557,6 +564,27 @@ class HighlightDelegate(QStyledItemDelegate):
         if fit.cut:
             self._paint_ellipsis(painter, opt, fit, rect.width(), selected, text_color)
         painter.restore()
+
+    def difference_colour(self, index: _Index, palette: QPalette) -> QColor | None:
+        """The text colour of a difference cell: the theme's "better" colour when it goes its
+        column's better way (an MQM penalty that went down), "worse" the other way, None when
+        it shows no difference or is not a difference cell."""
+        verdict = index.data(BETTER_ROLE)
+        if not verdict:
+            return None
+        dark = is_dark_palette(palette) if self._dark is None else self._dark
+        colours = theme(dark)
+        return QColor(colours.better_text if verdict > 0 else colours.worse_text)
+
+    def _colour_difference(self, opt: QStyleOptionViewItem, index: _Index) -> None:
+        colour = self.difference_colour(index, opt.palette)
+        if colour is None:
+            return
+        palette = opt.palette
+        for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+            palette.setColor(group, QPalette.ColorRole.Text, colour)
+            palette.setColor(group, QPalette.ColorRole.HighlightedText, colour)
+        opt.palette = palette
 
     def _paint_ellipsis(
         self,

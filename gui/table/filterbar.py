@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal, Slot
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from matchlight.core.analysis.scales import display_bounds, nice_step
 from matchlight.core.analysis.selection import (
     DeltaFilter,
     EmptyRows,
@@ -107,6 +109,40 @@ class ShrinkingCombo(QComboBox):
         hint = super().minimumSizeHint()
         least = self.fontMetrics().horizontalAdvance("M" * COMBO_MIN_CHARS) + 32
         return QSize(min(hint.width(), least), hint.height())
+
+
+@dataclass(frozen=True, slots=True)
+class SpinScale:
+    """What a score box shows for one column: its range (the column's natural one, an
+    unbounded side from the data), its decimals, the step of its arrows (a hundredth of the
+    range, at least one unit of the last decimal) and, for the difference box, its default
+    (a tenth of the range: 10 points of BLEU, 0.1 of COMET)."""
+
+    low: float
+    high: float
+    decimals: int
+    step: float
+
+    @classmethod
+    def of(cls, column: ScoreColumn, values: Any = ()) -> SpinScale:
+        low, high = display_bounds(column, values)
+        step = max(column.step, nice_step(high - low, 100))
+        return cls(low, high, column.decimals, step)
+
+    @property
+    def span(self) -> float:
+        return self.high - self.low
+
+    def default_difference(self) -> float:
+        return round(self.span / 10, self.decimals) or 10.0**-self.decimals
+
+
+def _configure(spin: QDoubleSpinBox, low: float, high: float, scale: SpinScale) -> None:
+    """Give ``spin`` a range, decimals and step (signals blocked: its value may be clamped)."""
+    with _blocked(spin):
+        spin.setDecimals(scale.decimals)
+        spin.setRange(low, high)
+        spin.setSingleStep(scale.step)
 
 
 def _spin(minimum: float, maximum: float, value: float, prefix: str = "") -> QDoubleSpinBox:
@@ -338,7 +374,10 @@ class FilterBar(QWidget):
         self.range_min_spin = _spin(0.0, 100.0, 0.0, "≥ ")
         self.range_max_spin = _spin(0.0, 100.0, 100.0, "≤ ")
         self.delta_check = QCheckBox("Difference")
-        self.delta_check.setToolTip("Keep rows where system A beats system B by at least x")
+        self.delta_check.setToolTip(
+            "Keep rows where system A beats system B by at least x (on a penalty such as MQM, "
+            "beating is scoring lower: A − B ≤ −x)"
+        )
         self.delta_a_combo = ShrinkingCombo()
         self.delta_b_combo = ShrinkingCombo()
         self.delta_metric_combo = ShrinkingCombo()
@@ -346,6 +385,10 @@ class FilterBar(QWidget):
         self.chips = ChipRow()
         self.chips.setObjectName("chips")
         self.chips.hide()
+        # The scale each group of boxes is configured for (see _scale_of).
+        self._range_scale: SpinScale | None = None
+        self._delta_scale: SpinScale | None = None
+        self._columns: dict[str, ScoreColumn] = {}
 
         line1 = QHBoxLayout()
         line1.setContentsMargins(0, 0, 0, 0)
@@ -397,13 +440,14 @@ class FilterBar(QWidget):
         self.case_button.toggled.connect(self.apply_text_filter)
         self.column_combo.currentIndexChanged.connect(self.apply_text_filter)
         self.special_combo.currentIndexChanged.connect(self.apply_special_filter)
-        for widget in (self.range_metric_combo, self.range_system_combo):
-            widget.currentIndexChanged.connect(self.apply_score_range)
+        self.range_metric_combo.currentIndexChanged.connect(self._on_range_metric_changed)
+        self.range_system_combo.currentIndexChanged.connect(self.apply_score_range)
         self.range_min_spin.valueChanged.connect(self.apply_score_range)
         self.range_max_spin.valueChanged.connect(self.apply_score_range)
         self.range_check.toggled.connect(self.apply_score_range)
-        for widget in (self.delta_a_combo, self.delta_b_combo, self.delta_metric_combo):
+        for widget in (self.delta_a_combo, self.delta_b_combo):
             widget.currentIndexChanged.connect(self.apply_delta_filter)
+        self.delta_metric_combo.currentIndexChanged.connect(self._on_delta_metric_changed)
         self.delta_spin.valueChanged.connect(self.apply_delta_filter)
         self.delta_check.toggled.connect(self.apply_delta_filter)
         self.clear_button.clicked.connect(self.clear)
@@ -445,19 +489,81 @@ class FilterBar(QWidget):
         same = self.delta_a_combo.currentIndex() == self.delta_b_combo.currentIndex()
         if len(systems) > 1 and same:
             self.delta_a_combo.setCurrentIndex(1)
+        self._columns = {c.key: c for c in metrics}
         self._refill(self.range_metric_combo, metric_items)
         self._refill(self.delta_metric_combo, metric_items)
         self.delta_check.setEnabled(len(systems) > 1)
         self._set_enabled(proxy is not None)
         self._bind_session()
+        self._configure_spins()
         self.reapply()
 
     def set_metrics(self, metrics: Sequence[ScoreColumn]) -> None:
-        """The score columns of a new score table (after a settings change, an import)."""
+        """The score columns of a new score table (after a settings change, an import, a new
+        scale chosen for a column)."""
+        self._columns = {c.key: c for c in metrics}
         items = _metric_items(metrics)
         self._refill(self.range_metric_combo, items)
         self._refill(self.delta_metric_combo, items)
+        self._configure_spins()
         self.reapply()
+
+    # -- the boxes' scales ---------------------------------------------------------------------
+
+    def _scale_of(self, key: object) -> SpinScale | None:
+        """The boxes' scale for column ``key`` (None: not a column the bar offers). An unbounded
+        side takes the largest (smallest) value any system has in the comparison."""
+        if not isinstance(key, str):
+            return None
+        column = self._columns.get(key)
+        values: Any = ()
+        if self._session is not None:
+            with contextlib.suppress(RuntimeError):
+                table = self._session.session.table
+                if table.has(key):
+                    column = table.column_info(key)
+                    values = table.scores[:, :, table.metric_index(key)]
+        return None if column is None else SpinScale.of(column, values)
+
+    def _configure_spins(self) -> None:
+        """Fit the range and difference boxes to the columns their combos show."""
+        self._configure_range(self.range_metric_combo.currentData())
+        self._configure_delta(self.delta_metric_combo.currentData())
+
+    def _configure_range(self, key: object) -> None:
+        scale = self._scale_of(key)
+        if scale is None or scale == self._range_scale:
+            return
+        old, self._range_scale = self._range_scale, scale
+        kept = old is not None and (old.low, old.high) == (scale.low, scale.high)
+        values = (self.range_min_spin.value(), self.range_max_spin.value())
+        for spin in (self.range_min_spin, self.range_max_spin):
+            _configure(spin, scale.low, scale.high, scale)
+        with _blocked(self.range_min_spin, self.range_max_spin):
+            # Another scale: the boxes start open (a BLEU 20-80 means nothing on 0-1).
+            self.range_min_spin.setValue(values[0] if kept else scale.low)
+            self.range_max_spin.setValue(values[1] if kept else scale.high)
+
+    def _configure_delta(self, key: object) -> None:
+        scale = self._scale_of(key)
+        if scale is None or scale == self._delta_scale:
+            return
+        old, self._delta_scale = self._delta_scale, scale
+        kept = old is not None and old.span == scale.span
+        value = self.delta_spin.value()
+        _configure(self.delta_spin, -scale.span, scale.span, scale)
+        with _blocked(self.delta_spin):
+            self.delta_spin.setValue(value if kept else scale.default_difference())
+
+    @Slot(int)
+    def _on_range_metric_changed(self, _index: int) -> None:
+        self._configure_range(self.range_metric_combo.currentData())
+        self.apply_score_range()
+
+    @Slot(int)
+    def _on_delta_metric_changed(self, _index: int) -> None:
+        self._configure_delta(self.delta_metric_combo.currentData())
+        self.apply_delta_filter()
 
     def set_total(self, visible: int, total: int) -> None:
         """Show "visible of total rows"."""
@@ -489,9 +595,19 @@ class FilterBar(QWidget):
         if self._session is not None:
             with contextlib.suppress(RuntimeError, TypeError):
                 self._session.selection_changed.disconnect(self._on_selection_changed)
+                self._session.columns_changed.disconnect(self._on_columns_changed)
         self._session = session
         if session is not None:
             session.selection_changed.connect(self._on_selection_changed)
+            session.columns_changed.connect(self._on_columns_changed)
+
+    @Slot(str)
+    def _on_columns_changed(self, _key: str) -> None:
+        """A column was added, removed or given another scale: offer the table's columns, with
+        boxes fitted to them."""
+        if self._session is not None and self._proxy is not None:
+            with contextlib.suppress(RuntimeError):
+                self.set_metrics(self._session.session.table.columns)
 
     def _set_enabled(self, enabled: bool) -> None:
         for widget in self.findChildren(QWidget):
@@ -716,14 +832,17 @@ class FilterBar(QWidget):
             return None
         if self.range_system_combo.findData(f.system) < 0:
             return None
-        lowest, highest = self.range_min_spin.minimum(), self.range_max_spin.maximum()
+        scale = self._scale_of(f.column)
+        if scale is None:
+            return None
+        lowest, highest = scale.low, scale.high
         ends = [v for v in (f.low, f.high) if v is not None]
         if not ends or any(not lowest <= v <= highest for v in ends):
             return None
         if f.low is not None and f.high is not None and f.low > f.high:
             return None
-        low = _rounded(f.low, self.range_min_spin)
-        high = _rounded(f.high, self.range_max_spin)
+        low = _rounded(f.low, scale.decimals)
+        high = _rounded(f.high, scale.decimals)
         low = None if low is None or low <= lowest else low
         high = None if high is None or high >= highest else high
         if low is None and high is None:
@@ -753,6 +872,7 @@ class FilterBar(QWidget):
                 self.range_system_combo.setCurrentIndex(
                     self.range_system_combo.findData(pick.system)
                 )
+                self._configure_range(pick.column)
                 low = self.range_min_spin.minimum() if pick.low is None else pick.low
                 high = self.range_max_spin.maximum() if pick.high is None else pick.high
                 self.range_min_spin.setValue(low)
@@ -775,18 +895,36 @@ class FilterBar(QWidget):
         on = self.delta_check.isChecked() and self.delta_check.isEnabled()
         if not on or None in (a, b, metric) or a == b:
             return None
-        return DeltaFilter(metric, a, b, float(self.delta_spin.value()))
+        return _beats(self._lower_is_better(metric), metric, a, b, float(self.delta_spin.value()))
+
+    def _lower_is_better(self, key: str) -> bool:
+        column = self._columns.get(key)
+        if self._session is not None:
+            with contextlib.suppress(RuntimeError):
+                table = self._session.session.table
+                if table.has(key):
+                    column = table.column_info(key)
+        return column is not None and not column.higher_is_better
 
     def _delta_norm(self, f: Filter) -> Filter | None:
-        if not isinstance(f, DeltaFilter) or f.below or f.system == f.baseline:
+        """``f`` as the difference widgets would say it: "A beats B by at least x", which is
+        A − B ≥ x, or A − B ≤ −x on a lower-is-better column (None: they cannot say it)."""
+        if not isinstance(f, DeltaFilter) or f.system == f.baseline:
+            return None
+        lower = self._lower_is_better(f.column)
+        if f.below != lower:
             return None
         if not self.delta_check.isEnabled() or self.delta_metric_combo.findData(f.column) < 0:
             return None
         if self.delta_a_combo.findData(f.system) < 0 or self.delta_b_combo.findData(f.baseline) < 0:
             return None
-        if not self.delta_spin.minimum() <= f.at_least <= self.delta_spin.maximum():
+        scale = self._scale_of(f.column)
+        by = -f.at_least if lower else f.at_least
+        if scale is None or not -scale.span <= by <= scale.span:
             return None
-        return DeltaFilter(f.column, f.system, f.baseline, _rounded(f.at_least, self.delta_spin))
+        rounded = _rounded(by, scale.decimals)
+        assert rounded is not None
+        return _beats(lower, f.column, f.system, f.baseline, rounded)
 
     def _delta_group(self, filters: Sequence[Filter], widgets: bool) -> list[Filter]:
         candidates = [f for f in filters if isinstance(f, DeltaFilter)]
@@ -803,7 +941,8 @@ class FilterBar(QWidget):
                 self.delta_metric_combo.setCurrentIndex(
                     self.delta_metric_combo.findData(pick.column)
                 )
-                self.delta_spin.setValue(pick.at_least)
+                self._configure_delta(pick.column)
+                self.delta_spin.setValue(-pick.at_least if pick.below else pick.at_least)
             return [pick]
         if widgets and self._delta_spec() is not None:
             with _blocked(self.delta_check):
@@ -1003,7 +1142,9 @@ class FilterBar(QWidget):
             if spec is None:
                 self._proxy.set_delta_filter(0, 0, "", None)
             else:
-                self._proxy.set_delta_filter(spec.system, spec.baseline, spec.column, spec.at_least)
+                self._proxy.set_delta_filter(
+                    spec.system, spec.baseline, spec.column, spec.at_least, below=spec.below
+                )
         self.filters_applied.emit()
 
     @Slot()
@@ -1015,18 +1156,26 @@ class FilterBar(QWidget):
         self.filters_applied.emit()
 
 
-def _rounded(value: float | None, spin: QDoubleSpinBox) -> float | None:
-    """``value`` as ``spin`` would hold it."""
-    return None if value is None else round(value, spin.decimals())
+def _rounded(value: float | None, decimals: int) -> float | None:
+    """``value`` as a box with ``decimals`` would hold it."""
+    return None if value is None else round(value, decimals)
+
+
+def _beats(lower: bool, column: str, a: int, b: int, by: float) -> DeltaFilter:
+    """The filter "A beats B by at least ``by``" on ``column``: A − B ≥ by, or, where lower is
+    better, A − B ≤ −by."""
+    if lower:
+        return DeltaFilter(column, a, b, -by + 0.0, below=True)
+    return DeltaFilter(column, a, b, by)
 
 
 @contextlib.contextmanager
 def _blocked(*widgets: QWidget) -> Iterator[None]:
-    """Change ``widgets`` without their signals (showing the selection must not push it)."""
-    for widget in widgets:
-        widget.blockSignals(True)
+    """Change ``widgets`` without their signals (showing the selection must not push it); a
+    widget already blocked by an enclosing block stays blocked after this one."""
+    before = [widget.blockSignals(True) for widget in widgets]
     try:
         yield
     finally:
-        for widget in widgets:
-            widget.blockSignals(False)
+        for widget, was in reversed(list(zip(widgets, before, strict=True))):
+            widget.blockSignals(was)

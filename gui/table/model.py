@@ -29,7 +29,9 @@ from PySide6.QtCore import (
     Slot,
 )
 
+from matchlight.core.analysis.scales import corpus_decimals, worst_first
 from matchlight.core.analysis.selection import Sort
+from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.scoring.results import ScoreTable, SegmentScores
 from matchlight.core.text.corpus import CorpusText
 from matchlight.gui.state.session import SessionModel
@@ -47,6 +49,9 @@ SYSTEM_ROLE = int(Qt.ItemDataRole.UserRole) + 4
 REF_ROLE = int(Qt.ItemDataRole.UserRole) + 5
 #: The 0-based segment of the row (survives any proxy).
 SEGMENT_ROLE = int(Qt.ItemDataRole.UserRole) + 6
+#: Of a difference cell: +1 when the system is better than the baseline at the precision shown
+#: (lower, on a penalty such as MQM), -1 when worse, 0 when equal (None while unscored).
+BETTER_ROLE = int(Qt.ItemDataRole.UserRole) + 7
 
 COLUMN_KINDS: tuple[str, ...] = ("segment", "source", "reference", "hypothesis", "score", "delta")
 TEXT_KINDS: frozenset[str] = frozenset({"source", "reference", "hypothesis"})
@@ -73,6 +78,7 @@ ANSWERED_ROLES = frozenset(
         SYSTEM_ROLE,
         REF_ROLE,
         SEGMENT_ROLE,
+        BETTER_ROLE,
     }
 )
 _NUM_ALIGN = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
@@ -108,7 +114,10 @@ class SegmentTableModel(QAbstractTableModel):
 
     The model observes the comparison's :class:`~gui.state.session.SessionModel` (scores
     arriving, baseline, new settings); it holds no state of its own but which score columns
-    are shown. Scores show one decimal, or ``…`` while the row is not scored yet.
+    are shown. Scores show at their column's precision (BLEU one decimal, COMET three, an MQM
+    penalty two), or ``…`` while the row is not scored yet; :data:`BETTER_ROLE` says which way
+    a difference goes for its column, and a score or difference column sorts worst first on
+    its first click (``Qt.InitialSortOrderRole``: lowest first, highest for a penalty).
     """
 
     def __init__(
@@ -311,7 +320,10 @@ class SegmentTableModel(QAbstractTableModel):
             return
         self._build_columns()
         if key in self._shown and len(self._text):
+            # Its values, or its scale (precision, direction), may have changed.
             self._emit_score_changes(0, len(self._text) - 1)
+            numeric = [c for c, i in enumerate(self._columns) if i.metric == key]
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, numeric[0], numeric[-1])
 
     @Slot(object)
     def _on_table_replaced(self, table: ScoreTable) -> None:
@@ -350,7 +362,7 @@ class SegmentTableModel(QAbstractTableModel):
         return runs
 
     def _emit_score_changes(self, first_row: int, last_row: int) -> None:
-        roles = [_DISPLAY, _TOOLTIP, SORT_ROLE, RECORD_ROLE]
+        roles = [_DISPLAY, _TOOLTIP, SORT_ROLE, RECORD_ROLE, BETTER_ROLE]
         for first, last in self.numeric_runs():
             self.dataChanged.emit(self.index(first_row, first), self.index(last_row, last), roles)
 
@@ -385,9 +397,7 @@ class SegmentTableModel(QAbstractTableModel):
             value = self._value(col, info, row)
             if math.isnan(value):
                 return PENDING
-            if kind == "delta":
-                return f"{round(value, 1) + 0.0:+.1f}"
-            return f"{value:.1f}"
+            return self._column(col).format(value, signed=kind == "delta")
         if role == SORT_ROLE:
             if kind in TEXT_KINDS:
                 return self._string(info, row)
@@ -404,6 +414,15 @@ class SegmentTableModel(QAbstractTableModel):
             return info.system
         if role == REF_ROLE:
             return info.reference
+        if role == BETTER_ROLE:
+            if kind != "delta":
+                return None
+            value = self._value(col, info, row)
+            if math.isnan(value):
+                return None
+            column = self._column(col)
+            shown = round(value, column.decimals)
+            return 0 if shown == 0 else (1 if column.is_better(shown, 0.0) else -1)
         if role == RECORD_ROLE:
             if info.system is None or not self._table.done[row]:
                 return None
@@ -420,6 +439,9 @@ class SegmentTableModel(QAbstractTableModel):
         if info.kind == "reference":
             return self._text.references[info.reference][row]  # type: ignore[index]
         return self._source[row]  # type: ignore[index]
+
+    def _column(self, col: int) -> ScoreColumn:
+        return self._table.columns[self._metric_col[col]]
 
     def _value(self, col: int, info: ColumnInfo, row: int) -> float:
         scores = self._table.scores
@@ -451,21 +473,19 @@ class SegmentTableModel(QAbstractTableModel):
             base = self._text.system_names[b]
             mine = table.value(info.metric, s, row)
             theirs = table.value(info.metric, b, row)
+            verdict = self.cell_data(row, col, BETTER_ROLE)
+            way = {1: "better", -1: "worse"}.get(verdict, "equal")  # type: ignore[arg-type]
+            note = "" if column.higher_is_better else "; lower is better"
             return (
                 f"{name} − {base} (baseline), segment {row + 1}:\n"
-                f"{column.label} {mine:.2f} − {theirs:.2f} = {mine - theirs:+.2f}"
+                f"{column.label} {_shown(column, mine)} − {_shown(column, theirs)} = "
+                f"{_shown(column, mine - theirs, signed=True)} ({way}{note})"
             )
-        value = _shown(table.value(column.key, s, row))
+        value = _shown(column, table.value(column.key, s, row))
         lines = [f"{name}, segment {row + 1}: {column.label} {value}"]
         siblings = [c for c in table.columns if c.metric == column.metric and c is not column]
         for other in siblings:
-            value = table.value(other.key, s, row)
-            text = (
-                f"{int(value)}"
-                if other.kind == "count" and not math.isnan(value)
-                else _shown(value)
-            )
-            lines.append(f"{other.label} {text}")
+            lines.append(f"{other.label} {_shown(other, table.value(other.key, s, row))}")
         return "\n".join(lines)
 
     def headerData(
@@ -491,6 +511,9 @@ class SegmentTableModel(QAbstractTableModel):
             return info.system
         if role == REF_ROLE:
             return info.reference
+        if role == int(Qt.ItemDataRole.InitialSortOrderRole) and info.metric is not None:
+            descending = worst_first(self._table.column_info(info.metric))
+            return Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder
         return None
 
     def _title(self, info: ColumnInfo) -> str:
@@ -522,10 +545,15 @@ class SegmentTableModel(QAbstractTableModel):
             return f"Output of {name}"
         column = self._table.column_info(info.metric)  # type: ignore[arg-type]
         signature = self._table.signatures().get(column.metric, "")
+        way = "higher" if column.higher_is_better else "lower"
         if kind == "delta":
             base = self._text.system_names[self.baseline]
-            return f"{column.label} of {name} minus that of the baseline {base}"
-        return f"{column.label} of {name}: {column.description}\n{signature}".rstrip()
+            return (
+                f"{column.label} of {name} minus that of the baseline {base} ({way} is better: "
+                "green where the system is better, red where it is worse)"
+            )
+        text = f"{column.label} of {name}: {column.description} ({way} is better)"
+        return f"{text}\n{signature}".rstrip()
 
     def roleNames(self) -> dict[int, QByteArray]:
         names = dict(super().roleNames())
@@ -537,6 +565,7 @@ class SegmentTableModel(QAbstractTableModel):
                 SYSTEM_ROLE: QByteArray(b"system"),
                 REF_ROLE: QByteArray(b"reference"),
                 SEGMENT_ROLE: QByteArray(b"segment"),
+                BETTER_ROLE: QByteArray(b"better"),
             }
         )
         return names
@@ -544,6 +573,7 @@ class SegmentTableModel(QAbstractTableModel):
 
 __all__ = [
     "ANSWERED_ROLES",
+    "BETTER_ROLE",
     "COLUMN_KINDS",
     "COLUMN_KIND_ROLE",
     "NUMERIC_KINDS",
@@ -560,5 +590,14 @@ __all__ = [
 ]
 
 
-def _shown(value: float) -> str:
-    return "no score" if math.isnan(value) else f"{value:.2f}"
+def _shown(column: ScoreColumn, value: float, *, signed: bool = False) -> str:
+    """A value for a tooltip: a count whole, a score one decimal more precise than its cell."""
+    if math.isnan(value):
+        return "no score"
+    if column.kind == "count":
+        return f"{int(value)}"
+    return (
+        f"{value:+.{corpus_decimals(column)}f}"
+        if signed
+        else f"{value:.{corpus_decimals(column)}f}"
+    )

@@ -229,9 +229,16 @@ class SegmentFilterProxy(QAbstractProxyModel):
             self._set(selection.with_filter(spec))
 
     def set_delta_filter(
-        self, system_a: int, system_b: int, metric: str, minimum: float | None
+        self,
+        system_a: int,
+        system_b: int,
+        metric: str,
+        minimum: float | None,
+        *,
+        below: bool = False,
     ) -> None:
-        """Keep rows where ``metric`` of system A minus that of system B is at least ``minimum``.
+        """Keep rows where ``metric`` of system A minus that of system B is at least ``minimum``
+        (``below``: at most, which is how A beats B on a lower-is-better column).
 
         ``minimum`` None removes the delta filter.
         """
@@ -246,7 +253,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._check_system(system_b)
         self._set(
             selection.without("delta").with_filter(
-                DeltaFilter(metric, system_a, system_b, float(minimum))
+                DeltaFilter(metric, system_a, system_b, float(minimum), below=below)
             )
         )
 

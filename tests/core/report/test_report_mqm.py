@@ -81,7 +81,7 @@ def rows_of(page: str, column: str) -> dict[str, str]:
     for row in re.findall(r"<tr.*?</tr>", table.group(0), re.S)[1:]:
         cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
         name = re.sub(r"<[^>]+>", "", cells[0])
-        out[name] = re.sub(r"<[^>]+>", "", cells[-1])
+        out[name] = re.sub(r"<[^>]+>", "", cells[4])  # after score, mean and CI; a verdict follows
     return out
 
 

@@ -18,7 +18,7 @@ from matchlight.core.analysis.selection import ScoreRange, Selection
 from matchlight.core.io.inputs import InputSpec, load_comparison
 from matchlight.core.io.labels import read_labels
 from matchlight.core.io.scores import ScoreSpec, read_scores
-from matchlight.core.metrics.base import ScoreColumn
+from matchlight.core.metrics.base import Scale, ScoreColumn, infer_scale
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.session.comparison import ComparisonSession, ComparisonState
@@ -339,3 +339,51 @@ def test_imports_that_do_not_fit_the_comparison_are_refused(files: dict[str, str
     with pytest.raises(ValueError, match="3 labels for 4 segments"):
         session.set_labels(LabelImport("d", labels.labels[:3], labels.file))
     assert session.imported_scores() == (scores,)
+
+
+def test_a_scale_chosen_for_an_import_is_kept_by_the_session_file(
+    tmp_path: Path, files: dict[str, str]
+) -> None:
+    session = open_comparison(files)
+    scores, _labels = import_both(session, files)
+    events: list[tuple[str, object]] = []
+    session.subscribe(lambda event, payload: events.append((event, payload)))
+    chosen = Scale("lower", 0.0, 1.0, 4)
+    column = session.set_column_scale(COLUMN.key, chosen)
+    assert column == COLUMN.with_scale(chosen) and column.scale == chosen
+    assert ("columns", COLUMN.key) in events
+    assert session.table.column_info(COLUMN.key) == column
+    [record] = session.imported_scores()
+    assert record.column == column and record.files == scores.files
+    np.testing.assert_array_equal(record.values, scores.values)
+    path = tmp_path / "scaled.matchlight"
+    save(path, session, files)
+    again, _ = reopen(path, files)
+    assert again.imported_scores()[0].column.scale == chosen
+    assert again.table.column_info(COLUMN.key).better == "lower"
+    # A column the metrics compute keeps its metric's scale; an unknown one is refused.
+    with pytest.raises(KeyError, match="bleu"):
+        session.set_column_scale("bleu", chosen)
+    with pytest.raises(KeyError):
+        session.set_column_scale("nothing", chosen)
+
+
+def test_an_import_stored_before_scales_gets_the_scale_of_its_values(
+    tmp_path: Path, files: dict[str, str]
+) -> None:
+    """A session written before columns had a direction, range and decimals stored only the
+    older fields: its COMET (0-1) comes back 0-1 with three decimals, not 0-100 with one."""
+    session = open_comparison(files)
+    scores, _labels = import_both(session, files)
+    old = scores.definition()
+    old["column"] = {
+        k: v for k, v in old["column"].items() if k not in ("better", "low", "high", "decimals")
+    }
+    restored = ScoreImport.from_stored(old, scores.data())
+    assert restored.column.scale == Scale("higher", 0.0, 1.0, 3)
+    assert restored.column.scale == infer_scale(scores.values, "COMET-22")
+    # Stored with its scale, the scale is the stored one (even where the values say else).
+    chosen = COLUMN.with_scale(Scale("lower", None, None, 5))
+    mine = ScoreImport(chosen, scores.systems, scores.values, scores.files)
+    again = ScoreImport.from_stored(mine.definition(), mine.data())
+    assert again.column == chosen

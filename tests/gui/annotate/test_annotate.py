@@ -432,7 +432,7 @@ def test_mqm_column_follows_every_edit_and_equals_core(small):
     model = window.model
     assert "mqm" in model.shown_scores
     col = model.score_column(0, "mqm")
-    assert model.index(0, col).data() == f"{want[0, 0]:.1f}"
+    assert model.index(0, col).data() == f"{want[0, 0]:.2f}"  # MQM's precision: "5.10"
     assert model.index(1, col).data() == "…"  # not annotated
     # The corpus figure is core's system MQM.
     for s, name in enumerate(names):

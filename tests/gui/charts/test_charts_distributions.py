@@ -10,15 +10,9 @@ import numpy as np
 import pytest
 from PySide6.QtGui import QImage
 
+from matchlight.core.analysis.scales import difference_bins
 from matchlight.core.analysis.selection import RowSet, Selection, TextFilter
-from matchlight.gui.charts.distributions import (
-    SCORE_BIN,
-    DistributionsPanel,
-    bin_index,
-    difference_edges,
-    nice_step,
-    score_edges,
-)
+from matchlight.gui.charts.distributions import DistributionsPanel, axis_ticks, bin_index
 from tests.gui.chartkit import click_at, dark_palette, de_en, drag, linked, settle
 
 
@@ -44,22 +38,21 @@ def brushed(link) -> RowSet:
 # -- binning -------------------------------------------------------------------------------------
 
 
-def test_bins_are_numpys() -> None:
+def test_bins_are_numpys_and_ticks_fall_on_nice_values() -> None:
     rng = np.random.default_rng(1)
     values = rng.uniform(0, 100, 5000)
     values[:7] = 100.0
-    edges = score_edges(values, percent=True)
-    assert edges[0] == 0 and edges[-1] == 100 and np.allclose(np.diff(edges), SCORE_BIN)
+    edges = np.arange(0, 101, 5.0)
     index = bin_index(values, edges)
     counts, _ = np.histogram(values, bins=edges)
     assert np.bincount(index, minlength=len(counts)).tolist() == counts.tolist()
     assert bin_index(np.array([np.nan, -1.0, 101.0]), edges).tolist() == [-1, -1, -1]
-    deltas = rng.normal(0, 0.3, 1000)
-    edges = difference_edges(deltas, percent=False)
-    centre = (len(edges) - 1) // 2
-    assert edges[centre] == -edges[centre + 1]  # a bin centred on zero
-    assert edges[0] <= deltas.min() and edges[-1] >= deltas.max()
-    assert nice_step(100, 20) == 5 and nice_step(0.9, 30) == 0.05
+    major, minor = axis_ticks(0, 100)
+    assert [v for v, _ in major] == [0, 20, 40, 60, 80, 100] and len(minor) == 11
+    major, _ = axis_ticks(-100, 100, signed=True)
+    assert [label for _, label in major] == ["-100", "-50", "0", "+50", "+100"]
+    major, _ = axis_ticks(0, 1)
+    assert [label for _, label in major] == ["0", "0.2", "0.4", "0.6", "0.8", "1"]
 
 
 # -- counts ---------------------------------------------------------------------------------------
@@ -77,10 +70,11 @@ def test_counts_equal_the_tables_histograms(panel, sample) -> None:
         assert panel.score_counts[s].tolist() == expected.tolist()
         assert panel.score_counts[s].sum() == 160  # BLEU 100.00000000000004 included
     deltas = np.clip(table.column("bleu", 2), 0, 100) - np.clip(table.column("bleu", 0), 0, 100)
-    expected, _ = np.histogram(deltas, bins=difference_edges(deltas, percent=True))
+    assert panel.delta_edges.tolist() == np.arange(-100, 101, 5.0).tolist()
+    expected, _ = np.histogram(deltas[deltas != 0], bins=panel.delta_edges)
     assert panel.delta_counts.tolist() == expected.tolist()
-    centre = len(expected) // 2
-    assert panel.delta_edges[centre] == -2.5 and panel.delta_edges[centre + 1] == 2.5
+    assert panel.delta_ties == int((deltas == 0).sum())
+    assert difference_bins(table.column_info("bleu"), deltas).counts.tolist() == expected.tolist()
     legend = panel.delta_legend.text
     assert f"rough ahead: {int((deltas > 0).sum())}" in legend
     assert f"fluent ahead: {int((deltas < 0).sum())}" in legend
@@ -117,7 +111,7 @@ def test_clicking_a_bar_selects_its_rows(qtbot, panel, sample) -> None:
     # The histogram that brushed keeps showing every row; the other one follows the brush.
     panel.refresh_now()
     assert panel.score_counts[0].tolist() == counts.tolist()
-    assert panel.delta_counts.sum() == len(expected)
+    assert panel.delta_counts.sum() + panel.delta_ties == len(expected)
     assert panel.score_region.isVisible()
 
 

@@ -50,7 +50,7 @@ def test_points_are_the_tables_values(setup, sample) -> None:
     x, y = panel.points.getData()
     assert np.array_equal(x, table.column("bleu", 0)) and np.array_equal(y, table.column("bleu", 1))
     above = int((table.column("bleu", 1) > table.column("bleu", 0)).sum())
-    assert f"literal higher: {above}" in panel.legend.text
+    assert f"literal better: {above}" in panel.legend.text  # BLEU: higher is better
     # One uniformly styled item: no per-point brushes or sizes.
     assert panel.points.opts["brush"] is not None and len(panel.points.data) == 160
 

@@ -61,7 +61,8 @@ def test_the_numbers_are_cores_on_the_selected_rows(qtbot, qtmodeltester, sample
             text = cell(model, r, c)
             assert text.startswith(format_score(line.score, line.mean, line.ci, 1))
             if line.p_value is not None:
-                assert text.endswith(format_p(line.p_value))
+                verdict = test.verdicts()[r]
+                assert text.endswith(format_p(line.p_value) + (f" {verdict}" if verdict else ""))
     assert model.run.rows == len(rows) and model.run.filtered
     assert "(p = " in model.as_text() and "Baseline: literal" in model.as_text()
 
