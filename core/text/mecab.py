@@ -87,7 +87,9 @@ def install_hint(name: str) -> str:
 class Mecab:
     """One MeCab tagger in wakati mode (words separated by spaces), as sacreBLEU builds it.
 
-    A tagger parses one text at a time (its lattice is shared), so calls are serialised.
+    A tagger's lattice is shared, so it must parse one text at a time. The wheels' bindings
+    keep the GIL while MeCab parses, which already serialises calls; the lock keeps that true
+    for a build that releases it.
     """
 
     def __init__(self, kind: MecabKind) -> None:

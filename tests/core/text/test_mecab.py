@@ -202,8 +202,8 @@ def test_a_line_mecab_gives_up_on_is_split_in_parts(name: str, unit: str, count:
 
 
 def test_threads_share_a_tagger_safely() -> None:
-    """One tagger parses one line at a time: lines tokenized from several threads at once get
-    sacreBLEU's words."""
+    """Lines tokenized from several threads at once (one shared tagger) get sacreBLEU's
+    words."""
     d = _dataset(KOREAN)
     lines = [line + f" {i}" for i, line in enumerate(d.read(d.refs[0]) * 3)]  # not memoised
     tok = bleu_tokenizer("ko-mecab", lowercase=True)
