@@ -136,6 +136,8 @@ class AnnotationTableLink(QObject):
         if not wanted:
             return
         for column, values in wanted:
+            if core.table.has(column.key):  # keep the scale the user may have picked for it
+                column = core.table.column_info(column.key)
             core.set_column(column, values)
         new = [c.key for c, _ in wanted if c.key not in self._shown_columns]
         if new:

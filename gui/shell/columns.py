@@ -15,20 +15,26 @@ from PySide6.QtCore import QModelIndex, QObject, QPoint, Qt, Slot
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QMenu
 
+from matchlight.core.analysis.scales import display_bounds
 from matchlight.gui.shell.celltext import CellTextDialog, cell_value, row_as_tsv
 from matchlight.gui.shell.viewstate import ViewState, column_id
 from matchlight.gui.table.model import TEXT_KINDS
+from matchlight.gui.table.scalemenu import add_scale_menu
 
 __all__ = ["TableColumns"]
 
 
 def _widest_number(model: Any, info: Any) -> str:
-    """The widest figure a score or Δ column shows, at its column's precision."""
+    """The widest figure a score or Δ column shows: its bounds at its precision (an unbounded
+    side: the data's extreme), a Δ as the signed span between them."""
     if info.metric is None:
         return "100.0"
-    column = model.table.column_info(info.metric)
-    text = column.format(column.high if column.high is not None else 1000.0)
-    return "+" + text if info.kind == "delta" else text
+    table = model.table
+    column = table.column_info(info.metric)
+    low, high = display_bounds(column, table.scores[:, :, table.metric_index(info.metric)])
+    if info.kind == "delta":
+        return column.format(-(high - low), signed=True)
+    return max(column.format(low), column.format(high), key=len)
 
 
 class TableColumns(QObject):
@@ -174,8 +180,16 @@ class TableColumns(QObject):
 
     @Slot(QPoint)
     def _on_header_menu_requested(self, pos: QPoint) -> None:
+        header = self.window.table_view.horizontalHeader()
         menu = self.column_menu()
-        menu.exec(self.window.table_view.horizontalHeader().mapToGlobal(pos))
+        model, core = self.window.model, self.window.lifecycle.core
+        col = header.logicalIndexAt(pos)
+        if model is not None and core is not None and col >= 0:
+            key = model.column_info(col).metric
+            if key:  # a score or Δ column: which way is better, and its precision
+                menu.addSeparator()
+                add_scale_menu(menu, core, key)
+        menu.exec(header.mapToGlobal(pos))
         menu.deleteLater()
 
     def table_menu(self, index: QModelIndex) -> QMenu:
