@@ -175,6 +175,7 @@ def _why_missing(table: ScoreTable, metric: str) -> str:
 #: How to apply each :class:`~core.scoring.advice.Advice` on the command line.
 _CLI_FIX_HINTS = {
     "cjk-tokenizer": " (see --tokenize)",
+    "korean-tokenizer": " (see --tokenize)",
     "rouge-empty": " (try --rouge-tokenizer unicode)",
     "lsum-fallback": " (see --lsum-sep)",
     "lsum-none": " (see --lsum-sep)",

@@ -40,13 +40,20 @@ from matchlight.core.metrics.base import (
     Run,
     ScoreColumn,
     Setting,
+    SettingError,
     check_detail_size,
     mask_separator,
 )
 from matchlight.core.metrics.lcs import match_masks
 from matchlight.core.metrics.matching import OrderMatches, match_orders
 from matchlight.core.metrics.ngrams import Column, NgramCounts
-from matchlight.core.text.tokenizers import BLEU_TOKENIZERS, Tokenizer, bleu_tokenizer
+from matchlight.core.text.tokenizers import (
+    BLEU_TOKENIZERS,
+    Tokenizer,
+    bleu_tokenizer,
+    bleu_tokenizer_signature,
+    bleu_tokenizer_unavailable,
+)
 from matchlight.core.text.types import Span, Tokens
 
 __all__ = [
@@ -61,6 +68,7 @@ __all__ = [
     "DetailRefs",
     "bleu_detail",
     "bleu_signature",
+    "check_tokenizer_installed",
     "chunk_stats",
     "compute_bleu",
     "prepare_detail",
@@ -376,7 +384,8 @@ def bleu_signature(
     ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``.
 
     ``nrefs=-1`` means a variable number of references per segment (shown as ``var``, as in
-    sacrebleu). ``tokenize`` is the tokenizer's signature (``13a``, ``intl``, ``zh``, ...).
+    sacrebleu). ``tokenize`` is the tokenizer's signature (``13a``, ``intl``, ``zh``,
+    ``ko-mecab-0.996/ko-0.9.2-KO``: :func:`~core.text.tokenizers.bleu_tokenizer_signature`).
     Methods with a parameter show its value, e.g. ``smooth:floor[0.10]``. sacrebleu 2.6.0 does
     not record the maximum order (its open issue #251), so for the default order 4 the string
     is identical to sacrebleu's; any other order adds ``ngram:<order>`` before the version so
@@ -576,12 +585,22 @@ def bleu_detail(hypothesis: Sequence[str], refs: DetailRefs) -> BleuDetail:
 
 # -- describing BLEU to the rest of Matchlight ---------------------------------------------------
 
+
+def check_tokenizer_installed(name: str, option: str) -> None:
+    """Raise :class:`SettingError` saying what to install when BLEU tokenizer ``name`` (the
+    value of ``option``) needs packages that are missing here (``ja-mecab``, ``ko-mecab``)."""
+    problem = bleu_tokenizer_unavailable(name)
+    if problem is not None:
+        raise SettingError(f"{option} {problem}")
+
+
 _TOKENIZE = Setting(
     key="tokenize",
     label="Tokenizer",
     kind="choice",
     choices=BLEU_TOKENIZERS,
-    help="sacreBLEU tokenizer: 13a (default), intl, char, zh (Chinese), none (whitespace)",
+    help="sacreBLEU tokenizer: 13a (default), intl, char, zh (Chinese), ja-mecab (Japanese, "
+    "needs matchlight[ja]), ko-mecab (Korean, needs matchlight[ko]), none (whitespace)",
     cli="--tokenize",
     aliases=("-tok",),
 )
@@ -643,6 +662,9 @@ class BleuSettings(MetricSettings):
     smooth_value: float | None = None
     max_order: int = DEFAULT_MAX_ORDER
     effective_order: bool = True
+
+    def check(self) -> None:
+        check_tokenizer_installed(self.tokenize, _TOKENIZE.cli)
 
     @property
     def smoothing(self) -> float | None:
@@ -916,7 +938,7 @@ class BleuMetric(Metric):
         return bleu_signature(
             nrefs=nrefs,
             lowercase=s.lowercase,
-            tokenize=s.tokenize,
+            tokenize=bleu_tokenizer_signature(s.tokenize),
             smooth_method=s.smooth_method,
             smooth_value=s.smooth_value,
             effective_order=False,
@@ -931,7 +953,7 @@ class BleuMetric(Metric):
         sentence = bleu_signature(
             nrefs=nrefs,
             lowercase=s.lowercase,
-            tokenize=s.tokenize,
+            tokenize=bleu_tokenizer_signature(s.tokenize),
             smooth_method=s.smooth_method,
             smooth_value=s.smooth_value,
             effective_order=s.effective_order,

@@ -40,7 +40,13 @@ from matchlight.core.metrics.base import (
     ScoreColumn,
     Setting,
 )
-from matchlight.core.metrics.bleu import MAX_ORDER_LIMIT, TokenMatches, chunk_stats, match_row
+from matchlight.core.metrics.bleu import (
+    MAX_ORDER_LIMIT,
+    TokenMatches,
+    check_tokenizer_installed,
+    chunk_stats,
+    match_row,
+)
 from matchlight.core.text.tokenizers import BLEU_TOKENIZERS, Tokenizer, bleu_tokenizer
 
 __all__ = [
@@ -363,6 +369,9 @@ class NltkBleuSettings(MetricSettings):
     lowercase: bool = False
     smoothing: str = "method0"
     max_order: int = 4
+
+    def check(self) -> None:
+        check_tokenizer_installed(self.tokenize, "--nltk-tokenize")
 
     @property
     def weights(self) -> tuple[float, ...]:

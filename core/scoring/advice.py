@@ -18,6 +18,7 @@ import numpy.typing as npt
 import regex
 
 from matchlight.core.scoring.results import ScoreTable
+from matchlight.core.text.tokenizers import bleu_tokenizer_unavailable
 
 __all__ = [
     "CJK_SHARE",
@@ -195,26 +196,59 @@ _KOREAN_ROUGE = {
     "rouge-score": "rouge-score's tokenizer drops all Hangul",
     "unicode": "the Unicode tokenizer keeps each word (eojeol) whole",
 }
+#: BLEU tokenizers that see Korean eojeol or Chinese/Japanese clauses as single words.
+_WORD_TOKENIZERS = ("13a", "intl", "none", "zh")
+
+
+def _mecab_fix(name: str) -> tuple[dict[str, Any], str, str]:
+    """The fix, its label and a note for switching BLEU to MeCab tokenizer ``name``: a button
+    where its packages are installed, how to install them where not."""
+    problem = bleu_tokenizer_unavailable(name)
+    if problem is None:
+        return {"bleu": {"tokenize": name}}, f"Use {name} tokenizer", ""
+    return {}, "", f" {problem}."
 
 
 def _korean_advice(config: Any) -> Advice | None:
-    """What each tokenizer in use does with Hangul (there is no single right one: it informs)."""
+    """What each tokenizer in use does with Hangul; switching a word-level BLEU tokenizer to
+    ko-mecab (sacreBLEU's for Korean), which splits off the particles, is offered (or how to
+    install it)."""
     parts = []
+    fix: dict[str, Any] = {}
+    label = mecab = ""
     if "bleu" in config.metrics:
         tokenize = config.settings("bleu").tokenize
         what = _KOREAN_BLEU.get(tokenize)
         if what is not None:
             parts.append(f"BLEU's {tokenize} tokenizer {what}")
+            fix, label, note = _mecab_fix("ko-mecab")
+            if tokenize not in _WORD_TOKENIZERS:  # char: a choice of its own, not a mistake
+                fix, label = {}, ""
+            mecab = (
+                " sacreBLEU's ko-mecab, its tokenizer for Korean, splits off the particles: "
+                "its BLEU lies between word and syllable BLEU." + note
+            )
     if "rouge" in config.metrics:
         what = _KOREAN_ROUGE.get(config.settings("rouge").tokenizer)
         if what is not None:
             parts.append(what)
     if not parts:
         return None
+    message = "The references look Korean: " + "; ".join(parts) + "." + mecab
+    return Advice("korean-tokenizer", message, fix, label)
+
+
+def _japanese_advice(tokenize: str) -> Advice:
+    fix, label, note = _mecab_fix("ja-mecab")
+    if not fix:
+        fix, label = {"bleu": {"tokenize": "char"}}, "Use char tokenizer"
+        note = " sacreBLEU's ja-mecab, its tokenizer for Japanese, splits it into words;" + note
     return Advice(
-        "korean-tokenizer",
-        "The references look Korean: " + "; ".join(parts) + " (sacreBLEU's ko-mecab, which "
-        "splits off the particles, lies between word and syllable BLEU).",
+        "cjk-tokenizer",
+        f"The references look Japanese, but BLEU uses the {tokenize} tokenizer, which does not "
+        "split Japanese into words." + note,
+        fix,
+        label,
     )
 
 
@@ -288,15 +322,7 @@ def scoring_advice(
                     )
                 )
             else:
-                advice.append(
-                    Advice(
-                        "cjk-tokenizer",
-                        f"The references look Japanese, but BLEU uses the {tokenize} "
-                        "tokenizer, which does not split Japanese into words.",
-                        {"bleu": {"tokenize": "char"}},
-                        "Use char tokenizer",
-                    )
-                )
+                advice.append(_japanese_advice(tokenize))
     if script == "ko":
         korean = _korean_advice(config)
         if korean is not None:

