@@ -40,7 +40,6 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Final
 
 from matchlight.core.annotation.anchoring import AnchorState, reanchor
@@ -55,6 +54,8 @@ from matchlight.core.annotation.model import (
 )
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights
 from matchlight.core.annotation.offsets import Utf16Index, utf16_length
+from matchlight.core.io import jsonsafe
+from matchlight.core.io.files import MAX_ANNOTATION_BYTES, FileError, iter_lines, read_bytes_capped
 from matchlight.core.io.inputs import InputError
 from matchlight.core.io.safewrite import write_file_atomic
 from matchlight.core.io.spreadsheet import spreadsheet_safe
@@ -87,7 +88,9 @@ IMPORT_FORMATS: Final[dict[str, str]] = {
 EXPORT_FORMATS: Final[dict[str, str]] = {**IMPORT_FORMATS, "csv": "One row per error (CSV)"}
 
 #: Largest annotation file read (a WMT MQM release file is ~50 MB).
-MAX_IMPORT_BYTES: Final = 512 * 1024 * 1024
+MAX_IMPORT_BYTES: Final = MAX_ANNOTATION_BYTES
+#: Longest JSON Lines record read (xCOMET's whole output may be one line).
+MAX_JSONL_LINE_BYTES: Final = 128 * 1024 * 1024
 
 MQM_TSV_COLUMNS: Final[tuple[str, ...]] = (
     "system",
@@ -184,16 +187,9 @@ def _read_text(path: str | os.PathLike[str]) -> tuple[str, bool]:
     """The file's text (UTF-8, BOM removed) and whether it had a BOM."""
     name = os.fspath(path)
     try:
-        size = os.path.getsize(name)
-        if size > MAX_IMPORT_BYTES:
-            raise InputError(
-                f"the file is {size / 2**20:.0f} MiB; annotation files are read up to "
-                f"{MAX_IMPORT_BYTES // 2**20} MiB",
-                name,
-            )
-        data = Path(name).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror or exc}", name) from None
+        data = read_bytes_capped(name, MAX_IMPORT_BYTES, what="an annotation file")
+    except FileError as exc:
+        raise InputError(exc.problem, name, exc.line) from None
     bom = data.startswith(b"\xef\xbb\xbf")
     if bom:
         data = data[3:]
@@ -206,19 +202,36 @@ def _read_text(path: str | os.PathLike[str]) -> tuple[str, bool]:
         ) from None
 
 
-def _json_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
-    """(line number, value) of every non-blank line of a JSON Lines file."""
+def _json_lines(path: str | os.PathLike[str], warnings: list[str]) -> Iterator[tuple[int, Any]]:
+    """(line number, value) of every non-blank line of a JSON Lines file, read as it streams
+    (:func:`~matchlight.core.io.files.iter_lines`) by the untrusted-JSON loader. Lone
+    surrogates become U+FFFD, and one warning in ``warnings`` says where."""
     name = os.fspath(path)
-    text, _ = _read_text(path)
-    for number, raw in enumerate(text.split("\n"), start=1):
-        if not raw.strip():
-            continue
-        try:
-            yield number, json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"not valid JSON: {exc.msg} (column {exc.colno})", name, number
-            ) from None
+    replaced: list[int] = []
+    lines = iter_lines(
+        name, MAX_IMPORT_BYTES, line_cap=MAX_JSONL_LINE_BYTES, what="an annotation file"
+    )
+    try:
+        for number, raw in lines:
+            if not raw.strip():
+                continue
+            notes: list[str] = []
+            yield (
+                number,
+                jsonsafe.loads(raw, path=name, first_line=number, error=InputError, notes=notes),
+            )
+            if notes:
+                replaced.append(number)
+    except FileError as exc:
+        raise InputError(exc.problem, name, exc.line) from None
+    if replaced:
+        where = f"line {replaced[0]}"
+        if len(replaced) > 1:
+            where = f"{len(replaced)} lines (the first: line {replaced[0]})"
+        warnings.append(
+            f"{name}: {where} held a lone surrogate (a \\ud800-\\udfff escape that is not "
+            "part of a pair, so not a character); replaced with U+FFFD"
+        )
 
 
 def _line_for(
@@ -250,9 +263,16 @@ def _line_in(
     return system_lines[segment]
 
 
+#: Digits a segment number or an offset may have (it must fit the session's integers).
+_MAX_DIGITS: Final = 9
+
+
 def _int_field(value: Any, what: str, path: str, number: int, *, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise InputError(f"{what} must be an integer >= {minimum}, not {value!r}", path, number)
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "..."
+        raise InputError(f"{what} must be an integer >= {minimum}, not {shown}", path, number)
+    if value >= 10**_MAX_DIGITS:
+        raise InputError(f"{what} {str(value)[:20]}... is too large", path, number)
     return value
 
 
@@ -284,7 +304,7 @@ def _fit_to_line(span: ErrorSpan, line: str | None, warnings: list[str], where: 
 
 
 def _xcomet_records(
-    path: str, default_system: str | None
+    path: str, default_system: str | None, warnings: list[str]
 ) -> Iterator[tuple[int, str, int, dict[str, Any]]]:
     """(line number, system, 0-based segment, span dict) for every span in the file."""
     segment_counter = 0
@@ -304,7 +324,7 @@ def _xcomet_records(
             raise InputError("expected a list of span objects", path, number)
         return value
 
-    for number, value in _json_lines(path):
+    for number, value in _json_lines(path, warnings):
         if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
             # The whole error_spans output (a list per segment) on one line.
             system = system_of({}, number)
@@ -361,7 +381,7 @@ def import_xcomet(
     origin = Origin.imported("xcomet-jsonl")
     spans: list[ErrorSpan] = []
     warnings: list[str] = []
-    for number, sys_name, segment, record in _xcomet_records(name, system):
+    for number, sys_name, segment, record in _xcomet_records(name, system, warnings):
         line = _line_in(lines, sys_name, segment, name, number)
         start, end = record.get("start"), record.get("end")
         text = record.get("text")
@@ -592,9 +612,12 @@ def import_mqm_tsv(
         raw_system, doc, doc_id, seg_id, rater, source, target, category, severity = fields[:9]
         rest = fields[9:]
         try:
+            if len(seg_id.strip()) > _MAX_DIGITS:
+                raise ValueError(seg_id)
             segment = int(seg_id) - segment_base
         except ValueError:
-            raise InputError(f"seg_id {seg_id!r} is not a segment number", name, number) from None
+            shown = seg_id if len(seg_id) <= 20 else seg_id[:20] + "..."
+            raise InputError(f"seg_id {shown!r} is not a segment number", name, number) from None
         if segment < 0:
             raise InputError(f"seg_id {seg_id} is below {segment_base}", name, number)
         system = renames.get(raw_system, raw_system)
@@ -666,8 +689,8 @@ def _note_from(names: Sequence[str], rest: Sequence[str]) -> str:
             return value
         if column == "metadata" and value.startswith("{"):
             try:
-                meta = json.loads(value)
-            except json.JSONDecodeError:
+                meta = jsonsafe.loads(value)
+            except jsonsafe.JsonError:
                 continue
             note = meta.get("note") if isinstance(meta, dict) else None
             if isinstance(note, str) and note:
@@ -869,7 +892,7 @@ def import_wmt24_esa(
     spans: list[ErrorSpan] = []
     scores: list[SegmentScore] = []
     warnings: list[str] = []
-    for row_index, (number, record) in enumerate(_json_lines(name)):
+    for row_index, (number, record) in enumerate(_json_lines(name, warnings)):
         if not isinstance(record, dict):
             raise InputError("expected a JSON object per line", name, number)
         for key in ("system", "line_id", "tgt", "annotator"):

@@ -25,7 +25,6 @@ old session without importing anything leaves it readable by the Matchlight that
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -59,6 +58,7 @@ from matchlight.core.annotation.typology import (
     Typology,
     validate_span,
 )
+from matchlight.core.io.files import file_digest
 from matchlight.core.io.safewrite import write_file_atomic
 from matchlight.core.session.imported import LabelImport, ScoreImport, import_from_json
 from matchlight.core.session.locations import is_in_recovery_dir
@@ -173,17 +173,6 @@ class SessionError(Exception):
 
     def __str__(self) -> str:
         return self.problem if self.path is None else f"{self.path}: {self.problem}"
-
-
-def file_digest(path: str | os.PathLike[str]) -> tuple[str, int]:
-    """(sha256 hex, size in bytes) of a file's content, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
-    size = 0
-    with open(path, "rb") as handle:
-        while block := handle.read(1 << 20):
-            digest.update(block)
-            size += len(block)
-    return digest.hexdigest(), size
 
 
 @dataclass(frozen=True, slots=True)
