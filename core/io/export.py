@@ -12,13 +12,13 @@ Every file is written by :mod:`matchlight.core.io.safewrite`: atomically, never 
 from __future__ import annotations
 
 import csv
+import errno
 import hashlib
 import io
 import itertools
 import json
 import os
 import re
-import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -26,6 +26,8 @@ from typing import Any, Final
 import numpy as np
 
 from matchlight.core import __version__
+from matchlight.core.io import jsonsafe
+from matchlight.core.io.files import FileError, FileTooLarge, file_digest, read_bytes_capped
 from matchlight.core.io.inputs import Comparison, InputError
 from matchlight.core.io.safewrite import write_file_atomic, write_files_atomic
 from matchlight.core.io.spreadsheet import spreadsheet_safe
@@ -226,37 +228,20 @@ MAX_SIDECAR_BYTES: Final[int] = 16 * 1024 * 1024
 
 def _read_sidecar(side: Path, csv_name: str) -> bytes:
     try:
-        with side.open("rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise ExportMetaError("is not a regular file", str(side))
-            data = handle.read(MAX_SIDECAR_BYTES + 1)
-    except FileNotFoundError:
+        return read_bytes_capped(side, MAX_SIDECAR_BYTES, what="a sidecar")
+    except FileTooLarge:
         raise ExportMetaError(
-            f"has no sidecar {side.name} next to it, so its settings and integrity cannot be "
-            "checked (was the export interrupted, or the sidecar not copied along?)",
-            csv_name,
-        ) from None
-    except OSError as exc:
-        raise ExportMetaError(f"cannot read the file: {exc.strerror or exc}", str(side)) from None
-    if len(data) > MAX_SIDECAR_BYTES:
-        raise ExportMetaError(
-            f"is larger than {MAX_SIDECAR_BYTES} bytes, so it is not a Matchlight sidecar",
+            f"is larger than {MAX_SIDECAR_BYTES:,} bytes, so it is not a Matchlight sidecar",
             str(side),
-        )
-    return data
-
-
-def _digest(path: Path) -> tuple[int, str]:
-    """The size and SHA-256 of a file, read in blocks (any size, bounded memory)."""
-    digest = hashlib.sha256()
-    size = 0
-    with path.open("rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise ExportMetaError("is not a regular file", str(path))
-        while block := handle.read(1 << 20):
-            digest.update(block)
-            size += len(block)
-    return size, digest.hexdigest()
+        ) from None
+    except FileError as exc:
+        if exc.errno == errno.ENOENT:
+            raise ExportMetaError(
+                f"has no sidecar {side.name} next to it, so its settings and integrity cannot "
+                "be checked (was the export interrupted, or the sidecar not copied along?)",
+                csv_name,
+            ) from None
+        raise ExportMetaError(exc.problem, str(side)) from None
 
 
 def read_export_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -271,9 +256,15 @@ def read_export_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
     side = sidecar_path(csv_path)
     raw = _read_sidecar(side, str(csv_path))
     try:
-        meta = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ExportMetaError(f"is not a valid sidecar (not JSON: {exc})", str(side)) from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ExportMetaError(f"is not a valid sidecar (not UTF-8: {exc})", str(side)) from None
+
+    def invalid(problem: str, path: str | None, line: int | None) -> ExportMetaError:
+        return ExportMetaError(f"is not a valid sidecar: {problem}", path, line)
+
+    # Paths of undecodable file names are stored as \udcXX escapes (see _json_bytes): kept.
+    meta = jsonsafe.loads(text, path=str(side), error=invalid, surrogates="keep")
     record = meta.get("csv") if isinstance(meta, dict) else None
     if (
         not isinstance(record, dict)
@@ -286,16 +277,14 @@ def read_export_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
             str(side),
         )
     try:
-        size, sha256 = _digest(csv_path)
-    except FileNotFoundError:
-        raise ExportMetaError(
-            f"not found, but its sidecar {side.name} is there (was the export interrupted?)",
-            str(csv_path),
-        ) from None
-    except OSError as exc:
-        raise ExportMetaError(
-            f"cannot read the file: {exc.strerror or exc}", str(csv_path)
-        ) from None
+        sha256, size = file_digest(csv_path)
+    except FileError as exc:
+        if exc.errno == errno.ENOENT:
+            raise ExportMetaError(
+                f"not found, but its sidecar {side.name} is there (was the export interrupted?)",
+                str(csv_path),
+            ) from None
+        raise ExportMetaError(exc.problem, str(csv_path)) from None
     if (size, sha256) != (record["size"], record["sha256"]):
         raise ExportMetaError(
             f"does not match its sidecar {side.name}: the sidecar describes a CSV of "
