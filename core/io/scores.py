@@ -227,9 +227,10 @@ def _segment_number(text: str, base: int, path: str, line: int | None) -> int:
     stripped = text.strip()
     if not (stripped.isascii() and stripped.isdigit()):
         raise InputError(f"segment number {_shown(stripped)} is not a whole number", path, line)
-    if len(stripped.lstrip("0")) > _SEGMENT_DIGITS:
+    digits = stripped.lstrip("0") or "0"
+    if len(digits) > _SEGMENT_DIGITS:
         raise InputError(f"segment number {_shown(stripped)} is out of range", path, line)
-    return int(stripped) - base
+    return int(digits) - base
 
 
 def _score(text: str, path: str, line: int | None) -> float:

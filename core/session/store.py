@@ -1140,7 +1140,9 @@ class SessionStore:
         for suffix in ("-wal", "-shm"):
             Path(str(target) + suffix).unlink(missing_ok=True)
         try:
-            write_file_atomic(target, data, protect=[i.path for i in self.inputs()])
+            write_file_atomic(
+                target, data, protect=[i.path for i in self.inputs()], allow_session=True
+            )
         except OSError as exc:
             raise SessionError(f"cannot save the session: {exc.strerror or exc}", target) from None
         if switch:

@@ -357,6 +357,18 @@ def test_csv_rows_are_counted_as_they_are_parsed(tmp_path: Path) -> None:
     )
 
 
+def test_leading_zeros_of_a_segment_number_are_not_counted_as_digits(tmp_path: Path) -> None:
+    rows = "".join(f"{'0' * 5000}{i}\t0.{i}\n" for i in (3, 1, 2))
+    path = write(tmp_path / "s.tsv", rows)
+    got = read_scores(
+        [ScoreSpec(path, column="2", segment_column="1", system="a")],
+        systems=("a",),
+        n_segments=3,
+        name="x",
+    )
+    assert got.values.tolist() == [[0.1, 0.2, 0.3]]
+
+
 def test_a_long_format_file_may_hold_other_systems(tmp_path: Path) -> None:
     rows = "".join(f"sys{k}\t{i + 1}\t0.5\n" for k in range(40) for i in range(3))
     path = write(tmp_path / "all.tsv", "system\tseg\tscore\n" + rows)
