@@ -55,10 +55,10 @@ from matchlight.core.annotation.model import (
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights
 from matchlight.core.annotation.offsets import Utf16Index, utf16_length
 from matchlight.core.io import jsonsafe
+from matchlight.core.io.csvfile import Cell, csv_text
 from matchlight.core.io.files import MAX_ANNOTATION_BYTES, FileError, iter_lines, read_bytes_capped
 from matchlight.core.io.inputs import InputError
 from matchlight.core.io.safewrite import write_file_atomic
-from matchlight.core.io.spreadsheet import spreadsheet_safe
 
 __all__ = [
     "CSV_COLUMNS",
@@ -542,9 +542,7 @@ def _tsv_rows(text: str) -> tuple[list[tuple[int, list[str]]], str]:
             start = reader.line_num + 1
     except csv.Error:
         return plain, "none"
-    rewritten = io.StringIO()
-    csv.writer(rewritten, delimiter="\t", lineterminator="\n").writerows(r for _, r in quoted)
-    again = rewritten.getvalue()
+    again = csv_text((r for _, r in quoted), delimiter="\t", spreadsheet=False)
     if not text.endswith("\n"):
         again = again[:-1]
     if again == text and [r for _, r in quoted] != [r for _, r in plain]:
@@ -837,20 +835,16 @@ def _write_tsv(rows: list[list[str]], layout: TsvLayout) -> str:
     for row in rows:
         if len(row) != width:
             raise AnnotationError(f"a TSV row has {len(row)} fields, the layout {width}")
-    out = io.StringIO()
-    if layout.quoting == "minimal":
-        csv.writer(out, delimiter="\t", lineterminator=layout.newline).writerows(rows)
-        text = out.getvalue()
-    else:
-        for row in rows:
-            for value in row:
-                if "\t" in value or "\n" in value or "\r" in value:
-                    raise AnnotationError(
-                        "a field holds a tab or line break and the TSV has no quoting: "
-                        f"{value[:60]!r}"
-                    )
-            out.write("\t".join(row) + layout.newline)
-        text = out.getvalue()
+    try:
+        text = csv_text(
+            rows,
+            delimiter="\t",
+            lineterminator=layout.newline,
+            spreadsheet=False,
+            quoting="minimal" if layout.quoting == "minimal" else "none",
+        )
+    except ValueError as exc:
+        raise AnnotationError(str(exc)) from None
     if not layout.final_newline and text.endswith(layout.newline):
         text = text[: -len(layout.newline)]
     return ("\ufeff" if layout.bom else "") + text
@@ -1092,36 +1086,35 @@ def export_csv(
     statuses: Collection[Status] = _COUNTED,
 ) -> str:
     """One row per span: segment is 1-based (as in Matchlight's score CSV), start/end are
-    code-point offsets, mqm_weight the span's penalty. Every text cell is spreadsheet-safe;
-    numbers are written as plain numbers."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    code-point offsets, mqm_weight the span's penalty. Written by
+    :func:`~matchlight.core.io.csvfile.csv_text`: every text cell is spreadsheet-safe, numbers
+    are written as plain numbers."""
     chosen = sorted(
         (s for s in spans if s.status in statuses),
         key=lambda s: (s.system, s.segment, s.start, s.end, s.created),
     )
+    rows: list[list[Cell]] = [list(CSV_COLUMNS)]
     for span in chosen:
-        writer.writerow(
+        rows.append(
             [
-                spreadsheet_safe(span.id),
-                spreadsheet_safe(span.system),
+                span.id,
+                span.system,
                 span.segment + 1,
                 span.start,
                 span.end,
-                spreadsheet_safe(span.text),
-                spreadsheet_safe(span.category),
-                spreadsheet_safe(span.severity.value),
-                repr(weights.weight(span)),
-                spreadsheet_safe(span.status.value),
-                spreadsheet_safe(span.annotator),
-                spreadsheet_safe(span.origin.label()),
-                spreadsheet_safe(span.note),
-                spreadsheet_safe(span.created.isoformat()),
-                spreadsheet_safe(span.modified.isoformat()),
+                span.text,
+                span.category,
+                span.severity.value,
+                weights.weight(span),
+                span.status.value,
+                span.annotator,
+                span.origin.label(),
+                span.note,
+                span.created.isoformat(),
+                span.modified.isoformat(),
             ]
         )
-    return out.getvalue()
+    return csv_text(rows)
 
 
 # -- writing -----------------------------------------------------------------------------------

@@ -769,6 +769,30 @@ def test_csv_cells_are_spreadsheet_safe_and_numbers_stay_numbers() -> None:
     )
 
 
+def test_csv_rows_survive_a_lone_carriage_return_in_a_cell() -> None:
+    """A note with a lone \r (pasted from an old Mac file) used to be written unquoted, which
+    split its row in two for every reader."""
+    spans = [
+        ErrorSpan.create(
+            system="A",
+            segment=k,
+            line="abc",
+            start=0,
+            end=1,
+            category="Style",
+            severity="minor",
+            annotator="r",
+            note=note,
+        )
+        for k, note in enumerate(["one\rtwo", "plain", "three\r\nfour"])
+    ]
+    text = export_csv(spans)
+    rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+    notes = [dict(zip(CSV_COLUMNS, row, strict=True))["note"] for row in rows[1:]]
+    assert notes == ["one\rtwo", "plain", "three\r\nfour"]
+    assert len(list(csv.reader(io.StringIO(text)))) == 4  # universal newlines: 4 rows too
+
+
 def test_write_export_is_atomic_and_never_replaces_an_input(tmp_path: Path) -> None:
     source = tmp_path / "hyp.txt"
     source.write_text("keep me\n")
