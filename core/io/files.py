@@ -47,6 +47,7 @@ __all__ = [
     "file_digest",
     "iter_lines",
     "read_bytes_capped",
+    "read_head",
     "size_text",
 ]
 
@@ -409,6 +410,22 @@ def _line(
             name,
             number,
         ) from None
+
+
+def read_head(path: StrPath, size: int) -> bytes:
+    """The first ``size`` bytes of the regular file ``path`` (fewer if it is shorter), to tell
+    what a file is from its header. Raises :class:`FileError` as :func:`read_bytes_capped`
+    does; never opens a pipe or a device."""
+    name = _name(path)
+    fd, _ = _open_regular(name)
+    try:
+        with open(fd, "rb", buffering=0, closefd=True) as handle:
+            head = b""
+            while len(head) < size and (chunk := handle.read(size - len(head))):
+                head += chunk
+            return head
+    except OSError as exc:
+        raise _os_problem(exc, name) from None
 
 
 def file_digest(

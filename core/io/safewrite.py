@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from matchlight.core.io.files import read_head
+
 __all__ = [
     "SESSION_APPLICATION_ID",
     "SESSION_SIDECARS",
@@ -98,19 +100,9 @@ def _has_session_header(path: str) -> bool:
     """Whether ``path`` is a regular file that starts like a Matchlight session (SQLite,
     "MLSS"). Anything else is not opened (opening a pipe blocks)."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return False
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        head = read_head(path, 100)
     except OSError:
         return False
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return False
-        head = os.read(fd, 100)
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
     return (
         len(head) >= 72
         and head.startswith(_SQLITE_MAGIC)

@@ -29,6 +29,7 @@ from matchlight.core.io.files import (
     file_digest,
     iter_lines,
     read_bytes_capped,
+    read_head,
     size_text,
 )
 
@@ -43,6 +44,7 @@ READERS: dict[str, Callable[[str], object]] = {
     "read_bytes_capped": lambda p: read_bytes_capped(p, 1 << 20),
     "iter_lines": lambda p: list(iter_lines(p, 1 << 20, line_cap=1 << 10)),
     "file_digest": file_digest,
+    "read_head": lambda p: read_head(p, 100),
 }
 
 
@@ -368,6 +370,24 @@ def test_file_digest_stops_when_the_file_grows_past_the_cap(
     monkeypatch.setattr(os, "fstat", fstat_then_grow)
     with pytest.raises(FileTooLarge):
         file_digest(path, cap=100)
+
+
+def test_read_head_reads_at_most_what_is_asked(tmp_path: Path) -> None:
+    path = tmp_path / "s.matchlight"
+    with path.open("wb") as handle:
+        handle.write(b"SQLite format 3\x00")
+        handle.truncate(1 << 30)  # sparse
+    tracemalloc.start()
+    try:
+        head = read_head(path, 100)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert head == b"SQLite format 3\x00" + bytes(84)
+    assert peak < 1 << 16
+    short = tmp_path / "short"
+    short.write_bytes(b"abc")
+    assert read_head(short, 100) == b"abc"
 
 
 # -- cancelling --------------------------------------------------------------------------------
