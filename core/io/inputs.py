@@ -37,12 +37,11 @@ Decisions worth knowing:
 from __future__ import annotations
 
 import csv
-import io
 import operator
 import os
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
@@ -559,6 +558,21 @@ class _Parsed:
     warnings: list[str]
 
 
+def _csv_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` for the csv module, one at a time, each ending in ``"\\n"`` (a
+    ``"\\r\\n"`` becomes ``"\\n"``; a lone ``"\\r"`` stays in its line). Lazily: a file of
+    many short rows is never held as a list of lines, so a row limit stops it early."""
+    start, end = 0, len(text)
+    while start < end:
+        stop = text.find("\n", start)
+        if stop < 0:
+            yield text[start:]
+            return
+        cut = stop - 1 if stop > start and text[stop - 1] == "\r" else stop
+        yield text[start:cut] + "\n"
+        start = stop + 1
+
+
 def _parse_tabular(
     text: str, fmt: str, column: str | None, path: str, max_rows: LineLimit | None = None
 ) -> _Parsed:
@@ -568,7 +582,7 @@ def _parse_tabular(
         starts: list[int] | None = None
     else:
         rows, starts = [], []
-        reader = csv.reader(io.StringIO(text.replace("\r\n", "\n"), newline="\n"), strict=True)
+        reader = csv.reader(_csv_lines(text), strict=True)
         while True:
             start = reader.line_num + 1
             try:
