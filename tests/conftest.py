@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import os
+import stat
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,3 +126,39 @@ def make_config(
     return config.with_settings(
         "rouge", tokenizer=rouge_tokenizer, stem=rouge_stem, max_n=rouge_max_n
     )
+
+
+def _release_fifos(paths: Sequence[Path]) -> None:
+    """Open each named pipe in ``paths`` for writing (non-blocking), so that a reader blocked in
+    ``open`` returns; nothing is written."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            if stat.S_ISFIFO(os.stat(path).st_mode):
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+
+
+@pytest.fixture
+def finishes() -> Callable[..., object]:
+    """``finishes(call, *fifos, seconds=20)``: run ``call()`` in a thread and return what it
+    returned or raised (the exception object). If it has not finished after ``seconds``, the
+    test fails instead of hanging the suite; the named pipes ``fifos`` are then opened for
+    writing so that a reader blocked on one is released."""
+
+    def run(call: Callable[[], object], *fifos: Path, seconds: float = 20) -> object:
+        outcome: list[object] = []
+
+        def target() -> None:
+            try:
+                outcome.append(call())
+            except BaseException as exc:  # handed to the test thread
+                outcome.append(exc)
+
+        thread = threading.Thread(target=target, daemon=True)
+        thread.start()
+        thread.join(seconds)
+        if thread.is_alive():
+            _release_fifos(fifos)
+            pytest.fail(f"{call!r} did not return within {seconds} s")
+        return outcome[0]
+
+    return run

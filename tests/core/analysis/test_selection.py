@@ -68,6 +68,27 @@ def test_segment_lists() -> None:
     assert format_segments([]) == ""
 
 
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("9" * 5000, f"segment list part {'9' * 40!r}... (5,000 characters) is outside 1-10"),
+        (
+            "1-" + "9" * 4301,
+            f"segment list part {'1-' + '9' * 38!r}... (4,303 characters) is outside 1-10",
+        ),
+        ("0" * 5000 + "3", None),
+        ("\u0663", "is not N, A-B, A- or -B"),  # an Arabic-Indic 3: not an ASCII digit
+    ],
+)
+def test_hostile_segment_lists_get_a_short_message(spec: str, message: str | None) -> None:
+    if message is None:  # leading zeros are not digits of the number
+        assert parse_segments(spec, 10).tolist() == [2]
+        return
+    with pytest.raises(SelectionError) as info:
+        parse_segments(spec, 10)
+    assert message in str(info.value) and len(str(info.value)) < 200
+
+
 @settings(max_examples=200, deadline=None)
 @given(rows=st.sets(st.integers(0, 60)), n=st.integers(61, 80))
 def test_format_and_parse_round_trip(rows: set[int], n: int) -> None:

@@ -313,3 +313,94 @@ def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys) -> None:
     assert main(_sample_args()) == 130
     err = capsys.readouterr().err
     assert err.strip() == "matchlight: interrupted"
+
+
+# -- hostile arguments and outputs -------------------------------------------------------------
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--segments", HUGE, "segment list part '9999999999"),
+        ("--segments", f"1-{HUGE}", "is outside 1-160"),
+        ("--segments", f"{HUGE}-", "is outside 1-160"),
+        ("--segments", "1," * 3000 + "x", "segment list part 'x' is not N, A-B"),
+        ("--max-order", HUGE, "'9999999999"),
+        ("--workers", HUGE, "is not a whole number"),
+        ("--smooth-value", "1" * 5000, "is not a number"),
+        ("--smooth-value", "1e999", "finite"),
+    ],
+)
+def test_hostile_numbers_are_usage_errors_with_a_short_message(
+    option: str, value: str, message: str, capsys
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(_sample_args(option, value))
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert len(err) < 500
+
+
+def _never_scores(monkeypatch: pytest.MonkeyPatch) -> None:
+    import matchlight.core.cli.options as cli
+
+    def scoring(*args: object, **kwargs: object) -> object:
+        pytest.fail("scored before checking the outputs")
+
+    monkeypatch.setattr(cli, "score_corpus", scoring)
+
+
+def test_csv_and_json_naming_one_file_are_refused_before_scoring(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    _never_scores(monkeypatch)
+    out = tmp_path / "out"
+    assert main(_sample_args("--csv", str(out), "--json", str(out))) == 2
+    assert capsys.readouterr().err == (
+        f"matchlight: error: {out}: --json and --csv name the same file; give each output its "
+        "own file name\n"
+    )
+    side = sidecar_path(tmp_path / "s.csv")
+    assert main(_sample_args("--csv", str(tmp_path / "s.csv"), "--json", str(side))) == 2
+    assert capsys.readouterr().err == (
+        f"matchlight: error: {side}: --json and --csv's sidecar name the same file; give each "
+        "output its own file name\n"
+    )
+    assert sorted(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("option", ["--csv", "--json"])
+def test_an_output_over_a_session_is_refused_before_scoring(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, option: str
+) -> None:
+    from matchlight.core.session.store import SessionInput, SessionStore
+
+    session = tmp_path / "work.matchlight"
+    ref = SessionInput.from_file(REFS[0], role="reference")
+    SessionStore.create(session, inputs=[ref], settings={}).close()
+    before = session.read_bytes()
+    _never_scores(monkeypatch)
+    assert main(_sample_args(option, str(session))) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"matchlight: error: {session}: is a Matchlight session (.matchlight); refusing to write "
+        "an export over it (choose another file name)\n"
+    )
+    assert session.read_bytes() == before
+    renamed = tmp_path / "work.db"  # a session is known by its header, whatever its name
+    session.rename(renamed)
+    assert main(_sample_args(option, str(renamed))) == 2
+    assert "is a Matchlight session; refusing" in capsys.readouterr().err
+    assert renamed.read_bytes() == before
+
+
+def test_report_refuses_a_hostile_baseline_with_a_message(tmp_path: Path, capsys) -> None:
+    from matchlight.core.cli.report import main as report_main
+
+    code = report_main(_sample_args("--out", str(tmp_path / "r.html"), "--baseline", HUGE))
+    err = capsys.readouterr().err
+    assert code == 2 and "no system '99999999" in err and "Traceback" not in err
+    assert len(err) < 500

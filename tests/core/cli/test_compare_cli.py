@@ -525,3 +525,41 @@ def test_the_console_script_dispatches_compare_without_qt() -> None:
     )
     assert "Baseline: fluent" in result.stdout
     assert result.stdout.splitlines()[-1] == "0 "
+
+
+# -- hostile arguments and outputs -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--seed", "9" * 5000, "is not a whole number or 'none'"),
+        ("--paired-bs-n", "9" * 5000, "is not a whole number"),
+        ("--segments", "1-" + "9" * 5000, "is outside 1-160"),
+        ("--width", "9" * 4400, "is not a whole number"),
+    ],
+)
+def test_hostile_numbers_are_usage_errors_with_a_short_message(
+    option: str, value: str, message: str, capsys
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        compare_main(sample_args(option, value))
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err) < 500
+
+
+def test_json_over_a_session_is_refused_before_testing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    import matchlight.core.cli.options as options
+    from matchlight.core.session.store import SessionInput, SessionStore
+
+    session = tmp_path / "work.matchlight"
+    ref = SessionInput.from_file(SAMPLE_REFS[0], role="reference")
+    SessionStore.create(session, inputs=[ref], settings={}).close()
+    before = session.read_bytes()
+    monkeypatch.setattr(options, "score_corpus", lambda *a, **k: pytest.fail("scored"))
+    assert compare_main(sample_args("--json", str(session))) == 2
+    assert "is a Matchlight session (.matchlight); refusing" in capsys.readouterr().err
+    assert session.read_bytes() == before

@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import logging
 import math
-from collections.abc import Iterator
+import os
+import tracemalloc
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from sacrebleu.metrics.bleu import BLEU
 
 from matchlight.core.io.inputs import InputError
 from matchlight.core.io.scores import (
+    MAX_SYSTEMS_PER_FILE,
     SCORE_FORMATS,
     ImportedScores,
     ScoreSpec,
@@ -308,3 +311,113 @@ def test_unreadable_files_are_reported_by_the_input_reader(tmp_path: Path) -> No
     assert "binary" in error([ScoreSpec(str(binary), system="a")]).problem
     empty = write(tmp_path / "e.txt", "")
     assert "has no scores" in error([ScoreSpec(empty, system="a")]).problem
+
+
+# -- hostile files -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["text", "tsv", "jsonl", "comet"])
+def test_a_file_of_many_short_lines_is_refused_as_it_streams(tmp_path: Path, fmt: str) -> None:
+    """20 MB of two-byte lines for a 3-segment comparison: refused after the first block, with
+    a few MB of memory (reading it whole made one Python string per line)."""
+    path = tmp_path / "scores.txt"
+    path.write_bytes(b"1\n" * 10_000_000)
+    column = None if fmt in ("text", "comet") else "1"
+    tracemalloc.start()
+    try:
+        e = error([ScoreSpec(str(path), fmt=fmt, column=column, system="a")])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    if fmt == "comet":  # one file may hold every system comet-score scored
+        assert e.problem == (
+            f"has more than {4 * MAX_SYSTEMS_PER_FILE + 1000:,} lines, but the comparison has 3 "
+            f"segments, and one file scores at most {MAX_SYSTEMS_PER_FILE} systems"
+        )
+    else:
+        assert (
+            e.problem
+            == "has more than 1,003 lines, but the comparison has 3 segments (one score each)"
+        )
+    assert peak < 8 << 20
+
+
+def test_csv_rows_are_counted_as_they_are_parsed(tmp_path: Path) -> None:
+    """A CSV row may span lines (a quoted newline), so CSV counts rows, not lines."""
+    quoted = "".join(f'"line\nbreak {i}",{i}\n' for i in range(3))
+    ok = write(tmp_path / "ok.csv", "text,score\n" + quoted)
+    got = read_scores(
+        [ScoreSpec(ok, column="score", system="a")], systems=("a",), n_segments=3, name="x"
+    )
+    assert got.values.tolist() == [[0.0, 1.0, 2.0]]
+    many = write(tmp_path / "many.csv", "score\n" + "1\n" * 5000)
+    e = error([ScoreSpec(many, column="score", system="a")])
+    assert (
+        e.problem == "has more than 1,003 rows, but the comparison has 3 segments (one score each)"
+    )
+
+
+def test_leading_zeros_of_a_segment_number_are_not_counted_as_digits(tmp_path: Path) -> None:
+    rows = "".join(f"{'0' * 5000}{i}\t0.{i}\n" for i in (3, 1, 2))
+    path = write(tmp_path / "s.tsv", rows)
+    got = read_scores(
+        [ScoreSpec(path, column="2", segment_column="1", system="a")],
+        systems=("a",),
+        n_segments=3,
+        name="x",
+    )
+    assert got.values.tolist() == [[0.1, 0.2, 0.3]]
+
+
+def test_a_long_format_file_may_hold_other_systems(tmp_path: Path) -> None:
+    rows = "".join(f"sys{k}\t{i + 1}\t0.5\n" for k in range(40) for i in range(3))
+    path = write(tmp_path / "all.tsv", "system\tseg\tscore\n" + rows)
+    got = read_scores(
+        [ScoreSpec(path, column="score", system_column="system", segment_column="seg")],
+        systems=("sys3", "sys7"),
+        n_segments=3,
+        name="x",
+    )
+    assert got.systems == ("sys3", "sys7") and got.values.tolist() == [[0.5] * 3] * 2
+
+
+def test_a_named_pipe_or_device_is_refused_without_blocking(
+    tmp_path: Path, finishes: Callable[..., object]
+) -> None:
+    fifo = tmp_path / "sys.a.txt"
+    os.mkfifo(fifo)
+    for path in (str(fifo), "/dev/zero"):
+        for fmt in SCORE_FORMATS:
+            spec = ScoreSpec(path, fmt=fmt, column="score", system="a")
+            outcome = finishes(
+                lambda spec=spec: read_scores([spec], systems=("a",), n_segments=3, name="x"),
+                fifo,
+            )
+            assert isinstance(outcome, InputError), outcome
+            assert "not a regular file" in outcome.problem, outcome
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "text", "line", "problem"),
+    [
+        (
+            "d.jsonl",
+            "jsonl",
+            '{"score": 1}\n' + '{"a": [' * 300 + "]}" * 300 + "\n",
+            2,
+            "nested more than 64",
+        ),
+        ("n.jsonl", "jsonl", '{"score": ' + "1" * 5000 + "}\n", 1, "a number of 5,000 characters"),
+        ("f.jsonl", "jsonl", '{"score": 1e400}\n', 1, "1e400 is too large for a float"),
+        ("c.json", "comet-json", '{"a": [{"COMET": ' + "9" * 4400 + "}]}", 1, "a number of 4,400"),
+        ("s.tsv", "tsv", "seg\tscore\n" + "9" * 5000 + "\t1\n", 2, "is out of range"),
+    ],
+)
+def test_hostile_json_and_numbers_name_file_and_line(
+    tmp_path: Path, name: str, fmt: str, text: str, line: int, problem: str
+) -> None:
+    path = write(tmp_path / name, text)
+    segment = "seg" if fmt == "tsv" else None
+    e = error([ScoreSpec(path, fmt=fmt, column="score", system="a", segment_column=segment)])
+    assert (e.path, e.line) == (path, line) and problem in e.problem, e
+    assert len(str(e)) < 300
