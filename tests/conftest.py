@@ -1,14 +1,20 @@
-"""Shared fixtures: where the team's real datasets are, and small helpers to load them."""
+"""Shared fixtures: where the team's real datasets are, and small helpers to load them.
+
+Plain helpers (reading lines, skipping without data, a fake clock) are in tests/kit.py, the
+reference libraries' private helpers in tests/refs.py.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from matchlight.core.scoring.config import ScoringConfig
+from tests.kit import read_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
@@ -44,11 +50,7 @@ class Dataset:
     lsum_separator: str | None = "\n"
 
     def read(self, path: Path) -> list[str]:
-        text = path.read_text(encoding="utf-8")
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        return [line.removesuffix("\r") for line in lines]
+        return read_lines(path)
 
 
 def discover_datasets() -> list[Dataset]:
@@ -83,6 +85,20 @@ def dataset_params() -> list[object]:
     if not DATASETS:
         return [pytest.param(None, marks=pytest.mark.skip(reason="shared/data is not present"))]
     return [pytest.param(d, id=d.name) for d in DATASETS]
+
+
+@pytest.fixture
+def quiet_sacrebleu() -> Iterator[None]:
+    """sacreBLEU logs a recommendation for every sentence scored without effective order.
+
+    A module that scores many such sentences asks for it with
+    ``pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")``.
+    """
+    logger = logging.getLogger("sacrebleu")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    yield
+    logger.setLevel(level)
 
 
 ALL_METRICS = ("bleu", "rouge", "nltk_bleu")

@@ -18,7 +18,8 @@ from matchlight.core.session.comparison import ComparisonSession
 from matchlight.gui.charts.jobs import BackgroundJob
 from matchlight.gui.charts.link import ChartLink
 from matchlight.gui.state.session import SessionModel
-from tests.gui.conftest import DATA_DIR, Scored, read_lines, scored
+from tests.gui.conftest import DATA_DIR, Scored, scored
+from tests.kit import read_lines
 
 DE_EN = DATA_DIR / "wmt22-de-en"
 EN_ZH = DATA_DIR / "wmt22-en-zh"

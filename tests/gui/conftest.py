@@ -24,6 +24,8 @@ from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText, corpus_text_from_lines
 from matchlight.gui.shell.qtfix import guard_none_refcount
+from tests.conftest import SAMPLE, SHARED_DATA
+from tests.kit import read_lines
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before anything imports a Qt GUI module
 
@@ -33,9 +35,8 @@ _IMMORTALIZED = guard_none_refcount()
 
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
-SAMPLE_DIR = ROOT / "resources" / "sample"
-DATA_DIR = ROOT.parent / "shared" / "data"
+SAMPLE_DIR = SAMPLE
+DATA_DIR = SHARED_DATA
 SHOTS_DIR = Path("/tmp/matchlight-shots")
 
 #: Messages the offscreen platform prints for any shown top-level window; not our bugs.
@@ -85,15 +86,6 @@ def _garbage_collection_in_the_gui_thread() -> Iterator[None]:
 def _collect_after_each_test(_garbage_collection_in_the_gui_thread: None) -> Iterator[None]:
     yield
     gc.collect()
-
-
-def read_lines(path: Path) -> list[str]:
-    """Lines of a UTF-8 file as Matchlight reads them (split at "\\n" only)."""
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line.removesuffix("\r") for line in lines]
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from matchlight.core.session.comparison import ComparisonSession
 from matchlight.core.session.store import SessionInput, SessionStore
 from matchlight.core.text.tokenizers import bleu_tokenizer
 from tests.conftest import SAMPLE, SHARED_DATA
+from tests.kit import read_lines
 
 WMT = SHARED_DATA / "wmt22-de-en"
 SEGMENTS = "1-700,900-1200"
@@ -493,12 +494,8 @@ def _sample_inputs() -> list[SessionInput]:
     ]
 
 
-def _lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").splitlines()
-
-
 def _span(system: str, segment: int, word: str, category: str, severity: str, **kw) -> ErrorSpan:
-    line = _lines(SAMPLE / f"sys.{system}.txt")[segment]
+    line = read_lines(SAMPLE / f"sys.{system}.txt")[segment]
     start = line.index(word)
     return ErrorSpan.create(
         system=system, segment=segment, line=line, start=start, end=start + len(word),
@@ -522,15 +519,17 @@ def _sample_session(tmp_path: Path, spans: list[ErrorSpan], scores: list[Segment
 
 
 def test_a_session_gives_settings_selection_baseline_and_annotations(tmp_path: Path) -> None:
-    fluent = _lines(SAMPLE / "sys.fluent.txt")
+    fluent = read_lines(SAMPLE / "sys.fluent.txt")
+    literal = read_lines(SAMPLE / "sys.literal.txt")
+    rough = read_lines(SAMPLE / "sys.rough.txt")
     word = fluent[3].split()[1]
     spans = [
         _span("fluent", 3, word, "Accuracy/Mistranslation", "major", note="<i>why</i>"),
         _span("fluent", 3, fluent[3].split()[0], "Fluency/Grammar", "minor"),
-        _span("literal", 4, _lines(SAMPLE / "sys.literal.txt")[4].split()[0], "Style", "minor"),
-        _span("rough", 5, _lines(SAMPLE / "sys.rough.txt")[5].split()[0], "Accuracy", "critical"),
-        _span("rough", 20, _lines(SAMPLE / "sys.rough.txt")[20].split()[0], "Accuracy", "major"),
-        _span("rough", 5, _lines(SAMPLE / "sys.rough.txt")[5].split()[-1], "Style", "minor",
+        _span("literal", 4, literal[4].split()[0], "Style", "minor"),
+        _span("rough", 5, rough[5].split()[0], "Accuracy", "critical"),
+        _span("rough", 20, rough[20].split()[0], "Accuracy", "major"),
+        _span("rough", 5, rough[5].split()[-1], "Style", "minor",
               status=Status.UNDECIDED),
     ]  # fmt: skip
     omission_line = fluent[6]
@@ -621,7 +620,7 @@ def test_a_session_gives_settings_selection_baseline_and_annotations(tmp_path: P
 
 
 def test_spans_follow_changed_lines_or_are_listed_as_unplaced(tmp_path: Path) -> None:
-    lines = _lines(SAMPLE / "sys.fluent.txt")
+    lines = read_lines(SAMPLE / "sys.fluent.txt")
     moved_word, gone_word = lines[3].split()[2], lines[4].split()[0]
     spans = [
         _span("fluent", 3, moved_word, "Accuracy", "major"),
@@ -763,7 +762,7 @@ def test_the_tints_are_the_apps() -> None:
 def test_the_apps_session_format_is_read(tmp_path: Path) -> None:
     """The app stores its settings as {config, specs, reference_names}, the baseline by name and
     the highlight mode in the layout; the inputs may be columns of a TSV file."""
-    refs, hyps = _lines(SAMPLE / "ref.en.txt"), _lines(SAMPLE / "sys.literal.txt")
+    refs, hyps = read_lines(SAMPLE / "ref.en.txt"), read_lines(SAMPLE / "sys.literal.txt")
     table_file = tmp_path / "pairs.tsv"
     rows = [f"{r.replace(chr(9), ' ')}\t{h.replace(chr(9), ' ')}" for r, h in zip(refs, hyps)]
     table_file.write_text("ref\thyp\n" + "\n".join(rows) + "\n", encoding="utf-8")

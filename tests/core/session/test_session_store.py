@@ -32,6 +32,7 @@ from matchlight.core.session.store import (
     SessionStore,
 )
 from tests.conftest import SHARED_DATA
+from tests.kit import read_lines
 
 WMT = SHARED_DATA / "wmt22-de-en"
 EMOJI = "\U0001f600"
@@ -56,7 +57,7 @@ def real_inputs() -> list[SessionInput]:
 
 
 def lines_of(name: str) -> list[str]:
-    return (WMT / f"sys.{name}.txt").read_text(encoding="utf-8").split("\n")[:-1]
+    return read_lines(WMT / f"sys.{name}.txt")
 
 
 def a_span(segment: int = 0, system: str = "PROMT", **kw: object) -> ErrorSpan:

@@ -19,7 +19,6 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from nltk.stem.porter import PorterStemmer
-from rouge_score.tokenizers import DefaultTokenizer
 from sacrebleu.metrics.bleu import BLEU
 
 from matchlight.core.text.textspan import MappedText, word_spans
@@ -33,9 +32,10 @@ from matchlight.core.text.tokenizers import (
     split_lines,
 )
 from matchlight.core.text.types import Tokens
-from tests.conftest import rewrite_13a
+from tests.conftest import SHARED_DATA, rewrite_13a
+from tests.refs import rouge_tokens, sacrebleu_tokens
 
-DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
+DATA = SHARED_DATA
 
 
 def _read_lines(path: Path) -> list[str]:
@@ -53,16 +53,11 @@ def _sacrebleu(name: str, lowercase: bool) -> BLEU:
 
 def sacrebleu_words(name: str, lowercase: bool, line: str) -> list[str]:
     """The tokens sacrebleu's BLEU extracts n-grams from (``extract_all_word_ngrams`` splits)."""
-    return _sacrebleu(name, lowercase)._preprocess_segment(line).split()
-
-
-@functools.cache
-def _rouge_reference(stem: bool) -> DefaultTokenizer:
-    return DefaultTokenizer(use_stemmer=stem)
+    return sacrebleu_tokens(_sacrebleu(name, lowercase), line)
 
 
 def rouge_score_words(line: str, *, stem: bool) -> list[str]:
-    return _rouge_reference(stem).tokenize(line)
+    return rouge_tokens(line, stem=stem)
 
 
 def _fold_sigma(text: str) -> str:

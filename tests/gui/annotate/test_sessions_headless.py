@@ -34,6 +34,7 @@ from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.session.comparison import ComparisonSession, ComparisonState
 from matchlight.core.session.store import SessionInput, SessionStore
 from tests.conftest import SHARED_DATA
+from tests.kit import data_lines
 
 EMOJI = "\U0001f600"
 RARE_CJK = "\U00020000"
@@ -296,10 +297,7 @@ def test_workspace_writes_the_file_first_and_keeps_memory_in_step(tmp_path: Path
 
 
 def wmt_lines(system: str) -> list[str]:
-    path = SHARED_DATA / "wmt22-de-en" / f"sys.{system}.txt"
-    if not path.exists():
-        pytest.skip("shared/data/wmt22-de-en is not present")
-    return path.read_text(encoding="utf-8").split("\n")[:-1]
+    return data_lines(SHARED_DATA / "wmt22-de-en" / f"sys.{system}.txt")
 
 
 def test_scores_and_filters_equal_core_on_real_outputs() -> None:

@@ -29,8 +29,9 @@ from matchlight.gui.dialogs.opendialog import (
     sample_specs,
 )
 from matchlight.gui.workers.loader import BackgroundCall
+from tests.conftest import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
+DATA = SHARED_DATA
 ZH = DATA / "wmt22-en-zh"
 SHOTS = Path(os.environ.get("MATCHLIGHT_SHOTS", "/tmp/matchlight-shots"))
 TIMEOUT = 60_000
