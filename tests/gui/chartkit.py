@@ -11,7 +11,7 @@ from typing import Any
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QMouseEvent, QPalette
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QWidget
 
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.session.comparison import ComparisonSession
@@ -158,3 +158,8 @@ def colours_in(image: Any) -> set[tuple[int, int, int]]:
             colour = image.pixelColor(x, y)
             found.add((colour.red(), colour.green(), colour.blue()))
     return found
+
+
+def accept(qtbot, dialog) -> None:
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    wait_job(qtbot, dialog.job)

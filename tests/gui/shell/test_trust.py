@@ -24,7 +24,7 @@ from matchlight.core.metrics.base import DETAIL_TOKEN_LIMIT
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs, recognise_files, sample_specs
-from tests.gui.shell.test_mainwindow import DATA, SHOTS, TIMEOUT, Harness, shot
+from tests.gui.shell.windowkit import DATA, SHOTS, TIMEOUT, Harness, shot
 
 ROOT = Path(__file__).resolve().parents[3]
 
