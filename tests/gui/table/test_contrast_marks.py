@@ -22,7 +22,7 @@ from matchlight.gui.highlight.palette import (
     legend_entries,
 )
 from matchlight.gui.highlight.ranges import reference_ranges
-from tests.gui.table.test_delegate import Harness, ciede2000, dark_palette, wait_detail
+from tests.gui.table.tablekit import Harness, ciede2000, dark_palette, wait_detail
 
 Underline = QTextCharFormat.UnderlineStyle
 #: Mark tints must differ from every other tint at least this much (CIEDE2000).

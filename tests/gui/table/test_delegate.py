@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import math
 import threading
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import pairwise
@@ -14,12 +13,10 @@ from typing import Any
 import pytest
 from PySide6.QtCore import (
     QRect,
-    QSortFilterProxyModel,
     Qt,
     QTimer,
 )
 from PySide6.QtGui import QColor, QImage, QPalette, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QHeaderView
 
 import matchlight.gui.highlight.detailcache
 import matchlight.gui.table.delegate
@@ -42,12 +39,10 @@ from matchlight.gui.highlight.palette import (
 )
 from matchlight.gui.highlight.ranges import hypothesis_ranges, reference_ranges
 from matchlight.gui.table.delegate import HighlightDelegate, selection_color
-from matchlight.gui.table.model import SEGMENT_ROLE
-from matchlight.gui.table.tableview import SegmentTableView
-from tests.gui.rolemodel import TextModel
+from tests.gui.table.tablekit import WAIT_MS, Harness, ciede2000, dark_palette, wait_detail
 from tests.gui.toymetric import ToyMetric
+from tests.kit import FakeClock
 
-WAIT_MS = 10_000
 NO_BRUSH = Qt.BrushStyle.NoBrush
 NLTK_ON = ScoringConfig().with_metrics("bleu,rouge,nltk_bleu")
 
@@ -94,99 +89,6 @@ def shown(detail: RowDetail) -> tuple[Any, ...]:
     )
 
 
-def wait_detail(qtbot, cache: DetailCache, segment: int) -> RowDetail:
-    if cache.peek(segment) is None:
-        with qtbot.waitSignal(
-            cache.detail_ready, timeout=WAIT_MS, check_params_cb=lambda s: s == segment
-        ):
-            cache.get(segment)
-    detail = cache.peek(segment)
-    assert detail is not None
-    return detail
-
-
-def dark_palette() -> QPalette:
-    pal = QPalette()
-    colors = {
-        QPalette.ColorRole.Window: "#2b2b2b",
-        QPalette.ColorRole.WindowText: "#e6e6e6",
-        QPalette.ColorRole.Base: "#1e1e1e",
-        QPalette.ColorRole.AlternateBase: "#262626",
-        QPalette.ColorRole.Text: "#e6e6e6",
-        QPalette.ColorRole.Button: "#333333",
-        QPalette.ColorRole.ButtonText: "#e6e6e6",
-        QPalette.ColorRole.Highlight: "#2f5f8f",
-        QPalette.ColorRole.HighlightedText: "#ffffff",
-    }
-    for role, color in colors.items():
-        pal.setColor(role, QColor(color))
-    return pal
-
-
-class Harness:
-    """A table as the app has it: a model of the texts behind a proxy, the segment view and
-    the highlight delegate with its detail cache."""
-
-    def __init__(
-        self,
-        qtbot,
-        data: Any,
-        *,
-        config: ScoringConfig | None = None,
-        row_height: int = 26,
-        order: Sequence[int] | None = None,
-        scores: bool = True,
-    ) -> None:
-        self.data = data
-        self.config = config or data.config
-        self.model = TextModel(data.text, data.source, data.table if scores else None, order)
-        self.proxy = QSortFilterProxyModel()
-        self.proxy.setSourceModel(self.model)
-        self.view = SegmentTableView()  # as in the app: it tells the delegate where paints start
-        qtbot.addWidget(self.view)
-        self.cache = DetailCache(data.text, data.source, self.config)
-        self.delegate = HighlightDelegate(self.cache, self.view)
-        self.view.setItemDelegate(self.delegate)
-        self.view.setModel(self.proxy)
-        header = self.view.verticalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        header.setDefaultSectionSize(row_height)
-        header.hide()
-        for col in range(self.model.columnCount()):
-            text = self.model.kind(col) in ("source", "reference", "hypothesis")
-            self.view.setColumnWidth(col, 250 if text else 62)
-        self.view.setColumnWidth(0, 36)
-
-    def index(self, segment: int, col: int) -> Any:
-        return self.proxy.mapFromSource(self.model.index(self.model.rows[segment], col))
-
-    def visible_segments(self) -> list[int]:
-        first = self.view.rowAt(0)
-        last = self.view.rowAt(self.view.viewport().height() - 1)
-        last = self.proxy.rowCount() - 1 if last < 0 else last
-        return [self.proxy.index(r, 0).data(SEGMENT_ROLE) for r in range(first, last + 1)]
-
-    def rect(self, segment: int, col: int) -> QRect:
-        return self.view.visualRect(self.index(segment, col))
-
-    def grab(self) -> QImage:
-        """The viewport with every cell painted in full (no paint budget)."""
-        with self.delegate.unbounded():
-            image = self.view.viewport().grab().toImage()
-        assert self.delegate.paint_complete()
-        return image
-
-    def show_and_settle(self, qtbot) -> None:
-        self.view.show()
-        qtbot.waitExposed(self.view)
-        self.view.grab()  # paints once: schedules the visible rows
-        qtbot.waitUntil(
-            lambda: all(self.cache.peek(s) is not None for s in self.visible_segments()),
-            timeout=WAIT_MS,
-        )
-        qtbot.wait(20)
-
-
 @pytest.fixture
 def harness(qtbot) -> Iterator[Any]:
     made: list[Harness] = []
@@ -227,51 +129,6 @@ def delta_e(c1: QColor, c2: QColor) -> float:
     """CIEDE2000 colour difference (Sharma, Wu & Dalal 2005), the test's own measure."""
     (l1, a1, b1), (l2, a2, b2) = to_lab(c1), to_lab(c2)
     return ciede2000((l1, a1, b1), (l2, a2, b2))
-
-
-def ciede2000(lab1: tuple[float, float, float], lab2: tuple[float, float, float]) -> float:
-    l1, a1, b1 = lab1
-    l2, a2, b2 = lab2
-    c_bar = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
-    g = 0.5 * (1 - math.sqrt(c_bar**7 / (c_bar**7 + 25**7)))
-    a1p, a2p = (1 + g) * a1, (1 + g) * a2
-    c1p, c2p = math.hypot(a1p, b1), math.hypot(a2p, b2)
-    h1p = math.degrees(math.atan2(b1, a1p)) % 360 if c1p else 0.0
-    h2p = math.degrees(math.atan2(b2, a2p)) % 360 if c2p else 0.0
-    d_lp, d_cp = l2 - l1, c2p - c1p
-    if c1p * c2p == 0:
-        d_hp = 0.0
-    elif abs(h2p - h1p) <= 180:
-        d_hp = h2p - h1p
-    else:
-        d_hp = h2p - h1p - 360 if h2p > h1p else h2p - h1p + 360
-    d_big_hp = 2 * math.sqrt(c1p * c2p) * math.sin(math.radians(d_hp / 2))
-    l_bar, c_bar_p = (l1 + l2) / 2, (c1p + c2p) / 2
-    if c1p * c2p == 0:
-        h_bar = h1p + h2p
-    elif abs(h1p - h2p) <= 180:
-        h_bar = (h1p + h2p) / 2
-    else:
-        h_bar = (h1p + h2p + 360) / 2 if h1p + h2p < 360 else (h1p + h2p - 360) / 2
-    t = (
-        1
-        - 0.17 * math.cos(math.radians(h_bar - 30))
-        + 0.24 * math.cos(math.radians(2 * h_bar))
-        + 0.32 * math.cos(math.radians(3 * h_bar + 6))
-        - 0.20 * math.cos(math.radians(4 * h_bar - 63))
-    )
-    d_theta = 30 * math.exp(-(((h_bar - 275) / 25) ** 2))
-    r_c = 2 * math.sqrt(c_bar_p**7 / (c_bar_p**7 + 25**7))
-    s_l = 1 + 0.015 * (l_bar - 50) ** 2 / math.sqrt(20 + (l_bar - 50) ** 2)
-    s_c = 1 + 0.045 * c_bar_p
-    s_h = 1 + 0.015 * c_bar_p * t
-    r_t = -math.sin(math.radians(2 * d_theta)) * r_c
-    return math.sqrt(
-        (d_lp / s_l) ** 2
-        + (d_cp / s_c) ** 2
-        + (d_big_hp / s_h) ** 2
-        + r_t * (d_cp / s_c) * (d_big_hp / s_h)
-    )
 
 
 @pytest.mark.parametrize(
@@ -625,7 +482,8 @@ def test_a_paint_builds_highlights_within_its_budget_and_the_view_finishes_later
 def test_only_building_counts_against_the_paint_budget(qtbot, harness, sample, monkeypatch):
     """Slow cells that need no new document do not use up the budget of the ones that do."""
 
-    h = settled(harness, sample, qtbot)
+    clock = FakeClock()  # the delegate's time is the test's: it stands still until moved
+    h = settled(harness, sample, qtbot, clock=clock)
     h.grab()
     monkeypatch.setattr(matchlight.gui.table.delegate, "BUILD_BUDGET_MS", 200.0)
     monkeypatch.setattr(
@@ -634,14 +492,15 @@ def test_only_building_counts_against_the_paint_budget(qtbot, harness, sample, m
     soften = matchlight.gui.table.delegate._soften_selection
 
     def slow(opt: Any) -> None:  # every cell, built or cached, now takes 5 ms more to paint
-        time.sleep(0.005)
+        clock.advance(0.005)
         soften(opt)
 
     monkeypatch.setattr(matchlight.gui.table.delegate, "_soften_selection", slow)
+    clock.tick = 0.001  # and building a document (two reads of the clock) takes 1 ms
     h.delegate.set_dark(False)  # every document is built again
-    started = time.perf_counter()
+    started = clock.now
     h.view.viewport().grab()
-    assert time.perf_counter() - started > 0.2  # the paint took longer than the budget...
+    assert clock.now - started > 0.2  # the paint took longer than the budget...
     assert h.delegate.paint_complete()  # ... and still built every document in one go
 
 
