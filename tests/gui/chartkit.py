@@ -75,6 +75,28 @@ def linked(data: Scored, table_view: Any = None) -> tuple[ChartLink, SessionMode
     return link, session
 
 
+def show_panel(
+    qtbot: Any, panel_type: Any, link: ChartLink, session: SessionModel, size: Any
+) -> Any:
+    """A chart panel of ``panel_type`` on ``link``, shown at ``size`` (it keeps ``session``)."""
+    panel = panel_type(link)
+    qtbot.addWidget(panel)
+    panel.resize(*size)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.keep = session
+    return panel
+
+
+def computed(qtbot: Any, panel: Any, **choices: Any) -> Any:
+    """The panel's result for ``choices``, computed now (its job waited for)."""
+    panel.set_choices(**choices)
+    panel.refresh_now()
+    wait_job(qtbot, panel.job)
+    assert panel.result is not None
+    return panel.result
+
+
 def settle(rounds: int = 5) -> None:
     for _ in range(rounds):
         QApplication.processEvents()
