@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.detail import RowDetail, RowDetailer
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText, corpus_text_from_lines
@@ -114,6 +115,16 @@ class Scored:
             table=self.table,
         )
         return SessionModel(core)
+
+    def detail(self, segment: int, config: ScoringConfig | None = None) -> RowDetail:
+        """Row ``segment``'s detail straight from core (under ``config``, else this one's)."""
+        text = self.text
+        return RowDetailer(config or self.config).row(
+            segment=segment,
+            source=None if self.source is None else self.source[segment],
+            references=[r[segment] for r in text.references],
+            systems=list(zip(text.system_names, [s[segment] for s in text.systems], strict=True)),
+        )
 
     def model(self, **kwargs: Any) -> Any:
         """A :class:`~gui.table.model.SegmentTableModel` over a fresh session."""

@@ -47,17 +47,6 @@ NO_BRUSH = Qt.BrushStyle.NoBrush
 NLTK_ON = ScoringConfig().with_metrics("bleu,rouge,nltk_bleu")
 
 
-def core_detail(data: Any, segment: int, config: ScoringConfig | None = None) -> RowDetail:
-    """The row detail straight from core, for comparisons."""
-    text = data.text
-    return RowDetailer(config or data.config).row(
-        segment=segment,
-        source=None if data.source is None else data.source[segment],
-        references=[r[segment] for r in text.references],
-        systems=list(zip(text.system_names, [s[segment] for s in text.systems], strict=True)),
-    )
-
-
 def shown(detail: RowDetail) -> tuple[Any, ...]:
     """Everything the GUI reads of a row detail, for comparing two of them (the metrics' row
     details compare by identity)."""
@@ -234,7 +223,7 @@ def test_clipped_matches_light_up_only_as_many_as_the_reference_has(qtbot, harne
     ref = h.index(0, h.model.reference_column(0))
     assert h.delegate.highlight_ranges(hyp) == []  # not computed yet: plain text
     detail = wait_detail(qtbot, h.cache, 0)
-    assert shown(detail) == shown(core_detail(data, 0))
+    assert shown(detail) == shown(data.detail(0))
     # "the" occurs twice in the reference: only two of the six match (clipped counts).
     assert h.delegate.highlight_ranges(hyp) == [
         (0, 3, "match", 1),
@@ -283,7 +272,7 @@ def assert_cells_paint_the_layers(h: Harness, detail: RowDetail, segment: int) -
 @pytest.mark.parametrize("segment", [0, 17, 93, 140])
 def test_every_cell_paints_exactly_core_layers(qtbot, harness, sample, segment) -> None:
     h = harness(sample)
-    expected = core_detail(sample, segment)
+    expected = sample.detail(segment)
     detail = wait_detail(qtbot, h.cache, segment)
     assert shown(detail) == shown(expected)
     assert [m.key for m in h.delegate.modes()] == ["bleu", "lcs"]
@@ -302,7 +291,7 @@ def test_a_mode_per_layer_of_the_config(qtbot, harness, sample) -> None:
     assert modes == NLTK_ON.highlight_modes()
     assert [m.key for m in modes] == ["bleu", "lcs", "nltk"]
     detail = wait_detail(qtbot, h.cache, 4)
-    assert shown(detail) == shown(core_detail(sample, 4, NLTK_ON))
+    assert shown(detail) == shown(sample.detail(4, NLTK_ON))
     assert_cells_paint_the_layers(h, detail, 4)
     h.delegate.set_mode("bleu")
     with qtbot.waitSignal(h.delegate.mode_changed) as changed:
@@ -338,7 +327,7 @@ def test_a_registered_metric_brings_its_mode_and_shades(qtbot, harness, sample, 
     assert [m.key for m in h.delegate.modes()] == ["bleu", "lcs", "toy"]
     assert h.delegate.modes()[-1].max_level == 6
     detail = wait_detail(qtbot, h.cache, 2)
-    assert shown(detail) == shown(core_detail(sample, 2, toy))
+    assert shown(detail) == shown(sample.detail(2, toy))
     assert_cells_paint_the_layers(h, detail, 2)
 
 
@@ -361,7 +350,7 @@ def test_a_row_without_a_layer_is_plain_in_that_mode(qtbot, harness, make_scored
 def test_zh_tokenizer_ranges_cover_single_characters(qtbot, harness, wmt_zh) -> None:
     h = harness(wmt_zh)
     segment = 5
-    expected = core_detail(wmt_zh, segment)
+    expected = wmt_zh.detail(segment)
     assert shown(wait_detail(qtbot, h.cache, segment)) == shown(expected)
     for s, output in enumerate(expected.outputs):
         got = h.delegate.highlight_ranges(h.index(segment, h.model.hypothesis_column(s)))
@@ -443,7 +432,7 @@ def test_a_paint_builds_highlights_within_its_budget_and_the_view_finishes_later
     matched = [
         s
         for s in segments
-        if any(k == "match" for _, _, k, _ in hypothesis_ranges(core_detail(sample, s), 0, "bleu"))
+        if any(k == "match" for _, _, k, _ in hypothesis_ranges(sample.detail(s), 0, "bleu"))
     ]
     assert len(matched) >= 4
     assert tinted(h.grab()) == matched
@@ -652,7 +641,7 @@ def test_a_100k_row_view_only_asks_for_the_rows_on_screen(qtbot, harness, make_s
     h.show_and_settle(qtbot)
     segment = h.visible_segments()[-1]
     got = h.delegate.highlight_ranges(h.index(segment, h.model.hypothesis_column(0)))
-    assert got == hypothesis_ranges(core_detail(data, segment), 0, "bleu")
+    assert got == hypothesis_ranges(data.detail(segment), 0, "bleu")
     assert len(h.cache) <= len(visible) + 2
 
 
@@ -667,7 +656,7 @@ def test_cache_delivers_core_detail_through_a_signal(qtbot, sample) -> None:
         with qtbot.waitSignal(cache.detail_ready, timeout=WAIT_MS) as ready:
             pass
         assert ready.args == [12]
-        assert shown(cache.get(12)) == shown(core_detail(sample, 12))
+        assert shown(cache.get(12)) == shown(sample.detail(12))
         assert cache.get(12) is cache.peek(12)  # cached, not recomputed
     finally:
         cache.shutdown()
@@ -698,8 +687,8 @@ def test_new_config_clears_and_discards_stale_work(qtbot, sample) -> None:
     assert cache.pending() == []
     assert cache.get(7) is None
     detail = wait_detail(qtbot, cache, 7)
-    assert shown(detail) == shown(core_detail(sample, 7, new))
-    assert shown(detail) != shown(core_detail(sample, 7))
+    assert shown(detail) == shown(sample.detail(7, new))
+    assert shown(detail) != shown(sample.detail(7))
     cache.shutdown()
 
 
@@ -757,7 +746,7 @@ def test_core_failures_become_a_signal(qtbot, sample, monkeypatch) -> None:
         assert "segment 3" in cache.error(2)
         with qtbot.assertNotEmitted(cache.detail_failed, wait=50):
             assert cache.get(2) is None  # not retried
-        assert shown(wait_detail(qtbot, cache, 3)) == shown(core_detail(sample, 3))
+        assert shown(wait_detail(qtbot, cache, 3)) == shown(sample.detail(3))
     finally:
         cache.shutdown()
 
@@ -784,7 +773,7 @@ def test_heavy_rows_are_computed_in_a_worker_process(qtbot, sample, monkeypatch)
     cache = DetailCache(sample.text, sample.source, sample.config)
     try:
         for segment in range(20):
-            assert shown(wait_detail(qtbot, cache, segment)) == shown(core_detail(sample, segment))
+            assert shown(wait_detail(qtbot, cache, segment)) == shown(sample.detail(segment))
         assert isinstance(cache._executor, ProcessPoolExecutor)
     finally:
         cache.shutdown()
@@ -804,9 +793,9 @@ def test_heavy_rows_go_to_a_thread_when_no_process_can_run(qtbot, sample, monkey
     )  # every row is heavy
     cache = DetailCache(sample.text, sample.source, sample.config, heavy_executor=Broken)
     try:
-        assert shown(wait_detail(qtbot, cache, 3)) == shown(core_detail(sample, 3))
+        assert shown(wait_detail(qtbot, cache, 3)) == shown(sample.detail(3))
         assert isinstance(cache._executor, ThreadPoolExecutor)  # from then on
-        assert shown(wait_detail(qtbot, cache, 4)) == shown(core_detail(sample, 4))
+        assert shown(wait_detail(qtbot, cache, 4)) == shown(sample.detail(4))
     finally:
         cache.shutdown()
 
@@ -834,8 +823,8 @@ def test_heavy_row_results_of_old_settings_are_dropped(qtbot, sample, monkeypatc
         cache.set_config(new)  # row 4 is being computed under the old settings
         assert cache.get(4) is None
         release.set()
-        assert shown(wait_detail(qtbot, cache, 4)) == shown(core_detail(sample, 4, new))
-        assert shown(core_detail(sample, 4, new)) != shown(core_detail(sample, 4))
+        assert shown(wait_detail(qtbot, cache, 4)) == shown(sample.detail(4, new))
+        assert shown(sample.detail(4, new)) != shown(sample.detail(4))
     finally:
         release.set()
         cache.shutdown()
@@ -863,7 +852,7 @@ def test_details_computed_ahead_are_served_without_computing(qtbot, sample, monk
     assert set(ahead) == set(range(12)) - heavy - {5}
     monkeypatch.setattr(RowDetailer, "row", original)
     for segment, detail in ahead.items():
-        assert shown(detail) == shown(core_detail(sample, segment))
+        assert shown(detail) == shown(sample.detail(segment))
 
     cache = DetailCache(sample.text, sample.source, sample.config, ready=ahead)
     try:
@@ -871,7 +860,7 @@ def test_details_computed_ahead_are_served_without_computing(qtbot, sample, monk
             assert cache.get(segment) is ahead[segment]
         assert cache.pending() == []  # nothing had to be scheduled
         assert cache.get(5) is None  # this one is computed as usual, and reported then
-        assert shown(wait_detail(qtbot, cache, 5)) == shown(core_detail(sample, 5))
+        assert shown(wait_detail(qtbot, cache, 5)) == shown(sample.detail(5))
     finally:
         cache.shutdown()
 
@@ -956,5 +945,5 @@ def test_chrf_brings_its_mode_and_cells_paint_it(qtbot, harness, sample) -> None
     h = harness(sample, config=config)
     assert "chrf" in [m.key for m in h.delegate.modes()]
     detail = wait_detail(qtbot, h.cache, 6)
-    assert shown(detail) == shown(core_detail(sample, 6, config))
+    assert shown(detail) == shown(sample.detail(6, config))
     assert_cells_paint_the_layers(h, detail, 6)
