@@ -41,6 +41,7 @@ from matchlight.core.session.store import (  # noqa: E402
 )
 from matchlight.gui.annotate.dialogs import RecoveryDialog  # noqa: E402
 from matchlight.gui.annotate.install import add_session_argument, start_session  # noqa: E402
+from tests.core.session.sessionkit import damage_spans  # noqa: E402
 from tests.gui.annotate.annotatekit import (  # noqa: E402
     SYSTEM_A,
     TIMEOUT,
@@ -280,22 +281,11 @@ def saved_session(h: Harness, tmp_path: Path, n_spans: int = 0) -> Path:
     return path
 
 
-def damage(path: Path) -> None:
-    conn = sqlite3.connect(path)
-    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'spans'").fetchone()[0]
-    page = conn.execute("PRAGMA page_size").fetchone()[0]
-    conn.close()
-    data = bytearray(path.read_bytes())
-    for k in range((root - 1) * page, root * page):
-        data[k] = 0xA5
-    path.write_bytes(bytes(data))
-
-
 def test_damaged_session_is_refused_untouched_and_opens_as_a_read_only_copy(
     qtbot, small, tmp_path, recovery
 ):
     path = saved_session(small, tmp_path, n_spans=3000)
-    damage(path)
+    damage_spans(path)
     before = digest(path)
     siblings = sorted(p.name for p in path.parent.iterdir())
     other = Harness(qtbot, tmp_path, name="second")
