@@ -5,9 +5,12 @@ Fixtures are in tests/conftest.py; the reference libraries' private helpers in t
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+
+from matchlight.core.io.inputs import MAX_INPUT_BYTES
 
 
 def read_lines(path: str | Path) -> list[str]:
@@ -28,6 +31,27 @@ def data_lines(path: Path) -> list[str]:
 def needs(folder: Path) -> pytest.MarkDecorator:
     """Skip the test when the shared dataset ``folder`` is not there."""
     return pytest.mark.skipif(not folder.is_dir(), reason=f"{folder} is not present")
+
+
+def hostile_inputs(folder: Path) -> dict[str, tuple[str, str]]:
+    """Inputs a reader must refuse with a clear message, made in ``folder``:
+    name -> (path, what the message says about it)."""
+    fifo = folder / "sys.fifo.txt"
+    os.mkfifo(fifo)
+    directory = folder / "sys.folder.txt"
+    directory.mkdir()
+    huge = folder / "sys.huge.txt"
+    with huge.open("wb") as handle:  # sparse: 2 GiB on paper, nothing on disk
+        handle.truncate(2 * MAX_INPUT_BYTES)
+    broken = folder / "sys.broken.txt"
+    broken.write_bytes("the cat sät\na dög über\n".encode() + b"it rained in caf\xe9s\n")
+    return {
+        "fifo": (str(fifo), "is a named pipe (FIFO), not a regular file"),
+        "zero": ("/dev/zero", "is a character device"),
+        "folder": (str(directory), "is a directory, not a file"),
+        "huge": (str(huge), "is 2.0 GiB"),
+        "not utf-8": (str(broken), "line 3: not valid UTF-8: byte e9"),
+    }
 
 
 class FakeClock:
