@@ -33,13 +33,10 @@ from matchlight.core.text.tokenizers import (
 )
 from matchlight.core.text.types import Tokens
 from tests.conftest import SHARED_DATA, rewrite_13a
+from tests.kit import read_lines
 from tests.refs import rouge_tokens, sacrebleu_tokens
 
 DATA = SHARED_DATA
-
-
-def _read_lines(path: Path) -> list[str]:
-    return split_lines(path.read_text(encoding="utf-8"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -518,8 +515,8 @@ def test_sentence_spans_on_sentence_marked_data(name: str) -> None:
     path = DATA / "cnndm-pointer-gen" / "sent_marked" / name
     if not path.is_file():
         pytest.skip(f"{path} not found")
-    plain = _read_lines(path.parents[1] / name)
-    for marked, joined in zip(_read_lines(path), plain, strict=True):
+    plain = read_lines(path.parents[1] / name)
+    for marked, joined in zip(read_lines(path), plain, strict=True):
         spans = sentence_spans(marked, " <n> ")
         sentences = [marked[a:b] for a, b in spans]
         assert sentences == _rouge_lsum_sentences(marked, " <n> ")
@@ -558,7 +555,7 @@ def _data_file_id(path: Path) -> str:
 def test_conformance_on_shared_data(path: Path | None) -> None:
     if path is None:
         pytest.skip(f"shared datasets not found at {DATA}")
-    lines = _read_lines(path)
+    lines = read_lines(path)
     assert lines
     for line in lines:
         check_bleu("13a", False, line)
@@ -579,7 +576,7 @@ def test_unicode_tokenizer_on_real_text(folder: str) -> None:
     path = DATA / folder / "ref.txt"
     if not path.is_file():
         pytest.skip(f"{path} not found")
-    lines = _read_lines(path)
+    lines = read_lines(path)
     tok = rouge_tokenizer("unicode")
     for line in lines:
         if any(unicodedata.category(c) == "Cn" for c in line):
