@@ -5,7 +5,12 @@ Fixtures are in tests/conftest.py; the reference libraries' private helpers in t
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
 import os
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -52,6 +57,19 @@ def hostile_inputs(folder: Path) -> dict[str, tuple[str, str]]:
         "huge": (str(huge), "is 2.0 GiB"),
         "not utf-8": (str(broken), "line 3: not valid UTF-8: byte e9"),
     }
+
+
+@contextlib.contextmanager
+def source_tree_lock(root: Path) -> Iterator[None]:
+    """Hold the checkout ``root`` for a test that writes a module into it for a moment (the
+    import-linter probes) or must not see one: under pytest-xdist they run at the same time."""
+    key = hashlib.sha1(str(root.resolve()).encode()).hexdigest()[:12]
+    with (Path(tempfile.gettempdir()) / f"matchlight-tree-{key}.lock").open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 class FakeClock:
