@@ -1,22 +1,34 @@
-"""Shared fixtures: where the team's real datasets are, and small helpers to load them."""
+"""Shared fixtures: where the team's real datasets are, and small helpers to load them.
+
+Plain helpers (reading lines, skipping without data, a fake clock) are in tests/kit.py, the
+reference libraries' private helpers in tests/refs.py.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import stat
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from matchlight.core.scoring.config import ScoringConfig
+from tests.kit import read_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
 SAMPLE = ROOT / "resources" / "sample"
+
+# Hypothesis fails an example that takes over 200 ms by default: a wall-clock assertion that a
+# loaded machine breaks. The tests assert behaviour, not speed.
+settings.register_profile("matchlight", deadline=None)
+settings.load_profile("matchlight")
 
 
 # mteval-v13a's language-independent rewrites, in the order sacrebleu's Tokenizer13a applies
@@ -48,11 +60,7 @@ class Dataset:
     lsum_separator: str | None = "\n"
 
     def read(self, path: Path) -> list[str]:
-        text = path.read_text(encoding="utf-8")
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        return [line.removesuffix("\r") for line in lines]
+        return read_lines(path)
 
 
 def discover_datasets() -> list[Dataset]:
@@ -87,6 +95,20 @@ def dataset_params() -> list[object]:
     if not DATASETS:
         return [pytest.param(None, marks=pytest.mark.skip(reason="shared/data is not present"))]
     return [pytest.param(d, id=d.name) for d in DATASETS]
+
+
+@pytest.fixture
+def quiet_sacrebleu() -> Iterator[None]:
+    """sacreBLEU logs a recommendation for every sentence scored without effective order.
+
+    A module that scores many such sentences asks for it with
+    ``pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")``.
+    """
+    logger = logging.getLogger("sacrebleu")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    yield
+    logger.setLevel(level)
 
 
 ALL_METRICS = ("bleu", "rouge", "nltk_bleu")

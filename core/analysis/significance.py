@@ -87,7 +87,7 @@ _FLOAT32_EXACT = 2.0**24
 _BLOCK_ELEMENTS = 1 << 22
 # Multiply-adds per matrix product. numpy's OpenBLAS runs a product of up to 4 * 65536 of them
 # on the calling thread and splits larger ones over threads, which stall whenever another
-# process holds a core (ten times slower and more on a busy machine). So a product is cut into
+# process holds a core (many times slower on a busy machine). So a product is cut into
 # pieces of this size and rows, stacked into one matmul call (one thread, hardly slower).
 _PRODUCT_SIZE = 1 << 18
 _PRODUCT_ROWS = 32

@@ -413,8 +413,8 @@ _SCAN_SLICE: Final = 1 << 20
 def _search_slices(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     """``pattern.search(text)`` one slice at a time, for a pattern that matches one character.
 
-    A regular-expression scan holds the GIL until it returns: over a whole 10 MB file that is
-    about 70 ms, during which the app's window (reading runs in a thread) could not paint.
+    A regular-expression scan holds the GIL until it returns: over a whole large file the
+    app's window (reading runs in a thread) could not paint meanwhile.
     """
     for start in range(0, len(text), _SCAN_SLICE):
         found = pattern.search(text, start, start + _SCAN_SLICE)

@@ -33,16 +33,13 @@ from matchlight.core.scoring.engine import iter_score_chunks, score_corpus
 from matchlight.core.session.comparison import ComparisonSession, ComparisonState
 from matchlight.core.text.corpus import corpus_text_from_lines
 from tests.conftest import SAMPLE
-
-
-def _lines(name: str) -> list[str]:
-    return (SAMPLE / name).read_text(encoding="utf-8").splitlines()
+from tests.kit import read_lines
 
 
 @pytest.fixture(scope="module")
 def data() -> SelectionData:
-    refs = [_lines("ref.en.txt"), _lines("ref2.en.txt")]
-    systems = [_lines(f"sys.{n}.txt") for n in ("fluent", "literal", "rough")]
+    refs = [read_lines(SAMPLE / "ref.en.txt"), read_lines(SAMPLE / "ref2.en.txt")]
+    systems = [read_lines(SAMPLE / f"sys.{n}.txt") for n in ("fluent", "literal", "rough")]
     # Edge rows a user meets: an empty output, an empty reference.
     systems[2][5] = ""
     refs[1][7] = "   "
@@ -50,7 +47,7 @@ def data() -> SelectionData:
         references=refs, systems=systems, names=["fluent", "literal", "rough"]
     )
     table = score_corpus(text, ScoringConfig())
-    return SelectionData(text, table, _lines("src.de.txt"))
+    return SelectionData(text, table, read_lines(SAMPLE / "src.de.txt"))
 
 
 def test_segment_lists() -> None:

@@ -39,6 +39,7 @@ from matchlight.core.annotation.model import (
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY
 from matchlight.core.io.inputs import InputError
 from tests.conftest import SHARED_DATA
+from tests.kit import data_lines
 
 EMOJI = "\U0001f600"
 RARE_CJK = "\U00020000"
@@ -47,11 +48,8 @@ WMT = SHARED_DATA / "wmt22-de-en"
 SYSTEMS = ("JDExploreAcademy", "Online-W", "PROMT")
 
 
-def read_lines(name: str, n: int) -> list[str]:
-    path = WMT / name
-    if not path.exists():
-        pytest.skip("shared/data/wmt22-de-en is not present")
-    return path.read_text(encoding="utf-8").split("\n")[:n]
+def wmt_lines(name: str, n: int) -> list[str]:
+    return data_lines(WMT / name)[:n]
 
 
 def with_astral(line: str, k: int) -> str:
@@ -66,9 +64,9 @@ def with_astral(line: str, k: int) -> str:
 
 
 def corpus(n: int = 30) -> tuple[list[str], dict[str, list[str]]]:
-    sources = read_lines("src.txt", n)
+    sources = wmt_lines("src.txt", n)
     systems = {
-        name: [with_astral(x, k + i) for k, x in enumerate(read_lines(f"sys.{name}.txt", n))]
+        name: [with_astral(x, k + i) for k, x in enumerate(wmt_lines(f"sys.{name}.txt", n))]
         for i, name in enumerate(SYSTEMS)
     }
     return sources, systems

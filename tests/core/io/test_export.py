@@ -35,6 +35,7 @@ from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText
 from tests.conftest import DATASETS, ROOT, SAMPLE
+from tests.kit import read_lines
 
 HOSTILE_NAMES = (
     "=1+2",
@@ -50,10 +51,8 @@ HOSTILE_NAMES = (
 
 
 def _table(names: tuple[str, ...], lines: int = 12) -> ScoreTable:
-    refs = tuple(SAMPLE.joinpath("ref.en.txt").read_text(encoding="utf-8").splitlines()[:lines])
-    system = tuple(
-        SAMPLE.joinpath("sys.fluent.txt").read_text(encoding="utf-8").splitlines()[:lines]
-    )
+    refs = tuple(read_lines(SAMPLE / "ref.en.txt")[:lines])
+    system = tuple(read_lines(SAMPLE / "sys.fluent.txt")[:lines])
     text = CorpusText(references=(refs,), systems=(system,) * len(names), system_names=names)
     return score_corpus(text, ScoringConfig())
 

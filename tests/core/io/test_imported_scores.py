@@ -8,11 +8,10 @@ as a researcher's tool would (repr of the float), must come back bit for bit.
 from __future__ import annotations
 
 import json
-import logging
 import math
 import os
 import tracemalloc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -32,23 +31,13 @@ from matchlight.core.io.scores import (
     read_scores,
 )
 from tests.conftest import SHARED_DATA
+from tests.kit import needs, read_lines
 
 DE_EN = SHARED_DATA / "wmt22-de-en"
 SYSTEMS = ("JDExploreAcademy", "LT22", "Lan-Bridge", "Online-W", "PROMT")
-needs_data = pytest.mark.skipif(not DE_EN.is_dir(), reason="shared/data is not present")
 
 
-@pytest.fixture(autouse=True)
-def _quiet_sacrebleu() -> Iterator[None]:
-    logger = logging.getLogger("sacrebleu")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    yield
-    logger.setLevel(level)
-
-
-def read_lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").split("\n")[:-1]
+pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
 
 
 @cache
@@ -79,7 +68,7 @@ def read(specs: list[ScoreSpec], n: int, systems: tuple[str, ...] = SYSTEMS) -> 
 # -- every format, real values -----------------------------------------------------------------
 
 
-@needs_data
+@needs(DE_EN)
 def test_one_text_file_per_system(tmp_path: Path) -> None:
     values = sentence_bleu()
     specs = [
@@ -93,7 +82,7 @@ def test_one_text_file_per_system(tmp_path: Path) -> None:
     assert result.name == "sentBLEU" and not result.missing.any()
 
 
-@needs_data
+@needs(DE_EN)
 @pytest.mark.parametrize("fmt", ["tsv", "csv"])
 def test_long_table_with_a_header(tmp_path: Path, fmt: str) -> None:
     values = sentence_bleu()
@@ -113,7 +102,7 @@ def test_long_table_with_a_header(tmp_path: Path, fmt: str) -> None:
     assert np.array_equal(result.values, values)
 
 
-@needs_data
+@needs(DE_EN)
 def test_mt_metrics_eval_lines_without_header(tmp_path: Path) -> None:
     """mt-metrics-eval's seg.score files: system<TAB>score, each system's segments in order;
     systems outside the comparison are ignored with a warning."""
@@ -126,7 +115,7 @@ def test_mt_metrics_eval_lines_without_header(tmp_path: Path) -> None:
     assert any("HUMAN-B" in w for w in result.warnings)
 
 
-@needs_data
+@needs(DE_EN)
 def test_jsonl_with_nested_keys_and_nulls(tmp_path: Path) -> None:
     values = sentence_bleu()[:2].copy()
     values[1, 5] = np.nan
@@ -146,7 +135,7 @@ def test_jsonl_with_nested_keys_and_nulls(tmp_path: Path) -> None:
     assert np.isnan(aligned[0]).all() and np.array_equal(aligned[1], values[1], equal_nan=True)
 
 
-@needs_data
+@needs(DE_EN)
 def test_comet_score_output(tmp_path: Path) -> None:
     """comet-score's printout for several files: segment lines interleaved, system lines last."""
     values = np.round(sentence_bleu() / 100, 4)
@@ -175,7 +164,7 @@ def test_comet_1_output_needs_the_system(tmp_path: Path) -> None:
         read([ScoreSpec(path, fmt="comet")], 2)
 
 
-@needs_data
+@needs(DE_EN)
 def test_comet_json_output(tmp_path: Path) -> None:
     values = sentence_bleu()[:3] / 100
     document = {

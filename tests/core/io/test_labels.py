@@ -10,6 +10,7 @@ import pytest
 from matchlight.core.io.inputs import InputError
 from matchlight.core.io.labels import read_labels
 from tests.conftest import SHARED_DATA
+from tests.kit import read_lines
 
 EN_ZH = SHARED_DATA / "wmt22-en-zh"
 
@@ -17,7 +18,7 @@ EN_ZH = SHARED_DATA / "wmt22-en-zh"
 @pytest.mark.skipif(not EN_ZH.is_dir(), reason="shared/data is not present")
 def test_the_wmt_domain_file() -> None:
     labels = read_labels(str(EN_ZH / "domain.txt"), n_segments=2037)
-    lines = (EN_ZH / "domain.txt").read_text(encoding="utf-8").split("\n")[:-1]
+    lines = read_lines(EN_ZH / "domain.txt")
     assert labels.labels == tuple(lines)
     assert labels.name == "domain" and labels.distinct == 4
     with pytest.raises(InputError) as caught:

@@ -18,12 +18,9 @@ import pytest
 from sacrebleu.metrics.chrf import CHRF
 
 from matchlight.core.analysis.selection import ScoreRange, Selection
-from matchlight.core.io.inputs import InputSpec, load_comparison
 from matchlight.core.io.labels import read_labels
 from matchlight.core.io.scores import ScoreSpec, read_scores
 from matchlight.core.metrics.base import Scale, ScoreColumn, infer_scale
-from matchlight.core.scoring.config import ScoringConfig
-from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.session.comparison import ComparisonSession, ComparisonState
 from matchlight.core.session.imported import (
     ImportedFile,
@@ -34,10 +31,10 @@ from matchlight.core.session.imported import (
 from matchlight.core.session.store import (
     SCHEMA_VERSION,
     SessionError,
-    SessionInput,
     SessionStore,
     file_digest,
 )
+from tests.core.session.sessionkit import inputs_of, open_comparison
 
 REF = [
     "The cat sits on the mat.",
@@ -97,31 +94,6 @@ def files(tmp_path: Path) -> dict[str, str]:
         "comet": write(tmp_path / "comet.txt", comet),
         "domain": write(tmp_path / "meta.tsv", ["domain\tdoc", *(f"{d}\td{d}" for d in DOMAINS)]),
     }
-
-
-def open_comparison(files: dict[str, str]) -> ComparisonSession:
-    comparison = load_comparison(
-        source=None,
-        references=[InputSpec(files["ref"], name="ref")],
-        systems=[InputSpec(files["A"], name="A"), InputSpec(files["B"], name="B")],
-    )
-    text = comparison.corpus_text()
-    config = ScoringConfig()
-    return ComparisonSession(
-        text,
-        config=config,
-        reference_names=("ref",),
-        comparison=comparison,
-        table=score_corpus(text, config),
-    )
-
-
-def inputs_of(files: dict[str, str]) -> list[SessionInput]:
-    return [
-        SessionInput.from_file(files["ref"], role="reference", name="ref"),
-        SessionInput.from_file(files["A"], role="system", name="A"),
-        SessionInput.from_file(files["B"], role="system", name="B"),
-    ]
 
 
 def import_both(
