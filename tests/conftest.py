@@ -1,18 +1,34 @@
-"""Shared fixtures: where the team's real datasets are, and small helpers to load them."""
+"""Shared fixtures: where the team's real datasets are, and small helpers to load them.
+
+Plain helpers (reading lines, skipping without data, a fake clock) are in tests/kit.py, the
+reference libraries' private helpers in tests/refs.py.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import logging
+import os
+import stat
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from matchlight.core.scoring.config import ScoringConfig
+from tests.kit import read_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
 SAMPLE = ROOT / "resources" / "sample"
+
+# Hypothesis fails an example that takes over 200 ms by default: a wall-clock assertion that a
+# loaded machine breaks. The tests assert behaviour, not speed.
+settings.register_profile("matchlight", deadline=None)
+settings.load_profile("matchlight")
 
 
 # mteval-v13a's language-independent rewrites, in the order sacrebleu's Tokenizer13a applies
@@ -44,11 +60,7 @@ class Dataset:
     lsum_separator: str | None = "\n"
 
     def read(self, path: Path) -> list[str]:
-        text = path.read_text(encoding="utf-8")
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        return [line.removesuffix("\r") for line in lines]
+        return read_lines(path)
 
 
 def discover_datasets() -> list[Dataset]:
@@ -83,6 +95,20 @@ def dataset_params() -> list[object]:
     if not DATASETS:
         return [pytest.param(None, marks=pytest.mark.skip(reason="shared/data is not present"))]
     return [pytest.param(d, id=d.name) for d in DATASETS]
+
+
+@pytest.fixture
+def quiet_sacrebleu() -> Iterator[None]:
+    """sacreBLEU logs a recommendation for every sentence scored without effective order.
+
+    A module that scores many such sentences asks for it with
+    ``pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")``.
+    """
+    logger = logging.getLogger("sacrebleu")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    yield
+    logger.setLevel(level)
 
 
 ALL_METRICS = ("bleu", "rouge", "nltk_bleu")
@@ -122,3 +148,39 @@ def make_config(
     return config.with_settings(
         "rouge", tokenizer=rouge_tokenizer, stem=rouge_stem, max_n=rouge_max_n
     )
+
+
+def _release_fifos(paths: Sequence[Path]) -> None:
+    """Open each named pipe in ``paths`` for writing (non-blocking), so that a reader blocked in
+    ``open`` returns; nothing is written."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            if stat.S_ISFIFO(os.stat(path).st_mode):
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+
+
+@pytest.fixture
+def finishes() -> Callable[..., object]:
+    """``finishes(call, *fifos, seconds=20)``: run ``call()`` in a thread and return what it
+    returned or raised (the exception object). If it has not finished after ``seconds``, the
+    test fails instead of hanging the suite; the named pipes ``fifos`` are then opened for
+    writing so that a reader blocked on one is released."""
+
+    def run(call: Callable[[], object], *fifos: Path, seconds: float = 20) -> object:
+        outcome: list[object] = []
+
+        def target() -> None:
+            try:
+                outcome.append(call())
+            except BaseException as exc:  # handed to the test thread
+                outcome.append(exc)
+
+        thread = threading.Thread(target=target, daemon=True)
+        thread.start()
+        thread.join(seconds)
+        if thread.is_alive():
+            _release_fifos(fifos)
+            pytest.fail(f"{call!r} did not return within {seconds} s")
+        return outcome[0]
+
+    return run

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import matchlight.core
+from tests.kit import source_tree_lock
 
 ROOT = Path(__file__).resolve().parents[1]
 QT = ("PySide6", "PyQt5", "PyQt6", "shiboken6", "pyqtgraph", "qtpy")
@@ -36,7 +37,8 @@ def _lint_imports(config: Path | None = None) -> subprocess.CompletedProcess[str
 
 
 def test_the_import_contracts_hold() -> None:
-    result = _lint_imports()
+    with source_tree_lock(ROOT):  # not while a probe below is in the tree
+        result = _lint_imports()
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 broken" in result.stdout
     # Every contract of pyproject.toml was checked (a contract that silently stops being read
@@ -47,22 +49,24 @@ def test_the_import_contracts_hold() -> None:
 def test_the_contracts_catch_a_forbidden_import() -> None:
     """The core contract is not vacuous: a core module importing Qt breaks it."""
     bad = ROOT / "core" / "text" / "_architecture_probe.py"
-    bad.write_text("import PySide6.QtCore  # noqa: F401\n", encoding="utf-8")
-    try:
-        result = _lint_imports()
-    finally:
-        bad.unlink()
+    with source_tree_lock(ROOT):
+        bad.write_text("import PySide6.QtCore  # noqa: F401\n", encoding="utf-8")
+        try:
+            result = _lint_imports()
+        finally:
+            bad.unlink()
     assert result.returncode != 0
     assert "matchlight.core.text._architecture_probe -> PySide6" in result.stdout
 
 
 def test_the_layer_contracts_catch_an_upward_import() -> None:
     bad = ROOT / "core" / "metrics" / "_architecture_probe.py"
-    bad.write_text("import matchlight.core.scoring.engine  # noqa: F401\n", encoding="utf-8")
-    try:
-        result = _lint_imports()
-    finally:
-        bad.unlink()
+    with source_tree_lock(ROOT):
+        bad.write_text("import matchlight.core.scoring.engine  # noqa: F401\n", encoding="utf-8")
+        try:
+            result = _lint_imports()
+        finally:
+            bad.unlink()
     assert result.returncode != 0
     assert "core layers BROKEN" in result.stdout
 

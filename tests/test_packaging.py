@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.kit import source_tree_lock
+
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("core", "gui", "resources")
 
@@ -42,7 +44,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
     # another test process may be building or importing from the checkout at the same time.
     tree = tmp_path_factory.mktemp("tree") / "matchlight"
     ignore = shutil.ignore_patterns(".venv", ".git", "build", "*.egg-info", "__pycache__")
-    shutil.copytree(ROOT, tree, ignore=ignore)
+    with source_tree_lock(ROOT):  # not while test_architecture's probe is in the tree
+        shutil.copytree(ROOT, tree, ignore=ignore)
     command = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
     result = subprocess.run(
         [*command, "--wheel-dir", str(out), str(tree)],

@@ -13,28 +13,30 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.kit import source_tree_lock
 
 
 def test_mypy_reports_no_errors_in_core(tmp_path: Path) -> None:
     pytest.importorskip("mypy")
     (tmp_path / "matchlight").mkdir()
     (tmp_path / "matchlight" / "core").symlink_to(ROOT / "core", target_is_directory=True)
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            "--config-file",
-            str(ROOT / "pyproject.toml"),
-            "--cache-dir",
-            str(tmp_path / ".mypy_cache"),
-            "-p",
-            "matchlight.core",
-        ],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    with source_tree_lock(ROOT):  # not while test_architecture's probe is in core/
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mypy",
+                "--config-file",
+                str(ROOT / "pyproject.toml"),
+                "--cache-dir",
+                str(tmp_path / ".mypy_cache"),
+                "-p",
+                "matchlight.core",
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
     assert result.returncode == 0, f"mypy found problems in core:\n{result.stdout}{result.stderr}"
     assert "Success" in result.stdout

@@ -50,7 +50,15 @@ class SelectionError(ValueError):
 
 # -- segment lists ------------------------------------------------------------------------------
 
-_PART = re.compile(r"^\s*(\d*)\s*(-?)\s*(\d*)\s*$")
+_PART = re.compile(r"^\s*([0-9]*)\s*(-?)\s*([0-9]*)\s*$")
+#: The most digits a segment number may have (no comparison has a billion segments); a longer
+#: one is refused before it is converted.
+_MAX_DIGITS = 9
+
+
+def _shown_part(part: str) -> str:
+    text = part.strip()
+    return repr(text) if len(text) <= 40 else f"{text[:40]!r}... ({len(text):,} characters)"
 
 
 def parse_segments(spec: str, n_segments: int) -> IntArray:
@@ -58,7 +66,8 @@ def parse_segments(spec: str, n_segments: int) -> IntArray:
 
     Parts are separated by commas: ``N`` (one segment), ``A-B`` (inclusive), ``A-`` (to the
     end) and ``-B`` (from the start). Rows come out sorted, each once. Anything else, or a
-    segment outside ``1..n_segments``, raises :class:`SelectionError` naming the part.
+    segment outside ``1..n_segments``, raises :class:`SelectionError` naming the part (cut to
+    40 characters).
     """
     if not spec.strip():
         raise SelectionError("the segment list is empty")
@@ -67,21 +76,23 @@ def parse_segments(spec: str, n_segments: int) -> IntArray:
         match = _PART.match(part)
         if match is None or not (match.group(1) or match.group(3)):
             raise SelectionError(
-                f"segment list part {part.strip()!r} is not N, A-B, A- or -B (1-based)"
+                f"segment list part {_shown_part(part)} is not N, A-B, A- or -B (1-based)"
             )
         first, dash, last = match.groups()
+        if len(first.lstrip("0")) > _MAX_DIGITS or len(last.lstrip("0")) > _MAX_DIGITS:
+            raise SelectionError(f"segment list part {_shown_part(part)} is outside 1-{n_segments}")
         if not dash:
             if last:
-                raise SelectionError(f"segment list part {part.strip()!r} is not a number")
-            a = b = int(first)
+                raise SelectionError(f"segment list part {_shown_part(part)} is not a number")
+            a = b = int(first.lstrip("0") or "0")
         else:
-            a = int(first) if first else 1
-            b = int(last) if last else n_segments
+            a = int(first.lstrip("0") or "0") if first else 1
+            b = int(last.lstrip("0") or "0") if last else n_segments
         if a < 1 or b > n_segments or a > b:
             raise SelectionError(
-                f"segment list part {part.strip()!r} is outside 1-{n_segments}"
+                f"segment list part {_shown_part(part)} is outside 1-{n_segments}"
                 if a <= b
-                else f"segment list part {part.strip()!r} runs backwards"
+                else f"segment list part {_shown_part(part)} runs backwards"
             )
         keep[a - 1 : b] = True
     return np.flatnonzero(keep).astype(np.int64)

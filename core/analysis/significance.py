@@ -50,6 +50,7 @@ import numpy.typing as npt
 from matchlight.core.analysis.compare import row_index
 from matchlight.core.metrics.base import mean_score, mean_statistics
 from matchlight.core.metrics.registry import METRICS
+from matchlight.core.metrics.signature import format_signature
 from matchlight.core.scoring.results import ScoreTable
 
 __all__ = [
@@ -86,7 +87,7 @@ _FLOAT32_EXACT = 2.0**24
 _BLOCK_ELEMENTS = 1 << 22
 # Multiply-adds per matrix product. numpy's OpenBLAS runs a product of up to 4 * 65536 of them
 # on the calling thread and splits larger ones over threads, which stall whenever another
-# process holds a core (ten times slower and more on a busy machine). So a product is cut into
+# process holds a core (many times slower on a busy machine). So a product is cut into
 # pieces of this size and rows, stacked into one matmul call (one thread, hardly slower).
 _PRODUCT_SIZE = 1 << 18
 _PRODUCT_ROWS = 32
@@ -225,7 +226,7 @@ def signature_with(signature: str, fields: Mapping[str, str]) -> str:
     ``nrefs:2|bs:1000|seed:12345|case:mixed|...``."""
     parts = signature.split("|")
     at = 1 if parts and parts[0].startswith("nrefs:") else 0
-    added = [f"{key}:{value}" for key, value in fields.items()]
+    added = [format_signature(fields.items())] if fields else []
     return "|".join([*parts[:at], *added, *parts[at:]])
 
 

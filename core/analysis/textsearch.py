@@ -116,7 +116,7 @@ class SearchColumn:
 
         A tuple, and the row offsets of :class:`_Joined` are arrays: the garbage collector
         stops looking into a tuple of strings after its first pass, and never looks into an
-        array, where it would walk a list's 100,000 items at every pass (~30 ms in the GUI).
+        array, where it would walk a list's 100,000 items at every pass (a stall in the GUI).
         """
         if self._folded is None:
             self._folded = tuple(map(str.casefold, self.strings))

@@ -53,7 +53,6 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any, Final
 
 from matchlight.core.annotation.anchoring import AnchorState, reanchor
@@ -70,9 +69,11 @@ from matchlight.core.annotation.model import (
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights
 from matchlight.core.annotation.offsets import Utf16Index, utf16_length
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, Typology, label_key
+from matchlight.core.io import jsonsafe
+from matchlight.core.io.csvfile import Cell, csv_text
+from matchlight.core.io.files import MAX_ANNOTATION_BYTES, FileError, iter_lines, read_bytes_capped
 from matchlight.core.io.inputs import InputError
 from matchlight.core.io.safewrite import write_file_atomic
-from matchlight.core.io.spreadsheet import spreadsheet_safe
 
 __all__ = [
     "CSV_COLUMNS",
@@ -105,7 +106,9 @@ IMPORT_FORMATS: Final[dict[str, str]] = {
 EXPORT_FORMATS: Final[dict[str, str]] = {**IMPORT_FORMATS, "csv": "One row per error (CSV)"}
 
 #: Largest annotation file read (a WMT MQM release file is ~50 MB).
-MAX_IMPORT_BYTES: Final = 512 * 1024 * 1024
+MAX_IMPORT_BYTES: Final = MAX_ANNOTATION_BYTES
+#: Longest JSON Lines record read (xCOMET's whole output may be one line).
+MAX_JSONL_LINE_BYTES: Final = 128 * 1024 * 1024
 
 MQM_TSV_COLUMNS: Final[tuple[str, ...]] = (
     "system",
@@ -205,16 +208,9 @@ def _read_text(path: str | os.PathLike[str]) -> tuple[str, bool]:
     """The file's text (UTF-8, BOM removed) and whether it had a BOM."""
     name = os.fspath(path)
     try:
-        size = os.path.getsize(name)
-        if size > MAX_IMPORT_BYTES:
-            raise InputError(
-                f"the file is {size / 2**20:.0f} MiB; annotation files are read up to "
-                f"{MAX_IMPORT_BYTES // 2**20} MiB",
-                name,
-            )
-        data = Path(name).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror or exc}", name) from None
+        data = read_bytes_capped(name, MAX_IMPORT_BYTES, what="an annotation file")
+    except FileError as exc:
+        raise InputError(exc.problem, name, exc.line) from None
     bom = data.startswith(b"\xef\xbb\xbf")
     if bom:
         data = data[3:]
@@ -227,19 +223,36 @@ def _read_text(path: str | os.PathLike[str]) -> tuple[str, bool]:
         ) from None
 
 
-def _json_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
-    """(line number, value) of every non-blank line of a JSON Lines file."""
+def _json_lines(path: str | os.PathLike[str], warnings: list[str]) -> Iterator[tuple[int, Any]]:
+    """(line number, value) of every non-blank line of a JSON Lines file, read as it streams
+    (:func:`~matchlight.core.io.files.iter_lines`) by the untrusted-JSON loader. Lone
+    surrogates become U+FFFD, and one warning in ``warnings`` says where."""
     name = os.fspath(path)
-    text, _ = _read_text(path)
-    for number, raw in enumerate(text.split("\n"), start=1):
-        if not raw.strip():
-            continue
-        try:
-            yield number, json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"not valid JSON: {exc.msg} (column {exc.colno})", name, number
-            ) from None
+    replaced: list[int] = []
+    lines = iter_lines(
+        name, MAX_IMPORT_BYTES, line_cap=MAX_JSONL_LINE_BYTES, what="an annotation file"
+    )
+    try:
+        for number, raw in lines:
+            if not raw.strip():
+                continue
+            notes: list[str] = []
+            yield (
+                number,
+                jsonsafe.loads(raw, path=name, first_line=number, error=InputError, notes=notes),
+            )
+            if notes:
+                replaced.append(number)
+    except FileError as exc:
+        raise InputError(exc.problem, name, exc.line) from None
+    if replaced:
+        where = f"line {replaced[0]}"
+        if len(replaced) > 1:
+            where = f"{len(replaced)} lines (the first: line {replaced[0]})"
+        warnings.append(
+            f"{name}: {where} held a lone surrogate (a \\ud800-\\udfff escape that is not "
+            "part of a pair, so not a character); replaced with U+FFFD"
+        )
 
 
 def _line_for(
@@ -271,9 +284,16 @@ def _line_in(
     return system_lines[segment]
 
 
+#: Digits a segment number or an offset may have (it must fit the session's integers).
+_MAX_DIGITS: Final = 9
+
+
 def _int_field(value: Any, what: str, path: str, number: int, *, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise InputError(f"{what} must be an integer >= {minimum}, not {value!r}", path, number)
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "..."
+        raise InputError(f"{what} must be an integer >= {minimum}, not {shown}", path, number)
+    if value >= 10**_MAX_DIGITS:
+        raise InputError(f"{what} {str(value)[:20]}... is too large", path, number)
     return value
 
 
@@ -305,7 +325,7 @@ def _fit_to_line(span: ErrorSpan, line: str | None, warnings: list[str], where: 
 
 
 def _xcomet_records(
-    path: str, default_system: str | None
+    path: str, default_system: str | None, warnings: list[str]
 ) -> Iterator[tuple[int, str, int, dict[str, Any] | None]]:
     """(line number, system, 0-based segment, span dict) for every span in the file, and
     (..., None) for a segment given with an empty list of spans (judged free of errors)."""
@@ -327,7 +347,7 @@ def _xcomet_records(
             raise InputError("expected a list of span objects", path, number)
         return list(value) or [None]
 
-    for number, value in _json_lines(path):
+    for number, value in _json_lines(path, warnings):
         if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
             # The whole error_spans output (a list per segment) on one line.
             system = system_of({}, number)
@@ -390,7 +410,7 @@ def import_xcomet(
     spans: list[ErrorSpan] = []
     warnings: list[str] = []
     judged: dict[tuple[str, int], None] = {}
-    for number, sys_name, segment, record in _xcomet_records(name, system):
+    for number, sys_name, segment, record in _xcomet_records(name, system, warnings):
         if lines is None:
             judged[(sys_name, segment)] = None
         if record is None:
@@ -608,9 +628,7 @@ def _tsv_rows(text: str) -> tuple[list[tuple[int, list[str]]], str]:
             start = reader.line_num + 1
     except csv.Error:
         return plain, "none"
-    rewritten = io.StringIO()
-    csv.writer(rewritten, delimiter="\t", lineterminator="\n").writerows(r for _, r in quoted)
-    again = rewritten.getvalue()
+    again = csv_text((r for _, r in quoted), delimiter="\t", spreadsheet=False)
     if not text.endswith("\n"):
         again = again[:-1]
     if again == text and [r for _, r in quoted] != [r for _, r in plain]:
@@ -662,9 +680,12 @@ def _segment_index(
 
     def by_number(seg_id: str, path: str, number: int) -> int:
         try:
+            if len(seg_id.strip()) > _MAX_DIGITS:
+                raise ValueError(seg_id)
             segment = int(seg_id) - segment_base
         except ValueError:
-            raise InputError(f"seg_id {seg_id!r} is not a segment number", path, number) from None
+            shown = seg_id if len(seg_id) <= 20 else seg_id[:20] + "..."
+            raise InputError(f"seg_id {shown!r} is not a segment number", path, number) from None
         if segment < 0:
             raise InputError(f"seg_id {seg_id} is below {segment_base}", path, number)
         return segment
@@ -853,8 +874,8 @@ def _note_from(names: Sequence[str], rest: Sequence[str]) -> str:
             return value
         if column == "metadata" and value.startswith("{"):
             try:
-                meta = json.loads(value)
-            except json.JSONDecodeError:
+                meta = jsonsafe.loads(value)
+            except jsonsafe.JsonError:
                 continue
             note = meta.get("note") if isinstance(meta, dict) else None
             if isinstance(note, str) and note:
@@ -1052,20 +1073,16 @@ def _write_tsv(rows: list[list[str]], layout: TsvLayout) -> str:
     for row in rows:
         if len(row) != width:
             raise AnnotationError(f"a TSV row has {len(row)} fields, the layout {width}")
-    out = io.StringIO()
-    if layout.quoting == "minimal":
-        csv.writer(out, delimiter="\t", lineterminator=layout.newline).writerows(rows)
-        text = out.getvalue()
-    else:
-        for row in rows:
-            for value in row:
-                if "\t" in value or "\n" in value or "\r" in value:
-                    raise AnnotationError(
-                        "a field holds a tab or line break and the TSV has no quoting: "
-                        f"{value[:60]!r}"
-                    )
-            out.write("\t".join(row) + layout.newline)
-        text = out.getvalue()
+    try:
+        text = csv_text(
+            rows,
+            delimiter="\t",
+            lineterminator=layout.newline,
+            spreadsheet=False,
+            quoting="minimal" if layout.quoting == "minimal" else "none",
+        )
+    except ValueError as exc:
+        raise AnnotationError(str(exc)) from None
     if not layout.final_newline and text.endswith(layout.newline):
         text = text[: -len(layout.newline)]
     return ("\ufeff" if layout.bom else "") + text
@@ -1107,7 +1124,7 @@ def import_wmt24_esa(
     spans: list[ErrorSpan] = []
     scores: list[SegmentScore] = []
     warnings: list[str] = []
-    for row_index, (number, record) in enumerate(_json_lines(name)):
+    for row_index, (number, record) in enumerate(_json_lines(name, warnings)):
         if not isinstance(record, dict):
             raise InputError("expected a JSON object per line", name, number)
         for key in ("system", "line_id", "tgt", "annotator"):
@@ -1310,36 +1327,36 @@ def export_csv(
 ) -> str:
     """One row per span: segment is 1-based (as in Matchlight's score CSV), start/end are
     code-point offsets into the ``side`` (target or source), mqm_weight the span's penalty.
-    Every text cell is spreadsheet-safe; numbers are written as plain numbers."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    Written by
+    :func:`~matchlight.core.io.csvfile.csv_text`: every text cell is spreadsheet-safe, numbers
+    are written as plain numbers."""
     chosen = sorted(
         (s for s in spans if s.status in statuses),
         key=lambda s: (s.system, s.segment, s.start, s.end, s.created),
     )
+    rows: list[list[Cell]] = [list(CSV_COLUMNS)]
     for span in chosen:
-        writer.writerow(
+        rows.append(
             [
-                spreadsheet_safe(span.id),
-                spreadsheet_safe(span.system),
+                span.id,
+                span.system,
                 span.segment + 1,
                 span.start,
                 span.end,
                 span.side.value,
-                spreadsheet_safe(span.text),
-                spreadsheet_safe(span.category),
-                spreadsheet_safe(span.severity.value),
-                repr(weights.weight(span)),
-                spreadsheet_safe(span.status.value),
-                spreadsheet_safe(span.annotator),
-                spreadsheet_safe(span.origin.label()),
-                spreadsheet_safe(span.note),
-                spreadsheet_safe(span.created.isoformat()),
-                spreadsheet_safe(span.modified.isoformat()),
+                span.text,
+                span.category,
+                span.severity.value,
+                weights.weight(span),
+                span.status.value,
+                span.annotator,
+                span.origin.label(),
+                span.note,
+                span.created.isoformat(),
+                span.modified.isoformat(),
             ]
         )
-    return out.getvalue()
+    return csv_text(rows)
 
 
 # -- what an export leaves out ------------------------------------------------------------------

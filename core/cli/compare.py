@@ -38,6 +38,7 @@ from matchlight.core.cli.options import (
     add_version,
     count,
     fail,
+    number,
     print_out,
     read_setup,
     run,
@@ -69,10 +70,7 @@ SIGNIFICANT = 0.05
 def _seed(text: str) -> int | None:
     if text.strip().lower() == "none":
         return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number or 'none'") from None
+    value = int(number(text, int, "a whole number or 'none'"))
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
     return value

@@ -23,7 +23,7 @@ from matchlight.core import __version__
 from matchlight.core.analysis.selection import SelectionError, format_segments, parse_segments
 from matchlight.core.io.export import comparison_inputs, input_paths
 from matchlight.core.io.inputs import Comparison, InputError, InputSpec, load_comparison, parse_spec
-from matchlight.core.io.safewrite import check_write_target
+from matchlight.core.io.safewrite import check_write_targets
 from matchlight.core.metrics.base import Setting, SettingError
 from matchlight.core.metrics.registry import DEFAULT_METRICS, METRICS, cli_name, parse_metrics
 from matchlight.core.scoring.config import ScoringConfig
@@ -34,6 +34,7 @@ from matchlight.core.text.corpus import CorpusText
 __all__ = [
     "EXIT_INPUT_ERROR",
     "EXIT_INTERRUPTED",
+    "MAX_NUMBER_TEXT",
     "MAX_RESAMPLES",
     "SEPARATOR_HELP",
     "Command",
@@ -51,6 +52,7 @@ __all__ = [
     "count",
     "fail",
     "input_specs",
+    "number",
     "parse_separator",
     "print_out",
     "read_comparison",
@@ -58,6 +60,7 @@ __all__ = [
     "run",
     "score_comparison",
     "segment_rows",
+    "shown",
     "warn_inputs",
 ]
 
@@ -126,14 +129,34 @@ def print_out(text: str) -> None:
 # -- option values --------------------------------------------------------------------------------
 
 
+#: The most characters a number on the command line may have; a longer one is refused before
+#: it is converted (Python refuses integers of over 4,300 digits with a traceback).
+MAX_NUMBER_TEXT = 40
+
+
+def shown(text: str) -> str:
+    """An argument quoted for a message, cut to :data:`MAX_NUMBER_TEXT` characters."""
+    if len(text) <= MAX_NUMBER_TEXT:
+        return repr(text)
+    return f"{text[:MAX_NUMBER_TEXT]!r}... ({len(text):,} characters)"
+
+
+def number(text: str, convert: type[int] | type[float], what: str) -> int | float:
+    """``convert(text)``, or :class:`argparse.ArgumentTypeError` saying ``text`` is not
+    ``what``; a text longer than :data:`MAX_NUMBER_TEXT` is not converted at all."""
+    try:
+        if len(text.strip()) > MAX_NUMBER_TEXT:
+            raise ValueError(text)
+        return convert(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not {what}") from None
+
+
 def _checked(spec: Setting, convert: type[int] | type[float], what: str) -> Any:
     """An argparse ``type`` reading ``convert`` and checking it against ``spec``."""
 
     def parse(text: str) -> int | float:
-        try:
-            value = convert(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        value = number(text, convert, what)
         try:
             spec.check(value)
         except SettingError as error:
@@ -253,13 +276,12 @@ def check_names(parser: argparse.ArgumentParser, outputs: Sequence[tuple[str, st
 
 
 def check_targets(outputs: Sequence[tuple[str, str | None]], *, protect: Iterable[str]) -> None:
-    """Refuse, before scoring, an output that would replace one of ``protect`` (the inputs) or
-    cannot be written; raises :class:`Failed`."""
-    protected = list(protect)
+    """Refuse, before scoring, an output (``(option, path)``) that would replace one of
+    ``protect`` (the inputs) or a session, cannot be written, or is the same file as another
+    output (:func:`~core.io.safewrite.check_write_targets`); raises :class:`Failed`."""
+    given = [(option, target) for option, target in outputs if target]
     try:
-        for _, target in outputs:
-            if target:
-                check_write_target(target, protect=protected)
+        check_write_targets(given, protect=protect)
     except OSError as error:
         raise Failed(str(error)) from None
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from matchlight.core.analysis.selection import SegmentRange, Selection, SelectionError
 from matchlight.core.analysis.significance import DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED
 from matchlight.core.cli.options import (
+    MAX_NUMBER_TEXT,
     CommandParser,
     Failed,
     add_inputs,
@@ -33,6 +34,7 @@ from matchlight.core.cli.options import (
     run,
     score_comparison,
     segment_rows,
+    shown,
     warn_inputs,
 )
 from matchlight.core.io.export import comparison_inputs, input_paths
@@ -174,9 +176,12 @@ def _baseline(wanted: str | int | None, names: Sequence[str]) -> int:
         raise ReportError(f"the baseline {wanted + 1} is not one of the {len(names)} systems")
     if wanted in names:
         return names.index(wanted)
-    if wanted.isdigit() and 1 <= int(wanted) <= len(names):
+    digits = wanted.isascii() and wanted.isdigit() and len(wanted) <= MAX_NUMBER_TEXT
+    if digits and 1 <= int(wanted) <= len(names):
         return int(wanted) - 1
-    raise ReportError(f"no system {wanted!r} for the baseline; the systems are {', '.join(names)}")
+    raise ReportError(
+        f"no system {shown(wanted)} for the baseline; the systems are {', '.join(names)}"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

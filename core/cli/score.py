@@ -210,9 +210,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    targets: list[tuple[str, str | None]] = [("--csv", args.csv), ("--json", args.json)]
+    targets: list[tuple[str, str | None]] = [("--csv", args.csv)]
     if args.csv:
-        targets.append(("--csv", str(sidecar_path(args.csv))))
+        targets.append(("--csv's sidecar", str(sidecar_path(args.csv))))
+    targets.append(("--json", args.json))
     setup = read_setup(parser, args, targets)
     table, text = score_comparison(setup.comparison, setup.config, workers=args.workers)
     rows = setup.rows

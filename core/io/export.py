@@ -3,32 +3,31 @@
 The CSV itself is plain (header row, one row per system and segment) so pandas and spreadsheets
 load it as is. The signature and settings go to a sidecar ``<name>.csv.meta.json`` next to it,
 together with the CSV's size and SHA-256, which :func:`read_export_meta` checks. Scores are
-written with ``repr`` (full precision), never rounded. Every text cell goes through
-:func:`~matchlight.core.io.spreadsheet.spreadsheet_safe` (system names come from file names,
-``NAME=PATH`` and the app, and ``=1+2`` must not run in a spreadsheet); numbers stay numbers.
+written with ``repr`` (full precision), never rounded. The CSV is made by
+:func:`~matchlight.core.io.csvfile.csv_text`, so every text cell is spreadsheet-safe (system
+names come from file names, ``NAME=PATH`` and the app, and ``=1+2`` must not run in a
+spreadsheet) and numbers stay numbers.
 Every file is written by :mod:`matchlight.core.io.safewrite`: atomically, never over an input.
 """
 
 from __future__ import annotations
 
-import csv
+import errno
 import hashlib
-import io
 import itertools
 import json
+import math
 import os
-import re
-import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-import numpy as np
-
 from matchlight.core import __version__
+from matchlight.core.io import jsonsafe
+from matchlight.core.io.csvfile import Cell, csv_text
+from matchlight.core.io.files import FileError, FileTooLarge, file_digest, read_bytes_capped
 from matchlight.core.io.inputs import Comparison, InputError
 from matchlight.core.io.safewrite import write_file_atomic, write_files_atomic
-from matchlight.core.io.spreadsheet import spreadsheet_safe
 from matchlight.core.scoring.results import ScoreTable
 
 __all__ = [
@@ -47,13 +46,6 @@ __all__ = [
 
 SIDECAR_SUFFIX = ".meta.json"
 
-_SURROGATES: Final[re.Pattern[str]] = re.compile("[\ud800-\udfff]")
-
-
-def _text_cell(text: str) -> str:
-    """A text cell that is safe in a spreadsheet and encodable as UTF-8."""
-    return spreadsheet_safe(_SURROGATES.sub("\ufffd", text))
-
 
 def _layout(table: ScoreTable) -> tuple[list[int], list[int], list[str]]:
     """The CSV's columns: score columns, then counts (both by table index), then row flags.
@@ -68,8 +60,7 @@ def _layout(table: ScoreTable) -> tuple[list[int], list[int], list[str]]:
 def csv_header(table: ScoreTable) -> list[str]:
     scores, counts, flags = _layout(table)
     keys = table.column_keys
-    names = ["system", "segment", *(keys[i] for i in scores), *(keys[i] for i in counts), *flags]
-    return [_text_cell(name) for name in names]
+    return ["system", "segment", *(keys[i] for i in scores), *(keys[i] for i in counts), *flags]
 
 
 def csv_rows(
@@ -77,24 +68,24 @@ def csv_rows(
     *,
     rows: Sequence[int] | None = None,
     systems: Sequence[int] | None = None,
-) -> Iterable[list[str]]:
-    """Rows of the CSV, system-major, segments 1-based, scores as ``repr`` (full precision),
-    counts and flags as integers; an empty cell where there is no score."""
+) -> Iterable[list[Cell]]:
+    """Rows of the CSV, system-major, segments 1-based, scores as floats (written at full
+    precision), counts and flags as integers; None (an empty cell) where there is no score."""
     index = range(table.n_segments) if rows is None else sorted(int(r) for r in rows)
     chosen = range(len(table.systems)) if systems is None else systems
     score_cols, count_cols, flag_names = _layout(table)
     flags = [table.row_flags[name] for name in flag_names]
     for s in chosen:
-        name = _text_cell(table.systems[s])
+        name = table.systems[s]
         scores = table.scores[s]
         for i in index:
-            row = scores[i]
+            row = scores[i].tolist()
             yield [
                 name,
-                str(i + 1),
-                *(repr(float(row[c])) if not np.isnan(row[c]) else "" for c in score_cols),
-                *(str(int(row[c])) if not np.isnan(row[c]) else "" for c in count_cols),
-                *(str(int(flag[i])) for flag in flags),
+                i + 1,
+                *(row[c] for c in score_cols),
+                *(None if math.isnan(row[c]) else int(row[c]) for c in count_cols),
+                *(int(flag[i]) for flag in flags),
             ]
 
 
@@ -150,34 +141,6 @@ def write_json(
     return write_file_atomic(path, _json_bytes(payload), protect=input_paths(inputs))
 
 
-def _csv_text(rows: Iterable[list[str]]) -> str:
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
-    return buffer.getvalue()
-
-
-def _csv_text_quoting_cr(rows: Iterable[list[str]]) -> str:
-    """CSV text like :func:`_csv_text`, but a field holding a carriage return is quoted.
-
-    With ``lineterminator="\\n"``, Python 3.11's csv writer leaves a field with a lone ``"\\r"``
-    unquoted, and every reader then splits the row there. Rows holding one are written with
-    ``"\\r\\n"`` as terminator (which makes the writer quote them), then ended with ``"\\n"``.
-    """
-    buffer = io.StringIO()
-    plain = csv.writer(buffer, lineterminator="\n")
-    scratch = io.StringIO()
-    quoting = csv.writer(scratch, lineterminator="\r\n")
-    for row in rows:
-        if any("\r" in cell for cell in row):
-            scratch.seek(0)
-            scratch.truncate()
-            quoting.writerow(row)
-            buffer.write(scratch.getvalue()[:-2] + "\n")
-        else:
-            plain.writerow(row)
-    return buffer.getvalue()
-
-
 def write_csv(
     path: str | os.PathLike[str],
     table: ScoreTable,
@@ -194,13 +157,9 @@ def write_csv(
     belong together (a kill between the two renames, or an edit). Raises
     :class:`~matchlight.core.io.safewrite.WriteError` (an ``OSError``).
     """
-    header = csv_header(table)
+    header: list[Cell] = list(csv_header(table))
     body = csv_rows(table, rows=rows, systems=systems)
-    if any("\r" in cell for cell in (*header, *table.systems)):
-        text = _csv_text_quoting_cr(itertools.chain([header], body))
-    else:  # the usual case, at C speed
-        text = _csv_text(itertools.chain([header], body))
-    data = text.encode("utf-8")
+    data = csv_text(itertools.chain([header], body)).encode("utf-8")
     meta = {
         "signatures": table.signatures(),
         "config": table.config.to_dict(),
@@ -226,37 +185,20 @@ MAX_SIDECAR_BYTES: Final[int] = 16 * 1024 * 1024
 
 def _read_sidecar(side: Path, csv_name: str) -> bytes:
     try:
-        with side.open("rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise ExportMetaError("is not a regular file", str(side))
-            data = handle.read(MAX_SIDECAR_BYTES + 1)
-    except FileNotFoundError:
+        return read_bytes_capped(side, MAX_SIDECAR_BYTES, what="a sidecar")
+    except FileTooLarge:
         raise ExportMetaError(
-            f"has no sidecar {side.name} next to it, so its settings and integrity cannot be "
-            "checked (was the export interrupted, or the sidecar not copied along?)",
-            csv_name,
-        ) from None
-    except OSError as exc:
-        raise ExportMetaError(f"cannot read the file: {exc.strerror or exc}", str(side)) from None
-    if len(data) > MAX_SIDECAR_BYTES:
-        raise ExportMetaError(
-            f"is larger than {MAX_SIDECAR_BYTES} bytes, so it is not a Matchlight sidecar",
+            f"is larger than {MAX_SIDECAR_BYTES:,} bytes, so it is not a Matchlight sidecar",
             str(side),
-        )
-    return data
-
-
-def _digest(path: Path) -> tuple[int, str]:
-    """The size and SHA-256 of a file, read in blocks (any size, bounded memory)."""
-    digest = hashlib.sha256()
-    size = 0
-    with path.open("rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise ExportMetaError("is not a regular file", str(path))
-        while block := handle.read(1 << 20):
-            digest.update(block)
-            size += len(block)
-    return size, digest.hexdigest()
+        ) from None
+    except FileError as exc:
+        if exc.errno == errno.ENOENT:
+            raise ExportMetaError(
+                f"has no sidecar {side.name} next to it, so its settings and integrity cannot "
+                "be checked (was the export interrupted, or the sidecar not copied along?)",
+                csv_name,
+            ) from None
+        raise ExportMetaError(exc.problem, str(side)) from None
 
 
 def read_export_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -271,9 +213,15 @@ def read_export_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
     side = sidecar_path(csv_path)
     raw = _read_sidecar(side, str(csv_path))
     try:
-        meta = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ExportMetaError(f"is not a valid sidecar (not JSON: {exc})", str(side)) from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ExportMetaError(f"is not a valid sidecar (not UTF-8: {exc})", str(side)) from None
+
+    def invalid(problem: str, path: str | None, line: int | None) -> ExportMetaError:
+        return ExportMetaError(f"is not a valid sidecar: {problem}", path, line)
+
+    # Paths of undecodable file names are stored as \udcXX escapes (see _json_bytes): kept.
+    meta = jsonsafe.loads(text, path=str(side), error=invalid, surrogates="keep")
     record = meta.get("csv") if isinstance(meta, dict) else None
     if (
         not isinstance(record, dict)
@@ -286,16 +234,14 @@ def read_export_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
             str(side),
         )
     try:
-        size, sha256 = _digest(csv_path)
-    except FileNotFoundError:
-        raise ExportMetaError(
-            f"not found, but its sidecar {side.name} is there (was the export interrupted?)",
-            str(csv_path),
-        ) from None
-    except OSError as exc:
-        raise ExportMetaError(
-            f"cannot read the file: {exc.strerror or exc}", str(csv_path)
-        ) from None
+        sha256, size = file_digest(csv_path)
+    except FileError as exc:
+        if exc.errno == errno.ENOENT:
+            raise ExportMetaError(
+                f"not found, but its sidecar {side.name} is there (was the export interrupted?)",
+                str(csv_path),
+            ) from None
+        raise ExportMetaError(exc.problem, str(csv_path)) from None
     if (size, sha256) != (record["size"], record["sha256"]):
         raise ExportMetaError(
             f"does not match its sidecar {side.name}: the sidecar describes a CSV of "

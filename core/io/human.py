@@ -26,7 +26,7 @@ from typing import Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from matchlight.core.io.inputs import InputError, _read_bytes, decode_bytes, split_lines
+from matchlight.core.io.inputs import InputError, decode_bytes, read_input_bytes, split_lines
 from matchlight.core.io.scores import ScoreSpec, read_scores
 from matchlight.core.metrics.base import Better, ScoreColumn, infer_scale
 
@@ -70,7 +70,7 @@ class HumanJudgements:
 
 def _header(path: str, fmt: str) -> list[str]:
     """The first row's fields of a TSV/CSV file (a wide file's system names)."""
-    text, _encoding, _detected = decode_bytes(_read_bytes(path), path=path)
+    text, _encoding, _detected = decode_bytes(read_input_bytes(path), path=path)
     lines = split_lines(text)
     first = lines[0] if lines else ""
     if fmt == "csv":

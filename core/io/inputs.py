@@ -25,9 +25,10 @@ Decisions worth knowing:
   as the first row, so a stray tab inside a TSV segment is an error rather than a shifted column.
 * In TSV, CSV and JSONL files, blank lines at the very end are ignored (with a warning). A blank
   line in the middle is an empty segment in a one-column TSV/CSV file and an error otherwise.
-* Only regular files of at most :data:`MAX_INPUT_BYTES` are read. A named pipe, a device
-  (/dev/zero), a socket or a directory is refused from its ``stat``, before it is opened (opening
-  a pipe blocks, and a device never ends).
+* Only regular files of at most :data:`MAX_INPUT_BYTES` are read, through
+  :mod:`core.io.files`: a named pipe, a device (/dev/zero), a socket or a directory is refused
+  from its ``stat``, before it is opened. JSON Lines records are read by :mod:`core.io.jsonsafe`
+  (nesting, number length).
 * A lone UTF-16 surrogate (a JSON ``"\\ud800"`` escape) is not a character and breaks every UTF-8
   writer and Qt: it becomes U+FFFD, with a warning naming the line. A display name taken from a
   file name with bytes that are not UTF-8 gets the same treatment.
@@ -36,14 +37,11 @@ Decisions worth knowing:
 from __future__ import annotations
 
 import csv
-import io
-import json
 import operator
 import os
 import re
-import stat
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
@@ -51,6 +49,14 @@ from typing import Final
 import charset_normalizer
 from charset_normalizer.utils import is_multi_byte_encoding
 
+from matchlight.core.io import jsonsafe
+from matchlight.core.io.files import (
+    MAX_INPUT_BYTES,
+    FileError,
+    LineLimit,
+    read_bytes_capped,
+)
+from matchlight.core.io.jsonsafe import json_type
 from matchlight.core.text.corpus import CorpusText
 from matchlight.core.text.textspan import split_lines
 
@@ -60,12 +66,14 @@ __all__ = [
     "Comparison",
     "InputError",
     "InputSpec",
+    "LineLimit",
     "TextColumn",
     "decode_bytes",
     "default_name",
     "load_comparison",
     "parse_spec",
     "read_column",
+    "read_input_bytes",
     "split_lines",
 ]
 
@@ -405,8 +413,8 @@ _SCAN_SLICE: Final = 1 << 20
 def _search_slices(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     """``pattern.search(text)`` one slice at a time, for a pattern that matches one character.
 
-    A regular-expression scan holds the GIL until it returns: over a whole 10 MB file that is
-    about 70 ms, during which the app's window (reading runs in a thread) could not paint.
+    A regular-expression scan holds the GIL until it returns: over a whole large file the
+    app's window (reading runs in a thread) could not paint meanwhile.
     """
     for start in range(0, len(text), _SCAN_SLICE):
         found = pattern.search(text, start, start + _SCAN_SLICE)
@@ -514,97 +522,19 @@ def _resolve_format(spec: InputSpec) -> str:
     return spec.fmt
 
 
-#: The largest input file read, in bytes (1 GiB). Scoring a corpus needs several times its
-#: size in memory; beyond this an input is far more likely a mistake (a disk image, a device,
-#: a log) than a corpus, and reading it would only end in a MemoryError.
-MAX_INPUT_BYTES: Final[int] = 1 << 30
+def read_input_bytes(path: str, *, max_lines: LineLimit | None = None) -> bytes:
+    """All bytes of the input ``path``: a regular file of at most :data:`MAX_INPUT_BYTES`.
 
-
-def _size_text(n: int) -> str:
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return f"{n / size:.1f} {unit} ({n:,} bytes)"
-    return f"{n:,} bytes"
-
-
-def _not_regular(mode: int) -> str | None:
-    """Why a file of this mode cannot be read as an input, or None for a regular file."""
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "is a directory, not a file"
-    if stat.S_ISFIFO(mode):
-        return "is a named pipe (FIFO), not a regular file"
-    if stat.S_ISCHR(mode):
-        return "is a character device (such as /dev/zero or a terminal), not a regular file"
-    if stat.S_ISBLK(mode):
-        return "is a block device (a disk), not a regular file"
-    if stat.S_ISSOCK(mode):
-        return "is a socket, not a regular file"
-    return "is not a regular file"
-
-
-def _too_large(size: int, limit: int) -> str:
-    return (
-        f"is {_size_text(size)}, more than the {_size_text(limit)} an input file may have; "
-        "split it, or check that this is the file you meant"
-    )
-
-
-def _read_bytes(path: str) -> bytes:
-    """All bytes of a regular file of at most :data:`MAX_INPUT_BYTES`.
-
-    The file is stat'ed before it is opened, because opening a named pipe blocks until a writer
-    appears, and a device such as /dev/zero never ends. It is opened non-blocking (in case it was
-    swapped for a pipe after the stat) and checked again through the open descriptor; at most
-    ``MAX_INPUT_BYTES + 1`` bytes are read, so a file that grows while it is read cannot get
-    past the limit either.
+    Read by :func:`~matchlight.core.io.files.read_bytes_capped` (no pipe or device is opened;
+    a file growing past the cap is refused after ``cap + 1`` bytes); with ``max_lines``, a file
+    with more lines is refused as soon as they have streamed in. Raises :class:`InputError`.
     """
     if not path:
         raise InputError("no file name given")
-    limit = MAX_INPUT_BYTES
     try:
-        problem = _not_regular(os.stat(path).st_mode)
-        if problem is not None:
-            raise InputError(problem, path)
-        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
-        with open(fd, "rb", buffering=0, closefd=True) as handle:
-            info = os.fstat(fd)
-            problem = _not_regular(info.st_mode)
-            if problem is not None:
-                raise InputError(problem, path)
-            if info.st_size > limit:
-                raise InputError(_too_large(info.st_size, limit), path)
-            chunks: list[bytes] = []
-            total = 0
-            # One read of the size the file has (plus one byte to see its end), then more only
-            # if it grew; /proc files report size 0 and are read in blocks.
-            want = info.st_size + 1
-            while total <= limit:
-                chunk = handle.read(want)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                total += len(chunk)
-                want = min(limit + 1 - total, 1 << 20)
-    except FileNotFoundError:
-        raise InputError("file not found", path) from None
-    except NotADirectoryError:
-        raise InputError("file not found (a folder on its path is a file)", path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a file", path) from None
-    except PermissionError:
-        raise InputError("permission denied: the file cannot be read", path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror or exc}", path) from None
-    if total > limit:
-        raise InputError(
-            f"grew beyond the {_size_text(limit)} an input file may have while it was read; "
-            "wait until whatever writes it has finished",
-            path,
-        )
-    return b"".join(chunks)
+        return read_bytes_capped(path, MAX_INPUT_BYTES, what="an input file", max_lines=max_lines)
+    except FileError as error:
+        raise InputError(error.problem, path, error.line) from None
 
 
 def _strip_trailing_blank(
@@ -628,14 +558,31 @@ class _Parsed:
     warnings: list[str]
 
 
-def _parse_tabular(text: str, fmt: str, column: str | None, path: str) -> _Parsed:
+def _csv_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` for the csv module, one at a time, each ending in ``"\\n"`` (a
+    ``"\\r\\n"`` becomes ``"\\n"``; a lone ``"\\r"`` stays in its line). Lazily: a file of
+    many short rows is never held as a list of lines, so a row limit stops it early."""
+    start, end = 0, len(text)
+    while start < end:
+        stop = text.find("\n", start)
+        if stop < 0:
+            yield text[start:]
+            return
+        cut = stop - 1 if stop > start and text[stop - 1] == "\r" else stop
+        yield text[start:cut] + "\n"
+        start = stop + 1
+
+
+def _parse_tabular(
+    text: str, fmt: str, column: str | None, path: str, max_rows: LineLimit | None = None
+) -> _Parsed:
     label = fmt.upper()
     if fmt == "tsv":
         rows = [line.split("\t") for line in split_lines(text)]
         starts: list[int] | None = None
     else:
         rows, starts = [], []
-        reader = csv.reader(io.StringIO(text.replace("\r\n", "\n"), newline="\n"), strict=True)
+        reader = csv.reader(_csv_lines(text), strict=True)
         while True:
             start = reader.line_num + 1
             try:
@@ -653,6 +600,8 @@ def _parse_tabular(text: str, fmt: str, column: str | None, path: str) -> _Parse
                 raise InputError(f"malformed CSV: {problem}", path, reader.line_num) from None
             rows.append(row)
             starts.append(start)
+            if max_rows is not None and len(rows) > max_rows.lines:
+                raise InputError(max_rows.problem("row"), path)
 
     def line_number(i: int) -> int:
         return i + 1 if starts is None else starts[i]
@@ -718,20 +667,6 @@ def _parse_tabular(text: str, fmt: str, column: str | None, path: str) -> _Parse
     return _Parsed(segments, line_of, warnings)
 
 
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return "a string"
-    return "a number"
-
-
 def _lookup(obj: dict[str, object], key: str, path: str, line: int) -> str:
     if key in obj:
         value = obj[key]
@@ -742,7 +677,7 @@ def _lookup(obj: dict[str, object], key: str, path: str, line: int) -> str:
             prefix = ".".join(parts[:depth])
             if not isinstance(value, dict):
                 raise InputError(
-                    f"cannot look up {key!r}: {prefix!r} is {_json_type(value)}, not an object",
+                    f"cannot look up {key!r}: {prefix!r} is {json_type(value)}, not an object",
                     path,
                     line,
                 )
@@ -755,7 +690,15 @@ def _lookup(obj: dict[str, object], key: str, path: str, line: int) -> str:
         return value
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
-    raise InputError(f"the value of {key!r} is {_json_type(value)}, not a string", path, line)
+    raise InputError(f"the value of {key!r} is {json_type(value)}, not a string", path, line)
+
+
+def _json_record(line: str, path: str, number: int) -> object:
+    """One JSON Lines record, read by the untrusted-JSON loader. Lone surrogates are kept:
+    :func:`read_column` replaces them and says which segments held one."""
+    return jsonsafe.loads(
+        line, path=path, first_line=number, error=InputError, surrogates="keep", strict=False
+    )
 
 
 def _parse_jsonl(text: str, key: str | None, path: str) -> _Parsed:
@@ -765,11 +708,10 @@ def _parse_jsonl(text: str, key: str | None, path: str) -> _Parsed:
         end -= 1
     dropped = len(raw) - end
     warnings = [f"ignored {_plural(dropped, 'blank line')} at the end"] if dropped else []
-    decoder = json.JSONDecoder(strict=False)
     if key is None:
         try:
-            first = decoder.decode(raw[0]) if end else None
-        except json.JSONDecodeError:
+            first = _json_record(raw[0], path, 1) if end else None
+        except InputError:
             first = None
         keys = f"; available keys: {_field_list(list(first))}" if isinstance(first, dict) else ""
         raise InputError(
@@ -781,14 +723,9 @@ def _parse_jsonl(text: str, key: str | None, path: str) -> _Parsed:
     for number, line in enumerate(raw[:end], start=1):
         if not line.strip():
             raise InputError("blank line in the middle of a JSON Lines file", path, number)
-        try:
-            obj = decoder.decode(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"invalid JSON: {exc.msg} (column {exc.colno})", path, number
-            ) from None
+        obj = _json_record(line, path, number)
         if not isinstance(obj, dict):
-            raise InputError(f"expected a JSON object, found {_json_type(obj)}", path, number)
+            raise InputError(f"expected a JSON object, found {json_type(obj)}", path, number)
         segments.append(_lookup(obj, key, path, number))
     return _Parsed(segments, 1, warnings)
 
@@ -811,11 +748,13 @@ def default_name(path: str) -> str:
     return stem or Path(path).name
 
 
-def read_column(spec: InputSpec) -> TextColumn:
+def read_column(spec: InputSpec, *, max_rows: LineLimit | None = None) -> TextColumn:
     """Read one input file (or one column of it) into a :class:`TextColumn`.
 
     The display name is ``spec.name`` if given, else the column name for a column given by
-    name, else the file's stem (plus ``#N`` for a column given by number).
+    name, else the file's stem (plus ``#N`` for a column given by number). A caller that knows
+    how many rows to expect passes ``max_rows``: a file with more lines (or CSV rows) is refused
+    as soon as they are read, before they take memory as segments.
     """
     path = spec.path
     fmt = _resolve_format(spec)
@@ -825,7 +764,7 @@ def read_column(spec: InputSpec) -> TextColumn:
             "is read as plain text; use a .tsv/.csv/.jsonl extension or choose the format",
             path,
         )
-    data = _read_bytes(path)
+    data = read_input_bytes(path, max_lines=None if fmt == "csv" else max_rows)
     text, encoding, detected = decode_bytes(data, path=path)
     warnings: list[str] = []
     if detected:
@@ -841,7 +780,7 @@ def read_column(spec: InputSpec) -> TextColumn:
         if fmt == "jsonl":
             parsed = _parse_jsonl(text, spec.column, path)
         else:
-            parsed = _parse_tabular(text, fmt, spec.column, path)
+            parsed = _parse_tabular(text, fmt, spec.column, path, max_rows)
         joined = "\n".join(parsed.segments)
     line_of = parsed.line_of
 

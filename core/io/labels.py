@@ -5,16 +5,22 @@ come one per line, as the WMT and compare-mt data ship them (``domain.txt``, ``d
 as a column of a TSV/CSV file or a key of JSON Lines records; files are read by
 :func:`core.io.inputs.read_column`, with its size bound, encodings and file-and-line errors.
 A file with another number of labels than the comparison has segments is an
-:class:`~core.io.inputs.InputError` naming the file and both counts.
+:class:`~core.io.inputs.InputError` naming the file and both counts; a file with far more lines
+is refused as its lines stream in, before they take memory.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
+from matchlight.core.io.files import LineLimit
 from matchlight.core.io.inputs import InputError, InputSpec, default_name, read_column
 
 __all__ = ["LabelColumn", "read_labels"]
+
+#: Lines a label file may have beyond one per segment (a header, blank lines at the end).
+_SPARE_LINES: Final[int] = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +54,9 @@ def read_labels(
     ``column`` and ``fmt`` are as :class:`~core.io.inputs.InputSpec`'s (a TSV/CSV column by
     header name or 1-based number, a JSONL key). Raises :class:`InputError`.
     """
-    text = read_column(InputSpec(path, name=name, column=column, fmt=fmt))
+    n = f"{n_segments:,} segment{'' if n_segments == 1 else 's'}"
+    limit = LineLimit(n_segments + _SPARE_LINES, f"the comparison has {n} (one label each)")
+    text = read_column(InputSpec(path, name=name, column=column, fmt=fmt), max_rows=limit)
     count = len(text.lines)
     if count != n_segments:
         what = "label" if count == 1 else "labels"

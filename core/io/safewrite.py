@@ -6,6 +6,13 @@ Every export goes through :func:`write_file_atomic` (one file) or :func:`write_f
 * A target that is the same file as one of ``protect`` (an input of the comparison, compared by
   device and inode, so symlinks and hard links count) is refused, as is a read-only target, a
   directory, anything that is not a regular file, and an empty path. Nothing is written then.
+* A Matchlight session is refused unless the caller writes a session (``allow_session=True``,
+  only :meth:`SessionStore.save_as <matchlight.core.session.store.SessionStore.save_as>`): a
+  ``*.matchlight`` path, its ``-wal``/``-shm``/``-journal`` files, and any file that is an
+  SQLite database with the session's application id (and its ``-wal``/``-shm``/``-journal``
+  files), whatever its name. An export must never replace a user's annotations.
+* Several outputs of one command are checked against each other before any is written
+  (:func:`check_write_targets`): two options naming one file are refused, not written in turn.
 * Data goes to a temporary file in the target's directory, is fsynced, and is renamed over the
   target; the directory is fsynced after the rename. Readers see the old file or the new one,
   never half of one. The temporary file is removed on every error path, KeyboardInterrupt too.
@@ -27,10 +34,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from matchlight.core.io.files import read_head
+
 __all__ = [
+    "SESSION_APPLICATION_ID",
+    "SESSION_SIDECARS",
+    "SESSION_SUFFIX",
     "StrPath",
     "WriteError",
     "check_write_target",
+    "check_write_targets",
+    "is_session_file",
     "write_file_atomic",
     "write_files_atomic",
 ]
@@ -39,6 +53,14 @@ StrPath = str | os.PathLike[str]
 
 #: How many random temporary names are tried before giving up (a clash is already unlikely).
 _TEMP_ATTEMPTS: Final[int] = 100
+
+#: What makes a file a Matchlight session (the session module's ``SUFFIX`` and
+#: ``APPLICATION_ID``, "MLSS"; defined here because core.io sits below core.session).
+SESSION_SUFFIX: Final[str] = ".matchlight"
+SESSION_APPLICATION_ID: Final[int] = 0x4D4C5353
+#: The files SQLite keeps next to a database while it is open.
+SESSION_SIDECARS: Final[tuple[str, ...]] = ("-wal", "-shm", "-journal")
+_SQLITE_MAGIC: Final[bytes] = b"SQLite format 3\x00"
 
 
 class WriteError(OSError):
@@ -74,6 +96,45 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def _has_session_header(path: str) -> bool:
+    """Whether ``path`` is a regular file that starts like a Matchlight session (SQLite,
+    "MLSS"). Anything else is not opened (opening a pipe blocks)."""
+    try:
+        head = read_head(path, 100)
+    except OSError:
+        return False
+    return (
+        len(head) >= 72
+        and head.startswith(_SQLITE_MAGIC)
+        and int.from_bytes(head[68:72], "big") == SESSION_APPLICATION_ID
+    )
+
+
+def is_session_file(path: StrPath) -> str | None:
+    """Why ``path`` is (part of) a Matchlight session, or None: a ``*.matchlight`` name, the
+    ``-wal``/``-shm``/``-journal`` file of one, or a file whose SQLite header carries the
+    session's application id (or such a file's ``-wal``/``-shm``/``-journal``). Symlinks are
+    followed; reads at most 100 bytes of a regular file and never opens anything else."""
+    typed = os.fspath(path)
+    for name in dict.fromkeys((typed, os.path.realpath(typed))):
+        lowered = name.lower()
+        base, sidecar = lowered, ""
+        for suffix in SESSION_SIDECARS:
+            if lowered.endswith(suffix):
+                base, sidecar = lowered[: -len(suffix)], suffix
+                break
+        if base.endswith(SESSION_SUFFIX):
+            if sidecar:
+                return f"is the {sidecar[1:]} file of a Matchlight session"
+            return f"is a Matchlight session ({SESSION_SUFFIX})"
+        if _has_session_header(name):
+            return "is a Matchlight session"
+        owner = name[: -len(sidecar)] if sidecar else ""
+        if owner and _has_session_header(owner):
+            return f"is the {sidecar[1:]} file of the Matchlight session {owner}"
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class _Plan:
     """Where one target's bytes go: ``real`` is the file behind any symlinks."""
@@ -96,11 +157,21 @@ def _input_stats(protect: Iterable[StrPath]) -> list[tuple[str, os.stat_result]]
     return stats
 
 
-def _plan(path: StrPath, inputs: list[tuple[str, os.stat_result]]) -> _Plan:
+def _plan(
+    path: StrPath, inputs: list[tuple[str, os.stat_result]], *, allow_session: bool = False
+) -> _Plan:
     typed = os.fspath(path)
     if not typed:
         # Shown as '' so that "cannot write {filename}: {strerror}" still reads right.
         raise _refuse(errno.EINVAL, "no file name given (the path is empty)", "''")
+    if not allow_session:
+        session = is_session_file(typed)
+        if session is not None:
+            raise _refuse(
+                errno.EEXIST,
+                f"{session}; refusing to write an export over it (choose another file name)",
+                typed,
+            )
     real = os.path.realpath(typed)
     try:
         existing: os.stat_result | None = os.stat(real)
@@ -183,8 +254,22 @@ def _fsync_directory(directory: str) -> None:
         os.close(fd)
 
 
+def _same_file(a: _Plan, b: _Plan) -> bool:
+    """Whether two targets are one file: the same path behind links, or the same inode."""
+    if os.path.normcase(a.real) == os.path.normcase(b.real):
+        return True
+    return (
+        a.existing is not None
+        and b.existing is not None
+        and (a.existing.st_dev, a.existing.st_ino) == (b.existing.st_dev, b.existing.st_ino)
+    )
+
+
 def write_files_atomic(
-    files: Sequence[tuple[StrPath, bytes]], *, protect: Iterable[StrPath] = ()
+    files: Sequence[tuple[StrPath, bytes]],
+    *,
+    protect: Iterable[StrPath] = (),
+    allow_session: bool = False,
 ) -> tuple[Path, ...]:
     """Write several files that belong together; return their paths as given.
 
@@ -196,14 +281,15 @@ def write_files_atomic(
     records the CSV's checksum for this, see :func:`matchlight.core.io.export.read_export_meta`).
     """
     inputs = _input_stats(protect)
-    plans = [_plan(path, inputs) for path, _ in files]
-    seen: dict[str, str] = {}
-    for plan in plans:
-        if plan.real in seen:
-            raise _refuse(
-                errno.EINVAL, f"is the same file as {seen[plan.real]}, also written now", plan.typed
-            )
-        seen[plan.real] = plan.typed
+    plans = [_plan(path, inputs, allow_session=allow_session) for path, _ in files]
+    for i, plan in enumerate(plans):
+        for earlier in plans[:i]:
+            if _same_file(plan, earlier):
+                raise _refuse(
+                    errno.EINVAL,
+                    f"is the same file as {earlier.typed}, also written now",
+                    plan.typed,
+                )
     temps: list[str] = []
     renamed = 0  # temps[:renamed] are targets now; the others are removed on any error
     try:
@@ -235,18 +321,53 @@ def write_files_atomic(
     return tuple(Path(path) for path, _ in files)
 
 
-def write_file_atomic(path: StrPath, data: bytes, *, protect: Iterable[StrPath] = ()) -> Path:
-    """Write ``data`` to ``path`` atomically, unless ``path`` is one of ``protect``.
+def write_file_atomic(
+    path: StrPath,
+    data: bytes,
+    *,
+    protect: Iterable[StrPath] = (),
+    allow_session: bool = False,
+) -> Path:
+    """Write ``data`` to ``path`` atomically, unless ``path`` is one of ``protect`` or (unless
+    ``allow_session``) a Matchlight session.
 
     See the module docstring for what is refused and what is kept. Returns ``Path(path)``.
     """
-    return write_files_atomic([(path, data)], protect=protect)[0]
+    return write_files_atomic([(path, data)], protect=protect, allow_session=allow_session)[0]
 
 
-def check_write_target(path: StrPath, *, protect: Iterable[StrPath] = ()) -> None:
+def check_write_target(
+    path: StrPath, *, protect: Iterable[StrPath] = (), allow_session: bool = False
+) -> None:
     """Raise the :class:`WriteError` that writing ``path`` would raise for its target now.
 
     For callers that can fail before long work (the command line, before scoring; a save
     dialog, before accepting a name). Writing checks again; this writes nothing.
     """
-    _plan(path, _input_stats(protect))
+    _plan(path, _input_stats(protect), allow_session=allow_session)
+
+
+def check_write_targets(
+    targets: Sequence[tuple[str, StrPath]], *, protect: Iterable[StrPath] = ()
+) -> None:
+    """Check every output of one command before any is written: ``targets`` are ``(label,
+    path)`` pairs, the label naming the output for the user (``"--csv"``, ``"--csv's
+    sidecar"``). Raises the :class:`WriteError` writing one of them would raise (see
+    :func:`check_write_target`), or one naming both outputs when two are the same file (the
+    same path, through a link, or a hard link), which would otherwise be written in turn, the
+    second silently replacing the first. Writes nothing.
+    """
+    inputs = _input_stats(protect)
+    planned: list[tuple[str, _Plan]] = []
+    for label, path in targets:
+        plan = _plan(path, inputs)
+        for other_label, other in planned:
+            if _same_file(plan, other):
+                also = "" if plan.typed == other.typed else f" ({other.typed})"
+                raise _refuse(
+                    errno.EINVAL,
+                    f"{label} and {other_label}{also} name the same file; give each output its "
+                    "own file name",
+                    plan.typed,
+                )
+        planned.append((label, plan))

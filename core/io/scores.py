@@ -22,7 +22,6 @@ Files are read through :mod:`core.io.inputs` (size bound, encodings, TSV/CSV rul
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Sequence
@@ -33,17 +32,20 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from matchlight.core.io import jsonsafe
+from matchlight.core.io.files import LineLimit
 from matchlight.core.io.inputs import (
     InputError,
     _parse_tabular,
-    _read_bytes,
     decode_bytes,
     default_name,
+    read_input_bytes,
     split_lines,
 )
 from matchlight.core.metrics.base import Scale, infer_scale
 
 __all__ = [
+    "MAX_SYSTEMS_PER_FILE",
     "MISSING_MARKERS",
     "SCORE_FORMATS",
     "ImportedScores",
@@ -152,11 +154,15 @@ def parse_score(text: str) -> float:
     try:
         value = float(stripped)
     except ValueError:
-        shown = stripped if len(stripped) <= 40 else stripped[:40] + "..."
-        raise ValueError(f"not a number: {shown!r}") from None
+        raise ValueError(f"not a number: {_shown(stripped)}") from None
     if not math.isfinite(value):
-        raise ValueError(f"not a finite number: {stripped!r}")
+        raise ValueError(f"not a finite number: {_shown(stripped)}")
     return value
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut to 40 characters."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + f"... ({len(text):,} characters)"
 
 
 def _json_score(value: object) -> float:
@@ -196,16 +202,45 @@ def _resolve_format(spec: ScoreSpec) -> str:
     return spec.fmt
 
 
-def _read_text(path: str) -> str:
-    text, _encoding, _detected = decode_bytes(_read_bytes(path), path=path)
+#: The most systems one score file with a system column (or comet-score's output) may score.
+#: It bounds the lines read from such a file: a file of a billion short lines is refused as it
+#: streams in, not after its rows have filled the memory.
+MAX_SYSTEMS_PER_FILE: Final[int] = 256
+#: Lines a score file may have beyond one per segment and system (a header, blank lines at the
+#: end, comet-score's system lines).
+_SPARE_LINES: Final[int] = 1000
+
+
+def _row_limit(spec: ScoreSpec, fmt: str, n_segments: int) -> LineLimit:
+    """How many lines (CSV: rows) a score file for ``n_segments`` segments may have."""
+    n = f"{n_segments:,} segment{'' if n_segments == 1 else 's'}"
+    if spec.system_column is None and fmt != "comet":
+        return LineLimit(n_segments + _SPARE_LINES, f"the comparison has {n} (one score each)")
+    return LineLimit(
+        (n_segments + 1) * MAX_SYSTEMS_PER_FILE + _SPARE_LINES,
+        f"the comparison has {n}, and one file scores at most {MAX_SYSTEMS_PER_FILE} systems",
+    )
+
+
+def _read_text(path: str, limit: LineLimit | None) -> str:
+    """The file's text; ``limit`` bounds its lines as it is read (None: a JSON document, or
+    CSV, whose rows are counted as they are parsed)."""
+    text, _encoding, _detected = decode_bytes(read_input_bytes(path, max_lines=limit), path=path)
     return text
+
+
+#: Digits a segment number may have (no comparison has a billion segments).
+_SEGMENT_DIGITS: Final[int] = 9
 
 
 def _segment_number(text: str, base: int, path: str, line: int | None) -> int:
     stripped = text.strip()
     if not (stripped.isascii() and stripped.isdigit()):
-        raise InputError(f"segment number {stripped!r} is not a whole number", path, line)
-    return int(stripped) - base
+        raise InputError(f"segment number {_shown(stripped)} is not a whole number", path, line)
+    digits = stripped.lstrip("0") or "0"
+    if len(digits) > _SEGMENT_DIGITS:
+        raise InputError(f"segment number {_shown(stripped)} is out of range", path, line)
+    return int(digits) - base
 
 
 def _score(text: str, path: str, line: int | None) -> float:
@@ -215,15 +250,15 @@ def _score(text: str, path: str, line: int | None) -> float:
         raise InputError(str(exc), path, line) from None
 
 
-def _entries_text(spec: ScoreSpec) -> list[_Entry]:
-    lines = split_lines(_read_text(spec.path))
+def _entries_text(spec: ScoreSpec, limit: LineLimit) -> list[_Entry]:
+    lines = split_lines(_read_text(spec.path, limit))
     # Blank lines at the very end are not segments (as in every other input).
     while lines and not lines[-1].strip():
         lines.pop()
     return [_Entry(None, None, _score(t, spec.path, i + 1), i + 1) for i, t in enumerate(lines)]
 
 
-def _entries_tabular(spec: ScoreSpec, fmt: str) -> list[_Entry]:
+def _entries_tabular(spec: ScoreSpec, fmt: str, limit: LineLimit) -> list[_Entry]:
     path = spec.path
     if spec.column is None:
         raise InputError(
@@ -238,8 +273,8 @@ def _entries_tabular(spec: ScoreSpec, fmt: str) -> list[_Entry]:
             f"header), not a mix: {', '.join(repr(c) for c in named)}",
             path,
         )
-    text = _read_text(path)
-    scores = _parse_tabular(text, fmt, spec.column, path)
+    text = _read_text(path, None if fmt == "csv" else limit)
+    scores = _parse_tabular(text, fmt, spec.column, path, limit)
     lines = _line_numbers(scores.line_of, len(scores.segments))
     systems = (
         _parse_tabular(text, fmt, spec.system_column, path).segments
@@ -276,24 +311,18 @@ def _lookup(record: dict[str, object], key: str) -> object:
     return value
 
 
-def _entries_jsonl(spec: ScoreSpec) -> list[_Entry]:
+def _entries_jsonl(spec: ScoreSpec, limit: LineLimit) -> list[_Entry]:
     path = spec.path
     if spec.column is None:
         raise InputError("JSON Lines scores need a key (the column), e.g. score", path)
-    raw = split_lines(_read_text(path))
+    raw = split_lines(_read_text(path, limit))
     while raw and not raw[-1].strip():
         raw.pop()
-    decoder = json.JSONDecoder()
     entries = []
     for number, line in enumerate(raw, start=1):
         if not line.strip():
             raise InputError("blank line in the middle of a JSON Lines file", path, number)
-        try:
-            record = decoder.decode(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"invalid JSON: {exc.msg} (column {exc.colno})", path, number
-            ) from None
+        record = jsonsafe.loads(line, path=path, first_line=number, error=InputError)
         if not isinstance(record, dict):
             raise InputError("expected a JSON object on every line", path, number)
         try:
@@ -314,12 +343,12 @@ def _entries_jsonl(spec: ScoreSpec) -> list[_Entry]:
     return entries
 
 
-def _entries_comet(spec: ScoreSpec) -> tuple[list[_Entry], list[str]]:
+def _entries_comet(spec: ScoreSpec, limit: LineLimit) -> tuple[list[_Entry], list[str]]:
     path = spec.path
     entries = []
     ignored = 0
     decimals = 0
-    for number, line in enumerate(split_lines(_read_text(path)), start=1):
+    for number, line in enumerate(split_lines(_read_text(path, limit)), start=1):
         found = _COMET_SEGMENT.fullmatch(line)
         if found is None:
             if line.strip() and not _COMET_SYSTEM.fullmatch(line):
@@ -346,12 +375,7 @@ def _entries_comet(spec: ScoreSpec) -> tuple[list[_Entry], list[str]]:
 def _entries_comet_json(spec: ScoreSpec) -> list[_Entry]:
     path = spec.path
     key = spec.column or COMET_KEY
-    try:
-        document = json.loads(_read_text(path))
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"invalid JSON: {exc.msg} (column {exc.colno})", path, exc.lineno
-        ) from None
+    document = jsonsafe.loads(_read_text(path, None), path=path, error=InputError)
     if isinstance(document, list):
         blocks: list[tuple[str | None, object]] = [(None, document)]
     elif isinstance(document, dict):
@@ -506,14 +530,15 @@ def read_scores(
         if fmt in ("text", "comet-json") and (spec.system_column or spec.segment_column):
             raise InputError(f"{fmt} scores have no system or segment column", spec.path)
         notes: list[str] = []
+        limit = _row_limit(spec, fmt, n_segments)
         if fmt == "text":
-            entries = _entries_text(spec)
+            entries = _entries_text(spec, limit)
         elif fmt in ("tsv", "csv"):
-            entries = _entries_tabular(spec, fmt)
+            entries = _entries_tabular(spec, fmt, limit)
         elif fmt == "jsonl":
-            entries = _entries_jsonl(spec)
+            entries = _entries_jsonl(spec, limit)
         elif fmt == "comet":
-            entries, notes = _entries_comet(spec)
+            entries, notes = _entries_comet(spec, limit)
         else:
             entries = _entries_comet_json(spec)
         warnings += [f"{spec.path}: {note}" for note in notes]

@@ -47,6 +47,7 @@ from matchlight.core.metrics.base import (
 from matchlight.core.metrics.lcs import match_masks
 from matchlight.core.metrics.matching import OrderMatches, match_orders
 from matchlight.core.metrics.ngrams import Column, NgramCounts
+from matchlight.core.metrics.signature import format_signature
 from matchlight.core.text.tokenizers import (
     BLEU_TOKENIZERS,
     Tokenizer,
@@ -356,18 +357,6 @@ def sacrebleu_scores(
     return scores
 
 
-# Signature field -> short name, as in sacrebleu's Signature/BLEUSignature.
-_SIGNATURE_SHORT = {
-    "nrefs": "#",
-    "case": "c",
-    "eff": "e",
-    "tok": "tok",
-    "smooth": "s",
-    "ngram": "n",
-    "version": "v",
-}
-
-
 def bleu_signature(
     *,
     nrefs: int,
@@ -408,7 +397,7 @@ def bleu_signature(
     if max_order != DEFAULT_MAX_ORDER:
         fields.append(("ngram", max_order))
     fields.append(("version", version))
-    return "|".join(f"{_SIGNATURE_SHORT[name] if short else name}:{val}" for name, val in fields)
+    return format_signature(fields, short=short)
 
 
 # -- many rows at once ------------------------------------------------------------------------

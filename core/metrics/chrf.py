@@ -57,6 +57,7 @@ from matchlight.core.metrics.base import Run as BlockRun
 from matchlight.core.metrics.lcs import match_masks
 from matchlight.core.metrics.matching import match_orders
 from matchlight.core.metrics.ngrams import NgramCounts
+from matchlight.core.metrics.signature import format_signature
 
 __all__ = [
     "BETA",
@@ -828,19 +829,6 @@ def _detail(
 
 # -- signature ------------------------------------------------------------------------------
 
-# Signature field -> short name, as in sacreBLEU's Signature/CHRFSignature.
-_SIGNATURE_SHORT: Final = {
-    "nrefs": "#",
-    "bs": "bs",
-    "seed": "rs",
-    "case": "c",
-    "eff": "e",
-    "nc": "nc",
-    "nw": "nw",
-    "space": "s",
-    "version": "v",
-}
-
 
 def chrf_signature(
     *,
@@ -875,7 +863,7 @@ def chrf_signature(
         ("space", "no"),  # whitespace=False
         ("version", version),
     ]
-    return "|".join(f"{_SIGNATURE_SHORT[name] if short else name}:{val}" for name, val in fields)
+    return format_signature(fields, short=short)
 
 
 # -- describing chrF to the rest of Matchlight ---------------------------------------------------

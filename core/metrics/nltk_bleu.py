@@ -47,6 +47,7 @@ from matchlight.core.metrics.bleu import (
     chunk_stats,
     match_row,
 )
+from matchlight.core.metrics.signature import format_signature
 from matchlight.core.text.tokenizers import BLEU_TOKENIZERS, Tokenizer, bleu_tokenizer
 
 __all__ = [
@@ -518,15 +519,16 @@ class NltkBleuMetric(Metric):
         self, settings: MetricSettings, *, nrefs: int, separator: str | None = None
     ) -> str:
         s = cast(NltkBleuSettings, settings)
-        parts = [
-            f"nrefs:{nrefs}",
-            f"case:{'lc' if s.lowercase else 'mixed'}",
-            f"tok:{s.tokenize}",
-            f"smooth:{s.smoothing}",
-            f"weights:uniform-{s.max_order}",
-            f"version:nltk-{_nltk_version()}",
-        ]
-        return "|".join(parts)
+        return format_signature(
+            [
+                ("nrefs", nrefs),
+                ("case", "lc" if s.lowercase else "mixed"),
+                ("tok", s.tokenize),
+                ("smooth", s.smoothing),
+                ("weights", f"uniform-{s.max_order}"),
+                ("version", f"nltk-{_nltk_version()}"),
+            ]
+        )
 
     def chunk_scorer(self, settings: MetricSettings) -> Callable[[ChunkText], MetricChunk]:
         s = cast(NltkBleuSettings, settings)

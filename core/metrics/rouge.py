@@ -60,6 +60,7 @@ from matchlight.core.metrics.base import (
 from matchlight.core.metrics.lcs import PreparedSequence, chunk_lcs_lengths
 from matchlight.core.metrics.matching import match_orders
 from matchlight.core.metrics.ngrams import Column, NgramCounts
+from matchlight.core.metrics.signature import format_signature
 from matchlight.core.text.textspan import sentence_spans
 from matchlight.core.text.tokenizers import ROUGE_TOKENIZERS, Tokenizer, rouge_tokenizer
 from matchlight.core.text.types import Span, Tokens
@@ -722,17 +723,18 @@ class RougeMetric(Metric):
         self, settings: MetricSettings, *, nrefs: int, separator: str | None = None
     ) -> str:
         s = cast(RougeSettings, settings)
-        parts = [
-            f"nrefs:{nrefs}",
-            f"tok:{s.tokenizer}",
-            f"stem:{'porter' if s.stem else 'no'}",
-            f"n:1-{s.max_n}",
-            f"sep:{separator_name(separator)}",
-            "multi:max-f",
-            "avg:mean",
-            f"version:rouge-score-{ROUGE_SCORE_VERSION}",
-        ]
-        return "|".join(parts)
+        return format_signature(
+            [
+                ("nrefs", nrefs),
+                ("tok", s.tokenizer),
+                ("stem", "porter" if s.stem else "no"),
+                ("n", f"1-{s.max_n}"),
+                ("sep", separator_name(separator)),
+                ("multi", "max-f"),
+                ("avg", "mean"),
+                ("version", f"rouge-score-{ROUGE_SCORE_VERSION}"),
+            ]
+        )
 
     def chunk_scorer(self, settings: MetricSettings) -> Callable[[ChunkText], MetricChunk]:
         s = cast(RougeSettings, settings)

@@ -59,6 +59,7 @@ from matchlight.core.annotation.mqm import (
 from matchlight.core.annotation.typology import AnnotationMode
 from matchlight.core.metrics.base import HighlightMode, ScoreColumn
 from matchlight.core.metrics.registry import METRICS
+from matchlight.core.metrics.signature import format_signature
 from matchlight.core.report import palette
 from matchlight.core.report.highlight import MAX_CHARS, SEVERITY_ORDER, esc, highlighted_html
 from matchlight.core.report.svg import bucket_svg, histogram_svg, number_attr, scatter_svg
@@ -579,7 +580,7 @@ class _Page:
                     f'<div class="sigtest">{title}<p class="note">{esc(reason)}</p></div>'
                 )
                 continue
-            fields = "|".join(f"{k}:{v}" for k, v in result.signature_fields().items())
+            fields = format_signature(result.signature_fields().items())
             signature = (
                 signatures.get(column.metric, "") if column.key not in table.external else ""
             )

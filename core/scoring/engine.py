@@ -82,19 +82,18 @@ MIN_TASK_SIZE = 256
 # at about the same time.
 _TASKS_PER_WORKER = 4
 # For cutting tasks of about equal work, a row costs the characters of its lines plus this
-# much per line (measured on the shared data: about 0.15 us per character plus 2 us per line).
+# much per line (the ratio of a line's fixed cost to a character's, on the shared data).
 _LINE_COST = 15
 
 _WORKER_SCORER: list[ChunkScorer] = []
 
 #: How much the worker processes of an interactive caller lower their priority (``os.nice``).
 #: They use every core, and at equal priority the GUI thread waits for a time slice behind
-#: them: measured on 2 cores, 100k rows x 3 systems, event-loop gaps of 150-350 ms. Niced, the
-#: scheduler gives the GUI thread the core as soon as it has work, and scoring loses nothing
-#: while the GUI is idle.
+#: them, which shows as gaps in the event loop. Niced, the scheduler gives the GUI thread the
+#: core as soon as it has work, and scoring loses nothing while the GUI is idle.
 #: The server that forks them (see :func:`prestart_worker_server`) is niced as well, so that a
-#: worker is niced from its first instruction, not only once its initializer runs (until then,
-#: two workers starting at normal priority took the GUI thread's core for 40-60 ms).
+#: worker is niced from its first instruction, not only once its initializer runs (workers
+#: starting at normal priority take the GUI thread's core for a while).
 BACKGROUND_NICENESS = 10
 
 
@@ -334,8 +333,8 @@ CANCEL_POLL_SECONDS = 0.05
 
 
 #: At most this many characters (all lines of the rows together) are scored in the caller's
-#: thread before the workers take over: about 10 ms of work. Three rows of 34,000-character
-#: lines there held the GIL for 0.4 s while the window was being shown.
+#: thread before the workers take over: a bound in characters, not rows, because a few very
+#: long lines there would hold the GIL while the window is being shown.
 HEAD_CHARS = 60_000
 
 

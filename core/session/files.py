@@ -9,7 +9,6 @@ header is read as bytes and the check runs on a read-only connection.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 import stat
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from matchlight.core.annotation.history import SinkUnavailable
+from matchlight.core.io import files as io_files
 
 __all__ = [
     "APPLICATION_ID",
@@ -30,9 +30,7 @@ __all__ = [
     "SessionErrorKind",
     "check_header",
     "check_regular",
-    "file_digest",
     "has_log",
-    "kind_of",
     "not_writable",
     "remove_database",
     "ro_uri",
@@ -100,69 +98,35 @@ class SessionError(SinkUnavailable):
         return self.kind in ("damaged", "busy", "read-only", "io", "unusable")
 
 
-def kind_of(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
-
-
 def check_regular(path: Path, *, what: str, cap: int | None) -> int:
     """The size of ``path``; SessionError unless it is a regular file of at most ``cap`` bytes.
     Checked before anything opens the file: opening a FIFO would wait for a writer."""
     try:
-        result = os.stat(path)
-    except FileNotFoundError:
-        raise SessionError(f"no such {what}", path, kind="missing") from None
-    except OSError as exc:
-        raise SessionError(f"cannot read the {what}: {exc.strerror or exc}", path) from None
-    if not stat.S_ISREG(result.st_mode):
+        info = io_files.check_regular(path)
+    except io_files.NotRegularFile as exc:
+        # "is a named pipe (FIFO), not a regular file" -> "this is a named pipe (FIFO), ..."
+        kind_of = exc.problem.removeprefix("is ").split(", not")[0].split(" (such as")[0]
+        kind_of = "a folder" if kind_of == "a directory" else kind_of
+        raise SessionError(f"this is {kind_of}, not a {what}", path, kind="not-session") from None
+    except io_files.FileError as exc:
+        kind: SessionErrorKind = "missing" if exc.problem == "file not found" else "unusable"
+        problem = f"no such {what}" if kind == "missing" else exc.problem
+        raise SessionError(problem, path, kind=kind) from None
+    if cap is not None and info.st_size > cap:
         raise SessionError(
-            f"this is {kind_of(result.st_mode)}, not a {what}", path, kind="not-session"
-        )
-    if cap is not None and result.st_size > cap:
-        raise SessionError(
-            f"the {what} is {result.st_size:,} bytes, more than the {cap:,} Matchlight reads",
+            f"the {what} is {info.st_size:,} bytes, more than the {cap:,} Matchlight reads",
             path,
         )
-    return result.st_size
-
-
-def file_digest(path: str | os.PathLike[str]) -> tuple[str, int]:
-    """(sha256 hex, size in bytes) of a regular file's content, read in 1 MiB blocks."""
-    target = Path(path)
-    try:
-        mode = os.stat(target).st_mode
-    except OSError:
-        raise
-    if not stat.S_ISREG(mode):
-        raise OSError(f"{target}: {kind_of(mode)}, not a regular file")
-    digest = hashlib.sha256()
-    size = 0
-    with open(target, "rb") as handle:
-        while block := handle.read(1 << 20):
-            digest.update(block)
-            size += len(block)
-    return digest.hexdigest(), size
+    return info.st_size
 
 
 def read_header(path: Path) -> tuple[int, int]:
     """(application id, user version) from the first 100 bytes, or SessionError."""
     check_regular(path, what="session file", cap=MAX_SESSION_BYTES)
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(100)
-    except FileNotFoundError:
-        raise SessionError("no such session file", path, kind="missing") from None
-    except OSError as exc:
-        raise SessionError(f"cannot read the file: {exc.strerror or exc}", path) from None
+        head = io_files.read_head(path, 100)
+    except io_files.FileError as exc:
+        raise SessionError(exc.problem, path) from None
     if len(head) < 100 or not head.startswith(_SQLITE_MAGIC):
         raise SessionError(
             "not a Matchlight session (not an SQLite database)", path, kind="not-session"

@@ -7,18 +7,22 @@ A session restores them with everything else, so each import is recorded with:
 * the values themselves (the score matrix, or the labels), because the user's column must not
   disappear when its file is moved, edited or deleted: the session is the user's work;
 * each file it came from: absolute path, the sha256 and size of its content when it was read
-  (:func:`core.session.store.file_digest`, the hash the session uses for its inputs) and how it
+  (:func:`core.io.files.file_digest`, the hash the session uses for its inputs) and how it
   was read (format, column, system and segment columns), so reopening can tell the user that a
   file changed since, and the import can be read again from its source if wanted.
 
 On reopen the stored values are used whatever the files hold now; :meth:`ImportedFile.status`
-says whether a file is the same, changed or missing, for the message the user gets.
+says whether a file is the same, changed or missing, for the message the user gets (it never
+opens a pipe or a device, and reads at most the recorded size plus one block). A session file
+is untrusted input too: its JSON is read by :mod:`core.io.jsonsafe`, and a record that does not
+hold what it should raises ValueError.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Final, Literal
@@ -26,6 +30,8 @@ from typing import Any, Final, Literal
 import numpy as np
 import numpy.typing as npt
 
+from matchlight.core.io import jsonsafe
+from matchlight.core.io.files import FileTooLarge, check_regular, file_digest
 from matchlight.core.io.labels import LabelColumn
 from matchlight.core.io.scores import ImportedScores, ScoreSpec
 from matchlight.core.metrics.base import ScoreColumn, infer_scale
@@ -50,11 +56,20 @@ _SCORE_SPEC_KEYS: Final = ("fmt", "column", "system", "system_column", "segment_
 _SCALE_KEYS: Final = frozenset({"better", "low", "high", "decimals"})
 
 
-def _digest(path: str) -> tuple[str, int]:
-    # Imported here: the store module imports this one.
-    from matchlight.core.session.store import file_digest
+def _mapping(value: object, what: str) -> Mapping[str, Any]:
+    """``value`` if it is a JSON object, else ValueError (a session is untrusted input)."""
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{what} must be an object, not {jsonsafe.json_type(value)}")
+    return value
 
-    return file_digest(path)
+
+def _loads(text: str, what: str) -> Any:
+    """A JSON value stored in a session, read as untrusted text (ValueError if it is not)."""
+
+    def error(problem: str, path: str | None, line: int | None) -> ValueError:
+        return ValueError(f"{what}: {problem}")
+
+    return jsonsafe.loads(text, first_line=None, error=error)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,16 +92,20 @@ class ImportedFile:
     ) -> ImportedFile:
         """Record ``path`` now (absolute path, content hash and size). Raises OSError."""
         absolute = os.path.abspath(path)
-        sha, size = _digest(absolute)
+        sha, size = file_digest(absolute)
         return cls(absolute, sha, size, dict(spec))
 
-    def status(self) -> FileStatus:
-        """Whether the file on disk still has the content recorded: same, changed or missing."""
+    def status(self, cancel: threading.Event | None = None) -> FileStatus:
+        """Whether the file on disk still has the content recorded: same, changed or missing
+        (also for anything but a regular file, or a file that cannot be read). At most the
+        recorded size is hashed; ``cancel`` stops the hashing
+        (:class:`~core.io.files.ReadCancelled`)."""
         try:
-            size = os.path.getsize(self.path)
-            if size != self.size:
+            if check_regular(self.path).st_size != self.size:
                 return "changed"
-            sha = _digest(self.path)[0]
+            sha, _ = file_digest(self.path, cap=self.size, cancel=cancel)
+        except FileTooLarge:  # grew since the stat
+            return "changed"
         except OSError:
             return "missing"
         return "same" if sha == self.sha256 else "changed"
@@ -105,9 +124,8 @@ class ImportedFile:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ImportedFile:
-        spec = data.get("spec") or {}
-        if not isinstance(spec, Mapping):
-            raise ValueError("an imported file's spec must be an object")
+        data = _mapping(data, "an imported file")
+        spec = _mapping(data.get("spec") or {}, "an imported file's spec")
         return cls(
             path=str(data["path"]),
             sha256=str(data["sha256"]),
@@ -201,7 +219,8 @@ class ScoreImport:
         columns had a scale (direction, range, decimals) gets the one its values suggest
         (:func:`~core.metrics.base.infer_scale`), as a fresh import would, not 0-100."""
         known = {f.name for f in fields(ScoreColumn)}
-        stored = {k: v for k, v in definition["column"].items() if k in known}
+        given = _mapping(definition["column"], "a score import's column")
+        stored = {k: v for k, v in given.items() if k in known}
         column = ScoreColumn(**stored)
         rows, cols = (int(n) for n in definition["shape"])
         values = np.frombuffer(data, dtype="<f8")
@@ -263,7 +282,7 @@ class LabelImport:
 
     @classmethod
     def from_stored(cls, definition: Mapping[str, Any], data: bytes) -> LabelImport:
-        labels = json.loads(bytes(data).decode("utf-8"))
+        labels = _loads(bytes(data).decode("utf-8"), "the stored labels")
         if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
             raise ValueError("stored labels must be a list of strings")
         return cls(
@@ -276,9 +295,7 @@ class LabelImport:
 def import_from_json(kind: str, definition: str, data: bytes) -> ScoreImport | LabelImport:
     """A stored import from its row (kind, JSON definition, data). Raises ValueError, KeyError
     or TypeError for a row that does not hold one."""
-    parsed = json.loads(definition)
-    if not isinstance(parsed, Mapping):
-        raise ValueError("an import's definition must be an object")
+    parsed = _mapping(_loads(definition, "an import's definition"), "an import's definition")
     if kind == "scores":
         return ScoreImport.from_stored(parsed, data)
     if kind == "labels":

@@ -8,12 +8,12 @@ the content hash says whether the file found is the one annotated.
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
-from matchlight.core.session.files import ROLES, SessionError, file_digest, kind_of
+from matchlight.core.io.files import FileError, FileTooLarge, check_regular, file_digest
+from matchlight.core.session.files import ROLES, SessionError
 
 __all__ = ["InputCheck", "SessionInput", "check_input"]
 
@@ -100,27 +100,21 @@ class InputCheck:
 
 def check_input(item: SessionInput, where: Sequence[str]) -> InputCheck:
     """The first of ``where`` holding ``item``'s recorded content; else the first regular file
-    there (changed); else missing, with why the last candidate could not be read."""
+    there (changed); else missing, with why the last candidate could not be read. Never opens a
+    pipe or a device, and reads at most the recorded size of a file."""
     changed: tuple[str, str | None] | None = None
     problem: str | None = None
     for path in where:
         try:
-            result = os.stat(path)
-        except OSError as exc:
-            problem = exc.strerror or str(exc)
+            size = check_regular(path).st_size
+            sha = file_digest(path, cap=item.size)[0] if size == item.size else None
+        except FileTooLarge:  # it grew while it was read
+            sha = None
+        except FileError as exc:
+            problem = exc.problem
             continue
-        if not stat.S_ISREG(result.st_mode):
-            problem = f"it is {kind_of(result.st_mode)}, not a regular file"
-            continue
-        sha: str | None = None
-        if result.st_size == item.size:
-            try:
-                sha = file_digest(path)[0]
-            except OSError as exc:
-                problem = exc.strerror or str(exc)
-                continue
-            if sha == item.sha256:
-                return InputCheck(item, path, "same", sha)
+        if sha == item.sha256:
+            return InputCheck(item, path, "same", sha)
         if changed is None:
             changed = (path, sha)
     if changed is not None:

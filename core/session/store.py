@@ -61,6 +61,7 @@ from matchlight.core.annotation.typology import (
     Typology,
     validate_span,
 )
+from matchlight.core.io.files import file_digest
 from matchlight.core.io.safewrite import write_file_atomic
 from matchlight.core.session.files import (
     APPLICATION_ID,
@@ -73,7 +74,6 @@ from matchlight.core.session.files import (
     SessionErrorKind,
     check_header,
     check_regular,
-    file_digest,
     has_log,
     not_writable,
     remove_database,
@@ -1034,7 +1034,7 @@ class SessionStore:
             # A stale log next to the old target would be replayed into the new file.
             for suffix in ("-wal", "-shm"):
                 Path(str(target) + suffix).unlink(missing_ok=True)
-            write_file_atomic(target, data, protect=protect)
+            write_file_atomic(target, data, protect=protect, allow_session=True)
         except OSError as exc:
             raise SessionError(f"cannot save the session: {exc.strerror or exc}", target) from None
         if switch:

@@ -98,7 +98,7 @@ class SteppedAudit(QObject):
     event loop.
 
     In a thread of its own the audit competed with painting for the GIL: every call from Qt
-    into Python waited for it, and the window stalled for 0.2-1 s at 100k segments. In steps
+    into Python waited for it, and the window stalled at 100k segments. In steps
     it takes a few milliseconds at a time and nothing waits.
 
     Signals:

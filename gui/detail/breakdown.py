@@ -7,9 +7,9 @@ when the view is narrower than their total width, in a grid so that the blocks o
 start at the same places (the view has a height for every width, like a word-wrapped label).
 
 The view paints rather than using a rich-text :class:`QLabel` because of its cost: laying out
-HTML tables took about 9 ms per output every time the selected row changed, while painting the
-same text takes well under a millisecond, and nothing in it is ever parsed as markup. Column
-widths and block sizes are measured once per content or font, and the layout once per width.
+HTML tables every time the selected row changes costs far more than painting the same text,
+and nothing in it is ever parsed as markup. Column widths and block sizes are measured once per
+content or font, and the layout once per width.
 """
 
 from __future__ import annotations

@@ -10,12 +10,11 @@ Ordinary rows are computed in the GUI thread, a few milliseconds at a time betwe
 events (:data:`SLICE_MS`), not in a worker thread. Computing a row is Python through and
 through, so a thread would gain nothing under the GIL, and it cost a lot: the GUI thread gives
 up the GIL at every call into Qt and then waited for it behind the thread, so a repaint while
-rows were being computed took several times as long (table cells at 4-16 ms instead of 0.3 ms).
-Only rows too long to compute between two events (:data:`HEAVY_ROW_CHARS`; 5,000 words a line
-take about 0.2 s, 20,000 words about 3 s) go elsewhere, so that the window is never frozen by
-them: to one worker process, not a thread, because a thread computing them for seconds held the
-GIL the GUI thread needs at every call into Qt (event-loop gaps of 0.2-0.3 s). Where no worker
-process can run, they go to a thread after all.
+rows were being computed took several times as long.
+Only rows too long to compute between two events (:data:`HEAVY_ROW_CHARS`) go elsewhere, so
+that the window is never frozen by them: to one worker process, not a thread, because a thread
+computing them would hold the GIL the GUI thread needs at every call into Qt (gaps in the event
+loop). Where no worker process can run, they go to a thread after all.
 """
 
 from __future__ import annotations
@@ -47,7 +46,7 @@ MAX_PENDING = 256
 #: takes about a millisecond; one that takes longer still finishes).
 SLICE_MS = 8.0
 #: Rows whose references and outputs hold more characters than this are computed in a worker
-#: process (about 15 ms of work in the GUI thread at most).
+#: process (what is left is a short stretch of work in the GUI thread at most).
 HEAVY_ROW_CHARS = 20_000
 
 

@@ -115,9 +115,8 @@ def no_huge_pages_for_numpy() -> bool:
 
     numpy ``madvise``s every large array for huge pages. Where the kernel then compacts memory
     on a page fault (``defrag`` set to ``madvise``, as on this project's machines), the first
-    write to each fresh 2 MB page of the score table stalls the GUI thread: measured, 27 ms
-    for storing two 1,024-row chunks and 65 ms for allocating the table of 100k rows x 3
-    systems, against 0.3 ms and 15 ms without. The GUI does not need the huge pages' speed.
+    write to each fresh 2 MB page of the score table stalls the GUI thread while the kernel
+    compacts memory. The GUI does not need the huge pages' speed.
     """
     for module in ("numpy._core.multiarray", "numpy.core.multiarray"):
         try:
@@ -131,8 +130,8 @@ def no_huge_pages_for_numpy() -> bool:
 
 #: How long a Python thread may hold the GIL while another one waits for it (Python's default
 #: is 5 ms). The GUI thread gives the GIL up at every call into Qt, and while the highlight
-#: thread computes rows it then waited up to the whole interval to get it back: one table
-#: cell took 4-16 ms to paint instead of 0.3 ms, a repaint well over 100 ms.
+#: thread computes rows it then waits up to the whole interval to get it back, at every call:
+#: a repaint of the table takes many times as long.
 GIL_SWITCH_INTERVAL_S = 0.001
 
 

@@ -7,8 +7,6 @@ on the table copies.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from collections.abc import Sequence
 
@@ -23,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from matchlight.core.io.csvfile import csv_text
 from matchlight.gui.table.model import NUMERIC_KINDS, TEXT_KINDS, SegmentTableModel
 
 __all__ = ["CellTextDialog", "cell_value", "row_as_tsv"]
@@ -41,15 +40,13 @@ def cell_value(model: SegmentTableModel, col: int, segment: int) -> str:
 
 
 def row_as_tsv(model: SegmentTableModel, segments: Sequence[int]) -> str:
-    """A header line and one line per segment, every column of the model, tab-separated
-    (fields holding tabs, newlines or quotes are quoted, as spreadsheets expect)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, dialect="excel-tab", lineterminator="\n")
+    """A header line and one line per segment, every column of the model, tab-separated by
+    core's one CSV writer (fields holding tabs, line breaks or quotes are quoted, as
+    spreadsheets expect). The cells are what they hold, not made spreadsheet-safe: a copy."""
     columns = range(model.columnCount())
-    writer.writerow([str(model.headerData(c, Qt.Orientation.Horizontal)) for c in columns])
-    for segment in segments:
-        writer.writerow([cell_value(model, c, segment) for c in columns])
-    return buffer.getvalue()
+    header = [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in columns]
+    rows = [[cell_value(model, c, segment) for c in columns] for segment in segments]
+    return csv_text([header, *rows], delimiter="\t", spreadsheet=False)
 
 
 class CellTextDialog(QDialog):

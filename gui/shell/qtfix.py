@@ -30,8 +30,8 @@ def guard_none_refcount() -> bool:
 
     That PySide6 build drops a reference to ``None`` on every void call made from Python and on
     every ``QVariant`` that comes back as ``None``, and to ``True``/``False`` on signal emits
-    and bool conversions (measured: 510 references of ``None`` per repaint of the segment
-    table; ``None`` starts with ~47,000). CPython 3.11 then aborts with "Fatal Python error:
+    and bool conversions (hundreds of references of ``None`` per repaint of the segment
+    table, so ``None``'s count soon runs out). CPython 3.11 then aborts with "Fatal Python error:
     none_dealloc". pyproject.toml excludes 6.12; for a stale install this gives the three
     singletons 2**40 extra references (as CPython 3.12 makes them immortal) -- only when the
     bug is detected, only where the refcount field is where CPython keeps it. Idempotent;

@@ -77,19 +77,19 @@ from matchlight.gui.table.model import (
 
 #: Documents kept in the delegate's cache.
 DOC_CACHE_SIZE = 4000
-#: How long one paint of the view may spend building highlighted documents (about 0.35 ms
-#: each). Cells past it are painted plain (about a third of the cost) and highlighted by the
-#: next paint, a turn of the event loop later; so a large screen, a page jump or a new
-#: comparison never holds the event loop for the whole screenful at once.
+#: How long one paint of the view may spend building highlighted documents. Cells past it are
+#: painted plain (cheaper) and highlighted by the next paint, a turn of the event loop later;
+#: so a large screen, a page jump or a new comparison never holds the event loop for the whole
+#: screenful at once.
 BUILD_BUDGET_MS = 15.0
 #: How long one paint of the view may take in all. Text cells reached after it get only their
-#: background this time and are painted by the next paint, a turn of the event loop later: on
-#: a big screen (over 200 cells), the first paint of a comparison took 80-120 ms in one go.
+#: background this time and are painted by the next paint, a turn of the event loop later, so
+#: that the first paint of a comparison on a big screen (hundreds of cells) is no long stall.
 PAINT_BUDGET_MS = 40.0
 _ELLIPSIS = "…"
 #: Characters of a cell's text put in its document. A row shows two or three lines, so this is
-#: far more than any cell can show, and it bounds the cost of a cell: a 34,000-character line
-#: cost about 50 ms of layout per paint. Cut cells end with the ellipsis like any other.
+#: far more than any cell can show, and it bounds the cost of a cell: a very long line would
+#: be laid out in full at every paint. Cut cells end with the ellipsis like any other.
 CELL_TEXT_LIMIT = 2000
 #: How far a selected cell's background moves from Base toward Text (light / dark themes).
 SELECTION_WEIGHT = 0.17
@@ -227,9 +227,16 @@ class HighlightDelegate(QStyledItemDelegate):
     modes_changed = Signal()
     row_ready = Signal(int)
 
-    def __init__(self, cache: DetailCache, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        cache: DetailCache,
+        parent: QObject | None = None,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         super().__init__(parent)
         self._cache = cache
+        self._clock = clock  # seconds; the paint budgets are measured with it
         self._modes: tuple[HighlightMode, ...] = cache.config.highlight_modes()
         self._mode: HighlightMode | None = self._modes[0] if self._modes else None
         self._reference_system: int | None = None
@@ -351,7 +358,7 @@ class HighlightDelegate(QStyledItemDelegate):
         once.
         """
         self._build_spent = None if self._unbounded else 0.0
-        self._paint_started = time.perf_counter()
+        self._paint_started = self._clock()
         self._full_cells = 0
         self._deferred_cells = []
         self._column_roles = {}
@@ -523,7 +530,7 @@ class HighlightDelegate(QStyledItemDelegate):
         rect = rect.adjusted(_PADDING, 0, -_PADDING, 0)
         if rect.width() <= 0 or rect.height() <= 0:
             return
-        started = time.perf_counter()
+        started = self._clock()
         if (
             self._build_spent is not None
             and self._full_cells > 0
@@ -539,7 +546,7 @@ class HighlightDelegate(QStyledItemDelegate):
         fit = cell.fit(rect.width(), rect.height())
         if outcome == "built" and self._build_spent is not None:
             # Building it and laying it out: what the budget of this paint pays for.
-            self._build_spent += time.perf_counter() - started
+            self._build_spent += self._clock() - started
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
         group = (
             QPalette.ColorGroup.Normal

@@ -26,8 +26,8 @@ class SegmentTableView(QTableView):
     QAbstractItemView repaints its whole viewport for any ``dataChanged`` that covers more than
     one cell, wherever those cells are. While scoring, every chunk of results changes a block
     of rows, nearly always below the visible ones: on 100k rows that was a full repaint of the
-    table (all visible cells through the Python delegate) every 50 ms, a third of the GUI
-    thread's time. Here the changed range is clipped to the visible rows first and dropped
+    table (all visible cells through the Python delegate) for every chunk, a large share of the
+    GUI thread's time. Here the changed range is clipped to the visible rows first and dropped
     when nothing of it is visible; rows scrolled into view later are painted then anyway.
     """
 

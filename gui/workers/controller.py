@@ -103,9 +103,8 @@ def settle_long_lived() -> None:
     """Exempt everything alive now from garbage collection passes (``gc.freeze``).
 
     Call once a comparison is open: its texts, the models and the widgets live until the next
-    one, and the collector's passes walked them again and again, 25-65 ms each right after an
-    open (measured on 100k rows). Cyclic garbage among what is frozen waits for
-    :func:`release_long_lived`.
+    one, and the collector's passes walked them again and again, each pass a stall right after
+    an open. Cyclic garbage among what is frozen waits for :func:`release_long_lived`.
     """
     gc.freeze()
 

@@ -55,13 +55,10 @@ from matchlight.gui.charts.separation import SeparationPanel  # noqa: E402
 from matchlight.gui.charts.significance import SignificancePanel  # noqa: E402
 from matchlight.gui.shell.qtfix import guard_none_refcount  # noqa: E402
 from matchlight.gui.state.session import SessionModel  # noqa: E402
+from tests.benchmarks.benchkit import DE_EN, read_lines  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "wmt22-de-en"
+DATA = DE_EN
 SYSTEMS = ("JDExploreAcademy", "LT22", "Lan-Bridge", "Online-W", "PROMT")
-
-
-def read_lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
 def repeated(rows: int, n_systems: int, jitter: float) -> tuple[CorpusText, ScoreTable]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -32,13 +31,9 @@ from matchlight.core.metrics.chrf import (  # noqa: E402
     chrf_detail,
     chrf_from_stats,
 )
+from tests.benchmarks.benchkit import DATA, measure, read_lines  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data"
 T = TypeVar("T")
-
-
-def read_lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
 def real_rows(n_refs: int) -> tuple[list[str], list[list[str]]]:
@@ -65,11 +60,7 @@ def repeat_to(lines: list[str], rows: int) -> list[str]:
 def timed(label: str, func: Callable[[], T], rows: int) -> tuple[float, T]:
     """Run ``func`` once; print its wall and CPU seconds; return the CPU seconds (the machine
     is shared: other processes slow the wall clock far more than the CPU time)."""
-    wall = time.perf_counter()
-    cpu = time.process_time()
-    result = func()
-    cpu = time.process_time() - cpu
-    wall = time.perf_counter() - wall
+    wall, cpu, result = measure(func)
     print(
         f"  {label:<46} {wall:7.2f} s wall {cpu:7.2f} s CPU  {rows / cpu:9,.0f} rows/CPU s",
         flush=True,

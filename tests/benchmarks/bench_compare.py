@@ -51,22 +51,18 @@ from matchlight.core.analysis.compare import (  # noqa: E402
 )
 from matchlight.core.analysis.references import audit_references  # noqa: E402
 from matchlight.core.metrics.bleu import BleuMetric, BleuSettings  # noqa: E402
+from tests.benchmarks.benchkit import DE_EN, measure, read_lines  # noqa: E402
+from tests.refs import sacrebleu_statistics  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "wmt22-de-en"
+DATA = DE_EN
 SYSTEMS = ("JDExploreAcademy", "LT22", "Lan-Bridge", "Online-W", "PROMT")
 Tokens = list[list[str]]
-
-
-def read_lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
 def timed(label: str, func: Callable[[], Any]) -> tuple[float, Any]:
     """Run ``func``; print its wall-clock and CPU seconds (CPU time is steadier on a shared
     machine); return the CPU seconds and the result."""
-    start, cpu = time.perf_counter(), time.process_time()
-    result = func()
-    elapsed, used = time.perf_counter() - start, time.process_time() - cpu
+    elapsed, used, result = measure(func)
     print(f"  {label:<58} {elapsed:7.2f} s wall {used:7.2f} s CPU", flush=True)
     return used, result
 
@@ -227,9 +223,7 @@ def main() -> None:
 
     print("3. leave-one-out corpus BLEU(A) - BLEU(B), every row, 2 references:")
     bleu = BLEU(tokenize="13a")
-    stats = [
-        np.array(bleu._extract_corpus_statistics(sys_text[s], refs_text), np.int64) for s in (0, 2)
-    ]
+    stats = [np.array(sacrebleu_statistics(bleu, sys_text[s], refs_text), np.int64) for s in (0, 2)]
 
     def reference_loo() -> list[float]:
         total = [stats[0].sum(axis=0), stats[1].sum(axis=0)]

@@ -36,8 +36,9 @@ from PySide6.QtCore import QElapsedTimer, QEventLoop, QObject, Qt, QTimer, Slot 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from matchlight.core.io.inputs import load_comparison, parse_spec  # noqa: E402
+from tests.benchmarks.benchkit import DE_EN, read_lines  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "wmt22-de-en"
+DATA = DE_EN
 
 
 class LatencyProbe(QObject):
@@ -76,9 +77,6 @@ class LatencyProbe(QObject):
 def write_corpus(
     folder: Path, rows: int, systems: int, long_rows: int = 0
 ) -> dict[str, list[Path]]:
-    def read(name: str) -> list[str]:
-        return (DATA / name).read_text(encoding="utf-8").split("\n")[:-1]
-
     def repeat(lines: list[str]) -> str:
         out = (lines * (rows // len(lines) + 1))[:rows]
         # Hostile input: the first long_rows rows become one huge line each, made of the
@@ -92,11 +90,11 @@ def write_corpus(
     for role, names in (("src", ["src.txt"]), ("ref", ["ref.txt", "ref2.txt"])):
         for name in names:
             path = folder / name
-            path.write_text(repeat(read(name)), encoding="utf-8")
+            path.write_text(repeat(read_lines(DATA / name)), encoding="utf-8")
             out[role].append(path)
     for sys_file in sys_files:
         path = folder / sys_file.name
-        path.write_text(repeat(read(sys_file.name)), encoding="utf-8")
+        path.write_text(repeat(read_lines(sys_file)), encoding="utf-8")
         out["sys"].append(path)
     return out
 

@@ -45,9 +45,10 @@ from matchlight.gui.detail.detailpane import DetailPane  # noqa: E402
 from matchlight.gui.highlight.detailcache import DetailCache  # noqa: E402
 from matchlight.gui.table.delegate import HighlightDelegate  # noqa: E402
 from matchlight.gui.table.tableview import SegmentTableView  # noqa: E402
+from tests.benchmarks.benchkit import DE_EN, read_lines  # noqa: E402
 from tests.gui.rolemodel import TextModel  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "wmt22-de-en"
+DATA = DE_EN
 SYSTEMS = ("JDExploreAcademy", "Lan-Bridge", "Online-W")
 
 
@@ -63,7 +64,7 @@ def fastest_ms(funcs: list[Callable[[], object]], repeat: int) -> list[float]:
 
 
 def read(name: str, rows: int) -> list[str]:
-    return (DATA / name).read_text(encoding="utf-8").split("\n")[:rows]
+    return read_lines(DATA / name)[:rows]
 
 
 def main() -> None:

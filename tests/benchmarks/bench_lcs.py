@@ -43,12 +43,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from rouge_score import rouge_scorer  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data"
+from tests.benchmarks.benchkit import DATA, best_of, read_lines  # noqa: E402
+from tests.refs import rouge_lcs_ind, rouge_lcs_table, rouge_tokens  # noqa: E402
+
 CNNDM = DATA / "cnndm-pointer-gen"
-TOKENIZE = rouge_scorer.RougeScorer(["rougeL"])._tokenizer.tokenize
-RS_LCS_IND = getattr(rouge_scorer, "_lcs_ind", None) or rouge_scorer.lcs_ind
 
 LONG_CASES = ("distinct-200k", "text-20k", "text-60k")
 OPERATIONS = ("length", "alignment")
@@ -68,10 +67,6 @@ def load(impl: str) -> ModuleType:
     return module
 
 
-def read_lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").split("\n")[:-1]
-
-
 def long_inputs(case: str) -> tuple[list[str], list[str]]:
     if case == "distinct-200k":
         rng = random.Random(20_000)
@@ -81,8 +76,8 @@ def long_inputs(case: str) -> tuple[list[str], list[str]]:
         rng.shuffle(hyp)
         return ref, hyp
     size = {"text-20k": 20_000, "text-60k": 60_000}[case]
-    ref = TOKENIZE(" ".join(read_lines(CNNDM / "ref.txt")))
-    hyp = TOKENIZE(" ".join(read_lines(CNNDM / "sys.pointer-gen.txt")))
+    ref = rouge_tokens(" ".join(read_lines(CNNDM / "ref.txt")))
+    hyp = rouge_tokens(" ".join(read_lines(CNNDM / "sys.pointer-gen.txt")))
     # Cycle the files if a case asks for more tokens than they hold.
     return (ref * (size // len(ref) + 1))[:size], (hyp * (size // len(hyp) + 1))[:size]
 
@@ -141,13 +136,9 @@ def show_long(label: str, got: dict[str, Any]) -> None:
         )
 
 
-def best_of(func: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()
-        func()
-        best = min(best, time.process_time() - start)
-    return best
+def best_cpu(repeat: int, func: Callable[[], object]) -> float:
+    """The best CPU seconds of ``repeat`` runs."""
+    return best_of(repeat, func)[1]
 
 
 def short_pairs(limit: int) -> list[tuple[list[str], list[str]]]:
@@ -159,7 +150,9 @@ def short_pairs(limit: int) -> list[tuple[list[str], list[str]]]:
             continue
         refs = read_lines(ref_file)
         for sys_file in sorted(folder.glob("sys.*.txt")):
-            pairs += [(TOKENIZE(r), TOKENIZE(h)) for h, r in zip(read_lines(sys_file), refs)]
+            pairs += [
+                (rouge_tokens(r), rouge_tokens(h)) for h, r in zip(read_lines(sys_file), refs)
+            ]
     random.Random(0).shuffle(pairs)
     return [(r, h) for r, h in pairs if r and h][:limit]
 
@@ -171,8 +164,8 @@ def sentence_pairs() -> list[tuple[list[list[str]], list[list[str]]]]:
     docs = []
     for sys_file in sorted(folder.glob("sys.*.txt")):
         for hyp, ref in zip(read_lines(sys_file), refs):
-            ref_sents = [s for s in map(TOKENIZE, ref.split(" <n> ")) if s]
-            hyp_sents = [s for s in map(TOKENIZE, hyp.split(" <n> ")) if s]
+            ref_sents = [s for s in map(rouge_tokens, ref.split(" <n> ")) if s]
+            hyp_sents = [s for s in map(rouge_tokens, hyp.split(" <n> ")) if s]
             docs.append((ref_sents, hyp_sents))
     return docs
 
@@ -187,15 +180,15 @@ def short_lines(impls: dict[str, ModuleType], limit: int, repeat: int, short_rep
         f"average), {n_sentence_pairs} CNN/DM sentence pairs; best CPU of {short_repeat} "
         f"({repeat} for rouge-score)"
     )
-    expected_len = [rouge_scorer._lcs_table(r, h)[-1][-1] for r, h in pairs]
-    expected_ind = [RS_LCS_IND(r, h) for r, h in pairs]
-    expected_sent = [[RS_LCS_IND(rs, hs) for rs in refs for hs in hyps] for refs, hyps in docs]
+    expected_len = [rouge_lcs_table(r, h)[-1][-1] for r, h in pairs]
+    expected_ind = [rouge_lcs_ind(r, h) for r, h in pairs]
+    expected_sent = [[rouge_lcs_ind(rs, hs) for rs in refs for hs in hyps] for refs, hyps in docs]
     reference = {
-        "length": best_of(lambda: [rouge_scorer._lcs_table(r, h) for r, h in pairs], repeat),
-        "detail pairs": best_of(lambda: [RS_LCS_IND(r, h) for r, h in pairs], repeat),
-        "Lsum index masks": best_of(
-            lambda: [RS_LCS_IND(rs, hs) for refs, hyps in docs for rs in refs for hs in hyps],
+        "length": best_cpu(repeat, lambda: [rouge_lcs_table(r, h) for r, h in pairs]),
+        "detail pairs": best_cpu(repeat, lambda: [rouge_lcs_ind(r, h) for r, h in pairs]),
+        "Lsum index masks": best_cpu(
             repeat,
+            lambda: [rouge_lcs_ind(rs, hs) for refs, hyps in docs for rs in refs for hs in hyps],
         ),
     }
     work: dict[str, dict[str, Callable[[], object]]] = {}
@@ -233,7 +226,7 @@ def short_lines(impls: dict[str, ModuleType], limit: int, repeat: int, short_rep
     for _ in range(short_repeat):
         for name, ops in work.items():
             for op, func in ops.items():
-                timings[name][op] = min(timings[name][op], best_of(func, 1))
+                timings[name][op] = min(timings[name][op], best_cpu(1, func))
     for op, ref_time in reference.items():
         line = f"  {op:<18} rouge-score {ref_time:7.3f} s"
         for name, got in timings.items():

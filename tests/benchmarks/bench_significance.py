@@ -27,7 +27,6 @@ os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 import argparse
 import sys
-import time
 import tracemalloc
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -37,7 +36,6 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
-from sacrebleu.metrics import BLEU  # noqa: E402
 from sacrebleu.significance import PairedTest  # noqa: E402
 
 from matchlight.core.analysis.significance import (  # noqa: E402
@@ -51,13 +49,11 @@ from matchlight.core.analysis.significance import (  # noqa: E402
 from matchlight.core.scoring.config import ScoringConfig  # noqa: E402
 from matchlight.core.scoring.engine import score_corpus  # noqa: E402
 from matchlight.core.text.corpus import corpus_text_from_lines  # noqa: E402
+from tests.benchmarks.benchkit import DE_EN, best_of, read_lines  # noqa: E402
+from tests.refs import PrecomputedBLEU, sacrebleu_seed  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "wmt22-de-en"
+DATA = DE_EN
 SEED = 12345
-
-
-def read_lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
 def real_stats() -> tuple[list[str], np.ndarray[Any, Any], ScoreFunction]:
@@ -79,30 +75,6 @@ def repeated(stats: np.ndarray[Any, Any], rows: int) -> np.ndarray[Any, Any]:
     return np.ascontiguousarray(stats[:, take])
 
 
-class PrecomputedBLEU(BLEU):
-    """sacreBLEU's BLEU, handed per-segment statistics instead of text."""
-
-    def __init__(self, table: dict[tuple[int, int], list[int]]) -> None:
-        super().__init__()
-        self.table = table
-        self.num_refs = 2
-
-    def _extract_corpus_statistics(self, hypotheses: Sequence[Any], references: Any) -> Any:
-        return [self.table[h] for h in hypotheses]
-
-
-def best_of(repeat: int, func: Callable[[], object]) -> tuple[float, float, object]:
-    """The best wall-clock and CPU times of ``repeat`` runs (CPU time is what one core spent,
-    which a busy machine disturbs less), and the result."""
-    wall, cpu, result = float("inf"), float("inf"), None
-    for _ in range(repeat):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        result = func()
-        cpu = min(cpu, time.process_time() - start_cpu)
-        wall = min(wall, time.perf_counter() - start)
-    return wall, cpu, result
-
-
 def peak_memory(func: Callable[[], object]) -> float:
     """Peak traced allocation of ``func`` in MB (numpy reports its buffers to tracemalloc)."""
     tracemalloc.start()
@@ -117,9 +89,10 @@ def sacrebleu_run(stats: np.ndarray[Any, Any], names: Sequence[str], test: str) 
     n = stats.shape[1]
     table = {(s, r): stats[s, r].tolist() for s in range(len(names)) for r in range(n)}
     systems = [(name, [(s, r) for r in range(n)]) for s, name in enumerate(names)]
-    os.environ["SACREBLEU_SEED"] = str(SEED)
-    paired = PairedTest(systems, {"bleu": PrecomputedBLEU(table)}, None, test_type=test)
-    _, scores = paired()
+    with sacrebleu_seed(SEED):
+        metric = PrecomputedBLEU(table, num_refs=2)
+        paired = PairedTest(systems, {"bleu": metric}, None, test_type=test)
+        _, scores = paired()
     return list(scores["BLEU"])
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,12 +33,8 @@ from matchlight.core.scoring.detail import RowDetailer  # noqa: E402
 from matchlight.core.scoring.engine import iter_score_chunks, iter_score_chunks_parallel  # noqa: E402
 from matchlight.core.text.corpus import CorpusText  # noqa: E402
 from matchlight.core.text.tokenizers import rouge_tokenizer  # noqa: E402
-
-DATA = ROOT.parent / "shared" / "data"
-
-
-def read_lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").split("\n")[:-1]
+from tests.benchmarks.benchkit import DATA, measure, read_lines  # noqa: E402
+from tests.refs import rouge_lcs_table, rouge_score_lcs  # noqa: E402
 
 
 def real_pairs() -> list[tuple[str, str]]:
@@ -59,9 +54,7 @@ def timed(label: str, func: Callable[[], object], rows: int) -> float:
     """Run ``func``; print wall and CPU seconds; return the CPU seconds of this process. The
     ratios use CPU time: other work on a shared machine changes wall time, not this process's
     CPU. (A multi-process run's CPU is in its workers: it is compared on wall time.)"""
-    start, cpu = time.perf_counter(), time.process_time()
-    func()
-    elapsed, used = time.perf_counter() - start, time.process_time() - cpu
+    elapsed, used, _ = measure(func)
     print(
         f"  {label:<44} {elapsed:8.2f} s wall {used:8.2f} s CPU  {rows / used:10.0f} rows/s",
         flush=True,
@@ -160,9 +153,9 @@ def main() -> None:
     m = len(long_pairs)
     print(f"ROUGE-L on {m} pairs of 400 tokens (tokenization excluded):")
 
-    def rouge_score_lcs() -> None:
+    def theirs() -> None:
         for a, b in long_pairs:
-            rouge_scorer._score_lcs(a, b)
+            rouge_score_lcs(a, b)
 
     def ours_length() -> None:
         for a, b in long_pairs:
@@ -172,12 +165,12 @@ def main() -> None:
         for a, b in long_pairs:
             lcs_pairs(b, a)
 
-    t_rs = timed("rouge-score _score_lcs", rouge_score_lcs, m)
+    t_rs = timed("rouge-score _score_lcs", theirs, m)
     t_len = timed("matchlight LCS length", ours_length, m)
     t_align = timed("matchlight LCS with alignment", ours_alignment, m)
     print(f"  ratio length only:    {t_rs / t_len:6.1f}x faster")
     print(f"  ratio with alignment: {t_rs / t_align:6.1f}x faster (target >= 30x)")
-    same = all(lcs_length(b, a) == rouge_scorer._lcs_table(a, b)[-1][-1] for a, b in long_pairs[:5])
+    same = all(lcs_length(b, a) == rouge_lcs_table(a, b)[-1][-1] for a, b in long_pairs[:5])
     print(f"  LCS lengths identical to rouge-score on the first 5 pairs: {same}")
 
 

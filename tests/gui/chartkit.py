@@ -11,14 +11,15 @@ from typing import Any
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QMouseEvent, QPalette
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QWidget
 
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.session.comparison import ComparisonSession
 from matchlight.gui.charts.jobs import BackgroundJob
 from matchlight.gui.charts.link import ChartLink
 from matchlight.gui.state.session import SessionModel
-from tests.gui.conftest import DATA_DIR, Scored, read_lines, scored
+from tests.gui.conftest import DATA_DIR, Scored, scored
+from tests.kit import read_lines
 
 DE_EN = DATA_DIR / "wmt22-de-en"
 EN_ZH = DATA_DIR / "wmt22-en-zh"
@@ -72,6 +73,28 @@ def linked(data: Scored, table_view: Any = None) -> tuple[ChartLink, SessionMode
     session = session_of(data)
     link.set_session(session)
     return link, session
+
+
+def show_panel(
+    qtbot: Any, panel_type: Any, link: ChartLink, session: SessionModel, size: Any
+) -> Any:
+    """A chart panel of ``panel_type`` on ``link``, shown at ``size`` (it keeps ``session``)."""
+    panel = panel_type(link)
+    qtbot.addWidget(panel)
+    panel.resize(*size)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.keep = session
+    return panel
+
+
+def computed(qtbot: Any, panel: Any, **choices: Any) -> Any:
+    """The panel's result for ``choices``, computed now (its job waited for)."""
+    panel.set_choices(**choices)
+    panel.refresh_now()
+    wait_job(qtbot, panel.job)
+    assert panel.result is not None
+    return panel.result
 
 
 def settle(rounds: int = 5) -> None:
@@ -157,3 +180,8 @@ def colours_in(image: Any) -> set[tuple[int, int, int]]:
             colour = image.pixelColor(x, y)
             found.add((colour.red(), colour.green(), colour.blue()))
     return found
+
+
+def accept(qtbot, dialog) -> None:
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    wait_job(qtbot, dialog.job)

@@ -20,10 +20,13 @@ from typing import Any
 import pytest
 
 from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.detail import RowDetail, RowDetailer
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText, corpus_text_from_lines
 from matchlight.gui.shell.qtfix import guard_none_refcount
+from tests.conftest import SAMPLE, SHARED_DATA
+from tests.kit import read_lines
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before anything imports a Qt GUI module
 
@@ -33,9 +36,8 @@ _IMMORTALIZED = guard_none_refcount()
 
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
-SAMPLE_DIR = ROOT / "resources" / "sample"
-DATA_DIR = ROOT.parent / "shared" / "data"
+SAMPLE_DIR = SAMPLE
+DATA_DIR = SHARED_DATA
 SHOTS_DIR = Path("/tmp/matchlight-shots")
 
 #: Messages the offscreen platform prints for any shown top-level window; not our bugs.
@@ -87,15 +89,6 @@ def _collect_after_each_test(_garbage_collection_in_the_gui_thread: None) -> Ite
     gc.collect()
 
 
-def read_lines(path: Path) -> list[str]:
-    """Lines of a UTF-8 file as Matchlight reads them (split at "\\n" only)."""
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line.removesuffix("\r") for line in lines]
-
-
 @dataclass(frozen=True)
 class Scored:
     """A scored comparison, ready for a model: texts, source lines, table, config, ref names."""
@@ -122,6 +115,16 @@ class Scored:
             table=self.table,
         )
         return SessionModel(core)
+
+    def detail(self, segment: int, config: ScoringConfig | None = None) -> RowDetail:
+        """Row ``segment``'s detail straight from core (under ``config``, else this one's)."""
+        text = self.text
+        return RowDetailer(config or self.config).row(
+            segment=segment,
+            source=None if self.source is None else self.source[segment],
+            references=[r[segment] for r in text.references],
+            systems=list(zip(text.system_names, [s[segment] for s in text.systems], strict=True)),
+        )
 
     def model(self, **kwargs: Any) -> Any:
         """A :class:`~gui.table.model.SegmentTableModel` over a fresh session."""

@@ -8,9 +8,8 @@ what its per-segment statistics give with effective order, which is how they are
 from __future__ import annotations
 
 import itertools
-import logging
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 
 import numpy as np
@@ -35,28 +34,18 @@ from matchlight.core.analysis.buckets import (
 )
 from matchlight.core.metrics.bleu import sacrebleu_scores
 from tests.conftest import SHARED_DATA
+from tests.kit import needs, read_lines
+from tests.refs import sacrebleu_statistics
 
 TED = SHARED_DATA / "compare-mt-ted-sk-en"
 DE_EN = SHARED_DATA / "wmt22-de-en"
 EN_ZH = SHARED_DATA / "wmt22-en-zh"
-needs_data = pytest.mark.skipif(not TED.is_dir(), reason="shared/data is not present")
 DE_EN_SYSTEMS = ("JDExploreAcademy", "LT22", "Lan-Bridge", "Online-W", "PROMT")
 
 Tokens = list[list[str]]
 
 
-@pytest.fixture(autouse=True)
-def _quiet_sacrebleu() -> Iterator[None]:
-    logger = logging.getLogger("sacrebleu")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    yield
-    logger.setLevel(level)
-
-
-def read_lines(path: object) -> list[str]:
-    with open(str(path), encoding="utf-8") as handle:
-        return handle.read().split("\n")[:-1]
+pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
 
 
 def load_tokens(path: object) -> Tokens:
@@ -199,7 +188,7 @@ def test_bad_edges_and_rows_are_refused() -> None:
         bucket_means(length_buckets([1, 2]), [[1.0, 2.0]], rows=[True])
 
 
-@needs_data
+@needs(TED)
 def test_label_buckets_from_the_domain_column() -> None:
     domains = read_lines(EN_ZH / "domain.txt")
     buckets = label_buckets(domains, by="domain")
@@ -226,7 +215,7 @@ def de_en() -> tuple[list[str], np.ndarray, np.ndarray]:
     scores, lengths = [], []
     for name in DE_EN_SYSTEMS:
         stats = np.array(
-            bleu._extract_corpus_statistics(read_lines(DE_EN / f"sys.{name}.txt"), [ref]),
+            sacrebleu_statistics(bleu, read_lines(DE_EN / f"sys.{name}.txt"), [ref]),
             dtype=np.int64,
         )
         scores.append(
@@ -244,7 +233,7 @@ def de_en() -> tuple[list[str], np.ndarray, np.ndarray]:
     return ref, np.array(scores), np.array(lengths)
 
 
-@needs_data
+@needs(TED)
 def test_sentence_scores_here_are_sacrebleus() -> None:
     ref, scores, _ = de_en()
     bleu = BLEU(tokenize="13a", effective_order=True)
@@ -253,7 +242,7 @@ def test_sentence_scores_here_are_sacrebleus() -> None:
         assert scores[4, i] == bleu.sentence_score(hyps[i], [ref[i]]).score
 
 
-@needs_data
+@needs(TED)
 def test_means_by_reference_length_equal_a_loop() -> None:
     ref, scores, _ = de_en()
     tokenizer = BLEU(tokenize="13a").tokenizer
@@ -284,7 +273,7 @@ def test_means_by_reference_length_equal_a_loop() -> None:
             assert row[2].mean == pytest.approx(np.mean(scores[2, members]), abs=1e-12)
 
 
-@needs_data
+@needs(TED)
 def test_means_by_length_ratio_are_per_system() -> None:
     ref, scores, hyp_len = de_en()
     tokenizer = BLEU(tokenize="13a").tokenizer
@@ -302,7 +291,7 @@ def test_means_by_length_ratio_are_per_system() -> None:
                 assert row[s].mean == pytest.approx(np.mean(scores[s, members]), abs=1e-12)
 
 
-@needs_data
+@needs(TED)
 def test_means_by_domain_with_missing_values() -> None:
     domains = read_lines(EN_ZH / "domain.txt")
     rng = np.random.default_rng(0)
@@ -382,7 +371,7 @@ def test_missing_values_are_left_out_of_the_bootstrap() -> None:
 # -- word accuracy by frequency (compare-mt) --------------------------------------------------
 
 
-@needs_data
+@needs(TED)
 @pytest.mark.parametrize("source", ["reference", "training counts"])
 def test_word_accuracy_is_compare_mts(source: str) -> None:
     tok = TED / "tokenized"
@@ -406,7 +395,7 @@ def test_word_accuracy_is_compare_mts(source: str) -> None:
     assert np.all(result.fmeasure[:, full] <= result.fmeasure_high[:, full])
 
 
-@needs_data
+@needs(TED)
 def test_word_accuracy_bootstrap_is_the_documented_procedure() -> None:
     tok = TED / "tokenized"
     ref = load_tokens(tok / "ref.txt")[:300]

@@ -8,10 +8,6 @@ chrF with a non-first baseline), and for mean columns plain numpy and
 
 from __future__ import annotations
 
-import logging
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
@@ -38,23 +34,14 @@ from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText, corpus_text_from_lines
 from tests.conftest import SHARED_DATA
+from tests.kit import needs, read_lines
+from tests.refs import sacrebleu_seed
 
 DE_EN = SHARED_DATA / "wmt22-de-en"
 NAMES = ("JDExploreAcademy", "LT22", "Online-W")
-needs_data = pytest.mark.skipif(not DE_EN.is_dir(), reason="shared/data is not present")
 
 
-@pytest.fixture(autouse=True)
-def _quiet_sacrebleu() -> Iterator[None]:
-    logger = logging.getLogger("sacrebleu")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    yield
-    logger.setLevel(level)
-
-
-def read_lines(path: Any) -> list[str]:
-    return path.read_text(encoding="utf-8").split("\n")[:-1]
+pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
 
 
 @cache
@@ -68,19 +55,6 @@ def de_en() -> tuple[CorpusText, ScoreTable]:
     )
     config = ScoringConfig(metrics=("bleu", "chrf", "rouge", "nltk_bleu"))
     return text, score_corpus(text, config)
-
-
-@contextmanager
-def sacrebleu_seed(seed: int) -> Iterator[None]:
-    old = os.environ.get("SACREBLEU_SEED")
-    os.environ["SACREBLEU_SEED"] = str(seed)
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["SACREBLEU_SEED"]
-        else:
-            os.environ["SACREBLEU_SEED"] = old
 
 
 def sacrebleu_paired(
@@ -112,7 +86,7 @@ def assert_same_as_sacrebleu(ours: Any, theirs: list[Any]) -> None:
 # -- which columns ----------------------------------------------------------------------------
 
 
-@needs_data
+@needs(DE_EN)
 def test_headline_columns_are_tested_and_an_untestable_one_says_why() -> None:
     text, table = de_en()
     keys = [c.key for c in significance_columns(table)]
@@ -136,7 +110,7 @@ def test_headline_columns_are_tested_and_an_untestable_one_says_why() -> None:
 # -- against sacreBLEU ------------------------------------------------------------------------
 
 
-@needs_data
+@needs(DE_EN)
 @pytest.mark.parametrize("test", ["bs", "ar"])
 def test_bleu_and_chrf_tests_on_selected_rows_equal_sacrebleu(test: str) -> None:
     """A selection of rows, the second system as baseline: the same numbers as sacreBLEU run on
@@ -168,7 +142,7 @@ def test_bleu_and_chrf_tests_on_selected_rows_equal_sacrebleu(test: str) -> None
         assert all(s.mean is not None and s.ci is not None for s in bleu.result.systems)
 
 
-@needs_data
+@needs(DE_EN)
 def test_mean_columns_are_tested_on_the_segment_scores() -> None:
     _, table = de_en()
     rows = np.arange(100, 400)
@@ -188,7 +162,7 @@ def test_mean_columns_are_tested_on_the_segment_scores() -> None:
     assert rouge.result.systems[0].score == pytest.approx(values[0][rows].mean(), abs=1e-12)
 
 
-@needs_data
+@needs(DE_EN)
 def test_an_imported_column_with_missing_values_is_tested_on_each_systems_values() -> None:
     text, _ = de_en()
     table = score_corpus(text, ScoringConfig(metrics=("bleu",)))
@@ -219,7 +193,7 @@ def test_an_imported_column_with_missing_values_is_tested_on_each_systems_values
     )
 
 
-@needs_data
+@needs(DE_EN)
 def test_pairwise_matrix_is_cores_on_the_usable_rows() -> None:
     _, table = de_en()
     rows = np.arange(300)
@@ -230,7 +204,7 @@ def test_pairwise_matrix_is_cores_on_the_usable_rows() -> None:
     )
 
 
-@needs_data
+@needs(DE_EN)
 def test_progress_covers_every_column_and_cancel_stops() -> None:
     _, table = de_en()
     seen: list[float] = []

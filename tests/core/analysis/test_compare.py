@@ -11,10 +11,9 @@ data come from sacreBLEU itself; the leave-one-out oracle is a loop over
 from __future__ import annotations
 
 import itertools
-import logging
 import operator
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
@@ -34,32 +33,22 @@ from matchlight.core.analysis.compare import (
 from matchlight.core.metrics.base import mean_score, mean_statistics
 from matchlight.core.metrics.bleu import BleuMetric, BleuSettings, BleuStats, compute_bleu
 from tests.conftest import SHARED_DATA
+from tests.kit import needs, read_lines
+from tests.refs import sacrebleu_statistics
 
 TED = SHARED_DATA / "compare-mt-ted-sk-en"
 DE_EN = SHARED_DATA / "wmt22-de-en"
-needs_data = pytest.mark.skipif(not TED.is_dir(), reason="shared/data is not present")
 
 Tokens = list[list[str]]
 
 
-@pytest.fixture(autouse=True)
-def _quiet_sacrebleu() -> Iterator[None]:
-    logger = logging.getLogger("sacrebleu")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    yield
-    logger.setLevel(level)
+pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
 
 
 def load_tokens(path: str) -> Tokens:
     """compare-mt's corpus_utils.load_tokens: strip, split on single spaces."""
     with open(path, encoding="utf-8") as handle:
         return [line.strip().split(" ") for line in handle]
-
-
-def read_lines(path: str) -> list[str]:
-    with open(path, encoding="utf-8") as handle:
-        return handle.read().split("\n")[:-1]
 
 
 # -- the compare-mt oracle --------------------------------------------------------------------
@@ -154,7 +143,7 @@ def check_against_oracle(
 # -- n-gram differences on real data ----------------------------------------------------------
 
 
-@needs_data
+@needs(TED)
 def test_compare_mt_example_data_gives_compare_mts_report() -> None:
     """The tokenized TED files are compare-mt's own example (pbmt = its sys1, nmt = sys2)."""
     tok = TED / "tokenized"
@@ -170,32 +159,32 @@ def test_compare_mt_example_data_gives_compare_mts_report() -> None:
 def de_en_tokens() -> tuple[list[Tokens], list[Tokens]]:
     tokenizer = BLEU(tokenize="13a").tokenizer
     refs = [
-        [tokenizer(line).split() for line in read_lines(str(DE_EN / name))]
+        [tokenizer(line).split() for line in read_lines(DE_EN / name)]
         for name in ("ref.txt", "ref2.txt")
     ]
     systems = [
-        [tokenizer(line).split() for line in read_lines(str(DE_EN / f"sys.{name}.txt"))]
+        [tokenizer(line).split() for line in read_lines(DE_EN / f"sys.{name}.txt")]
         for name in ("JDExploreAcademy", "LT22")
     ]
     return refs, systems
 
 
-@needs_data
+@needs(TED)
 def test_two_references_clip_as_bleu_does() -> None:
     refs, (jd, lt) = de_en_tokens()
     result = ngram_differences(references=refs, system_a=jd, system_b=lt, top=80)
     check_against_oracle(result, refs, jd, lt, min_order=1, max_order=4, alpha=1.0, top=80)
     # Summed over every order, the clipped matches are BLEU's matches.
     bleu = BLEU(tokenize="13a")
-    ref_lines = [read_lines(str(DE_EN / n)) for n in ("ref.txt", "ref2.txt")]
-    hyps = read_lines(str(DE_EN / "sys.JDExploreAcademy.txt"))
-    stats = np.array(bleu._extract_corpus_statistics(hyps, ref_lines))
+    ref_lines = [read_lines(DE_EN / n) for n in ("ref.txt", "ref2.txt")]
+    hyps = read_lines(DE_EN / "sys.JDExploreAcademy.txt")
+    stats = np.array(sacrebleu_statistics(bleu, hyps, ref_lines))
     match_a, _ = oracle_matches(refs, jd, 1, 4)
     per_order = [sum(c for g, c in match_a.items() if len(g) == n) for n in range(1, 5)]
     assert per_order == stats[:, 2:6].sum(axis=0).tolist()
 
 
-@needs_data
+@needs(TED)
 def test_a_subset_of_rows_reports_corpus_row_numbers() -> None:
     refs, (jd, lt) = de_en_tokens()
     rows = np.arange(len(jd)) % 3 == 1
@@ -293,8 +282,8 @@ def de_en_stats(system: str, refs: tuple[str, ...]) -> np.ndarray:
     """sacreBLEU's own per-segment statistics: hyp_len, ref_len, matches[4], totals[4]."""
     bleu = BLEU(tokenize="13a")
     return np.array(
-        bleu._extract_corpus_statistics(
-            read_lines(str(DE_EN / f"sys.{system}.txt")), [read_lines(str(DE_EN / r)) for r in refs]
+        sacrebleu_statistics(
+            bleu, read_lines(DE_EN / f"sys.{system}.txt"), [read_lines(DE_EN / r) for r in refs]
         ),
         dtype=np.int64,
     )
@@ -311,7 +300,7 @@ def as_bleu_stats(row: np.ndarray) -> BleuStats:
     return BleuStats(values[0], values[1], tuple(values[2:6]), tuple(values[6:10]))
 
 
-@needs_data
+@needs(TED)
 @pytest.mark.parametrize("refs", [("ref.txt",), ("ref.txt", "ref2.txt")])
 def test_leave_one_out_bleu_equals_the_loop(refs: tuple[str, ...]) -> None:
     a = de_en_stats("JDExploreAcademy", refs)
@@ -319,12 +308,12 @@ def test_leave_one_out_bleu_equals_the_loop(refs: tuple[str, ...]) -> None:
     score = corpus_bleu()
     influence = difference_influence(stats_a=a, stats_b=b, score=score)
     sacre = BLEU(tokenize="13a")
-    ref_lines = [read_lines(str(DE_EN / r)) for r in refs]
+    ref_lines = [read_lines(DE_EN / r) for r in refs]
     for stats, name, value in (
         (a, "JDExploreAcademy", influence.score_a),
         (b, "Lan-Bridge", influence.score_b),
     ):
-        hyps = read_lines(str(DE_EN / f"sys.{name}.txt"))
+        hyps = read_lines(DE_EN / f"sys.{name}.txt")
         assert value == sacre.corpus_score(hyps, ref_lines).score
         assert value == compute_bleu(sum(map(as_bleu_stats, stats))).score
     total_a = as_bleu_stats(a.sum(axis=0))
@@ -348,7 +337,7 @@ def test_leave_one_out_bleu_equals_the_loop(refs: tuple[str, ...]) -> None:
     assert all(influence.effect[r] < 0 for r in influence.helps_b(10))
 
 
-@needs_data
+@needs(TED)
 def test_influence_on_a_subset_is_the_subsets_corpus_score() -> None:
     a = de_en_stats("Online-W", ("ref.txt",))
     b = de_en_stats("PROMT", ("ref.txt",))

@@ -17,13 +17,9 @@ from matchlight.core.analysis.pairs import (
 )
 from matchlight.core.text.tokenizers import bleu_tokenizer
 from tests.conftest import SHARED_DATA
+from tests.kit import needs, read_lines
 
 DE_EN = SHARED_DATA / "wmt22-de-en"
-needs_data = pytest.mark.skipif(not DE_EN.is_dir(), reason="shared/data is not present")
-
-
-def read_lines(name: str) -> list[str]:
-    return (DE_EN / name).read_text(encoding="utf-8").split("\n")[:-1]
 
 
 def same(a, b) -> None:
@@ -35,10 +31,10 @@ def same(a, b) -> None:
     assert a.n_ngrams == b.n_ngrams
 
 
-@needs_data
+@needs(DE_EN)
 def test_the_report_is_compare_mts_on_the_rows_asked_for() -> None:
-    refs = [read_lines("ref.txt"), read_lines("ref2.txt")]
-    a, b = read_lines("sys.LT22.txt"), read_lines("sys.Online-W.txt")
+    refs = [read_lines(DE_EN / "ref.txt"), read_lines(DE_EN / "ref2.txt")]
+    a, b = read_lines(DE_EN / "sys.LT22.txt"), read_lines(DE_EN / "sys.Online-W.txt")
     rows = np.flatnonzero(np.arange(len(a)) % 3 == 1)
     tok = bleu_tokenizer("13a", lowercase=True)
     expected = ngram_differences(

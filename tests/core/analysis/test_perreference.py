@@ -4,8 +4,6 @@ sacreBLEU on the same rows, and the audit that must find wmt22-en-zh's ref2 = On
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Iterator
 from functools import cache
 
 import numpy as np
@@ -22,30 +20,20 @@ from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText, corpus_text_from_lines
 from tests.conftest import SHARED_DATA
+from tests.kit import needs, read_lines
 
 EN_ZH = SHARED_DATA / "wmt22-en-zh"
 SYSTEMS = ("HuaweiTSC", "JDExploreAcademy", "LanguageX", "Online-B", "Online-Y")
-needs_data = pytest.mark.skipif(not EN_ZH.is_dir(), reason="shared/data is not present")
 
 
-@pytest.fixture(autouse=True)
-def _quiet_sacrebleu() -> Iterator[None]:
-    logger = logging.getLogger("sacrebleu")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    yield
-    logger.setLevel(level)
-
-
-def read_lines(name: str) -> list[str]:
-    return (EN_ZH / name).read_text(encoding="utf-8").split("\n")[:-1]
+pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
 
 
 @cache
 def en_zh() -> tuple[CorpusText, ScoringConfig, ScoreTable, tuple[ScoreTable, ...]]:
     text = corpus_text_from_lines(
-        references=[read_lines("ref.txt"), read_lines("ref2.txt")],
-        systems=[read_lines(f"sys.{s}.txt") for s in SYSTEMS],
+        references=[read_lines(EN_ZH / "ref.txt"), read_lines(EN_ZH / "ref2.txt")],
+        systems=[read_lines(EN_ZH / f"sys.{s}.txt") for s in SYSTEMS],
         names=SYSTEMS,
     )
     config = ScoringConfig().with_settings("bleu", tokenize="zh")
@@ -54,7 +42,7 @@ def en_zh() -> tuple[CorpusText, ScoringConfig, ScoreTable, tuple[ScoreTable, ..
     return text, config, score_corpus(text, config), singles
 
 
-@needs_data
+@needs(EN_ZH)
 def test_scores_per_reference_and_with_both_equal_sacrebleu_on_the_selected_rows() -> None:
     text, _, table, singles = en_zh()
     rows = np.arange(0, len(text), 4)
@@ -77,7 +65,7 @@ def test_scores_per_reference_and_with_both_equal_sacrebleu_on_the_selected_rows
     assert report.n_rows == len(rows) and report.label == "BLEU"
 
 
-@needs_data
+@needs(EN_ZH)
 def test_the_audit_says_ref2_is_online_b_on_373_lines_and_nothing_else() -> None:
     text, _, table, singles = en_zh()
     report = reference_report(

@@ -5,8 +5,6 @@ and nothing anywhere else.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Iterator
 from functools import cache
 
 import numpy as np
@@ -21,19 +19,14 @@ from matchlight.core.analysis.references import (
 )
 from matchlight.core.metrics.bleu import sacrebleu_scores
 from tests.conftest import DATASETS, SHARED_DATA, Dataset, dataset_params
+from tests.kit import needs
+from tests.refs import sacrebleu_statistics
 
 DE_EN = SHARED_DATA / "wmt22-de-en"
 EN_ZH = SHARED_DATA / "wmt22-en-zh"
-needs_data = pytest.mark.skipif(not EN_ZH.is_dir(), reason="shared/data is not present")
 
 
-@pytest.fixture(autouse=True)
-def _quiet_sacrebleu() -> Iterator[None]:
-    logger = logging.getLogger("sacrebleu")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    yield
-    logger.setLevel(level)
+pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
 
 
 def dataset(name: str) -> Dataset:
@@ -58,7 +51,7 @@ def sentence_bleu(name: str) -> np.ndarray:
     for ref in refs:
         per_system = []
         for path in d.systems:
-            stats = np.array(bleu._extract_corpus_statistics(d.read(path), [ref]), np.int64)
+            stats = np.array(sacrebleu_statistics(bleu, d.read(path), [ref]), np.int64)
             per_system.append(
                 sacrebleu_scores(
                     stats[:, 0],
@@ -81,7 +74,7 @@ def identical_lines(a: list[str], b: list[str]) -> int:
 # -- scores per reference ---------------------------------------------------------------------
 
 
-@needs_data
+@needs(EN_ZH)
 def test_bleu_per_reference_and_with_both() -> None:
     d = dataset("wmt22-de-en")
     rows = slice(0, 800)  # enough to show it; sacreBLEU takes a while per call
@@ -114,7 +107,7 @@ def test_score_with_must_score_every_system() -> None:
 # -- the audit --------------------------------------------------------------------------------
 
 
-@needs_data
+@needs(EN_ZH)
 def test_reference_made_from_online_b_is_found() -> None:
     d = dataset("wmt22-en-zh")
     refs = [d.read(p) for p in d.refs]
@@ -175,7 +168,7 @@ def test_no_false_alarm_with_sentence_similarity(d: Dataset) -> None:
     assert flagged == ({("ref2", "Online-B")} if d.name == "wmt22-en-zh" else set())
 
 
-@needs_data
+@needs(EN_ZH)
 def test_an_injected_leak_is_found_and_only_there() -> None:
     """ref2 of wmt22-de-en made from LT22's output on 12% of the lines (whitespace changed)."""
     d = dataset("wmt22-de-en")

@@ -33,16 +33,13 @@ from matchlight.core.scoring.engine import iter_score_chunks, score_corpus
 from matchlight.core.session.comparison import ComparisonSession, ComparisonState
 from matchlight.core.text.corpus import corpus_text_from_lines
 from tests.conftest import SAMPLE
-
-
-def _lines(name: str) -> list[str]:
-    return (SAMPLE / name).read_text(encoding="utf-8").splitlines()
+from tests.kit import read_lines
 
 
 @pytest.fixture(scope="module")
 def data() -> SelectionData:
-    refs = [_lines("ref.en.txt"), _lines("ref2.en.txt")]
-    systems = [_lines(f"sys.{n}.txt") for n in ("fluent", "literal", "rough")]
+    refs = [read_lines(SAMPLE / "ref.en.txt"), read_lines(SAMPLE / "ref2.en.txt")]
+    systems = [read_lines(SAMPLE / f"sys.{n}.txt") for n in ("fluent", "literal", "rough")]
     # Edge rows a user meets: an empty output, an empty reference.
     systems[2][5] = ""
     refs[1][7] = "   "
@@ -50,7 +47,7 @@ def data() -> SelectionData:
         references=refs, systems=systems, names=["fluent", "literal", "rough"]
     )
     table = score_corpus(text, ScoringConfig())
-    return SelectionData(text, table, _lines("src.de.txt"))
+    return SelectionData(text, table, read_lines(SAMPLE / "src.de.txt"))
 
 
 def test_segment_lists() -> None:
@@ -66,6 +63,27 @@ def test_segment_lists() -> None:
             parse_segments(bad, 10)
     assert format_segments([0, 1, 2, 7, 9, 10]) == "1-3,8,10-11"
     assert format_segments([]) == ""
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("9" * 5000, f"segment list part {'9' * 40!r}... (5,000 characters) is outside 1-10"),
+        (
+            "1-" + "9" * 4301,
+            f"segment list part {'1-' + '9' * 38!r}... (4,303 characters) is outside 1-10",
+        ),
+        ("0" * 5000 + "3", None),
+        ("\u0663", "is not N, A-B, A- or -B"),  # an Arabic-Indic 3: not an ASCII digit
+    ],
+)
+def test_hostile_segment_lists_get_a_short_message(spec: str, message: str | None) -> None:
+    if message is None:  # leading zeros are not digits of the number
+        assert parse_segments(spec, 10).tolist() == [2]
+        return
+    with pytest.raises(SelectionError) as info:
+        parse_segments(spec, 10)
+    assert message in str(info.value) and len(str(info.value)) < 200
 
 
 @settings(max_examples=200, deadline=None)

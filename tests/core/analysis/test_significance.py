@@ -49,51 +49,23 @@ from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import corpus_text_from_lines
 from tests.conftest import DATASETS, SHARED_DATA
+from tests.kit import needs
+from tests.refs import (
+    PrecomputedBLEU,
+    PrecomputedCHRF,
+    sacrebleu_score_of,
+    sacrebleu_seed,
+    sacrebleu_statistics,
+)
 
 DE_EN = SHARED_DATA / "wmt22-de-en"
 EN_ZH = SHARED_DATA / "wmt22-en-zh"
-needs_data = pytest.mark.skipif(not DE_EN.is_dir(), reason="shared/data is not present")
 SACREBLEU_CLI = Path(sys.executable).with_name("sacrebleu")
 
 Array = np.ndarray[Any, Any]
 
 
 # -- sacreBLEU as the oracle -------------------------------------------------------------------
-
-
-class _Precomputed:
-    """A sacreBLEU metric whose hypotheses are keys of a table of per-segment statistics, so
-    that sacreBLEU's own test code runs on any statistics."""
-
-    def __init__(self, table: dict[tuple[int, int], list[int]], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.table = table
-        self.num_refs = 1
-
-    def _extract_corpus_statistics(self, hypotheses: Sequence[Any], references: Any) -> Any:
-        return [list(self.table[h]) for h in hypotheses]
-
-
-class PrecomputedBLEU(_Precomputed, BLEU):
-    pass
-
-
-class PrecomputedCHRF(_Precomputed, CHRF):
-    pass
-
-
-@contextmanager
-def sacrebleu_seed(seed: int) -> Iterator[None]:
-    """sacreBLEU reads its seed from the environment."""
-    old = os.environ.get("SACREBLEU_SEED")
-    os.environ["SACREBLEU_SEED"] = str(seed)
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["SACREBLEU_SEED"]
-        else:
-            os.environ["SACREBLEU_SEED"] = old
 
 
 def sacrebleu_paired(
@@ -224,13 +196,13 @@ def test_bleu_score_function_is_sacrebleus_on_float32_and_integer_sums(
     _, score = bleu_additive(rows, smooth_method=method, smooth_value=value)
     # Bootstrap sums are float32 arrays; corpus and AR sums integers.
     as32 = rows.astype(np.float32)
-    expected32 = [metric._compute_score_from_stats(row.copy()).score for row in as32]
+    expected32 = [sacrebleu_score_of(metric, row.copy()).score for row in as32]
     assert score(as32).tolist() == expected32
-    expected = [metric._compute_score_from_stats([int(v) for v in row]).score for row in rows]
+    expected = [sacrebleu_score_of(metric, [int(v) for v in row]).score for row in rows]
     assert score(rows).tolist() == expected
 
 
-@needs_data
+@needs(DE_EN)
 @pytest.mark.parametrize(
     "options", [{}, {"smooth_method": "floor", "smooth_value": 0.3}, {"max_order": 3}]
 )
@@ -265,13 +237,11 @@ def test_chrf_score_function_is_sacrebleus_value_and_dtype(
     score = chrf_score(char_order=char_order, word_order=word_order, beta=beta)
     as32 = rows.astype(np.float32)
     # sacreBLEU collects the scores with np.array, which decides the dtype of later arithmetic.
-    expected32 = np.array([metric._compute_score_from_stats(row).score for row in as32])
+    expected32 = np.array([sacrebleu_score_of(metric, row).score for row in as32])
     got32 = score(as32)
     assert got32.dtype == expected32.dtype
     assert got32.tolist() == expected32.tolist()
-    expected = np.array(
-        [metric._compute_score_from_stats([int(v) for v in row]).score for row in rows]
-    )
+    expected = np.array([sacrebleu_score_of(metric, [int(v) for v in row]).score for row in rows])
     assert score(rows).tolist() == expected.tolist()
 
 
@@ -548,7 +518,7 @@ def engine_bleu_stats(
     return stats
 
 
-@needs_data
+@needs(DE_EN)
 @pytest.mark.parametrize("test", ["bs", pytest.param("ar", marks=pytest.mark.slow)])
 def test_bleu_tests_equal_sacrebleu_on_wmt22_de_en(test: str) -> None:
     """All five systems, two references, sacreBLEU's defaults (1,000 resamples, 10,000 trials,
@@ -581,7 +551,7 @@ def run_sacrebleu_cli(
     return [entry["BLEU"] for entry in json.loads(out.stdout)]
 
 
-@needs_data
+@needs(DE_EN)
 @pytest.mark.parametrize(("test", "seed"), [("bs", 12345), ("bs", 4242), ("ar", 12345), ("ar", 99)])
 def test_bleu_on_a_subset_of_wmt22_en_zh_equals_the_sacrebleu_command_line(
     tmp_path: Path, test: str, seed: int
@@ -610,7 +580,7 @@ def test_bleu_on_a_subset_of_wmt22_en_zh_equals_the_sacrebleu_command_line(
         assert mine.ci == result["ci"]
 
 
-@needs_data
+@needs(DE_EN)
 @pytest.mark.parametrize(("test", "seed", "size"), [("bs", 12345, 700), ("ar", 31337, 400)])
 def test_chrf_on_a_subset_of_wmt22_de_en_equals_sacrebleu(test: str, seed: int, size: int) -> None:
     """sacreBLEU's own chrF statistics as input (our chrF statistics come later)."""
@@ -619,7 +589,7 @@ def test_chrf_on_a_subset_of_wmt22_de_en_equals_sacrebleu(test: str, seed: int, 
     refs = [[col[r] for r in rows] for col in refs]
     picked = [1, 0, 3]
     systems = [(names[i], [hyps[i][r] for r in rows]) for i in picked]
-    stats = [np.array(CHRF()._extract_corpus_statistics(h, refs)) for _, h in systems]
+    stats = [np.array(sacrebleu_statistics(CHRF(), h, refs)) for _, h in systems]
     n_samples = 1000 if test == "bs" else 4000
     theirs, _ = sacrebleu_paired(
         CHRF(), systems, refs, test=test, n_samples=n_samples, seed=seed, n_ar_confidence=-1
@@ -687,7 +657,7 @@ def test_mean_of_segments_equals_plain_numpy(
     assert [s.p_value for s in ours_ar.systems] == ar
 
 
-@needs_data
+@needs(DE_EN)
 def test_mean_of_sentence_bleu_on_wmt22_de_en_equals_plain_numpy() -> None:
     refs, names, hyps = load(DE_EN)
     table = engine_table(refs, names[:3], hyps[:3])

@@ -19,6 +19,7 @@ from matchlight.core.analysis.textsearch import (
     matching_rows,
 )
 from tests.conftest import DATASETS
+from tests.kit import read_lines
 
 
 def per_row(columns: list[list[str]], query: TextQuery) -> np.ndarray:
@@ -166,7 +167,7 @@ def test_generated_rows(rows: list[tuple[str, str]], pattern: str, regex: bool, 
 
 def test_real_data_every_dataset() -> None:
     for folder in DATASETS:
-        lines = folder.refs[0].read_text(encoding="utf-8").split("\n")[:-1][:3000]
+        lines = read_lines(folder.refs[0])[:3000]
         patterns = (r"\b(19|20)\d\d\b", r"[A-Z]\w+ous", r"\d+(\.\d+)?%", "的", r"\p{Han}{4}")
         for pattern in (*patterns, "the", r"\w+", "e"):  # the last three: most rows match
             query = TextQuery(pattern, regex=True)

@@ -6,7 +6,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 
 from matchlight.core.annotation.interchange import (
     CSV_COLUMNS,
+    MAX_IMPORT_BYTES,
     TsvLayout,
     export_csv,
     export_mqm_tsv,
@@ -36,6 +39,7 @@ from matchlight.core.annotation.model import (
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY
 from matchlight.core.io.inputs import InputError
 from tests.conftest import SHARED_DATA
+from tests.kit import data_lines
 
 EMOJI = "\U0001f600"
 RARE_CJK = "\U00020000"
@@ -44,11 +48,8 @@ WMT = SHARED_DATA / "wmt22-de-en"
 SYSTEMS = ("JDExploreAcademy", "Online-W", "PROMT")
 
 
-def read_lines(name: str, n: int) -> list[str]:
-    path = WMT / name
-    if not path.exists():
-        pytest.skip("shared/data/wmt22-de-en is not present")
-    return path.read_text(encoding="utf-8").split("\n")[:n]
+def wmt_lines(name: str, n: int) -> list[str]:
+    return data_lines(WMT / name)[:n]
 
 
 def with_astral(line: str, k: int) -> str:
@@ -63,9 +64,9 @@ def with_astral(line: str, k: int) -> str:
 
 
 def corpus(n: int = 30) -> tuple[list[str], dict[str, list[str]]]:
-    sources = read_lines("src.txt", n)
+    sources = wmt_lines("src.txt", n)
     systems = {
-        name: [with_astral(x, k + i) for k, x in enumerate(read_lines(f"sys.{name}.txt", n))]
+        name: [with_astral(x, k + i) for k, x in enumerate(wmt_lines(f"sys.{name}.txt", n))]
         for i, name in enumerate(SYSTEMS)
     }
     return sources, systems
@@ -566,7 +567,7 @@ def test_xcomet_offsets_are_code_points_and_bad_offsets_fall_back_to_text(tmp_pa
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
-        ("{not json\n", "line 1: not valid JSON"),
+        ("{not json\n", "line 1: invalid JSON"),
         ('{"segment": 1, "start": 0, "end": 1, "severity": "minor"}\n', "line 1: no 'system'"),
         (
             '{"system": "A", "start": 0, "end": 1, "severity": "minor"}\n',
@@ -791,6 +792,30 @@ def test_csv_cells_are_spreadsheet_safe_and_numbers_stay_numbers() -> None:
     )
 
 
+def test_csv_rows_survive_a_lone_carriage_return_in_a_cell() -> None:
+    """A note with a lone \r (pasted from an old Mac file) used to be written unquoted, which
+    split its row in two for every reader."""
+    spans = [
+        ErrorSpan.create(
+            system="A",
+            segment=k,
+            line="abc",
+            start=0,
+            end=1,
+            category="Style",
+            severity="minor",
+            annotator="r",
+            note=note,
+        )
+        for k, note in enumerate(["one\rtwo", "plain", "three\r\nfour"])
+    ]
+    text = export_csv(spans)
+    rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+    notes = [dict(zip(CSV_COLUMNS, row, strict=True))["note"] for row in rows[1:]]
+    assert notes == ["one\rtwo", "plain", "three\r\nfour"]
+    assert len(list(csv.reader(io.StringIO(text)))) == 4  # universal newlines: 4 rows too
+
+
 def test_write_export_is_atomic_and_never_replaces_an_input(tmp_path: Path) -> None:
     source = tmp_path / "hyp.txt"
     source.write_text("keep me\n")
@@ -801,3 +826,95 @@ def test_write_export_is_atomic_and_never_replaces_an_input(tmp_path: Path) -> N
     write_export(out, "é\n", protected=[source])
     assert out.read_bytes() == "é\n".encode()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hyp.txt", "out.jsonl"]
+
+
+# -- hostile files -----------------------------------------------------------------------------
+
+_IMPORTS = {
+    "xcomet-jsonl": lambda path: import_xcomet(path, lines={"A": ["abc"]}, system="A"),
+    "wmt-mqm-tsv": import_mqm_tsv,
+    "wmt24-esa-jsonl": import_wmt24_esa,
+}
+
+
+@pytest.mark.parametrize("fmt", _IMPORTS)
+def test_imports_refuse_a_named_pipe_and_a_device_without_blocking(
+    tmp_path: Path, finishes: Callable[..., object], fmt: str
+) -> None:
+    fifo = tmp_path / "spans.jsonl"
+    os.mkfifo(fifo)
+    outcome = finishes(lambda: _IMPORTS[fmt](fifo), fifo)
+    assert isinstance(outcome, InputError), outcome
+    assert str(outcome) == f"{fifo}: is a named pipe (FIFO), not a regular file"
+    outcome = finishes(lambda: _IMPORTS[fmt]("/dev/zero"))
+    assert isinstance(outcome, InputError), outcome
+    assert "/dev/zero: is a character device" in str(outcome)
+
+
+def test_an_annotation_file_over_its_cap_is_refused_from_its_size(tmp_path: Path) -> None:
+    path = tmp_path / "huge.jsonl"
+    with path.open("wb") as handle:
+        handle.truncate(MAX_IMPORT_BYTES + 1)  # sparse
+    for fmt in _IMPORTS:
+        with pytest.raises(InputError) as info:
+            _IMPORTS[fmt](path)
+        assert str(info.value) == (
+            f"{path}: is 512.0 MiB (536,870,913 bytes), more than the 512.0 MiB (536,870,912 "
+            "bytes) an annotation file may have; split it, or check that this is the file you "
+            "meant"
+        )
+
+
+def test_a_lone_surrogate_in_an_xcomet_note_becomes_a_replacement_character(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "spans.jsonl"
+    record = '{"system": "A", "segment": 1, "start": 0, "end": 1, "severity": "minor", '
+    path.write_text(record + '"note": "odd \\ud800 note"}\n' + record + '"note": "fine"}\n')
+    result = import_xcomet(path, lines={"A": ["abc"]})
+    assert [s.note for s in result.spans] == ["odd \ufffd note", "fine"]
+    assert all(s.note.encode("utf-8") for s in result.spans)  # storable as UTF-8
+    assert result.warnings == (
+        f"{path}: line 1 held a lone surrogate (a \\ud800-\\udfff escape that is not part of a "
+        "pair, so not a character); replaced with U+FFFD",
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ("[" * 100_000 + "]" * 100_000 + "\n", "line 1: nested more than 64 levels deep"),
+        (
+            '{"system": "A", "segment": ' + "1" * 5000 + ', "start": 0, "end": 1}\n',
+            "line 1: a number of 5,000 characters",
+        ),
+        (
+            '{"system": "A", "segment": ' + "1" * 40 + ', "start": 0, "end": 1}\n',
+            "line 1: 'segment' 11111111111111111111... is too large",
+        ),
+    ],
+)
+def test_hostile_json_in_an_xcomet_file_names_file_and_line(
+    tmp_path: Path, content: str, problem: str
+) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    with pytest.raises(InputError) as info:
+        import_xcomet(path, lines={"A": ["abc"]})
+    assert str(info.value).startswith(f"{path}, {problem}")
+    assert len(str(info.value)) < 300
+
+
+def test_hostile_numbers_in_esa_and_mqm_files(tmp_path: Path) -> None:
+    esa = tmp_path / "esa.jsonl"
+    esa.write_text('{"system": "A", "line_id": ' + "9" * 30 + ', "tgt": "abc", "annotator": "r"}\n')
+    with pytest.raises(InputError) as info:
+        import_wmt24_esa(esa)
+    assert str(info.value) == f"{esa}, line 1: 'line_id' 99999999999999999999... is too large"
+    mqm = tmp_path / "mqm.tsv"
+    mqm.write_text("\t".join(HEADER) + "\ns\td\t1\t" + "1" * 5000 + "\tr\tsrc\tok\tStyle\tMinor\n")
+    with pytest.raises(InputError) as info:
+        import_mqm_tsv(mqm)
+    assert str(info.value) == (
+        f"{mqm}, line 2: seg_id '11111111111111111111...' is not a segment number"
+    )

@@ -18,13 +18,10 @@ from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.text.corpus import CorpusText
 from tests.conftest import ROOT, SAMPLE
+from tests.kit import read_lines
 
 REFS = [SAMPLE / "ref.en.txt", SAMPLE / "ref2.en.txt"]
 SYSTEMS = sorted(SAMPLE.glob("sys.*.txt"))
-
-
-def _lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").splitlines()
 
 
 def _args(*extra: str) -> list[str]:
@@ -41,7 +38,7 @@ def test_csv_has_every_row_and_reference_values(tmp_path: Path, capsys) -> None:
     assert main(_args("--csv", str(out))) == 0
     with out.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
-    refs = [_lines(p) for p in REFS]
+    refs = [read_lines(p) for p in REFS]
     n = len(refs[0])
     assert len(rows) == n * len(SYSTEMS)
     required = {"system", "segment", "bleu", "hyp_len", "ref_len"} | {
@@ -49,7 +46,7 @@ def test_csv_has_every_row_and_reference_values(tmp_path: Path, capsys) -> None:
     }
     assert required <= set(rows[0])
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"])
-    by_system = {p.stem.removeprefix("sys."): _lines(p) for p in SYSTEMS}
+    by_system = {p.stem.removeprefix("sys."): read_lines(p) for p in SYSTEMS}
     for row in rows[:: max(1, len(rows) // 120)]:
         i = int(row["segment"]) - 1
         hyp = by_system[row["system"]][i]
@@ -72,7 +69,7 @@ def test_csv_has_every_row_and_reference_values(tmp_path: Path, capsys) -> None:
     printed = capsys.readouterr().out
     assert "bleu signature: nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0" in printed
     for system in SYSTEMS:
-        corpus = sacrebleu.corpus_bleu(_lines(system), refs).score
+        corpus = sacrebleu.corpus_bleu(read_lines(system), refs).score
         assert f"{corpus:.2f}" in printed
 
 
@@ -80,10 +77,10 @@ def test_json_has_corpus_scores(tmp_path: Path) -> None:
     out = tmp_path / "scores.json"
     assert main(_args("--json", str(out), "--lowercase", "--tokenize", "intl")) == 0
     payload = json.loads(out.read_text(encoding="utf-8"))
-    refs = [_lines(p) for p in REFS]
+    refs = [read_lines(p) for p in REFS]
     for system in SYSTEMS:
         entry = payload["systems"][system.stem.removeprefix("sys.")]
-        want = sacrebleu.corpus_bleu(_lines(system), refs, lowercase=True, tokenize="intl")
+        want = sacrebleu.corpus_bleu(read_lines(system), refs, lowercase=True, tokenize="intl")
         assert entry["bleu"] == pytest.approx(want.score, abs=1e-9)
         assert "tok:intl" in entry["bleu_signature"] and "case:lc" in entry["bleu_signature"]
         assert 0 <= entry["rouge1_f"] <= 100
@@ -93,8 +90,8 @@ def test_cli_csv_equals_export_of_the_same_table(tmp_path: Path) -> None:
     cli_out = tmp_path / "cli.csv"
     assert main(_args("--csv", str(cli_out), "--smooth", "floor", "--rouge-stem")) == 0
     text = CorpusText(
-        references=tuple(tuple(_lines(p)) for p in REFS),
-        systems=tuple(tuple(_lines(p)) for p in SYSTEMS),
+        references=tuple(tuple(read_lines(p)) for p in REFS),
+        systems=tuple(tuple(read_lines(p)) for p in SYSTEMS),
         system_names=tuple(p.stem.removeprefix("sys.") for p in SYSTEMS),
     )
     config = ScoringConfig().apply({"bleu": {"smooth_method": "floor"}, "rouge": {"stem": True}})
@@ -187,7 +184,7 @@ def test_json_bleu_signature_is_sacrebleus(
     payload = json.loads(out.read_text(encoding="utf-8"))
     (entry,) = payload["systems"].values()
     metric = BLEU(**bleu_kwargs)  # type: ignore[arg-type]
-    corpus = metric.corpus_score(_lines(SYSTEMS[0]), [_lines(r) for r in REFS])
+    corpus = metric.corpus_score(read_lines(SYSTEMS[0]), [read_lines(r) for r in REFS])
     assert entry["bleu_signature"] == str(metric.get_signature())
     assert entry["bleu"] == pytest.approx(corpus.score, abs=1e-9)
     assert payload["signatures"]["bleu"] == str(metric.get_signature())
@@ -269,8 +266,8 @@ def test_segments_reproduce_the_subset(tmp_path: Path) -> None:
     payload = json.loads(out.read_text(encoding="utf-8"))
     rows = [*range(0, 20), 40, *range(99, 160)]
     assert payload["segments"] == len(rows) and payload["segment_list"] == "1-20,41,100-160"
-    hyps = _lines(SYSTEMS[0])
-    refs = [_lines(r) for r in REFS]
+    hyps = read_lines(SYSTEMS[0])
+    refs = [read_lines(r) for r in REFS]
     want = sacrebleu.corpus_bleu([hyps[i] for i in rows], [[r[i] for i in rows] for r in refs])
     (entry,) = payload["systems"].values()
     assert entry["bleu"] == pytest.approx(want.score, abs=1e-9)
@@ -313,3 +310,94 @@ def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys) -> None:
     assert main(_sample_args()) == 130
     err = capsys.readouterr().err
     assert err.strip() == "matchlight: interrupted"
+
+
+# -- hostile arguments and outputs -------------------------------------------------------------
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--segments", HUGE, "segment list part '9999999999"),
+        ("--segments", f"1-{HUGE}", "is outside 1-160"),
+        ("--segments", f"{HUGE}-", "is outside 1-160"),
+        ("--segments", "1," * 3000 + "x", "segment list part 'x' is not N, A-B"),
+        ("--max-order", HUGE, "'9999999999"),
+        ("--workers", HUGE, "is not a whole number"),
+        ("--smooth-value", "1" * 5000, "is not a number"),
+        ("--smooth-value", "1e999", "finite"),
+    ],
+)
+def test_hostile_numbers_are_usage_errors_with_a_short_message(
+    option: str, value: str, message: str, capsys
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(_sample_args(option, value))
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert len(err) < 500
+
+
+def _never_scores(monkeypatch: pytest.MonkeyPatch) -> None:
+    import matchlight.core.cli.options as cli
+
+    def scoring(*args: object, **kwargs: object) -> object:
+        pytest.fail("scored before checking the outputs")
+
+    monkeypatch.setattr(cli, "score_corpus", scoring)
+
+
+def test_csv_and_json_naming_one_file_are_refused_before_scoring(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    _never_scores(monkeypatch)
+    out = tmp_path / "out"
+    assert main(_sample_args("--csv", str(out), "--json", str(out))) == 2
+    assert capsys.readouterr().err == (
+        f"matchlight: error: {out}: --json and --csv name the same file; give each output its "
+        "own file name\n"
+    )
+    side = sidecar_path(tmp_path / "s.csv")
+    assert main(_sample_args("--csv", str(tmp_path / "s.csv"), "--json", str(side))) == 2
+    assert capsys.readouterr().err == (
+        f"matchlight: error: {side}: --json and --csv's sidecar name the same file; give each "
+        "output its own file name\n"
+    )
+    assert sorted(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("option", ["--csv", "--json"])
+def test_an_output_over_a_session_is_refused_before_scoring(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, option: str
+) -> None:
+    from matchlight.core.session.store import SessionInput, SessionStore
+
+    session = tmp_path / "work.matchlight"
+    ref = SessionInput.from_file(REFS[0], role="reference")
+    SessionStore.create(session, inputs=[ref], settings={}).close()
+    before = session.read_bytes()
+    _never_scores(monkeypatch)
+    assert main(_sample_args(option, str(session))) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"matchlight: error: {session}: is a Matchlight session (.matchlight); refusing to write "
+        "an export over it (choose another file name)\n"
+    )
+    assert session.read_bytes() == before
+    renamed = tmp_path / "work.db"  # a session is known by its header, whatever its name
+    session.rename(renamed)
+    assert main(_sample_args(option, str(renamed))) == 2
+    assert "is a Matchlight session; refusing" in capsys.readouterr().err
+    assert renamed.read_bytes() == before
+
+
+def test_report_refuses_a_hostile_baseline_with_a_message(tmp_path: Path, capsys) -> None:
+    from matchlight.core.cli.report import main as report_main
+
+    code = report_main(_sample_args("--out", str(tmp_path / "r.html"), "--baseline", HUGE))
+    err = capsys.readouterr().err
+    assert code == 2 and "no system '99999999" in err and "Traceback" not in err
+    assert len(err) < 500

@@ -10,12 +10,10 @@ materialised index matrix, and NLTK-BLEU against NLTK's own ``corpus_bleu`` of e
 from __future__ import annotations
 
 import json
-import logging
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +27,12 @@ from matchlight.core.cli import compare_main
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.text.corpus import corpus_text_from_lines
-from tests.conftest import ROOT, SAMPLE, SHARED_DATA, Dataset
+from tests.conftest import ROOT, SAMPLE, SHARED_DATA
+from tests.kit import needs, read_lines
+from tests.refs import sacrebleu_seed
 
 DE_EN = SHARED_DATA / "wmt22-de-en"
 EN_ZH = SHARED_DATA / "wmt22-en-zh"
-needs_data = pytest.mark.skipif(not DE_EN.is_dir(), reason="shared/data is not present")
 SACREBLEU_CLI = Path(sys.executable).with_name("sacrebleu")
 
 SAMPLE_REFS = [SAMPLE / "ref.en.txt", SAMPLE / "ref2.en.txt"]
@@ -41,17 +40,7 @@ SAMPLE_SYSTEMS = sorted(SAMPLE.glob("sys.*.txt"))
 ROUGE_COLUMNS = ("rouge1_f", "rouge2_f", "rougeL_f")
 
 
-@pytest.fixture(autouse=True)
-def _quiet_sacrebleu() -> Iterator[None]:
-    logger = logging.getLogger("sacrebleu")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    yield
-    logger.setLevel(level)
-
-
-def read(path: Path) -> list[str]:
-    return Dataset("", path.parent, (), (), None).read(path)
+pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
 
 
 def folder_files(folder: Path) -> tuple[list[Path], list[Path]]:
@@ -78,19 +67,6 @@ def run_json(tmp_path: Path, args: Sequence[str], name: str = "out.json") -> dic
     assert compare_main([*args, "--json", str(out), "--quiet"]) == 0
     text = out.read_text(encoding="utf-8")
     return dict(json.loads(text, parse_constant=lambda c: pytest.fail(f"bare {c} in the JSON")))
-
-
-@contextmanager
-def sacrebleu_seed(seed: int) -> Iterator[None]:
-    old = os.environ.get("SACREBLEU_SEED")
-    os.environ["SACREBLEU_SEED"] = str(seed)
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["SACREBLEU_SEED"]
-        else:
-            os.environ["SACREBLEU_SEED"] = old
 
 
 def sacrebleu_paired(
@@ -167,7 +143,7 @@ def engine_columns(
 # -- real data against sacreBLEU --------------------------------------------------------------
 
 
-@needs_data
+@needs(DE_EN)
 @pytest.mark.parametrize(("test", "n"), [("bs", 1000), ("ar", 2000)])
 def test_wmt22_de_en_equals_sacrebleus_paired_test(tmp_path: Path, test: str, n: int) -> None:
     """Five systems, two references, BLEU and chrF from our engine's statistics, ROUGE added:
@@ -176,8 +152,8 @@ def test_wmt22_de_en_equals_sacrebleus_paired_test(tmp_path: Path, test: str, n:
     sys_files = [sys_files[2], *sys_files[:2], *sys_files[3:]]  # a baseline in the middle
     flag = ["--paired-bs"] if test == "bs" else ["--paired-ar", "--paired-ar-n", str(n)]
     payload = run_json(tmp_path, [*inputs(ref_files, sys_files), "-m", "bleu,chrf,rouge", *flag])
-    refs = [read(p) for p in ref_files]
-    hyps = [read(p) for p in sys_files]
+    refs = [read_lines(p) for p in ref_files]
+    hyps = [read_lines(p) for p in sys_files]
     names = [system_name(p) for p in sys_files]
     assert payload["baseline"] == names[0] and payload["seed"] == 12345
     assert list(payload["systems"]) == names
@@ -212,7 +188,7 @@ def write_rows(folder: Path, paths: Sequence[Path], rows: Sequence[int]) -> list
     """Files holding only ``rows`` of each input, in order, under the inputs' names."""
     out = []
     for path in paths:
-        lines = read(path)
+        lines = read_lines(path)
         target = folder / path.name
         target.write_text("".join(lines[r] + "\n" for r in rows), encoding="utf-8")
         out.append(target)
@@ -238,7 +214,7 @@ def sacrebleu_cli(
 SUBSET = "1-300,501-650,1801-"
 
 
-@needs_data
+@needs(DE_EN)
 @pytest.mark.parametrize(("test", "seed"), [("bs", 12345), ("bs", 4242), ("ar", 12345), ("ar", 99)])
 def test_segments_of_wmt22_en_zh_equal_sacrebleus_command_line_on_those_rows(
     tmp_path: Path, test: str, seed: int
@@ -252,7 +228,7 @@ def test_segments_of_wmt22_en_zh_equal_sacrebleus_command_line_on_those_rows(
     flag = ["--paired-bs"] if test == "bs" else ["--paired-ar", "--paired-ar-n", str(n)]
     args = [*inputs(ref_files, sys_files, named=True), "-m", "bleu,chrf", "--tokenize", "zh"]
     payload = run_json(tmp_path, [*args, "--segments", SUBSET, "--seed", str(seed), *flag])
-    total = len(read(ref_files[0]))
+    total = len(read_lines(ref_files[0]))
     rows = [*range(0, 300), *range(500, 650), *range(1800, total)]
     assert (
         payload["segments"] == len(rows)
@@ -281,8 +257,8 @@ def test_segments_of_wmt22_en_zh_equal_sacrebleus_command_line_on_those_rows(
             assert ours["mean"] is None and result["mean"] is None
     chrf, _ = sacrebleu_paired(
         {"chrf": CHRF()},
-        [(name, read(p)) for name, p in zip(names, hyps, strict=True)],
-        [read(p) for p in refs],
+        [(name, read_lines(p)) for name, p in zip(names, hyps, strict=True)],
+        [read_lines(p) for p in refs],
         test=test,
         n_samples=n,
         seed=seed,
@@ -305,7 +281,7 @@ def table_block(text: str) -> list[str]:
     return [*lines[top : bottom + 1], *signatures]
 
 
-@needs_data
+@needs(DE_EN)
 @pytest.mark.parametrize("test", ["bs", "ar"])
 def test_the_console_table_is_sacrebleus(tmp_path: Path, capsys, test: str) -> None:
     """The same table, cell for cell, as ``sacrebleu -f text`` prints it (systems named as
@@ -391,8 +367,8 @@ def test_segments_give_the_apps_answer_for_that_selection(tmp_path: Path, test: 
     spec = "3-60,90-"
     flag = ["--paired-bs"] if test == "bs" else ["--paired-ar", "--paired-ar-n", "800"]
     payload = run_json(tmp_path, sample_args("-m", "bleu,chrf,rouge", "--segments", spec, *flag))
-    refs = [read(p) for p in SAMPLE_REFS]
-    hyps = [read(p) for p in SAMPLE_SYSTEMS]
+    refs = [read_lines(p) for p in SAMPLE_REFS]
+    hyps = [read_lines(p) for p in SAMPLE_SYSTEMS]
     names = [system_name(p) for p in SAMPLE_SYSTEMS]
     text = corpus_text_from_lines(references=refs, systems=hyps, names=names)
     table = score_corpus(text, ScoringConfig(metrics=("bleu", "chrf", "rouge")))
@@ -430,8 +406,8 @@ def test_nltk_bleu_resamples_are_nltks_corpus_bleu(tmp_path: Path) -> None:
 
     n = 40
     payload = run_json(tmp_path, sample_args("-m", "nltk-bleu", "--paired-bs-n", str(n)))
-    refs = [read(p) for p in SAMPLE_REFS]
-    hyps = [read(p) for p in SAMPLE_SYSTEMS]
+    refs = [read_lines(p) for p in SAMPLE_REFS]
+    hyps = [read_lines(p) for p in SAMPLE_SYSTEMS]
     size = len(refs[0])
     idx = np.random.default_rng(12345).choice(size, size=(n, size))
 
@@ -525,3 +501,41 @@ def test_the_console_script_dispatches_compare_without_qt() -> None:
     )
     assert "Baseline: fluent" in result.stdout
     assert result.stdout.splitlines()[-1] == "0 "
+
+
+# -- hostile arguments and outputs -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--seed", "9" * 5000, "is not a whole number or 'none'"),
+        ("--paired-bs-n", "9" * 5000, "is not a whole number"),
+        ("--segments", "1-" + "9" * 5000, "is outside 1-160"),
+        ("--width", "9" * 4400, "is not a whole number"),
+    ],
+)
+def test_hostile_numbers_are_usage_errors_with_a_short_message(
+    option: str, value: str, message: str, capsys
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        compare_main(sample_args(option, value))
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err) < 500
+
+
+def test_json_over_a_session_is_refused_before_testing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    import matchlight.core.cli.options as options
+    from matchlight.core.session.store import SessionInput, SessionStore
+
+    session = tmp_path / "work.matchlight"
+    ref = SessionInput.from_file(SAMPLE_REFS[0], role="reference")
+    SessionStore.create(session, inputs=[ref], settings={}).close()
+    before = session.read_bytes()
+    monkeypatch.setattr(options, "score_corpus", lambda *a, **k: pytest.fail("scored"))
+    assert compare_main(sample_args("--json", str(session))) == 2
+    assert "is a Matchlight session (.matchlight); refusing" in capsys.readouterr().err
+    assert session.read_bytes() == before

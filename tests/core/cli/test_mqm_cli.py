@@ -217,7 +217,7 @@ def test_weights_from_a_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["missing.tsv"], "missing.tsv: cannot read the file"),
+        (["missing.tsv"], "missing.tsv: file not found"),
         (["{tsv}", "--weights", "heavy"], "--weights 'heavy': no such file, nor one of"),
         (["{tsv}", "--weights", "{bad}"], "not a JSON weights file"),
         (["{tsv}", "--segid", "{bad}"], "segment id"),

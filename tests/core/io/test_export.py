@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,7 @@ from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText
 from tests.conftest import DATASETS, ROOT, SAMPLE
+from tests.kit import read_lines
 
 HOSTILE_NAMES = (
     "=1+2",
@@ -49,10 +51,8 @@ HOSTILE_NAMES = (
 
 
 def _table(names: tuple[str, ...], lines: int = 12) -> ScoreTable:
-    refs = tuple(SAMPLE.joinpath("ref.en.txt").read_text(encoding="utf-8").splitlines()[:lines])
-    system = tuple(
-        SAMPLE.joinpath("sys.fluent.txt").read_text(encoding="utf-8").splitlines()[:lines]
-    )
+    refs = tuple(read_lines(SAMPLE / "ref.en.txt")[:lines])
+    system = tuple(read_lines(SAMPLE / "sys.fluent.txt")[:lines])
     text = CorpusText(references=(refs,), systems=(system,) * len(names), system_names=names)
     return score_corpus(text, ScoringConfig())
 
@@ -154,7 +154,10 @@ def test_reader_reports_missing_and_malformed_sidecars(tmp_path: Path) -> None:
     with pytest.raises(ExportMetaError, match="records no checksum"):
         read_export_meta(out)
     side.write_text("{not json", encoding="utf-8")
-    with pytest.raises(ExportMetaError, match="not JSON"):
+    with pytest.raises(ExportMetaError, match="is not a valid sidecar: invalid JSON"):
+        read_export_meta(out)
+    side.write_text('{"csv": ' + "[" * 10_000 + "]" * 10_000 + "}", encoding="utf-8")
+    with pytest.raises(ExportMetaError, match="is not a valid sidecar: nested more than 64"):
         read_export_meta(out)
     side.unlink()
     with pytest.raises(ExportMetaError) as info:
@@ -165,6 +168,25 @@ def test_reader_reports_missing_and_malformed_sidecars(tmp_path: Path) -> None:
     with pytest.raises(ExportMetaError) as info:
         read_export_meta(out)
     assert str(info.value).startswith(f"{out}: not found, but its sidecar")
+
+
+def test_a_csv_or_sidecar_that_is_a_pipe_is_refused_without_blocking(
+    tmp_path: Path, finishes: Callable[..., object]
+) -> None:
+    out = tmp_path / "scores.csv"
+    side = write_csv(out, _table(("a",)))
+    side.unlink()
+    os.mkfifo(side)
+    outcome = finishes(lambda: read_export_meta(out), side)
+    assert isinstance(outcome, ExportMetaError), outcome
+    assert str(outcome) == f"{side}: is a named pipe (FIFO), not a regular file"
+    side.unlink()
+    write_csv(out, _table(("a",)))
+    out.unlink()
+    os.mkfifo(out)
+    outcome = finishes(lambda: read_export_meta(out), out)
+    assert isinstance(outcome, ExportMetaError), outcome
+    assert str(outcome) == f"{out}: is a named pipe (FIFO), not a regular file"
 
 
 KILLED_EXPORT = textwrap.dedent(

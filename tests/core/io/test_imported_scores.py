@@ -8,9 +8,10 @@ as a researcher's tool would (repr of the float), must come back bit for bit.
 from __future__ import annotations
 
 import json
-import logging
 import math
-from collections.abc import Iterator
+import os
+import tracemalloc
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from sacrebleu.metrics.bleu import BLEU
 
 from matchlight.core.io.inputs import InputError
 from matchlight.core.io.scores import (
+    MAX_SYSTEMS_PER_FILE,
     SCORE_FORMATS,
     ImportedScores,
     ScoreSpec,
@@ -29,23 +31,13 @@ from matchlight.core.io.scores import (
     read_scores,
 )
 from tests.conftest import SHARED_DATA
+from tests.kit import needs, read_lines
 
 DE_EN = SHARED_DATA / "wmt22-de-en"
 SYSTEMS = ("JDExploreAcademy", "LT22", "Lan-Bridge", "Online-W", "PROMT")
-needs_data = pytest.mark.skipif(not DE_EN.is_dir(), reason="shared/data is not present")
 
 
-@pytest.fixture(autouse=True)
-def _quiet_sacrebleu() -> Iterator[None]:
-    logger = logging.getLogger("sacrebleu")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    yield
-    logger.setLevel(level)
-
-
-def read_lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").split("\n")[:-1]
+pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
 
 
 @cache
@@ -76,7 +68,7 @@ def read(specs: list[ScoreSpec], n: int, systems: tuple[str, ...] = SYSTEMS) -> 
 # -- every format, real values -----------------------------------------------------------------
 
 
-@needs_data
+@needs(DE_EN)
 def test_one_text_file_per_system(tmp_path: Path) -> None:
     values = sentence_bleu()
     specs = [
@@ -90,7 +82,7 @@ def test_one_text_file_per_system(tmp_path: Path) -> None:
     assert result.name == "sentBLEU" and not result.missing.any()
 
 
-@needs_data
+@needs(DE_EN)
 @pytest.mark.parametrize("fmt", ["tsv", "csv"])
 def test_long_table_with_a_header(tmp_path: Path, fmt: str) -> None:
     values = sentence_bleu()
@@ -110,7 +102,7 @@ def test_long_table_with_a_header(tmp_path: Path, fmt: str) -> None:
     assert np.array_equal(result.values, values)
 
 
-@needs_data
+@needs(DE_EN)
 def test_mt_metrics_eval_lines_without_header(tmp_path: Path) -> None:
     """mt-metrics-eval's seg.score files: system<TAB>score, each system's segments in order;
     systems outside the comparison are ignored with a warning."""
@@ -123,7 +115,7 @@ def test_mt_metrics_eval_lines_without_header(tmp_path: Path) -> None:
     assert any("HUMAN-B" in w for w in result.warnings)
 
 
-@needs_data
+@needs(DE_EN)
 def test_jsonl_with_nested_keys_and_nulls(tmp_path: Path) -> None:
     values = sentence_bleu()[:2].copy()
     values[1, 5] = np.nan
@@ -143,7 +135,7 @@ def test_jsonl_with_nested_keys_and_nulls(tmp_path: Path) -> None:
     assert np.isnan(aligned[0]).all() and np.array_equal(aligned[1], values[1], equal_nan=True)
 
 
-@needs_data
+@needs(DE_EN)
 def test_comet_score_output(tmp_path: Path) -> None:
     """comet-score's printout for several files: segment lines interleaved, system lines last."""
     values = np.round(sentence_bleu() / 100, 4)
@@ -172,7 +164,7 @@ def test_comet_1_output_needs_the_system(tmp_path: Path) -> None:
         read([ScoreSpec(path, fmt="comet")], 2)
 
 
-@needs_data
+@needs(DE_EN)
 def test_comet_json_output(tmp_path: Path) -> None:
     values = sentence_bleu()[:3] / 100
     document = {
@@ -308,3 +300,113 @@ def test_unreadable_files_are_reported_by_the_input_reader(tmp_path: Path) -> No
     assert "binary" in error([ScoreSpec(str(binary), system="a")]).problem
     empty = write(tmp_path / "e.txt", "")
     assert "has no scores" in error([ScoreSpec(empty, system="a")]).problem
+
+
+# -- hostile files -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["text", "tsv", "jsonl", "comet"])
+def test_a_file_of_many_short_lines_is_refused_as_it_streams(tmp_path: Path, fmt: str) -> None:
+    """20 MB of two-byte lines for a 3-segment comparison: refused after the first block, with
+    a few MB of memory (reading it whole made one Python string per line)."""
+    path = tmp_path / "scores.txt"
+    path.write_bytes(b"1\n" * 10_000_000)
+    column = None if fmt in ("text", "comet") else "1"
+    tracemalloc.start()
+    try:
+        e = error([ScoreSpec(str(path), fmt=fmt, column=column, system="a")])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    if fmt == "comet":  # one file may hold every system comet-score scored
+        assert e.problem == (
+            f"has more than {4 * MAX_SYSTEMS_PER_FILE + 1000:,} lines, but the comparison has 3 "
+            f"segments, and one file scores at most {MAX_SYSTEMS_PER_FILE} systems"
+        )
+    else:
+        assert (
+            e.problem
+            == "has more than 1,003 lines, but the comparison has 3 segments (one score each)"
+        )
+    assert peak < 8 << 20
+
+
+def test_csv_rows_are_counted_as_they_are_parsed(tmp_path: Path) -> None:
+    """A CSV row may span lines (a quoted newline), so CSV counts rows, not lines."""
+    quoted = "".join(f'"line\nbreak {i}",{i}\n' for i in range(3))
+    ok = write(tmp_path / "ok.csv", "text,score\n" + quoted)
+    got = read_scores(
+        [ScoreSpec(ok, column="score", system="a")], systems=("a",), n_segments=3, name="x"
+    )
+    assert got.values.tolist() == [[0.0, 1.0, 2.0]]
+    many = write(tmp_path / "many.csv", "score\n" + "1\n" * 5000)
+    e = error([ScoreSpec(many, column="score", system="a")])
+    assert (
+        e.problem == "has more than 1,003 rows, but the comparison has 3 segments (one score each)"
+    )
+
+
+def test_leading_zeros_of_a_segment_number_are_not_counted_as_digits(tmp_path: Path) -> None:
+    rows = "".join(f"{'0' * 5000}{i}\t0.{i}\n" for i in (3, 1, 2))
+    path = write(tmp_path / "s.tsv", rows)
+    got = read_scores(
+        [ScoreSpec(path, column="2", segment_column="1", system="a")],
+        systems=("a",),
+        n_segments=3,
+        name="x",
+    )
+    assert got.values.tolist() == [[0.1, 0.2, 0.3]]
+
+
+def test_a_long_format_file_may_hold_other_systems(tmp_path: Path) -> None:
+    rows = "".join(f"sys{k}\t{i + 1}\t0.5\n" for k in range(40) for i in range(3))
+    path = write(tmp_path / "all.tsv", "system\tseg\tscore\n" + rows)
+    got = read_scores(
+        [ScoreSpec(path, column="score", system_column="system", segment_column="seg")],
+        systems=("sys3", "sys7"),
+        n_segments=3,
+        name="x",
+    )
+    assert got.systems == ("sys3", "sys7") and got.values.tolist() == [[0.5] * 3] * 2
+
+
+def test_a_named_pipe_or_device_is_refused_without_blocking(
+    tmp_path: Path, finishes: Callable[..., object]
+) -> None:
+    fifo = tmp_path / "sys.a.txt"
+    os.mkfifo(fifo)
+    for path in (str(fifo), "/dev/zero"):
+        for fmt in SCORE_FORMATS:
+            spec = ScoreSpec(path, fmt=fmt, column="score", system="a")
+            outcome = finishes(
+                lambda spec=spec: read_scores([spec], systems=("a",), n_segments=3, name="x"),
+                fifo,
+            )
+            assert isinstance(outcome, InputError), outcome
+            assert "not a regular file" in outcome.problem, outcome
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "text", "line", "problem"),
+    [
+        (
+            "d.jsonl",
+            "jsonl",
+            '{"score": 1}\n' + '{"a": [' * 300 + "]}" * 300 + "\n",
+            2,
+            "nested more than 64",
+        ),
+        ("n.jsonl", "jsonl", '{"score": ' + "1" * 5000 + "}\n", 1, "a number of 5,000 characters"),
+        ("f.jsonl", "jsonl", '{"score": 1e400}\n', 1, "1e400 is too large for a float"),
+        ("c.json", "comet-json", '{"a": [{"COMET": ' + "9" * 4400 + "}]}", 1, "a number of 4,400"),
+        ("s.tsv", "tsv", "seg\tscore\n" + "9" * 5000 + "\t1\n", 2, "is out of range"),
+    ],
+)
+def test_hostile_json_and_numbers_name_file_and_line(
+    tmp_path: Path, name: str, fmt: str, text: str, line: int, problem: str
+) -> None:
+    path = write(tmp_path / name, text)
+    segment = "seg" if fmt == "tsv" else None
+    e = error([ScoreSpec(path, fmt=fmt, column="score", system="a", segment_column=segment)])
+    assert (e.path, e.line) == (path, line) and problem in e.problem, e
+    assert len(str(e)) < 300

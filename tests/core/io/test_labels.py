@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from matchlight.core.io.inputs import InputError
 from matchlight.core.io.labels import read_labels
 from tests.conftest import SHARED_DATA
+from tests.kit import read_lines
 
 EN_ZH = SHARED_DATA / "wmt22-en-zh"
 
@@ -16,7 +18,7 @@ EN_ZH = SHARED_DATA / "wmt22-en-zh"
 @pytest.mark.skipif(not EN_ZH.is_dir(), reason="shared/data is not present")
 def test_the_wmt_domain_file() -> None:
     labels = read_labels(str(EN_ZH / "domain.txt"), n_segments=2037)
-    lines = (EN_ZH / "domain.txt").read_text(encoding="utf-8").split("\n")[:-1]
+    lines = read_lines(EN_ZH / "domain.txt")
     assert labels.labels == tuple(lines)
     assert labels.name == "domain" and labels.distinct == 4
     with pytest.raises(InputError) as caught:
@@ -47,3 +49,32 @@ def test_missing_and_short_files_name_the_file(tmp_path: Path) -> None:
     one.write_text("x\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"one\.txt: has 1 label, but the comparison has 2"):
         read_labels(str(one), n_segments=2)
+
+
+@pytest.mark.parametrize(("name", "column"), [("d.txt", None), ("d.tsv", "1"), ("d.csv", "1")])
+def test_a_file_of_many_short_lines_is_refused_as_it_is_read(
+    tmp_path: Path, name: str, column: str | None
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"x\n" * 5_000_000)
+    tracemalloc.start()
+    try:
+        with pytest.raises(InputError) as caught:
+            read_labels(str(path), n_segments=10, column=column)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    unit = "rows" if name.endswith(".csv") else "lines"
+    assert str(caught.value) == (
+        f"{path}: has more than 1,010 {unit}, but the comparison has 10 segments (one label each)"
+    )
+    # Text and TSV stop after one block. CSV is decoded whole (10 MB, a few copies of it in the
+    # csv module's buffer) before its rows are counted, but never becomes five million rows
+    # (over 500 MB of lists).
+    assert peak < (100 << 20 if name.endswith(".csv") else 8 << 20)
+
+
+def test_blank_lines_at_the_end_stay_within_the_limit(tmp_path: Path) -> None:
+    path = tmp_path / "d.tsv"
+    path.write_text("id\tdomain\n1\ta\n2\tb\n" + "\n" * 900, encoding="utf-8")
+    assert read_labels(str(path), n_segments=2, column="domain").labels == ("a", "b")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -16,8 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matchlight.core.io.safewrite import (
+    SESSION_APPLICATION_ID,
+    SESSION_SIDECARS,
+    SESSION_SUFFIX,
     WriteError,
     check_write_target,
+    check_write_targets,
+    is_session_file,
     write_file_atomic,
     write_files_atomic,
 )
@@ -340,3 +346,114 @@ def test_check_write_target_refuses_what_writing_refuses_and_writes_nothing(
     with pytest.raises(WriteError, match="is read-only"):
         check_write_target(ref)
     assert ref.read_bytes() == b"the reference\n"
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+def _sqlite(path: Path, application_id: int) -> Path:
+    """A real SQLite database with ``application_id`` (a Matchlight session's is MLSS)."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute(f"PRAGMA application_id={application_id}")
+        conn.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+        conn.commit()
+    finally:
+        conn.close()
+    return path
+
+
+def test_the_session_identity_is_the_session_modules() -> None:
+    from matchlight.core.session import store
+
+    assert (SESSION_SUFFIX, SESSION_APPLICATION_ID) == (store.SUFFIX, store.APPLICATION_ID)
+    assert SESSION_APPLICATION_ID.to_bytes(4, "big") == b"MLSS"
+
+
+@pytest.mark.parametrize("name", ["work.matchlight", "Work.MATCHLIGHT", "work.db", "work"])
+def test_an_export_over_a_session_is_refused_whatever_its_name(tmp_path: Path, name: str) -> None:
+    session = _sqlite(tmp_path / name, SESSION_APPLICATION_ID)
+    before = session.read_bytes()
+    for target in (session, tmp_path / "link.csv"):
+        if target != session:
+            target.symlink_to(session)
+        with pytest.raises(WriteError) as info:
+            write_file_atomic(target, b"system,segment\n")
+        assert "is a Matchlight session" in str(info.value)
+        assert "refusing to write an export over it (choose another file name)" in str(info.value)
+        with pytest.raises(WriteError):
+            check_write_target(target)
+    assert session.read_bytes() == before
+    assert _leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("suffix", SESSION_SIDECARS)
+def test_the_files_sqlite_keeps_next_to_a_session_are_refused(tmp_path: Path, suffix: str) -> None:
+    named = tmp_path / f"new.matchlight{suffix}"  # no session there yet: the name is enough
+    with pytest.raises(WriteError) as info:
+        write_file_atomic(named, b"x")
+    assert str(info.value) == (
+        f"{named}: is the {suffix[1:]} file of a Matchlight session; refusing to write an "
+        "export over it (choose another file name)"
+    )
+    session = _sqlite(tmp_path / "work.db", SESSION_APPLICATION_ID)
+    with pytest.raises(WriteError, match=f"is the {suffix[1:]} file of the Matchlight session"):
+        write_file_atomic(Path(f"{session}{suffix}"), b"x")
+    assert not named.exists() and not Path(f"{session}{suffix}").exists()
+
+
+def test_a_new_matchlight_path_is_refused_and_save_as_may_write_it(tmp_path: Path) -> None:
+    target = tmp_path / "copy.matchlight"
+    with pytest.raises(WriteError, match=r"is a Matchlight session \(\.matchlight\)"):
+        write_file_atomic(target, b"{}")
+    assert not target.exists()
+    data = _sqlite(tmp_path / "work.db", SESSION_APPLICATION_ID).read_bytes()
+    write_file_atomic(target, data, allow_session=True)
+    write_file_atomic(target, data, allow_session=True)  # over a session too
+    assert target.read_bytes() == data
+
+
+def test_another_programs_sqlite_database_is_an_ordinary_file(tmp_path: Path) -> None:
+    other = _sqlite(tmp_path / "other.db", 0x12345678)
+    write_file_atomic(other, b"replaced\n")
+    assert other.read_bytes() == b"replaced\n"
+
+
+def test_a_pipe_is_not_opened_to_see_whether_it_is_a_session(tmp_path: Path) -> None:
+    fifo = tmp_path / "out.db"
+    os.mkfifo(fifo)
+    assert is_session_file(fifo) is None  # returns at once: a pipe is not opened
+    with pytest.raises(WriteError, match="named pipe"):
+        check_write_target(fifo)
+
+
+# --------------------------------------------------------------------------- several outputs
+
+
+def test_outputs_of_one_command_that_are_one_file_are_refused(tmp_path: Path) -> None:
+    out = tmp_path / "scores.csv"
+    link = tmp_path / "link.json"
+    link.symlink_to(out)
+    hard = tmp_path / "hard.json"
+    out.write_text("old\n")
+    os.link(out, hard)
+    for other, also in ((out, ""), (link, f" ({out})"), (hard, f" ({out})")):
+        with pytest.raises(WriteError) as info:
+            check_write_targets([("--csv", out), ("--json", other)])
+        assert str(info.value) == (
+            f"{other}: --json and --csv{also} name the same file; give each output its own "
+            "file name"
+        )
+    sidecar = tmp_path / "scores.csv.meta.json"
+    with pytest.raises(WriteError, match="--json and --csv's sidecar"):
+        check_write_targets([("--csv", out), ("--csv's sidecar", sidecar), ("--json", sidecar)])
+    check_write_targets([("--csv", out), ("--json", tmp_path / "scores.json")])
+    assert out.read_text() == "old\n"
+
+
+def test_check_write_targets_applies_every_single_target_rule(tmp_path: Path, ref: Path) -> None:
+    with pytest.raises(WriteError, match="refusing to overwrite an input"):
+        check_write_targets([("--json", tmp_path / "a.json"), ("--csv", ref)], protect=[ref])
+    session = _sqlite(tmp_path / "s.matchlight", SESSION_APPLICATION_ID)
+    with pytest.raises(WriteError, match="is a Matchlight session"):
+        check_write_targets([("--json", session)])

@@ -7,8 +7,7 @@ sacrebleu run on the raw text.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -27,9 +26,11 @@ from matchlight.core.metrics.bleu import (
     compute_bleu,
     prepare_detail,
 )
+from tests.conftest import SHARED_DATA
 from tests.oracles import bleu_stats, prepare_refs
+from tests.refs import sacrebleu_tokens
 
-DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
+DATA = SHARED_DATA
 TOKENIZERS = ("13a", "intl", "char", "zh", "none")
 TOL = 1e-9  # on the 0-100 scale
 
@@ -53,14 +54,7 @@ settings_st = st.fixed_dictionaries(
 )
 
 
-@pytest.fixture(autouse=True)
-def _quiet_sacrebleu() -> Iterator[None]:
-    """sacrebleu logs a recommendation for every sentence scored without effective order."""
-    logger = logging.getLogger("sacrebleu")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    yield
-    logger.setLevel(level)
+pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
 
 
 @cache
@@ -83,7 +77,7 @@ def sacre(
 
 
 def tokens(metric: BLEU, line: str) -> list[str]:
-    return metric._preprocess_segment(line).split()
+    return sacrebleu_tokens(metric, line)
 
 
 def assert_same(ours: BleuScore, theirs: BLEUScore) -> None:

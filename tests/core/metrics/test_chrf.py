@@ -35,6 +35,16 @@ from matchlight.core.metrics.chrf import (
     stats_width,
 )
 from tests.conftest import DATASETS, Dataset
+from tests.refs import (
+    chrf_f_score,
+    chrf_punctuation,
+    chrf_words,
+    sacrebleu_corpus_score_of,
+    sacrebleu_preprocess,
+    sacrebleu_score_of,
+    sacrebleu_statistics,
+    sacrebleu_tokens,
+)
 
 # Fragments joined by separators: n-grams repeat and match; punctuation runs, CJK, combining
 # characters, emoji (with a skin-tone modifier), case pairs, the final sigma and characters whose
@@ -67,7 +77,7 @@ def sacre(word_order: int, lowercase: bool, char_order: int = 6, beta: int = 2) 
 
 def sacre_stats(metric: CHRF, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
     """sacreBLEU's own per-segment statistics (reference columns ``refs``)."""
-    return np.array(metric._extract_corpus_statistics(list(hyps), [list(r) for r in refs]))
+    return np.array(sacrebleu_statistics(metric, hyps, refs))
 
 
 def chosen_reference(metric: CHRF, hyp: str, refs: Sequence[str]) -> int:
@@ -150,13 +160,13 @@ def test_scores_from_any_statistics_are_bit_identical(
         ref = 0 if zero == 2 else ref
         flat += [hyp, ref, min(match, hyp, ref)]
     metric = sacre(word_order, False, beta=beta)
-    expected = metric._compute_f_score(flat)
+    expected = chrf_f_score(metric, flat)
     assert float(chrf_from_stats(flat, word_order=word_order, beta=beta)) == expected
     # Leading axes are element-wise.
     batch = np.array([flat, [0] * len(flat), flat]).reshape(3, 1, -1)
     got = chrf_from_stats(batch, word_order=word_order, beta=beta)
     assert got.shape == (3, 1)
-    assert got[:, 0].tolist() == [expected, metric._compute_f_score([0] * len(flat)), expected]
+    assert got[:, 0].tolist() == [expected, chrf_f_score(metric, [0] * len(flat)), expected]
     # The breakdown against sacreBLEU's loop, written out here.
     breakdown = chrf_breakdown(flat, word_order=word_order, beta=beta)
     assert breakdown.score == expected
@@ -289,7 +299,7 @@ def test_whitespace_and_punctuation_tables() -> None:
     assert found == [m.start() for m in space.finditer("".join(map(chr, range(0x110000))))]
     assert all(chr(c).split() == [] for c in found)
     assert "".join(chr(c) for c in found).split() == []
-    assert set(CHRF._PUNCTS) == set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+    assert chrf_punctuation() == set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
 # -- highlights -------------------------------------------------------------------------------
@@ -351,13 +361,12 @@ def check_detail(
     assert detail.reference_index == chosen_reference(metric, hyp, refs)
     assert detail.breakdown == chrf_breakdown(stats.stats[0, 0], word_order=word_order)
     ref = refs[detail.reference_index]
-    prep = metric._preprocess_segment
     sides = []
     for text, chars, runs in (
         (hyp, detail.hypothesis_chars, detail.hypothesis_runs),
         (ref, detail.reference_chars, detail.reference_runs),
     ):
-        seen = "".join(prep(text).split())  # exactly what sacreBLEU takes n-grams from
+        seen = "".join(sacrebleu_tokens(metric, text))  # exactly what sacreBLEU takes n-grams from
         assert list(chars) == oracle_origin(text, lowercase)
         assert len(chars) == len(seen)
         for p, ch in enumerate(seen):
@@ -388,8 +397,8 @@ def check_detail(
         assert detail.hypothesis_tokens == detail.reference_tokens == ()
         assert detail.hypothesis_words == detail.reference_words == ()
         return
-    hyp_words = metric._remove_punctuation(prep(hyp))
-    ref_words = metric._remove_punctuation(prep(ref))
+    hyp_words = chrf_words(metric, sacrebleu_preprocess(metric, hyp))
+    ref_words = chrf_words(metric, sacrebleu_preprocess(metric, ref))
     for text, spans, words in (
         (hyp, detail.hypothesis_tokens, hyp_words),
         (ref, detail.reference_tokens, ref_words),
@@ -504,11 +513,11 @@ def check_dataset(dataset: Dataset, n_refs: int, word_order: int, rows: int | No
         expected = sacre_stats(metric, hyps, refs)
         assert stats[s].tolist() == expected.tolist()
         ours = chrf_from_stats(stats[s], word_order=word_order)
-        theirs = [metric._compute_score_from_stats(list(row)).score for row in expected.tolist()]
+        theirs = [sacrebleu_score_of(metric, list(row)).score for row in expected.tolist()]
         assert ours.tolist() == theirs  # bit-identical (so within 1e-9)
         # corpus_score is this aggregation of the statistics sacreBLEU just collected.
         corpus = float(chrf_from_stats(stats[s].sum(axis=0), word_order=word_order))
-        assert corpus == metric._aggregate_and_compute(expected.tolist()).score
+        assert corpus == sacrebleu_corpus_score_of(metric, expected.tolist()).score
 
 
 def ref_counts(dataset: Dataset) -> list[int]:

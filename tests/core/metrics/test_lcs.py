@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rouge_score import rouge_scorer
 
 from matchlight.core.metrics.lcs import (
     MAX_DETAIL_TOKENS,
@@ -36,13 +35,11 @@ from matchlight.core.metrics.lcs import (
     occurrences,
     rouge_score_lcs_indices,
 )
+from tests.conftest import SHARED_DATA
+from tests.kit import data_lines
+from tests.refs import rouge_lcs_ind, rouge_lcs_table, rouge_tokens
 
-DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
-
-# rouge-score 0.1.2 calls it ``lcs_ind``; older/newer versions use ``_lcs_ind``.
-RS_LCS_IND = getattr(rouge_scorer, "_lcs_ind", None) or rouge_scorer.lcs_ind
-RS_LCS_TABLE = rouge_scorer._lcs_table
-TOKENIZE = rouge_scorer.RougeScorer(["rougeL"])._tokenizer.tokenize
+DATA = SHARED_DATA
 
 
 def plain_dp_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
@@ -73,7 +70,7 @@ word_seqs = st.lists(st.sampled_from(["the", "a", "cat", "sat", "on", "mat"]), m
 @given(a=small_seqs, b=small_seqs)
 def test_length_matches_plain_dp_and_rouge_score(a: list[int], b: list[int]) -> None:
     expected = plain_dp_length(a, b)
-    assert expected == RS_LCS_TABLE(a, b)[-1][-1]
+    assert expected == rouge_lcs_table(a, b)[-1][-1]
     assert lcs_length(a, b) == expected
     assert lcs_length(b, a) == expected
     assert PreparedSequence(a).lcs_length(b) == expected
@@ -86,12 +83,12 @@ def test_pairs_are_a_longest_common_subsequence(a: list[int], b: list[int]) -> N
 
 @given(ref=word_seqs, can=word_seqs)
 def test_indices_equal_rouge_score_tie_breaking(ref: list[str], can: list[str]) -> None:
-    assert rouge_score_lcs_indices(ref, can) == RS_LCS_IND(ref, can)
+    assert rouge_score_lcs_indices(ref, can) == rouge_lcs_ind(ref, can)
     prepared = PreparedSequence(ref)
-    assert prepared.lcs_indices(can) == RS_LCS_IND(ref, can)
-    assert [i for i, _ in prepared.lcs_pairs(can)] == RS_LCS_IND(ref, can)
+    assert prepared.lcs_indices(can) == rouge_lcs_ind(ref, can)
+    assert [i for i, _ in prepared.lcs_pairs(can)] == rouge_lcs_ind(ref, can)
     mask = prepared.lcs_index_mask(can)
-    assert [i for i in range(len(ref)) if mask >> i & 1] == RS_LCS_IND(ref, can)
+    assert [i for i in range(len(ref)) if mask >> i & 1] == rouge_lcs_ind(ref, can)
 
 
 @settings(max_examples=40)
@@ -100,8 +97,8 @@ def test_long_sequences_across_many_machine_words(seed: int, alphabet: int) -> N
     rng = random.Random(seed)
     a = [rng.randrange(alphabet) for _ in range(rng.randint(100, 260))]
     b = [rng.randrange(alphabet) for _ in range(rng.randint(100, 260))]
-    assert lcs_length(a, b) == RS_LCS_TABLE(a, b)[-1][-1]
-    assert rouge_score_lcs_indices(a, b) == RS_LCS_IND(a, b)
+    assert lcs_length(a, b) == rouge_lcs_table(a, b)[-1][-1]
+    assert rouge_score_lcs_indices(a, b) == rouge_lcs_ind(a, b)
     assert_valid_lcs(a, b, lcs_pairs(a, b))
 
 
@@ -110,7 +107,7 @@ def test_long_sequences_across_many_machine_words(seed: int, alphabet: int) -> N
 def test_band_columns_hold_the_whole_dp_table(ref: list[int], can: list[int], width: int) -> None:
     # The module's claim, L[i][j] = i - popcount(low i bits of column j), on the columns the
     # bands take (carries between bands included), put back side by side.
-    table = RS_LCS_TABLE(ref, can)
+    table = rouge_lcs_table(ref, can)
     bands = _Bands(ref, can, width=width, keep=True)
     top = len(bands.fulls) - 1
     _, _, kept = _sweep(bands, 0, len(can), bands.fulls, top=top, keep=True)
@@ -128,8 +125,8 @@ def test_band_columns_hold_the_whole_dp_table(ref: list[int], can: list[int], wi
 def test_prepared_sequence_is_reusable(ref: list[str], cans: list[list[str]]) -> None:
     prepared = PreparedSequence(ref)
     for can in cans:
-        assert prepared.lcs_length(can) == RS_LCS_TABLE(ref, can)[-1][-1]
-        assert prepared.lcs_indices(can) == RS_LCS_IND(ref, can)
+        assert prepared.lcs_length(can) == rouge_lcs_table(ref, can)[-1][-1]
+        assert prepared.lcs_indices(can) == rouge_lcs_ind(ref, can)
 
 
 @given(ref=small_seqs, can=small_seqs)
@@ -137,7 +134,7 @@ def test_pairs_from_masks_are_the_swapped_pairs(ref: list[int], can: list[int]) 
     prepared = PreparedSequence(ref)
     swapped = [(j, i) for i, j in prepared.lcs_pairs(can)]
     assert prepared.lcs_pairs_from_masks(prepared.token_masks(can)) == swapped
-    assert [j for _, j in swapped] == RS_LCS_IND(ref, can)
+    assert [j for _, j in swapped] == rouge_lcs_ind(ref, can)
 
 
 @given(tokens=small_seqs)
@@ -175,43 +172,39 @@ def test_empty_and_degenerate_inputs() -> None:
     assert lcs_length(["a"], []) == 0
     assert lcs_length([], ["a"]) == 0
     assert lcs_pairs([], ["a"]) == []
-    assert rouge_score_lcs_indices(["a"], []) == RS_LCS_IND(["a"], []) == []
+    assert rouge_score_lcs_indices(["a"], []) == rouge_lcs_ind(["a"], []) == []
     assert lcs_length(["x"] * 5, ["x"] * 3) == 3
-    assert rouge_score_lcs_indices(["x"] * 5, ["x"] * 3) == RS_LCS_IND(["x"] * 5, ["x"] * 3)
+    assert rouge_score_lcs_indices(["x"] * 5, ["x"] * 3) == rouge_lcs_ind(["x"] * 5, ["x"] * 3)
 
 
 def test_accepts_any_sequence_type() -> None:
     assert lcs_length("abcbdab", "bdcaba") == plain_dp_length("abcbdab", "bdcaba")
     assert_valid_lcs("abcbdab", "bdcaba", lcs_pairs("abcbdab", "bdcaba"))
     ref, can = tuple("abcbdab"), range(3)
-    assert rouge_score_lcs_indices(ref, can) == RS_LCS_IND(ref, can)
-
-
-def _read_lines(path: Path) -> list[str]:
-    if not path.exists():
-        pytest.skip(f"shared data not found: {path}")
-    return path.read_text(encoding="utf-8").splitlines()
+    assert rouge_score_lcs_indices(ref, can) == rouge_lcs_ind(ref, can)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("system", ["baseline", "pointer-gen", "pointer-gen-cov"])
 def test_real_summaries_match_rouge_score(system: str) -> None:
     folder = DATA / "cnndm-pointer-gen" / "sent_marked"
-    refs = _read_lines(folder / "ref.txt")
-    hyps = _read_lines(folder / f"sys.{system}.txt")
+    refs = data_lines(folder / "ref.txt")
+    hyps = data_lines(folder / f"sys.{system}.txt")
     assert len(refs) == len(hyps)
     # Every 4th document keeps the (quadratic) reference side quick.
     for ref_line, hyp_line in list(zip(refs, hyps, strict=True))[::4]:
-        ref = TOKENIZE(ref_line)
-        hyp = TOKENIZE(hyp_line)
-        assert lcs_length(ref, hyp) == RS_LCS_TABLE(ref, hyp)[-1][-1]
-        assert rouge_score_lcs_indices(ref, hyp) == RS_LCS_IND(ref, hyp)
+        ref = rouge_tokens(ref_line)
+        hyp = rouge_tokens(hyp_line)
+        assert lcs_length(ref, hyp) == rouge_lcs_table(ref, hyp)[-1][-1]
+        assert rouge_score_lcs_indices(ref, hyp) == rouge_lcs_ind(ref, hyp)
         # Sentence against sentence: short sequences with many ties, as in ROUGE-Lsum.
         for ref_sentence in ref_line.split(" <n> "):
-            prepared = PreparedSequence(TOKENIZE(ref_sentence))
+            prepared = PreparedSequence(rouge_tokens(ref_sentence))
             for hyp_sentence in hyp_line.split(" <n> "):
-                hyp_tokens = TOKENIZE(hyp_sentence)
-                assert prepared.lcs_indices(hyp_tokens) == RS_LCS_IND(prepared.tokens, hyp_tokens)
+                hyp_tokens = rouge_tokens(hyp_sentence)
+                assert prepared.lcs_indices(hyp_tokens) == rouge_lcs_ind(
+                    prepared.tokens, hyp_tokens
+                )
 
 
 # -- long lines: bands and a backtrack of bounded memory -------------------------------------
@@ -240,8 +233,8 @@ def assert_same_as_rouge_score(
     ref: Sequence[Hashable], can: Sequence[Hashable], classes: Sequence[type[PreparedSequence]]
 ) -> None:
     """Every operation of every class picks rouge-score's LCS of ``ref`` and ``can``."""
-    expected = RS_LCS_IND(ref, can)
-    table = RS_LCS_TABLE(ref, can)
+    expected = rouge_lcs_ind(ref, can)
+    table = rouge_lcs_table(ref, can)
     assert table[-1][-1] == len(expected)
     swapped = [(j, i) for i, j in zip(expected, _matched_positions(ref, can, table), strict=True)]
     for cls in classes:
@@ -365,9 +358,9 @@ def test_natural_text_of_moderate_length_keeps_whole_masks() -> None:
     folder = DATA / "cnndm-pointer-gen"
     if not folder.exists():
         pytest.skip(f"shared data not found: {folder}")
-    words = TOKENIZE((folder / "ref.txt").read_text(encoding="utf-8"))[:5000]
+    words = rouge_tokens((folder / "ref.txt").read_text(encoding="utf-8"))[:5000]
     assert not PreparedSequence(words)._banded
-    can = TOKENIZE((folder / "sys.pointer-gen.txt").read_text(encoding="utf-8"))[:150]
+    can = rouge_tokens((folder / "sys.pointer-gen.txt").read_text(encoding="utf-8"))[:150]
     assert_same_as_rouge_score(words, can, [PreparedSequence, _banded(4096, 50), TightColumns])
 
 

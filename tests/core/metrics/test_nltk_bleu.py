@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
 from matchlight.core.metrics.nltk_bleu import NLTK_SMOOTHING, NltkStats, nltk_bleu_from_stats
+from tests.conftest import SHARED_DATA
 from tests.oracles import (
     nltk_corpus_bleu,
     nltk_sentence_bleu,
@@ -23,7 +24,7 @@ from tests.oracles import (
     prepare_refs,
 )
 
-DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
+DATA = SHARED_DATA
 REL = 1e-12
 
 # NLTK raises these where we raise a ValueError with a message (method6 on short input).

@@ -20,13 +20,10 @@ from matchlight.core.metrics.registry import METRICS, parse_metrics, settings_by
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.detail import row_detail
 from tests.conftest import SAMPLE
+from tests.kit import read_lines
 
 REFS = [SAMPLE / "ref.en.txt", SAMPLE / "ref2.en.txt"]
 SYSTEMS = sorted(SAMPLE.glob("sys.*.txt"))
-
-
-def _lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").splitlines()
 
 
 def test_every_metric_is_complete_and_its_flags_are_unique() -> None:
@@ -89,11 +86,11 @@ def test_chrf_through_the_cli_equals_sacrebleu(tmp_path: Path, word_order: int) 
     args += [a for s in SYSTEMS for a in ("--hyp", str(s))]
     args += ["--metrics", "bleu,chrf,rouge", "--chrf-word-order", str(word_order)]
     assert main([*args, "--csv", str(out_csv), "--json", str(out_json)]) == 0
-    refs = [_lines(r) for r in REFS]
+    refs = [read_lines(r) for r in REFS]
     metric = CHRF(word_order=word_order)
     payload = json.loads(out_json.read_text(encoding="utf-8"))
     for system in SYSTEMS:
-        hyps = _lines(system)
+        hyps = read_lines(system)
         entry = payload["systems"][system.stem.removeprefix("sys.")]
         corpus = metric.corpus_score(hyps, refs)
         assert entry["chrf"] == pytest.approx(corpus.score, abs=1e-9)
@@ -102,7 +99,7 @@ def test_chrf_through_the_cli_equals_sacrebleu(tmp_path: Path, word_order: int) 
         rows = list(csv.DictReader(handle))
     header = list(rows[0])
     assert header[:4] == ["system", "segment", "bleu", "chrf"]
-    by_system = {p.stem.removeprefix("sys."): _lines(p) for p in SYSTEMS}
+    by_system = {p.stem.removeprefix("sys."): read_lines(p) for p in SYSTEMS}
     for row in rows[::37]:
         i = int(row["segment"]) - 1
         hyp = by_system[row["system"]][i]

@@ -7,7 +7,6 @@ Tokens come from rouge-score's own tokenizer and sentences from its rule for rou
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,16 +26,25 @@ from matchlight.core.metrics.rouge import (
     score_multi,
     score_of,
 )
+from tests.conftest import SHARED_DATA
+from tests.kit import data_lines
 from tests.oracles import rouge_l, rouge_n
+from tests.refs import (
+    rouge_lcs_ind,
+    rouge_ngrams,
+    rouge_score_lcs,
+    rouge_score_ngrams,
+    rouge_summary_lcs,
+    rouge_tokens,
+)
 
-DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
+DATA = SHARED_DATA
 TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum"]
 SCORERS = {stem: rouge_scorer.RougeScorer(TYPES, use_stemmer=stem) for stem in (False, True)}
-RS_LCS_IND = getattr(rouge_scorer, "_lcs_ind", None) or rouge_scorer.lcs_ind
 
 
 def tokenize(text: str, stem: bool) -> list[str]:
-    return SCORERS[stem]._tokenizer.tokenize(text)
+    return rouge_tokens(text, stem=stem)
 
 
 def sentences(text: str, stem: bool) -> list[list[str]]:
@@ -195,7 +203,7 @@ def test_lsum_union_lcs_matches_rouge_score(
 ) -> None:
     flat = [token for sentence in ref_sentences for token in sentence]
     ref = prepare_ref(flat, sentences=ref_sentences)
-    expected = rouge_scorer._summary_level_lcs(ref_sentences, hyp_sentences)
+    expected = rouge_summary_lcs(ref_sentences, hyp_sentences)
     assert as_tuple(score_of(rouge_lsum(hyp_sentences, ref))) == tuple(expected)
     # The same through rouge-score's public API, with sentences as newline-separated text.
     ref_text = "\n".join(" ".join(s) for s in ref_sentences)
@@ -231,7 +239,7 @@ def test_detail_agrees_with_rouge_score(
     expected = SCORERS[stem].score(ref_text, hyp_text)
 
     # The LCS is the one rouge-score's backtrack picks, as (hyp index, ref index) pairs.
-    assert [r for _, r in detail.lcs] == RS_LCS_IND(ref_tokens, hyp_tokens)
+    assert [r for _, r in detail.lcs] == rouge_lcs_ind(ref_tokens, hyp_tokens)
     for h, r in detail.lcs:
         assert hyp_tokens[h] == ref_tokens[r]
     assert [h for h, _ in detail.lcs] == sorted({h for h, _ in detail.lcs})
@@ -249,8 +257,8 @@ def test_detail_agrees_with_rouge_score(
         assert as_tuple(score_of(stats)) == tuple(expected[rouge_type])
     for n in range(1, max_n + 1):
         assert as_tuple(score_of(detail.rouge_n[n - 1])) == tuple(expected[f"rouge{n}"])
-        hyp_grams = rouge_scorer._create_ngrams(hyp_tokens, n)
-        ref_grams = rouge_scorer._create_ngrams(ref_tokens, n)
+        hyp_grams = rouge_ngrams(hyp_tokens, n)
+        ref_grams = rouge_ngrams(ref_tokens, n)
         for tokens, flags, own, other in (
             (hyp_tokens, detail.hyp_ngram_match[n - 1], hyp_grams, ref_grams),
             (ref_tokens, detail.ref_ngram_match[n - 1], ref_grams, hyp_grams),
@@ -312,19 +320,13 @@ def test_invalid_input_raises_clear_errors() -> None:
         RougeStats(3, 2, 5)
 
 
-def _read_lines(path: Path) -> list[str]:
-    if not path.exists():
-        pytest.skip(f"shared data not found: {path}")
-    return path.read_text(encoding="utf-8").splitlines()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("stem", [False, True])
 def test_compare_mt_headlines_match_rouge_score(stem: bool) -> None:
     folder = DATA / "compare-mt-sum-en"
-    refs = _read_lines(folder / "ref.txt")
-    sys1 = _read_lines(folder / "sys.sys1.txt")
-    sys2 = _read_lines(folder / "sys.sys2.txt")
+    refs = data_lines(folder / "ref.txt")
+    sys1 = data_lines(folder / "sys.sys1.txt")
+    sys2 = data_lines(folder / "sys.sys2.txt")
     assert len(refs) == len(sys1) == len(sys2)
     for ref_text, hyp1, hyp2 in zip(refs, sys1, sys2, strict=True):
         prepared = prepare(ref_text, stem)
@@ -342,10 +344,10 @@ def test_compare_mt_headlines_match_rouge_score(stem: bool) -> None:
 @pytest.mark.parametrize("stem", [False, True])
 def test_cnndm_multi_sentence_summaries_match_rouge_score(stem: bool) -> None:
     folder = DATA / "cnndm-pointer-gen" / "sent_marked"
-    refs = [line.replace(" <n> ", "\n") for line in _read_lines(folder / "ref.txt")]
+    refs = [line.replace(" <n> ", "\n") for line in data_lines(folder / "ref.txt")]
     systems = ["baseline", "pointer-gen", "pointer-gen-cov"]
     outputs = [
-        [line.replace(" <n> ", "\n") for line in _read_lines(folder / f"sys.{name}.txt")]
+        [line.replace(" <n> ", "\n") for line in data_lines(folder / f"sys.{name}.txt")]
         for name in systems
     ]
     assert all(len(out) == len(refs) for out in outputs)
@@ -362,7 +364,7 @@ def test_cnndm_multi_sentence_summaries_match_rouge_score(stem: bool) -> None:
                 tokenize(hyp_text, stem), prepared, hypothesis_sentences=sentences(hyp_text, stem)
             )
             assert as_tuple(score_of(detail.rouge_lsum)) == tuple(expected["rougeLsum"])
-            assert [r for _, r in detail.lcs] == RS_LCS_IND(
+            assert [r for _, r in detail.lcs] == rouge_lcs_ind(
                 tokenize(ref_text, stem), tokenize(hyp_text, stem)
             )
 
@@ -373,13 +375,11 @@ def test_tokens_and_sentences_are_independent_inputs() -> None:
     ref_tokens, ref_sentences = ["a", "b", "c"], [["x", "y"]]
     ref = prepare_ref(ref_tokens, sentences=ref_sentences)
     hyp, hyp_sentences = ["a", "b"], [["y"], ["x", "y"]]
-    assert as_tuple(score_of(rouge_l(hyp, ref))) == tuple(rouge_scorer._score_lcs(ref_tokens, hyp))
+    assert as_tuple(score_of(rouge_l(hyp, ref))) == tuple(rouge_score_lcs(ref_tokens, hyp))
     assert as_tuple(score_of(rouge_n(hyp, ref, 2))) == tuple(
-        rouge_scorer._score_ngrams(
-            rouge_scorer._create_ngrams(ref_tokens, 2), rouge_scorer._create_ngrams(hyp, 2)
-        )
+        rouge_score_ngrams(rouge_ngrams(ref_tokens, 2), rouge_ngrams(hyp, 2))
     )
     assert as_tuple(score_of(rouge_lsum(hyp_sentences, ref))) == tuple(
-        rouge_scorer._summary_level_lcs(ref_sentences, hyp_sentences)
+        rouge_summary_lcs(ref_sentences, hyp_sentences)
     )
     assert rouge_lsum(hyp_sentences, ref) == RougeStats(2, 3, 2)

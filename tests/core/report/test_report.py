@@ -9,11 +9,8 @@ tests/core/report/test_report_chromium.py.
 
 from __future__ import annotations
 
-import html.parser
 import math
-import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +39,8 @@ from matchlight.core.session.comparison import ComparisonSession
 from matchlight.core.session.store import SessionInput, SessionStore
 from matchlight.core.text.tokenizers import bleu_tokenizer
 from tests.conftest import SAMPLE, SHARED_DATA
+from tests.core.report.reportkit import Dom, Node, painted
+from tests.kit import read_lines
 
 WMT = SHARED_DATA / "wmt22-de-en"
 SEGMENTS = "1-700,900-1200"
@@ -51,75 +50,6 @@ MAX_ROWS = 30
 
 # -- a small DOM of the written page ---------------------------------------------------------
 
-_VOID = {"br", "meta", "img", "input", "link", "hr", "wbr", "source", "area", "base", "col"}
-
-
-@dataclass
-class Node:
-    tag: str
-    attrs: dict[str, str]
-    children: list[Node | str] = field(default_factory=list)
-
-    @property
-    def classes(self) -> set[str]:
-        return set(self.attrs.get("class", "").split())
-
-    def iter(self) -> Iterator[Node]:
-        yield self
-        for child in self.children:
-            if isinstance(child, Node):
-                yield from child.iter()
-
-    def find_all(self, test: Callable[[Node], bool]) -> list[Node]:
-        return [node for node in self.iter() if test(node)]
-
-    def text(self) -> str:
-        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
-
-
-class Dom(html.parser.HTMLParser):
-    """The page as a tree; text is unescaped, so it is what a browser shows."""
-
-    def __init__(self, page: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = Node("#document", {})
-        self._stack = [self.root]
-        self.feed(page)
-        self.close()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        node = Node(tag, {k: v or "" for k, v in attrs})
-        self._stack[-1].children.append(node)
-        if tag not in _VOID:
-            self._stack.append(node)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._stack[-1].children.append(Node(tag, {k: v or "" for k, v in attrs}))
-
-    def handle_endtag(self, tag: str) -> None:
-        for depth in range(len(self._stack) - 1, 0, -1):
-            if self._stack[depth].tag == tag:
-                del self._stack[depth:]
-                return
-
-    def handle_data(self, data: str) -> None:
-        self._stack[-1].children.append(data)
-
-    def all(self, tag: str | None = None, **attrs: str) -> list[Node]:
-        def test(node: Node) -> bool:
-            if tag is not None and node.tag != tag:
-                return False
-            return all(
-                node.attrs.get(k.rstrip("_").replace("_", "-")) == v for k, v in attrs.items()
-            )
-
-        return self.root.find_all(test)
-
-    def one(self, tag: str | None = None, **attrs: str) -> Node:
-        found = self.all(tag, **attrs)
-        assert len(found) == 1, f"{len(found)} matches for {tag} {attrs}"
-        return found[0]
-
 
 def value(node: Node) -> float:
     text = node.attrs["data-value"]
@@ -128,34 +58,6 @@ def value(node: Node) -> float:
 
 def same(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or a == b
-
-
-def painted(div: Node) -> tuple[str, list[tuple[str | None, str | None, str | None]]]:
-    """The shown text of a ``.text`` div and, per character, its tint class, underline class
-    and error box severity (markers, omission carets and the cut note are not text)."""
-    chars: list[str] = []
-    looks: list[tuple[str | None, str | None, str | None]] = []
-
-    def walk(node: Node, tint: str | None, line: str | None, box: str | None) -> None:
-        classes = node.classes
-        if node.tag == "sup" or classes & {"omit", "cut"}:
-            return
-        for c in classes:
-            if re.fullmatch(r"m\d+|tx|tl", c):
-                tint = c
-            elif c in ("uu", "ux", "ul"):
-                line = c
-            elif c.startswith("sev-") and "err" in classes:
-                box = c.removeprefix("sev-")
-        for child in node.children:
-            if isinstance(child, str):
-                chars.append(child)
-                looks.extend([(tint, line, box)] * len(child))
-            else:
-                walk(child, tint, line, box)
-
-    walk(div, None, None, None)
-    return "".join(chars), looks
 
 
 def expected_looks(
@@ -493,12 +395,8 @@ def _sample_inputs() -> list[SessionInput]:
     ]
 
 
-def _lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").splitlines()
-
-
 def _span(system: str, segment: int, word: str, category: str, severity: str, **kw) -> ErrorSpan:
-    line = _lines(SAMPLE / f"sys.{system}.txt")[segment]
+    line = read_lines(SAMPLE / f"sys.{system}.txt")[segment]
     start = line.index(word)
     return ErrorSpan.create(
         system=system, segment=segment, line=line, start=start, end=start + len(word),
@@ -522,15 +420,17 @@ def _sample_session(tmp_path: Path, spans: list[ErrorSpan], scores: list[Segment
 
 
 def test_a_session_gives_settings_selection_baseline_and_annotations(tmp_path: Path) -> None:
-    fluent = _lines(SAMPLE / "sys.fluent.txt")
+    fluent = read_lines(SAMPLE / "sys.fluent.txt")
+    literal = read_lines(SAMPLE / "sys.literal.txt")
+    rough = read_lines(SAMPLE / "sys.rough.txt")
     word = fluent[3].split()[1]
     spans = [
         _span("fluent", 3, word, "Accuracy/Mistranslation", "major", note="<i>why</i>"),
         _span("fluent", 3, fluent[3].split()[0], "Fluency/Grammar", "minor"),
-        _span("literal", 4, _lines(SAMPLE / "sys.literal.txt")[4].split()[0], "Style", "minor"),
-        _span("rough", 5, _lines(SAMPLE / "sys.rough.txt")[5].split()[0], "Accuracy", "critical"),
-        _span("rough", 20, _lines(SAMPLE / "sys.rough.txt")[20].split()[0], "Accuracy", "major"),
-        _span("rough", 5, _lines(SAMPLE / "sys.rough.txt")[5].split()[-1], "Style", "minor",
+        _span("literal", 4, literal[4].split()[0], "Style", "minor"),
+        _span("rough", 5, rough[5].split()[0], "Accuracy", "critical"),
+        _span("rough", 20, rough[20].split()[0], "Accuracy", "major"),
+        _span("rough", 5, rough[5].split()[-1], "Style", "minor",
               status=Status.UNDECIDED),
     ]  # fmt: skip
     omission_line = fluent[6]
@@ -621,7 +521,7 @@ def test_a_session_gives_settings_selection_baseline_and_annotations(tmp_path: P
 
 
 def test_spans_follow_changed_lines_or_are_listed_as_unplaced(tmp_path: Path) -> None:
-    lines = _lines(SAMPLE / "sys.fluent.txt")
+    lines = read_lines(SAMPLE / "sys.fluent.txt")
     moved_word, gone_word = lines[3].split()[2], lines[4].split()[0]
     spans = [
         _span("fluent", 3, moved_word, "Accuracy", "major"),
@@ -763,7 +663,7 @@ def test_the_tints_are_the_apps() -> None:
 def test_the_apps_session_format_is_read(tmp_path: Path) -> None:
     """The app stores its settings as {config, specs, reference_names}, the baseline by name and
     the highlight mode in the layout; the inputs may be columns of a TSV file."""
-    refs, hyps = _lines(SAMPLE / "ref.en.txt"), _lines(SAMPLE / "sys.literal.txt")
+    refs, hyps = read_lines(SAMPLE / "ref.en.txt"), read_lines(SAMPLE / "sys.literal.txt")
     table_file = tmp_path / "pairs.tsv"
     rows = [f"{r.replace(chr(9), ' ')}\t{h.replace(chr(9), ' ')}" for r, h in zip(refs, hyps)]
     table_file.write_text("ref\thyp\n" + "\n".join(rows) + "\n", encoding="utf-8")

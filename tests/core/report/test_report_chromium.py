@@ -29,7 +29,7 @@ from matchlight.core.cli.report import main
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.session.store import SessionInput, SessionStore
 from tests.conftest import SAMPLE
-from tests.core.report.test_report import Dom, painted
+from tests.core.report.reportkit import Dom, painted
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(

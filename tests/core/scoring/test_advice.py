@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sacrebleu
-from rouge_score import tokenizers
 
 from matchlight.core.cli import main
 from matchlight.core.scoring.advice import (
@@ -21,8 +20,7 @@ from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.text import mecab
 from matchlight.core.text.corpus import CorpusText
 from tests.conftest import DATASETS, Dataset
-
-ROUGE_TOKENIZER = tokenizers.DefaultTokenizer(use_stemmer=False)
+from tests.refs import rouge_tokens
 
 
 def _dataset(name: str) -> Dataset:
@@ -44,7 +42,7 @@ def _keys(advice) -> list[str]:
 
 def _rouge_score_keeps(line: str) -> tuple[int, int]:
     """(letters and digits rouge-score's tokens keep, letters and digits of the line)."""
-    kept = sum(len(token) for token in ROUGE_TOKENIZER.tokenize(line))
+    kept = sum(len(token) for token in rouge_tokens(line))
     return kept, sum(ch.isalnum() for ch in line)
 
 
@@ -89,7 +87,7 @@ def test_chinese_references_get_tokenizer_advice() -> None:
     advice = {a.key: a for a in scoring_advice(table, profile=profile)}
     assert advice["cjk-tokenizer"].fix == {"bleu": {"tokenize": "zh"}}
     # rouge-score's own tokenizer decides which references are empty.
-    empty = sum(1 for col in text.references for line in col if not ROUGE_TOKENIZER.tokenize(line))
+    empty = sum(1 for col in text.references for line in col if not rouge_tokens(line))
     assert empty > 0
     assert advice["rouge-empty"].message.startswith(f"{empty} of {2 * 300} references")
     fixed_config = ScoringConfig().apply(
@@ -185,7 +183,7 @@ def test_korean_advice_says_what_each_tokenizer_does_with_hangul() -> None:
     assert "pip install" not in korean.message
     # rouge-score really drops every Hangul syllable: the references' tokens hold none.
     for line in text.references[0][:50]:
-        assert not any("\uac00" <= ch <= "\ud7a3" for ch in "".join(ROUGE_TOKENIZER.tokenize(line)))
+        assert not any("\uac00" <= ch <= "\ud7a3" for ch in "".join(rouge_tokens(line)))
     # 13a keeps the eojeol whole; char splits the syllables (sacreBLEU's own tokenizers).
     line = text.references[0][1]
     words = sacrebleu.BLEU(tokenize="13a").tokenizer(line).split()

@@ -25,6 +25,7 @@ from matchlight.core.scoring.contrast import (
 from matchlight.core.scoring.detail import RowDetail, RowDetailer
 from matchlight.core.style.palette import DARK, LIGHT, Theme, contrast_ratio, parse_hex
 from tests.conftest import SHARED_DATA
+from tests.kit import read_lines
 
 CONFIG = ScoringConfig().with_metrics("bleu,rouge,chrf")
 Span = tuple[int, int]
@@ -199,7 +200,7 @@ WMT_SYSTEMS = ("JDExploreAcademy", "Online-W", "LT22")
 
 
 def _lines(name: str) -> list[str]:
-    return (WMT / name).read_text(encoding="utf-8").split("\n")[:WMT_ROWS]
+    return read_lines(WMT / name)[:WMT_ROWS]
 
 
 @pytest.fixture(scope="module")

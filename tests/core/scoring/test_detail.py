@@ -27,9 +27,8 @@ from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.detail import RowDetail, RowDetailer, row_detail
 from matchlight.core.text.types import Tokens
 from tests.conftest import Dataset, dataset_params, rewrite_13a
+from tests.refs import rouge_lcs_ind, rouge_tokens, sacrebleu_tokens
 
-# rouge-score 0.1.2 calls it ``lcs_ind``; older/newer versions use ``_lcs_ind``.
-RS_LCS_IND = getattr(rouge_scorer, "_lcs_ind", None) or rouge_scorer.lcs_ind
 ALL = ("bleu", "rouge", "nltk_bleu")
 # NLTK warns on every sentence without matches of some order; the values are what is checked.
 pytestmark = pytest.mark.filterwarnings("ignore:\\s*The hypothesis contains 0 counts")
@@ -57,7 +56,7 @@ def _bleu_settings(config: ScoringConfig) -> BleuSettings:
 
 
 def _sacre_tokens(tokenize: str, lowercase: bool, line: str) -> list[str]:
-    return _sacrebleu(tokenize, lowercase)._preprocess_segment(line).split()
+    return sacrebleu_tokens(_sacrebleu(tokenize, lowercase), line)
 
 
 def _rouge_text(line: str, separator: str | None) -> str:
@@ -68,7 +67,7 @@ def _rouge_text(line: str, separator: str | None) -> str:
 
 
 def _rouge_words(line: str) -> list[str]:
-    return _scorer("rougeL")._tokenizer.tokenize(line)
+    return rouge_tokens(line)
 
 
 def _as_tuple(score: object) -> tuple[float, float, float]:
@@ -185,15 +184,15 @@ def _check_rouge(config: ScoringConfig, detail: RowDetail) -> None:
         hyp_words = list(tokens.words)
         for r, pair in enumerate(rouge.pairs(s)):
             # The LCS is the one rouge-score's backtrack picks.
-            assert [j for _, j in pair.lcs] == RS_LCS_IND(ref_words[r], hyp_words)
-            lcs = set(RS_LCS_IND(ref_words[r], hyp_words))
+            assert [j for _, j in pair.lcs] == rouge_lcs_ind(ref_words[r], hyp_words)
+            lcs = set(rouge_lcs_ind(ref_words[r], hyp_words))
             assert layer.reference(r, s) == [
                 (*rouge.references[r].spans[j], "lcs", 1) for j in sorted(lcs)
             ]
         # The output's LCS tokens with the reference ROUGE-L picked.
         picked = chosen["rougeL"][1]
         hyp_side = [i for i, _ in rouge.pairs(s)[picked].lcs]
-        assert len(hyp_side) == len(RS_LCS_IND(ref_words[picked], hyp_words))
+        assert len(hyp_side) == len(rouge_lcs_ind(ref_words[picked], hyp_words))
         assert layer.hypothesis(s) == [(*tokens.spans[i], "lcs", 1) for i in hyp_side]
         assert rouge.lcs_length(s) == len(hyp_side)
 

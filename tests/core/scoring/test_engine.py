@@ -25,6 +25,7 @@ from matchlight.core.scoring.engine import (
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText
 from tests.conftest import Dataset, dataset_params, make_config
+from tests.refs import sacrebleu_tokens
 
 TOL = 1e-9
 
@@ -199,11 +200,11 @@ def test_nltk_flavour_through_the_engine(method: str, small_mt) -> None:
     refs, systems, names = small_mt
     config = make_config(metrics=("nltk_bleu",), nltk_smoothing=method, nltk_tokenize="13a")
     table = score_corpus(_text(refs, systems, names), config)
-    tokenize = BLEU()._preprocess_segment  # the 13a tokens nltk is given
+    bleu = BLEU()  # the 13a tokens nltk is given
     smoothing = getattr(nltk_bleu.SmoothingFunction(), method)
     for s, hyps in enumerate(systems):
-        hyp_tokens = [tokenize(h).split() for h in hyps]
-        ref_tokens = [[tokenize(r[i]).split() for r in refs] for i in range(len(hyps))]
+        hyp_tokens = [sacrebleu_tokens(bleu, h) for h in hyps]
+        ref_tokens = [[sacrebleu_tokens(bleu, r[i]) for r in refs] for i in range(len(hyps))]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             for i in range(len(hyps)):

@@ -21,11 +21,12 @@ from matchlight.core.scoring.engine import (
 )
 from matchlight.core.scoring.results import ScoreTable
 from tests.conftest import SAMPLE, make_config
+from tests.kit import read_lines
 
 
 def _sample(repeat: int) -> CorpusText:
     def read(name: str) -> tuple[str, ...]:
-        return tuple((SAMPLE / name).read_text(encoding="utf-8").splitlines() * repeat)
+        return tuple(read_lines(SAMPLE / name) * repeat)
 
     return CorpusText(
         references=(read("ref.en.txt"), read("ref2.en.txt")),

@@ -7,7 +7,10 @@ Only core is used (what the app's controller drives on save and open).
 
 from __future__ import annotations
 
+import hashlib
+import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -15,21 +18,23 @@ import pytest
 from sacrebleu.metrics.chrf import CHRF
 
 from matchlight.core.analysis.selection import ScoreRange, Selection
-from matchlight.core.io.inputs import InputSpec, load_comparison
 from matchlight.core.io.labels import read_labels
 from matchlight.core.io.scores import ScoreSpec, read_scores
 from matchlight.core.metrics.base import Scale, ScoreColumn, infer_scale
-from matchlight.core.scoring.config import ScoringConfig
-from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.session.comparison import ComparisonSession, ComparisonState
-from matchlight.core.session.imported import LabelImport, ScoreImport
+from matchlight.core.session.imported import (
+    ImportedFile,
+    LabelImport,
+    ScoreImport,
+    import_from_json,
+)
 from matchlight.core.session.store import (
     SCHEMA_VERSION,
     SessionError,
-    SessionInput,
     SessionStore,
     file_digest,
 )
+from tests.core.session.sessionkit import inputs_of, open_comparison
 
 REF = [
     "The cat sits on the mat.",
@@ -89,31 +94,6 @@ def files(tmp_path: Path) -> dict[str, str]:
         "comet": write(tmp_path / "comet.txt", comet),
         "domain": write(tmp_path / "meta.tsv", ["domain\tdoc", *(f"{d}\td{d}" for d in DOMAINS)]),
     }
-
-
-def open_comparison(files: dict[str, str]) -> ComparisonSession:
-    comparison = load_comparison(
-        source=None,
-        references=[InputSpec(files["ref"], name="ref")],
-        systems=[InputSpec(files["A"], name="A"), InputSpec(files["B"], name="B")],
-    )
-    text = comparison.corpus_text()
-    config = ScoringConfig()
-    return ComparisonSession(
-        text,
-        config=config,
-        reference_names=("ref",),
-        comparison=comparison,
-        table=score_corpus(text, config),
-    )
-
-
-def inputs_of(files: dict[str, str]) -> list[SessionInput]:
-    return [
-        SessionInput.from_file(files["ref"], role="reference", name="ref"),
-        SessionInput.from_file(files["A"], role="system", name="A"),
-        SessionInput.from_file(files["B"], role="system", name="B"),
-    ]
 
 
 def import_both(
@@ -387,3 +367,61 @@ def test_an_import_stored_before_scales_gets_the_scale_of_its_values(
     mine = ScoreImport(chosen, scores.systems, scores.values, scores.files)
     again = ScoreImport.from_stored(mine.definition(), mine.data())
     assert again.column == chosen
+
+
+# -- hostile sources and records ---------------------------------------------------------------
+
+
+def test_status_never_blocks_on_a_pipe_or_reads_a_device(
+    tmp_path: Path, finishes: Callable[..., object]
+) -> None:
+    """A session names a file of size 0 that is now a named pipe, or /dev/zero (a hostile
+    session): status answers at once instead of waiting for a writer or reading forever."""
+    fifo = tmp_path / "comet.txt"
+    os.mkfifo(fifo)
+    empty_sha = hashlib.sha256(b"").hexdigest()
+    for path in (str(fifo), "/dev/zero"):
+        record = ImportedFile(path, empty_sha, 0, {"fmt": "text"})
+        assert finishes(record.status, fifo) == "missing"
+
+
+def test_status_hashes_no_more_than_the_recorded_size(tmp_path: Path) -> None:
+    path = tmp_path / "comet.txt"
+    path.write_bytes(b"0.5\n" * 4)
+    record = ImportedFile.from_file(path, spec={})
+    assert record.status() == "same"
+    path.write_bytes(b"0.6\n" * 4)
+    assert record.status() == "changed"
+    with path.open("wb") as handle:
+        handle.truncate(1 << 40)  # sparse: a terabyte is not read to find it changed
+    assert record.status() == "changed"
+    path.unlink()
+    assert record.status() == "missing"
+
+
+@pytest.mark.parametrize(
+    ("definition", "problem"),
+    [
+        ('{"name": "d", "file": ' + "[" * 5000 + "]" * 5000 + "}", "nested more than 64"),
+        ('{"name": "d", "count": ' + "1" * 5000 + "}", "a number of 5,000 characters"),
+        ('{"name": "d", "count": 1e999}', "too large for a float"),
+        ('{"name": "d", "file": []}', "an imported file must be an object, not a list"),
+        ('{"name": "d", "file": {"path": "p", "sha256": "0", "size": 1, "spec": 3}}', "spec"),
+        ("[1, 2]", "an import's definition must be an object, not a list"),
+    ],
+)
+def test_a_hostile_import_record_is_a_value_error(definition: str, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        import_from_json("labels", definition, b'["a"]')
+
+
+def test_hostile_stored_labels_and_columns_are_value_errors() -> None:
+    file = '{"path": "p", "sha256": "0", "size": 1}'
+    with pytest.raises(ValueError, match="the stored labels: nested more than 64"):
+        import_from_json("labels", '{"name": "d", "file": ' + file + "}", b"[" * 3000)
+    labels = import_from_json("labels", '{"name": "d", "file": ' + file + "}", b'["\\ud800"]')
+    assert isinstance(labels, LabelImport) and labels.labels == ("\ufffd",)
+    with pytest.raises(ValueError, match="a score import's column must be an object"):
+        import_from_json(
+            "scores", '{"column": "x", "systems": [], "shape": [0, 0], "files": []}', b""
+        )

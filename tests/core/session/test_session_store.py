@@ -33,6 +33,8 @@ from matchlight.core.session.store import (
     SessionStore,
 )
 from tests.conftest import SHARED_DATA
+from tests.core.session.sessionkit import damage_spans
+from tests.kit import read_lines
 
 WMT = SHARED_DATA / "wmt22-de-en"
 EMOJI = "\U0001f600"
@@ -57,7 +59,7 @@ def real_inputs() -> list[SessionInput]:
 
 
 def lines_of(name: str) -> list[str]:
-    return (WMT / f"sys.{name}.txt").read_text(encoding="utf-8").split("\n")[:-1]
+    return read_lines(WMT / f"sys.{name}.txt")
 
 
 def a_span(segment: int = 0, system: str = "PROMT", **kw: object) -> ErrorSpan:
@@ -194,16 +196,9 @@ def test_store_accepts_an_mqm_import_in_one_go(tmp_path: Path) -> None:
 def damaged_copy(tmp_path: Path) -> Path:
     with new_store(tmp_path, "good.matchlight") as store:
         store.add_many([a_span(k % 50) for k in range(3000)])
-    path = tmp_path / "good.matchlight"
-    conn = sqlite3.connect(path)
-    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'spans'").fetchone()[0]
-    page = conn.execute("PRAGMA page_size").fetchone()[0]
-    conn.close()
-    data = bytearray(path.read_bytes())
-    for k in range((root - 1) * page, root * page):
-        data[k] = 0xA5  # scribble over the root page of the spans table
     bad = tmp_path / "bad.matchlight"
-    bad.write_bytes(bytes(data))
+    bad.write_bytes((tmp_path / "good.matchlight").read_bytes())
+    damage_spans(bad)
     return bad
 
 

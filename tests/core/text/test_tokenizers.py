@@ -19,7 +19,6 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from nltk.stem.porter import PorterStemmer
-from rouge_score.tokenizers import DefaultTokenizer
 from sacrebleu.metrics.bleu import BLEU
 
 from matchlight.core.text.textspan import MappedText, word_spans
@@ -34,13 +33,11 @@ from matchlight.core.text.tokenizers import (
     split_lines,
 )
 from matchlight.core.text.types import Tokens
-from tests.conftest import rewrite_13a
+from tests.conftest import SHARED_DATA, rewrite_13a
+from tests.kit import read_lines
+from tests.refs import rouge_tokens, sacrebleu_tokens
 
-DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
-
-
-def _read_lines(path: Path) -> list[str]:
-    return split_lines(path.read_text(encoding="utf-8"))
+DATA = SHARED_DATA
 
 
 # --------------------------------------------------------------------------------------------
@@ -54,16 +51,11 @@ def _sacrebleu(name: str, lowercase: bool) -> BLEU:
 
 def sacrebleu_words(name: str, lowercase: bool, line: str) -> list[str]:
     """The tokens sacrebleu's BLEU extracts n-grams from (``extract_all_word_ngrams`` splits)."""
-    return _sacrebleu(name, lowercase)._preprocess_segment(line).split()
-
-
-@functools.cache
-def _rouge_reference(stem: bool) -> DefaultTokenizer:
-    return DefaultTokenizer(use_stemmer=stem)
+    return sacrebleu_tokens(_sacrebleu(name, lowercase), line)
 
 
 def rouge_score_words(line: str, *, stem: bool) -> list[str]:
-    return _rouge_reference(stem).tokenize(line)
+    return rouge_tokens(line, stem=stem)
 
 
 def _fold_sigma(text: str) -> str:
@@ -537,8 +529,8 @@ def test_sentence_spans_on_sentence_marked_data(name: str) -> None:
     path = DATA / "cnndm-pointer-gen" / "sent_marked" / name
     if not path.is_file():
         pytest.skip(f"{path} not found")
-    plain = _read_lines(path.parents[1] / name)
-    for marked, joined in zip(_read_lines(path), plain, strict=True):
+    plain = read_lines(path.parents[1] / name)
+    for marked, joined in zip(read_lines(path), plain, strict=True):
         spans = sentence_spans(marked, " <n> ")
         sentences = [marked[a:b] for a, b in spans]
         assert sentences == _rouge_lsum_sentences(marked, " <n> ")
@@ -577,7 +569,7 @@ def _data_file_id(path: Path) -> str:
 def test_conformance_on_shared_data(path: Path | None) -> None:
     if path is None:
         pytest.skip(f"shared datasets not found at {DATA}")
-    lines = _read_lines(path)
+    lines = read_lines(path)
     assert lines
     for line in lines:
         check_bleu("13a", False, line)
@@ -598,7 +590,7 @@ def test_unicode_tokenizer_on_real_text(folder: str) -> None:
     path = DATA / folder / "ref.txt"
     if not path.is_file():
         pytest.skip(f"{path} not found")
-    lines = _read_lines(path)
+    lines = read_lines(path)
     tok = rouge_tokenizer("unicode")
     for line in lines:
         if any(unicodedata.category(c) == "Cn" for c in line):

@@ -41,56 +41,21 @@ from matchlight.core.session.store import (  # noqa: E402
 )
 from matchlight.gui.annotate.dialogs import RecoveryDialog  # noqa: E402
 from matchlight.gui.annotate.install import add_session_argument, start_session  # noqa: E402
-from tests.gui.annotate.test_annotate import (  # noqa: E402
+from tests.core.session.sessionkit import damage_spans  # noqa: E402
+from tests.gui.annotate.annotatekit import (  # noqa: E402
     SYSTEM_A,
+    TIMEOUT,
     Harness,
     add,
+    open_in_new_window,
     small_specs,
+    wait_scored,
     write_lines,
 )
-
-TIMEOUT = 120_000
 
 
 def digest(path: Path) -> str:
     return file_digest(path)[0]
-
-
-def wait_scored(h: Harness, config=None) -> None:
-    window = h.window
-    h.qtbot.waitUntil(
-        lambda: (
-            window.table is not None
-            and window.table.complete
-            and not window.controller.running
-            and (config is None or window.config == config)
-        ),
-        timeout=TIMEOUT,
-    )
-    h.settle()
-
-
-def open_in_new_window(qtbot, tmp_path: Path, path: Path, name: str, **kwargs) -> Harness:
-    other = Harness(qtbot, tmp_path, name=name)
-    other.window.show()
-    assert other.c.open_session(path, **kwargs), other.errors
-    return other
-
-
-@pytest.fixture
-def recovery(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "recovery"
-    monkeypatch.setenv(RECOVERY_ENV, str(folder))
-    return folder
-
-
-@pytest.fixture
-def small(qtbot, tmp_path, recovery):
-    h = Harness(qtbot, tmp_path)
-    h.window.show()
-    h.open(small_specs(tmp_path / "data"))
-    yield h
-    h.window.close()
 
 
 # -- autosave ----------------------------------------------------------------------------------
@@ -316,22 +281,11 @@ def saved_session(h: Harness, tmp_path: Path, n_spans: int = 0) -> Path:
     return path
 
 
-def damage(path: Path) -> None:
-    conn = sqlite3.connect(path)
-    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'spans'").fetchone()[0]
-    page = conn.execute("PRAGMA page_size").fetchone()[0]
-    conn.close()
-    data = bytearray(path.read_bytes())
-    for k in range((root - 1) * page, root * page):
-        data[k] = 0xA5
-    path.write_bytes(bytes(data))
-
-
 def test_damaged_session_is_refused_untouched_and_opens_as_a_read_only_copy(
     qtbot, small, tmp_path, recovery
 ):
     path = saved_session(small, tmp_path, n_spans=3000)
-    damage(path)
+    damage_spans(path)
     before = digest(path)
     siblings = sorted(p.name for p in path.parent.iterdir())
     other = Harness(qtbot, tmp_path, name="second")
@@ -505,7 +459,7 @@ def child(data: str, recovery: str) -> None:
     from matchlight.gui.shell.app import ensure_application
 
     app = ensure_application()
-    from tests.gui.annotate.test_annotate import Harness as _Harness
+    from tests.gui.annotate.annotatekit import Harness as _Harness
 
     class Bot:
         def waitUntil(self, condition, timeout=TIMEOUT):

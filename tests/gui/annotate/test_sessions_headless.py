@@ -27,13 +27,12 @@ from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, esa_prefill, segment
 from matchlight.core.annotation.offsets import Utf16Index
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, AnnotationMode
 from matchlight.core.annotation.workspace import AnnotationQuery, AnnotationWorkspace
-from matchlight.core.io.inputs import InputSpec, load_comparison
 from matchlight.core.metrics.base import ScoreColumn
-from matchlight.core.scoring.config import ScoringConfig
-from matchlight.core.scoring.engine import score_corpus
-from matchlight.core.session.comparison import ComparisonSession, ComparisonState
+from matchlight.core.session.comparison import ComparisonState
 from matchlight.core.session.store import SessionInput, SessionStore
 from tests.conftest import SHARED_DATA
+from tests.core.session.sessionkit import inputs_of, open_comparison
+from tests.kit import data_lines
 
 EMOJI = "\U0001f600"
 RARE_CJK = "\U00020000"
@@ -55,31 +54,6 @@ def files(tmp_path: Path) -> dict[str, str]:
         "A": write(tmp_path / "sys.A.en", HYP_A),
         "B": write(tmp_path / "sys.B.en", HYP_B),
     }
-
-
-def open_comparison(files: dict[str, str]) -> ComparisonSession:
-    comparison = load_comparison(
-        source=None,
-        references=[InputSpec(files["ref"], name="ref")],
-        systems=[InputSpec(files["A"], name="A"), InputSpec(files["B"], name="B")],
-    )
-    text = comparison.corpus_text()
-    config = ScoringConfig()
-    return ComparisonSession(
-        text,
-        config=config,
-        reference_names=("ref",),
-        comparison=comparison,
-        table=score_corpus(text, config),
-    )
-
-
-def inputs_of(files: dict[str, str]) -> list[SessionInput]:
-    return [
-        SessionInput.from_file(files["ref"], role="reference", name="ref"),
-        SessionInput.from_file(files["A"], role="system", name="A"),
-        SessionInput.from_file(files["B"], role="system", name="B"),
-    ]
 
 
 def test_annotate_save_reopen_everything_equal(tmp_path: Path, files: dict[str, str]) -> None:
@@ -296,10 +270,7 @@ def test_workspace_writes_the_file_first_and_keeps_memory_in_step(tmp_path: Path
 
 
 def wmt_lines(system: str) -> list[str]:
-    path = SHARED_DATA / "wmt22-de-en" / f"sys.{system}.txt"
-    if not path.exists():
-        pytest.skip("shared/data/wmt22-de-en is not present")
-    return path.read_text(encoding="utf-8").split("\n")[:-1]
+    return data_lines(SHARED_DATA / "wmt22-de-en" / f"sys.{system}.txt")
 
 
 def test_scores_and_filters_equal_core_on_real_outputs() -> None:

@@ -17,12 +17,15 @@ from matchlight.core.analysis.selection import ScoreRange, Selection
 from matchlight.core.io.labels import read_labels
 from matchlight.core.io.scores import ScoreSpec, read_scores
 from matchlight.core.session.store import SessionStore
-from tests.gui.annotate.test_annotate import REFERENCE, SYSTEM_A, SYSTEM_B, Harness
-from tests.gui.annotate.test_sessions import open_in_new_window, recovery, small, wait_scored
-from tests.gui.chartkit import settle, wait_job
-from tests.gui.charts.test_charts_dock import accept
-
-__all__ = ["recovery", "small"]  # fixtures used by name
+from tests.gui.annotate.annotatekit import (
+    REFERENCE,
+    SYSTEM_A,
+    SYSTEM_B,
+    Harness,
+    open_in_new_window,
+    wait_scored,
+)
+from tests.gui.chartkit import accept, settle, wait_job
 
 DOMAINS = ["animals", "misc", "animals", "nature", "nature", "food"]
 

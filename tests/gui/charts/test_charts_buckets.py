@@ -26,31 +26,26 @@ from matchlight.gui.charts.buckets import (
     BucketsPanel,
     top_labels,
 )
-from tests.gui.chartkit import EN_ZH, click_at, dark_palette, de_en, en_zh, linked, settle, wait_job
+from tests.gui.chartkit import (
+    EN_ZH,
+    click_at,
+    computed,
+    dark_palette,
+    de_en,
+    en_zh,
+    linked,
+    settle,
+    show_panel,
+)
 
 
 def make_panel(qtbot, data, size=(1000, 480)):
-    link, session = linked(data)
-    panel = BucketsPanel(link)
-    qtbot.addWidget(panel)
-    panel.resize(*size)
-    panel.show()
-    qtbot.waitExposed(panel)
-    panel.keep = session
-    return panel
-
-
-def run(qtbot, panel, **choices):
-    panel.set_choices(**choices)
-    panel.refresh_now()
-    wait_job(qtbot, panel.job)
-    assert panel.result is not None
-    return panel.result
+    return show_panel(qtbot, BucketsPanel, *linked(data), size)
 
 
 def test_reference_length_buckets_are_cores(qtbot, sample) -> None:
     panel = make_panel(qtbot, sample)
-    result = run(qtbot, panel, by="length", metric="bleu")
+    result = computed(qtbot, panel, by="length", metric="bleu")
     tok = bleu_tokenizer("13a")
     lengths = [len(tok(line)) for line in sample.text.references[0]]
     values = np.stack([sample.table.column("bleu", s) for s in range(3)])
@@ -70,7 +65,7 @@ def test_reference_length_buckets_are_cores(qtbot, sample) -> None:
 def test_a_selection_restricts_the_buckets(qtbot, sample) -> None:
     panel = make_panel(qtbot, sample)
     panel.link.session.set_selection(Selection((TextFilter("the"),)))
-    result = run(qtbot, panel, by="ratio", metric="rougeL_f")
+    result = computed(qtbot, panel, by="ratio", metric="rougeL_f")
     rows = panel.link.core.selected_rows()
     table = sample.table
     buckets = ratio_buckets(
@@ -85,7 +80,7 @@ def test_a_selection_restricts_the_buckets(qtbot, sample) -> None:
 
 def test_word_frequency_is_compare_mts_f_measure(qtbot, sample) -> None:
     panel = make_panel(qtbot, sample)
-    result = run(qtbot, panel, by="frequency")
+    result = computed(qtbot, panel, by="frequency")
     tok = bleu_tokenizer("13a")
     reference = [tok(line) for line in sample.text.references[0]]
     systems = [[tok(line) for line in column] for column in sample.text.systems]
@@ -101,7 +96,7 @@ def test_word_frequency_is_compare_mts_f_measure(qtbot, sample) -> None:
 
 def test_clicking_a_bar_selects_its_bucket(qtbot, sample) -> None:
     panel = make_panel(qtbot, sample)
-    result = run(qtbot, panel, by="ratio", metric="bleu")
+    result = computed(qtbot, panel, by="ratio", metric="bleu")
     settle()
     # The bar of system 2 ("rough") in the bucket where its count is largest.
     bucket = int(np.argmax(result.counts[:, 2]))
@@ -136,7 +131,7 @@ def test_domain_labels_on_en_zh(qtbot, save_shot, dark: bool) -> None:
     labels = read_labels(str(EN_ZH / "domain.txt"), n_segments=len(data.text))
     panel.link.add_labels(labels)
     assert panel.by == LABEL_PREFIX + "domain"
-    result = run(qtbot, panel, metric="chrf")
+    result = computed(qtbot, panel, metric="chrf")
     assert result.labels == ("conversation", "ecommerce", "news", "social")
     assert result.counts[:, 0].tolist() == [484, 530, 511, 512]
     values = np.stack([data.table.column("chrf", s) for s in range(5)])
@@ -149,7 +144,7 @@ def test_domain_labels_on_en_zh(qtbot, save_shot, dark: bool) -> None:
 @pytest.mark.parametrize("by", ["length", "frequency"])
 def test_screenshots_de_en(qtbot, save_shot, by: str) -> None:
     panel = make_panel(qtbot, de_en(), size=(1100, 500))
-    run(qtbot, panel, by=by, metric="bleu")
+    computed(qtbot, panel, by=by, metric="bleu")
     settle()
     save_shot(panel, f"charts-buckets-de-en-{by}")
 

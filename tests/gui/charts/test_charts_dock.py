@@ -23,6 +23,7 @@ from matchlight.gui.table.proxy import SegmentFilterProxy
 from tests.gui.chartkit import (
     DE_EN,
     EN_ZH,
+    accept,
     click_at,
     dark_palette,
     de_en,
@@ -78,11 +79,6 @@ def write_scores(folder: Path, data, values: np.ndarray) -> list[str]:
         )
         paths.append(str(path))
     return paths
-
-
-def accept(qtbot, dialog) -> None:
-    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
-    wait_job(qtbot, dialog.job)
 
 
 def test_loading_segment_scores_adds_a_column_everywhere(qtbot, sample, tmp_path: Path) -> None:

@@ -11,18 +11,11 @@ from PySide6.QtCore import Qt
 from matchlight.core.analysis.perreference import reference_report, single_reference_tables
 from matchlight.core.analysis.selection import SegmentRange, Selection
 from matchlight.gui.charts.references import ReferencesPanel, audit_warning, quick_audit
-from tests.gui.chartkit import dark_palette, de_en, en_zh, linked, settle, wait_job
+from tests.gui.chartkit import dark_palette, de_en, en_zh, linked, settle, show_panel, wait_job
 
 
 def make_panel(qtbot, data, size=(1000, 420)):
-    link, session = linked(data)
-    panel = ReferencesPanel(link)
-    qtbot.addWidget(panel)
-    panel.resize(*size)
-    panel.show()
-    qtbot.waitExposed(panel)
-    panel.keep = session
-    return panel
+    return show_panel(qtbot, ReferencesPanel, *linked(data), size)
 
 
 def test_en_zh_ref2_is_online_b_and_the_panel_says_so(qtbot, qtmodeltester) -> None:

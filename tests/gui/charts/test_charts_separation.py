@@ -18,35 +18,28 @@ from matchlight.gui.charts.link import ChartLink
 from matchlight.gui.charts.separation import ALPHA, MAX_ORDER, TOP, SeparationPanel
 from matchlight.gui.table.model import SegmentTableModel
 from matchlight.gui.table.proxy import SegmentFilterProxy
-from tests.gui.chartkit import dark_palette, de_en, en_zh, session_of, settle, wait_job
+from tests.gui.chartkit import (
+    computed,
+    dark_palette,
+    de_en,
+    en_zh,
+    linked,
+    session_of,
+    settle,
+    show_panel,
+    wait_job,
+)
 
 
 def make_panel(qtbot, data, size=(1150, 560), view=None):
-    session = session_of(data)
-    link = ChartLink(table_view=view)
-    link.set_session(session)
-    panel = SeparationPanel(link)
-    qtbot.addWidget(panel)
-    panel.resize(*size)
-    panel.show()
-    qtbot.waitExposed(panel)
-    panel.keep = session
-    return panel
-
-
-def compute(qtbot, panel, **choices):
-    panel.set_choices(**choices)
-    panel.refresh_now()
-    wait_job(qtbot, panel.job)
-    assert panel.result is not None
-    return panel.result
+    return show_panel(qtbot, SeparationPanel, *linked(data, view), size)
 
 
 def test_ngram_lists_are_compare_mts_on_the_selected_rows(qtbot, qtmodeltester) -> None:
     data = de_en()
     panel = make_panel(qtbot, data)
     panel.link.session.set_selection(Selection((TextFilter("the"),)))
-    result = compute(qtbot, panel, a=1, b=0, metric="bleu")
+    result = computed(qtbot, panel, a=1, b=0, metric="bleu")
     rows = panel.link.core.selected_rows()
     tok = bleu_tokenizer("13a")
     refs = [[tok(line) for line in ref] for ref in data.text.references]
@@ -76,7 +69,7 @@ def test_ngram_lists_are_compare_mts_on_the_selected_rows(qtbot, qtmodeltester) 
 def test_influence_is_cores_leave_one_out(qtbot, qtmodeltester) -> None:
     data = de_en()
     panel = make_panel(qtbot, data)
-    result = compute(qtbot, panel, a=2, b=4, metric="bleu")
+    result = computed(qtbot, panel, a=2, b=4, metric="bleu")
     stats, score = table_statistics(data.table, "bleu")
     expected = difference_influence(
         stats_a=stats[2], stats_b=stats[4], score=score, rows=np.arange(len(data.text))
@@ -150,7 +143,7 @@ def test_screenshots(qtbot, save_shot, dataset: str, dark: bool) -> None:
     panel = make_panel(qtbot, data)
     if dark:
         panel.setPalette(dark_palette())
-    compute(qtbot, panel, a=3, b=0, metric="bleu")
+    computed(qtbot, panel, a=3, b=0, metric="bleu")
     settle()
     assert panel.a_model.rowCount() == TOP
     save_shot(panel, f"charts-separation-{dataset}-{'dark' if dark else 'light'}")

@@ -15,18 +15,12 @@ from matchlight.core.analysis.columnstats import (
 )
 from matchlight.core.analysis.selection import Selection, TextFilter
 from matchlight.gui.charts.significance import SignificancePanel, format_p, format_score
-from tests.gui.chartkit import dark_palette, de_en, en_zh, linked, settle, wait_job
+from tests.gui.chartkit import dark_palette, de_en, en_zh, linked, settle, show_panel, wait_job
 
 
 def make_panel(qtbot, data, size=(1100, 560)):
-    link, session = linked(data)
-    panel = SignificancePanel(link)
-    qtbot.addWidget(panel)
-    panel.resize(*size)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel = show_panel(qtbot, SignificancePanel, *linked(data), size)
     panel.refresh_now()
-    panel.keep = session
     return panel
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import warnings
 from itertools import pairwise
-from typing import Any
 
 import pytest
 import sacrebleu
@@ -25,16 +24,6 @@ from matchlight.gui.highlight.ranges import hypothesis_ranges, reference_ranges
 from tests.gui.toymetric import TOY_DETAIL_LIMIT, ToyMetric
 
 NLTK_ON = ScoringConfig().with_metrics("bleu,rouge,nltk_bleu")
-
-
-def row(data: Any, segment: int, config: ScoringConfig | None = None) -> RowDetail:
-    text = data.text
-    return RowDetailer(config or data.config).row(
-        segment=segment,
-        source=None if data.source is None else data.source[segment],
-        references=[r[segment] for r in text.references],
-        systems=list(zip(text.system_names, [s[segment] for s in text.systems], strict=True)),
-    )
 
 
 @pytest.fixture
@@ -85,7 +74,7 @@ def expected_links(detail: RowDetail, mode: str, system: int, index: int) -> dic
 
 
 def test_views_show_the_text_with_the_table_highlights(pane, sample) -> None:
-    detail = row(sample, 1)
+    detail = sample.detail(1)
     pane.show_row(detail)
     assert pane.title.text() == "Segment 2"
     assert pane.source_view().plain_text() == sample.source[1]
@@ -116,7 +105,7 @@ def test_views_show_the_text_with_the_table_highlights(pane, sample) -> None:
 
 
 def test_the_mode_switch_offers_the_modes_of_the_config(qtbot, pane, sample) -> None:
-    detail = row(sample, 4, NLTK_ON)
+    detail = sample.detail(4, NLTK_ON)
     pane.show_row(detail)
     combo = pane.mode_combo
     with qtbot.assertNotEmitted(pane.mode_changed, wait=10):
@@ -141,7 +130,7 @@ def test_the_mode_switch_offers_the_modes_of_the_config(qtbot, pane, sample) -> 
 
 @pytest.mark.parametrize("segment", [1, 33, 120])
 def test_why_this_score_is_core_blocks_and_the_reference_numbers(pane, sample, segment) -> None:
-    detail = row(sample, segment, NLTK_ON)
+    detail = sample.detail(segment, NLTK_ON)
     pane.set_config(NLTK_ON)
     pane.set_reference_names(sample.reference_names)
     pane.show_row(detail)
@@ -176,7 +165,7 @@ def test_smoothed_precisions_are_starred(pane, make_scored) -> None:
     data = make_scored(
         references=[["the cat is on the mat"]], systems={"echo": ["the the the the the the"]}
     )
-    pane.show_row(row(data, 0))
+    pane.show_row(data.detail(0))
     shown = pane.breakdown_text(0)
     # exp smoothing: the k-th zero-match order gets 100 / (2**k * total).
     for precision in (100 / 10, 100 / 16, 100 / 24):
@@ -200,7 +189,7 @@ def test_breakdown_shows_names_verbatim(pane) -> None:
 def test_every_metric_gets_its_block_side_by_side_or_wrapped(qtbot, pane, sample, toy) -> None:
     """A registered metric's blocks are shown with the others; narrow panes wrap them."""
     pane.set_config(toy)
-    pane.show_row(row(sample, 18, toy))
+    pane.show_row(sample.detail(18, toy))
     pane.show()
     qtbot.waitExposed(pane)
     view = pane.breakdown_view(0)
@@ -230,7 +219,7 @@ def test_every_metric_gets_its_block_side_by_side_or_wrapped(qtbot, pane, sample
 def test_breakdown_view_sizes_to_its_text_and_copies_it(qtbot, pane, sample) -> None:
     pane.show()
     qtbot.waitExposed(pane)
-    pane.show_row(row(sample, 18))
+    pane.show_row(sample.detail(18))
     views = [pane.breakdown_view(s) for s in range(3)]
     view = views[0]
     bleu_block, rouge_block = view.blocks()
@@ -251,7 +240,7 @@ def test_breakdown_view_sizes_to_its_text_and_copies_it(qtbot, pane, sample) -> 
 
 
 def test_hovering_lights_up_the_linked_reference_text(qtbot, pane, sample) -> None:
-    detail = row(sample, 1)
+    detail = sample.detail(1)
     pane.show_row(detail)
     output = detail.outputs[1]  # literal: "The package comprises investments in height of ..."
     index = output.index("package") + 2
@@ -295,7 +284,7 @@ def test_hovering_lights_up_the_linked_reference_text(qtbot, pane, sample) -> No
 
 
 def test_real_mouse_moves_drive_the_hover(qtbot, pane, sample) -> None:
-    detail = row(sample, 1)
+    detail = sample.detail(1)
     pane.set_reference_names(["ref.en", "ref2.en"])
     pane.show_row(detail)
     pane.show()
@@ -355,7 +344,7 @@ def test_text_is_shown_verbatim(pane) -> None:
 
 
 def test_no_row_clears_the_pane(pane, sample) -> None:
-    detail = row(sample, 3)
+    detail = sample.detail(3)
     pane.show_row(detail)
     pane.hover_at(0, hypothesis_ranges(detail, 0, "bleu")[0][0])
     assert pane.link_label.text().strip()
@@ -376,7 +365,7 @@ def test_a_metric_without_detail_for_the_row_is_named_with_the_reason(pane, make
     long = "the cat sat on the mat " * 12
     assert len(long) > TOY_DETAIL_LIMIT
     data = make_scored(references=[[long]], systems={"s": [long[:-30]]}, config=toy)
-    detail = row(data, 0)
+    detail = data.detail(0)
     assert set(detail.notes) == {"toy"}
     pane.set_config(toy)
     pane.show_row(detail)
@@ -387,12 +376,12 @@ def test_a_metric_without_detail_for_the_row_is_named_with_the_reason(pane, make
     assert pane.hypothesis_view(0).ranges()  # BLEU's
     pane.set_mode("toy")
     assert pane.hypothesis_view(0).ranges() == [] and pane.reference_view(0).ranges() == []
-    pane.show_row(row(data, 0, ScoringConfig()))
+    pane.show_row(data.detail(0, ScoringConfig()))
     assert pane.notes() == ""
 
 
 def test_dark_palette_switches_the_tints(qtbot, pane, sample) -> None:
-    detail = row(sample, 1)
+    detail = sample.detail(1)
     pane.show_row(detail)
     view = pane.hypothesis_view(0)
     start, _, kind, level = hypothesis_ranges(detail, 0, "bleu")[0]
@@ -414,7 +403,7 @@ def test_dark_palette_switches_the_tints(qtbot, pane, sample) -> None:
 def test_screenshots_light_dark_and_every_mode(qtbot, pane, sample, wmt_zh, toy, save_shot):
     pane.set_reference_names(sample.reference_names)
     pane.set_config(toy)
-    pane.show_row(row(sample, 17, toy))
+    pane.show_row(sample.detail(17, toy))
     pane.show()
     qtbot.waitExposed(pane)
     output = pane.detail().outputs[1]
@@ -438,7 +427,7 @@ def test_screenshots_light_dark_and_every_mode(qtbot, pane, sample, wmt_zh, toy,
     pane.resize(760, 1250)
     pane.set_reference_names(wmt_zh.reference_names)
     pane.set_config(wmt_zh.config)
-    pane.show_row(row(wmt_zh, 4))
+    pane.show_row(wmt_zh.detail(4))
     pane.hover_at(0, 3)
     QApplication.processEvents()
     save_shot(pane, "detailpane-wmt22-en-zh")
@@ -450,7 +439,7 @@ def test_a_huge_row_shows_the_start_of_each_text_and_says_so(qtbot, pane, make_s
     words = [f"w{i % 700}" for i in range(8000)]
     long_ref, long_hyp = " ".join(words), " ".join(reversed(words))
     data = make_scored(references=[[long_ref]], systems={"echo": [long_hyp]})
-    detail = row(data, 0)
+    detail = data.detail(0)
     pane.show_row(detail)
     hyp_view, ref_view = pane.hypothesis_view(0), pane.reference_view(0)
     assert hyp_view.plain_text() == long_hyp[:VIEW_TEXT_LIMIT]
@@ -474,7 +463,7 @@ def test_a_layer_without_links_lights_only_the_hovered_text(pane, sample, toy, m
 
     monkeypatch.setattr(ToyLayer, "links", lambda self, system, reference: ())
     pane.set_config(toy)
-    detail = row(sample, 18, toy)
+    detail = sample.detail(18, toy)
     pane.show_row(detail)
     pane.set_mode("toy")
     start, end, _, level = next(r for r in hypothesis_ranges(detail, 1, "toy") if r[3] > 1)
@@ -494,7 +483,7 @@ def test_chrf_brings_its_mode_legend_and_block(pane, sample) -> None:
     config = ScoringConfig().with_metrics("bleu,rouge,chrf")
     chrf = next(m for m in config.highlight_modes() if m.key == "chrf")
     pane.set_config(config)
-    detail = row(sample, 18, config)
+    detail = sample.detail(18, config)
     pane.show_row(detail)
     pane.set_mode("chrf")
     for s in range(3):

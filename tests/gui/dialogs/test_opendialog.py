@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox
 
-from matchlight.core.io.inputs import MAX_INPUT_BYTES, InputSpec
+from matchlight.core.io.inputs import InputSpec
 from matchlight.gui.dialogs.opendialog import (
     LEFT_OUT_DOCUMENT,
     LEFT_OUT_FOLDER,
@@ -29,8 +29,10 @@ from matchlight.gui.dialogs.opendialog import (
     sample_specs,
 )
 from matchlight.gui.workers.loader import BackgroundCall
+from tests.conftest import SHARED_DATA
+from tests.kit import hostile_inputs
 
-DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
+DATA = SHARED_DATA
 ZH = DATA / "wmt22-en-zh"
 SHOTS = Path(os.environ.get("MATCHLIGHT_SHOTS", "/tmp/matchlight-shots"))
 TIMEOUT = 60_000
@@ -312,30 +314,10 @@ def test_screenshot_with_wmt_files(qtbot, dialog, tmp_path):
 # -- hostile input ---------------------------------------------------------------------------
 
 
-def _hostile_files(tmp_path: Path) -> dict[str, tuple[str, str]]:
-    """name -> (path, what the message must say about it)."""
-    fifo = tmp_path / "sys.fifo.txt"
-    os.mkfifo(fifo)
-    folder = tmp_path / "sys.folder.txt"
-    folder.mkdir()
-    huge = tmp_path / "sys.huge.txt"
-    with huge.open("wb") as handle:  # sparse: 2 GiB on paper, nothing on disk
-        handle.truncate(2 * MAX_INPUT_BYTES)
-    bad = tmp_path / "sys.broken.txt"  # UTF-8 but for one byte
-    bad.write_bytes("the cat sät\na dög über\n".encode() + b"it rained in caf\xe9s\n")
-    return {
-        "fifo": (str(fifo), "named pipe"),
-        "zero": ("/dev/zero", "character device"),
-        "folder": (str(folder), "is a directory"),
-        "huge": (str(huge), "2.0 GiB"),
-        "not utf-8": (str(bad), "line 3: not valid UTF-8: byte e9"),
-    }
-
-
 def test_hostile_files_are_refused_inline_naming_the_file(qtbot, dialog, small_files, tmp_path):
     ref, _ = small_files
     dialog.show()
-    for name, (path, what) in _hostile_files(tmp_path).items():
+    for name, (path, what) in hostile_inputs(tmp_path).items():
         dialog.set_specs(
             ComparisonSpecs(references=(InputSpec(path=ref),), systems=(InputSpec(path=path),))
         )

@@ -24,8 +24,9 @@ from matchlight.gui.shell.app import (
     specs_from_args,
 )
 from matchlight.gui.shell.mainwindow import MainWindow
+from tests.conftest import SHARED_DATA
 
-ZH = Path(__file__).resolve().parents[4] / "shared" / "data" / "wmt22-en-zh"
+ZH = SHARED_DATA / "wmt22-en-zh"
 TIMEOUT = 120_000
 
 

@@ -29,22 +29,9 @@ from matchlight.gui.shell.banner import MAX_HEIGHT_SHARE
 from matchlight.gui.shell.celltext import CellTextDialog
 from matchlight.gui.shell.fonts import font_advice, missing_fonts, script_samples
 from matchlight.gui.shell.welcome import WelcomePage
-from tests.gui.shell.test_mainwindow import DATA, TIMEOUT, Harness, shot
+from tests.gui.shell.windowkit import DATA, TIMEOUT, Harness, shot
 
 WIDTH, HEIGHT = 1280, 720
-
-
-@pytest.fixture
-def harness(qtbot, tmp_path):
-    h = Harness(qtbot, tmp_path)
-    yield h
-    h.window.close()
-
-
-@pytest.fixture(scope="module")
-def sample_expected():
-    text = sample_specs().load().corpus_text()
-    return text, score_corpus(text, ScoringConfig())
 
 
 def _folder(name: str) -> ComparisonSpecs:

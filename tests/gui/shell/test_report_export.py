@@ -40,7 +40,7 @@ from matchlight.gui.shell.reportexport import (
     ask_report_path,
     session_snapshot,
 )
-from tests.gui.shell.test_mainwindow import TIMEOUT, Harness
+from tests.gui.shell.windowkit import TIMEOUT, Harness
 
 
 @pytest.fixture

@@ -19,12 +19,13 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QDialogButtonBox
 
-from matchlight.core.io.inputs import MAX_INPUT_BYTES, InputSpec
+from matchlight.core.io.inputs import InputSpec
 from matchlight.core.metrics.base import DETAIL_TOKEN_LIMIT
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs, recognise_files, sample_specs
-from tests.gui.shell.test_mainwindow import DATA, SHOTS, TIMEOUT, Harness, shot
+from tests.gui.shell.windowkit import DATA, SHOTS, TIMEOUT, Harness, shot
+from tests.kit import hostile_inputs
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -49,33 +50,13 @@ def small(tmp_path) -> tuple[str, str]:
     return ref, hyp
 
 
-def _hostile(tmp_path: Path) -> dict[str, tuple[str, str]]:
-    """name -> (path, what the message says about it)."""
-    fifo = tmp_path / "sys.fifo.txt"
-    os.mkfifo(fifo)
-    folder = tmp_path / "sys.folder.txt"
-    folder.mkdir()
-    huge = tmp_path / "sys.huge.txt"
-    with huge.open("wb") as handle:  # sparse: 2 GiB on paper, nothing on disk
-        handle.truncate(2 * MAX_INPUT_BYTES)
-    broken = tmp_path / "sys.broken.txt"
-    broken.write_bytes("the cat sät\na dög über\n".encode() + b"it rained in caf\xe9s\n")
-    return {
-        "fifo": (str(fifo), "is a named pipe (FIFO), not a regular file"),
-        "zero": ("/dev/zero", "is a character device"),
-        "folder": (str(folder), "is a directory, not a file"),
-        "huge": (str(huge), "is 2.0 GiB"),
-        "not utf-8": (str(broken), "line 3: not valid UTF-8: byte e9"),
-    }
-
-
 # -- hostile files -----------------------------------------------------------------------------
 
 
 def test_hostile_files_get_a_message_naming_the_file(harness, small, tmp_path):
     ref, _ = small
     window = harness.window
-    for name, (path, what) in _hostile(tmp_path).items():
+    for name, (path, what) in hostile_inputs(tmp_path).items():
         harness.errors.clear()
         specs = ComparisonSpecs(references=(InputSpec(ref),), systems=(InputSpec(path),))
         message = harness.open_and_fail(specs)
@@ -89,7 +70,7 @@ def test_dropped_hostile_files_are_refused_in_the_open_dialog(qtbot, harness, sm
     ref, _ = small
     window = harness.window
     window.show()
-    path, what = _hostile(tmp_path)["fifo"]
+    path, what = hostile_inputs(tmp_path)["fifo"]
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(ref), QUrl.fromLocalFile(path)])
     event = QDropEvent(

@@ -24,7 +24,7 @@ from matchlight.gui.shell.mainwindow import ROW_LINES_KEY, ZOOM_KEY
 from matchlight.gui.shell.theme import THEME_KEY, apply_theme
 from matchlight.gui.shell.viewstate import VIEWSTATE_KEY, ViewState, column_id
 from matchlight.gui.table.model import ColumnInfo
-from tests.gui.shell.test_mainwindow import TIMEOUT, Harness, shot, zh_specs
+from tests.gui.shell.windowkit import TIMEOUT, Harness, shot, zh_specs
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextDocument
 from PySide6.QtWidgets import QApplication, QTableView
 
 from matchlight.core.scoring.contrast import row_contrast
-from matchlight.core.scoring.detail import RowDetail, RowDetailer
+from matchlight.core.scoring.detail import RowDetail
 from matchlight.core.style import palette as colours
 from matchlight.core.style.palette import DARK, LIGHT, Theme
 from matchlight.gui.detail.detailpane import DetailPane
@@ -22,22 +22,12 @@ from matchlight.gui.highlight.palette import (
     legend_entries,
 )
 from matchlight.gui.highlight.ranges import reference_ranges
-from tests.gui.table.test_delegate import Harness, ciede2000, dark_palette, wait_detail
+from tests.gui.table.tablekit import Harness, ciede2000, dark_palette, wait_detail
 
 Underline = QTextCharFormat.UnderlineStyle
 #: Mark tints must differ from every other tint at least this much (CIEDE2000).
 DISTINCT = 10.0
 SEGMENT = 14  # a sample row where "literal" gains and loses against "fluent" in both refs
-
-
-def row(data: Any, segment: int) -> RowDetail:
-    text = data.text
-    return RowDetailer(data.config).row(
-        segment=segment,
-        source=None if data.source is None else data.source[segment],
-        references=[r[segment] for r in text.references],
-        systems=list(zip(text.system_names, [s[segment] for s in text.systems], strict=True)),
-    )
 
 
 def formats_at(doc: QTextDocument) -> list[QTextCharFormat]:
@@ -159,7 +149,7 @@ def assert_marks_painted(pane: DetailPane, detail: RowDetail, mode: str, system:
 
 @pytest.mark.parametrize("mode", ["bleu", "lcs"])
 def test_the_pane_marks_gains_and_losses_where_core_says(pane, sample, mode) -> None:
-    detail = row(sample, SEGMENT)
+    detail = sample.detail(SEGMENT)
     pane.show_row(detail)
     pane.set_mode(mode)
     literal, fluent = 1, 0
@@ -199,7 +189,7 @@ def test_the_pane_marks_gains_and_losses_where_core_says(pane, sample, mode) -> 
 
 
 def test_the_pane_marks_follow_the_baseline(pane, sample) -> None:
-    detail = row(sample, SEGMENT)
+    detail = sample.detail(SEGMENT)
     pane.show_row(detail)
     pane.set_reference_system(2)
     for baseline in (0, 1):
@@ -212,7 +202,7 @@ def test_the_pane_marks_follow_the_baseline(pane, sample) -> None:
 
 
 def test_screenshots_of_the_marks_light_and_dark(qtbot, pane, sample, save_shot) -> None:
-    detail = row(sample, SEGMENT)
+    detail = sample.detail(SEGMENT)
     pane.show_row(detail)
     pane.set_reference_system(1)
     pane.set_baseline(0)

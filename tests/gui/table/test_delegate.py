@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import math
 import threading
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import pairwise
@@ -14,12 +13,10 @@ from typing import Any
 import pytest
 from PySide6.QtCore import (
     QRect,
-    QSortFilterProxyModel,
     Qt,
     QTimer,
 )
 from PySide6.QtGui import QColor, QImage, QPalette, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QHeaderView
 
 import matchlight.gui.highlight.detailcache
 import matchlight.gui.table.delegate
@@ -42,25 +39,12 @@ from matchlight.gui.highlight.palette import (
 )
 from matchlight.gui.highlight.ranges import hypothesis_ranges, reference_ranges
 from matchlight.gui.table.delegate import HighlightDelegate, selection_color
-from matchlight.gui.table.model import SEGMENT_ROLE
-from matchlight.gui.table.tableview import SegmentTableView
-from tests.gui.rolemodel import TextModel
+from tests.gui.table.tablekit import WAIT_MS, Harness, ciede2000, dark_palette, wait_detail
 from tests.gui.toymetric import ToyMetric
+from tests.kit import FakeClock
 
-WAIT_MS = 10_000
 NO_BRUSH = Qt.BrushStyle.NoBrush
 NLTK_ON = ScoringConfig().with_metrics("bleu,rouge,nltk_bleu")
-
-
-def core_detail(data: Any, segment: int, config: ScoringConfig | None = None) -> RowDetail:
-    """The row detail straight from core, for comparisons."""
-    text = data.text
-    return RowDetailer(config or data.config).row(
-        segment=segment,
-        source=None if data.source is None else data.source[segment],
-        references=[r[segment] for r in text.references],
-        systems=list(zip(text.system_names, [s[segment] for s in text.systems], strict=True)),
-    )
 
 
 def shown(detail: RowDetail) -> tuple[Any, ...]:
@@ -92,99 +76,6 @@ def shown(detail: RowDetail) -> tuple[Any, ...]:
         values,
         breakdowns,
     )
-
-
-def wait_detail(qtbot, cache: DetailCache, segment: int) -> RowDetail:
-    if cache.peek(segment) is None:
-        with qtbot.waitSignal(
-            cache.detail_ready, timeout=WAIT_MS, check_params_cb=lambda s: s == segment
-        ):
-            cache.get(segment)
-    detail = cache.peek(segment)
-    assert detail is not None
-    return detail
-
-
-def dark_palette() -> QPalette:
-    pal = QPalette()
-    colors = {
-        QPalette.ColorRole.Window: "#2b2b2b",
-        QPalette.ColorRole.WindowText: "#e6e6e6",
-        QPalette.ColorRole.Base: "#1e1e1e",
-        QPalette.ColorRole.AlternateBase: "#262626",
-        QPalette.ColorRole.Text: "#e6e6e6",
-        QPalette.ColorRole.Button: "#333333",
-        QPalette.ColorRole.ButtonText: "#e6e6e6",
-        QPalette.ColorRole.Highlight: "#2f5f8f",
-        QPalette.ColorRole.HighlightedText: "#ffffff",
-    }
-    for role, color in colors.items():
-        pal.setColor(role, QColor(color))
-    return pal
-
-
-class Harness:
-    """A table as the app has it: a model of the texts behind a proxy, the segment view and
-    the highlight delegate with its detail cache."""
-
-    def __init__(
-        self,
-        qtbot,
-        data: Any,
-        *,
-        config: ScoringConfig | None = None,
-        row_height: int = 26,
-        order: Sequence[int] | None = None,
-        scores: bool = True,
-    ) -> None:
-        self.data = data
-        self.config = config or data.config
-        self.model = TextModel(data.text, data.source, data.table if scores else None, order)
-        self.proxy = QSortFilterProxyModel()
-        self.proxy.setSourceModel(self.model)
-        self.view = SegmentTableView()  # as in the app: it tells the delegate where paints start
-        qtbot.addWidget(self.view)
-        self.cache = DetailCache(data.text, data.source, self.config)
-        self.delegate = HighlightDelegate(self.cache, self.view)
-        self.view.setItemDelegate(self.delegate)
-        self.view.setModel(self.proxy)
-        header = self.view.verticalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        header.setDefaultSectionSize(row_height)
-        header.hide()
-        for col in range(self.model.columnCount()):
-            text = self.model.kind(col) in ("source", "reference", "hypothesis")
-            self.view.setColumnWidth(col, 250 if text else 62)
-        self.view.setColumnWidth(0, 36)
-
-    def index(self, segment: int, col: int) -> Any:
-        return self.proxy.mapFromSource(self.model.index(self.model.rows[segment], col))
-
-    def visible_segments(self) -> list[int]:
-        first = self.view.rowAt(0)
-        last = self.view.rowAt(self.view.viewport().height() - 1)
-        last = self.proxy.rowCount() - 1 if last < 0 else last
-        return [self.proxy.index(r, 0).data(SEGMENT_ROLE) for r in range(first, last + 1)]
-
-    def rect(self, segment: int, col: int) -> QRect:
-        return self.view.visualRect(self.index(segment, col))
-
-    def grab(self) -> QImage:
-        """The viewport with every cell painted in full (no paint budget)."""
-        with self.delegate.unbounded():
-            image = self.view.viewport().grab().toImage()
-        assert self.delegate.paint_complete()
-        return image
-
-    def show_and_settle(self, qtbot) -> None:
-        self.view.show()
-        qtbot.waitExposed(self.view)
-        self.view.grab()  # paints once: schedules the visible rows
-        qtbot.waitUntil(
-            lambda: all(self.cache.peek(s) is not None for s in self.visible_segments()),
-            timeout=WAIT_MS,
-        )
-        qtbot.wait(20)
 
 
 @pytest.fixture
@@ -227,51 +118,6 @@ def delta_e(c1: QColor, c2: QColor) -> float:
     """CIEDE2000 colour difference (Sharma, Wu & Dalal 2005), the test's own measure."""
     (l1, a1, b1), (l2, a2, b2) = to_lab(c1), to_lab(c2)
     return ciede2000((l1, a1, b1), (l2, a2, b2))
-
-
-def ciede2000(lab1: tuple[float, float, float], lab2: tuple[float, float, float]) -> float:
-    l1, a1, b1 = lab1
-    l2, a2, b2 = lab2
-    c_bar = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
-    g = 0.5 * (1 - math.sqrt(c_bar**7 / (c_bar**7 + 25**7)))
-    a1p, a2p = (1 + g) * a1, (1 + g) * a2
-    c1p, c2p = math.hypot(a1p, b1), math.hypot(a2p, b2)
-    h1p = math.degrees(math.atan2(b1, a1p)) % 360 if c1p else 0.0
-    h2p = math.degrees(math.atan2(b2, a2p)) % 360 if c2p else 0.0
-    d_lp, d_cp = l2 - l1, c2p - c1p
-    if c1p * c2p == 0:
-        d_hp = 0.0
-    elif abs(h2p - h1p) <= 180:
-        d_hp = h2p - h1p
-    else:
-        d_hp = h2p - h1p - 360 if h2p > h1p else h2p - h1p + 360
-    d_big_hp = 2 * math.sqrt(c1p * c2p) * math.sin(math.radians(d_hp / 2))
-    l_bar, c_bar_p = (l1 + l2) / 2, (c1p + c2p) / 2
-    if c1p * c2p == 0:
-        h_bar = h1p + h2p
-    elif abs(h1p - h2p) <= 180:
-        h_bar = (h1p + h2p) / 2
-    else:
-        h_bar = (h1p + h2p + 360) / 2 if h1p + h2p < 360 else (h1p + h2p - 360) / 2
-    t = (
-        1
-        - 0.17 * math.cos(math.radians(h_bar - 30))
-        + 0.24 * math.cos(math.radians(2 * h_bar))
-        + 0.32 * math.cos(math.radians(3 * h_bar + 6))
-        - 0.20 * math.cos(math.radians(4 * h_bar - 63))
-    )
-    d_theta = 30 * math.exp(-(((h_bar - 275) / 25) ** 2))
-    r_c = 2 * math.sqrt(c_bar_p**7 / (c_bar_p**7 + 25**7))
-    s_l = 1 + 0.015 * (l_bar - 50) ** 2 / math.sqrt(20 + (l_bar - 50) ** 2)
-    s_c = 1 + 0.045 * c_bar_p
-    s_h = 1 + 0.015 * c_bar_p * t
-    r_t = -math.sin(math.radians(2 * d_theta)) * r_c
-    return math.sqrt(
-        (d_lp / s_l) ** 2
-        + (d_cp / s_c) ** 2
-        + (d_big_hp / s_h) ** 2
-        + r_t * (d_cp / s_c) * (d_big_hp / s_h)
-    )
 
 
 @pytest.mark.parametrize(
@@ -377,7 +223,7 @@ def test_clipped_matches_light_up_only_as_many_as_the_reference_has(qtbot, harne
     ref = h.index(0, h.model.reference_column(0))
     assert h.delegate.highlight_ranges(hyp) == []  # not computed yet: plain text
     detail = wait_detail(qtbot, h.cache, 0)
-    assert shown(detail) == shown(core_detail(data, 0))
+    assert shown(detail) == shown(data.detail(0))
     # "the" occurs twice in the reference: only two of the six match (clipped counts).
     assert h.delegate.highlight_ranges(hyp) == [
         (0, 3, "match", 1),
@@ -426,7 +272,7 @@ def assert_cells_paint_the_layers(h: Harness, detail: RowDetail, segment: int) -
 @pytest.mark.parametrize("segment", [0, 17, 93, 140])
 def test_every_cell_paints_exactly_core_layers(qtbot, harness, sample, segment) -> None:
     h = harness(sample)
-    expected = core_detail(sample, segment)
+    expected = sample.detail(segment)
     detail = wait_detail(qtbot, h.cache, segment)
     assert shown(detail) == shown(expected)
     assert [m.key for m in h.delegate.modes()] == ["bleu", "lcs"]
@@ -445,7 +291,7 @@ def test_a_mode_per_layer_of_the_config(qtbot, harness, sample) -> None:
     assert modes == NLTK_ON.highlight_modes()
     assert [m.key for m in modes] == ["bleu", "lcs", "nltk"]
     detail = wait_detail(qtbot, h.cache, 4)
-    assert shown(detail) == shown(core_detail(sample, 4, NLTK_ON))
+    assert shown(detail) == shown(sample.detail(4, NLTK_ON))
     assert_cells_paint_the_layers(h, detail, 4)
     h.delegate.set_mode("bleu")
     with qtbot.waitSignal(h.delegate.mode_changed) as changed:
@@ -481,7 +327,7 @@ def test_a_registered_metric_brings_its_mode_and_shades(qtbot, harness, sample, 
     assert [m.key for m in h.delegate.modes()] == ["bleu", "lcs", "toy"]
     assert h.delegate.modes()[-1].max_level == 6
     detail = wait_detail(qtbot, h.cache, 2)
-    assert shown(detail) == shown(core_detail(sample, 2, toy))
+    assert shown(detail) == shown(sample.detail(2, toy))
     assert_cells_paint_the_layers(h, detail, 2)
 
 
@@ -504,7 +350,7 @@ def test_a_row_without_a_layer_is_plain_in_that_mode(qtbot, harness, make_scored
 def test_zh_tokenizer_ranges_cover_single_characters(qtbot, harness, wmt_zh) -> None:
     h = harness(wmt_zh)
     segment = 5
-    expected = core_detail(wmt_zh, segment)
+    expected = wmt_zh.detail(segment)
     assert shown(wait_detail(qtbot, h.cache, segment)) == shown(expected)
     for s, output in enumerate(expected.outputs):
         got = h.delegate.highlight_ranges(h.index(segment, h.model.hypothesis_column(s)))
@@ -586,7 +432,7 @@ def test_a_paint_builds_highlights_within_its_budget_and_the_view_finishes_later
     matched = [
         s
         for s in segments
-        if any(k == "match" for _, _, k, _ in hypothesis_ranges(core_detail(sample, s), 0, "bleu"))
+        if any(k == "match" for _, _, k, _ in hypothesis_ranges(sample.detail(s), 0, "bleu"))
     ]
     assert len(matched) >= 4
     assert tinted(h.grab()) == matched
@@ -625,7 +471,8 @@ def test_a_paint_builds_highlights_within_its_budget_and_the_view_finishes_later
 def test_only_building_counts_against_the_paint_budget(qtbot, harness, sample, monkeypatch):
     """Slow cells that need no new document do not use up the budget of the ones that do."""
 
-    h = settled(harness, sample, qtbot)
+    clock = FakeClock()  # the delegate's time is the test's: it stands still until moved
+    h = settled(harness, sample, qtbot, clock=clock)
     h.grab()
     monkeypatch.setattr(matchlight.gui.table.delegate, "BUILD_BUDGET_MS", 200.0)
     monkeypatch.setattr(
@@ -634,14 +481,15 @@ def test_only_building_counts_against_the_paint_budget(qtbot, harness, sample, m
     soften = matchlight.gui.table.delegate._soften_selection
 
     def slow(opt: Any) -> None:  # every cell, built or cached, now takes 5 ms more to paint
-        time.sleep(0.005)
+        clock.advance(0.005)
         soften(opt)
 
     monkeypatch.setattr(matchlight.gui.table.delegate, "_soften_selection", slow)
+    clock.tick = 0.001  # and building a document (two reads of the clock) takes 1 ms
     h.delegate.set_dark(False)  # every document is built again
-    started = time.perf_counter()
+    started = clock.now
     h.view.viewport().grab()
-    assert time.perf_counter() - started > 0.2  # the paint took longer than the budget...
+    assert clock.now - started > 0.2  # the paint took longer than the budget...
     assert h.delegate.paint_complete()  # ... and still built every document in one go
 
 
@@ -793,7 +641,7 @@ def test_a_100k_row_view_only_asks_for_the_rows_on_screen(qtbot, harness, make_s
     h.show_and_settle(qtbot)
     segment = h.visible_segments()[-1]
     got = h.delegate.highlight_ranges(h.index(segment, h.model.hypothesis_column(0)))
-    assert got == hypothesis_ranges(core_detail(data, segment), 0, "bleu")
+    assert got == hypothesis_ranges(data.detail(segment), 0, "bleu")
     assert len(h.cache) <= len(visible) + 2
 
 
@@ -808,7 +656,7 @@ def test_cache_delivers_core_detail_through_a_signal(qtbot, sample) -> None:
         with qtbot.waitSignal(cache.detail_ready, timeout=WAIT_MS) as ready:
             pass
         assert ready.args == [12]
-        assert shown(cache.get(12)) == shown(core_detail(sample, 12))
+        assert shown(cache.get(12)) == shown(sample.detail(12))
         assert cache.get(12) is cache.peek(12)  # cached, not recomputed
     finally:
         cache.shutdown()
@@ -839,8 +687,8 @@ def test_new_config_clears_and_discards_stale_work(qtbot, sample) -> None:
     assert cache.pending() == []
     assert cache.get(7) is None
     detail = wait_detail(qtbot, cache, 7)
-    assert shown(detail) == shown(core_detail(sample, 7, new))
-    assert shown(detail) != shown(core_detail(sample, 7))
+    assert shown(detail) == shown(sample.detail(7, new))
+    assert shown(detail) != shown(sample.detail(7))
     cache.shutdown()
 
 
@@ -898,7 +746,7 @@ def test_core_failures_become_a_signal(qtbot, sample, monkeypatch) -> None:
         assert "segment 3" in cache.error(2)
         with qtbot.assertNotEmitted(cache.detail_failed, wait=50):
             assert cache.get(2) is None  # not retried
-        assert shown(wait_detail(qtbot, cache, 3)) == shown(core_detail(sample, 3))
+        assert shown(wait_detail(qtbot, cache, 3)) == shown(sample.detail(3))
     finally:
         cache.shutdown()
 
@@ -925,7 +773,7 @@ def test_heavy_rows_are_computed_in_a_worker_process(qtbot, sample, monkeypatch)
     cache = DetailCache(sample.text, sample.source, sample.config)
     try:
         for segment in range(20):
-            assert shown(wait_detail(qtbot, cache, segment)) == shown(core_detail(sample, segment))
+            assert shown(wait_detail(qtbot, cache, segment)) == shown(sample.detail(segment))
         assert isinstance(cache._executor, ProcessPoolExecutor)
     finally:
         cache.shutdown()
@@ -945,9 +793,9 @@ def test_heavy_rows_go_to_a_thread_when_no_process_can_run(qtbot, sample, monkey
     )  # every row is heavy
     cache = DetailCache(sample.text, sample.source, sample.config, heavy_executor=Broken)
     try:
-        assert shown(wait_detail(qtbot, cache, 3)) == shown(core_detail(sample, 3))
+        assert shown(wait_detail(qtbot, cache, 3)) == shown(sample.detail(3))
         assert isinstance(cache._executor, ThreadPoolExecutor)  # from then on
-        assert shown(wait_detail(qtbot, cache, 4)) == shown(core_detail(sample, 4))
+        assert shown(wait_detail(qtbot, cache, 4)) == shown(sample.detail(4))
     finally:
         cache.shutdown()
 
@@ -975,8 +823,8 @@ def test_heavy_row_results_of_old_settings_are_dropped(qtbot, sample, monkeypatc
         cache.set_config(new)  # row 4 is being computed under the old settings
         assert cache.get(4) is None
         release.set()
-        assert shown(wait_detail(qtbot, cache, 4)) == shown(core_detail(sample, 4, new))
-        assert shown(core_detail(sample, 4, new)) != shown(core_detail(sample, 4))
+        assert shown(wait_detail(qtbot, cache, 4)) == shown(sample.detail(4, new))
+        assert shown(sample.detail(4, new)) != shown(sample.detail(4))
     finally:
         release.set()
         cache.shutdown()
@@ -1004,7 +852,7 @@ def test_details_computed_ahead_are_served_without_computing(qtbot, sample, monk
     assert set(ahead) == set(range(12)) - heavy - {5}
     monkeypatch.setattr(RowDetailer, "row", original)
     for segment, detail in ahead.items():
-        assert shown(detail) == shown(core_detail(sample, segment))
+        assert shown(detail) == shown(sample.detail(segment))
 
     cache = DetailCache(sample.text, sample.source, sample.config, ready=ahead)
     try:
@@ -1012,7 +860,7 @@ def test_details_computed_ahead_are_served_without_computing(qtbot, sample, monk
             assert cache.get(segment) is ahead[segment]
         assert cache.pending() == []  # nothing had to be scheduled
         assert cache.get(5) is None  # this one is computed as usual, and reported then
-        assert shown(wait_detail(qtbot, cache, 5)) == shown(core_detail(sample, 5))
+        assert shown(wait_detail(qtbot, cache, 5)) == shown(sample.detail(5))
     finally:
         cache.shutdown()
 
@@ -1097,5 +945,5 @@ def test_chrf_brings_its_mode_and_cells_paint_it(qtbot, harness, sample) -> None
     h = harness(sample, config=config)
     assert "chrf" in [m.key for m in h.delegate.modes()]
     detail = wait_detail(qtbot, h.cache, 6)
-    assert shown(detail) == shown(core_detail(sample, 6, config))
+    assert shown(detail) == shown(sample.detail(6, config))
     assert_cells_paint_the_layers(h, detail, 6)

@@ -35,7 +35,7 @@ from matchlight.gui.state.session import SessionModel
 from matchlight.gui.table.filterbar import TEXT_DEBOUNCE_MS, FilterBar
 from matchlight.gui.table.model import SegmentTableModel
 from matchlight.gui.table.proxy import SegmentFilterProxy, TextFilterState
-from tests.gui.annotate.test_annotate import Harness, add, small_specs
+from tests.gui.annotate.annotatekit import Harness, add, small_specs
 
 TIMEOUT = 120_000
 N = 160  # rows of the bundled sample

@@ -9,7 +9,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import gc
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,8 +20,9 @@ from matchlight.core.scoring.results import ScoreChunk
 from matchlight.core.text.corpus import CorpusText
 from matchlight.gui.dialogs.opendialog import assign_roles, sample_specs
 from matchlight.gui.workers.controller import ScoringController, describe_failure
+from tests.conftest import SHARED_DATA
 
-ZH = Path(__file__).resolve().parents[4] / "shared" / "data" / "wmt22-en-zh"
+ZH = SHARED_DATA / "wmt22-en-zh"
 
 
 @pytest.fixture(scope="module")

@@ -155,17 +155,18 @@ def test_raises_the_calls_exception_in_the_caller(qtbot) -> None:
 
 
 def test_timers_keep_running_while_the_call_runs(qtbot) -> None:
-    ticks: list[float] = []
+    ticks = threading.Semaphore(0)
     timer = QTimer()
     timer.setInterval(10)
-    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
-    timer.start()
+    timer.timeout.connect(lambda: ticks.release())
+    timer.start()  # it cannot fire before the call: nothing runs the event loop until then
+
+    def three_ticks() -> bool:
+        """The call ends once the GUI thread's timer has fired three times during it; run in the
+        GUI thread it would wait for nothing (the guard: False after 30 s)."""
+        return all(ticks.acquire(timeout=30) for _ in range(3))
+
     try:
-        started = time.monotonic()
-        call_in_background(lambda: time.sleep(0.4))
-        ended = time.monotonic()
+        assert call_in_background(three_ticks)
     finally:
         timer.stop()
-    during = [t for t in ticks if started <= t <= ended]
-    # In the GUI thread the sleep would have let no tick through at all.
-    assert len(during) >= 3
