@@ -34,7 +34,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -330,7 +329,6 @@ class SessionStore:
             remove_database(target)
             raise SessionError(f"cannot create the session: {exc}", target) from None
         store = cls(conn, target, read_only=False, lock=lock)
-        store._claim()
         return store
 
     @classmethod
@@ -370,11 +368,8 @@ class SessionStore:
         try:
             lock = WriteLock(target)
         except BlockingIOError:
-            pid, host = cls._owner_of(target)
-            who = f" (process {pid} on {host})" if pid and host else ""
             raise SessionError(
-                f"this session is open in another Matchlight window{who}; open a read-only "
-                "copy instead",
+                "this session is open in another Matchlight window; open a read-only copy instead",
                 target,
                 kind="busy",
             ) from None
@@ -392,7 +387,6 @@ class SessionStore:
             lock.release()
             raise
         store._check_version(version)
-        store._claim()
         return store
 
     def _check_version(self, version: int) -> None:
@@ -548,14 +542,6 @@ class SessionStore:
                 "SELECT name FROM inputs WHERE role IN ('system', 'reference')"
             )
         )
-
-    def _claim(self) -> None:
-        """Note who holds the file (for the message a second window gets; the lock decides)."""
-        with self.batch():
-            self._conn.executemany(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                [("owner_pid", str(os.getpid())), ("owner_host", socket.gethostname())],
-            )
 
     def close(self) -> None:
         """Release the file. Nothing is written on the way out: every edit is already in it."""
@@ -984,6 +970,7 @@ class SessionStore:
             memory = sqlite3.connect(":memory:", isolation_level=None)
             try:
                 self._conn.backup(memory)
+                # Earlier versions noted who had the file open; the lock says it now.
                 memory.execute("DELETE FROM meta WHERE key IN ('owner_pid', 'owner_host')")
                 present = {row[1] for row in memory.execute("PRAGMA table_info(inputs)")}
                 for column in INPUT_COLUMNS_V3:
@@ -1055,26 +1042,9 @@ class SessionStore:
             self._read_only = False
             self.problems = []
             self._load_cache()
-            self._claim()
             if was_untitled:
                 remove_database(old)
         return target
-
-    @staticmethod
-    def _owner_of(path: Path) -> tuple[str | None, str | None]:
-        """(pid, host) of the window that noted it has ``path`` open, as recorded in it."""
-        try:
-            other = sqlite3.connect(ro_uri(path), uri=True)
-            try:
-                rows = other.execute(
-                    "SELECT key, value FROM meta WHERE key IN ('owner_pid', 'owner_host')"
-                ).fetchall()
-            finally:
-                other.close()
-        except sqlite3.Error:
-            return None, None  # a damaged session is nobody's
-        owner = dict(rows)
-        return owner.get("owner_pid"), owner.get("owner_host")
 
     # -- summaries -------------------------------------------------------------------------
 

@@ -88,7 +88,7 @@ class AnnotationActions(QObject):
         self.esa_action = QAction("&ESA mode (severities and a 0–100 score)", window)
         self.esa_action.setCheckable(True)
         self.esa_action.toggled.connect(self._on_esa_toggled)
-        for signal in (c.attached, c.annotations_changed, c.settings_changed):
+        for signal in (c.attached, c.history_changed, c.settings_changed):
             signal.connect(self.update)
         self.update()
 

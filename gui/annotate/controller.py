@@ -97,6 +97,7 @@ class AnnotationController(QObject):
         target_changed(): another output is being annotated (row or system).
         draft_changed(): the draft error, or the selection in the output, changed.
         settings_changed(): the mode, typology, weights or annotator changed.
+        history_changed(): an edit was made, undone or redone (what Undo/Redo name changed).
         message_changed(str): a hint or problem for the user, about the last key or edit.
     """
 
@@ -105,6 +106,7 @@ class AnnotationController(QObject):
     target_changed = Signal()
     draft_changed = Signal()
     settings_changed = Signal()
+    history_changed = Signal()
     message_changed = Signal(str)
 
     def __init__(self, host: AnnotationHost, *, notice_sink: NoticeSink | None = None) -> None:
@@ -304,6 +306,7 @@ class AnnotationController(QObject):
         except AnnotationError as exc:
             self.say(str(exc))
             return False
+        self.history_changed.emit()
         self.say(command.label)
         return True
 
@@ -602,6 +605,7 @@ class AnnotationController(QObject):
         except AnnotationError as exc:
             self.host.report_error("Cannot undo", str(exc))
             return
+        self.history_changed.emit()
         self.say("Nothing to undo." if command is None else f"Undone: {command.label}")
 
     def redo(self) -> None:
@@ -616,6 +620,7 @@ class AnnotationController(QObject):
         except AnnotationError as exc:
             self.host.report_error("Cannot redo", str(exc))
             return
+        self.history_changed.emit()
         self.say("Nothing to redo." if command is None else f"Redone: {command.label}")
 
     # -- moving -------------------------------------------------------------------------------

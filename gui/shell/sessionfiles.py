@@ -440,8 +440,10 @@ class SessionFiles(QObject):
 
     @Slot()
     def _on_settings_changed(self) -> None:
+        """The mode, typology, weights or annotator changed: written at once (the user chose
+        them; the next edit depends on them)."""
         if not self.controller.restoring:
-            self._state_timer.start()
+            self.flush()
 
     @Slot()
     def _save_state(self) -> None:
@@ -585,8 +587,13 @@ class SessionFiles(QObject):
         call.start()
         return True
 
-    def is_opening(self) -> bool:
+    def is_reading_file(self) -> bool:
+        """Whether a session file is being read (before its comparison is opened)."""
         return self._opening is not None
+
+    def is_opening(self) -> bool:
+        """Whether a session is being opened: its file read, or its comparison."""
+        return self._opening is not None or self._pending is not None
 
     @Slot(object)
     def _on_opening_read(self, value: object) -> None:
