@@ -31,7 +31,6 @@ change needs it (its first import, a Save as).
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sqlite3
@@ -60,6 +59,7 @@ from matchlight.core.annotation.typology import (
     Typology,
     validate_span,
 )
+from matchlight.core.io import jsonsafe
 from matchlight.core.io.files import file_digest
 from matchlight.core.io.safewrite import write_file_atomic
 from matchlight.core.session.files import (
@@ -147,6 +147,12 @@ class ReanchorReport:
 _IMPORTS_VERSION: Final = 2
 
 _UNSET: Any = object()
+
+
+def _load(text: str) -> Any:
+    """A JSON field of the session, read with the limits of :mod:`core.io.jsonsafe` (a hostile
+    file's deep nesting or huge numbers are a ValueError, never a RecursionError)."""
+    return jsonsafe.loads(text, first_line=None)
 
 
 def _error_name(exc: Exception) -> str:
@@ -528,7 +534,7 @@ class SessionStore:
         try:
             self._cache.mode = AnnotationMode(meta.get("mode", "mqm"))
             self._cache.typology = (
-                Typology.from_json(json.loads(meta["typology"]))
+                Typology.from_json(_load(meta["typology"]))
                 if "typology" in meta
                 else DEFAULT_TYPOLOGY
             )
@@ -606,15 +612,15 @@ class SessionStore:
         )
         try:
             return SessionState(
-                settings=json.loads(meta.get("settings", "{}")),
-                baseline=json.loads(meta.get("baseline", "null")),
-                selection=json.loads(meta.get("selection", "null")),
-                layout=json.loads(meta.get("layout", "null")),
+                settings=_load(meta.get("settings", "{}")),
+                baseline=_load(meta.get("baseline", "null")),
+                selection=_load(meta.get("selection", "null")),
+                layout=_load(meta.get("layout", "null")),
                 mode=AnnotationMode(meta.get("mode", "mqm")),
-                typology=Typology.from_json(json.loads(meta["typology"]))
+                typology=Typology.from_json(_load(meta["typology"]))
                 if "typology" in meta
                 else DEFAULT_TYPOLOGY,
-                weights=MQMWeights.from_json(json.loads(meta["weights"]))
+                weights=MQMWeights.from_json(_load(meta["weights"]))
                 if "weights" in meta
                 else DEFAULT_WEIGHTS,
                 annotator=meta.get("annotator", ""),
@@ -725,7 +731,13 @@ class SessionStore:
         if system is not None:
             sql += " WHERE system = ?"
             args = (system,)
-        return [score_from_row(r) for r in self._conn.execute(sql + " ORDER BY 1, 2, 3", args)]
+        try:
+            rows = self._conn.execute(sql + " ORDER BY 1, 2, 3", args).fetchall()
+            return [score_from_row(r) for r in rows]
+        except (sqlite3.DatabaseError, ValueError, TypeError, KeyError, AnnotationError) as exc:
+            raise SessionError(
+                f"the session's segment scores are unreadable: {exc}", self._path, kind="damaged"
+            ) from None
 
     # -- writing annotations ---------------------------------------------------------------
 
@@ -836,7 +848,12 @@ class SessionStore:
         from matchlight.core.annotation.interchange import TsvLayout
 
         value = self._meta_values("mqm_tsv_layout").get("mqm_tsv_layout")
-        return None if value is None else TsvLayout.from_json(json.loads(value))
+        try:
+            return None if value is None else TsvLayout.from_json(_load(value))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise SessionError(
+                f"the imported TSV file's layout is unreadable: {exc}", self._path, kind="damaged"
+            ) from None
 
     # -- imported columns ------------------------------------------------------------------
 
