@@ -243,8 +243,8 @@ def _has_nan(a: FloatArray) -> BoolArray:
 
 
 def _pearson_rows(x: FloatArray, y: FloatArray) -> FloatArray:
-    """scipy.stats.pearsonr per row, its arithmetic (a norm scaled by the largest deviation,
-    ``vecdot`` of the normalised deviations): NaN where either row is constant."""
+    """scipy.stats.pearsonr per row, its arithmetic (norms scaled by the largest deviation, the
+    dot product of the normalised deviations): NaN where either row is constant."""
     # Contiguous rows: numpy then reduces each row as it reduces a lone vector.
     x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
     xmean = np.mean(x, axis=-1, keepdims=True)
@@ -256,7 +256,9 @@ def _pearson_rows(x: FloatArray, y: FloatArray) -> FloatArray:
         ymax = np.max(np.abs(ym), axis=-1, keepdims=True)
         normx = xmax * np.linalg.norm(xm / xmax, ord=2, axis=-1, keepdims=True)
         normy = ymax * np.linalg.norm(ym / ymax, ord=2, axis=-1, keepdims=True)
-        r = np.vecdot(xm / normx, ym / normy)  # over the last axis
+        # pearsonr's vecdot: per row numpy's dot of two vectors (BLAS), not a plain sum; a
+        # (1, n) @ (n, 1) matmul per row is that dot (and numpy 1.26 has no vecdot).
+        r = np.matmul((xm / normx)[:, None, :], (ym / normy)[:, :, None])[:, 0, 0]
     r = np.clip(r, -1.0, 1.0)
     r[_constant(x) | _constant(y)] = np.nan
     if x.shape[1] == 2:  # pearsonr returns exactly +-1 for two points
@@ -777,11 +779,46 @@ def _segment_value(statistic: str, data: _Prepared, name: str) -> tuple[float, f
     return _vector_statistic(key, data.human_seg, data.metric_seg[name]), None
 
 
+def _resampled_figures(
+    data: _Prepared, name: str, indices: AnyArray, cache: dict[str, Any]
+) -> tuple[FloatArray, FloatArray]:
+    """The humans' and the metric's system scores ``(B, S)`` on every resample, each computed
+    as :func:`_prepare` computes them, from the drawn rows in the order drawn: the same sums in
+    the same order, so that systems tied on a resample's data stay tied (a rank statistic
+    turns on it)."""
+    assert data.human_seg is not None
+    b, step = len(indices), 16
+    gold = cache.get("system figures of the humans")
+    if gold is None:
+        judged = ~np.isnan(data.human_seg)
+        values = np.where(judged, data.human_seg, 0.0)
+        gold = np.empty((b, values.shape[0]))
+        for start in range(0, b, step):
+            idx = indices[start : start + step].astype(np.intp)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                part = values[:, idx].sum(axis=2) / judged[:, idx].sum(axis=2)  # (S, b)
+            gold[start : start + len(idx)] = part.T
+        cache["system figures of the humans"] = gold
+    key = f"system figures of {name}"
+    metric = cache.get(key)
+    if metric is None:
+        stats = np.ascontiguousarray(np.swapaxes(data.stats[name], 1, 2))  # (S, K, n) as _corpus
+        s, k, _ = stats.shape
+        metric = np.empty((b, s))
+        for start in range(0, b, step):
+            idx = indices[start : start + step].astype(np.intp)
+            sums = stats[:, :, idx].sum(axis=3)  # (S, K, b)
+            rows = np.ascontiguousarray(sums.transpose(2, 0, 1)).reshape(-1, k)
+            figures = np.asarray(data.scores[name](rows), dtype=np.float64)
+            metric[start : start + len(idx)] = data.signs[name] * figures.reshape(-1, s)
+        cache[key] = metric
+    return np.asarray(gold), np.asarray(metric)
+
+
 def _system_replicates(
     statistic: str,
     data: _Prepared,
     name: str,
-    counts: FloatArray,
     indices: AnyArray,
     cache: dict[str, Any],
 ) -> FloatArray:
@@ -800,18 +837,8 @@ def _system_replicates(
             m = _p_values_batch(metric[:, idx].transpose(1, 0, 2), signs)
             out[start : start + len(idx)] = _one_minus_pce(human_p[n_chunk], m)
         return out
-    judged = ~np.isnan(seg)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        gold = (counts @ np.where(judged, seg, 0.0).T) / (counts @ judged.T)  # (B, S)
-    stats = data.stats[name]
-    sums = np.einsum("bn,snk->bsk", counts, stats.astype(np.float64))
-    if np.issubdtype(stats.dtype, np.integer):
-        sums = np.rint(sums).astype(np.int64)  # exact: whole numbers far below 2**53
-    b, s, k = sums.shape
-    metric = data.signs[name] * np.asarray(
-        data.scores[name](sums.reshape(b * s, k)), dtype=np.float64
-    ).reshape(b, s)
-    out = np.full(b, np.nan)
+    gold, metric = _resampled_figures(data, name, indices, cache)
+    out = np.full(len(indices), np.nan)
     function = _ROW_FUNCTIONS[statistic]
     complete = ~np.isnan(gold).any(axis=1)
     if complete.any():
@@ -1226,7 +1253,7 @@ def metaevaluate(
                 continue
             low = high = None
             if resample and not (statistic == "spa" and value is None):
-                replicates = _system_replicates(statistic, data, name, counts, indices, cache)
+                replicates = _system_replicates(statistic, data, name, indices, cache)
                 low, high = _interval(replicates, settings.confidence)
             system[statistic] = Estimate(value, low, high)
         segment: dict[str, Estimate | None] = dict.fromkeys(SEGMENT_STATISTICS)

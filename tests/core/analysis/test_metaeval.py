@@ -243,8 +243,34 @@ def test_permutation_tests_equal_mt_metrics_eval_with_the_same_draws(
         assert mine == theirs, "acc23"
 
 
+# Once failed: on the second resample systems 0 and 4 both average 0.85, but the resampled sums
+# weighted by draw counts gave 0.8500000000000001 for one of them, and Spearman ranked them apart.
+RESAMPLE_TIE = (
+    np.array(
+        [
+            [1, 1, 2, 2, 0, 0],
+            [2, 2, 0, 0, 2, 1],
+            [0, 2, 0, 1, 1, 1],
+            [0, 0, 2, 2, 2, 1],
+            [2, 0, 1, 2, 0, 0],
+        ],
+        dtype=float,
+    ),
+    np.array(
+        [
+            [1.3, 1.0, 1.9, 1.6, -0.1, 0.0],
+            [1.9, 2.6, 0.5, -1.4, 1.1, 0.9],
+            [-0.2, 2.1, 0.1, 2.1, 0.4, 0.8],
+            [1.0, 0.3, 2.3, 1.7, 1.2, 1.1],
+            [2.1, -0.6, 0.7, 2.0, -0.5, -0.0],
+        ]
+    ),
+)
+
+
 @settings(max_examples=15, deadline=None)
 @given(judged(), st.integers(0, 2**31 - 1))
+@example((*RESAMPLE_TIE, RESAMPLE_TIE[1]), 0)
 def test_every_resample_is_the_statistic_of_the_resampled_data(
     data: tuple[np.ndarray, ...], seed: int
 ) -> None:
@@ -260,7 +286,7 @@ def test_every_resample_is_the_statistic_of_the_resampled_data(
     assert np.array_equal(counts, [np.bincount(i, minlength=n) for i in indices])
     cache: dict[str, object] = {}
     system = {
-        k: me._system_replicates(k, prepared, "m", counts, indices, cache)
+        k: me._system_replicates(k, prepared, "m", indices, cache)
         for k in ("pearson", "spearman", "kendall", "pairwise_accuracy")
     }
     segment = {
