@@ -231,18 +231,38 @@ def _constant(a: FloatArray) -> BoolArray:
     return np.asarray(np.all(a == a[:, :1], axis=1))
 
 
+def _has_nan(a: FloatArray) -> BoolArray:
+    return np.asarray(np.isnan(a).any(axis=1))
+
+
+# The permutation tests count draws whose difference of two statistics is at least the
+# observed one, with an exact ``>=``; with few systems many draws tie the observed difference
+# exactly, so every statistic below repeats, operation for operation, the floating-point
+# arithmetic of the scipy function mt-metrics-eval calls (scipy 1.17, numpy 2), each row of a
+# batch reduced as that function reduces its one vector.
+
+
 def _pearson_rows(x: FloatArray, y: FloatArray) -> FloatArray:
-    """scipy.stats.pearsonr per row (its arithmetic), NaN where either row is constant."""
-    xm = x - x.mean(axis=1, keepdims=True)
-    ym = y - y.mean(axis=1, keepdims=True)
+    """scipy.stats.pearsonr per row, its arithmetic (norms scaled by the largest deviation, the
+    dot product of the normalised deviations): NaN where either row is constant."""
+    # Contiguous rows: numpy then reduces each row as it reduces a lone vector.
+    x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
+    xmean = np.mean(x, axis=-1, keepdims=True)
+    ymean = np.mean(y, axis=-1, keepdims=True)
+    xm = x - xmean
+    ym = y - ymean
     with np.errstate(invalid="ignore", divide="ignore"):
-        xmax = np.abs(xm).max(axis=1, keepdims=True)
-        ymax = np.abs(ym).max(axis=1, keepdims=True)
-        normx = xmax * np.linalg.norm(xm / xmax, axis=1, keepdims=True)
-        normy = ymax * np.linalg.norm(ym / ymax, axis=1, keepdims=True)
-        r = np.sum((xm / normx) * (ym / normy), axis=1)
+        xmax = np.max(np.abs(xm), axis=-1, keepdims=True)
+        ymax = np.max(np.abs(ym), axis=-1, keepdims=True)
+        normx = xmax * np.linalg.norm(xm / xmax, ord=2, axis=-1, keepdims=True)
+        normy = ymax * np.linalg.norm(ym / ymax, ord=2, axis=-1, keepdims=True)
+        # pearsonr's vecdot: per row numpy's dot of two vectors (BLAS), not a plain sum; a
+        # (1, n) @ (n, 1) matmul per row is that dot (and numpy 1.26 has no vecdot).
+        r = np.matmul((xm / normx)[:, None, :], (ym / normy)[:, :, None])[:, 0, 0]
     r = np.clip(r, -1.0, 1.0)
     r[_constant(x) | _constant(y)] = np.nan
+    if x.shape[1] == 2:  # pearsonr returns exactly +-1 for two points
+        r = np.round(r)
     return np.asarray(r, dtype=np.float64)
 
 
@@ -267,19 +287,24 @@ def _average_ranks(a: FloatArray) -> FloatArray:
 
 
 def _spearman_rows(x: FloatArray, y: FloatArray) -> FloatArray:
-    """scipy.stats.spearmanr per row, with numpy's corrcoef arithmetic (exact on ranks)."""
+    """scipy.stats.spearmanr per row: ``np.corrcoef`` of the average ranks (``np.cov`` scales
+    the exact sums of products by the reciprocal of n - 1; the covariance is divided by the
+    second variable's standard deviation, then by the first's). NaN where either row is
+    constant or has a NaN."""
     n = x.shape[1]
     rx = _average_ranks(x)
     ry = _average_ranks(y)
-    dx = rx - rx.mean(axis=1, keepdims=True)
+    dx = rx - rx.mean(axis=1, keepdims=True)  # exact: ranks are halves, their mean is (n+1)/2
     dy = ry - ry.mean(axis=1, keepdims=True)
-    fact = float(n - 1)
+    scale = np.true_divide(1, n - 1)
+    # Sums of products of halves: exact in any order.
+    cxx = (dx * dx).sum(axis=1) * scale
+    cyy = (dy * dy).sum(axis=1) * scale
+    cxy = (dx * dy).sum(axis=1) * scale
     with np.errstate(invalid="ignore", divide="ignore"):
-        sx = np.sqrt((dx * dx).sum(axis=1) / fact)
-        sy = np.sqrt((dy * dy).sum(axis=1) / fact)
-        rho = (dx * dy).sum(axis=1) / fact / sy / sx
+        rho = cxy / np.sqrt(cyy) / np.sqrt(cxx)
     rho = np.clip(rho, -1.0, 1.0)
-    rho[_constant(x) | _constant(y)] = np.nan
+    rho[_constant(x) | _constant(y) | _has_nan(x) | _has_nan(y)] = np.nan
     return np.asarray(rho, dtype=np.float64)
 
 
@@ -338,7 +363,7 @@ def _discordant(keys: IntArray) -> IntArray:
 
 def _kendall_rows(x: FloatArray, y: FloatArray) -> FloatArray:
     """scipy.stats.kendalltau (tau-b) per row, with its integer counts and final arithmetic:
-    NaN where every pair is tied on one side."""
+    NaN where every pair is tied on one side or a row has a NaN."""
     rows, n = x.shape
     tot = n * (n - 1) // 2
     order = np.lexsort((y, x), axis=-1)
@@ -356,8 +381,9 @@ def _kendall_rows(x: FloatArray, y: FloatArray) -> FloatArray:
     ntie = _tie_pairs(bothstart)
     dis = _discordant(np.take_along_axis(_dense_ranks(y), order, axis=1))
     out = np.full(rows, np.nan)
+    nan = _has_nan(x) | _has_nan(y)
     for i in range(rows):
-        if xtie[i] == tot or ytie[i] == tot:
+        if xtie[i] == tot or ytie[i] == tot or nan[i]:
             continue
         con_minus_dis = tot - int(xtie[i]) - int(ytie[i]) + int(ntie[i]) - 2 * int(dis[i])
         tau = con_minus_dis / np.sqrt(tot - int(xtie[i])) / np.sqrt(tot - int(ytie[i]))
@@ -590,7 +616,9 @@ def _one_minus_pce(gold_p: FloatArray, metric_p: FloatArray) -> FloatArray:
     """pce.compute_one_minus_pce per batch row, ``(B, S, S)`` each."""
     s = gold_p.shape[1]
     a, b = np.triu_indices(s, 1)
-    return np.asarray(1.0 - np.mean(np.abs(gold_p - metric_p)[:, a, b], axis=1))
+    # Each row contiguous: numpy then sums it pairwise, as pce's np.mean sums its one vector.
+    errors = np.ascontiguousarray(np.abs(gold_p - metric_p)[:, a, b])
+    return np.asarray(1.0 - np.mean(errors, axis=1))
 
 
 def soft_pairwise_accuracy(gold_segments: npt.ArrayLike, metric_segments: npt.ArrayLike) -> float:
@@ -751,11 +779,46 @@ def _segment_value(statistic: str, data: _Prepared, name: str) -> tuple[float, f
     return _vector_statistic(key, data.human_seg, data.metric_seg[name]), None
 
 
+def _resampled_figures(
+    data: _Prepared, name: str, indices: AnyArray, cache: dict[str, Any]
+) -> tuple[FloatArray, FloatArray]:
+    """The humans' and the metric's system scores ``(B, S)`` on every resample, each computed
+    as :func:`_prepare` computes them, from the drawn rows in the order drawn: the same sums in
+    the same order, so that systems tied on a resample's data stay tied (a rank statistic
+    turns on it)."""
+    assert data.human_seg is not None
+    b, step = len(indices), 16
+    gold = cache.get("system figures of the humans")
+    if gold is None:
+        judged = ~np.isnan(data.human_seg)
+        values = np.where(judged, data.human_seg, 0.0)
+        gold = np.empty((b, values.shape[0]))
+        for start in range(0, b, step):
+            idx = indices[start : start + step].astype(np.intp)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                part = values[:, idx].sum(axis=2) / judged[:, idx].sum(axis=2)  # (S, b)
+            gold[start : start + len(idx)] = part.T
+        cache["system figures of the humans"] = gold
+    key = f"system figures of {name}"
+    metric = cache.get(key)
+    if metric is None:
+        stats = np.ascontiguousarray(np.swapaxes(data.stats[name], 1, 2))  # (S, K, n) as _corpus
+        s, k, _ = stats.shape
+        metric = np.empty((b, s))
+        for start in range(0, b, step):
+            idx = indices[start : start + step].astype(np.intp)
+            sums = stats[:, :, idx].sum(axis=3)  # (S, K, b)
+            rows = np.ascontiguousarray(sums.transpose(2, 0, 1)).reshape(-1, k)
+            figures = np.asarray(data.scores[name](rows), dtype=np.float64)
+            metric[start : start + len(idx)] = data.signs[name] * figures.reshape(-1, s)
+        cache[key] = metric
+    return np.asarray(gold), np.asarray(metric)
+
+
 def _system_replicates(
     statistic: str,
     data: _Prepared,
     name: str,
-    counts: FloatArray,
     indices: AnyArray,
     cache: dict[str, Any],
 ) -> FloatArray:
@@ -774,18 +837,8 @@ def _system_replicates(
             m = _p_values_batch(metric[:, idx].transpose(1, 0, 2), signs)
             out[start : start + len(idx)] = _one_minus_pce(human_p[n_chunk], m)
         return out
-    judged = ~np.isnan(seg)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        gold = (counts @ np.where(judged, seg, 0.0).T) / (counts @ judged.T)  # (B, S)
-    stats = data.stats[name]
-    sums = np.einsum("bn,snk->bsk", counts, stats.astype(np.float64))
-    if np.issubdtype(stats.dtype, np.integer):
-        sums = np.rint(sums).astype(np.int64)  # exact: whole numbers far below 2**53
-    b, s, k = sums.shape
-    metric = data.signs[name] * np.asarray(
-        data.scores[name](sums.reshape(b * s, k)), dtype=np.float64
-    ).reshape(b, s)
-    out = np.full(b, np.nan)
+    gold, metric = _resampled_figures(data, name, indices, cache)
+    out = np.full(len(indices), np.nan)
     function = _ROW_FUNCTIONS[statistic]
     complete = ~np.isnan(gold).any(axis=1)
     if complete.any():
@@ -891,8 +944,23 @@ def _segment_replicates(
 
 
 def _zscore(values: FloatArray) -> FloatArray:
+    """scipy.stats.zscore of a vector, its arithmetic: NaN throughout when the standard
+    deviation is not above the mean's rounding (a constant vector)."""
+    mean = np.mean(values, keepdims=True)
+    centred = values - mean
+    std = np.mean(centred * centred, keepdims=True) ** 0.5
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.asarray((values - values.mean()) / values.std())
+        z = centred / std
+    if std[0] <= abs(np.finfo(np.float64).eps * mean[0]):
+        z[:] = np.nan
+    return np.asarray(z)
+
+
+def _hybrids(w: IntArray, z1: FloatArray, z2: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """PERM-BOTH's swapped score vectors for 0/1 draws ``w`` ``(B, N)``, as mt-metrics-eval
+    mixes them (``w * z1 + (1 - w) * z2``: a NaN anywhere in a vector reaches every row)."""
+    v = 1 - w
+    return w * z1 + v * z2, v * z1 + w * z2
 
 
 def _permutation_p(
@@ -911,9 +979,9 @@ def _permutation_p(
     large, done = 0, 0
     while done < k:
         size = min(block - done % block, k - done)
-        w = rng.binomial(1, 0.5, (size, z1.size)) == 1
-        c1 = batch(np.where(w, z1, z2))
-        c2 = batch(np.where(w, z2, z1))
+        m1, m2 = _hybrids(rng.binomial(1, 0.5, (size, z1.size)), z1, z2)
+        c1 = batch(m1)
+        c2 = batch(m2)
         hits = (c2 - c1) >= delta
         large += int(hits.sum())
         done += size
@@ -1018,13 +1086,13 @@ def _spa_batch(gold: FloatArray, n_sys: int) -> Callable[[FloatArray], FloatArra
 
 def _statistic_batch(statistic: str, gold: FloatArray) -> Callable[[FloatArray], FloatArray]:
     function = _ROW_FUNCTIONS[statistic]
-    g = gold[None, :]
+    g = np.ascontiguousarray(np.broadcast_to(gold, (64, gold.size)))
 
     def batch(metric_rows: FloatArray) -> FloatArray:
         out = np.empty(metric_rows.shape[0])
         for start in range(0, metric_rows.shape[0], 64):
             part = metric_rows[start : start + 64]
-            values = function(np.broadcast_to(g, part.shape), part)
+            values = function(g[: part.shape[0]], part)
             out[start : start + part.shape[0]] = _zero_undefined(values)
         return out
 
@@ -1185,7 +1253,7 @@ def metaevaluate(
                 continue
             low = high = None
             if resample and not (statistic == "spa" and value is None):
-                replicates = _system_replicates(statistic, data, name, counts, indices, cache)
+                replicates = _system_replicates(statistic, data, name, indices, cache)
                 low, high = _interval(replicates, settings.confidence)
             system[statistic] = Estimate(value, low, high)
         segment: dict[str, Estimate | None] = dict.fromkeys(SEGMENT_STATISTICS)

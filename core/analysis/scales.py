@@ -60,6 +60,8 @@ def nice_step(span: float, bins: int) -> float:
     if not math.isfinite(span) or span <= 0 or bins < 1:
         return 1.0
     raw = span / bins
+    if not raw > 0.0:  # a span too small to divide (subnormal): one bin
+        return span
     power = 10.0 ** math.floor(math.log10(raw))
     for factor in (1.0, 2.0, 2.5, 5.0, 10.0):
         if raw <= factor * power * (1 + 1e-12):
