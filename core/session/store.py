@@ -31,10 +31,8 @@ change needs it (its first import, a Save as).
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import socket
 import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -61,6 +59,7 @@ from matchlight.core.annotation.typology import (
     Typology,
     validate_span,
 )
+from matchlight.core.io import jsonsafe
 from matchlight.core.io.files import file_digest
 from matchlight.core.io.safewrite import write_file_atomic
 from matchlight.core.session.files import (
@@ -148,6 +147,12 @@ class ReanchorReport:
 _IMPORTS_VERSION: Final = 2
 
 _UNSET: Any = object()
+
+
+def _load(text: str) -> Any:
+    """A JSON field of the session, read with the limits of :mod:`core.io.jsonsafe` (a hostile
+    file's deep nesting or huge numbers are a ValueError, never a RecursionError)."""
+    return jsonsafe.loads(text, first_line=None)
 
 
 def _error_name(exc: Exception) -> str:
@@ -330,7 +335,6 @@ class SessionStore:
             remove_database(target)
             raise SessionError(f"cannot create the session: {exc}", target) from None
         store = cls(conn, target, read_only=False, lock=lock)
-        store._claim()
         return store
 
     @classmethod
@@ -370,11 +374,8 @@ class SessionStore:
         try:
             lock = WriteLock(target)
         except BlockingIOError:
-            pid, host = cls._owner_of(target)
-            who = f" (process {pid} on {host})" if pid and host else ""
             raise SessionError(
-                f"this session is open in another Matchlight window{who}; open a read-only "
-                "copy instead",
+                "this session is open in another Matchlight window; open a read-only copy instead",
                 target,
                 kind="busy",
             ) from None
@@ -392,7 +393,6 @@ class SessionStore:
             lock.release()
             raise
         store._check_version(version)
-        store._claim()
         return store
 
     def _check_version(self, version: int) -> None:
@@ -534,7 +534,7 @@ class SessionStore:
         try:
             self._cache.mode = AnnotationMode(meta.get("mode", "mqm"))
             self._cache.typology = (
-                Typology.from_json(json.loads(meta["typology"]))
+                Typology.from_json(_load(meta["typology"]))
                 if "typology" in meta
                 else DEFAULT_TYPOLOGY
             )
@@ -548,14 +548,6 @@ class SessionStore:
                 "SELECT name FROM inputs WHERE role IN ('system', 'reference')"
             )
         )
-
-    def _claim(self) -> None:
-        """Note who holds the file (for the message a second window gets; the lock decides)."""
-        with self.batch():
-            self._conn.executemany(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                [("owner_pid", str(os.getpid())), ("owner_host", socket.gethostname())],
-            )
 
     def close(self) -> None:
         """Release the file. Nothing is written on the way out: every edit is already in it."""
@@ -620,15 +612,15 @@ class SessionStore:
         )
         try:
             return SessionState(
-                settings=json.loads(meta.get("settings", "{}")),
-                baseline=json.loads(meta.get("baseline", "null")),
-                selection=json.loads(meta.get("selection", "null")),
-                layout=json.loads(meta.get("layout", "null")),
+                settings=_load(meta.get("settings", "{}")),
+                baseline=_load(meta.get("baseline", "null")),
+                selection=_load(meta.get("selection", "null")),
+                layout=_load(meta.get("layout", "null")),
                 mode=AnnotationMode(meta.get("mode", "mqm")),
-                typology=Typology.from_json(json.loads(meta["typology"]))
+                typology=Typology.from_json(_load(meta["typology"]))
                 if "typology" in meta
                 else DEFAULT_TYPOLOGY,
-                weights=MQMWeights.from_json(json.loads(meta["weights"]))
+                weights=MQMWeights.from_json(_load(meta["weights"]))
                 if "weights" in meta
                 else DEFAULT_WEIGHTS,
                 annotator=meta.get("annotator", ""),
@@ -739,7 +731,13 @@ class SessionStore:
         if system is not None:
             sql += " WHERE system = ?"
             args = (system,)
-        return [score_from_row(r) for r in self._conn.execute(sql + " ORDER BY 1, 2, 3", args)]
+        try:
+            rows = self._conn.execute(sql + " ORDER BY 1, 2, 3", args).fetchall()
+            return [score_from_row(r) for r in rows]
+        except (sqlite3.DatabaseError, ValueError, TypeError, KeyError, AnnotationError) as exc:
+            raise SessionError(
+                f"the session's segment scores are unreadable: {exc}", self._path, kind="damaged"
+            ) from None
 
     # -- writing annotations ---------------------------------------------------------------
 
@@ -850,7 +848,12 @@ class SessionStore:
         from matchlight.core.annotation.interchange import TsvLayout
 
         value = self._meta_values("mqm_tsv_layout").get("mqm_tsv_layout")
-        return None if value is None else TsvLayout.from_json(json.loads(value))
+        try:
+            return None if value is None else TsvLayout.from_json(_load(value))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise SessionError(
+                f"the imported TSV file's layout is unreadable: {exc}", self._path, kind="damaged"
+            ) from None
 
     # -- imported columns ------------------------------------------------------------------
 
@@ -984,6 +987,7 @@ class SessionStore:
             memory = sqlite3.connect(":memory:", isolation_level=None)
             try:
                 self._conn.backup(memory)
+                # Earlier versions noted who had the file open; the lock says it now.
                 memory.execute("DELETE FROM meta WHERE key IN ('owner_pid', 'owner_host')")
                 present = {row[1] for row in memory.execute("PRAGMA table_info(inputs)")}
                 for column in INPUT_COLUMNS_V3:
@@ -1055,26 +1059,9 @@ class SessionStore:
             self._read_only = False
             self.problems = []
             self._load_cache()
-            self._claim()
             if was_untitled:
                 remove_database(old)
         return target
-
-    @staticmethod
-    def _owner_of(path: Path) -> tuple[str | None, str | None]:
-        """(pid, host) of the window that noted it has ``path`` open, as recorded in it."""
-        try:
-            other = sqlite3.connect(ro_uri(path), uri=True)
-            try:
-                rows = other.execute(
-                    "SELECT key, value FROM meta WHERE key IN ('owner_pid', 'owner_host')"
-                ).fetchall()
-            finally:
-                other.close()
-        except sqlite3.Error:
-            return None, None  # a damaged session is nobody's
-        owner = dict(rows)
-        return owner.get("owner_pid"), owner.get("owner_host")
 
     # -- summaries -------------------------------------------------------------------------
 

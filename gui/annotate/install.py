@@ -1,38 +1,38 @@
-"""Putting annotation into the main window, and the ``matchlight SESSION.matchlight`` start.
+"""Putting annotation into the main window.
 
-:func:`install_annotations` is the one call the window makes: it creates the controller, the
-File menu's session entries, the Annotate menu, the annotation panel (a dock) and the keys.
-:func:`add_session_argument` and :func:`start_session` are the app's command-line part.
+:func:`install_annotations` is the one call the window makes: it creates the controller, its
+keys, the table link (span boxes, MQM/ESA columns, filters), imports and exports, the Annotate
+menu and the annotation panel (a dock), and returns them as one :class:`Annotations`. The
+session file the annotations are kept in is the shell's (:mod:`gui.shell.sessionfiles`).
 """
 
 from __future__ import annotations
 
-import argparse
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QWidget
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMenu, QWidget
 
 from matchlight.core.annotation.interchange import EXPORT_FORMATS, IMPORT_FORMATS
 from matchlight.core.session.store import SUFFIX
-from matchlight.gui.annotate.controller import AnnotationController, SpecsFactory
+from matchlight.gui.annotate.actions import AnnotationActions
+from matchlight.gui.annotate.controller import AnnotationController
 from matchlight.gui.annotate.dialogs import (
     AgreementDialog,
     ImportDialog,
-    RecoveryDialog,
     TypologyDialog,
     WeightsDialog,
 )
+from matchlight.gui.annotate.host import AnnotationHost
 from matchlight.gui.annotate.panel import AnnotationPanel
+from matchlight.gui.annotate.tablelink import AnnotationTableLink
+from matchlight.gui.annotate.transfer import AnnotationTransfer
 
-__all__ = [
-    "AnnotationUi",
-    "add_session_argument",
-    "install_annotations",
-    "start_session",
-]
+__all__ = ["AnnotationUi", "Annotations", "install_annotations"]
+
 
 _EXPORT_FILTERS = {
     "csv": "CSV files (*.csv)",
@@ -46,11 +46,25 @@ _EXPORT_SUFFIX = {"csv": ".csv", "xcomet-jsonl": ".jsonl", "wmt24-esa-jsonl": ".
 class AnnotationUi(QObject):
     """The annotation feature's widgets and menu entries, around one controller."""
 
-    def __init__(self, window: QMainWindow, controller: AnnotationController) -> None:
+    def __init__(
+        self,
+        window: QMainWindow,
+        controller: AnnotationController,
+        actions: AnnotationActions,
+        table: AnnotationTableLink,
+        transfer: AnnotationTransfer,
+    ) -> None:
         super().__init__(window)
         self.window = window
         self.controller = controller
-        self.panel = AnnotationPanel(controller)
+        self.actions = actions
+        self.table = table
+        self.transfer = transfer
+        #: ``ask_path(parent, caption, suggested, file_filter, saving)``; tests replace it.
+        self.ask_path: Any = _default_ask_path
+        #: Where export dialogs start (the session file's folder, once there is one).
+        self.folder: Any = Path.home
+        self.panel = AnnotationPanel(controller, table)
         self.dock = QDockWidget("Annotation", window)
         self.dock.setObjectName("annotation-dock")
         self.dock.setWidget(self.panel)
@@ -67,21 +81,15 @@ class AnnotationUi(QObject):
             window.tabifyDockWidget(summary, self.dock)
             summary.raise_()
         self._raised = False
-        for action in controller.key_actions():
+        for action in actions.key_actions():
             action.triggered.connect(self._on_annotation_used)
-        controller.session_changed.connect(self._on_annotation_used_if_any)
-        self.status_label = QLabel()
-        self.status_label.setObjectName("session-status")
-        window.statusBar().addPermanentWidget(self.status_label)
-        controller.session_changed.connect(self._on_session_changed)
+        controller.attached.connect(self._on_annotation_used_if_any)
         self.dialog: QWidget | None = None
-        self._on_session_changed()
 
     # -- menus ----------------------------------------------------------------------------------
 
     def build_menu(self, menu: QMenu) -> None:
-        c = self.controller
-        c.build_menu(menu)
+        self.actions.build_menu(menu)
         menu.addSeparator()
         self.import_action = self._add(menu, "&Import pre-annotations…", self._on_import)
         export = menu.addMenu("E&xport annotations")
@@ -107,7 +115,8 @@ class AnnotationUi(QObject):
     def _parent(self) -> QWidget:
         return self.window
 
-    def _show(self, dialog: QWidget) -> None:
+    def show_dialog(self, dialog: QWidget) -> None:
+        """Open ``dialog`` (window-modal, not blocking), closing the one shown before."""
         if self.dialog is not None:
             self.dialog.close()
             self.dialog.deleteLater()
@@ -129,29 +138,13 @@ class AnnotationUi(QObject):
             self._on_annotation_used()
 
     @Slot()
-    def _on_session_changed(self) -> None:
-        c = self.controller
-        if c.workspace is None:
-            text = ""
-        elif c.store is None:
-            text = "Session: not saved yet"
-        elif c.read_only:
-            text = f"Session: read-only copy of {c.store.path.name}"
-        elif c.is_untitled():
-            text = "Session: untitled (autosaved)"
-        else:
-            text = f"Session: {c.store.path.name}"
-        self.status_label.setText(text)
-        self.status_label.setToolTip("" if c.store is None else str(c.store.path))
-
-    @Slot()
     def _on_import(self) -> None:
         c = self.controller
         if c.workspace is None:
             return
 
         def browse() -> str | None:
-            return c.ask_path(
+            return self.ask_path(
                 self._parent(),
                 "Import pre-annotations",
                 str(Path.home()),
@@ -161,11 +154,11 @@ class AnnotationUi(QObject):
 
         dialog = ImportDialog(IMPORT_FORMATS, c.system_names, c.system, browse, self._parent())
         dialog.import_requested.connect(self._on_import_requested)
-        self._show(dialog)
+        self.show_dialog(dialog)
 
     @Slot(str, str, str)
     def _on_import_requested(self, path: str, fmt: str, system: str) -> None:
-        self.controller.import_annotations(path, fmt, system=system or None)
+        self.transfer.import_annotations(path, fmt, system=system or None)
 
     @Slot(QAction)
     def _on_export_triggered(self, action: QAction) -> None:
@@ -173,20 +166,19 @@ class AnnotationUi(QObject):
         c = self.controller
         if not isinstance(fmt, str) or c.workspace is None:
             return
-        base = Path.home() if c.is_untitled() or c.store is None else c.store.path.parent
-        suggested = str(base / f"annotations{_EXPORT_SUFFIX.get(fmt, '.tsv')}")
-        path = c.ask_path(
+        suggested = str(Path(self.folder()) / f"annotations{_EXPORT_SUFFIX.get(fmt, '.tsv')}")
+        path = self.ask_path(
             self._parent(), "Export annotations", suggested, _EXPORT_FILTERS[fmt], True
         )
         if path:
-            c.export_annotations(path, fmt)
+            self.transfer.export_annotations(path, fmt)
 
     @Slot()
     def _on_agreement(self) -> None:
         c = self.controller
         if c.workspace is None:
             return
-        path = c.ask_path(
+        path = self.ask_path(
             self._parent(),
             "Another annotator's session of the same files",
             str(Path.home()),
@@ -195,15 +187,15 @@ class AnnotationUi(QObject):
         )
         if not path:
             return
-        report = c.agreement_with(path)
+        report = self.transfer.agreement_with(path)
         if report is not None:
-            self._show(AgreementDialog(report, path, self._parent()))
+            self.show_dialog(AgreementDialog(report, path, self._parent()))
 
     @Slot()
     def _on_typology(self) -> None:
         dialog = TypologyDialog(self.controller.typology, self._parent())
         dialog.typology_accepted.connect(self._on_typology_accepted)
-        self._show(dialog)
+        self.show_dialog(dialog)
 
     @Slot(object)
     def _on_typology_accepted(self, typology: object) -> None:
@@ -220,7 +212,7 @@ class AnnotationUi(QObject):
             return
         dialog = WeightsDialog(ws.weights, c.typology.paths(), self._parent())
         dialog.weights_accepted.connect(self._on_weights_accepted)
-        self._show(dialog)
+        self.show_dialog(dialog)
 
     @Slot(object)
     def _on_weights_accepted(self, weights: object) -> None:
@@ -229,34 +221,38 @@ class AnnotationUi(QObject):
         if isinstance(weights, MQMWeights):
             self.controller.set_weights(weights)
 
-    # -- recovery -------------------------------------------------------------------------------
 
-    def offer_recovery(self) -> RecoveryDialog | None:
-        """Offer the sessions a crash (or quitting unsaved) left behind; None if there are none."""
-        sessions = self.controller.recoverable()
-        if not sessions:
-            return None
-        dialog = RecoveryDialog(sessions, self._parent())
-        dialog.open_requested.connect(self._on_recovery_open)
-        dialog.discard_requested.connect(self.controller.discard)
-        self._show(dialog)
-        return dialog
-
-    @Slot(str, bool)
-    def _on_recovery_open(self, path: str, read_only_copy: bool) -> None:
-        self.controller.open_session(path, read_only_copy=read_only_copy)
+def _default_ask_path(
+    parent: QWidget, caption: str, suggested: str, file_filter: str, saving: bool
+) -> str | None:
+    if saving:
+        path, _ = QFileDialog.getSaveFileName(parent, caption, suggested, file_filter)
+    else:
+        path, _ = QFileDialog.getOpenFileName(parent, caption, suggested, file_filter)
+    return path or None
 
 
-def install_annotations(
-    window: QMainWindow, file_menu: QMenu, *, specs_type: SpecsFactory
-) -> AnnotationController:
-    """Add error annotation and session files to ``window`` (a MainWindow): File ▸ Open
-    session / Recent sessions / Save session as (before Quit), an Annotate menu, the
-    annotation panel, and the annotation keys in the table, the detail pane and the panel."""
-    controller = AnnotationController(window, specs_type=specs_type)  # type: ignore[arg-type]
-    quit_action = getattr(window, "quit_action", None)
-    controller.add_session_actions(file_menu, before=quit_action)
-    ui = AnnotationUi(window, controller)
+@dataclass(frozen=True, slots=True, eq=False)
+class Annotations:
+    """The annotation feature of a window: the controller and the parts around it."""
+
+    controller: AnnotationController
+    actions: AnnotationActions
+    table: AnnotationTableLink
+    transfer: AnnotationTransfer
+    ui: AnnotationUi
+
+
+def install_annotations(window: QMainWindow) -> Annotations:
+    """Add error annotation to ``window`` (a MainWindow, an :class:`AnnotationHost`): an
+    Annotate menu (before Help), the annotation panel, and the annotation keys in the table,
+    the detail pane and the panel."""
+    host: AnnotationHost = window  # type: ignore[assignment]
+    controller = AnnotationController(host)
+    actions = AnnotationActions(controller, window)
+    table = AnnotationTableLink(controller, host)
+    transfer = AnnotationTransfer(controller)
+    ui = AnnotationUi(window, controller, actions, table, transfer)
     menu = QMenu("&Annotate", window)
     ui.build_menu(menu)
     bar = window.menuBar()
@@ -268,43 +264,6 @@ def install_annotations(
         bar.insertMenu(help_menu, menu)
     else:
         bar.addMenu(menu)
-    controller.ui = ui
-    for widget in (getattr(window, "table_view", None), getattr(window, "detail_pane", None)):
-        if isinstance(widget, QWidget):
-            controller.attach_keys(widget)
-    controller.attach_keys(ui.panel)
-    return controller
-
-
-def add_session_argument(parser: argparse.ArgumentParser) -> None:
-    """``matchlight SESSION.matchlight``: open a saved session."""
-    parser.add_argument(
-        "session",
-        nargs="?",
-        metavar="SESSION.matchlight",
-        help="open a saved session (its files, settings, selection and annotations)",
-    )
-
-
-def start_session(window: Any, args: argparse.Namespace, *, offer_recovery: bool) -> bool:
-    """Open the session named on the command line (True: one was named), or else, at the
-    app's start, offer the sessions a crash left behind."""
-    controller = getattr(window, "annotations", None)
-    path = getattr(args, "session", None)
-    asked = any(getattr(args, name, None) for name in ("sample", "src", "ref", "hyp"))
-    if path:
-        if asked:
-            window.report_error(
-                "Cannot open the session",
-                "A session file brings its own files: do not combine it with --sample, --src, "
-                "--ref or --hyp.",
-            )
-            return True
-        if isinstance(controller, AnnotationController):
-            controller.open_session(path)
-        return True
-    if offer_recovery and not asked and isinstance(controller, AnnotationController):
-        ui = getattr(controller, "ui", None)
-        if isinstance(ui, AnnotationUi):
-            ui.offer_recovery()
-    return False
+    for widget in (host.table_view, host.detail_pane, ui.panel):
+        actions.attach_keys(widget)
+    return Annotations(controller, actions, table, transfer, ui)

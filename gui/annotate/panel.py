@@ -40,6 +40,7 @@ from matchlight.core.annotation.workspace import AnnotationQuery
 from matchlight.core.style.palette import theme
 from matchlight.gui.annotate.controller import AnnotationController
 from matchlight.gui.annotate.painting import SEVERITY_COLORS
+from matchlight.gui.annotate.tablelink import AnnotationTableLink
 from matchlight.gui.highlight.palette import is_dark_palette
 
 __all__ = ["AnnotationPanel"]
@@ -62,9 +63,15 @@ def _bold(label: QLabel) -> QLabel:
 class AnnotationPanel(QWidget):
     """Annotate the current row's output of one system, by keyboard or mouse."""
 
-    def __init__(self, controller: AnnotationController, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        controller: AnnotationController,
+        table: AnnotationTableLink,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.controller = controller
+        self.table = table
         controller.panel = self
         self.setObjectName("annotation-panel")
 
@@ -247,10 +254,14 @@ class AnnotationPanel(QWidget):
         controller.annotations_changed.connect(self._on_annotations_changed)
         controller.target_changed.connect(self._on_target_changed)
         controller.draft_changed.connect(self._on_draft_changed)
-        controller.session_changed.connect(self._on_session_changed)
+        controller.attached.connect(self._on_session_changed)
         controller.message_changed.connect(self._on_message_changed)
         self._categories_of: tuple[str, ...] = ()
         self.refresh()
+
+    def set_session_text(self, text: str) -> None:
+        """Say which session file the annotations go to (the session files tell)."""
+        self.session_label.setText(text)
 
     # -- what the controller asks ---------------------------------------------------------------
 
@@ -366,16 +377,7 @@ class AnnotationPanel(QWidget):
             mode = "ESA" if c.mode is AnnotationMode.ESA else "MQM"
             self.title.setText(f"Segment {segment + 1} · {names[system]} · {mode}")
         if c.workspace is None:
-            text = ""
-        elif c.store is None:
-            text = "No session file yet: the first edit starts one (autosaved)."
-        elif c.read_only:
-            text = f"Session: read-only copy of {c.store.path.name} — Save session as… to edit."
-        elif c.is_untitled():
-            text = "Untitled session, autosaved for recovery (File ▸ Save session as…)."
-        else:
-            text = f"Session: {c.store.path}"
-        self.session_label.setText(text)
+            self.session_label.setText("")
 
     def _refresh_draft(self) -> None:
         c = self.controller
@@ -412,7 +414,7 @@ class AnnotationPanel(QWidget):
             button.setChecked(sev is severity)
         if not self.note_edit.hasFocus():
             self.note_edit.setText(under.note if under is not None and draft.empty else draft.note)
-        editable = c.workspace is not None and not c.read_only
+        editable = c.workspace is not None and c.editable()
         for widget in (self.add_button, self.cancel_button, self.done_button, self.note_edit):
             widget.setEnabled(editable)
 
@@ -650,15 +652,15 @@ class AnnotationPanel(QWidget):
 
     @Slot()
     def _on_show_flagged_clicked(self) -> None:
-        self.controller.show_flagged()
+        self.table.show_flagged()
 
     @Slot()
     def _on_filter_apply_clicked(self) -> None:
-        self.controller.apply_filter(self.chosen_query())
+        self.table.apply_filter(self.chosen_query())
 
     @Slot()
     def _on_filter_clear_clicked(self) -> None:
-        self.controller.clear_filter()
+        self.table.clear_filter()
 
 
 def _short(text: str, limit: int = 80) -> str:

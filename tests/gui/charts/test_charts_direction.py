@@ -20,7 +20,7 @@ from matchlight.core.analysis.significance import table_statistics
 from matchlight.core.io.scores import ScoreSpec, read_scores
 from matchlight.core.metrics.base import Scale
 from matchlight.core.style.palette import LIGHT
-from matchlight.gui.annotate.controller import MQM_COLUMN
+from matchlight.core.annotation.columns import MQM_COLUMN
 from matchlight.gui.charts.buckets import BucketsPanel
 from matchlight.gui.charts.comparison import ComparisonDocks
 from matchlight.gui.charts.distributions import DistributionsPanel

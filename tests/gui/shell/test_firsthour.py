@@ -317,7 +317,7 @@ def test_the_row_menu_copies_shows_and_filters(qtbot, harness, sample_expected):
         "&Copy row",
         "Copy this cell",
         "Show the whole text…",
-        "Rows where rough scores below fluent (baseline) on BLEU",
+        "Rows where rough scores worse than fluent (baseline) on BLEU",
         "Clear filters",
     ]
     actions = {a.text(): a for a in menu.actions()}
@@ -328,14 +328,14 @@ def test_the_row_menu_copies_shows_and_filters(qtbot, harness, sample_expected):
     assert cell.text() == text.systems[2][7]
     assert cell.windowTitle().startswith("Segment 8, rough")
     cell.close()
-    actions["Rows where rough scores below fluent (baseline) on BLEU"].trigger()
+    actions["Rows where rough scores worse than fluent (baseline) on BLEU"].trigger()
     worse = np.flatnonzero(expected.column("bleu", 0) - expected.column("bleu", 2) >= 0.1)
     assert sorted(int(s) for s in proxy.visible_segments()) == list(worse)
     assert window.filter_bar.delta_check.isChecked()  # the filter bar shows it
     # On a score cell the menu offers that cell's system and metric.
     score = model.score_column(1, "rougeL_f")
     menu = window.table_menu(proxy.index(0, score))
-    assert "Rows where literal scores below fluent (baseline) on R-L" in [
+    assert "Rows where literal scores worse than fluent (baseline) on R-L" in [
         a.text() for a in menu.actions()
     ]
     menu.deleteLater()

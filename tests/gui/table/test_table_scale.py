@@ -19,7 +19,7 @@ from matchlight.core.analysis.selection import DeltaFilter, ScoreRange, Selectio
 from matchlight.core.io.scores import ScoreSpec, read_scores
 from matchlight.core.session.imported import ScoreImport
 from matchlight.core.style.palette import DARK, LIGHT
-from matchlight.gui.annotate.controller import MQM_COLUMN
+from matchlight.core.annotation.columns import MQM_COLUMN
 from matchlight.gui.charts.imports import imported_column
 from matchlight.gui.highlight.detailcache import DetailCache
 from matchlight.gui.table.delegate import HighlightDelegate
