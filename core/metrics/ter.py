@@ -113,8 +113,8 @@ _UNDEF: Final = 4
 
 # Batch sizes: cells of the beam matrices of one group of segments, and output words of one
 # batch of shift candidates (each a few bytes, so a few tens of MB at most).
-_GROUP_CELLS: Final = 1 << 20
-_GROUP_SEGMENTS: Final = 512
+_GROUP_CELLS: Final = 1 << 19
+_GROUP_SEGMENTS: Final = 256
 _CANDIDATE_CELLS: Final = 1 << 21
 
 EditKind = Literal["match", "substitution", "deletion", "insertion"]
@@ -213,29 +213,18 @@ class _Pair:
     result: TerAlignment | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class _Geometry:
-    """The beam of an ``n`` x ``m`` edit distance (``n``, ``m`` >= 1): row ``i`` computes the
-    columns ``lo[i] .. lo[i] + width[i] - 1``; ``window`` columns of each row are stored."""
-
-    lo: IntArray  # (n + 1,), lo[0] unused
-    width: IntArray  # (n + 1,)
-    window: int
-
-
-def _geometry(n: int, m: int) -> _Geometry:
+def _beam_width(n: int, m: int) -> int:
+    """sacreBLEU's beam half-width for an ``n``-word output and an ``m``-word reference: 25,
+    widened when the lengths are so unequal that consecutive rows would not overlap."""
     ratio = m / n
-    beam = math.ceil(ratio / 2 + _BEAM_WIDTH) if ratio / 2 > _BEAM_WIDTH else _BEAM_WIDTH
-    diag = np.floor(np.arange(1, n + 1, dtype=np.float64) * ratio).astype(np.int64)
-    lo = np.maximum(0, diag - beam)
-    hi = np.minimum(m + 1, diag + beam)
-    hi[-1] = m + 1
-    zero = np.zeros(1, np.int64)
-    # The window holds the beam plus one column: in the last row the cell just past the beam
-    # can still take a diagonal step; every cell after it is an insertion after the one before.
-    return _Geometry(
-        np.concatenate([zero, lo]), np.concatenate([zero, hi - lo]), min(2 * beam, m + 1) + 1
-    )
+    return math.ceil(ratio / 2 + _BEAM_WIDTH) if ratio / 2 > _BEAM_WIDTH else _BEAM_WIDTH
+
+
+def _window(n: int, m: int) -> int:
+    """The columns stored per row: the beam, or the whole row when it is narrower, plus one
+    (in the last row the cell just past the beam can still take a diagonal step; every cell
+    after it is an insertion after the one before)."""
+    return min(2 * _beam_width(n, m), m + 1) + 1
 
 
 class _Group:
@@ -248,24 +237,27 @@ class _Group:
     cell's diagonal and upper neighbours are ``frame[k]`` and ``frame[k + 1]``.
     """
 
-    def __init__(self, pairs: list[_Pair], geometry: list[_Geometry]) -> None:
+    def __init__(self, pairs: list[_Pair], window: int) -> None:
+        """``window``: the widest of the pairs' (:func:`_window`)."""
         self.pairs = pairs
         count = len(pairs)
-        self.n = np.array([len(p.hyp) for p in pairs], np.int64)
-        self.m = np.array([len(p.ref) for p in pairs], np.int64)
-        rows = int(self.n.max())
-        window = max(g.window for g in geometry)
+        self.n = n = np.array([len(p.hyp) for p in pairs], np.int64)
+        self.m = m = np.array([len(p.ref) for p in pairs], np.int64)
+        rows = int(n.max())
         self.rows = rows
         self.window = window
-        lo = np.zeros((rows + 1, count), np.int64)
-        width = np.zeros((rows + 1, count), np.int64)
-        for a, g in enumerate(geometry):
-            n = int(self.n[a])
-            lo[: n + 1, a] = g.lo
-            lo[n + 1 :, a] = g.lo[n]
-            width[: n + 1, a] = g.width
+        # The beam of row i: columns lo .. hi - 1 around floor(i * m / n) (sacreBLEU's float
+        # product, element by element), every column in a pair's last row, none past it.
+        beam = np.array([_beam_width(len(p.hyp), len(p.ref)) for p in pairs], np.int64)
+        i = np.arange(rows + 1)[:, None]
+        diag = np.floor(i.astype(np.float64) * (m / n)[None, :]).astype(np.int64)
+        lo = np.maximum(0, diag - beam)
+        hi = np.minimum(m + 1, diag + beam)
+        hi = np.where(i == n, m + 1, hi)
+        beyond = i > n
+        lo = np.where(beyond, lo[n, np.arange(count)], lo)
+        width = np.where(beyond, 0, hi - lo)
         self.lo = lo
-        self.lo_list = [g.lo.tolist() for g in geometry]
         self.width = width
         step = np.zeros_like(lo)
         step[1:rows] = lo[2:] - lo[1:rows]
@@ -305,7 +297,7 @@ class _Group:
             trace = _trace(
                 np.ascontiguousarray(ops[: n + 1, :, r]).tobytes(),
                 self.window,
-                self.lo_list[a],
+                self.lo[: n + 1, a].tolist(),
                 n,
                 len(pair.ref),
             )
@@ -363,11 +355,12 @@ class _Group:
             frames[i] = frame
             valid = cols < width[i]
             v, diag, up, differ = _row(frame, hyp[i - 1], self.ref_words[i][:, active], valid)
-            op = np.where(
-                diag == v, np.where(differ, _SUB, _NOP), np.where(up == v, _DEL, _INS)
-            ).astype(np.int8)
-            op[v >= _INF] = _UNDEF
-            ops[i] = op
+            # sacreBLEU's choice: the diagonal if it gives the value, else the cell above,
+            # else the one on the left (_NOP and _SUB are 0 and 1, _DEL and _INS 2 and 3).
+            op = ops[i]
+            np.add((up != v).view(np.int8), np.int8(_DEL), out=op)
+            np.copyto(op, differ.view(np.int8), where=diag == v)
+            np.copyto(op, np.int8(_UNDEF), where=v >= _INF)
             last = np.flatnonzero(n == i)
             if last.size:
                 distance[last] = _last_cell(v[:, last], m[last] - lo[i, last])
@@ -605,12 +598,15 @@ def _finish(pair: _Pair, distance: int, trace: list[int]) -> TerAlignment:
 
 
 def _trivial(n: int, m: int) -> TerAlignment:
-    """An empty side: every output word deleted, or every reference word inserted."""
+    """No search: an empty side (every output word deleted, or every reference word inserted)
+    or equal sides (every word matched: no word is wrong, so no shift is even a candidate)."""
     steps: tuple[tuple[EditKind, int, int], ...]
     if m == 0:
         steps = tuple(("deletion", h, -1) for h in range(n))
-    else:
+    elif n == 0:
         steps = tuple(("insertion", -1, r) for r in range(m))
+    else:
+        return TerAlignment(0, m, (), tuple(range(n)), tuple(("match", k, k) for k in range(n)))
     return TerAlignment(n + m, m, (), tuple(range(n)), steps)
 
 
@@ -640,43 +636,43 @@ def ter_alignments(
             work.append((list(key[0]), list(key[1])))
         which.append(found)
     results: list[TerAlignment | None] = [None] * len(work)
-    searched: list[tuple[int, _Pair, _Geometry]] = []
+    searched: list[tuple[int, int, _Pair]] = []
     for index, (hyp_ids, ref_ids) in enumerate(work):
         n, m = len(hyp_ids), len(ref_ids)
-        if n == 0 or m == 0:
+        if n == 0 or m == 0 or hyp_ids == ref_ids:
             results[index] = _trivial(n, m)
             continue
         positions: dict[int, list[int]] = {}
         for position, word in enumerate(ref_ids):
             positions.setdefault(word, []).append(position)
         pair = _Pair(hyp_ids, ref_ids, list(range(n)), positions, [])
-        searched.append((index, pair, _geometry(n, m)))
-    # Similar shapes together: a group's matrices are as wide and as long as its largest.
-    searched.sort(key=lambda item: (item[2].window, len(item[1].hyp)))
-    group: list[tuple[int, _Pair, _Geometry]] = []
+        searched.append((_window(n, m), index, pair))
+    # Similar shapes together: a group's matrices are padded to its longest output and widest
+    # beam.
+    searched.sort(key=lambda item: (item[0], len(item[2].hyp)))
+    group: list[tuple[int, _Pair]] = []
     rows = window = 0
-    for item in searched:
-        # The group's matrices are padded to its longest output and widest beam.
-        longer = max(rows, len(item[1].hyp) + 1)
-        wider = max(window, item[2].window)
+    for width, index, pair in searched:
+        longer = max(rows, len(pair.hyp) + 1)
+        wider = max(window, width)
         if group and (
             (len(group) + 1) * longer * wider > _GROUP_CELLS or len(group) >= _GROUP_SEGMENTS
         ):
-            _run_group(group, results)
-            group, longer, wider = [], len(item[1].hyp) + 1, item[2].window
-        group.append(item)
+            _run_group(group, window, results)
+            group, longer, wider = [], len(pair.hyp) + 1, width
+        group.append((index, pair))
         rows, window = longer, wider
     if group:
-        _run_group(group, results)
+        _run_group(group, window, results)
     final = cast(list[TerAlignment], results)
     return [final[i] for i in which]
 
 
 def _run_group(
-    group: list[tuple[int, _Pair, _Geometry]], results: list[TerAlignment | None]
+    group: list[tuple[int, _Pair]], window: int, results: list[TerAlignment | None]
 ) -> None:
-    _Group([p for _, p, _ in group], [g for _, _, g in group]).run()
-    for index, pair, _ in group:
+    _Group([p for _, p in group], window).run()
+    for index, pair in group:
         results[index] = pair.result
 
 
@@ -1081,8 +1077,9 @@ def ter_block(row: TerRow, system: int, output: str, *, reference: str) -> Block
     rows.append(("edits", str(a.num_edits)))
     length = row.average_length()
     nrefs = len(row.references)
+    matched = a.count("match")
     lines: list[tuple[Run, ...]] = [
-        (Run(f"{a.count('match')} words matched"),),
+        (Run(f"{matched} word{'' if matched == 1 else 's'} matched"),),
         (
             Run(
                 f"reference length {length:g}"
