@@ -21,8 +21,9 @@ tercom) is reproduced exactly, quirks included:
   output word; corpus TER is the sum of edits over the sum of average reference lengths.
 
 The search itself is ours: the candidates of a round (and the rounds of many segments at
-once) are scored together, one numpy operation per row of the beam, from the rows of the
-current output they share with it, instead of one Python loop per cell.
+once) are scored together, one numpy operation per row of the beam instead of one Python loop
+per cell, each candidate starting from the rows it shares with the current output (where
+sacreBLEU's cache of rows saves the same work).
 
 * :func:`ter_alignments`: the :class:`TerAlignment` (edits, shifts, final alignment) of many
   word pairs;
@@ -124,6 +125,7 @@ _KIND: Final[dict[int, EditKind]] = {
     _DEL: "deletion",
     _INS: "insertion",
 }
+_CODE: Final[dict[str, int]] = {kind: code for code, kind in _KIND.items()}
 
 
 # -- the alignment of one pair of word sequences -------------------------------------------------
@@ -134,8 +136,8 @@ class TerShift:
     """One shift, as sacreBLEU applies it: the ``length`` words at ``start`` of the output (in
     its word order before this shift) move to ``target`` (sacreBLEU's ``_perform_shift``: before
     word ``target`` when it lies outside the phrase; a target inside the phrase moves it right by
-    ``target - start`` words). ``words`` are the moved words' indices in the output as
-    written."""
+    ``target - start`` words, or to the end). ``words`` are the moved words' indices in the
+    output as written."""
 
     start: int
     length: int
@@ -148,23 +150,43 @@ class TerAlignment:
     """The edits TER finds between an output and a reference, as word indices.
 
     ``shifts`` are applied in order; ``order`` is the output's word indices (as written) in the
-    order after all shifts; ``steps`` is the final alignment of that shifted output with the
-    reference, left to right: ``(kind, output word, reference word)``, with -1 for the side a
-    deletion or insertion does not have. ``num_edits`` (the shifts plus every step that is not
-    a match) is sacreBLEU's count; ``ref_length`` is the reference's length in words.
+    order after all shifts; ``trace`` is sacreBLEU's trace of the final alignment of that
+    shifted output with the reference, one operation code per step (see :attr:`steps`).
+    ``num_edits`` (the shifts plus every step that is not a match) is sacreBLEU's count;
+    ``ref_length`` is the reference's length in words.
     """
 
     num_edits: int
     ref_length: int
     shifts: tuple[TerShift, ...]
     order: tuple[int, ...]
-    steps: tuple[tuple[EditKind, int, int], ...]
+    trace: bytes
+
+    @property
+    def steps(self) -> tuple[tuple[EditKind, int, int], ...]:
+        """The final alignment, left to right: ``(kind, output word, reference word)``, with
+        -1 for the side a deletion or insertion does not have."""
+        steps: list[tuple[EditKind, int, int]] = []
+        h = r = -1
+        order = self.order
+        for op in self.trace:
+            if op <= _SUB:  # a match or a substitution
+                h += 1
+                r += 1
+                steps.append((_KIND[op], order[h], r))
+            elif op == _DEL:
+                h += 1
+                steps.append(("deletion", order[h], -1))
+            else:
+                r += 1
+                steps.append(("insertion", -1, r))
+        return tuple(steps)
 
     def count(self, kind: EditKind | Literal["shift"]) -> int:
         """How many edits of ``kind`` the path has (``match`` counts matched words)."""
         if kind == "shift":
             return len(self.shifts)
-        return sum(1 for step in self.steps if step[0] == kind)
+        return self.trace.count(_CODE[kind])
 
 
 def _perform_shift(words: list[int], start: int, length: int, target: int) -> list[int]:
@@ -189,15 +211,6 @@ def _perform_shift(words: list[int], start: int, length: int, target: int) -> li
         + words[start : start + length]
         + words[length + target :]
     )
-
-
-def _rotation(start: int, length: int, target: int, n: int) -> tuple[int, int, int]:
-    """A shift as the rotation of positions ``x..z-1`` that puts position ``y`` first (the
-    same words as :func:`_perform_shift`); positions before ``x`` keep their words."""
-    if target < start:
-        return target, start, start + length
-    end = target if target > start + length else min(length + target, n)
-    return start, start + length, end
 
 
 @dataclass(slots=True)
@@ -230,10 +243,10 @@ def _window(n: int, m: int) -> int:
 class _Group:
     """Pairs whose shifts are searched together, round after round, in numpy.
 
-    Arrays put the pairs (or candidates) last, so that each row of a beam is a ``(window, C)``
-    block whose columns are contiguous rows of memory. Row ``i`` of a beam is stored from
-    column ``lo[i]``; a *frame* holds the row before it shifted to the same origin, one
-    column further left (``frame[k]`` is column ``lo[i] - 1 + k`` of row ``i - 1``), so that a
+    Arrays put the pairs (or candidates) last: each row of the beams is a ``(window, C)`` block
+    in which every column of the beam is one contiguous line of memory. Row ``i`` of a beam is
+    stored from column ``lo[i]``; a *frame* holds the row before it shifted to the same origin,
+    one column further left (``frame[k]`` is column ``lo[i] - 1 + k`` of row ``i - 1``), so that a
     cell's diagonal and upper neighbours are ``frame[k]`` and ``frame[k + 1]``.
     """
 
@@ -248,9 +261,12 @@ class _Group:
         self.window = window
         # The beam of row i: columns lo .. hi - 1 around floor(i * m / n) (sacreBLEU's float
         # product, element by element), every column in a pair's last row, none past it.
-        beam = np.array([_beam_width(len(p.hyp), len(p.ref)) for p in pairs], np.int64)
+        ratio = m / n
+        beam = np.where(
+            ratio / 2 > _BEAM_WIDTH, np.ceil(ratio / 2 + _BEAM_WIDTH), _BEAM_WIDTH
+        ).astype(np.int64)
         i = np.arange(rows + 1)[:, None]
-        diag = np.floor(i.astype(np.float64) * (m / n)[None, :]).astype(np.int64)
+        diag = np.floor(i.astype(np.float64) * ratio[None, :]).astype(np.int64)
         lo = np.maximum(0, diag - beam)
         hi = np.minimum(m + 1, diag + beam)
         hi = np.where(i == n, m + 1, hi)
@@ -429,6 +445,9 @@ class _Group:
 
 
 def _rotations(shifts: IntArray, n: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """Each shift ``(start, length, target)`` of an ``n``-word output as the rotation of its
+    positions ``x..z-1`` that puts position ``y`` first (the words :func:`_perform_shift`
+    gives); the positions before ``x`` keep their words, and so their rows of the beam."""
     start, length, target = shifts[:, 0], shifts[:, 1], shifts[:, 2]
     left = target < start
     end = np.where(target > start + length, target, np.minimum(length + target, n))
@@ -516,6 +535,9 @@ def _candidates(pair: _Pair, trace: list[int]) -> list[tuple[int, int, int]]:
     counts them into ``pair.checked`` and stops once it reaches the limit, as sacreBLEU does."""
     hyp, ref = pair.hyp, pair.ref
     n, m = len(hyp), len(ref)
+    positions = pair.positions
+    if not any(word in positions for word in hyp):
+        return []  # no word in common: no phrase to shift
     # The alignment as sacreBLEU reads it: each reference word's output position (the last
     # output word before it when it has none), and which words of each side are wrong.
     align = [0] * m
@@ -540,7 +562,6 @@ def _candidates(pair: _Pair, trace: list[int]) -> list[tuple[int, int, int]]:
     ref_cum = [0, *accumulate(ref_err)]
     found: list[tuple[int, int, int]] = []
     checked = pair.checked
-    positions = pair.positions
     for start_h in range(n):
         for start_r in positions.get(hyp[start_h], ()):
             if start_r - start_h > _MAX_SHIFT_DIST:
@@ -574,40 +595,23 @@ def _candidates(pair: _Pair, trace: list[int]) -> list[tuple[int, int, int]]:
 
 
 def _finish(pair: _Pair, distance: int, trace: list[int]) -> TerAlignment:
-    steps: list[tuple[EditKind, int, int]] = []
-    h = r = -1
-    order = pair.order
-    for op in trace:
-        if op <= _SUB:  # a match or a substitution
-            h += 1
-            r += 1
-            steps.append((_KIND[op], order[h], r))
-        elif op == _DEL:
-            h += 1
-            steps.append(("deletion", order[h], -1))
-        else:
-            r += 1
-            steps.append(("insertion", -1, r))
     return TerAlignment(
         num_edits=len(pair.shifts) + distance,
         ref_length=len(pair.ref),
         shifts=tuple(pair.shifts),
-        order=tuple(order),
-        steps=tuple(steps),
+        order=tuple(pair.order),
+        trace=bytes(trace),
     )
 
 
 def _trivial(n: int, m: int) -> TerAlignment:
     """No search: an empty side (every output word deleted, or every reference word inserted)
     or equal sides (every word matched: no word is wrong, so no shift is even a candidate)."""
-    steps: tuple[tuple[EditKind, int, int], ...]
     if m == 0:
-        steps = tuple(("deletion", h, -1) for h in range(n))
-    elif n == 0:
-        steps = tuple(("insertion", -1, r) for r in range(m))
-    else:
-        return TerAlignment(0, m, (), tuple(range(n)), tuple(("match", k, k) for k in range(n)))
-    return TerAlignment(n + m, m, (), tuple(range(n)), steps)
+        return TerAlignment(n, 0, (), tuple(range(n)), bytes([_DEL]) * n)
+    if n == 0:
+        return TerAlignment(m, m, (), (), bytes([_INS]) * m)
+    return TerAlignment(0, m, (), tuple(range(n)), bytes([_NOP]) * n)
 
 
 def ter_alignments(
@@ -618,34 +622,27 @@ def ter_alignments(
     ``num_edits`` equals sacreBLEU's ``translation_edit_rate(output, reference)[0]``. The
     pairs are searched together (identical pairs once), grouped by size.
     """
-    vocabulary: dict[Hashable, int] = {}
-    ids = vocabulary.setdefault
-    unique: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+    unique: dict[tuple[tuple[Hashable, ...], tuple[Hashable, ...]], int] = {}
     which: list[int] = []
-    work: list[tuple[list[int], list[int]]] = []
     for hyp, ref in pairs:
         if isinstance(hyp, str) or isinstance(ref, str):
             raise TypeError("TER takes sequences of words, not strings")
-        key = (
-            tuple([ids(w, len(vocabulary)) for w in hyp]),
-            tuple([ids(w, len(vocabulary)) for w in ref]),
-        )
-        found = unique.get(key)
-        if found is None:
-            found = unique[key] = len(work)
-            work.append((list(key[0]), list(key[1])))
-        which.append(found)
-    results: list[TerAlignment | None] = [None] * len(work)
+        which.append(unique.setdefault((tuple(hyp), tuple(ref)), len(unique)))
+    results: list[TerAlignment | None] = [None] * len(unique)
     searched: list[tuple[int, int, _Pair]] = []
-    for index, (hyp_ids, ref_ids) in enumerate(work):
-        n, m = len(hyp_ids), len(ref_ids)
-        if n == 0 or m == 0 or hyp_ids == ref_ids:
+    vocabulary: dict[Hashable, int] = {}
+    for index, (hyp, ref) in enumerate(unique):
+        n, m = len(hyp), len(ref)
+        if n == 0 or m == 0 or hyp == ref:
             results[index] = _trivial(n, m)
             continue
+        ids = [vocabulary.setdefault(w, len(vocabulary)) for w in ref]
         positions: dict[int, list[int]] = {}
-        for position, word in enumerate(ref_ids):
+        for position, word in enumerate(ids):
             positions.setdefault(word, []).append(position)
-        pair = _Pair(hyp_ids, ref_ids, list(range(n)), positions, [])
+        # Output words absent from the reference get ids of their own, never matched.
+        hyp_ids = [vocabulary.setdefault(w, len(vocabulary)) for w in hyp]
+        pair = _Pair(hyp_ids, ids, list(range(n)), positions, [])
         searched.append((_window(n, m), index, pair))
     # Similar shapes together: a group's matrices are padded to its longest output and widest
     # beam.
@@ -1020,22 +1017,22 @@ class TerLayer(HighlightLayer):
 
     def __init__(self, row: TerRow) -> None:
         self._row = row
-
-    @staticmethod
-    def _matched(path: TerPath) -> tuple[set[int], set[int]]:
-        pairs = [(h, r) for kind, h, r in path.alignment.steps if kind == "match"]
-        return {h for h, _ in pairs}, {r for _, r in pairs}
+        # The matched (output word, reference word) pairs of every path, [system][reference].
+        self._pairs = [
+            [[(h, r) for kind, h, r in path.alignment.steps if kind == "match"] for path in paths]
+            for paths in row.paths
+        ]
 
     def hypothesis(self, system: int) -> list[Range]:
         path = self._row.path(system)
-        matched = self._matched(path)[0]
+        matched = {h for h, _ in self._pairs[system][self._row.best[system]]}
         return [
             (a, b, "match", 1) if i in matched else (a, b, "unmatched", 0)
             for i, (a, b) in enumerate(path.output.spans)
         ]
 
     def reference(self, reference: int, system: int | None) -> list[Range]:
-        per_system = [self._matched(paths[reference])[1] for paths in self._row.paths]
+        per_system = [{r for _, r in pairs[reference]} for pairs in self._pairs]
         anyone: set[int] = set()
         for matched in per_system:
             anyone |= matched
@@ -1051,7 +1048,7 @@ class TerLayer(HighlightLayer):
     def links(self, system: int, reference: int) -> list[tuple[Span, Span]]:
         path = self._row.paths[system][reference]
         out, ref = path.output.spans, path.reference.spans
-        return [(out[h], ref[r]) for kind, h, r in path.alignment.steps if kind == "match"]
+        return [(out[h], ref[r]) for h, r in self._pairs[system][reference]]
 
 
 def _quoted(text: str, spans: Sequence[Span]) -> str:
