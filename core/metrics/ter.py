@@ -604,14 +604,20 @@ def _finish(pair: _Pair, distance: int, trace: list[int]) -> TerAlignment:
     )
 
 
-def _trivial(n: int, m: int) -> TerAlignment:
+def _trivial(n: int, m: int, equal: bool) -> TerAlignment:
     """No search: an empty side (every output word deleted, or every reference word inserted)
     or equal sides (every word matched: no word is wrong, so no shift is even a candidate)."""
     if m == 0:
         return TerAlignment(n, 0, (), tuple(range(n)), bytes([_DEL]) * n)
     if n == 0:
         return TerAlignment(m, m, (), (), bytes([_INS]) * m)
-    return TerAlignment(0, m, (), tuple(range(n)), bytes([_NOP]) * n)
+    if equal:
+        return TerAlignment(0, m, (), tuple(range(n)), bytes([_NOP]) * n)
+    # No word in common and a reference no longer than the beam, so every cell is computed:
+    # cell (i, j) is max(i, j), its diagonal always gives it, and the trace walks the diagonal
+    # back from the last cell, then the output's or the reference's first words alone.
+    extra = bytes([_DEL]) * (n - m) if n > m else bytes([_INS]) * (m - n)
+    return TerAlignment(max(n, m), m, (), tuple(range(n)), extra + bytes([_SUB]) * min(n, m))
 
 
 def ter_alignments(
@@ -634,7 +640,10 @@ def ter_alignments(
     for index, (hyp, ref) in enumerate(unique):
         n, m = len(hyp), len(ref)
         if n == 0 or m == 0 or hyp == ref:
-            results[index] = _trivial(n, m)
+            results[index] = _trivial(n, m, hyp == ref)
+            continue
+        if m < _BEAM_WIDTH and set(hyp).isdisjoint(ref):
+            results[index] = _trivial(n, m, False)
             continue
         ids = [vocabulary.setdefault(w, len(vocabulary)) for w in ref]
         positions: dict[int, list[int]] = {}
@@ -739,7 +748,8 @@ def ter_from_stats(edits: npt.ArrayLike, ref_words: npt.ArrayLike, refs: npt.Arr
 
     Integer inputs give float64 scores bit-identical to sacreBLEU's. A float32 input (its
     bootstrap resample sums) is computed in float32 as sacreBLEU does with them; as there,
-    the result is float64 when some resample falls back to 100 or 0 (see the module of chrF).
+    the result is float64 when some resample falls back to 100 or 0 (as in chrF's
+    :func:`~core.metrics.chrf.chrf_from_stats`).
     """
     e = np.asarray(edits)
     w = np.asarray(ref_words)

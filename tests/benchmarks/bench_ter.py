@@ -17,12 +17,14 @@ asserted.
 
 ``--verify`` instead checks every segment of every dataset and system, with one and (where
 present) two references: the edit count of every path, the statistics, the sentence scores
-and the corpus score against sacreBLEU's (its statistics are its slow part: tens of minutes).
+and the corpus score against sacreBLEU's. sacreBLEU's statistics take most of an hour;
+``--cache DIR`` keeps them outside the repository for the next run.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Callable
@@ -160,7 +162,25 @@ def bench(rows: int, n_refs: int, detail_rows: int) -> None:
     )
 
 
-def verify() -> None:
+def sacre_statistics(
+    cache: Path | None, key: str, hyps: list[str], refs: list[list[str]]
+) -> tuple[list[list[float]], float]:
+    """sacreBLEU's per-segment statistics and the seconds they took, kept in ``cache`` (a
+    folder outside the repository) so that a later run checks new code in minutes."""
+    path = None if cache is None else cache / f"{key.replace('/', '_')}.json"
+    if path is not None and path.exists():
+        found = json.loads(path.read_text(encoding="utf-8"))
+        return found["stats"], found["seconds"]
+    start = time.perf_counter()
+    stats = TER()._extract_corpus_statistics(hyps, refs)
+    seconds = time.perf_counter() - start
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"stats": stats, "seconds": seconds}), encoding="utf-8")
+    return stats, seconds
+
+
+def verify(cache: Path | None) -> None:
     """Every segment, every system, one and two references, against sacreBLEU."""
     tok = tercom_tokenizer()
     bad = 0
@@ -171,9 +191,8 @@ def verify() -> None:
             metric = TER()
             ref_words = [[tok.reference(x) for x in column] for column in refs]
             for s, column in enumerate(hyps):
-                start = time.perf_counter()
-                stats = metric._extract_corpus_statistics(column, refs)
-                sacre_time = time.perf_counter() - start
+                key = f"{name}-refs{n_refs}-sys{s}"
+                stats, sacre_time = sacre_statistics(cache, key, column, refs)
                 start = time.perf_counter()
                 found = ter_alignments(
                     [(tok(x), rw[k]) for k, x in enumerate(column) for rw in ref_words]
@@ -205,9 +224,15 @@ def main() -> None:
     parser.add_argument("--refs", type=int, choices=(1, 2), default=1)
     parser.add_argument("--detail-rows", type=int, default=40)
     parser.add_argument("--verify", action="store_true")
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        help="with --verify: keep sacreBLEU's statistics in this folder (not in the repository) "
+        "and reuse them",
+    )
     args = parser.parse_args()
     if args.verify:
-        verify()
+        verify(args.cache)
     else:
         bench(args.rows, args.refs, args.detail_rows)
 

@@ -231,6 +231,22 @@ def check_alignment(alignment: TerAlignment, hyp: Sequence[str], ref: Sequence[s
     assert alignment.ref_length == len(ref)
 
 
+#: sacreBLEU's trace letters for the kinds of a step.
+TRACE_LETTER = {"match": " ", "substitution": "s", "deletion": "d", "insertion": "i"}
+
+
+def check_trace(alignment: TerAlignment, hyp: Sequence[str], ref: Sequence[str]) -> None:
+    """After the path's shifts, sacreBLEU's own beam edit distance of the shifted output gives
+    the path's distance and, letter for letter, its trace (the alignment the path reports)."""
+    shifted = [hyp[h] for h in alignment.order]
+    if not ref:
+        assert alignment.num_edits == len(hyp)
+        return
+    distance, trace = lib_ter.BeamEditDistance(list(ref))(shifted)
+    assert distance == alignment.num_edits - len(alignment.shifts)
+    assert trace == "".join(TRACE_LETTER[kind] for kind, _, _ in alignment.steps)
+
+
 def perform_shift(words: list[int], start: int, length: int, target: int) -> list[int]:
     """sacreBLEU's ``_perform_shift``, written out again."""
     phrase = words[start : start + length]
@@ -262,6 +278,7 @@ def test_edit_count_is_sacrebleus_on_generated_words(data: st.DataObject, vocabu
     for (hyp, ref), alignment in zip(pairs, found, strict=True):
         assert alignment.num_edits == translation_edit_rate(hyp, ref)[0]
         check_alignment(alignment, hyp, ref)
+        check_trace(alignment, hyp, ref)
 
 
 # Lengths far apart widen the beam (ratio / 2 above 25); long repetitive lines reach the
@@ -283,6 +300,18 @@ def test_edit_count_is_sacrebleus_on_extreme_shapes(hyp: list[str], ref: list[st
     (alignment,) = ter_alignments([(hyp, ref)])
     assert alignment.num_edits == translation_edit_rate(hyp, ref)[0]
     check_alignment(alignment, hyp, ref)
+    check_trace(alignment, hyp, ref)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 24, 25, 60])
+def test_sides_without_a_common_word_are_sacrebleus(n: int) -> None:
+    """No word in common: no shift, and (below the beam's width) a path written directly."""
+    hyp = [f"h{k % 3}" for k in range(n)]
+    pairs = [(hyp, [f"r{k % 4}" for k in range(m)]) for m in range(1, 32)]
+    for (hyp, ref), alignment in zip(pairs, ter_alignments(pairs), strict=True):
+        assert alignment.num_edits == translation_edit_rate(hyp, ref)[0]
+        check_alignment(alignment, hyp, ref)
+        check_trace(alignment, hyp, ref)
 
 
 def test_the_limit_of_shift_candidates_is_sacrebleus(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -337,6 +366,7 @@ def test_a_shift_is_found_and_located() -> None:
 def check_path(options: dict[str, bool], path: TerPath, output: str, reference: str) -> None:
     """The spans of the path are the words it names, in the original lines."""
     check_alignment(path.alignment, path.output.words, path.reference.words)
+    check_trace(path.alignment, path.output.words, path.reference.words)
     assert len(path.edits) == len(path.alignment.steps)
     moved = {w for shift in path.alignment.shifts for w in shift.words}
     for edit, (kind, h, r) in zip(path.edits, path.alignment.steps, strict=True):
