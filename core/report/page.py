@@ -33,7 +33,7 @@ from matchlight.core.analysis.buckets import (
     bucket_means,
     length_buckets,
 )
-from matchlight.core.analysis.columnstats import ColumnTest, significance_by_column
+from matchlight.core.analysis.columnstats import ColumnTest, significance_by_column, without_values
 from matchlight.core.analysis.scales import (
     clip_to_bounds,
     corpus_decimals,
@@ -165,12 +165,8 @@ def _num_cell(value: float, attrs: str, digits: int = 2) -> str:
 
 
 def _without_values(table: ScoreTable, key: str, rows: npt.ArrayLike | None) -> set[str]:
-    """The systems with no value of column ``key`` on ``rows`` (None: all rows), e.g. never
-    annotated: a paired test has nothing to compare for them."""
-    values = table.scores[:, :, table.metric_index(key)]
-    if rows is not None:
-        values = values[:, np.asarray(rows, dtype=np.int64)]
-    return {name for name, row in zip(table.systems, values, strict=True) if np.isnan(row).all()}
+    """The systems a paired test has nothing to compare for (core.analysis.columnstats')."""
+    return without_values(table, key, rows)
 
 
 def _drawn(spans: Sequence[ErrorSpan]) -> list[ErrorSpan]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal, Slot
@@ -32,15 +33,17 @@ from PySide6.QtWidgets import (
 )
 
 from matchlight.core.annotation.agreement import AgreementReport, SpanAgreement
-from matchlight.core.annotation.model import AnnotationError, Severity
+from matchlight.core.annotation.model import AnnotationError, ErrorSpan, Severity
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights, WeightRule
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, Category, Typology
 from matchlight.core.session.recovery import RecoverableSession
 
 __all__ = [
     "AGREEMENT_HEADERS",
+    "DISAGREEMENT_HEADERS",
     "AgreementDialog",
     "ImportDialog",
+    "ImportRequest",
     "RecoveryDialog",
     "TypologyDialog",
     "WeightsDialog",
@@ -345,9 +348,29 @@ class WeightsDialog(QDialog):
 # -- agreement ---------------------------------------------------------------------------------
 
 
+AGREEMENT_HEADERS = (
+    "System",
+    "Errors (this session)",
+    "Errors (other)",
+    "Position F1",
+    "+ Severity F1",
+    "+ Category F1",
+    "All (exact) F1",
+    "MQM-weighted F1",
+    "Overlap F1",
+    "Overlap P",
+    "Overlap R",
+    "Shared outputs",
+    "MQM Pearson r",
+    "MQM Kendall τb",
+)
+
+
 def agreement_rows(report: AgreementReport) -> list[list[str]]:
-    """The agreement table as text: per system and overall, spans of A and B, exact-match F1,
-    character-overlap F1 (with P and R), and the MQM correlations (n, Pearson r, Kendall tau-b)."""
+    """The agreement table as text (:data:`AGREEMENT_HEADERS`): per system and overall, spans
+    of A and B, F1 of spans at the same place, with the same severity too, the same category
+    too, and all three (exact); the MQM-weighted F1; character-overlap F1 (with P and R); and
+    the MQM correlations (n, Pearson r, Kendall tau-b)."""
 
     def row(name: str, span: SpanAgreement, system: str | None) -> list[str]:
         corr = report.correlations.get(system) if system is not None else None
@@ -355,7 +378,11 @@ def agreement_rows(report: AgreementReport) -> list[list[str]]:
             name,
             str(span.spans_a),
             str(span.spans_b),
+            _number(span.position_f1),
+            _number(span.severity_f1),
+            _number(span.category_f1),
             _number(span.exact_f1),
+            _number(span.mqm_f1),
             _number(span.char_f1),
             _number(span.char_precision),
             _number(span.char_recall),
@@ -369,26 +396,39 @@ def agreement_rows(report: AgreementReport) -> list[list[str]]:
     return rows
 
 
-AGREEMENT_HEADERS = (
-    "System",
-    "Errors (this session)",
-    "Errors (other)",
-    "Exact F1",
-    "Overlap F1",
-    "Overlap P",
-    "Overlap R",
-    "Shared outputs",
-    "MQM Pearson r",
-    "MQM Kendall τb",
-)
+def _said(span: ErrorSpan | None) -> str:
+    """What one annotator marked, in a cell: ``major Accuracy «wrap»`` (— for nothing)."""
+    if span is None:
+        return "—"
+    what = span.severity.value + (f" {span.category}" if span.category else "")
+    where = f"«{_clip(span.text)}»" if span.text else "‸ omission"
+    side = " (source)" if span.side.value == "source" else ""
+    return f"{what} {where}{side}"
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+DISAGREEMENT_HEADERS = ("Segment", "System", "Difference", "This session", "Other")
 
 
 class AgreementDialog(QDialog):
-    """Span agreement and MQM correlation between this session and another annotator's."""
+    """Span agreement and MQM correlation between this session and another annotator's, and
+    the list of their disagreements to step through.
+
+    Signals:
+        disagreement_chosen(Disagreement): the user picked one (click, Previous / Next): the
+            window shows its segment and selects the span.
+    """
+
+    disagreement_chosen = Signal(object)
 
     def __init__(self, report: AgreementReport, other: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setObjectName("agreement-dialog")
         self.setWindowTitle("Annotator agreement")
+        self.report = report
         rows = agreement_rows(report)
         self.table = QTableWidget(len(rows), len(AGREEMENT_HEADERS))
         self.table.setHorizontalHeaderLabels(list(AGREEMENT_HEADERS))
@@ -403,21 +443,130 @@ class AgreementDialog(QDialog):
                     )
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
+        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a read-only table: no current cell
+        height = self.table.horizontalHeader().height() + self.table.frameWidth() * 2 + 2
+        for r in range(len(rows)):
+            height += self.table.rowHeight(r)
+        self.table.setFixedHeight(height)
         note = QLabel(
-            f"Compared with {Path(other).name}. Exact: the same output, start, end, severity "
-            "and category. Overlap: characters covered by both (omissions count in exact "
-            "matching only). P and R read this session as the candidate. Correlations: the two "
-            "MQM scores of the outputs both annotators rated; confirmed errors only."
+            f"Compared with {Path(other).name}; confirmed errors only. Position: the same "
+            "output, side, start and end. + Severity, + Category: the same place and that label "
+            "too. All (exact): place, severity and category (a Major error against a Critical "
+            "one on the same words is not a match). MQM-weighted: each pair at the same place "
+            "counts with the smaller of its two MQM weights, so a disagreement on a major "
+            "error weighs more than one on a minor punctuation mark. Overlap: characters "
+            "covered by both (omissions count in matching only); P and R read this session as "
+            "the candidate. Correlations: the two MQM scores of the outputs both annotators "
+            "rated."
         )
         note.setWordWrap(True)
+
+        found = report.disagreements
+        self.disagreements = QTreeWidget()
+        self.disagreements.setObjectName("disagreements")
+        self.disagreements.setRootIsDecorated(False)
+        self.disagreements.setUniformRowHeights(True)
+        self.disagreements.setHeaderLabels(list(DISAGREEMENT_HEADERS))
+        self.disagreements.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        header = self.disagreements.header()
+        header.setStretchLastSection(False)
+        for column in (3, 4):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        for index, found_one in enumerate(found):
+            item = QTreeWidgetItem(
+                [
+                    str(found_one.segment + 1),
+                    found_one.system,
+                    found_one.kind.value,
+                    _said(found_one.a),
+                    _said(found_one.b),
+                ]
+            )
+            item.setData(0, Qt.ItemDataRole.UserRole, index)
+            item.setToolTip(0, found_one.describe())
+            item.setTextAlignment(0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.disagreements.addTopLevelItem(item)
+        for column in (0, 1, 2):
+            self.disagreements.resizeColumnToContents(column)
+        self.disagreements.itemActivated.connect(self._on_item_chosen)
+        self.disagreements.itemClicked.connect(self._on_item_chosen)
+        self.previous_button = QPushButton("◀ Previous")
+        self.previous_button.clicked.connect(self._on_previous_clicked)
+        self.next_button = QPushButton("Next ▶")
+        self.next_button.setDefault(True)
+        self.next_button.clicked.connect(self._on_next_clicked)
+        self.position_label = QLabel()
+        self.position_label.setObjectName("disagreement-position")
+        steps = QHBoxLayout()
+        steps.addWidget(self.previous_button)
+        steps.addWidget(self.next_button)
+        steps.addWidget(self.position_label, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
+        steps.addWidget(buttons)
+        count = len(found)
+        title = QLabel(
+            f"{count} disagreement{'' if count == 1 else 's'}: click one (or press Next) to "
+            "see its segment, with the error selected in this session's output."
+            if count
+            else "No disagreements: both annotators marked the same errors."
+        )
+        title.setWordWrap(True)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.table, 1)
+        layout.addWidget(self.table)
         layout.addWidget(note)
-        layout.addWidget(buttons)
+        layout.addWidget(title)
+        layout.addWidget(self.disagreements, 1)
+        layout.addLayout(steps)
         width = self.table.horizontalHeader().length() + self.table.frameWidth() * 2 + 30
-        self.resize(min(max(width, 600), 1400), 300)
+        self.resize(min(max(width, 720), 1400), 620)
+        self._update_steps()
+
+    def current(self) -> int:
+        """The index of the disagreement chosen (-1: none)."""
+        item = self.disagreements.currentItem()
+        value = None if item is None else item.data(0, Qt.ItemDataRole.UserRole)
+        return value if isinstance(value, int) else -1
+
+    def choose(self, index: int) -> None:
+        """Make disagreement ``index`` the current one and ask the window to show it."""
+        item = self.disagreements.topLevelItem(index)
+        if item is None:
+            return
+        self.disagreements.setCurrentItem(item)
+        self.disagreements.scrollToItem(item)
+        self._update_steps()
+        self.disagreement_chosen.emit(self.report.disagreements[index])
+
+    def step(self, delta: int) -> None:
+        """The next (``delta`` 1) or previous (-1) disagreement."""
+        count = self.disagreements.topLevelItemCount()
+        if count == 0:
+            return
+        current = self.current()
+        index = (0 if delta > 0 else count - 1) if current < 0 else current + delta
+        self.choose(max(0, min(count - 1, index)))
+
+    def _update_steps(self) -> None:
+        count = self.disagreements.topLevelItemCount()
+        current = self.current()
+        self.previous_button.setEnabled(count > 0 and current > 0)
+        self.next_button.setEnabled(count > 0 and current < count - 1)
+        self.position_label.setText(f"{current + 1} of {count}" if current >= 0 else "")
+
+    @Slot(QTreeWidgetItem, int)
+    def _on_item_chosen(self, item: QTreeWidgetItem, _column: int) -> None:
+        index = item.data(0, Qt.ItemDataRole.UserRole)
+        if isinstance(index, int):
+            self.choose(index)
+
+    @Slot()
+    def _on_previous_clicked(self) -> None:
+        self.step(-1)
+
+    @Slot()
+    def _on_next_clicked(self) -> None:
+        self.step(1)
 
 
 # -- recovered sessions ------------------------------------------------------------------------
@@ -537,14 +686,32 @@ class RecoveryDialog(QDialog):
             self.reject()
 
 
+@dataclass(frozen=True, slots=True)
+class ImportRequest:
+    """What the import dialog asks for: the file, its format, the system of xCOMET records
+    without one, and where a WMT MQM TSV's ``seg_id`` is looked up (a segment-id file, a label
+    column, or neither: line numbers)."""
+
+    path: str
+    fmt: str
+    system: str
+    segment_ids: str | None = None
+    segment_column: str | None = None
+
+
+_LINE_NUMBERS, _ID_FILE, _COLUMN = "lines", "file", "column:"
+
+
 class ImportDialog(QDialog):
-    """Choose a pre-annotation file, its format, and (for xCOMET) the system it scores.
+    """Choose a pre-annotation file, its format, (for xCOMET) the system it scores, and (for a
+    WMT MQM TSV) what its ``seg_id`` is: the line number, or an id looked up in a segment-id
+    file (a segid.txt: line i holds segment i's id) or in a label column of the comparison.
 
     Signals:
-        import_requested(str path, str format, str system)
+        import_requested(ImportRequest)
     """
 
-    import_requested = Signal(str, str, str)
+    import_requested = Signal(object)
 
     def __init__(
         self,
@@ -553,10 +720,14 @@ class ImportDialog(QDialog):
         current_system: int,
         browse: object,
         parent: QWidget | None = None,
+        *,
+        label_columns: Sequence[str] = (),
+        browse_ids: object = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Import pre-annotations")
         self._browse = browse
+        self._browse_ids = browse_ids
         self.path_edit = QLineEdit()
         self.path_edit.setPlaceholderText("annotation file")
         browse_button = QPushButton("Browse…")
@@ -564,6 +735,7 @@ class ImportDialog(QDialog):
         self.format_combo = QComboBox()
         for key, label in formats.items():
             self.format_combo.addItem(label, key)
+        self.format_combo.currentIndexChanged.connect(self._on_format_changed)
         self.system_combo = QComboBox()
         self.system_combo.addItems(list(systems))
         self.system_combo.setCurrentIndex(current_system)
@@ -572,9 +744,32 @@ class ImportDialog(QDialog):
         path_row = QHBoxLayout()
         path_row.addWidget(self.path_edit, 1)
         path_row.addWidget(browse_button)
+        self.ids_combo = QComboBox()
+        self.ids_combo.setObjectName("segment-ids")
+        self.ids_combo.addItem("the line number (1, 2, 3, …)", _LINE_NUMBERS)
+        self.ids_combo.addItem("an id in a segment-id file (segid.txt)", _ID_FILE)
+        for name in label_columns:
+            self.ids_combo.addItem(f"an id in the label column {name!r}", _COLUMN + name)
+        self.ids_combo.setToolTip(
+            "WMT MQM files number segments by their seg_id; when those are not line numbers, "
+            "a file or a label column with one id per line says which line each id is"
+        )
+        self.ids_combo.currentIndexChanged.connect(self._on_ids_changed)
+        self.ids_edit = QLineEdit()
+        self.ids_edit.setObjectName("segment-id-file")
+        self.ids_edit.setPlaceholderText("segment-id file: line i holds segment i's id")
+        self.ids_browse = QPushButton("Browse…")
+        self.ids_browse.clicked.connect(self._on_browse_ids_clicked)
+        ids_row = QHBoxLayout()
+        ids_row.addWidget(self.ids_edit, 1)
+        ids_row.addWidget(self.ids_browse)
+        self.ids_caption = QLabel("seg_id is (WMT MQM TSV):")
         self.undecided = QCheckBox("Errors arrive undecided: confirm (Enter) or reject (Backspace)")
         self.undecided.setChecked(True)
         self.undecided.setEnabled(False)
+        self.problem = QLabel()
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #b00020;")
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -586,9 +781,33 @@ class ImportDialog(QDialog):
         layout.addWidget(self.format_combo)
         layout.addWidget(QLabel("System (xCOMET files without system names):"))
         layout.addWidget(self.system_combo)
+        layout.addWidget(self.ids_caption)
+        layout.addWidget(self.ids_combo)
+        layout.addLayout(ids_row)
         layout.addWidget(self.undecided)
+        layout.addWidget(self.problem)
         layout.addWidget(buttons)
-        self.resize(520, 220)
+        self.resize(560, 300)
+        self._on_format_changed()
+
+    def request(self) -> ImportRequest | None:
+        """What the dialog asks for (None: something is missing; :attr:`problem` says what)."""
+        path = self.path_edit.text().strip()
+        if not path:
+            self.problem.setText("Choose the annotation file.")
+            return None
+        fmt = str(self.format_combo.currentData())
+        choice = str(self.ids_combo.currentData())
+        ids = column = None
+        if fmt == "wmt-mqm-tsv" and choice == _ID_FILE:
+            ids = self.ids_edit.text().strip()
+            if not ids:
+                self.problem.setText("Choose the segment-id file (or number segments by line).")
+                return None
+        elif fmt == "wmt-mqm-tsv" and choice.startswith(_COLUMN):
+            column = choice[len(_COLUMN) :]
+        self.problem.setText("")
+        return ImportRequest(path, fmt, self.system_combo.currentText(), ids, column)
 
     @Slot()
     def _on_browse_clicked(self) -> None:
@@ -597,6 +816,14 @@ class ImportDialog(QDialog):
             if path:
                 self.path_edit.setText(path)
 
+    @Slot()
+    def _on_browse_ids_clicked(self) -> None:
+        if callable(self._browse_ids):
+            path = self._browse_ids()
+            if path:
+                self.ids_edit.setText(path)
+                self.ids_combo.setCurrentIndex(self.ids_combo.findData(_ID_FILE))
+
     @Slot(str)
     def _on_path_changed(self, text: str) -> None:
         guessed = guess_format(text)
@@ -604,14 +831,30 @@ class ImportDialog(QDialog):
             self.format_combo.setCurrentIndex(self.format_combo.findData(guessed))
 
     @Slot()
+    def _on_format_changed(self) -> None:
+        tsv = self.format_combo.currentData() == "wmt-mqm-tsv"
+        for widget in (self.ids_caption, self.ids_combo):
+            widget.setEnabled(tsv)
+        self._on_ids_changed()
+
+    @Slot()
+    def _on_ids_changed(self) -> None:
+        wanted = (
+            self.format_combo.currentData() == "wmt-mqm-tsv"
+            and self.ids_combo.currentData() == _ID_FILE
+        )
+        self.ids_edit.setEnabled(wanted)
+        self.ids_browse.setEnabled(
+            self.format_combo.currentData() == "wmt-mqm-tsv" and callable(self._browse_ids)
+        )
+
+    @Slot()
     def _on_ok(self) -> None:
-        path = self.path_edit.text().strip()
-        if not path:
+        request = self.request()
+        if request is None:
             return
         self.accept()
-        self.import_requested.emit(
-            path, str(self.format_combo.currentData()), self.system_combo.currentText()
-        )
+        self.import_requested.emit(request)
 
 
 def guess_format(path: str) -> str | None:

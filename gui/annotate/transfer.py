@@ -20,6 +20,7 @@ from matchlight.core.annotation.agreement import AgreementReport, agreement
 from matchlight.core.annotation.history import AddSpan, Batch, SetSegmentScore
 from matchlight.core.annotation.interchange import (
     ImportResult,
+    check_segment_ids,
     export_csv,
     export_mqm_tsv,
     export_wmt24_esa,
@@ -27,6 +28,9 @@ from matchlight.core.annotation.interchange import (
     import_mqm_tsv,
     import_wmt24_esa,
     import_xcomet,
+    left_out,
+    left_out_message,
+    read_segment_ids,
     write_export,
 )
 from matchlight.core.annotation.model import AnnotationError, Status
@@ -52,20 +56,37 @@ class AnnotationTransfer(QObject):
         self.controller.host.report_error(title, message)
 
     def import_annotations(
-        self, path: str | os.PathLike[str], fmt: str, *, system: str | None = None
+        self,
+        path: str | os.PathLike[str],
+        fmt: str,
+        *,
+        system: str | None = None,
+        segment_ids: str | os.PathLike[str] | None = None,
+        segment_column: str | None = None,
     ) -> ImportResult | None:
         """Read pre-annotations (undecided spans, and scores) from ``path`` in format ``fmt``
-        (a key of core's IMPORT_FORMATS); one undo step."""
+        (a key of core's IMPORT_FORMATS); one undo step. A WMT MQM TSV's ``seg_id`` is the line
+        number, or is looked up in a segment-id file (``segment_ids``, a segid.txt) or in a
+        label column of the comparison (``segment_column``); its source-side spans go on the
+        comparison's source lines."""
         c = self.controller
-        ws = c.workspace
-        if ws is None:
+        ws, core = c.workspace, c.comparison_session
+        if ws is None or core is None:
             return None
         lines = c.lines()
         try:
             if fmt == "xcomet-jsonl":
                 result = import_xcomet(path, lines=lines, system=system)
             elif fmt == "wmt-mqm-tsv":
-                result = import_mqm_tsv(path, lines=lines)
+                ids = self._segment_ids(segment_ids, segment_column)
+                result = import_mqm_tsv(
+                    path,
+                    lines=lines,
+                    sources=core.source,
+                    segment_ids=ids,
+                    typology=ws.typology,
+                    skip_other_systems=True,
+                )
             elif fmt == "wmt24-esa-jsonl":
                 result = import_wmt24_esa(path, lines=lines)
             else:
@@ -103,6 +124,36 @@ class AnnotationTransfer(QObject):
             summary += f" and {len(scores)} segment scores"
         c.notice_sink("Annotations imported", summary + ".\n\n" + "\n".join(notes))
         return result
+
+    def _segment_ids(
+        self, path: str | os.PathLike[str] | None, column: str | None
+    ) -> list[str] | None:
+        """The segment ids of a segid file or of a label column (InputError when bad)."""
+        core = self.controller.comparison_session
+        if path is not None:
+            ids = read_segment_ids(path)
+            where = os.fspath(path)
+        elif column is not None and core is not None:
+            found = {c.name: c for c in core.label_columns()}.get(column)
+            if found is None:
+                raise InputError(f"there is no label column {column!r}")
+            where = f"label column {column!r}"
+            ids = check_segment_ids(found.labels, where)
+        else:
+            return None
+        if core is not None and len(ids) != core.n_segments:
+            raise InputError(
+                f"{len(ids):,} segment ids for a comparison of {core.n_segments:,} segments", where
+            )
+        return ids
+
+    def left_out(self, fmt: str, *, all_statuses: bool = False) -> str | None:
+        """What an export to ``fmt`` would not write, in a sentence (None: nothing)."""
+        ws = self.controller.workspace
+        if ws is None:
+            return None
+        statuses = tuple(Status) if all_statuses else (Status.CONFIRMED,)
+        return left_out_message(left_out(ws.spans(), fmt, statuses=statuses))
 
     def export_annotations(
         self, path: str | os.PathLike[str], fmt: str, *, all_statuses: bool = False
@@ -149,7 +200,8 @@ class AnnotationTransfer(QObject):
         except OSError as exc:
             self._error("Cannot export the annotations", f"{path}: {exc}")
             return None
-        c.say(f"Exported the annotations to {path}")
+        missing = self.left_out(fmt, all_statuses=all_statuses)
+        c.say(f"Exported the annotations to {path}" + (f". {missing}" if missing else "."))
         return Path(path)
 
     def agreement_with(self, path: str | os.PathLike[str]) -> AgreementReport | None:

@@ -31,7 +31,12 @@ from matchlight.core.annotation.typology import AnnotationMode
 from matchlight.core.annotation.workspace import AnnotationQuery
 from matchlight.core.session.store import SessionStore
 from matchlight.gui.annotate.controller import AnnotationController
-from matchlight.gui.annotate.dialogs import AgreementDialog, agreement_rows, guess_format
+from matchlight.gui.annotate.dialogs import (
+    AGREEMENT_HEADERS,
+    AgreementDialog,
+    agreement_rows,
+    guess_format,
+)
 from matchlight.gui.annotate.keys import SHORTCUTS, annotation_shortcuts
 from matchlight.gui.annotate.painting import SEVERITY_COLORS, range_rects, span_style
 from tests.gui.annotate.annotatekit import (
@@ -533,14 +538,16 @@ def test_agreement_with_a_second_annotator(qtbot, small, tmp_path, save_shot):
         assert report.per_system["A"].exact_f1 == pytest.approx(1 / 3)
         assert report.per_system["A"].position_f1 == pytest.approx(2 / 3)
         rows = agreement_rows(report)
-        assert rows[-1][0] == "all systems" and rows[-1][3] == f"{want.overall.exact_f1:.3f}"
+        exact = AGREEMENT_HEADERS.index("All (exact) F1")
+        assert rows[-1][0] == "all systems" and rows[-1][exact] == f"{want.overall.exact_f1:.3f}"
         dialog = AgreementDialog(report, str(theirs), small.window)
         dialog.show()
-        assert dialog.table.item(0, 3).text() == rows[0][3]
+        assert dialog.table.item(0, exact).text() == rows[0][exact]
         save_shot(dialog, "annotate-agreement-dialog")
         dialog.close()
         assert want.correlations["A"].n == 3
-        assert rows[0][8] == f"{want.correlations['A'].pearson:.3f}" == "-0.500"
+        pearson = AGREEMENT_HEADERS.index("MQM Pearson r")
+        assert rows[0][pearson] == f"{want.correlations['A'].pearson:.3f}" == "-0.500"
     finally:
         other.window.close()
 
