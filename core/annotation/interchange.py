@@ -73,7 +73,13 @@ from matchlight.core.annotation.review import REVIEWED_AT, REVIEWED_BY, reviewer
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, Typology, label_key
 from matchlight.core.io import jsonsafe
 from matchlight.core.io.csvfile import Cell, csv_text
-from matchlight.core.io.files import MAX_ANNOTATION_BYTES, FileError, iter_lines, read_bytes_capped
+from matchlight.core.io.files import (
+    MAX_ANNOTATION_BYTES,
+    FileError,
+    iter_lines,
+    read_bytes_capped,
+    read_head,
+)
 from matchlight.core.io.inputs import InputError
 from matchlight.core.io.safewrite import write_file_atomic
 
@@ -96,6 +102,7 @@ __all__ = [
     "left_out",
     "left_out_message",
     "read_segment_ids",
+    "sniff_import_format",
     "write_export",
 ]
 
@@ -107,6 +114,35 @@ IMPORT_FORMATS: Final[dict[str, str]] = {
 }
 #: Export formats.
 EXPORT_FORMATS: Final[dict[str, str]] = {**IMPORT_FORMATS, "csv": "One row per error (CSV)"}
+
+#: How far :func:`sniff_import_format` reads into a file for its first record.
+_SNIFF_BYTES: Final = 1 << 20
+
+
+def sniff_import_format(path: str | os.PathLike[str]) -> str | None:
+    """The import format a file's name and first record suggest: ``wmt-mqm-tsv`` for a
+    ``.tsv``, else ``wmt24-esa-jsonl`` when the first JSON record has WMT24 ESA's keys, else
+    ``xcomet-jsonl`` for a JSON record; None when it cannot tell (or cannot read the file: a
+    pipe or a device is never opened, see :func:`~matchlight.core.io.files.read_head`)."""
+    name = os.fspath(path)
+    if name.lower().endswith((".tsv", ".tsv.txt")):
+        return "wmt-mqm-tsv"
+    try:
+        head = read_head(name, _SNIFF_BYTES)
+    except FileError:
+        return None
+    for raw in head.splitlines():
+        if not raw.strip():
+            continue
+        try:
+            first = jsonsafe.loads(raw.decode("utf-8", "replace"), path=name)
+        except ValueError:
+            return None
+        if isinstance(first, dict) and ("esa_spans" in first or "line_id" in first):
+            return "wmt24-esa-jsonl"
+        return "xcomet-jsonl"
+    return None
+
 
 #: Largest annotation file read (a WMT MQM release file is ~50 MB).
 MAX_IMPORT_BYTES: Final = MAX_ANNOTATION_BYTES

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from matchlight.core.annotation.agreement import AgreementReport, SpanAgreement
+from matchlight.core.annotation.interchange import sniff_import_format
 from matchlight.core.annotation.model import AnnotationError, ErrorSpan, Severity
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights, WeightRule
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, Category, Typology
@@ -858,15 +859,9 @@ class ImportDialog(QDialog):
 
 
 def guess_format(path: str) -> str | None:
-    """The import format a file name (and, for JSON Lines, its first line) suggests."""
+    """The import format a file name (and, for JSON Lines, its first line) suggests (core's
+    :func:`~core.annotation.interchange.sniff_import_format`: never opens a pipe)."""
     lower = path.lower()
-    if lower.endswith((".tsv", ".tsv.txt")):
-        return "wmt-mqm-tsv"
-    if not lower.endswith((".jsonl", ".ndjson", ".json")):
+    if not lower.endswith((".tsv", ".tsv.txt", ".jsonl", ".ndjson", ".json")):
         return None
-    try:
-        with open(path, encoding="utf-8") as handle:
-            first = handle.readline(1 << 16)
-    except OSError:
-        return "xcomet-jsonl"
-    return "wmt24-esa-jsonl" if '"esa_spans"' in first or '"line_id"' in first else "xcomet-jsonl"
+    return sniff_import_format(path) or "xcomet-jsonl"

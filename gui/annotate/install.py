@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from matchlight.core.annotation.agreement import Disagreement
+from matchlight.core.annotation.agreement import AgreementReport, Disagreement
 from matchlight.core.annotation.interchange import EXPORT_FORMATS, IMPORT_FORMATS
 from matchlight.core.session.store import SUFFIX
 from matchlight.gui.annotate.actions import AnnotationActions
@@ -100,6 +100,8 @@ class AnnotationUi(QObject):
             action.triggered.connect(self._on_annotation_used)
         controller.attached.connect(self._on_annotation_used_if_any)
         self.dialog: QWidget | None = None
+        self._agreement_path = ""
+        transfer.agreement_finished.connect(self._on_agreement_finished)
         #: The question asked before an export that would leave errors out (while it is open).
         self.export_question: QMessageBox | None = None
 
@@ -295,12 +297,17 @@ class AnnotationUi(QObject):
         )
         if not path:
             return
-        report = self.transfer.agreement_with(path)
-        if report is not None:
-            dialog = AgreementDialog(report, path, self._parent())
-            dialog.disagreement_chosen.connect(self._on_disagreement_chosen)
-            # Beside the window: the user steps through the disagreements and edits there.
-            self.show_dialog(dialog, modal=False)
+        self._agreement_path = path
+        self.transfer.agreement_with(path)
+
+    @Slot(object)
+    def _on_agreement_finished(self, report: object) -> None:
+        if not isinstance(report, AgreementReport):
+            return
+        dialog = AgreementDialog(report, self._agreement_path, self._parent())
+        dialog.disagreement_chosen.connect(self._on_disagreement_chosen)
+        # Beside the window: the user steps through the disagreements and edits there.
+        self.show_dialog(dialog, modal=False)
 
     @Slot(object)
     def _on_disagreement_chosen(self, chosen: object) -> None:

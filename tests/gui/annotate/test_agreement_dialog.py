@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from matchlight.core.annotation.agreement import DisagreementKind
 from matchlight.gui.annotate.dialogs import AGREEMENT_HEADERS, AgreementDialog
-from tests.gui.annotate.annotatekit import SYSTEM_A, SYSTEM_B, Harness, small_specs
+from tests.gui.annotate.annotatekit import SYSTEM_A, SYSTEM_B, TIMEOUT, Harness, small_specs
 
 MIS = "Accuracy/Mistranslation"
 
@@ -56,7 +56,8 @@ def agreement(qtbot, small, tmp_path):
     finally:
         other.window.close()
     small.paths.append(str(theirs))
-    small.a.ui._on_agreement()
+    small.a.ui._on_agreement()  # computed in a worker; the dialog opens when it is done
+    small.qtbot.waitUntil(lambda: isinstance(small.a.ui.dialog, AgreementDialog), timeout=TIMEOUT)
     dialog = small.a.ui.dialog
     assert isinstance(dialog, AgreementDialog) and dialog.isVisible()
     assert not dialog.isModal()  # beside the window: the lead edits while stepping through

@@ -393,7 +393,7 @@ def test_xcomet_import_is_reviewed_with_enter_and_backspace(small, tmp_path):
     ]
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     assert guess_format(str(path)) == "xcomet-jsonl"
-    result = small.a.transfer.import_annotations(path, "xcomet-jsonl", system="A")
+    result = small.import_annotations(path, "xcomet-jsonl", system="A")
     expected = import_xcomet(path, lines=c.lines(), system="A")
     assert [(s.start, s.end, s.severity) for s in result.spans] == [
         (s.start, s.end, s.severity) for s in expected.spans
@@ -432,7 +432,7 @@ def test_mqm_tsv_and_esa_imports(small, tmp_path):
     ]
     tsv.write_text(header + "".join(rows), encoding="utf-8")
     assert guess_format(str(tsv)) == "wmt-mqm-tsv"
-    small.a.transfer.import_annotations(tsv, "wmt-mqm-tsv")
+    small.import_annotations(tsv, "wmt-mqm-tsv")
     spans = c.workspace.spans("B", 0)
     assert [(s.text, s.status, s.annotator) for s in spans] == [
         ("carpet", Status.UNDECIDED, "rater1")
@@ -464,7 +464,7 @@ def test_mqm_tsv_and_esa_imports(small, tmp_path):
     }
     esa.write_text(json.dumps(record) + "\n", encoding="utf-8")
     assert guess_format(str(esa)) == "wmt24-esa-jsonl"
-    small.a.transfer.import_annotations(esa, "wmt24-esa-jsonl")
+    small.import_annotations(esa, "wmt24-esa-jsonl")
     (span,) = c.workspace.spans("A", 5)
     assert span.text == "bread" and span.status is Status.UNDECIDED
     assert c.workspace.score("A", 5, annotator="esa1").score == 66.0
@@ -527,7 +527,7 @@ def test_agreement_with_a_second_annotator(qtbot, small, tmp_path, save_shot):
         o.add_span(start=0, end=2, severity="minor", category="Style", segment=3, system=0)
         theirs = tmp_path / "second.matchlight"
         other.s.save_session_as(theirs)
-        report = small.a.transfer.agreement_with(theirs)
+        report = small.agreement_with(theirs)
         with SessionStore.open_copy_read_only(theirs) as copy:
             want = agreement(
                 c.workspace.spans(), copy.spans(), c.workspace.scores(), copy.segment_scores()
@@ -565,7 +565,7 @@ def test_agreement_refuses_sessions_of_other_files(qtbot, small, tmp_path):
         other.s.save_session_as(theirs)
     finally:
         other.window.close()
-    assert small.a.transfer.agreement_with(theirs) is None
+    assert small.agreement_with(theirs) is None
     assert "different files" in h.errors[-1][0] and "A" in h.errors[-1][1]
 
 

@@ -68,7 +68,7 @@ def import_review_file(h, tmp_path: Path) -> Path:
     ]  # fmt: skip
     path = tmp_path / "review.tsv"
     path.write_text(HEADER + "".join(rows), encoding="utf-8")
-    result = h.a.transfer.import_annotations(path, "wmt-mqm-tsv")
+    result = h.import_annotations(path, "wmt-mqm-tsv")
     assert result is not None and len(result.spans) == 6, h.errors
     return path
 
@@ -418,7 +418,8 @@ def test_a_wmt_tsv_import_looks_seg_ids_up_in_a_file_or_a_label_column(small, tm
     dialog = open_import_dialog(h)
     dialog.path_edit.setText(str(tsv))
     assert dialog.format_combo.currentData() == "wmt-mqm-tsv" and dialog.ids_combo.isEnabled()
-    dialog._on_ok()
+    with h.qtbot.waitSignal(h.a.transfer.import_finished, timeout=TIMEOUT):
+        dialog._on_ok()  # read in a worker
     assert h.errors[-1] == (
         "Cannot import the annotations",
         f"{tsv}, line 2: seg_id 'talk1-7' is not a segment number",
@@ -430,7 +431,8 @@ def test_a_wmt_tsv_import_looks_seg_ids_up_in_a_file_or_a_label_column(small, tm
     h.paths.append(str(segid))
     dialog.ids_browse.click()
     assert dialog.ids_edit.text() == str(segid) and dialog.ids_edit.isEnabled()
-    dialog._on_ok()
+    with h.qtbot.waitSignal(h.a.transfer.import_finished, timeout=TIMEOUT):
+        dialog._on_ok()  # read in a worker
     (sleeping,) = ws.spans("B", 2)
     assert sleeping.text == "sleeping" and sleeping.status is Status.UNDECIDED
     (moon,) = ws.spans("A", 3)
@@ -449,14 +451,16 @@ def test_a_wmt_tsv_import_looks_seg_ids_up_in_a_file_or_a_label_column(small, tm
     assert index > 0
     dialog.ids_combo.setCurrentIndex(index)
     assert dialog.request().segment_column == "seg_id"
-    dialog._on_ok()
+    with h.qtbot.waitSignal(h.a.transfer.import_finished, timeout=TIMEOUT):
+        dialog._on_ok()  # read in a worker
     assert [s.text for s in ws.spans("B", 2)] == ["sleeping"]
     # A column whose ids repeat is refused, naming the column and the line.
     core.set_labels(LabelImport("doc", ("d1",) * 6, ImportedFile(str(segid), "0" * 64, 1)))
     dialog = open_import_dialog(h)
     dialog.path_edit.setText(str(tsv))
     dialog.ids_combo.setCurrentIndex(dialog.ids_combo.findText("an id in the label column 'doc'"))
-    dialog._on_ok()
+    with h.qtbot.waitSignal(h.a.transfer.import_finished, timeout=TIMEOUT):
+        dialog._on_ok()  # read in a worker
     assert h.errors[-1][1] == "label column 'doc', line 2: segment id 'd1' also stands on line 1"
 
 
@@ -480,7 +484,8 @@ def test_the_published_ted_file_imports_onto_two_of_its_systems(harness, tmp_pat
     dialog.path_edit.setText(str(path))
     dialog.ids_combo.setCurrentIndex(dialog.ids_combo.findData("file"))
     dialog.ids_edit.setText(str(TED / "segid.txt"))
-    dialog._on_ok()
+    with h.qtbot.waitSignal(h.a.transfer.import_finished, timeout=TIMEOUT):
+        dialog._on_ok()  # read in a worker
     assert not h.errors, h.errors
     ws = h.c.workspace
     ids = read_segment_ids(TED / "segid.txt")
