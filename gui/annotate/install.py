@@ -28,9 +28,9 @@ from matchlight.core.annotation.agreement import AgreementReport, Disagreement
 from matchlight.core.annotation.interchange import EXPORT_FORMATS, IMPORT_FORMATS
 from matchlight.core.session.store import SUFFIX
 from matchlight.gui.annotate.actions import AnnotationActions
+from matchlight.gui.annotate.agreementdialog import AgreementDialog
 from matchlight.gui.annotate.controller import AnnotationController
 from matchlight.gui.annotate.dialogs import (
-    AgreementDialog,
     ImportDialog,
     ImportRequest,
     TypologyDialog,

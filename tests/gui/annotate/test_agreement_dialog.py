@@ -10,7 +10,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from matchlight.core.annotation.agreement import DisagreementKind
-from matchlight.gui.annotate.dialogs import AGREEMENT_HEADERS, AgreementDialog
+from matchlight.gui.annotate.agreementdialog import AGREEMENT_HEADERS, AgreementDialog
 from tests.gui.annotate.annotatekit import SYSTEM_A, SYSTEM_B, TIMEOUT, Harness, small_specs
 
 MIS = "Accuracy/Mistranslation"

@@ -30,13 +30,13 @@ from matchlight.core.annotation.offsets import snap_point, utf16_length
 from matchlight.core.annotation.typology import AnnotationMode
 from matchlight.core.annotation.workspace import AnnotationQuery
 from matchlight.core.session.store import SessionStore
-from matchlight.gui.annotate.controller import AnnotationController
-from matchlight.gui.annotate.dialogs import (
+from matchlight.gui.annotate.agreementdialog import (
     AGREEMENT_HEADERS,
     AgreementDialog,
     agreement_rows,
-    guess_format,
 )
+from matchlight.gui.annotate.controller import AnnotationController
+from matchlight.gui.annotate.dialogs import guess_format
 from matchlight.gui.annotate.keys import SHORTCUTS, annotation_shortcuts
 from matchlight.gui.annotate.painting import SEVERITY_COLORS, range_rects, span_style
 from tests.gui.annotate.annotatekit import (
