@@ -7,7 +7,8 @@ Two per-(system, segment) flags:
   whole file (:func:`expect_language`), never the row's own reference line alone, which is
   often too short to tell. An output is flagged only when (1) it has at least
   :data:`MIN_LETTERS` letters once URLs, e-mail addresses and @handles are left out (shorter
-  lines are never flagged: they cannot be told), (2) the identifier gives the expected language
+  lines are never flagged: they cannot be told) and is more than a name (at most
+  :data:`NAME_WORDS` capitalised words), (2) the identifier gives the expected language
   (with the languages it confuses it with, :data:`CLOSE_LANGUAGES`) at most
   :data:`MAX_EXPECTED_PROBABILITY`, (3) either fewer than :data:`MIN_SCRIPT_SHARE` of the
   output's letters are in the references' scripts (Latin output for Chinese references) or,
@@ -277,7 +278,7 @@ def _in_other_language(line: str, expectation: Expectation) -> bool:
     text = _words_only(line)
     scripts = _scripts(text)
     letters = _letters(scripts)
-    if letters < MIN_LETTERS:
+    if letters < MIN_LETTERS or _is_name(text):
         return False
     ranked = _elsewhere(text, expectation)
     if ranked is None:
@@ -325,16 +326,20 @@ def _similar(matcher: difflib.SequenceMatcher[str], line: str, key: str, thresho
     return matcher.quick_ratio() >= threshold and matcher.ratio() >= threshold
 
 
-def _copyable(source: str) -> bool:
-    """Whether an output equal to ``source`` says the source was copied: enough letters once
-    URLs and numbers are left out, and more than capitalised words (a name, a title)."""
-    text = _words_only(source)
-    if _letters(_scripts(text)) < MIN_COPY_LETTERS:
-        return False
+def _is_name(text: str) -> bool:
+    """Whether ``text`` is at most :data:`NAME_WORDS` words, each capitalised: a name or a
+    title, which stays as it is in many languages (a script without capitals never is)."""
     words = _WORD.findall(text)
     if len(words) > NAME_WORDS or any(ch.isalpha() and not _cased(ch) for ch in text):
-        return True  # more than a name, or in a script without capitals (Han...)
-    return not all(w[0].isupper() for w in words if _cased(w[0]))
+        return False
+    return all(w[0].isupper() for w in words if _cased(w[0]))
+
+
+def _copyable(source: str) -> bool:
+    """Whether an output equal to ``source`` says the source was copied: enough letters once
+    URLs and numbers are left out, and more than a name."""
+    text = _words_only(source)
+    return _letters(_scripts(text)) >= MIN_COPY_LETTERS and not _is_name(text)
 
 
 @dataclass(frozen=True, slots=True)
