@@ -33,6 +33,7 @@ a streaming caller can flag chunk by chunk with one :class:`Expectation`.
 from __future__ import annotations
 
 import difflib
+import operator
 import threading
 import unicodedata
 from collections import Counter
@@ -88,6 +89,9 @@ MIN_SAME_SCRIPT_LETTERS: Final = 25
 #: Character similarity (0-1) from which an output copies the source (real translations of
 #: name-heavy lines reach 0.90).
 COPY_SIMILARITY: Final = 0.95
+#: A pair of lines whose character bigrams overlap less (Dice) is not compared further: a
+#: shortcut past difflib's quadratic ratio, far below what any copy overlaps.
+MIN_BIGRAM_OVERLAP: Final = 0.5
 #: A reference at least this similar to the source keeps it too: copying it is then no error.
 REFERENCE_COPY: Final = 0.8
 #: Fewest letters (counted as for :data:`MIN_LETTERS`) a source needs before an output can be
@@ -322,8 +326,19 @@ def _similar(matcher: difflib.SequenceMatcher[str], line: str, key: str, thresho
         return True
     if not _may_match(line, key, threshold):
         return False
+    if _bigram_overlap(line, key) < MIN_BIGRAM_OVERLAP:
+        return False
     matcher.set_seq1(line)
     return matcher.quick_ratio() >= threshold and matcher.ratio() >= threshold
+
+
+def _bigram_overlap(a: str, b: str) -> float:
+    """The Dice overlap of the character bigrams of ``a`` and ``b`` (at C speed): two lines
+    of one script share most letters, but a translation shares few bigrams with its source."""
+    first = Counter(map(operator.add, a, a[1:]))
+    second = Counter(map(operator.add, b, b[1:]))
+    total = first.total() + second.total()
+    return 2 * (first & second).total() / total if total else 1.0
 
 
 def _is_name(text: str) -> bool:
