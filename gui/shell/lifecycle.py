@@ -133,6 +133,10 @@ class ComparisonLifecycle(QObject):
         self.language: LanguageFlags | None = None
         self._language_job = BackgroundJob(self, name="matchlight-language")
         self._language_job.finished.connect(self._on_language_checked)
+        self._language_timer = QTimer(self)
+        self._language_timer.setSingleShot(True)
+        self._language_timer.setInterval(LANGUAGE_CHECK_MS)
+        self._language_timer.timeout.connect(self._check_language)
         scoring.scoring_started.connect(self._on_scoring_started)
         scoring.progress_changed.connect(self._on_progress_changed)
         scoring.chunk_ready.connect(self._on_chunk_ready)
@@ -302,11 +306,7 @@ class ComparisonLifecycle(QObject):
             widget.setUpdatesEnabled(False)
         # (delay in ms, step): the detail pane waits for the table's paint, which the window
         # system schedules up to a frame (16 ms) after the update.
-        self._reveal_steps = [
-            (1, self._reveal_window),
-            (REVEAL_DETAIL_MS, self._reveal_detail),
-            (LANGUAGE_CHECK_MS, self._check_language),
-        ]
+        self._reveal_steps = [(1, self._reveal_window), (REVEAL_DETAIL_MS, self._reveal_detail)]
         try:
             self._show(comparison, specs)
         except BaseException:
@@ -505,9 +505,11 @@ class ComparisonLifecycle(QObject):
         self.show_current_detail()
         for widget in self._revealed_last():
             widget.setUpdatesEnabled(True)
+        self._language_timer.start()
 
     # -- the language check --------------------------------------------------------------------
 
+    @Slot()
     def _check_language(self) -> None:
         """Flag outputs in another language and outputs copying the source, in a worker thread
         (reading py3langid's model takes seconds the first time)."""
@@ -522,8 +524,9 @@ class ComparisonLifecycle(QObject):
         self._language_job.start(work)
 
     def _set_language(self, flags: LanguageFlags | None) -> None:
-        if flags is None:
-            self._language_job.cancel()  # a run still going is for the comparison before
+        if flags is None:  # a run still going, or about to start, is for the one before
+            self._language_timer.stop()
+            self._language_job.cancel()
         self.language = flags
         self.window.filter_bar.set_language_flags(flags)
         self.window.summary.set_language_flags(flags)
