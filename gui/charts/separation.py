@@ -144,11 +144,7 @@ def compute_separation(
     else:
         if len(rows):
             influence = difference_influence(
-                stats_a=stats[a],
-                stats_b=stats[b],
-                score=score,
-                rows=rows,
-                better=table.column_info(column).better,
+                stats_a=stats[a], stats_b=stats[b], score=score, rows=rows
             )
         else:
             reason = "no rows are selected"
