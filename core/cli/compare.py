@@ -527,8 +527,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             payload = _compare_payload(setup, table, tests, seed, clusters)
             write_json(args.json, payload, inputs=setup.inputs)
         if args.latex:
-            text = compare_latex(table, tests, clusters)
-            write_latex(args.latex, text, protect=input_paths(setup.inputs))
+            latex = compare_latex(table, tests, clusters)
+            write_latex(args.latex, latex, protect=input_paths(setup.inputs))
     except OSError as error:
         return fail(str(error))
     return 0
