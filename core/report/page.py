@@ -33,6 +33,7 @@ from matchlight.core import __version__
 from matchlight.core.analysis.buckets import (
     DEFAULT_BOOTSTRAP,
     BucketTable,
+    bucket_corpus,
     bucket_means,
     length_buckets,
 )
@@ -62,6 +63,7 @@ from matchlight.core.analysis.significance import (
     DEFAULT_SEED,
     PairwiseSignificance,
     signature_with,
+    table_statistics,
 )
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Side, Status
 from matchlight.core.annotation.mqm import (
@@ -1009,18 +1011,7 @@ class _Page:
             for s, name in enumerate(table.systems)
         )
         head = "".join(f'<th class="num">{esc(label)}</th>' for label in result.labels)
-        body = []
-        for s, name in enumerate(table.systems):
-            row = "".join(
-                f'<td class="num" data-bucket="{b}" data-system="{s}" '
-                f'data-mean="{number_attr(cells[b][s].mean)}">{chart.format(cells[b][s].mean)}'
-                f'<br><span class="note">[{chart.format(cells[b][s].low)}, '
-                f"{chart.format(cells[b][s].high)}]"
-                f" n={cells[b][s].count:,}</span></td>"
-                for b in range(len(result.labels))
-            )
-            body.append(f'<tr><td class="name">{_swatch(s)}{esc(name)}</td>{row}</tr>')
-        return (
+        parts = [
             f"<h3>Mean {esc(chart.label)} by reference length, with "
             f"{int(result.confidence * 100)}% bootstrap intervals</h3>"
             f'<p class="note">{_way(chart).capitalize()}. compare-mt\'s length buckets; '
@@ -1028,8 +1019,52 @@ class _Page:
             "one system; whether two systems differ is for the paired test.</p>"
             f'<figure data-column="{esc(chart.key)}">{svg}'
             f'<div class="legend">{legend}</div></figure>'
-            f'<table class="buckets"><thead><tr><th>System</th>{head}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table>"
+            + self._bucket_table(chart, result, "mean", head)
+        ]
+        if chart.corpus == "stats":
+            # What compare-mt plots: the corpus figure of each bucket's rows.
+            stats, score = table_statistics(table, chart.key)
+            corpus = bucket_corpus(
+                buckets,
+                stats,
+                score,
+                present=~np.isnan(values),
+                rows=self.rows,
+                n_boot=self.options.bucket_samples,
+                seed=0,
+            )
+            parts.append(
+                f"<h3>Corpus {esc(chart.label)} by reference length</h3>"
+                f'<p class="note">The {esc(chart.label)} of each bucket\'s rows from their '
+                "summed statistics, as compare-mt's sentence buckets show it (not the mean of "
+                "segment scores above), with the bootstrap interval of that figure.</p>"
+                + self._bucket_table(chart, corpus, "corpus", head)
+            )
+        return "".join(parts)
+
+    def _bucket_table(self, chart: ScoreColumn, result: BucketTable, kind: str, head: str) -> str:
+        """One row per system: each bucket's figure, its interval and its count."""
+        cells = result.cells
+
+        def shown(value: float) -> str:
+            # A mean at the segment values' precision; a corpus figure at the corpus's.
+            return chart.format(value) if kind == "mean" else _fmt(value, corpus_decimals(chart))
+
+        body = []
+        for s, name in enumerate(self.table.systems):
+            row = "".join(
+                f'<td class="num" data-bucket="{b}" data-system="{s}" '
+                f'data-{kind}="{number_attr(cells[b][s].mean)}">'
+                f"{shown(cells[b][s].mean)}"
+                f'<br><span class="note">[{shown(cells[b][s].low)}, '
+                f"{shown(cells[b][s].high)}]"
+                f" n={cells[b][s].count:,}</span></td>"
+                for b in range(len(result.labels))
+            )
+            body.append(f'<tr><td class="name">{_swatch(s)}{esc(name)}</td>{row}</tr>')
+        return (
+            f'<table class="buckets" data-statistic="{kind}"><thead><tr><th>System</th>'
+            f"{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
         )
 
     def _legend(self, kinds: set[str]) -> str:
