@@ -39,6 +39,7 @@ __all__ = [
     "ColumnTest",
     "NotTestable",
     "Verdict",
+    "bonferroni_alpha",
     "pairwise_for_column",
     "pairwise_verdict",
     "significance_by_column",
@@ -131,6 +132,12 @@ class ColumnTest:
             verdict(self.column, line.score, base, line.p_value, alpha) if self.tested(i) else None
             for i, line in enumerate(self.result.systems)
         )
+
+
+def bonferroni_alpha(n_systems: int, alpha: float = ALPHA) -> float:
+    """The level at which one pair of an all-pairs matrix of ``n_systems`` is significant
+    with a Bonferroni correction: ``alpha`` over the number of pairs (0.05 / 10 for 5)."""
+    return alpha / max(1, n_systems * (n_systems - 1) // 2)
 
 
 def pairwise_verdict(

@@ -45,9 +45,10 @@ from matchlight.core.cli.options import (
     score_comparison,
 )
 from matchlight.core.cli.score import json_number, warn_scored
-from matchlight.core.io.export import write_json
+from matchlight.core.io.export import input_paths, write_json
 from matchlight.core.metrics.base import ScoreColumn, SettingError
 from matchlight.core.metrics.registry import METRICS, cli_name
+from matchlight.core.report.latex import latex_column, latex_table, write_latex
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.results import ScoreTable
 
@@ -56,6 +57,7 @@ __all__ = [
     "PairedColumn",
     "build_parser",
     "column_clusters",
+    "compare_latex",
     "format_clusters",
     "format_paired_table",
     "main",
@@ -140,6 +142,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         metavar="N",
         help="decimals of the scores in the table (default 1, as sacreBLEU)",
+    )
+    out.add_argument(
+        "--latex",
+        metavar="OUT.tex",
+        help="a LaTeX table for a paper (needs \\usepackage{booktabs}): each system's score "
+        "per tested column at its precision, the best in bold, daggers for a significant "
+        "difference from the baseline, and the significance clusters",
     )
     add_running(out)
     add_version(parser)
@@ -403,6 +412,35 @@ def format_clusters(clusters: Sequence[SystemClusters]) -> str:
     return "\n".join(lines)
 
 
+def compare_latex(
+    table: ScoreTable,
+    tests: Sequence[PairedColumn],
+    clusters: Sequence[SystemClusters],
+) -> str:
+    """The LaTeX table of a run (:func:`core.report.latex.latex_table`): the baseline (the
+    first system) and the test the clusters used (the bootstrap unless only approximate
+    randomization ran)."""
+    first = tests[0]
+    test: Literal["bs", "ar"] = "bs" if first.bs is not None else "ar"
+    columns = [
+        latex_column(t.column, table.systems, t.bs if test == "bs" else t.ar, c)
+        for t, c in zip(tests, clusters, strict=True)
+    ]
+    result = first.bs if test == "bs" else first.ar
+    if result is None:  # pragma: no cover - the test of every column ran
+        raise ValueError("no test was run")
+    return latex_table(
+        systems=table.systems,
+        baseline=0,
+        columns=columns,
+        test=test,
+        n_samples=result.n_samples,
+        seed=result.seed_used,
+        n_segments=result.n_segments,
+        signatures=_test_signatures(table, tests),
+    )
+
+
 def _compare_payload(
     setup: Setup,
     table: ScoreTable,
@@ -460,7 +498,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             "compare needs a baseline and at least one other system: give --hyp at least twice "
             "(the first is the baseline)"
         )
-    setup = read_setup(parser, args, [("--json", args.json)], check=_check_testable)
+    outputs = [("--json", args.json), ("--latex", args.latex)]
+    setup = read_setup(parser, args, outputs, check=_check_testable)
     table, text = score_comparison(setup.comparison, setup.config, workers=args.workers)
     bootstrap = args.paired_bs_n if args.paired_bs or not args.paired_ar else None
     trials = args.paired_ar_n if args.paired_ar else None
@@ -483,12 +522,15 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     print_out(format_paired_table(table, tests, width=args.width, segments=setup.segments))
     print_out("\n" + format_clusters(clusters))
     warn_scored(setup, table, text, quiet=args.quiet)
-    if args.json:
-        payload = _compare_payload(setup, table, tests, seed, clusters)
-        try:
+    try:
+        if args.json:
+            payload = _compare_payload(setup, table, tests, seed, clusters)
             write_json(args.json, payload, inputs=setup.inputs)
-        except OSError as error:
-            return fail(str(error))
+        if args.latex:
+            latex = compare_latex(table, tests, clusters)
+            write_latex(args.latex, latex, protect=input_paths(setup.inputs))
+    except OSError as error:
+        return fail(str(error))
     return 0
 
 

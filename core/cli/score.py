@@ -18,6 +18,7 @@ import numpy as np
 
 from matchlight.core import __version__
 from matchlight.core.analysis.language import LanguageFlags, language_flags
+from matchlight.core.analysis.references import reference_leaks
 from matchlight.core.cli.options import (
     CommandParser,
     Setup,
@@ -195,6 +196,14 @@ def warn_scored(setup: Setup, table: ScoreTable, text: CorpusText, *, quiet: boo
         return
     # (warn_about's "lsum-none" advice covers --lsum-sep none)
     warn_about(table, text, sys.stderr, setup.rows)
+    for message in reference_leaks(
+        references=text.references,
+        systems=text.systems,
+        reference_names=[column.name for column in setup.comparison.references],
+        system_names=text.system_names,
+        rows=setup.rows,
+    ):
+        print(f"matchlight: warning: {message}", file=sys.stderr)
 
 
 def warn_language(

@@ -254,6 +254,8 @@ class MainWindow(QMainWindow):
         )
         # A click on a bin of the summary's histogram is a chart selection as any other.
         self.summary.rows_clicked.connect(self._on_summary_rows_clicked)
+        # The reference audit's warning shows above the summary's figures too.
+        self.comparison_docks.audit_job.finished.connect(self.summary.set_audit)
 
     @Slot(object, str)
     def _on_summary_rows_clicked(self, rows: Any, label: str) -> None:
@@ -670,5 +672,6 @@ class MainWindow(QMainWindow):
             self.settings.setValue(STATE_KEY, self.saveState())
             self.settings.sync()
             self.comparison_docks.shutdown()
+            self.summary.shutdown()
             self.lifecycle.shutdown()
         event.accept()

@@ -16,6 +16,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QComboBox, QLabel
 
 from matchlight.gui.shell.exports import default_save_path
+from matchlight.gui.shell.latexexport import LatexExporter
 from matchlight.gui.shell.recent import RecentComparisons
 from matchlight.gui.shell.reportexport import ReportExporter
 
@@ -78,6 +79,14 @@ def build_actions(window: Any) -> None:
         name=window.exports.name,
     )
     window.export_report_action = window.report_export.action
+    window.latex_export = LatexExporter(
+        window,
+        parent=window,
+        ask_path=None
+        if window.save_path_provider is default_save_path
+        else window.save_path_provider,
+        name=window.exports.name,
+    )
     window.settings_action = _action(
         window,
         "Scoring &settings…",
@@ -146,6 +155,8 @@ def build_menus(window: Any) -> None:
     file_menu.addAction(window.export_all_action)
     file_menu.addAction(window.export_filtered_action)
     file_menu.addAction(window.export_report_action)
+    file_menu.addAction(window.latex_export.action)
+    file_menu.aboutToShow.connect(window.latex_export.update_action)
     file_menu.addSeparator()
     for action in window.comparison_docks.actions():  # load segment scores, label columns
         file_menu.addAction(action)
