@@ -1220,8 +1220,8 @@ class TerEditLayer(HighlightLayer):
     shifts move with the place each moves to, and the gaps where reference words are missing;
     on a reference, as one system's path against it aligned it, the words it substitutes, the
     words it inserts and the words moved output words end up on (with no system: the words no
-    system's path aligned). Matched words carry no mark. Links pair each aligned output word
-    with its reference word (matched or substituted)."""
+    system's path aligned). Matched words carry no mark; links pair them with their reference
+    words (hovering a shifted word shows where it ends up)."""
 
     key = "ter_edits"
     label = "TER edits"
@@ -1299,7 +1299,7 @@ class TerEditLayer(HighlightLayer):
     def links(self, system: int, reference: int) -> list[tuple[Span, Span]]:
         path = self._row.paths[system][reference]
         out, ref = path.output.spans, path.reference.spans
-        return [(out[h], ref[r]) for _, h, r in path.alignment.steps if h >= 0 and r >= 0]
+        return [(out[h], ref[r]) for kind, h, r in path.alignment.steps if kind == "match"]
 
 
 #: The shifts a breakdown lists one by one; the rest are counted.
