@@ -1259,6 +1259,29 @@ class TerEditLayer(HighlightLayer):
             )
         return found
 
+    def notes(self, system: int) -> list[tuple[int, int, str]]:
+        """``(start, end, text)``: what each mark of ``system``'s output means, in words (for
+        tooltips); a point mark (a destination, a gap) has ``start == end``."""
+        notes: list[tuple[int, int, str]] = []
+        for mark in self.shift_marks(system):
+            notes += [(a, b, mark.text) for a, b in mark.phrases]
+            notes.append((mark.to, mark.to, mark.text))
+        notes += [(gap.at, gap.at, gap.text) for gap in self.gap_marks(system)]
+        output = self._outputs[system]
+        reference = self._references[self.best(system)]
+        for edit in self.path(system).edits:
+            if edit.output is None:
+                continue
+            a, b = edit.output
+            if edit.kind == "substitution" and edit.reference is not None:
+                partner = reference[edit.reference[0] : edit.reference[1]]
+                notes.append(
+                    (a, b, f"substituted: “{output[a:b]}” for the reference's “{partner}”")
+                )
+            elif edit.kind == "deletion":
+                notes.append((a, b, f"deleted: “{output[a:b]}” (the reference has no word for it)"))
+        return notes
+
     def hypothesis(self, system: int) -> list[Range]:
         path = self.path(system)
         ranges: list[Range] = []

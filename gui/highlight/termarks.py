@@ -238,23 +238,10 @@ def ter_tooltip(detail: RowDetail, system: int, index: int, *, near: int = 1) ->
     if layer is None:
         return None
     lines: list[str] = []
-    for mark in layer.shift_marks(system):
-        if any(a <= index < b for a, b in mark.phrases) or abs(index - mark.to) <= near:
-            lines.append(mark.text)
-    for gap in layer.gap_marks(system):
-        if abs(index - gap.at) <= near:
-            lines.append(gap.text)
-    output = detail.outputs[system]
-    reference = detail.references[layer.best(system)]
-    for edit in layer.path(system).edits:
-        if edit.output is None or not edit.output[0] <= index < edit.output[1]:
-            continue
-        word = output[edit.output[0] : edit.output[1]]
-        if edit.kind == "substitution" and edit.reference is not None:
-            partner = reference[edit.reference[0] : edit.reference[1]]
-            lines.append(f"substituted: “{word}” for “{partner}” of the reference")
-        elif edit.kind == "deletion":
-            lines.append(f"deleted: “{word}” (the reference has no word for it)")
+    for a, b, note in layer.notes(system):
+        inside = a <= index < b if a < b else abs(index - a) <= near
+        if inside and note not in lines:
+            lines.append(note)
     return "\n".join(lines) if lines else None
 
 
