@@ -66,10 +66,19 @@ from matchlight.core.text.types import Span, Tokens
 
 __all__ = [
     "SACREBLEU_VERSION",
+    "TER_DEL",
+    "TER_DEST",
+    "TER_EDIT_KINDS",
+    "TER_GAP",
+    "TER_INS",
+    "TER_SHIFT",
+    "TER_SUB",
     "EditKind",
     "TerAlignment",
     "TerChunk",
     "TerEdit",
+    "TerEditLayer",
+    "TerGapMark",
     "TerLayer",
     "TerMetric",
     "TerMove",
@@ -78,12 +87,15 @@ __all__ = [
     "TerScore",
     "TerSettings",
     "TerShift",
+    "TerShiftMark",
     "ter_alignments",
     "ter_block",
     "ter_chunk",
     "ter_from_stats",
+    "ter_gap_marks",
     "ter_path",
     "ter_row",
+    "ter_shift_marks",
     "ter_signature",
 ]
 
@@ -1066,6 +1078,253 @@ def _quoted(text: str, spans: Sequence[Span]) -> str:
     return f"“{words[:40]}…”" if len(words) > 40 else f"“{words}”"
 
 
+# -- the edit path as marks to paint -----------------------------------------------------------
+
+#: Range kinds of the "TER edits" layer. Words: ``ter_sub`` (a substituted word, on both
+#: sides), ``ter_del`` (an output word the reference lacks), ``ter_ins`` (a reference word the
+#: output lacks), ``ter_shift`` (a run of words a shift moved, and the reference words they end
+#: up aligned with). Points, as empty ranges ``(p, p, kind, 0)``: ``ter_dest`` where a shifted
+#: phrase moves to, ``ter_gap`` where reference words are missing from the output.
+TER_SUB: Final = "ter_sub"
+TER_DEL: Final = "ter_del"
+TER_INS: Final = "ter_ins"
+TER_SHIFT: Final = "ter_shift"
+TER_DEST: Final = "ter_dest"
+TER_GAP: Final = "ter_gap"
+TER_EDIT_KINDS: Final = (TER_SUB, TER_DEL, TER_INS, TER_SHIFT, TER_DEST, TER_GAP)
+
+
+@dataclass(frozen=True, slots=True)
+class TerShiftMark:
+    """One shift of an output, to paint: ``number`` (1, 2... in the order sacreBLEU makes
+    them); the moved words as runs of adjacent words of the original line (``phrases``); the
+    character offset they move to (``to``, see :class:`TerMove`); the output word (1-based,
+    as written) the phrase starts at, and the place it takes once moved (``to_word``, 1-based
+    in the output as the shift leaves it); ``text`` says it in words."""
+
+    number: int
+    phrases: tuple[Span, ...]
+    to: int
+    from_word: int
+    to_word: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class TerGapMark:
+    """Reference words the output lacks (TER insertions), at the character offset ``at`` of
+    the output where the alignment puts them; ``words`` are their spans in the reference and
+    ``text`` says it in words."""
+
+    at: int
+    words: tuple[Span, ...]
+    text: str
+
+
+def _runs(indices: Sequence[int]) -> list[tuple[int, int]]:
+    """Runs ``(first, last)`` of consecutive integers in ``indices`` (sorted first)."""
+    runs: list[tuple[int, int]] = []
+    for i in sorted(set(indices)):
+        if runs and runs[-1][1] == i - 1:
+            runs[-1] = (runs[-1][0], i)
+        else:
+            runs.append((i, i))
+    return runs
+
+
+def ter_shift_marks(path: TerPath, output: str) -> tuple[TerShiftMark, ...]:
+    """The shifts of ``path`` as :class:`TerShiftMark` (spans of ``output``, the line whose
+    words ``path.output`` are)."""
+    out = path.output.spans
+    text = output
+    order = list(range(len(out)))
+    marks: list[TerShiftMark] = []
+    for number, (shift, move) in enumerate(
+        zip(path.alignment.shifts, path.moves, strict=True), start=1
+    ):
+        order = _perform_shift(order, shift.start, shift.length, shift.target)
+        phrases = tuple((out[a][0], out[b][1]) for a, b in _runs(shift.words))
+        to_word = order.index(shift.words[0]) + 1
+        place = "to the end" if move.before is None else f"before {_quoted(text, [move.before])}"
+        n = shift.length
+        first = shift.words[0] + 1
+        moved_from = f"word {first}" if n == 1 else f"words {first}–{first + n - 1}"
+        moved_to = f"word {to_word}" if n == 1 else f"words {to_word}–{to_word + n - 1}"
+        marks.append(
+            TerShiftMark(
+                number=number,
+                phrases=phrases,
+                to=move.to,
+                from_word=first,
+                to_word=to_word,
+                text=f"shift {number}: {_quoted(text, move.words)} moved from {moved_from} to "
+                f"{moved_to}, {place}",
+            )
+        )
+    return tuple(marks)
+
+
+def ter_gap_marks(path: TerPath, reference: str) -> tuple[TerGapMark, ...]:
+    """The words of ``reference`` (the line whose words ``path.reference`` are) that
+    ``path``'s output lacks, grouped by the gap of the output where
+    they belong: after the nearest earlier output word (in the shifted order) that no shift
+    moved, else before the nearest later one, so that a caret never sits inside a moved
+    phrase's old place."""
+    out = path.output.spans
+    ref = path.reference
+    order = path.alignment.order
+    moved = {w for shift in path.alignment.shifts for w in shift.words}
+
+    def anchor(k: int) -> int:
+        for j in range(k - 1, -1, -1):
+            if order[j] not in moved:
+                return out[order[j]][1]
+        for j in range(k, len(order)):
+            if order[j] not in moved:
+                return out[order[j]][0]
+        if k > 0:
+            return out[order[k - 1]][1]
+        return out[order[0]][0] if order else 0
+
+    groups: list[tuple[int, list[int]]] = []
+    consumed = 0  # output words aligned so far, in the shifted order
+    last_gap = -1
+    for kind, h, r in path.alignment.steps:
+        if h >= 0:
+            consumed += 1
+            continue
+        if kind == "insertion":
+            if groups and last_gap == consumed:
+                groups[-1][1].append(r)
+            else:
+                groups.append((consumed, [r]))
+                last_gap = consumed
+    marks: list[TerGapMark] = []
+    for k, words in groups:
+        spans = tuple(ref.spans[r] for r in words)
+        n = len(words)
+        count = "1 word" if n == 1 else f"{n} words"
+        marks.append(
+            TerGapMark(
+                at=anchor(k),
+                words=spans,
+                text=f"missing here: {_quoted(reference, spans)} ({count} TER inserts)",
+            )
+        )
+    return tuple(marks)
+
+
+class TerEditLayer(HighlightLayer):
+    """TER's edits, to see why a segment needs them: on an output (against the reference
+    sacreBLEU keeps for it, :meth:`best`) its substituted and deleted words, the phrases its
+    shifts move with the place each moves to, and the gaps where reference words are missing;
+    on a reference, as one system's path against it aligned it, the words it substitutes, the
+    words it inserts and the words moved output words end up on (with no system: the words no
+    system's path aligned). Matched words carry no mark; links pair them with their reference
+    words (hovering a shifted word shows where it ends up)."""
+
+    key = "ter_edits"
+    label = "TER edits"
+    max_level = 1
+
+    def __init__(self, row: TerRow, outputs: Sequence[str], references: Sequence[str]) -> None:
+        """``outputs`` and ``references``: the lines ``row`` was found in."""
+        self._row = row
+        self._outputs = outputs
+        self._references = references
+        self._shifts: dict[int, tuple[TerShiftMark, ...]] = {}
+        self._gaps: dict[int, tuple[TerGapMark, ...]] = {}
+
+    def best(self, system: int) -> int:
+        """The reference whose path is shown on ``system``'s output (the fewest edits, the
+        first on a tie, as sacreBLEU keeps)."""
+        return self._row.best[system]
+
+    def path(self, system: int, reference: int | None = None) -> TerPath:
+        """``system``'s path against ``reference`` (None: the one sacreBLEU keeps)."""
+        r = self.best(system) if reference is None else reference
+        return self._row.paths[system][r]
+
+    def shift_marks(self, system: int) -> tuple[TerShiftMark, ...]:
+        found = self._shifts.get(system)
+        if found is None:
+            found = self._shifts[system] = ter_shift_marks(self.path(system), self._outputs[system])
+        return found
+
+    def gap_marks(self, system: int) -> tuple[TerGapMark, ...]:
+        found = self._gaps.get(system)
+        if found is None:
+            found = self._gaps[system] = ter_gap_marks(
+                self.path(system), self._references[self.best(system)]
+            )
+        return found
+
+    def notes(self, system: int) -> list[tuple[int, int, str]]:
+        """``(start, end, text)``: what each mark of ``system``'s output means, in words (for
+        tooltips); a point mark (a destination, a gap) has ``start == end``."""
+        notes: list[tuple[int, int, str]] = []
+        for mark in self.shift_marks(system):
+            notes += [(a, b, mark.text) for a, b in mark.phrases]
+            notes.append((mark.to, mark.to, mark.text))
+        notes += [(gap.at, gap.at, gap.text) for gap in self.gap_marks(system)]
+        output = self._outputs[system]
+        reference = self._references[self.best(system)]
+        for edit in self.path(system).edits:
+            if edit.output is None:
+                continue
+            a, b = edit.output
+            if edit.kind == "substitution" and edit.reference is not None:
+                partner = reference[edit.reference[0] : edit.reference[1]]
+                notes.append(
+                    (a, b, f"substituted: “{output[a:b]}” for the reference's “{partner}”")
+                )
+            elif edit.kind == "deletion":
+                notes.append((a, b, f"deleted: “{output[a:b]}” (the reference has no word for it)"))
+        return notes
+
+    def hypothesis(self, system: int) -> list[Range]:
+        path = self.path(system)
+        ranges: list[Range] = []
+        for edit in path.edits:
+            if edit.output is None:
+                continue
+            if edit.kind == "substitution":
+                ranges.append((*edit.output, TER_SUB, 0))
+            elif edit.kind == "deletion":
+                ranges.append((*edit.output, TER_DEL, 0))
+        shifts = self.shift_marks(system)
+        ranges += [(a, b, TER_SHIFT, 0) for mark in shifts for a, b in mark.phrases]
+        ranges += [(mark.to, mark.to, TER_DEST, 0) for mark in shifts]
+        ranges += [(mark.at, mark.at, TER_GAP, 0) for mark in self.gap_marks(system)]
+        return ranges
+
+    def reference(self, reference: int, system: int | None) -> list[Range]:
+        spans = self._row.references[reference].spans
+        if system is None:
+            aligned: set[int] = set()
+            for paths in self._row.paths:
+                aligned |= {r for _, h, r in paths[reference].alignment.steps if h >= 0}
+            return [(a, b, TER_INS, 0) for j, (a, b) in enumerate(spans) if j not in aligned]
+        path = self._row.paths[system][reference]
+        moved = {w for shift in path.alignment.shifts for w in shift.words}
+        ranges: list[Range] = []
+        landed: list[int] = []
+        for kind, h, r in path.alignment.steps:
+            if kind == "substitution":
+                ranges.append((*spans[r], TER_SUB, 0))
+            elif kind == "insertion":
+                ranges.append((*spans[r], TER_INS, 0))
+            if h in moved and r >= 0:
+                landed.append(r)
+        ranges += [(spans[a][0], spans[b][1], TER_SHIFT, 0) for a, b in _runs(landed)]
+        return ranges
+
+    def links(self, system: int, reference: int) -> list[tuple[Span, Span]]:
+        path = self._row.paths[system][reference]
+        out, ref = path.output.spans, path.reference.spans
+        return [(out[h], ref[r]) for kind, h, r in path.alignment.steps if kind == "match"]
+
+
 #: The shifts a breakdown lists one by one; the rest are counted.
 _LISTED_SHIFTS: Final = 5
 
@@ -1100,7 +1359,12 @@ def ter_block(row: TerRow, system: int, output: str, *, reference: str) -> Block
         lines.append((Run(f"shift: {_quoted(output, move.words)} moved {place}"),))
     if len(path.moves) > _LISTED_SHIFTS:
         lines.append((Run(f"… and {len(path.moves) - _LISTED_SHIFTS} more shifts"),))
-    lines.append((Run(f"against {reference}", italic=True),))
+    if nrefs > 1:
+        lines.append(
+            (Run(f"edits against {reference}, the fewest of {nrefs} references", italic=True),)
+        )
+    else:
+        lines.append((Run(f"against {reference}", italic=True),))
     return Block(
         title=(Run("TER", bold=True),),
         header=("edit", "count"),
@@ -1114,10 +1378,12 @@ def ter_block(row: TerRow, system: int, output: str, *, reference: str) -> Block
 class TerRowDetail(MetricRowDetail):
     metric = "ter"
 
-    def __init__(self, row: TerRow, outputs: Sequence[str]) -> None:
+    def __init__(self, row: TerRow, outputs: Sequence[str], references: Sequence[str] = ()) -> None:
+        """``references``: the reference lines (the edit layer quotes them; blank without)."""
         self._row = row
         self._outputs = outputs
-        self.layers = (TerLayer(row),)
+        refs = references or [" " * max((b for _, b in t.spans), default=0) for t in row.references]
+        self.layers = (TerLayer(row), TerEditLayer(row, outputs, refs))
 
     @property
     def row(self) -> TerRow:
@@ -1172,7 +1438,10 @@ class TerMetric(Metric):
         return {"edits": (), "ref_words": (), "refs": ()}
 
     def highlight_modes(self, settings: MetricSettings) -> tuple[HighlightMode, ...]:
-        return (HighlightMode(TerLayer.key, TerLayer.label, TerLayer.max_level),)
+        return tuple(
+            HighlightMode(layer.key, layer.label, layer.max_level)
+            for layer in (TerLayer, TerEditLayer)
+        )
 
     def signature(
         self, settings: MetricSettings, *, nrefs: int, separator: str | None = None
@@ -1245,6 +1514,6 @@ class TerMetric(Metric):
 
         def detail(references: Sequence[str], outputs: Sequence[str]) -> TerRowDetail:
             row = ter_row(s.tokenizer(), references, outputs, separator=separator)
-            return TerRowDetail(row, outputs)
+            return TerRowDetail(row, outputs, references)
 
         return detail

@@ -41,6 +41,11 @@ _UNWRITABLE: Final = re.compile("[\ud800-\udfff\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 _TINTED: Final = frozenset({"match", "missed", "lcs"})
 _UNDERLINED: Final = {"unmatched": "uu", "missed": "ux", "lcs": "ul"}
+# TER's edits (core.metrics.ter.TerEditLayer): a word's tint and line, and the marks at a point
+# (an empty range), drawn by CSS generated content so the text itself stays the line's.
+_TER_TINT: Final = {"ter_sub": "tsb", "ter_ins": "tin"}
+_TER_LINE: Final = {"ter_sub": "tsb-l", "ter_del": "tdl", "ter_shift": "tsh"}
+_TER_POINT: Final = {"ter_dest": "tdest", "ter_gap": "tgap"}
 
 
 def clean_text(text: str) -> str:
@@ -56,10 +61,10 @@ def esc(text: str) -> str:
 
 def highlight_classes(kind: str, level: int) -> tuple[str | None, str | None]:
     """The CSS classes (tint, underline) a range of ``kind`` gives its characters."""
-    tint = None
+    tint = _TER_TINT.get(kind)
     if kind in _TINTED:
         tint = f"m{level}" if kind == "match" else ("tx" if kind == "missed" else "tl")
-    return tint, _UNDERLINED.get(kind)
+    return tint, _UNDERLINED.get(kind, _TER_LINE.get(kind))
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,16 +87,37 @@ def highlighted_html(
     *,
     spans: Sequence[ErrorSpan] = (),
     max_chars: int = MAX_CHARS,
+    titles: Sequence[tuple[int, int, str]] = (),
 ) -> tuple[str, bool]:
     """``text`` as HTML with ``ranges`` painted and ``spans`` boxed (spans are numbered 1, 2...
-    in the order given). Returns the HTML and whether the text was cut at ``max_chars``."""
+    in the order given). Returns the HTML and whether the text was cut at ``max_chars``.
+
+    Empty ranges of TER's point kinds (``ter_dest``, ``ter_gap``) become empty marks at their
+    place; ``titles`` ``(start, end, text)`` give the characters ``start:end`` (or the point
+    mark at ``start`` when ``start == end``) a tooltip, the first title covering them."""
     shown = clean_text(text[:max_chars])
     cut = len(text) > max_chars
     n = len(shown)
     tints: list[str | None] = [None] * n
     lines: list[str | None] = [None] * n
+    tips: list[str | None] = [None] * n
+    pointed: dict[int, list[str]] = {}
+    for start, end, text_ in reversed(titles):
+        a, b = max(start, 0), min(end, n)
+        if start == end and 0 <= start <= n:
+            pointed.setdefault(start, []).insert(0, text_)
+        elif a < b:
+            tips[a:b] = [text_] * (b - a)
+    point_marks: dict[int, list[str]] = {}
     for start, end, kind, level in ranges:
         a, b = max(start, 0), min(end, n)
+        if start == end and kind in _TER_POINT and 0 <= start <= n:
+            title = pointed.get(start, [])
+            tip = f' title="{html.escape(title.pop(0), quote=True)}"' if title else ""
+            point_marks.setdefault(start, []).append(
+                f'<span class="{_TER_POINT[kind]}"{tip}></span>'
+            )
+            continue
         if a >= b:
             continue
         tint, line = highlight_classes(kind, level)
@@ -117,6 +143,7 @@ def highlighted_html(
     out: list[str] = []
 
     def markers(position: int) -> None:
+        out.extend(point_marks.get(position, ()))
         for mark in points.get(position, ()):
             sev = mark.span.severity.value
             out.append(
@@ -131,19 +158,30 @@ def highlighted_html(
     while k < n:
         errors = covering[k]
         stop = k + 1
-        while stop < n and covering[stop] == errors and stop not in ends and stop not in points:
+        while (
+            stop < n
+            and covering[stop] == errors
+            and stop not in ends
+            and stop not in points
+            and stop not in point_marks
+        ):
             stop += 1
         if errors:
             out.append(f'<span class="{_error_class(errors)}">')
         j = k
         while j < stop:
-            look = (tints[j], lines[j])
+            look = (tints[j], lines[j], tips[j])
             e = j + 1
-            while e < stop and (tints[e], lines[e]) == look:
+            while e < stop and (tints[e], lines[e], tips[e]) == look:
                 e += 1
             piece = html.escape(shown[j:e], quote=True)
-            classes = " ".join(c for c in look if c)
-            out.append(f'<span class="{classes}">{piece}</span>' if classes else piece)
+            classes = " ".join(c for c in look[:2] if c)
+            tip = "" if look[2] is None else f' title="{html.escape(look[2], quote=True)}"'
+            if classes or tip:
+                attr = f' class="{classes}"' if classes else ""
+                out.append(f"<span{attr}{tip}>{piece}</span>")
+            else:
+                out.append(piece)
             j = e
         if errors:
             out.append("</span>")

@@ -81,6 +81,7 @@ from matchlight.core.annotation.typology import AnnotationMode
 from matchlight.core.metrics.base import HighlightMode, ScoreColumn
 from matchlight.core.metrics.registry import METRICS
 from matchlight.core.metrics.signature import format_signature
+from matchlight.core.metrics.ter import TerEditLayer
 from matchlight.core.report import palette
 from matchlight.core.report.highlight import MAX_CHARS, SEVERITY_ORDER, esc, highlighted_html
 from matchlight.core.report.svg import bucket_svg, histogram_svg, number_attr, scatter_svg
@@ -352,7 +353,36 @@ sup.sev-minor { color: #a86f00; } sup.sev-major { color: #c04f00; }
 sup.sev-critical { color: #9b0000; } sup.sev-neutral { color: #666; }
 .omit { font-weight: 700; color: #9b0000; }
 .cut { color: #777; font-style: italic; }
+.tsb { background: #TERSUBTINT; color: #TERTEXT; }
+.tsb-l { text-decoration: underline dotted #TERSUBLINE; text-decoration-skip-ink: none; }
+.tdl { color: #TERDEL; text-decoration: line-through #TERDEL; }
+.tin { background: #TERINSTINT; color: #TERTEXT; }
+.tsh { color: #TERSHIFT; border-top: 2px solid #TERSHIFT; padding: 0 1px;
+  background-image: linear-gradient(#TERSHIFT, #TERSHIFT), linear-gradient(#TERSHIFT, #TERSHIFT);
+  background-size: 2px 0.4em; background-position: left top, right top;
+  background-repeat: no-repeat; box-decoration-break: clone;
+  -webkit-box-decoration-break: clone; }
+.tdest, .tgap { position: relative; display: inline-block; width: 0; }
+.tdest::before { content: "\\25BC"; position: absolute; left: -0.42em; top: -1.5em;
+  font-size: 0.85em; color: #TERSHIFT; }
+.tdest::after { content: ""; position: absolute; left: -1px; top: -0.75em; height: 0.85em;
+  border-left: 2px solid #TERSHIFT; }
+.tgap::before { content: "\\2038"; position: absolute; left: -0.38em; top: -1.05em;
+  font-size: 1.3em; font-weight: 700; color: #TERINSLINE; }
+.legend .tdest, .legend .tgap { margin: 0 0.6em; }
+.terref { font-style: italic; }
 """
+
+
+#: The legend's keys of TER's edit marks, in order (the kinds the rows paint).
+_TER_LEGEND: Final = (
+    ("ter_sub", '<span class="tsb tsb-l">substituted</span>'),
+    ("ter_del", '<span class="tdl">deleted</span>'),
+    ("ter_ins", '<span class="tin">to insert (reference words the output lacks)</span>'),
+    ("ter_gap", '<span class="tgap"></span> where words are missing'),
+    ("ter_shift", '<span class="tsh">shifted phrase</span>'),
+    ("ter_dest", '<span class="tdest"></span> where it moves to'),
+)
 
 
 def _style(mode: HighlightMode | None) -> str:
@@ -363,6 +393,13 @@ def _style(mode: HighlightMode | None) -> str:
         .replace("#MISSEDTINT", palette.MISSED_TINT)
         .replace("#LCSTINT", palette.LCS_TINT)
         .replace("#TINTTEXT", palette.TINT_TEXT)
+        .replace("#TERSUBTINT", palette.TER.substitution_tint)
+        .replace("#TERSUBLINE", palette.TER.substitution_line)
+        .replace("#TERDEL", palette.TER.deletion_line)
+        .replace("#TERINSTINT", palette.TER.insertion_tint)
+        .replace("#TERINSLINE", palette.TER.insertion_line)
+        .replace("#TERSHIFT", palette.TER.shift_line)
+        .replace("#TERTEXT", palette.TER.text)
     )
     if mode is not None:
         for level in range(1, mode.max_level + 1):
@@ -1132,6 +1169,7 @@ class _Page:
             keys.append('<span class="uu">unmatched</span>')
         if "missed" in kinds:
             keys.append('<span class="tx ux">missed by all systems</span>')
+        keys += [html for kind, html in _TER_LEGEND if kind in kinds]
         if self.annotations is not None:
             keys += [
                 f'<span class="err sev-{sev.value}">{sev.value} error</span>'
@@ -1206,9 +1244,15 @@ class _Page:
         return found
 
     def _text(
-        self, text: str, ranges: Sequence[tuple[int, int, str, int]], spans: Sequence[ErrorSpan]
+        self,
+        text: str,
+        ranges: Sequence[tuple[int, int, str, int]],
+        spans: Sequence[ErrorSpan],
+        titles: Sequence[tuple[int, int, str]] = (),
     ) -> str:
-        body, cut = highlighted_html(text, ranges, spans=spans, max_chars=self.options.max_chars)
+        body, cut = highlighted_html(
+            text, ranges, spans=spans, max_chars=self.options.max_chars, titles=titles
+        )
         if cut:
             body += (
                 f'<span class="cut"> … ({len(text) - self.options.max_chars:,} more characters '
@@ -1276,10 +1320,18 @@ class _Page:
                 for c, value in ((c, table.value(c.key, s, i)) for c in columns)
             )
             base = " (baseline)" if s == session.baseline else ""
+            titles: list[tuple[int, int, str]] = []
+            if isinstance(layer, TerEditLayer):
+                titles = layer.notes(s)
+                if len(detail.references) > 1:
+                    scores += (
+                        f'<span class="terref">TER edits against '
+                        f"{esc(session.reference_names[layer.best(s)])} (the fewest edits)</span>"
+                    )
             parts.append(
                 f'<div class="line hyp" data-system="{s}"><span class="role">{_swatch(s)}'
                 f"{esc(name)}{base}</span>"
-                f"{self._text(detail.outputs[s], ranges, _drawn(spans))}"
+                f"{self._text(detail.outputs[s], ranges, _drawn(spans), titles)}"
                 f'<div class="scores">{scores}</div>{self._errors(spans)}</div>'
             )
         for key, note in detail.notes.items():

@@ -15,6 +15,7 @@ __all__ = [
     "MISSED_LINE",
     "MISSED_TINT",
     "SYSTEM_COLOURS",
+    "TER",
     "TINT_TEXT",
     "UNMATCHED_LINE",
     "match_tint",
@@ -30,6 +31,8 @@ MISSED_TINT = _THEME.missed_tint
 MISSED_LINE = _THEME.missed_line
 LCS_TINT = _THEME.lcs_tint
 LCS_LINE = _THEME.lcs_line
+#: TER's edit marks (the "TER edits" mode), as in the app's light theme.
+TER = colours.TER_LIGHT
 #: One colour per system, in order.
 SYSTEM_COLOURS: tuple[str, ...] = colours.OKABE_ITO
 

@@ -39,7 +39,10 @@ __all__ = [
     "MIN_TEXT_CONTRAST",
     "OKABE_ITO",
     "RGB",
+    "TER_DARK",
+    "TER_LIGHT",
     "Lab",
+    "TerColours",
     "Theme",
     "contrast_ratio",
     "from_lab",
@@ -48,6 +51,7 @@ __all__ = [
     "match_tints",
     "parse_hex",
     "relative_luminance",
+    "ter_colours",
     "theme",
     "tint_text",
     "to_lab",
@@ -309,3 +313,54 @@ def match_tint(level: int, max_level: int = DEFAULT_MAX_LEVEL, *, dark: bool) ->
     if level < 1:
         raise ValueError(f"a matched level must be at least 1, not {level}")
     return match_tints(dark=dark, max_level=max_level)[min(level, max_level) - 1]
+
+
+# -- TER edit marks -------------------------------------------------------------------------------
+# The "TER edits" highlight mode (core.metrics.ter.TerEditLayer) marks edits, not matches, so its
+# marks avoid every shape the other modes use: substitutions a violet tint with a dotted
+# underline, deletions a struck-through line (no tint), reference words to insert a pale green
+# tint, shifted phrases a bracket over the words and a downward triangle where they move to, and
+# missing words a proofreader's caret under the gap. Matched
+# words are left plain, so nothing here looks like the blue match ramp, the wavy "unmatched"
+# underline or an annotation's box.
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TerColours:
+    """The colours of TER's edit marks in one theme."""
+
+    #: Text on the tints below.
+    text: str
+    substitution_tint: str
+    substitution_line: str
+    deletion_line: str
+    insertion_tint: str
+    #: The caret under the gap where reference words are missing, and the inserted words' line.
+    insertion_line: str
+    #: The bracket over a shifted phrase and the triangle at its destination.
+    shift_line: str
+
+
+TER_LIGHT = TerColours(
+    text=DARK_TEXT,
+    substitution_tint="#e6dcf7",
+    substitution_line="#6a3fb0",
+    deletion_line="#c62828",
+    insertion_tint="#dcf0c4",
+    insertion_line="#2e7d32",
+    shift_line="#00739a",
+)
+TER_DARK = TerColours(
+    text="#f2f2f2",
+    substitution_tint="#43345f",
+    substitution_line="#c9abff",
+    deletion_line="#ff7b72",
+    insertion_tint="#2c4620",
+    insertion_line="#93d98f",
+    shift_line="#4fc8f5",
+)
+
+
+def ter_colours(dark: bool) -> TerColours:
+    """The TER edit marks' colours of the dark or the light theme."""
+    return TER_DARK if dark else TER_LIGHT

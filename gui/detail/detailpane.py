@@ -67,6 +67,7 @@ from matchlight.gui.highlight.ranges import (
     reference_ranges,
     row_marks,
 )
+from matchlight.gui.highlight.termarks import TerTooltips, edit_layer, paint_ter_marks
 
 __all__ = ["VIEW_TEXT_LIMIT", "DetailPane", "HypothesisOverlay", "SegmentText"]
 
@@ -452,8 +453,7 @@ class DetailPane(QWidget):
     def set_hypothesis_overlay(self, paint: HypothesisOverlay | None) -> None:
         """Draw ``paint(painter, view, segment, system)`` over every output view (None: stop)."""
         self._overlay = paint
-        for section in self._sys_sections:
-            section.view.set_overlay(None if paint is None else self._paint_overlay)
+        self.update_hypothesis_views()
 
     def update_hypothesis_views(self) -> None:
         """Repaint the output views (their overlay changed)."""
@@ -462,9 +462,14 @@ class DetailPane(QWidget):
 
     def _paint_overlay(self, painter: QPainter, view: SegmentText) -> None:
         system = view.property("system")
-        if self._overlay is None or self._detail is None or not isinstance(system, int):
+        if self._detail is None or not isinstance(system, int):
             return
-        self._overlay(painter, view, self._detail.segment, system)
+        if edit_layer(self._detail, self.mode()) is not None:  # TER's shifts and gaps
+            paint_ter_marks(
+                painter, view.document(), view.plain_text(), view.ranges(), self.is_dark()
+            )
+        if self._overlay is not None:
+            self._overlay(painter, view, self._detail.segment, system)
 
     def hovered_span(self) -> tuple[int, int, int] | None:
         """(system, start, end) of the output text under the mouse, or None."""
@@ -614,8 +619,10 @@ class DetailPane(QWidget):
             section.view.setProperty("system", s)
             section.view.cursorPositionChanged.connect(self._on_hypothesis_cursor_changed)
             section.view.selectionChanged.connect(self._on_hypothesis_cursor_changed)
-            if self._overlay is not None:
-                section.view.set_overlay(self._paint_overlay)
+            section.view.set_overlay(self._paint_overlay)
+            section.view.viewport().installEventFilter(
+                TerTooltips(lambda: (self._detail, self.mode()), section.view.char_at, s, section)
+            )
             at = layout.count() - 1  # before the stretch
             layout.insertWidget(at, section)
             self._sys_sections.append(section)

@@ -53,12 +53,16 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from matchlight.core.metrics.base import HighlightMode, Range
+from matchlight.core.metrics.ter import TER_EDIT_KINDS
 from matchlight.core.style import palette as colours
 from matchlight.core.style.palette import DEFAULT_MAX_LEVEL, MIN_TEXT_CONTRAST
 
 #: Highlight kinds understood by :func:`highlight_format`: core's range kinds, the hover link, and
 #: the marks of a system against the baseline (:data:`core.scoring.contrast.CONTRAST_KINDS`).
-KINDS: tuple[str, ...] = ("match", "unmatched", "missed", "lcs", "link", "gain", "loss")
+KINDS: tuple[str, ...] = (
+    *("match", "unmatched", "missed", "lcs", "link", "gain", "loss"),
+    *TER_EDIT_KINDS,
+)
 
 
 def is_dark_palette(palette: QPalette) -> bool:
@@ -113,6 +117,8 @@ def highlight_format(
 @lru_cache(maxsize=256)
 def _format(kind: str, level: int, dark: bool, max_level: int) -> QTextCharFormat:
     """The format of :func:`highlight_format`, made once (every cell's document asks again)."""
+    if kind in TER_EDIT_KINDS:
+        return _ter_format(kind, dark)
     theme = colours.theme(dark)
     fmt = QTextCharFormat()
     if kind == "match":
@@ -335,6 +341,7 @@ def legend_entries(
         entries.append((f"matched by {system}, not by {baseline}", "gain", 0))
     if "loss" in wanted:
         entries.append((f"matched by {baseline}, not by {system}", "loss", 0))
+    entries += ter_legend_entries(wanted)
     return entries
 
 
@@ -432,6 +439,8 @@ class LegendWidget(QWidget):
                     "Against the baseline: bold underlined text is matched by the chosen system "
                     "and not by the baseline; struck-through text the reverse."
                 )
+            if kinds & set(TER_EDIT_KINDS):
+                tips.append(TER_LEGEND_TIP)
             self.setToolTip("\n".join(tips))
         return self._doc
 
@@ -477,11 +486,72 @@ class LegendWidget(QWidget):
         painter.end()
 
 
+# -- TER edit marks -----------------------------------------------------------------------------
+# The "TER edits" mode (core.metrics.ter.TerEditLayer) marks edits, not matches: its formats
+# avoid the match ramp, the wavy "unmatched" underline and annotation boxes (see
+# core.style.palette.TerColours). Shifts are also drawn over the text by gui.highlight.termarks
+# (a bracket over the phrase, a triangle where it moves to, a caret where words are missing);
+# the point kinds (empty ranges) only have formats for the legend's samples.
+
+#: What a legend says for each TER kind, in the order it says them.
+TER_LEGEND: tuple[tuple[str, str], ...] = (
+    ("ter_sub", "substituted"),
+    ("ter_del", "deleted"),
+    ("ter_ins", "to insert (reference words the output lacks)"),
+    ("ter_gap", "\u2038 where words are missing"),
+    ("ter_shift", "shifted phrase"),
+    ("ter_dest", "\u25bc where it moves to"),
+)
+TER_LEGEND_TIP = (
+    "TER edits against the reference with the fewest edits: substituted words are tinted and "
+    "dotted, deleted words struck through, reference words the output lacks tinted green (a "
+    "caret marks where they belong in the output), shifted phrases carry a bracket and a "
+    "triangle marks where each moves to. Hover a mark for the details; matched words are plain."
+)
+
+
+def ter_legend_entries(wanted: Iterable[str]) -> list[tuple[str, str, int]]:
+    """(label, kind, 0) of the TER kinds among ``wanted``."""
+    chosen = set(wanted)
+    return [(label, kind, 0) for kind, label in TER_LEGEND if kind in chosen]
+
+
+@lru_cache(maxsize=32)
+def _ter_format(kind: str, dark: bool) -> QTextCharFormat:
+    ter = colours.ter_colours(dark)
+    fmt = QTextCharFormat()
+    if kind == "ter_sub":
+        fmt.setBackground(QColor(ter.substitution_tint))
+        fmt.setForeground(QColor(ter.text))
+        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
+        fmt.setUnderlineColor(QColor(ter.substitution_line))
+    elif kind == "ter_del":
+        # Qt draws the strike-through in the underline colour when there is one.
+        fmt.setForeground(QColor(ter.deletion_line))
+        fmt.setFontStrikeOut(True)
+        fmt.setUnderlineColor(QColor(ter.deletion_line))
+    elif kind == "ter_ins":
+        fmt.setBackground(QColor(ter.insertion_tint))
+        fmt.setForeground(QColor(ter.text))
+    elif kind == "ter_shift":
+        fmt.setForeground(QColor(ter.shift_line))
+        fmt.setFontOverline(True)
+    elif kind == "ter_dest":
+        fmt.setForeground(QColor(ter.shift_line))
+        fmt.setFontWeight(QFont.Weight.Bold)
+    else:  # ter_gap
+        fmt.setForeground(QColor(ter.insertion_line))
+        fmt.setFontWeight(QFont.Weight.Bold)
+    return fmt
+
+
 __all__ = [
     "DEFAULT_MAX_LEVEL",
     "KINDS",
     "MIN_TEXT_CONTRAST",
     "NGRAM_KINDS",
+    "TER_LEGEND",
+    "TER_LEGEND_TIP",
     "LegendWidget",
     "Range",
     "apply_ranges",
@@ -495,6 +565,7 @@ __all__ = [
     "order_tint",
     "python_index",
     "relative_luminance",
+    "ter_legend_entries",
     "tint_text",
     "to_lab",
     "utf16_offsets",

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Literal, NamedTuple
 
 from PySide6.QtCore import (
+    QEvent,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -48,6 +49,7 @@ from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QBrush,
     QColor,
+    QHelpEvent,
     QPainter,
     QPalette,
     QRegion,
@@ -59,13 +61,20 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QToolTip,
 )
 
 from matchlight.core.metrics.base import HighlightMode, Range
 from matchlight.core.style.palette import theme
 from matchlight.gui.highlight.detailcache import DetailCache
-from matchlight.gui.highlight.palette import build_document, clip_to, is_dark_palette
+from matchlight.gui.highlight.palette import (
+    build_document,
+    clip_to,
+    is_dark_palette,
+    python_index,
+)
 from matchlight.gui.highlight.ranges import cell_ranges, contrasted, find_mode
+from matchlight.gui.highlight.termarks import TER_EDITS, paint_ter_marks, ter_tooltip
 from matchlight.gui.table.model import (
     BETTER_ROLE,
     COLUMN_KIND_ROLE,
@@ -95,6 +104,8 @@ CELL_TEXT_LIMIT = 2000
 SELECTION_WEIGHT = 0.17
 SELECTION_WEIGHT_DARK = 0.22
 _PADDING = 3
+#: The TER edit kinds drawn over a cell's text (not character formats).
+_TER_DRAWN = frozenset({"ter_shift", "ter_dest", "ter_gap"})
 
 _Index = QModelIndex | QPersistentModelIndex
 #: ``paint(painter, document, segment, system, dark)``: draws over a hypothesis cell once its
@@ -170,12 +181,14 @@ class _Cell:
     """A cell's cached document, and how it fits the last text rectangle it was painted in
     (a repaint of a cached cell then neither lays it out nor walks its lines)."""
 
-    __slots__ = ("_fit", "doc", "truncated")
+    __slots__ = ("_fit", "doc", "marks", "truncated")
 
     def __init__(self, doc: QTextDocument, truncated: bool) -> None:
         self.doc = doc
         self.truncated = truncated
         self._fit: tuple[int, int, _Fit] | None = None
+        #: The text and the ranges drawn over it (TER's shifts and gaps, see termarks).
+        self.marks: tuple[str, list[Range]] | None = None
 
     def fit(self, width: int, height: int) -> _Fit:
         """Wrap to ``width`` and find the whole lines that fit ``height`` (at least one)."""
@@ -502,6 +515,9 @@ class HighlightDelegate(QStyledItemDelegate):
         doc.documentLayout()
         doc.setProperty("truncated", truncated)
         cell = _Cell(doc, truncated)
+        if mode is not None and mode.key == TER_EDITS and kind == "hypothesis":
+            drawn = [r for r in ranges if r[2] in _TER_DRAWN]
+            cell.marks = (text, drawn) if drawn else None
         self._docs[key] = cell
         while len(self._docs) > DOC_CACHE_SIZE:
             self._docs.popitem(last=False)
@@ -564,6 +580,8 @@ class HighlightDelegate(QStyledItemDelegate):
         ctx.palette.setColor(QPalette.ColorRole.Text, text_color)
         ctx.clip = QRectF(0, 0, rect.width(), fit.height)
         cell.doc.documentLayout().draw(painter, ctx)
+        if cell.marks is not None:
+            paint_ter_marks(painter, cell.doc, *cell.marks, dark)
         if self._overlay is not None and kind == "hypothesis":
             _, segment, system, _ = self._roles(index)
             if system is not None:
@@ -618,6 +636,50 @@ class HighlightDelegate(QStyledItemDelegate):
         painter.setPen(text_color)
         painter.setFont(opt.font)
         painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), _ELLIPSIS)
+
+    def ter_tooltip_at(
+        self, option: QStyleOptionViewItem, index: _Index, point: QPointF
+    ) -> str | None:
+        """What the TER edit marks under ``point`` (viewport coordinates) of an output cell
+        mean, in the "TER edits" mode; None elsewhere or when its detail is not ready."""
+        kind, segment, system, _ = self._roles(index)
+        if self.mode() != TER_EDITS or kind != "hypothesis" or system is None:
+            return None
+        detail = self._cache.peek(segment)
+        if detail is None:
+            return None
+        opt = QStyleOptionViewItem(option)
+        _text_cell_option(opt, index)
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget)
+        rect = rect.adjusted(_PADDING, 0, -_PADDING, 0)
+        if rect.width() <= 0 or rect.height() <= 0:
+            return None
+        dark = is_dark_palette(opt.palette) if self._dark is None else self._dark
+        cell = self._document(index, opt, dark)[0]
+        fit = cell.fit(rect.width(), rect.height())
+        top = rect.top() + max(0.0, (rect.height() - fit.height) / 2)
+        local = QPointF(point.x() - rect.left(), point.y() - top)
+        position = cell.doc.documentLayout().hitTest(local, Qt.HitTestAccuracy.FuzzyHit)
+        if position < 0:
+            return None
+        text = detail.outputs[system][:CELL_TEXT_LIMIT]
+        return ter_tooltip(detail, system, python_index(text, position))
+
+    def helpEvent(
+        self,
+        event: QHelpEvent,
+        view: QAbstractItemView,
+        option: QStyleOptionViewItem,
+        index: _Index,
+    ) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            tip = self.ter_tooltip_at(option, index, QPointF(event.pos()))
+            if tip is not None:
+                QToolTip.showText(event.globalPos(), tip, view)
+                return True
+        return super().helpEvent(event, view, option, index)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         kind = index.data(COLUMN_KIND_ROLE)
