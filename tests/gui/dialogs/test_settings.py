@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialogButtonBox, QLineEdit, QSpinBox
 
-from matchlight.core.metrics.base import Setting
+from matchlight.core.metrics.base import Setting, SettingError
 from matchlight.core.metrics.registry import METRICS
 from matchlight.core.scoring.config import LSUM_SEPARATORS, ScoringConfig
 from matchlight.gui.dialogs.settings import (
@@ -120,7 +120,11 @@ def every_choice() -> list[ScoringConfig]:
                 values = sorted({low, (low + high) // 2, high})
             else:
                 values = [None, 0.0, 0.25, 3.5] if spec.optional else [0.0, 0.25, 3.5]
-            configs += [base.with_settings(metric.key, **{spec.key: v}) for v in values]
+            for v in values:
+                try:
+                    configs.append(base.with_settings(metric.key, **{spec.key: v}))
+                except SettingError:  # invalid alone, e.g. chrF's character order 0 (no n-grams)
+                    continue
     configs += [base.with_separator(v) for v in LSUM_SEPARATORS.values()]
     configs += [base.with_separator("</s>"), base.with_metrics("rouge")]
     configs += [base.with_metrics("nltk_bleu"), base.with_metrics("bleu,rouge,nltk_bleu")]
