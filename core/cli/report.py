@@ -105,7 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
     page.add_argument(
         "--highlight",
         metavar="MODE",
-        help="the highlight mode of the rows: bleu, chrf, lcs, nltk, ter (default: the first scored)",
+        help="the highlight mode of the rows: bleu, chrf, lcs, nltk, ter, ter_edits (default: the "
+        "first scored)",
     )
     page.add_argument(
         "--chart-column",

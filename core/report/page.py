@@ -90,6 +90,7 @@ from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.detail import RowDetail, RowDetailer
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.session.comparison import ComparisonSession
+from matchlight.core.style.marks import span_css
 from matchlight.core.text.tokenizers import bleu_tokenizer
 
 __all__ = [
@@ -341,17 +342,8 @@ ol.errors { grid-column: 2; margin: 2px 0 0; padding-left: 22px; font-size: 12px
 .ul { text-decoration: underline solid #LCSLINE; text-decoration-skip-ink: none; }
 .tx { background: #MISSEDTINT; color: #TINTTEXT; }
 .tl { background: #LCSTINT; color: #TINTTEXT; }
-.err { border: 2px solid; border-radius: 3px; padding: 0 1px; box-decoration-break: clone;
-  -webkit-box-decoration-break: clone; }
-.err.undecided { border-style: dashed; }
-.sev-neutral { border-color: #8a8a8a; color: inherit; }
-.sev-minor { border-color: #e69f00; }
-.sev-major { border-color: #d55e00; }
-.sev-critical { border-color: #9b0000; }
 sup.enum { font-size: 10px; font-weight: 700; margin: 0 1px; }
-sup.sev-minor { color: #a86f00; } sup.sev-major { color: #c04f00; }
-sup.sev-critical { color: #9b0000; } sup.sev-neutral { color: #666; }
-.omit { font-weight: 700; color: #9b0000; }
+.omit { font-weight: 700; }
 .cut { color: #777; font-style: italic; }
 .tsb { background: #TERSUBTINT; color: #TERTEXT; }
 .tsb-l { text-decoration: underline dotted #TERSUBLINE; text-decoration-skip-ink: none; }
@@ -400,7 +392,7 @@ def _style(mode: HighlightMode | None) -> str:
         .replace("#TERINSLINE", palette.TER.insertion_line)
         .replace("#TERSHIFT", palette.TER.shift_line)
         .replace("#TERTEXT", palette.TER.text)
-    )
+    ) + span_css()
     if mode is not None:
         for level in range(1, mode.max_level + 1):
             tint = palette.match_tint(level, mode.max_level)
@@ -980,7 +972,7 @@ class _Page:
         pending = sum(1 for x in spans if x.status is Status.UNDECIDED)
         if pending:
             parts.append(
-                f'<p class="note">{pending:,} undecided spans are shown with dashed boxes and '
+                f'<p class="note">{pending:,} undecided spans are shown with dotted boxes and '
                 "not counted.</p>"
             )
         if notes.unplaced:

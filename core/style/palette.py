@@ -37,6 +37,7 @@ __all__ = [
     "LIGHT",
     "LIGHT_TEXT",
     "MIN_TEXT_CONTRAST",
+    "MIN_TINT_CONTRAST",
     "OKABE_ITO",
     "RGB",
     "TER_DARK",
@@ -66,6 +67,10 @@ Lab = tuple[float, float, float]
 DEFAULT_MAX_LEVEL = 4
 #: The contrast every tint keeps with its text (WCAG AA is 4.5; a little more, for rounding).
 MIN_TEXT_CONTRAST = 4.6
+#: The contrast every tint keeps with its theme's background (white, #1f1f1f): the ramp codes
+#: the level in lightness and must carry readable text, so a pale level cannot reach WCAG's 3:1
+#: for graphics; this floor keeps the 1-gram tint visible on both themes.
+MIN_TINT_CONTRAST = 1.25
 #: The two text colours a tint is paired with (:func:`tint_text`).
 DARK_TEXT = "#111111"
 LIGHT_TEXT = "#f7f7f7"
@@ -116,7 +121,8 @@ class Theme:
 
 LIGHT = Theme(
     dark=False,
-    ramp=("#dfecf8", "#94c2ea", "#4a8fd0", "#1f5fa8", "#0b2f66"),
+    # The palest level keeps MIN_TINT_CONTRAST with white.
+    ramp=("#d4e6f7", "#8cbde8", "#4389cc", "#1c5aa2", "#092a5e"),
     fixed_text=DARK_TEXT,
     unmatched_line="#d55e00",
     missed_tint="#fcd3a8",
@@ -134,7 +140,8 @@ LIGHT = Theme(
 )
 DARK = Theme(
     dark=True,
-    ramp=("#172b45", "#225a9c", "#5ea2e3", "#c2e0fc"),
+    # The deepest level keeps MIN_TINT_CONTRAST with the dark base (#1f1f1f).
+    ramp=("#1b3352", "#2767b2", "#66a9e8", "#cce6fd"),
     fixed_text="#f2f2f2",
     unmatched_line="#ff8c42",
     missed_tint="#5c3510",

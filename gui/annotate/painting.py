@@ -1,11 +1,12 @@
 """How error spans look: boxes around the text, drawn over the match highlights.
 
-Matches are shown as background tints and unmatched tokens as a wavy underline (see
-:mod:`gui.highlight.palette`), so error spans use neither: each span gets an outline around its
-characters, one per line it covers, and an omission (a point between two tokens) a caret bar
-with a small foot. Severity is told by colour and by shape, so it survives colour blindness and
-greyscale: minor is a thin dashed box, major a solid box, critical a double box. A pre-annotation
-still to be confirmed is dotted. Rejected spans are not drawn.
+Matches are shown as background tints and unmatched tokens as underlines (see
+:mod:`gui.highlight.palette`), so error spans use neither: each span gets a box around its
+characters, one per line it covers, drawn *outside* the line (ascent to descent), so descenders
+(g, y, p) are never crossed; an omission (a point between two tokens) gets a caret bar with a
+small foot. The encoding is :mod:`core.style.marks`'s, the report's too: severity is the line
+weight (critical a double line) with hue as a second cue, status the pattern (solid confirmed,
+dotted undecided). Rejected spans are not drawn.
 
 :func:`paint_spans` draws into any laid-out :class:`QTextDocument` (a table cell's, or a
 detail-pane view's) given the original line: offsets are code points, converted to Qt's UTF-16
@@ -23,52 +24,65 @@ from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QTextDocument, Q
 
 from matchlight.core.annotation.model import ErrorSpan, Severity, Status
 from matchlight.core.annotation.offsets import Utf16Index
+from matchlight.core.style.marks import CONFIRMED_LINE, SPAN_MARKS, UNDECIDED_LINE
 
 __all__ = [
     "HALO",
     "SEVERITY_COLORS",
     "SpanStyle",
+    "box_rect",
     "caret_rect",
     "paint_spans",
     "range_rects",
     "span_style",
 ]
 
-#: Outline colours per severity, (light theme, dark theme). Chosen to stay visible on the
-#: match tints (blue ramp, orange, green) and on Base; told apart by shape as well.
+#: Outline colours per severity, (light theme, dark theme) (:data:`core.style.marks.SPAN_MARKS`).
 SEVERITY_COLORS: dict[Severity, tuple[str, str]] = {
-    Severity.NEUTRAL: ("#5f6b76", "#aab4be"),
-    Severity.MINOR: ("#a35f00", "#ffb74d"),
-    Severity.MAJOR: ("#c2185b", "#ff6f9c"),
-    Severity.CRITICAL: ("#5b0f9e", "#d7a6ff"),
+    severity: (SPAN_MARKS[severity.value].light, SPAN_MARKS[severity.value].dark)
+    for severity in Severity
 }
 
 #: The halo under every outline (light theme, dark theme): the outline reads on any tint.
 HALO: dict[bool, str] = {False: "#ffffff", True: "#101010"}
+#: How far a box's halo reaches beyond its lines.
+HALO_WIDTH = 0.6
+_PEN: dict[str, Qt.PenStyle] = {
+    CONFIRMED_LINE: Qt.PenStyle.SolidLine,
+    UNDECIDED_LINE: Qt.PenStyle.DotLine,
+}
 
 
 @dataclass(frozen=True, slots=True)
 class SpanStyle:
-    """The outline of one span: colour, width, line style, and whether it is doubled."""
+    """The outline of one span: colour, width (the whole border, both lines of a double one),
+    line style, and whether it is doubled."""
 
     color: QColor
     width: float
     style: Qt.PenStyle
     double: bool
 
+    @property
+    def stroke(self) -> float:
+        """The width of one line (a double border is two lines and a gap, a third each)."""
+        return self.width / 3 if self.double else self.width
+
 
 def span_style(span: ErrorSpan, dark: bool) -> SpanStyle | None:
     """How ``span`` is drawn (None: it is not drawn, as a rejected span)."""
     if span.status is Status.REJECTED:
         return None
-    color = QColor(SEVERITY_COLORS[span.severity][1 if dark else 0])
-    if span.status is Status.UNDECIDED:
-        return SpanStyle(color, 1.6, Qt.PenStyle.DotLine, False)
-    if span.severity is Severity.CRITICAL:
-        return SpanStyle(color, 1.6, Qt.PenStyle.SolidLine, True)
-    if span.severity is Severity.MAJOR:
-        return SpanStyle(color, 2.0, Qt.PenStyle.SolidLine, False)
-    return SpanStyle(color, 1.4, Qt.PenStyle.DashLine, False)
+    mark = SPAN_MARKS[span.severity.value]
+    line = UNDECIDED_LINE if span.status is Status.UNDECIDED else CONFIRMED_LINE
+    return SpanStyle(QColor(mark.colour(dark)), float(mark.width), _PEN[line], mark.double)
+
+
+def box_rect(rect: QRectF, style: SpanStyle) -> QRectF:
+    """The rectangle the (inner) line of a box around ``rect`` is centred on: the line and
+    its halo lie wholly outside ``rect``, so ascent and descent stay inside the box."""
+    grow = style.stroke / 2 + HALO_WIDTH
+    return rect.adjusted(-1.0 - grow, -grow, 1.0 + grow, grow)
 
 
 def _x_of(line: QTextLine, position: int) -> float:
@@ -129,28 +143,29 @@ def caret_rect(doc: QTextDocument, position: int) -> QRectF | None:
 
 
 def _outline(painter: QPainter, rect: QRectF, style: SpanStyle, halo: QColor) -> None:
-    inset = style.width / 2
-    box = rect.adjusted(-1.0 + inset, inset, 1.0 - inset, -inset)
+    box = box_rect(rect, style)
     painter.setBrush(Qt.BrushStyle.NoBrush)
     # A solid halo in the background colour under the stroke keeps it visible on any tint.
-    painter.setPen(QPen(halo, style.width + 1.2, Qt.PenStyle.SolidLine))
+    painter.setPen(QPen(halo, style.stroke + 2 * HALO_WIDTH, Qt.PenStyle.SolidLine))
     painter.drawRoundedRect(box, 2.0, 2.0)
-    pen = QPen(style.color, style.width, style.style)
+    pen = QPen(style.color, style.stroke, style.style)
     pen.setCapStyle(Qt.PenCapStyle.FlatCap)
     painter.setPen(pen)
     painter.drawRoundedRect(box, 2.0, 2.0)
     if style.double:
-        inner = box.adjusted(style.width + 0.8, style.width + 0.8, -style.width - 0.8, 0)
-        inner.setBottom(box.bottom() - style.width - 0.8)
-        if inner.width() > 1 and inner.height() > 1:
-            pen.setWidthF(1.0)
-            painter.setPen(pen)
-            painter.drawRect(inner)
+        # The second line is outside the first: the text keeps all the room of its line.
+        outer = box.adjusted(
+            -2 * style.stroke, -2 * style.stroke, 2 * style.stroke, 2 * style.stroke
+        )
+        painter.setPen(QPen(halo, style.stroke + 2 * HALO_WIDTH, Qt.PenStyle.SolidLine))
+        painter.drawRoundedRect(outer, 3.0, 3.0)
+        painter.setPen(pen)
+        painter.drawRoundedRect(outer, 3.0, 3.0)
 
 
 def _caret(painter: QPainter, rect: QRectF, style: SpanStyle, halo: QColor) -> None:
     x = rect.x()
-    width = max(style.width, 1.8)
+    width = max(style.stroke, 1.8)
     painter.setPen(QPen(halo, width + 1.2))
     painter.drawLine(QPointF(x, rect.top() + 1), QPointF(x, rect.bottom() - 1))
     pen = QPen(style.color, width, style.style)

@@ -53,6 +53,7 @@ from matchlight.gui.detail.breakdown import BreakdownView
 from matchlight.gui.highlight.palette import (
     DEFAULT_MAX_LEVEL,
     LegendWidget,
+    apply_selection_colours,
     clip_to,
     fill_document,
     highlight_format,
@@ -143,6 +144,7 @@ class SegmentText(QTextEdit):
         self._ranges = ranges
         self._dark = dark
         fill_document(self.document(), text, ranges, dark=dark, max_level=max_level)
+        apply_selection_colours(self, dark)
         self.setExtraSelections([])
         self._fit_height()
 

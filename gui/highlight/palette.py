@@ -13,6 +13,7 @@ The palette is colour-blind safe by construction:
   blue/orange axis that protanopes and deuteranopes still tell apart;
 * ROUGE-L LCS tokens get a bluish-green tint with a solid underline;
 * the hover "link" (detail pane) is a yellow tint with a thick underline;
+* selected text (:func:`selection_colours`) is an inverted band, far from every tint;
 * against the baseline (a chosen system's reference matches, see
   :mod:`core.scoring.contrast`), a "gain" (matched by the system, not by the baseline) is bold
   and underlined in its match tint's own text colour, and a "loss" (matched by the baseline, not
@@ -54,6 +55,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from matchlight.core.metrics.base import HighlightMode, Range
 from matchlight.core.metrics.ter import TER_EDIT_KINDS
+from matchlight.core.style import marks
 from matchlight.core.style import palette as colours
 from matchlight.core.style.palette import DEFAULT_MAX_LEVEL, MIN_TEXT_CONTRAST
 
@@ -160,6 +162,24 @@ def _format(kind: str, level: int, dark: bool, max_level: int) -> QTextCharForma
     else:
         raise ValueError(f"unknown highlight kind {kind!r}; expected one of {', '.join(KINDS)}")
     return fmt
+
+
+def selection_colours(dark: bool) -> tuple[QColor, QColor]:
+    """(band, text) of selected text over highlighted text (:data:`core.style.marks.SELECTION`):
+    an inverted band far from every match tint, where the style's blue selection vanished into
+    the blue ramp."""
+    selection = marks.SELECTION[dark]
+    return QColor(selection.background), QColor(selection.text)
+
+
+def apply_selection_colours(widget: QWidget, dark: bool) -> None:
+    """Give ``widget``, a text view showing highlights, the :func:`selection_colours`."""
+    band, text = selection_colours(dark)
+    palette = widget.palette()
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+        palette.setColor(group, QPalette.ColorRole.Highlight, band)
+        palette.setColor(group, QPalette.ColorRole.HighlightedText, text)
+    widget.setPalette(palette)
 
 
 # -- documents ----------------------------------------------------------------------------------
@@ -555,6 +575,7 @@ __all__ = [
     "LegendWidget",
     "Range",
     "apply_ranges",
+    "apply_selection_colours",
     "build_document",
     "clip_to",
     "contrast_ratio",
@@ -565,6 +586,7 @@ __all__ = [
     "order_tint",
     "python_index",
     "relative_luminance",
+    "selection_colours",
     "ter_legend_entries",
     "tint_text",
     "to_lab",

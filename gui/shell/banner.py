@@ -140,7 +140,14 @@ class WarningsBanner(QFrame):
 
     @Slot()
     def _fit_height(self) -> None:
-        self._scroll.setFixedHeight(min(self.content_height(), self.max_height()))
+        height = min(self.content_height(), self.max_height())
+        self._scroll.setFixedHeight(height)
+        # Lay the window out now rather than at its next layout request, so the banner is
+        # never painted at its old height (an empty strip) with the new warnings in it.
+        parent = self.parentWidget()
+        layout = None if parent is None else parent.layout()
+        if layout is not None and self.isVisible():
+            layout.activate()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -155,6 +162,10 @@ class WarningsBanner(QFrame):
 
     def text_of(self, key: str) -> str:
         return self._rows[key][1].text()
+
+    def label_of(self, key: str) -> QLabel:
+        """The label holding the text of warning ``key``."""
+        return self._rows[key][1]
 
     def button(self, key: str) -> QPushButton | None:
         """The fix-it button of warning ``key`` (None if it has none)."""
@@ -203,6 +214,9 @@ class WarningsBanner(QFrame):
             close.clicked.connect(self._on_close_clicked)
             line.addWidget(close)
             self._layout.addWidget(row)
+            # A child added to a visible widget stays hidden until shown: without this, a
+            # banner already on screen when its warnings change is an empty strip.
+            row.show()
             self._rows[item.key] = (row, label, button, close)
         self.setVisible(bool(items))
         self._fit_height()

@@ -230,6 +230,10 @@ class MainWindow(QMainWindow):
         outer.addWidget(self.banner)
         outer.addWidget(self.pages, 1)
         self.setCentralWidget(central)
+        # Keyboard: Tab leaves the table (rows are picked with the arrows), one Tab goes from
+        # the search field to the table, and Esc in the filter bar comes back.
+        self.table_view.setTabKeyNavigation(False)
+        self.filter_bar.set_focus_home(self.table_view)
 
     def _build_docks(self) -> None:
         self.summary = SummaryWidget()

@@ -585,6 +585,8 @@ class HighlightDelegate(QStyledItemDelegate):
         if self._overlay is not None and kind == "hypothesis":
             _, segment, system, _ = self._roles(index)
             if system is not None:
+                # Span boxes are drawn outside the lines they surround: clip to the cell.
+                painter.setClipRect(QRectF(option.rect).translated(-rect.left(), -top))
                 self._overlay(painter, cell.doc, segment, system, dark)
         if fit.cut:
             self._paint_ellipsis(painter, opt, fit, rect.width(), selected, text_color)

@@ -13,13 +13,26 @@ filter off; it never raises.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QKeySequence, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
+from PySide6.QtGui import (
+    QKeyEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QResizeEvent,
+    QShortcut,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
@@ -115,12 +128,36 @@ COMBO_MIN_CHARS = 7
 class ShrinkingCombo(QComboBox):
     """A combo box as wide as its entries when there is room, and down to
     :data:`COMBO_MIN_CHARS` characters when there is not (its popup still shows the entries
-    whole), so the bar fits a 1280-pixel window beside the docks."""
+    whole), so the bar fits a 1280-pixel window beside the docks.
+
+    Typing never changes it while it is closed: a closed QComboBox picks the first entry
+    starting with each letter typed, so letters meant for the table silently set a filter
+    ("r" chose "ROUGE-Lsum = ROUGE-L rows"). Open it (Space, F4, Alt+Down or a click) to pick
+    an entry by typing. Nor does the mouse wheel change it unless it has the focus.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # not WheelFocus
 
     def minimumSizeHint(self) -> QSize:
         hint = super().minimumSizeHint()
         least = self.fontMetrics().horizontalAdvance("M" * COMBO_MIN_CHARS) + 32
         return QSize(min(hint.width(), least), hint.height())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        typed = event.text()
+        plain = event.modifiers() & ~Qt.KeyboardModifier.ShiftModifier == Qt.KeyboardModifier(0)
+        if plain and typed and typed.isprintable() and not typed.isspace():
+            event.ignore()  # a closed combo box: see the class docstring
+            return
+        super().keyPressEvent(event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if not self.hasFocus():
+            event.ignore()  # scrolls the window instead
+            return
+        super().wheelEvent(event)
 
 
 @dataclass(frozen=True, slots=True)
@@ -464,7 +501,17 @@ class FilterBar(QWidget):
         self.delta_metric_combo.currentIndexChanged.connect(self._on_delta_metric_changed)
         self.delta_spin.valueChanged.connect(self.apply_delta_filter)
         self.delta_check.toggled.connect(self.apply_delta_filter)
-        self.clear_button.clicked.connect(self.clear)
+        self.clear_button.clicked.connect(self._on_clear_clicked)
+        # Keyboard: Esc anywhere in the bar goes back to where the user came from (the table,
+        # the output being annotated); so does Clear filters.
+        self._focus_home: QWidget | None = None
+        self._came_from: QWidget | None = None
+        leave = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        leave.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        leave.activated.connect(self.leave)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_focus_changed)
         self._set_enabled(False)
 
     # -- setup ---------------------------------------------------------------------------------
@@ -668,6 +715,69 @@ class FilterBar(QWidget):
 
     def chip_widgets(self) -> list[FilterChip]:
         return self.chips.chips()
+
+    # -- keyboard ------------------------------------------------------------------------------
+
+    def set_focus_home(self, widget: QWidget) -> None:
+        """Make ``widget`` (the table) the place the keyboard goes back to, and put it right
+        after the search field in the tab order: one Tab from the search to the results, and
+        the bar's other controls after the table."""
+        self._focus_home = widget
+        chain = [
+            self.search_edit,
+            widget,
+            self.regex_button,
+            self.case_button,
+            self.column_combo,
+            self.special_combo,
+            self.clear_button,
+            self.range_check,
+            self.range_metric_combo,
+            self.range_system_combo,
+            self.range_min_spin,
+            self.range_max_spin,
+            self.delta_check,
+            self.delta_a_combo,
+            self.delta_b_combo,
+            self.delta_metric_combo,
+            self.delta_spin,
+        ]
+        for first, second in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, second)
+
+    def return_target(self) -> QWidget | None:
+        """Where :meth:`leave` sends the keyboard: the widget outside the bar that had it last
+        (the table, the output being annotated), else the focus home."""
+        came = self._came_from
+        if came is not None and shiboken6.isValid(came) and _can_focus(came):
+            return came
+        home = self._focus_home
+        return home if home is not None and shiboken6.isValid(home) else None
+
+    @Slot()
+    def leave(self) -> None:
+        """Esc: give the keyboard back (see :meth:`return_target`)."""
+        target = self.return_target()
+        if target is not None:
+            target.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    @Slot(QWidget, QWidget)
+    def _on_focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
+        if not shiboken6.isValid(self):
+            return
+        if (
+            new is not None
+            and old is not None
+            and self.isAncestorOf(new)
+            and not self.isAncestorOf(old)
+            and old.window() is self.window()
+        ):
+            self._came_from = old
+
+    @Slot()
+    def _on_clear_clicked(self) -> None:
+        self.clear()
+        self.leave()
 
     @Slot()
     def focus_search(self) -> None:
@@ -1264,6 +1374,12 @@ def _beats(lower: bool, column: str, a: int, b: int, by: float) -> DeltaFilter:
     if lower:
         return DeltaFilter(column, a, b, -by + 0.0, below=True)
     return DeltaFilter(column, a, b, by)
+
+
+def _can_focus(widget: QWidget) -> bool:
+    return (
+        widget.isVisible() and widget.isEnabled() and widget.focusPolicy() != Qt.FocusPolicy.NoFocus
+    )
 
 
 @contextlib.contextmanager

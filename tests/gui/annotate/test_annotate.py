@@ -38,7 +38,7 @@ from matchlight.gui.annotate.agreementdialog import (
 from matchlight.gui.annotate.controller import AnnotationController
 from matchlight.gui.annotate.dialogs import guess_format
 from matchlight.gui.annotate.keys import SHORTCUTS, annotation_shortcuts
-from matchlight.gui.annotate.painting import SEVERITY_COLORS, range_rects, span_style
+from matchlight.gui.annotate.painting import SEVERITY_COLORS, box_rect, range_rects, span_style
 from tests.gui.annotate.annotatekit import (
     RARE_CJK,
     SOURCE,
@@ -707,8 +707,23 @@ def test_spans_in_cells_are_painted_where_their_text_is(small):
     doc.setTextWidth(rect.width() - 6 - 2 * 3)
     a16 = utf16_length(line[:start])
     (box,) = range_rects(doc, a16, a16 + 4)
-    assert abs((max(xs) - min(xs)) - (box.width() + 2)) <= 4
-    assert abs((max(ys) - min(ys)) - box.height()) <= 4
+    # The box is drawn outside the word's line box (a critical one doubled, outside again).
+    style = span_style(
+        ErrorSpan.create(
+            start=0,
+            end=4,
+            severity="critical",
+            category="Style",
+            system="A",
+            segment=1,
+            line="here",
+            annotator="x",
+        ),
+        False,
+    )
+    outer = box_rect(box, style).adjusted(*(d * 2 * style.stroke for d in (-1, -1, 1, 1)))
+    assert abs((max(xs) - min(xs)) - (outer.width() + style.stroke)) <= 4
+    assert abs((max(ys) - min(ys)) - (outer.height() + style.stroke)) <= 4
 
 
 # -- the hooks in the detail pane and the table delegate ------------------------------------------
