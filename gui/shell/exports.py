@@ -33,7 +33,9 @@ def default_save_path(parent: QWidget, caption: str, suggested: str) -> str | No
 
 
 def _rows(count: int) -> str:
-    return f"{count:,} {'row' if count == 1 else 'rows'}"
+    if count == 1:
+        return QCoreApplication.translate("CsvExport", "{0:,} row").format(count)
+    return QCoreApplication.translate("CsvExport", "{0:,} rows").format(count)
 
 
 class CsvExport(QObject):
