@@ -624,8 +624,8 @@ class SignificancePanel(JobPanel):
         if skipped:
             text += (
                 QCoreApplication.translate("SignificancePanel", " Not tested — ")
-                + QCoreApplication.translate("SignificancePanel", "; ").join(skipped)
-                + QCoreApplication.translate("SignificancePanel", ".")
+                + "; ".join(skipped)
+                + "."
             )
         if self.model.stale:
             text = (

@@ -519,7 +519,7 @@ class SummaryWidget(QWidget):
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.plot.setLabel(
-            QCoreApplication.translate("SummaryWidget", "bottom"),
+            "bottom",
             QCoreApplication.translate("SummaryWidget", "sentence BLEU"),
         )
         self.plot.setLabel("left", "rows")
@@ -872,7 +872,7 @@ class SummaryWidget(QWidget):
             curve.setData(edges, counts_s)
         scope_name = (
             QCoreApplication.translate("SummaryWidget", "filtered rows")
-            if QCoreApplication.translate("SummaryWidget", "filtered") in scopes
+            if "filtered" in scopes
             else QCoreApplication.translate("SummaryWidget", "all rows")
         )
         self.plot.setLabel("bottom", f"sentence {shown.label}")
@@ -1073,11 +1073,8 @@ class SummaryWidget(QWidget):
         if skipped:
             text += (
                 QCoreApplication.translate("SummaryWidget", " Not ranked: ")
-                + QCoreApplication.translate("SummaryWidget", "; ").join(
-                    QCoreApplication.translate("SummaryWidget", "{k} ({v})").format(k=k, v=v)
-                    for k, v in skipped.items()
-                )
-                + QCoreApplication.translate("SummaryWidget", ".")
+                + "; ".join(f"{k} ({v})" for k, v in skipped.items())
+                + "."
             )
         return text
 

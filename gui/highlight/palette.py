@@ -328,7 +328,7 @@ def legend_entries(
         entries.append(
             (
                 QCoreApplication.translate("palette", "in the longest common subsequence"),
-                QCoreApplication.translate("palette", "lcs"),
+                "lcs",
                 1,
             )
         )
@@ -338,7 +338,7 @@ def legend_entries(
         entries.append(
             (
                 QCoreApplication.translate("palette", "missed by all systems"),
-                QCoreApplication.translate("palette", "missed"),
+                "missed",
                 0,
             )
         )
@@ -356,7 +356,7 @@ def legend_entries(
                 QCoreApplication.translate(
                     "palette", "matched by {system}, not by {baseline}"
                 ).format(system=system, baseline=baseline),
-                QCoreApplication.translate("palette", "gain"),
+                "gain",
                 0,
             )
         )
@@ -366,7 +366,7 @@ def legend_entries(
                 QCoreApplication.translate(
                     "palette", "matched by {baseline}, not by {system}"
                 ).format(baseline=baseline, system=system),
-                QCoreApplication.translate("palette", "loss"),
+                "loss",
                 0,
             )
         )

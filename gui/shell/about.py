@@ -83,9 +83,9 @@ class AboutDialog(QDialog):
         text.setWordWrap(True)
         self.version_text = "\n".join(f"{what}: {v}" for what, v in versions())
         table = QLabel(
-            QCoreApplication.translate("AboutDialog", "<table cellspacing='2'>")
+            "<table cellspacing='2'>"
             + "".join(f"<tr><td>{what}</td><td><b>{v}</b></td></tr>" for what, v in versions())
-            + QCoreApplication.translate("AboutDialog", "</table>")
+            + "</table>"
         )
         table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)

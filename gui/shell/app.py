@@ -22,6 +22,7 @@ from matchlight.core import __version__
 from matchlight.core.io.inputs import InputError
 from matchlight.core.io.specs import ComparisonSpecs, specs_from_arguments
 from matchlight.gui.dialogs.opendialog import sample_specs
+from matchlight.gui.shell.language import install_from_settings
 from matchlight.gui.shell.mainwindow import APP_NAME, ErrorSink, MainWindow
 
 log = logging.getLogger(__name__)
@@ -251,6 +252,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(levelname)s: %(message)s")
     app = ensure_application()
+    install_from_settings(app, QSettings())
     previous = install_excepthook()
     try:
         window = create_window(args, show=True)

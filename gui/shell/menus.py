@@ -16,6 +16,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QComboBox, QLabel
 
 from matchlight.gui.shell.exports import default_save_path
+from matchlight.gui.shell.language import LanguageMenu
 from matchlight.gui.shell.latexexport import LatexExporter
 from matchlight.gui.shell.recent import RecentComparisons
 from matchlight.gui.shell.reportexport import ReportExporter
@@ -164,6 +165,16 @@ def build_actions(window: Any) -> None:
     )
 
 
+def _language_note(window: Any) -> None:
+    """Says when a new interface language takes effect (see :mod:`gui.shell.language`)."""
+    window.statusBar().showMessage(
+        QCoreApplication.translate(
+            "menus", "The new interface language is used when Matchlight starts again."
+        ),
+        10_000,
+    )
+
+
 def build_menus(window: Any) -> None:
     """The menu bar and the toolbar, from the actions and the window's parts."""
     menu = window.menuBar()
@@ -201,6 +212,10 @@ def build_menus(window: Any) -> None:
     window.theme_menu = view_menu.addMenu(QCoreApplication.translate("menus", "&Theme"))
     for action in window.view.theme_actions.values():
         window.theme_menu.addAction(action)
+    window.language = LanguageMenu(window.settings, window)
+    window.language.language_chosen.connect(lambda _code: _language_note(window))
+    window.language_menu = window.language.menu
+    view_menu.addMenu(window.language_menu)
     view_menu.addSeparator()
     view_menu.addAction(window.summary_dock.toggleViewAction())
     view_menu.addAction(window.comparison_docks.dock.toggleViewAction())

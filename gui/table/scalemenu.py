@@ -38,11 +38,11 @@ def add_scale_menu(menu: QMenu, session: ComparisonSession, key: str) -> QMenu |
     directions = QActionGroup(sub)
     for better, text in (
         (
-            QCoreApplication.translate("scalemenu", "higher"),
+            "higher",
             QCoreApplication.translate("scalemenu", "Higher is better"),
         ),
         (
-            QCoreApplication.translate("scalemenu", "lower"),
+            "lower",
             QCoreApplication.translate("scalemenu", "Lower is better"),
         ),
     ):
