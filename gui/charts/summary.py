@@ -210,9 +210,7 @@ def language_note(flags: LanguageFlags) -> str:
             if any(copies)
             else QCoreApplication.translate("summary", "none copying the source")
         )
-    return QCoreApplication.translate("summary", "Language check: ") + QCoreApplication.translate(
-        "summary", " · "
-    ).join(parts)
+    return QCoreApplication.translate("summary", "Language check: ") + " · ".join(parts)
 
 
 class SummaryModel(QAbstractTableModel):
