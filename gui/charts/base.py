@@ -62,9 +62,7 @@ def better_note(column: ScoreColumn) -> str:
     """``" (lower is better)"`` for a penalty such as MQM or TER, else nothing: said next to
     a column's name wherever a chart's bars or points read "higher" one way."""
     return (
-        QCoreApplication.translate("base", ())
-        if column.higher_is_better
-        else QCoreApplication.translate("base", " (lower is better)")
+        "" if column.higher_is_better else QCoreApplication.translate("base", " (lower is better)")
     )
 
 

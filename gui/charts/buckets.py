@@ -261,10 +261,8 @@ def compute_buckets(
             rows=tuple(tuple(r for _ in range(n_sys)) for r in words.rows),
             note=QCoreApplication.translate(
                 "buckets",
-                (
-                    "counts are reference words; a bucket's segments are those whose reference "
-                    "has such a word"
-                ),
+                "counts are reference words; a bucket's segments are those whose reference "
+                "has such a word",
             ),
         )
     if column is None:
@@ -375,12 +373,10 @@ class BucketsPanel(JobPanel):
         self.statistic_combo.setToolTip(
             QCoreApplication.translate(
                 "BucketsPanel",
-                (
-                    "Mean of the segment scores of each bucket, or the corpus score of the "
-                    "bucket's segments from their summed statistics (corpus BLEU per bucket, "
-                    "as compare-mt plots it); the same for a column whose corpus figure is a "
-                    "mean (ROUGE)"
-                ),
+                "Mean of the segment scores of each bucket, or the corpus score of the "
+                "bucket's segments from their summed statistics (corpus BLEU per bucket, "
+                "as compare-mt plots it); the same for a column whose corpus figure is a "
+                "mean (ROUGE)",
             )
         )
         self.frequency_combo = QComboBox()
@@ -396,12 +392,10 @@ class BucketsPanel(JobPanel):
         self.frequency_combo.setToolTip(
             QCoreApplication.translate(
                 "BucketsPanel",
-                (
-                    "Where word frequencies come from: the (first) reference, where no word is "
-                    "rarer than 1; or a training corpus, as a word<TAB>count file "
-                    "(compare-mt's --freq_count_file) or as its text (--freq_corpus_file, "
-                    "split by BLEU's tokenizer)"
-                ),
+                "Where word frequencies come from: the (first) reference, where no word is "
+                "rarer than 1; or a training corpus, as a word<TAB>count file "
+                "(compare-mt's --freq_count_file) or as its text (--freq_corpus_file, "
+                "split by BLEU's tokenizer)",
             )
         )
         #: The word frequencies' file (None: the reference's own counts).
@@ -703,7 +697,7 @@ class BucketsPanel(JobPanel):
         way = (
             QCoreApplication.translate("BucketsPanel", " (lower is better)")
             if result.lower_is_better
-            else QCoreApplication.translate("BucketsPanel", ())
+            else ""
         )
         self.plot.setLabel("left", f"{result.what}{way}")
         self.plot.setLabel("bottom", result.by)
@@ -726,11 +720,9 @@ class BucketsPanel(JobPanel):
         self.caption.setText(
             QCoreApplication.translate(
                 "BucketsPanel",
-                (
-                    "{0}{1} per bucket over {n_rows:,} segments{way}{note}; whiskers: 95% "
-                    "bootstrap interval ({BOOTSTRAP:,} resamples, seed {SEED}). Click a bar to "
-                    "select its segments."
-                ),
+                "{0}{1} per bucket over {n_rows:,} segments{way}{note}; whiskers: 95% "
+                "bootstrap interval ({BOOTSTRAP:,} resamples, seed {SEED}). Click a bar to "
+                "select its segments.",
             ).format(
                 result.what[0].upper(),
                 result.what[1:],

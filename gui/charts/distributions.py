@@ -368,7 +368,7 @@ class DistributionsPanel(ChartPanel):
             ).format(shown=shown, n_total=n_total)
         )
         scoring = (
-            QCoreApplication.translate("DistributionsPanel", ())
+            ""
             if table.complete
             else QCoreApplication.translate(
                 "DistributionsPanel", " Scoring: {0:,} scored so far."
@@ -377,10 +377,8 @@ class DistributionsPanel(ChartPanel):
         self.caption.setText(
             QCoreApplication.translate(
                 "DistributionsPanel",
-                (
-                    "Sentence {0}{1} over {scope}.{scoring} Drag across a histogram to select "
-                    "the segments in that range; click a bar to select its segments."
-                ),
+                "Sentence {0}{1} over {scope}.{scoring} Drag across a histogram to select "
+                "the segments in that range; click a bar to select its segments.",
             ).format(column.label, better_note(column), scope=scope, scoring=scoring)
         )
 

@@ -290,10 +290,8 @@ class ReferenceModel(QAbstractTableModel):
             return (
                 QCoreApplication.translate(
                     "ReferenceModel",
-                    (
-                        "lines equal to {name} (whitespace normalised); near: sentence {0} ≥ "
-                        "{1:g} against {name} alone"
-                    ),
+                    "lines equal to {name} (whitespace normalised); near: sentence {0} ≥ "
+                    "{1:g} against {name} alone",
                 ).format(report.label, report.audit.near_threshold, name=name)
                 if tooltip
                 else f"= {name}"
@@ -451,22 +449,18 @@ class ReferencesPanel(JobPanel):
         n_refs = len(report.breakdown.references)
         caption = QCoreApplication.translate(
             "ReferencesPanel",
-            (
-                "Corpus {0} of each system against each reference alone and against all "
-                "{n_refs}, over {1:,} segments, scored by the engine with one reference at "
-                "a time. '= ref' counts the lines identical to that reference (near: "
-                "sentence {2} ≥ {3:g} against it alone); a reference far closer to one "
-                "system than to the others is flagged."
-            ),
+            "Corpus {0} of each system against each reference alone and against all "
+            "{n_refs}, over {1:,} segments, scored by the engine with one reference at "
+            "a time. '= ref' counts the lines identical to that reference (near: "
+            "sentence {2} ≥ {3:g} against it alone); a reference far closer to one "
+            "system than to the others is flagged.",
         ).format(
             report.label, report.n_rows, report.label, report.audit.near_threshold, n_refs=n_refs
         )
         if n_refs == 1:
             caption = QCoreApplication.translate(
                 "ReferencesPanel",
-                (
-                    "One reference: corpus {0} per system, and the lines identical to the "
-                    "reference, over {1:,} segments."
-                ),
+                "One reference: corpus {0} per system, and the lines identical to the "
+                "reference, over {1:,} segments.",
             ).format(report.label, report.n_rows)
         self.caption.setText(caption)

@@ -336,11 +336,9 @@ class ScatterPanel(ChartPanel):
         self.caption.setText(
             QCoreApplication.translate(
                 "ScatterPanel",
-                (
-                    "{0:,} segments, one point each{spots}.{mark_note} Click a point to show "
-                    "its segment in the table; drag a box to select the segments inside it; "
-                    "the wheel zooms."
-                ),
+                "{0:,} segments, one point each{spots}.{mark_note} Click a point to show "
+                "its segment in the table; drag a box to select the segments inside it; "
+                "the wheel zooms.",
             ).format(len(self.rows), spots=spots, mark_note=mark_note)
         )
 

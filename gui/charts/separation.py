@@ -200,10 +200,8 @@ class NgramModel(QAbstractTableModel):
             a, b = self._names
             return QCoreApplication.translate(
                 "NgramModel",
-                (
-                    "“{0}” ({1}-gram): matched {2:,} times by {a} and {3:,} times by {b}, "
-                    "in {4:,} segments. Click to select those segments."
-                ),
+                "“{0}” ({1}-gram): matched {2:,} times by {a} and {3:,} times by {b}, "
+                "in {4:,} segments. Click to select those segments.",
             ).format(
                 " ".join(entry.ngram),
                 entry.order,
@@ -237,10 +235,7 @@ class NgramModel(QAbstractTableModel):
                 ),
                 QCoreApplication.translate(
                     "NgramModel",
-                    (
-                        "(A + 1) / (A + B + 2): near 1 when only A matches it, near 0 when "
-                        "only B does"
-                    ),
+                    "(A + 1) / (A + B + 2): near 1 when only A matches it, near 0 when only B does",
                 ),
             )[section]
         return None
@@ -311,10 +306,8 @@ class InfluenceModel(QAbstractTableModel):
             side = a if sign * effect > 0 else b
             return QCoreApplication.translate(
                 "InfluenceModel",
-                (
-                    "Segment {0}: without it, {a} − {b} would be {1:.4f} {2} (it helps "
-                    "{side}). Click to show it in the table."
-                ),
+                "Segment {0}: without it, {a} − {b} would be {1:.4f} {2} (it helps "
+                "{side}). Click to show it in the table.",
             ).format(
                 int(self._segments[row]) + 1,
                 abs(effect),
@@ -615,19 +608,15 @@ class SeparationPanel(JobPanel):
         self.a_title.setText(
             QCoreApplication.translate(
                 "SeparationPanel",
-                (
-                    "<b>Matched by {a_name}, not by {b_name}</b>: n-grams (1–{MAX_ORDER}) "
-                    "{a_name} matches in the references more often than {b_name}"
-                ),
+                "<b>Matched by {a_name}, not by {b_name}</b>: n-grams (1–{MAX_ORDER}) "
+                "{a_name} matches in the references more often than {b_name}",
             ).format(a_name=a_name, b_name=b_name, MAX_ORDER=MAX_ORDER)
         )
         self.b_title.setText(
             QCoreApplication.translate(
                 "SeparationPanel",
-                (
-                    "<b>Matched by {b_name}, not by {a_name}</b>: n-grams {b_name} matches in "
-                    "the references more often than {a_name}"
-                ),
+                "<b>Matched by {b_name}, not by {a_name}</b>: n-grams {b_name} matches in "
+                "the references more often than {a_name}",
             ).format(b_name=b_name, a_name=a_name)
         )
         self.side_combo.setItemText(
@@ -650,7 +639,7 @@ class SeparationPanel(JobPanel):
             column = table.column_info(result.column)
             digits = corpus_decimals(column)
             way = (
-                QCoreApplication.translate("SeparationPanel", ())
+                ""
                 if column.higher_is_better
                 else QCoreApplication.translate("SeparationPanel", "; lower is better")
             )
@@ -662,13 +651,11 @@ class SeparationPanel(JobPanel):
         self.caption.setText(
             QCoreApplication.translate(
                 "SeparationPanel",
-                (
-                    "Over {0:,} segments; {1:,} distinct n-grams are matched by either system. "
-                    "compare-mt's score (matches of A + {ALPHA:g}) / (matches of A + matches "
-                    "of B + {2:g}), top {TOP} each way, BLEU's tokens.{lead} Click an n-gram "
-                    "to select the segments where it is matched; click a segment to show it in "
-                    "the table."
-                ),
+                "Over {0:,} segments; {1:,} distinct n-grams are matched by either system. "
+                "compare-mt's score (matches of A + {ALPHA:g}) / (matches of A + matches "
+                "of B + {2:g}), top {TOP} each way, BLEU's tokens.{lead} Click an n-gram "
+                "to select the segments where it is matched; click a segment to show it in "
+                "the table.",
             ).format(
                 result.n_rows, result.ngrams.n_ngrams, 2 * ALPHA, ALPHA=ALPHA, TOP=TOP, lead=lead
             )
@@ -712,10 +699,8 @@ class SeparationPanel(JobPanel):
         self.influence_title.setText(
             QCoreApplication.translate(
                 "SeparationPanel",
-                (
-                    "<b>What moves the corpus {label}</b>: segments whose removal would change "
-                    "{a_name} − {b_name} most, {side}'s way"
-                ),
+                "<b>What moves the corpus {label}</b>: segments whose removal would change "
+                "{a_name} − {b_name} most, {side}'s way",
             ).format(label=label, a_name=a_name, b_name=b_name, side=side)
         )
 

@@ -566,10 +566,8 @@ class SignificancePanel(JobPanel):
             self.caption.setText(
                 QCoreApplication.translate(
                     "SignificancePanel",
-                    (
-                        "Each system is tested against the baseline on the segments shown, as "
-                        "sacreBLEU's --paired-bs / --paired-ar do. Press Run."
-                    ),
+                    "Each system is tested against the baseline on the segments shown, as "
+                    "sacreBLEU's --paired-bs / --paired-ar do. Press Run.",
                 )
             )
             return
@@ -580,10 +578,8 @@ class SignificancePanel(JobPanel):
             if run.test == "bs"
             else QCoreApplication.translate(
                 "SignificancePanel",
-                (
-                    "Paired approximate randomization with {0:,} trials (means and intervals "
-                    "from {DEFAULT_BOOTSTRAP_SAMPLES:,} bootstrap resamples)"
-                ),
+                "Paired approximate randomization with {0:,} trials (means and intervals "
+                "from {DEFAULT_BOOTSTRAP_SAMPLES:,} bootstrap resamples)",
             ).format(run.n_samples, DEFAULT_BOOTSTRAP_SAMPLES=DEFAULT_BOOTSTRAP_SAMPLES)
         )
         scope = f"{run.rows:,} {'selected ' if run.filtered else ''}segments"
@@ -599,13 +595,11 @@ class SignificancePanel(JobPanel):
         ]
         text = QCoreApplication.translate(
             "SignificancePanel",
-            (
-                "{kind}, seed {0}, on {scope}, against {1}. Score (bootstrap mean ± 95% "
-                "CI); p is the probability of a difference at least this large if the "
-                "system and the baseline came from the same process; * marks p ≤ {ALPHA}, "
-                "and then better or worse than the baseline says which way, by the "
-                "column's direction."
-            ),
+            "{kind}, seed {0}, on {scope}, against {1}. Score (bootstrap mean ± 95% "
+            "CI); p is the probability of a difference at least this large if the "
+            "system and the baseline came from the same process; * marks p ≤ {ALPHA}, "
+            "and then better or worse than the baseline says which way, by the "
+            "column's direction.",
         ).format(run.seed, run.baseline, kind=kind, scope=scope, ALPHA=ALPHA)
         lower = [t.column.label for t in run.tests if not t.column.higher_is_better]
         if lower:
@@ -782,22 +776,18 @@ class SignificancePanel(JobPanel):
         label = run.pairwise_column.label if run.pairwise_column is not None else ""
         text = QCoreApplication.translate(
             "SignificancePanel",
-            (
-                "{label}: p-values of every pair of systems ({pairs} tests, the same "
-                "resamples). Many pairwise tests inflate false positives: at p ≤ {ALPHA}, "
-                "about one pair in twenty looks significant by chance alone, so * (bold, "
-                "coloured) marks p ≤ {corrected:.4g}, the Bonferroni-corrected level "
-                "({ALPHA} / {pairs})."
-            ),
+            "{label}: p-values of every pair of systems ({pairs} tests, the same "
+            "resamples). Many pairwise tests inflate false positives: at p ≤ {ALPHA}, "
+            "about one pair in twenty looks significant by chance alone, so * (bold, "
+            "coloured) marks p ≤ {corrected:.4g}, the Bonferroni-corrected level "
+            "({ALPHA} / {pairs}).",
         ).format(label=label, pairs=pairs, ALPHA=ALPHA, corrected=corrected)
         smallest = 1 / (result.n_samples + 1)
         if corrected < smallest:  # sacreBLEU's p-values are (count + 1) / (draws + 1)
             draws = "resamples" if result.test == "bs" else "trials"
             text += QCoreApplication.translate(
                 "SignificancePanel",
-                (
-                    " With {0:,} {draws} no p-value is below {smallest:.4g}: no pair can "
-                    "reach that level."
-                ),
+                " With {0:,} {draws} no p-value is below {smallest:.4g}: no pair can "
+                "reach that level.",
             ).format(result.n_samples, draws=draws, smallest=smallest)
         self.pairwise_note.setText(text)

@@ -440,11 +440,9 @@ class SummaryWidget(QWidget):
         self.warning_label.setToolTip(
             QCoreApplication.translate(
                 "SummaryWidget",
-                (
-                    "A reference that equals one system's output on far more lines than any "
-                    "other system's favours that system: its figures above are inflated "
-                    "(Compare systems ▸ References scores each reference alone)"
-                ),
+                "A reference that equals one system's output on far more lines than any "
+                "other system's favours that system: its figures above are inflated "
+                "(Compare systems ▸ References scores each reference alone)",
             )
         )
         self.warning_label.hide()
@@ -463,10 +461,8 @@ class SummaryWidget(QWidget):
         self.caption.setToolTip(
             QCoreApplication.translate(
                 "SummaryWidget",
-                (
-                    "Corpus BLEU and chrF come from the summed statistics (as sacreBLEU's "
-                    "corpus scores); ROUGE F is the plain mean of the sentence scores."
-                ),
+                "Corpus BLEU and chrF come from the summed statistics (as sacreBLEU's "
+                "corpus scores); ROUGE F is the plain mean of the sentence scores.",
             )
         )
         self.settings_label = QLabel()
@@ -477,10 +473,8 @@ class SummaryWidget(QWidget):
         self.settings_label.setToolTip(
             QCoreApplication.translate(
                 "SummaryWidget",
-                (
-                    "The scoring settings that differ from sacreBLEU's and rouge-score's "
-                    "defaults (Scoring ▸ Scoring settings)"
-                ),
+                "The scoring settings that differ from sacreBLEU's and rouge-score's "
+                "defaults (Scoring ▸ Scoring settings)",
             )
         )
         self._language: LanguageFlags | None = None
@@ -491,11 +485,9 @@ class SummaryWidget(QWidget):
         self.language_label.setToolTip(
             QCoreApplication.translate(
                 "SummaryWidget",
-                (
-                    "Rows of each system whose output is in another language than the "
-                    "references, and rows that copy the source (Show ▸ in the filter bar keeps "
-                    "them); lines too short to tell are never counted"
-                ),
+                "Rows of each system whose output is in another language than the "
+                "references, and rows that copy the source (Show ▸ in the filter bar keeps "
+                "them); lines too short to tell are never counted",
             )
         )
         self.model = SummaryModel(self)
@@ -547,11 +539,9 @@ class SummaryWidget(QWidget):
         self.signature_field.setToolTip(
             QCoreApplication.translate(
                 "SummaryWidget",
-                (
-                    "The reproducibility signatures of the figures above (sacreBLEU's and "
-                    "rouge-score's own where they exist); they are also written with every "
-                    "export"
-                ),
+                "The reproducibility signatures of the figures above (sacreBLEU's and "
+                "rouge-score's own where they exist); they are also written with every "
+                "export",
             )
         )
         lines = self.signature_field.fontMetrics().lineSpacing()
@@ -1035,21 +1025,17 @@ class SummaryWidget(QWidget):
         }
         text = QCoreApplication.translate(
             "SummaryWidget",
-            (
-                "[n]: significance cluster (1 best) over {0}; paired bootstrap, p < "
-                "{SIGNIFICANCE_THRESHOLD}."
-            ),
+            "[n]: significance cluster (1 best) over {0}; paired bootstrap, p < "
+            "{SIGNIFICANCE_THRESHOLD}.",
         ).format(self._rows_text(counts), SIGNIFICANCE_THRESHOLD=SIGNIFICANCE_THRESHOLD)
         self.cluster_label.setToolTip(
             QCoreApplication.translate(
                 "SummaryWidget",
-                (
-                    "A system starts a new cluster when it is significantly worse (paired "
-                    "bootstrap, p < {SIGNIFICANCE_THRESHOLD}, {CLUSTER_SAMPLES:,} resamples, "
-                    "seed {CLUSTER_SEED}) than the best system of the current cluster; the "
-                    "filtered rows are ranked on their own. A figure's tooltip says whom it "
-                    "was tested against."
-                ),
+                "A system starts a new cluster when it is significantly worse (paired "
+                "bootstrap, p < {SIGNIFICANCE_THRESHOLD}, {CLUSTER_SAMPLES:,} resamples, "
+                "seed {CLUSTER_SEED}) than the best system of the current cluster; the "
+                "filtered rows are ranked on their own. A figure's tooltip says whom it "
+                "was tested against.",
             ).format(
                 SIGNIFICANCE_THRESHOLD=SIGNIFICANCE_THRESHOLD,
                 CLUSTER_SAMPLES=CLUSTER_SAMPLES,

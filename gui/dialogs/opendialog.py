@@ -417,10 +417,8 @@ class OpenComparisonDialog(QDialog):
         intro = QLabel(
             QCoreApplication.translate(
                 "OpenComparisonDialog",
-                (
-                    "Line-aligned files: one segment per line (or one row of a TSV/CSV/JSONL "
-                    "file). All files must have the same number of segments."
-                ),
+                "Line-aligned files: one segment per line (or one row of a TSV/CSV/JSONL "
+                "file). All files must have the same number of segments.",
             )
         )
         intro.setWordWrap(True)
@@ -451,10 +449,8 @@ class OpenComparisonDialog(QDialog):
         self.left_out_label.setToolTip(
             QCoreApplication.translate(
                 "OpenComparisonDialog",
-                (
-                    "Files dropped with the comparison that are not one of its texts. Add any "
-                    "of them by hand with Add reference / Add system if they are."
-                ),
+                "Files dropped with the comparison that are not one of its texts. Add any "
+                "of them by hand with Add reference / Add system if they are.",
             )
         )
         self.left_out_label.hide()

@@ -58,11 +58,9 @@ _GROUP_COLUMNS = 2
 _MAX_SCROLL_HEIGHT = 560
 _SEPARATOR_HELP = QCoreApplication.translate(
     "settings",
-    (
-        "How the sentences of a segment are marked. ROUGE-Lsum scores sentence by "
-        "sentence; BLEU and chrF read the marked sentences joined by spaces (the marker is "
-        "never a word)."
-    ),
+    "How the sentences of a segment are marked. ROUGE-Lsum scores sentence by "
+    "sentence; BLEU and chrF read the marked sentences joined by spaces (the marker is "
+    "never a word).",
 )
 
 

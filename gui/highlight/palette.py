@@ -461,10 +461,8 @@ class LegendWidget(QWidget):
                 tips.append(
                     QCoreApplication.translate(
                         "LegendWidget",
-                        (
-                            "Each part is shaded by the longest matched n-gram it belongs to: "
-                            "the further along the scale, the longer the match."
-                        ),
+                        "Each part is shaded by the longest matched n-gram it belongs to: "
+                        "the further along the scale, the longer the match.",
                     )
                 )
             if "lcs" in kinds:
@@ -478,11 +476,9 @@ class LegendWidget(QWidget):
                 tips.append(
                     QCoreApplication.translate(
                         "LegendWidget",
-                        (
-                            "Against the baseline: bold underlined text is matched by the "
-                            "chosen system and not by the baseline; struck-through text the "
-                            "reverse."
-                        ),
+                        "Against the baseline: bold underlined text is matched by the "
+                        "chosen system and not by the baseline; struck-through text the "
+                        "reverse.",
                     )
                 )
             self.setToolTip("\n".join(tips))

@@ -196,12 +196,10 @@ def install_excepthook(show: ErrorDialog | None = None) -> ExceptHook:
         detail = str(exc) or exc_type.__name__
         message = QCoreApplication.translate(
             "app",
-            (
-                "Matchlight ran into an unexpected problem and could not finish what it was "
-                "doing:\n\n{detail} ({0})\n\nYour files were not changed. The technical "
-                "details were written to the error output (stderr); please include them when "
-                "you report this."
-            ),
+            "Matchlight ran into an unexpected problem and could not finish what it was "
+            "doing:\n\n{detail} ({0})\n\nYour files were not changed. The technical "
+            "details were written to the error output (stderr); please include them when "
+            "you report this.",
         ).format(exc_type.__name__, detail=detail)
         try:
             dialog(QCoreApplication.translate("app", "Unexpected error — Matchlight"), message)

@@ -197,11 +197,9 @@ def font_advice(missing: Sequence[MissingFont]) -> str:
     sample = "".join(m.characters[:3] for m in missing)
     return QCoreApplication.translate(
         "fonts",
-        (
-            "No installed font draws {scripts} (such as {sample}): it shows as boxes. Install "
-            "one (Debian/Ubuntu: sudo apt install {packages}) and restart Matchlight; the "
-            "scores are not affected."
-        ),
+        "No installed font draws {scripts} (such as {sample}): it shows as boxes. Install "
+        "one (Debian/Ubuntu: sudo apt install {packages}) and restart Matchlight; the "
+        "scores are not affected.",
     ).format(scripts=scripts, sample=sample, packages=packages)
 
 

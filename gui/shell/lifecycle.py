@@ -642,10 +642,8 @@ class ComparisonLifecycle(QObject):
         self._scoring_done(
             QCoreApplication.translate(
                 "ComparisonLifecycle",
-                (
-                    "Scoring cancelled: {done:,} of {total:,} rows scored. Export writes those "
-                    "rows; Resume scoring scores the rest."
-                ),
+                "Scoring cancelled: {done:,} of {total:,} rows scored. Export writes those "
+                "rows; Resume scoring scores the rest.",
             ).format(done=done, total=total)
         )
 

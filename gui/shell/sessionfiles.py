@@ -570,10 +570,8 @@ class SessionFiles(QObject):
                 SessionError(
                     QCoreApplication.translate(
                         "SessionFiles",
-                        (
-                            "{0}; nothing more is written to it. Your edits are kept: use Save "
-                            "as to keep them in a file."
-                        ),
+                        "{0}; nothing more is written to it. Your edits are kept: use Save "
+                        "as to keep them in a file.",
                     ).format(store.lost),
                     store.path,
                     kind="lost",

@@ -117,10 +117,8 @@ def missing_inputs(opening: Opening) -> str | None:
     )
     return QCoreApplication.translate(
         "sessionopen",
-        (
-            "{0}: these input files are missing:\n{names}\n\nThe session was not changed; put "
-            "the files back (next to the session file, or where they were) and open it again."
-        ),
+        "{0}: these input files are missing:\n{names}\n\nThe session was not changed; put "
+        "the files back (next to the session file, or where they were) and open it again.",
     ).format(opening.store.origin, names=names)
 
 
@@ -199,11 +197,9 @@ def opening_notes(opening: Opening, report: ReanchorReport | None) -> list[str]:
         notes.append(
             QCoreApplication.translate(
                 "sessionopen",
-                (
-                    "Of the {0} errors, {1} are where they were, {2} were re-attached where "
-                    "their text moved, and {3} could not be found and are flagged (listed in "
-                    "the Annotation panel; fix or delete them)."
-                ),
+                "Of the {0} errors, {1} are where they were, {2} were re-attached where "
+                "their text moved, and {3} could not be found and are flagged (listed in "
+                "the Annotation panel; fix or delete them).",
             ).format(
                 report.kept + len(report.reattached) + len(report.flagged),
                 report.kept,

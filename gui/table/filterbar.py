@@ -433,10 +433,8 @@ class FilterBar(QWidget):
         self.delta_check.setToolTip(
             QCoreApplication.translate(
                 "FilterBar",
-                (
-                    "Keep rows where system A beats system B by at least x (on a penalty such "
-                    "as MQM, beating is scoring lower: A − B ≤ −x)"
-                ),
+                "Keep rows where system A beats system B by at least x (on a penalty such "
+                "as MQM, beating is scoring lower: A − B ≤ −x)",
             )
         )
         self.delta_a_combo = ShrinkingCombo()
@@ -1320,18 +1318,14 @@ def _language_tip(flag: Flag, flags: LanguageFlags | None) -> str:
     if flag == "copies_source":
         return QCoreApplication.translate(
             "filterbar",
-            (
-                "Rows where some system's output is the source, or nearly (numbers, URLs, "
-                "names and rows whose reference keeps the source do not count)"
-            ),
+            "Rows where some system's output is the source, or nearly (numbers, URLs, "
+            "names and rows whose reference keeps the source do not count)",
         )
     language = flags.expectation.language if flags is not None and flags.expectation else "?"
     return QCoreApplication.translate(
         "filterbar",
-        (
-            "Rows where some system's output is in another language than the references "
-            "({language}); lines too short to tell are never counted"
-        ),
+        "Rows where some system's output is in another language than the references "
+        "({language}); lines too short to tell are never counted",
     ).format(language=language)
 
 

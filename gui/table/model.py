@@ -483,7 +483,7 @@ class SegmentTableModel(QAbstractTableModel):
             verdict = self.cell_data(row, col, BETTER_ROLE)
             way = {1: "better", -1: "worse"}.get(verdict, "equal")  # type: ignore[arg-type]
             note = (
-                QCoreApplication.translate("SegmentTableModel", ())
+                ""
                 if column.higher_is_better
                 else QCoreApplication.translate("SegmentTableModel", "; lower is better")
             )
@@ -562,15 +562,17 @@ class SegmentTableModel(QAbstractTableModel):
             )
         column = self._table.column_info(info.metric)  # type: ignore[arg-type]
         signature = self._table.signatures().get(column.metric, "")
-        way = "higher" if column.higher_is_better else "lower"
+        way = (
+            QCoreApplication.translate("SegmentTableModel", "higher")
+            if column.higher_is_better
+            else QCoreApplication.translate("SegmentTableModel", "lower")
+        )
         if kind == "delta":
             base = self._text.system_names[self.baseline]
             return QCoreApplication.translate(
                 "SegmentTableModel",
-                (
-                    "{0} of {name} minus that of the baseline {base} ({way} is better: "
-                    "green where the system is better, red where it is worse)"
-                ),
+                "{0} of {name} minus that of the baseline {base} ({way} is better: "
+                "green where the system is better, red where it is worse)",
             ).format(column.label, name=name, base=base, way=way)
         text = f"{column.label} of {name}: {column.description} ({way} is better)"
         return f"{text}\n{signature}".rstrip()

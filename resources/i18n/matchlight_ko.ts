@@ -39,6 +39,10 @@
         <translation>구간별 코퍼스 점수</translation>
     </message>
     <message>
+        <source>Mean of the segment scores of each bucket, or the corpus score of the bucket&apos;s segments from their summed statistics (corpus BLEU per bucket, as compare-mt plots it); the same for a column whose corpus figure is a mean (ROUGE)</source>
+        <translation>구간별 세그먼트 점수의 평균, 또는 구간에 속한 세그먼트의 통계를 합산해 구한 코퍼스 점수(compare-mt처럼 구간별 코퍼스 BLEU). 코퍼스 수치가 평균인 열(ROUGE)에서는 두 값이 같습니다</translation>
+    </message>
+    <message>
         <source>in the reference</source>
         <translation>참조 번역 기준</translation>
     </message>
@@ -49,6 +53,10 @@
     <message>
         <source>from a training text…</source>
         <translation>학습 텍스트에서…</translation>
+    </message>
+    <message>
+        <source>Where word frequencies come from: the (first) reference, where no word is rarer than 1; or a training corpus, as a word&lt;TAB&gt;count file (compare-mt&apos;s --freq_count_file) or as its text (--freq_corpus_file, split by BLEU&apos;s tokenizer)</source>
+        <translation>단어 빈도의 출처: (첫 번째) 참조 번역(빈도가 1보다 낮은 단어는 없음), 또는 학습 코퍼스. 학습 코퍼스는 단어&lt;TAB&gt;빈도 파일(compare-mt의 --freq_count_file)이나 텍스트 자체(--freq_corpus_file, BLEU 토크나이저로 분할)로 지정합니다</translation>
     </message>
     <message>
         <source>Word frequencies from {0}</source>
@@ -98,6 +106,10 @@
     <message>
         <source>{0}{1} per bucket</source>
         <translation>구간별 {0}{1}</translation>
+    </message>
+    <message>
+        <source>{0}{1} per bucket over {n_rows:,} segments{way}{note}; whiskers: 95% bootstrap interval ({BOOTSTRAP:,} resamples, seed {SEED}). Click a bar to select its segments.</source>
+        <translation>세그먼트 {n_rows:,}개에 대한 구간별 {0}{1}{way}{note}. 오차 막대: 95% 부트스트랩 구간 (재표본 {BOOTSTRAP:,}회, 시드 {SEED}). 막대를 클릭하면 해당 세그먼트를 선택합니다.</translation>
     </message>
 </context>
 <context>
@@ -165,6 +177,10 @@
     <message>
         <source>Stop scoring; the rows scored so far stay</source>
         <translation>채점을 중지합니다. 지금까지 채점한 행은 유지됩니다</translation>
+    </message>
+    <message>
+        <source>Scoring cancelled: {done:,} of {total:,} rows scored. Export writes those rows; Resume scoring scores the rest.</source>
+        <translation>채점을 취소했습니다: {total:,}행 중 {done:,}행 채점됨. 내보내기는 채점된 행만 씁니다. 나머지는 &quot;채점 재개&quot;로 채점하세요.</translation>
     </message>
     <message>
         <source>Scoring failed.</source>
@@ -271,6 +287,10 @@
         <translation> 채점 중: 지금까지 {0:,}개 채점됨.</translation>
     </message>
     <message>
+        <source>Sentence {0}{1} over {scope}.{scoring} Drag across a histogram to select the segments in that range; click a bar to select its segments.</source>
+        <translation>{scope}에 대한 문장 {0}{1}.{scoring} 히스토그램에서 끌면 그 범위의 세그먼트를 선택하고, 막대를 클릭하면 해당 세그먼트를 선택합니다.</translation>
+    </message>
+    <message>
         <source>Sentence {0} per system</source>
         <translation>시스템별 문장 {0}</translation>
     </message>
@@ -368,6 +388,10 @@
         <translation>차이</translation>
     </message>
     <message>
+        <source>Keep rows where system A beats system B by at least x (on a penalty such as MQM, beating is scoring lower: A − B ≤ −x)</source>
+        <translation>시스템 A가 시스템 B보다 x 이상 앞서는 행만 남기기 (MQM처럼 감점식 지표에서는 더 낮은 점수가 앞서는 것: A − B ≤ −x)</translation>
+    </message>
+    <message>
         <source>in</source>
         <translation>위치</translation>
     </message>
@@ -460,6 +484,10 @@ Set outside the filter bar; ✕ removes this filter.</source>
 </context>
 <context>
     <name>InfluenceModel</name>
+    <message>
+        <source>Segment {0}: without it, {a} − {b} would be {1:.4f} {2} (it helps {side}). Click to show it in the table.</source>
+        <translation>세그먼트 {0}: 이 세그먼트가 없으면 {a} − {b}는 {1:.4f} {2}입니다 ({side}에 유리). 클릭하면 표에 표시합니다.</translation>
+    </message>
     <message>
         <source>score(A) − score(B) over the rows shown, minus the same without this segment</source>
         <translation>표시된 행에 대한 score(A) − score(B)에서 이 세그먼트를 뺀 같은 값을 뺀 것</translation>
@@ -566,8 +594,16 @@ Set outside the filter bar; ✕ removes this filter.</source>
         <translation>범례: {text}</translation>
     </message>
     <message>
+        <source>Each part is shaded by the longest matched n-gram it belongs to: the further along the scale, the longer the match.</source>
+        <translation>각 부분은 자신이 속한 가장 긴 일치 n-gram에 따라 음영이 달라집니다. 척도에서 오른쪽으로 갈수록 더 긴 일치입니다.</translation>
+    </message>
+    <message>
         <source>Tokens of the longest common subsequence of output and reference.</source>
         <translation>출력과 참조 번역의 최장 공통 부분 수열(LCS)에 속한 토큰입니다.</translation>
+    </message>
+    <message>
+        <source>Against the baseline: bold underlined text is matched by the chosen system and not by the baseline; struck-through text the reverse.</source>
+        <translation>기준 시스템 대비: 굵은 밑줄 텍스트는 선택한 시스템만 일치한 부분이고, 취소선 텍스트는 그 반대입니다.</translation>
     </message>
 </context>
 <context>
@@ -617,12 +653,20 @@ Set outside the filter bar; ✕ removes this filter.</source>
 <context>
     <name>NgramModel</name>
     <message>
+        <source>“{0}” ({1}-gram): matched {2:,} times by {a} and {3:,} times by {b}, in {4:,} segments. Click to select those segments.</source>
+        <translation>“{0}” ({1}-gram): 세그먼트 {4:,}개에서 {a}가 {2:,}회, {b}가 {3:,}회 일치. 클릭하면 해당 세그먼트를 선택합니다.</translation>
+    </message>
+    <message>
         <source>times A&apos;s output matches it in the references (clipped)</source>
         <translation>A의 출력이 참조 번역에서 일치한 횟수 (클리핑 적용)</translation>
     </message>
     <message>
         <source>times B&apos;s output matches it in the references (clipped)</source>
         <translation>B의 출력이 참조 번역에서 일치한 횟수 (클리핑 적용)</translation>
+    </message>
+    <message>
+        <source>(A + 1) / (A + B + 2): near 1 when only A matches it, near 0 when only B does</source>
+        <translation>(A + 1) / (A + B + 2): A만 일치하면 1에 가깝고, B만 일치하면 0에 가까움</translation>
     </message>
 </context>
 <context>
@@ -631,6 +675,10 @@ Set outside the filter bar; ✕ removes this filter.</source>
         <source>Open comparison — Matchlight</source>
         <extracomment>``read(specs)``: a :class:`BackgroundCall` (not started) that reads the files of ``specs``; its value is a :class:`Comparison` or an object with a ``comparison`` attribute.</extracomment>
         <translation>비교 열기 — Matchlight</translation>
+    </message>
+    <message>
+        <source>Line-aligned files: one segment per line (or one row of a TSV/CSV/JSONL file). All files must have the same number of segments.</source>
+        <translation>줄 단위로 정렬된 파일: 한 줄(또는 TSV/CSV/JSONL 파일의 한 행)이 세그먼트 하나입니다. 모든 파일의 세그먼트 수가 같아야 합니다.</translation>
     </message>
     <message>
         <source>Source (optional)</source>
@@ -643,6 +691,10 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <message>
         <source>system</source>
         <translation>시스템</translation>
+    </message>
+    <message>
+        <source>Files dropped with the comparison that are not one of its texts. Add any of them by hand with Add reference / Add system if they are.</source>
+        <translation>비교와 함께 끌어다 놓았지만 비교할 텍스트가 아닌 파일입니다. 비교할 텍스트라면 &quot;참조 번역 추가&quot; / &quot;시스템 추가&quot;로 직접 추가하세요.</translation>
     </message>
     <message>
         <source>Stop reading</source>
@@ -728,6 +780,10 @@ Set outside the filter bar; ✕ removes this filter.</source>
         <source>corpus {0} against all {n_refs} references</source>
         <translation>참조 번역 {n_refs}개 전체에 대한 코퍼스 {0}</translation>
     </message>
+    <message>
+        <source>lines equal to {name} (whitespace normalised); near: sentence {0} ≥ {1:g} against {name} alone</source>
+        <translation>{name}과(와) 같은 줄 (공백 정규화), 근접: {name} 하나만 기준으로 문장 {0} ≥ {1:g}</translation>
+    </message>
 </context>
 <context>
     <name>ReferencesPanel</name>
@@ -751,6 +807,14 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <message>
         <source>Scoring… this view appears when every segment is scored.</source>
         <translation>채점 중… 모든 세그먼트의 채점이 끝나면 이 보기가 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>Corpus {0} of each system against each reference alone and against all {n_refs}, over {1:,} segments, scored by the engine with one reference at a time. &apos;= ref&apos; counts the lines identical to that reference (near: sentence {2} ≥ {3:g} against it alone); a reference far closer to one system than to the others is flagged.</source>
+        <translation>세그먼트 {1:,}개에 대해 각 시스템의 코퍼스 {0}을(를) 참조 번역 하나씩, 그리고 참조 번역 {n_refs}개 전체를 기준으로 계산했습니다 (엔진이 참조 번역을 하나씩 채점). &apos;= ref&apos;는 해당 참조 번역과 똑같은 줄 수입니다 (근접: 그 참조 번역만 기준으로 문장 {2} ≥ {3:g}). 다른 시스템보다 한 시스템에 훨씬 가까운 참조 번역은 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>One reference: corpus {0} per system, and the lines identical to the reference, over {1:,} segments.</source>
+        <translation>참조 번역 1개: 세그먼트 {1:,}개에 대한 시스템별 코퍼스 {0}과(와) 참조 번역과 똑같은 줄.</translation>
     </message>
 </context>
 <context>
@@ -828,6 +892,10 @@ Set outside the filter bar; ✕ removes this filter.</source>
         <source> ({0:,} distinct spots drawn)</source>
         <translation> (서로 다른 점 {0:,}개 그림)</translation>
     </message>
+    <message>
+        <source>{0:,} segments, one point each{spots}.{mark_note} Click a point to show its segment in the table; drag a box to select the segments inside it; the wheel zooms.</source>
+        <translation>세그먼트 {0:,}개, 세그먼트마다 점 하나{spots}.{mark_note} 점을 클릭하면 표에 해당 세그먼트를 표시하고, 상자를 끌면 그 안의 세그먼트를 선택하며, 휠로 확대/축소합니다.</translation>
+    </message>
 </context>
 <context>
     <name>SegmentTableModel</name>
@@ -851,6 +919,18 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <message>
         <source>Output of {name}</source>
         <translation>{name}의 출력</translation>
+    </message>
+    <message>
+        <source>higher</source>
+        <translation>높을수록</translation>
+    </message>
+    <message>
+        <source>lower</source>
+        <translation>낮을수록</translation>
+    </message>
+    <message>
+        <source>{0} of {name} minus that of the baseline {base} ({way} is better: green where the system is better, red where it is worse)</source>
+        <translation>{name}의 {0}에서 기준 시스템 {base}의 값을 뺀 값 ({way} 좋음: 시스템이 더 나으면 초록, 더 나쁘면 빨강)</translation>
     </message>
 </context>
 <context>
@@ -912,6 +992,14 @@ Set outside the filter bar; ✕ removes this filter.</source>
         <translation>A와 B로 서로 다른 두 시스템을 고르세요.</translation>
     </message>
     <message>
+        <source>&lt;b&gt;Matched by {a_name}, not by {b_name}&lt;/b&gt;: n-grams (1–{MAX_ORDER}) {a_name} matches in the references more often than {b_name}</source>
+        <translation>&lt;b&gt;{a_name}만 일치, {b_name}은(는) 불일치&lt;/b&gt;: {a_name}이(가) {b_name}보다 참조 번역에서 더 자주 일치시킨 n-gram (1–{MAX_ORDER})</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Matched by {b_name}, not by {a_name}&lt;/b&gt;: n-grams {b_name} matches in the references more often than {a_name}</source>
+        <translation>&lt;b&gt;{b_name}만 일치, {a_name}은(는) 불일치&lt;/b&gt;: {b_name}이(가) {a_name}보다 참조 번역에서 더 자주 일치시킨 n-gram</translation>
+    </message>
+    <message>
         <source>helping {a_name} most</source>
         <translation>{a_name}에 가장 유리한</translation>
     </message>
@@ -924,8 +1012,16 @@ Set outside the filter bar; ✕ removes this filter.</source>
         <translation>, 낮을수록 좋음</translation>
     </message>
     <message>
+        <source>Over {0:,} segments; {1:,} distinct n-grams are matched by either system. compare-mt&apos;s score (matches of A + {ALPHA:g}) / (matches of A + matches of B + {2:g}), top {TOP} each way, BLEU&apos;s tokens.{lead} Click an n-gram to select the segments where it is matched; click a segment to show it in the table.</source>
+        <translation>세그먼트 {0:,}개에서 두 시스템 중 하나라도 일치시킨 서로 다른 n-gram은 {1:,}개입니다. compare-mt 점수 (A의 일치 + {ALPHA:g}) / (A의 일치 + B의 일치 + {2:g}), 방향별 상위 {TOP}개, BLEU 토큰 기준.{lead} n-gram을 클릭하면 일치한 세그먼트를 선택하고, 세그먼트를 클릭하면 표에 표시합니다.</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;What moves the corpus {label}&lt;/b&gt;: not available — {0}</source>
         <translation>&lt;b&gt;코퍼스 {label}을(를) 움직이는 요인&lt;/b&gt;: 사용할 수 없음 — {0}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What moves the corpus {label}&lt;/b&gt;: segments whose removal would change {a_name} − {b_name} most, {side}&apos;s way</source>
+        <translation>&lt;b&gt;코퍼스 {label}을(를) 움직이는 요인&lt;/b&gt;: 빼면 {a_name} − {b_name}이(가) {side} 쪽으로 가장 크게 바뀌는 세그먼트</translation>
     </message>
     <message>
         <source>“{0}” matched by {a} or {b}</source>
@@ -1002,6 +1098,10 @@ The annotation was not made: Matchlight saves every edit at once.</source>
     <message>
         <source>Cannot save the session</source>
         <translation>세션을 저장할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>{0}; nothing more is written to it. Your edits are kept: use Save as to keep them in a file.</source>
+        <translation>{0}. 이 파일에는 더 이상 쓰지 않습니다. 편집 내용은 유지되므로 &quot;다른 이름으로 저장&quot;으로 파일에 보존하세요.</translation>
     </message>
     <message>
         <source>Every edit is saved again.</source>
@@ -1221,12 +1321,24 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
         <translation>모든 세그먼트의 채점이 끝날 때까지 기다리세요</translation>
     </message>
     <message>
+        <source>Each system is tested against the baseline on the segments shown, as sacreBLEU&apos;s --paired-bs / --paired-ar do. Press Run.</source>
+        <translation>표시된 세그먼트에서 각 시스템을 기준 시스템과 비교해 검정합니다 (sacreBLEU의 --paired-bs / --paired-ar와 같음). &quot;실행&quot;을 누르세요.</translation>
+    </message>
+    <message>
         <source>Paired bootstrap resampling with {0:,} resamples</source>
         <translation>재표본 {0:,}회의 대응 부트스트랩 재표본추출</translation>
     </message>
     <message>
+        <source>Paired approximate randomization with {0:,} trials (means and intervals from {DEFAULT_BOOTSTRAP_SAMPLES:,} bootstrap resamples)</source>
+        <translation>{0:,}회 시행한 대응 근사 무작위화 검정 (평균과 구간은 부트스트랩 재표본 {DEFAULT_BOOTSTRAP_SAMPLES:,}회로 계산)</translation>
+    </message>
+    <message>
         <source>{0} ({1:,} segments lack a value for some system)</source>
         <translation>{0} (세그먼트 {1:,}개는 일부 시스템의 값이 없음)</translation>
+    </message>
+    <message>
+        <source>{kind}, seed {0}, on {scope}, against {1}. Score (bootstrap mean ± 95% CI); p is the probability of a difference at least this large if the system and the baseline came from the same process; * marks p ≤ {ALPHA}, and then better or worse than the baseline says which way, by the column&apos;s direction.</source>
+        <translation>{kind}, 시드 {0}, 대상 {scope}, 기준 {1}. 점수(부트스트랩 평균 ± 95% 신뢰구간). p는 시스템과 기준 시스템이 같은 과정에서 나왔다고 할 때 이만큼 이상의 차이가 날 확률입니다. *는 p ≤ {ALPHA}를 뜻하며, 이때 기준 시스템보다 나은지 못한지는 열의 방향에 따라 표시됩니다.</translation>
     </message>
     <message>
         <source> Lower is better for {0}.</source>
@@ -1251,6 +1363,14 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <message>
         <source>All pairs not tested: {0}</source>
         <translation>모든 쌍을 검정하지 않음: {0}</translation>
+    </message>
+    <message>
+        <source>{label}: p-values of every pair of systems ({pairs} tests, the same resamples). Many pairwise tests inflate false positives: at p ≤ {ALPHA}, about one pair in twenty looks significant by chance alone, so * (bold, coloured) marks p ≤ {corrected:.4g}, the Bonferroni-corrected level ({ALPHA} / {pairs}).</source>
+        <translation>{label}: 모든 시스템 쌍의 p값 (검정 {pairs}회, 같은 재표본). 쌍별 검정을 여러 번 하면 위양성이 늘어납니다. p ≤ {ALPHA}에서는 스무 쌍 중 한 쌍꼴로 우연만으로 유의해 보이므로, *(굵게, 색 표시)는 본페로니 보정 수준({ALPHA} / {pairs})인 p ≤ {corrected:.4g}를 뜻합니다.</translation>
+    </message>
+    <message>
+        <source> With {0:,} {draws} no p-value is below {smallest:.4g}: no pair can reach that level.</source>
+        <translation> {0:,}회의 {draws}(으)로는 p값이 {smallest:.4g}보다 작아질 수 없으므로 어떤 쌍도 그 수준에 이르지 못합니다.</translation>
     </message>
 </context>
 <context>
@@ -1284,6 +1404,22 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
 <context>
     <name>SummaryWidget</name>
     <message>
+        <source>A reference that equals one system&apos;s output on far more lines than any other system&apos;s favours that system: its figures above are inflated (Compare systems ▸ References scores each reference alone)</source>
+        <translation>다른 시스템보다 한 시스템의 출력과 훨씬 많은 줄이 똑같은 참조 번역은 그 시스템에 유리하므로 위의 수치가 부풀려져 있습니다 (시스템 비교 ▸ 참조 번역에서 참조 번역을 하나씩 채점할 수 있음)</translation>
+    </message>
+    <message>
+        <source>Corpus BLEU and chrF come from the summed statistics (as sacreBLEU&apos;s corpus scores); ROUGE F is the plain mean of the sentence scores.</source>
+        <translation>코퍼스 BLEU와 chrF는 합산한 통계에서 계산합니다 (sacreBLEU의 코퍼스 점수와 같음). ROUGE F는 문장 점수의 단순 평균입니다.</translation>
+    </message>
+    <message>
+        <source>The scoring settings that differ from sacreBLEU&apos;s and rouge-score&apos;s defaults (Scoring ▸ Scoring settings)</source>
+        <translation>sacreBLEU와 rouge-score의 기본값과 다른 채점 설정 (채점 ▸ 채점 설정)</translation>
+    </message>
+    <message>
+        <source>Rows of each system whose output is in another language than the references, and rows that copy the source (Show ▸ in the filter bar keeps them); lines too short to tell are never counted</source>
+        <translation>시스템별로 출력이 참조 번역과 다른 언어인 행과 원문을 복사한 행 (필터 막대의 &quot;표시&quot;로 남길 수 있음). 판단하기에 너무 짧은 줄은 세지 않습니다</translation>
+    </message>
+    <message>
         <source>sentence BLEU</source>
         <translation>문장 BLEU</translation>
     </message>
@@ -1294,6 +1430,10 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <message>
         <source>Click a bin to select that system&apos;s rows in it (the nearest curve)</source>
         <translation>구간을 클릭하면 그 안에 있는 해당 시스템(가장 가까운 곡선)의 행을 선택합니다</translation>
+    </message>
+    <message>
+        <source>The reproducibility signatures of the figures above (sacreBLEU&apos;s and rouge-score&apos;s own where they exist); they are also written with every export</source>
+        <translation>위 수치의 재현성 시그니처 (있는 경우 sacreBLEU와 rouge-score 자체의 것). 내보낼 때마다 함께 기록됩니다</translation>
     </message>
     <message>
         <source>Copy signatures</source>
@@ -1362,6 +1502,14 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <message>
         <source> and the {0:,} filtered rows</source>
         <translation> 및 필터링된 {0:,}행</translation>
+    </message>
+    <message>
+        <source>[n]: significance cluster (1 best) over {0}; paired bootstrap, p &lt; {SIGNIFICANCE_THRESHOLD}.</source>
+        <translation>[n]: {0}에 대한 유의성 군집 (1이 최고), 대응 부트스트랩, p &lt; {SIGNIFICANCE_THRESHOLD}.</translation>
+    </message>
+    <message>
+        <source>A system starts a new cluster when it is significantly worse (paired bootstrap, p &lt; {SIGNIFICANCE_THRESHOLD}, {CLUSTER_SAMPLES:,} resamples, seed {CLUSTER_SEED}) than the best system of the current cluster; the filtered rows are ranked on their own. A figure&apos;s tooltip says whom it was tested against.</source>
+        <translation>현재 군집의 최고 시스템보다 유의하게 나쁘면(대응 부트스트랩, p &lt; {SIGNIFICANCE_THRESHOLD}, 재표본 {CLUSTER_SAMPLES:,}회, 시드 {CLUSTER_SEED}) 새 군집이 시작됩니다. 필터링된 행은 따로 순위를 매깁니다. 각 수치의 도움말에 비교 대상이 나옵니다.</translation>
     </message>
     <message>
         <source> Lower is better for {0}.</source>
@@ -1494,8 +1642,20 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
         <translation>세션 파일에는 자체 파일이 들어 있으므로 --sample, --src, --ref, --hyp와 함께 쓰지 마세요.</translation>
     </message>
     <message>
-        <source>Unexpected error — Matchlight</source>
+        <source>Matchlight ran into an unexpected problem and could not finish what it was doing:
+
+{detail} ({0})
+
+Your files were not changed. The technical details were written to the error output (stderr); please include them when you report this.</source>
         <extracomment>How long a Python thread may hold the GIL while another one waits for it (Python&apos;s default is 5 ms). The GUI thread gives the GIL up at every call into Qt, and while the highlight thread computes rows it then waits up to the whole interval to get it back, at every call: a repaint of the table takes many times as long.</extracomment>
+        <translation>Matchlight에 예기치 않은 문제가 발생해 작업을 마치지 못했습니다:
+
+{detail} ({0})
+
+파일은 변경되지 않았습니다. 기술적인 세부 정보는 오류 출력(stderr)에 기록되었으니 문제를 보고할 때 함께 보내 주세요.</translation>
+    </message>
+    <message>
+        <source>Unexpected error — Matchlight</source>
         <translation>예기치 않은 오류 — Matchlight</translation>
     </message>
     <message>
@@ -1528,6 +1688,10 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <message>
         <source>word F-measure</source>
         <translation>단어 F-점수</translation>
+    </message>
+    <message>
+        <source>counts are reference words; a bucket&apos;s segments are those whose reference has such a word</source>
+        <translation>빈도는 참조 번역의 단어 수이며, 구간의 세그먼트는 참조 번역에 그런 단어가 있는 세그먼트입니다</translation>
     </message>
     <message>
         <source>reference length (tokens)</source>
@@ -1571,6 +1735,14 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <message>
         <source>Invalid regular expression: {exc}</source>
         <translation>잘못된 정규식: {exc}</translation>
+    </message>
+    <message>
+        <source>Rows where some system&apos;s output is the source, or nearly (numbers, URLs, names and rows whose reference keeps the source do not count)</source>
+        <translation>어떤 시스템의 출력이 원문과 같거나 거의 같은 행 (숫자, URL, 이름, 참조 번역이 원문을 그대로 둔 행은 제외)</translation>
+    </message>
+    <message>
+        <source>Rows where some system&apos;s output is in another language than the references ({language}); lines too short to tell are never counted</source>
+        <translation>어떤 시스템의 출력이 참조 번역({language})과 다른 언어인 행. 판단하기에 너무 짧은 줄은 세지 않습니다</translation>
     </message>
 </context>
 <context>
@@ -1635,6 +1807,10 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <message>
         <source>Cyrillic</source>
         <translation>키릴 문자</translation>
+    </message>
+    <message>
+        <source>No installed font draws {scripts} (such as {sample}): it shows as boxes. Install one (Debian/Ubuntu: sudo apt install {packages}) and restart Matchlight; the scores are not affected.</source>
+        <translation>{scripts}({sample} 등)을(를) 표시할 글꼴이 설치되어 있지 않아 네모로 보입니다. 글꼴을 설치하고(Debian/Ubuntu: sudo apt install {packages}) Matchlight를 다시 시작하세요. 점수에는 영향이 없습니다.</translation>
     </message>
 </context>
 <context>
@@ -1951,12 +2127,26 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
         <translation>• {0} ({1}): 다음 위치에 없음: </translation>
     </message>
     <message>
+        <source>{0}: these input files are missing:
+{names}
+
+The session was not changed; put the files back (next to the session file, or where they were) and open it again.</source>
+        <translation>{0}: 다음 입력 파일이 없습니다:
+{names}
+
+세션은 변경되지 않았습니다. 파일을 (세션 파일 옆이나 원래 위치에) 되돌려 놓고 다시 여세요.</translation>
+    </message>
+    <message>
         <source>These input files changed since the session was saved: </source>
         <translation>세션을 저장한 뒤 다음 입력 파일이 바뀌었습니다: </translation>
     </message>
     <message>
         <source>These imported files changed since the session was saved; the values saved in the session are used: </source>
         <translation>세션을 저장한 뒤 다음 가져온 파일이 바뀌었습니다. 세션에 저장된 값을 사용합니다: </translation>
+    </message>
+    <message>
+        <source>Of the {0} errors, {1} are where they were, {2} were re-attached where their text moved, and {3} could not be found and are flagged (listed in the Annotation panel; fix or delete them).</source>
+        <translation>오류 {0}개 중 {1}개는 원래 위치에 있고, {2}개는 텍스트가 옮겨진 위치에 다시 연결되었으며, {3}개는 찾을 수 없어 표시해 두었습니다 (주석 패널에 나열됨. 고치거나 삭제하세요).</translation>
     </message>
     <message>
         <source>The file is damaged; what could be read is shown: </source>
@@ -1978,8 +2168,12 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
 <context>
     <name>settings</name>
     <message>
-        <source>default</source>
+        <source>How the sentences of a segment are marked. ROUGE-Lsum scores sentence by sentence; BLEU and chrF read the marked sentences joined by spaces (the marker is never a word).</source>
         <extracomment>Combo-box data standing for &quot;no separator&quot; (item data is never None: PySide6 6.12 on CPython 3.11 drops a reference to None whenever None item data comes back to Python). Spin-box bounds of an ``int`` setting without its own. The metrics&apos; groups are laid out in this many columns. The tallest the settings get before they scroll, in pixels.</extracomment>
+        <translation>세그먼트 안의 문장을 구분하는 방법입니다. ROUGE-Lsum은 문장 단위로 채점하고, BLEU와 chrF는 구분된 문장을 공백으로 이어 읽습니다 (구분자는 단어로 취급되지 않음).</translation>
+    </message>
+    <message>
+        <source>default</source>
         <translation>기본값</translation>
     </message>
 </context>
