@@ -98,7 +98,7 @@ NOT_LANGUAGE = re.compile(
 )
 
 #: Literals that are language-free by design (checked by hand); keep this short.
-ALLOWED = frozenset({"Matchlight", "CSV", "LaTeX", "HTML", "SVG", "PNG", "JSON", "…", "—"})
+ALLOWED = frozenset({"Matchlight", "CSV", "LaTeX", "HTML", "SVG", "PNG", "JSON", "Aa", "English"})
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def _name(func: ast.expr) -> str:
 
 
 def _is_language(text: str) -> bool:
-    stripped = text.strip()
+    stripped = re.sub(r"<[^>]*>", "", text).strip()  # markup alone is not language
     if not stripped or stripped in ALLOWED:
         return False
     if NOT_LANGUAGE.match(stripped):
