@@ -77,6 +77,10 @@ def test_the_wheel_holds_every_module_and_the_sample(wheel: zipfile.ZipFile) -> 
     assert len(sample) >= 4
     for name in sample:
         assert f"matchlight/resources/sample/{name}" in names
+    translations = {p.name for p in (ROOT / "resources" / "i18n").glob("*.qm")}
+    assert translations
+    for name in translations:
+        assert f"matchlight/resources/i18n/{name}" in names
 
 
 def test_the_entry_point_is_in_the_namespace(wheel: zipfile.ZipFile) -> None:

@@ -15,7 +15,18 @@ from pathlib import Path
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QObject,
+    QPoint,
+    QRect,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -50,7 +61,9 @@ __all__ = [
 def better_note(column: ScoreColumn) -> str:
     """``" (lower is better)"`` for a penalty such as MQM or TER, else nothing: said next to
     a column's name wherever a chart's bars or points read "higher" one way."""
-    return "" if column.higher_is_better else " (lower is better)"
+    return (
+        "" if column.higher_is_better else QCoreApplication.translate("base", " (lower is better)")
+    )
 
 
 def make_plot(*, view_box: pg.ViewBox | None = None) -> pg.PlotItem:
@@ -235,12 +248,18 @@ class ChartPanel(QWidget):
         self.caption.setWordWrap(True)
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.export_button = QToolButton()
-        self.export_button.setText("Export")
-        self.export_button.setToolTip("Save the chart as a PNG or SVG file")
+        self.export_button.setText(QCoreApplication.translate("ChartPanel", "Export"))
+        self.export_button.setToolTip(
+            QCoreApplication.translate("ChartPanel", "Save the chart as a PNG or SVG file")
+        )
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.export_button)
-        menu.addAction("PNG image…").triggered.connect(self._on_export_png)
-        menu.addAction("SVG vector image…").triggered.connect(self._on_export_svg)
+        menu.addAction(QCoreApplication.translate("ChartPanel", "PNG image…")).triggered.connect(
+            self._on_export_png
+        )
+        menu.addAction(
+            QCoreApplication.translate("ChartPanel", "SVG vector image…")
+        ).triggered.connect(self._on_export_svg)
         self.export_button.setMenu(menu)
         self.graphics: pg.GraphicsLayoutWidget | None = None
         self._layout = QVBoxLayout(self)
@@ -407,7 +426,9 @@ class ChartPanel(QWidget):
             self.refresh_now()
         item = self.export_item()
         if item is None or self.placeholder.isVisible():
-            self.export_failed.emit("There is nothing to export yet.")
+            self.export_failed.emit(
+                QCoreApplication.translate("ChartPanel", "There is nothing to export yet.")
+            )
             return None
         core = self.link.core
         comparison = None if core is None else core.comparison

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Slot
+from PySide6.QtCore import QCoreApplication, QPointF, Slot
 from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QWidget
 
 from matchlight.core.analysis.buckets import (
@@ -243,25 +243,34 @@ def compute_buckets(
         )
         progress(1.0)
         count = np.broadcast_to(words.ref_total, (n_sys, len(words.labels))).T.copy()
-        where = "the reference" if counts is None else (counts_name or "the training corpus")
+        where = (
+            QCoreApplication.translate("buckets", "the reference")
+            if counts is None
+            else (counts_name or QCoreApplication.translate("buckets", "the training corpus"))
+        )
         return BucketResult(
-            by=f"word frequency in {where}",
-            what="word F-measure",
+            by=QCoreApplication.translate("buckets", "word frequency in {where}").format(
+                where=where
+            ),
+            what=QCoreApplication.translate("buckets", "word F-measure"),
             labels=words.labels,
             means=words.fmeasure.T.copy(),
             low=words.fmeasure_low.T.copy(),
             high=words.fmeasure_high.T.copy(),
             counts=count.astype(np.int64),
             rows=tuple(tuple(r for _ in range(n_sys)) for r in words.rows),
-            note="counts are reference words; a bucket's segments are those whose reference "
-            "has such a word",
+            note=QCoreApplication.translate(
+                "buckets",
+                "counts are reference words; a bucket's segments are those whose reference "
+                "has such a word",
+            ),
         )
     if column is None:
         raise ValueError("choose a score column")
     if by == BY_LENGTH:
         lengths = np.array([len(t) for t in _tokens(text.references[0], tokenizer, cancelled)])
         buckets = length_buckets(lengths)
-        what_by = "reference length (tokens)"
+        what_by = QCoreApplication.translate("buckets", "reference length (tokens)")
     elif by == BY_RATIO:
         if not (table.has("hyp_len") and table.has("ref_len")):
             raise ValueError("the length ratio needs BLEU's token counts: score BLEU")
@@ -269,7 +278,7 @@ def compute_buckets(
             np.stack([table.column("hyp_len", s) for s in range(n_sys)]),
             np.stack([table.column("ref_len", s) for s in range(n_sys)]),
         )
-        what_by = "output length / reference length"
+        what_by = QCoreApplication.translate("buckets", "output length / reference length")
     else:
         if labels is None:
             raise ValueError("no such label column")
@@ -316,7 +325,7 @@ def compute_buckets(
         members.append(tuple(cell.rows for cell in cells))
         progress(0.1 + 0.9 * (b + 1) / n_buckets)
     if not corpus:
-        what = f"mean sentence {info.label}"
+        what = QCoreApplication.translate("buckets", "mean sentence {0}").format(info.label)
     elif info.corpus == "stats":
         what = f"corpus {info.label}"
     else:  # a mean's corpus figure is the mean
@@ -339,7 +348,7 @@ class BucketsPanel(JobPanel):
 
     title = "Buckets"
     job_name = "matchlight-buckets"
-    failure = "The buckets could not be computed"
+    failure = QCoreApplication.translate("BucketsPanel", "The buckets could not be computed")
 
     def __init__(
         self, link: ChartLink, parent: QWidget | None = None, *, ask_file: AskFile | None = None
@@ -347,25 +356,47 @@ class BucketsPanel(JobPanel):
         super().__init__(link, parent)
         self.ask_file = ask_file or ask_frequency_file
         self.by_combo = QComboBox()
-        self.by_combo.setToolTip("How segments are grouped")
+        self.by_combo.setToolTip(
+            QCoreApplication.translate("BucketsPanel", "How segments are grouped")
+        )
         self.metric_combo = QComboBox()
-        self.metric_combo.setToolTip("The score column shown per bucket")
+        self.metric_combo.setToolTip(
+            QCoreApplication.translate("BucketsPanel", "The score column shown per bucket")
+        )
         self.statistic_combo = QComboBox()
-        self.statistic_combo.addItem("mean of segment scores", STAT_MEAN)
-        self.statistic_combo.addItem("corpus score per bucket", STAT_CORPUS)
+        self.statistic_combo.addItem(
+            QCoreApplication.translate("BucketsPanel", "mean of segment scores"), STAT_MEAN
+        )
+        self.statistic_combo.addItem(
+            QCoreApplication.translate("BucketsPanel", "corpus score per bucket"), STAT_CORPUS
+        )
         self.statistic_combo.setToolTip(
-            "Mean of the segment scores of each bucket, or the corpus score of the bucket's "
-            "segments from their summed statistics (corpus BLEU per bucket, as compare-mt "
-            "plots it); the same for a column whose corpus figure is a mean (ROUGE)"
+            QCoreApplication.translate(
+                "BucketsPanel",
+                "Mean of the segment scores of each bucket, or the corpus score of the "
+                "bucket's segments from their summed statistics (corpus BLEU per bucket, "
+                "as compare-mt plots it); the same for a column whose corpus figure is a "
+                "mean (ROUGE)",
+            )
         )
         self.frequency_combo = QComboBox()
-        self.frequency_combo.addItem("in the reference", FREQ_REFERENCE)
-        self.frequency_combo.addItem("from a count file…", FREQ_COUNTS)
-        self.frequency_combo.addItem("from a training text…", FREQ_TEXT)
+        self.frequency_combo.addItem(
+            QCoreApplication.translate("BucketsPanel", "in the reference"), FREQ_REFERENCE
+        )
+        self.frequency_combo.addItem(
+            QCoreApplication.translate("BucketsPanel", "from a count file…"), FREQ_COUNTS
+        )
+        self.frequency_combo.addItem(
+            QCoreApplication.translate("BucketsPanel", "from a training text…"), FREQ_TEXT
+        )
         self.frequency_combo.setToolTip(
-            "Where word frequencies come from: the (first) reference, where no word is rarer "
-            "than 1; or a training corpus, as a word<TAB>count file (compare-mt's "
-            "--freq_count_file) or as its text (--freq_corpus_file, split by BLEU's tokenizer)"
+            QCoreApplication.translate(
+                "BucketsPanel",
+                "Where word frequencies come from: the (first) reference, where no word is "
+                "rarer than 1; or a training corpus, as a word<TAB>count file "
+                "(compare-mt's --freq_count_file) or as its text (--freq_corpus_file, "
+                "split by BLEU's tokenizer)",
+            )
         )
         #: The word frequencies' file (None: the reference's own counts).
         self.frequency_source: FrequencySource | None = None
@@ -449,7 +480,11 @@ class BucketsPanel(JobPanel):
         self.frequency_combo.setCurrentIndex(self.frequency_combo.findData(kind))
         self.frequency_combo.blockSignals(False)
         if source is not None:
-            self.frequency_combo.setToolTip(f"Word frequencies from {source.path}")
+            self.frequency_combo.setToolTip(
+                QCoreApplication.translate("BucketsPanel", "Word frequencies from {0}").format(
+                    source.path
+                )
+            )
         self.schedule()
 
     @Slot(int)
@@ -458,9 +493,19 @@ class BucketsPanel(JobPanel):
         if kind == FREQ_REFERENCE:
             self.set_frequency_source(None)
             return
-        what = "word<TAB>count file" if kind == FREQ_COUNTS else "training text"
+        what = (
+            QCoreApplication.translate("BucketsPanel", "word<TAB>count file")
+            if kind == FREQ_COUNTS
+            else QCoreApplication.translate("BucketsPanel", "training text")
+        )
         start = str(Path(self.frequency_source.path).parent) if self.frequency_source else ""
-        path = self.ask_file(self, f"Word frequencies: a {what}", start)
+        path = self.ask_file(
+            self,
+            QCoreApplication.translate("BucketsPanel", "Word frequencies: a {what}").format(
+                what=what
+            ),
+            start,
+        )
         if path:
             self.set_frequency_source(FrequencySource(str(kind), path))
         else:  # cancelled: keep what was chosen
@@ -476,10 +521,12 @@ class BucketsPanel(JobPanel):
         table = self.link.table
         items: list[tuple[str, object]] = []
         if table is not None:
-            items = [("reference length", BY_LENGTH)]
+            items = [(QCoreApplication.translate("BucketsPanel", "reference length"), BY_LENGTH)]
             if table.has("hyp_len"):
-                items.append(("length ratio", BY_RATIO))
-            items.append(("word frequency", BY_FREQUENCY))
+                items.append((QCoreApplication.translate("BucketsPanel", "length ratio"), BY_RATIO))
+            items.append(
+                (QCoreApplication.translate("BucketsPanel", "word frequency"), BY_FREQUENCY)
+            )
             items += [(f"label: {name}", LABEL_PREFIX + name) for name in self.link.labels]
         fill_combo(self.by_combo, items)
         fill_combo(self.metric_combo, self.column_items())
@@ -511,10 +558,18 @@ class BucketsPanel(JobPanel):
         core = self.link.core
         if table is None or core is None:
             self.job.cancel()
-            self.show_placeholder("Open a comparison to compare the systems per bucket.")
+            self.show_placeholder(
+                QCoreApplication.translate(
+                    "BucketsPanel", "Open a comparison to compare the systems per bucket."
+                )
+            )
             return
         if not table.complete:
-            self.show_placeholder("Scoring… the buckets appear when every segment is scored.")
+            self.show_placeholder(
+                QCoreApplication.translate(
+                    "BucketsPanel", "Scoring… the buckets appear when every segment is scored."
+                )
+            )
             return
         rows = np.flatnonzero(self.link.population(self))
         by = self.by
@@ -531,7 +586,11 @@ class BucketsPanel(JobPanel):
         key = None if source is None else (source.kind, source.path)
         cached = None if key is None else self._frequency_cache.get(key)
         reading = f"Reading {source.name}… " if source is not None and cached is None else ""
-        self.caption.setText(f"{reading}Computing bootstrap intervals over {len(rows):,} segments…")
+        self.caption.setText(
+            QCoreApplication.translate(
+                "BucketsPanel", "{reading}Computing bootstrap intervals over {0:,} segments…"
+            ).format(len(rows), reading=reading)
+        )
 
         def work(cancelled: Callable[[], bool], progress: Callable[[float], None]) -> object:
             counts: Mapping[str, int] | None = None
@@ -635,10 +694,19 @@ class BucketsPanel(JobPanel):
         if top == bottom:
             top = 1.0
         self.plot.setYRange(bottom * 1.08, top * 1.08, padding=0)
-        way = " (lower is better)" if result.lower_is_better else ""
+        way = (
+            QCoreApplication.translate("BucketsPanel", " (lower is better)")
+            if result.lower_is_better
+            else ""
+        )
         self.plot.setLabel("left", f"{result.what}{way}")
         self.plot.setLabel("bottom", result.by)
-        self.style_plot(self.plot, f"{result.what[0].upper()}{result.what[1:]} per bucket")
+        self.style_plot(
+            self.plot,
+            QCoreApplication.translate("BucketsPanel", "{0}{1} per bucket").format(
+                result.what[0].upper(), result.what[1:]
+            ),
+        )
         self.legend.setText(
             legend_html(
                 [(theme.system(s).name(), name) for s, name in enumerate(table.systems)],
@@ -650,9 +718,20 @@ class BucketsPanel(JobPanel):
         n_rows = len(np.flatnonzero(self.link.population(self)))
         note = f" ({result.note})" if result.note else ""
         self.caption.setText(
-            f"{result.what[0].upper()}{result.what[1:]} per bucket over {n_rows:,} segments"
-            f"{way}{note}; whiskers: 95% bootstrap interval ({BOOTSTRAP:,} resamples, seed "
-            f"{SEED}). Click a bar to select its segments."
+            QCoreApplication.translate(
+                "BucketsPanel",
+                "{0}{1} per bucket over {n_rows:,} segments{way}{note}; whiskers: 95% "
+                "bootstrap interval ({BOOTSTRAP:,} resamples, seed {SEED}). Click a bar to "
+                "select its segments.",
+            ).format(
+                result.what[0].upper(),
+                result.what[1:],
+                n_rows=n_rows,
+                way=way,
+                note=note,
+                BOOTSTRAP=BOOTSTRAP,
+                SEED=SEED,
+            )
         )
 
     # -- clicks ---------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, Slot
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt, Slot
 from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
@@ -97,18 +97,29 @@ class DistributionsPanel(ChartPanel):
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(link, parent)
         self.metric_combo = QComboBox()
-        self.metric_combo.setToolTip("The score column both histograms show")
+        self.metric_combo.setToolTip(
+            QCoreApplication.translate(
+                "DistributionsPanel", "The score column both histograms show"
+            )
+        )
         self.brush_combo = QComboBox()
         self.brush_combo.setToolTip(
-            "Whose scores a dragged range or a clicked bar of the left histogram selects"
+            QCoreApplication.translate(
+                "DistributionsPanel",
+                "Whose scores a dragged range or a clicked bar of the left histogram selects",
+            )
         )
         self.a_combo = QComboBox()
         self.b_combo = QComboBox()
-        self.a_combo.setToolTip("System A of the difference A − B")
-        self.b_combo.setToolTip("System B of the difference A − B")
+        self.a_combo.setToolTip(
+            QCoreApplication.translate("DistributionsPanel", "System A of the difference A − B")
+        )
+        self.b_combo.setToolTip(
+            QCoreApplication.translate("DistributionsPanel", "System B of the difference A − B")
+        )
         for label, widget in (
             ("Score:", self.metric_combo),
-            ("Select by:", self.brush_combo),
+            (QCoreApplication.translate("DistributionsPanel", "Select by:"), self.brush_combo),
             ("Difference:", self.a_combo),
             ("−", self.b_combo),
         ):
@@ -324,10 +335,19 @@ class DistributionsPanel(ChartPanel):
         table = self.link.table
         key = self.score_key
         if table is None:
-            self.show_placeholder("Open a comparison to see its score distributions.")
+            self.show_placeholder(
+                QCoreApplication.translate(
+                    "DistributionsPanel", "Open a comparison to see its score distributions."
+                )
+            )
             return
         if key is None or not table.has(key) or not table.done.any():
-            self.show_placeholder("Scoring… the distributions appear with the first scores.")
+            self.show_placeholder(
+                QCoreApplication.translate(
+                    "DistributionsPanel",
+                    "Scoring… the distributions appear with the first scores.",
+                )
+            )
             return
         self.show_body()
         column = table.column_info(key)
@@ -343,12 +363,23 @@ class DistributionsPanel(ChartPanel):
         scope = (
             f"all {n_total:,} segments"
             if shown == n_total
-            else f"{shown:,} of {n_total:,} segments (the current selection)"
+            else QCoreApplication.translate(
+                "DistributionsPanel", "{shown:,} of {n_total:,} segments (the current selection)"
+            ).format(shown=shown, n_total=n_total)
         )
-        scoring = "" if table.complete else f" Scoring: {table.n_done:,} scored so far."
+        scoring = (
+            ""
+            if table.complete
+            else QCoreApplication.translate(
+                "DistributionsPanel", " Scoring: {0:,} scored so far."
+            ).format(table.n_done)
+        )
         self.caption.setText(
-            f"Sentence {column.label}{better_note(column)} over {scope}.{scoring} Drag across a "
-            "histogram to select the segments in that range; click a bar to select its segments."
+            QCoreApplication.translate(
+                "DistributionsPanel",
+                "Sentence {0}{1} over {scope}.{scoring} Drag across a histogram to select "
+                "the segments in that range; click a bar to select its segments.",
+            ).format(column.label, better_note(column), scope=scope, scoring=scoring)
         )
 
     def _values(self, key: str, system: int) -> FloatArray:
@@ -390,7 +421,12 @@ class DistributionsPanel(ChartPanel):
         self.score_plot.setYRange(0, top * 1.05, padding=0)
         self.score_plot.getAxis("bottom").setTicks(axis_ticks(float(edges[0]), float(edges[-1])))
         self.score_plot.setLabel("bottom", f"sentence {column.label}{better_note(column)}")
-        self.style_plot(self.score_plot, f"Sentence {column.label} per system")
+        self.style_plot(
+            self.score_plot,
+            QCoreApplication.translate("DistributionsPanel", "Sentence {0} per system").format(
+                column.label
+            ),
+        )
         per_line = self.legend_columns() // (1 if self._vertical else 2)
         self.score_legend.setText(
             legend_html(
@@ -448,7 +484,13 @@ class DistributionsPanel(ChartPanel):
         )
         self.ahead = ahead_counts(column, deltas)
         ahead_a, ties, ahead_b = self.ahead
-        title = f"{a_name} − {b_name} per segment" if a != b else "Pick two different systems"
+        title = (
+            QCoreApplication.translate(
+                "DistributionsPanel", "{a_name} − {b_name} per segment"
+            ).format(a_name=a_name, b_name=b_name)
+            if a != b
+            else QCoreApplication.translate("DistributionsPanel", "Pick two different systems")
+        )
         self.style_plot(self.delta_plot, title)
         per_line = self.legend_columns() // (1 if self._vertical else 2)
         entries = [

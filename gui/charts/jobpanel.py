@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QCoreApplication, Slot
 from PySide6.QtWidgets import QProgressBar, QWidget
 
 from matchlight.gui.charts.base import ChartPanel
@@ -34,7 +34,9 @@ class JobPanel(ChartPanel):
     #: The worker thread's name.
     job_name: ClassVar[str] = "matchlight-chart"
     #: A failed run shows "<failure>: <what went wrong>" in place of the chart.
-    failure: ClassVar[str] = "This view could not be computed"
+    failure: ClassVar[str] = QCoreApplication.translate(
+        "JobPanel", "This view could not be computed"
+    )
     #: The progress bar's widest, and whether it shows its percentage.
     progress_width: ClassVar[int] = 160
     progress_text: ClassVar[bool] = False

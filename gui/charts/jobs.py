@@ -17,7 +17,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 
 from matchlight.core.analysis.significance import SignificanceCancelled
 
@@ -152,7 +152,9 @@ class BackgroundJob(QObject):
 def describe(exc: BaseException) -> str:
     """A one-line, user-facing description of a failed computation."""
     if isinstance(exc, MemoryError):
-        return "Out of memory: try fewer rows or fewer resamples."
+        return QCoreApplication.translate(
+            "jobs", "Out of memory: try fewer rows or fewer resamples."
+        )
     detail = str(exc) or type(exc).__name__
     return f"{detail} ({type(exc).__name__})"
 

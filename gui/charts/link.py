@@ -17,7 +17,15 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, QTimer, Signal, Slot
+from PySide6.QtCore import (
+    QCoreApplication,
+    QItemSelectionModel,
+    QModelIndex,
+    QObject,
+    QTimer,
+    Signal,
+    Slot,
+)
 from PySide6.QtWidgets import QAbstractItemView
 
 from matchlight.core.analysis.selection import RowSet, SelectionData, SelectionError
@@ -249,7 +257,10 @@ class ChartLink(QObject):
             index = model.index(segment, column)
         if not index.isValid():
             self.message.emit(
-                f"Segment {segment + 1} is not among the rows the table shows (filtered out)."
+                QCoreApplication.translate(
+                    "ChartLink",
+                    "Segment {0} is not among the rows the table shows (filtered out).",
+                ).format(segment + 1)
             )
             return False
         view.setCurrentIndex(index)

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -241,9 +242,11 @@ class ReferenceModel(QAbstractTableModel):
             font.setBold(True)
             return font
         if role == Qt.ItemDataRole.ToolTipRole:
-            text = (
-                f"{pair.identical:,} of {pair.n_rows:,} lines of {pair.system} equal "
-                f"{pair.reference} (other systems: {pair.identical_baseline:g}, median)"
+            text = QCoreApplication.translate(
+                "ReferenceModel",
+                "{0:,} of {1:,} lines of {2} equal {3} (other systems: {4:g}, median)",
+            ).format(
+                pair.identical, pair.n_rows, pair.system, pair.reference, pair.identical_baseline
             )
             if pair.near is not None:
                 text += (
@@ -276,15 +279,20 @@ class ReferenceModel(QAbstractTableModel):
             )
         if section == n_refs:
             return (
-                f"corpus {report.label} against all {n_refs} references"
+                QCoreApplication.translate(
+                    "ReferenceModel", "corpus {0} against all {n_refs} references"
+                ).format(report.label, n_refs=n_refs)
                 if tooltip
                 else f"{report.label} vs all"
             )
         if 0 <= section - n_refs - 1 < n_refs:
             name = names[section - n_refs - 1]
             return (
-                f"lines equal to {name} (whitespace normalised); near: sentence "
-                f"{report.label} ≥ {report.audit.near_threshold:g} against {name} alone"
+                QCoreApplication.translate(
+                    "ReferenceModel",
+                    "lines equal to {name} (whitespace normalised); near: sentence {0} ≥ "
+                    "{1:g} against {name} alone",
+                ).format(report.label, report.audit.near_threshold, name=name)
                 if tooltip
                 else f"= {name}"
             )
@@ -300,17 +308,21 @@ class ReferencesPanel(JobPanel):
 
     title = "References"
     job_name = "matchlight-references"
-    failure = "The references could not be scored"
+    failure = QCoreApplication.translate("ReferencesPanel", "The references could not be scored")
     warning_changed = Signal(str)
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(link, parent)
         self.export_button.hide()
         self.metric_combo = QComboBox()
-        self.metric_combo.setToolTip("The score computed against each reference alone")
+        self.metric_combo.setToolTip(
+            QCoreApplication.translate(
+                "ReferencesPanel", "The score computed against each reference alone"
+            )
+        )
         compact(self.metric_combo)
         self.metric_combo.currentIndexChanged.connect(self._on_choice_changed)
-        self.controls.addWidget(QLabel("Score:"))
+        self.controls.addWidget(QLabel(QCoreApplication.translate("ReferencesPanel", "Score:")))
         self.controls.addWidget(self.metric_combo)
         self.controls.addWidget(self.progress)
         self.controls.addStretch(1)
@@ -377,10 +389,18 @@ class ReferencesPanel(JobPanel):
         core = self.link.core
         if table is None or core is None:
             self.job.cancel()
-            self.show_placeholder("Open a comparison to see what each reference contributes.")
+            self.show_placeholder(
+                QCoreApplication.translate(
+                    "ReferencesPanel", "Open a comparison to see what each reference contributes."
+                )
+            )
             return
         if not table.complete:
-            self.show_placeholder("Scoring… this view appears when every segment is scored.")
+            self.show_placeholder(
+                QCoreApplication.translate(
+                    "ReferencesPanel", "Scoring… this view appears when every segment is scored."
+                )
+            )
             return
         key = self.score_key
         if key is None:
@@ -427,16 +447,20 @@ class ReferencesPanel(JobPanel):
         self.warning.setVisible(message is not None and self.inline_warning)
         self.warning_changed.emit(message or "")
         n_refs = len(report.breakdown.references)
-        caption = (
-            f"Corpus {report.label} of each system against each reference alone and against "
-            f"all {n_refs}, over {report.n_rows:,} segments, scored by the engine with one "
-            "reference at a time. '= ref' counts the lines identical to that reference "
-            f"(near: sentence {report.label} ≥ {report.audit.near_threshold:g} against it "
-            "alone); a reference far closer to one system than to the others is flagged."
+        caption = QCoreApplication.translate(
+            "ReferencesPanel",
+            "Corpus {0} of each system against each reference alone and against all "
+            "{n_refs}, over {1:,} segments, scored by the engine with one reference at "
+            "a time. '= ref' counts the lines identical to that reference (near: "
+            "sentence {2} ≥ {3:g} against it alone); a reference far closer to one "
+            "system than to the others is flagged.",
+        ).format(
+            report.label, report.n_rows, report.label, report.audit.near_threshold, n_refs=n_refs
         )
         if n_refs == 1:
-            caption = (
-                f"One reference: corpus {report.label} per system, and the lines identical to "
-                f"the reference, over {report.n_rows:,} segments."
-            )
+            caption = QCoreApplication.translate(
+                "ReferencesPanel",
+                "One reference: corpus {0} per system, and the lines identical to the "
+                "reference, over {1:,} segments.",
+            ).format(report.label, report.n_rows)
         self.caption.setText(caption)

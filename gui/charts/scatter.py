@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, Slot
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt, Slot
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QComboBox, QGraphicsItem, QLabel, QPushButton, QWidget
 
@@ -74,9 +74,15 @@ class ScatterPanel(ChartPanel):
         self.metric_combo = QComboBox()
         self.x_combo = QComboBox()
         self.y_combo = QComboBox()
-        self.metric_combo.setToolTip("The score column of both axes")
-        self.x_combo.setToolTip("The system on the horizontal axis")
-        self.y_combo.setToolTip("The system on the vertical axis")
+        self.metric_combo.setToolTip(
+            QCoreApplication.translate("ScatterPanel", "The score column of both axes")
+        )
+        self.x_combo.setToolTip(
+            QCoreApplication.translate("ScatterPanel", "The system on the horizontal axis")
+        )
+        self.y_combo.setToolTip(
+            QCoreApplication.translate("ScatterPanel", "The system on the vertical axis")
+        )
         for label, widget in (
             ("Score:", self.metric_combo),
             ("X:", self.x_combo),
@@ -86,8 +92,10 @@ class ScatterPanel(ChartPanel):
             self.controls.addWidget(widget)
             compact(widget)
             widget.currentIndexChanged.connect(self._on_choice_changed)
-        self.reset_button = QPushButton("Reset view")
-        self.reset_button.setToolTip("Show every point again after zooming")
+        self.reset_button = QPushButton(QCoreApplication.translate("ScatterPanel", "Reset view"))
+        self.reset_button.setToolTip(
+            QCoreApplication.translate("ScatterPanel", "Show every point again after zooming")
+        )
         self.reset_button.clicked.connect(self._on_reset_clicked)
         self.controls.addWidget(self.reset_button)
         self.controls.addStretch(1)
@@ -248,10 +256,18 @@ class ScatterPanel(ChartPanel):
         table = self.link.table
         key = self.score_key
         if table is None:
-            self.show_placeholder("Open a comparison to compare two systems segment by segment.")
+            self.show_placeholder(
+                QCoreApplication.translate(
+                    "ScatterPanel", "Open a comparison to compare two systems segment by segment."
+                )
+            )
             return
         if key is None or not table.has(key) or not table.done.any():
-            self.show_placeholder("Scoring… the scatter appears with the first scores.")
+            self.show_placeholder(
+                QCoreApplication.translate(
+                    "ScatterPanel", "Scoring… the scatter appears with the first scores."
+                )
+            )
             return
         self.show_body()
         column = table.column_info(key)
@@ -281,31 +297,49 @@ class ScatterPanel(ChartPanel):
         self.counts = {"above": above, "equal": on, "below": below}
         self.style_plot(self.plot, f"Sentence {column.label}: {y_name} against {x_name}")
         self.legend.setText(
-            f"{len(self.rows):,} segments<br><br>"
-            f'<span style="color:{theme.system(up).name()}">▲ {names[up]} better: '
-            f"{above:,}</span>"
-            f'<br><span style="color:{theme.muted.name()}">&nbsp;&nbsp; on the diagonal: '
-            f"{on:,}</span>"
-            f'<br><span style="color:{theme.system(down).name()}">▼ {names[down]} better: '
-            f"{below:,}</span>",
+            QCoreApplication.translate(
+                "ScatterPanel",
+                (
+                    '{0:,} segments<br><br><span style="color:{1}">▲ {2} better: '
+                    '{above:,}</span><br><span style="color:{3}">&nbsp;&nbsp; on the diagonal: '
+                    '{on:,}</span><br><span style="color:{4}">▼ {5} better: {below:,}</span>'
+                ),
+            ).format(
+                len(self.rows),
+                theme.system(up).name(),
+                names[up],
+                theme.muted.name(),
+                theme.system(down).name(),
+                names[down],
+                above=above,
+                on=on,
+                below=below,
+            ),
             color=theme.foreground.name(),
             size="9pt",
         )
         marked = len(self.marked_rows)
         mark_note = (
-            f" The {marked:,} segments of the current selection are marked."
+            QCoreApplication.translate(
+                "ScatterPanel", " The {marked:,} segments of the current selection are marked."
+            ).format(marked=marked)
             if marked and marked < len(self.rows)
             else ""
         )
         spots = (
-            f" ({len(self.drawn):,} distinct spots drawn)"
+            QCoreApplication.translate("ScatterPanel", " ({0:,} distinct spots drawn)").format(
+                len(self.drawn)
+            )
             if len(self.drawn) < len(self.rows)
             else ""
         )
         self.caption.setText(
-            f"{len(self.rows):,} segments, one point each{spots}.{mark_note} Click a point to "
-            "show its segment in the table; drag a box to select the segments inside it; the "
-            "wheel zooms."
+            QCoreApplication.translate(
+                "ScatterPanel",
+                "{0:,} segments, one point each{spots}.{mark_note} Click a point to show "
+                "its segment in the table; drag a box to select the segments inside it; "
+                "the wheel zooms.",
+            ).format(len(self.rows), spots=spots, mark_note=mark_note)
         )
 
     def _draw_points(self, column: ScoreColumn, scored: FloatArray) -> None:

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -147,7 +148,7 @@ def compute_separation(
                 stats_a=stats[a], stats_b=stats[b], score=score, rows=rows
             )
         else:
-            reason = "no rows are selected"
+            reason = QCoreApplication.translate("separation", "no rows are selected")
     progress(1.0)
     return SeparationResult(a, b, column, ngrams, influence, reason, len(rows))
 
@@ -197,10 +198,18 @@ class NgramModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
             a, b = self._names
-            return (
-                f"“{' '.join(entry.ngram)}” ({entry.order}-gram): matched {entry.count_a:,} "
-                f"times by {a} and {entry.count_b:,} times by {b}, in {len(entry.rows):,} "
-                "segments. Click to select those segments."
+            return QCoreApplication.translate(
+                "NgramModel",
+                "“{0}” ({1}-gram): matched {2:,} times by {a} and {3:,} times by {b}, "
+                "in {4:,} segments. Click to select those segments.",
+            ).format(
+                " ".join(entry.ngram),
+                entry.order,
+                entry.count_a,
+                entry.count_b,
+                len(entry.rows),
+                a=a,
+                b=b,
             )
         return None
 
@@ -218,9 +227,16 @@ class NgramModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return (
                 "n-gram",
-                "times A's output matches it in the references (clipped)",
-                "times B's output matches it in the references (clipped)",
-                "(A + 1) / (A + B + 2): near 1 when only A matches it, near 0 when only B does",
+                QCoreApplication.translate(
+                    "NgramModel", "times A's output matches it in the references (clipped)"
+                ),
+                QCoreApplication.translate(
+                    "NgramModel", "times B's output matches it in the references (clipped)"
+                ),
+                QCoreApplication.translate(
+                    "NgramModel",
+                    "(A + 1) / (A + B + 2): near 1 when only A matches it, near 0 when only B does",
+                ),
             )[section]
         return None
 
@@ -288,10 +304,17 @@ class InfluenceModel(QAbstractTableModel):
             effect = self._effects[row]
             sign = 1.0 if self._column is None else self._column.sign
             side = a if sign * effect > 0 else b
-            return (
-                f"Segment {int(self._segments[row]) + 1}: without it, {a} − {b} would be "
-                f"{abs(effect):.4f} {'lower' if effect > 0 else 'higher'} (it helps {side}). "
-                "Click to show it in the table."
+            return QCoreApplication.translate(
+                "InfluenceModel",
+                "Segment {0}: without it, {a} − {b} would be {1:.4f} {2} (it helps "
+                "{side}). Click to show it in the table.",
+            ).format(
+                int(self._segments[row]) + 1,
+                abs(effect),
+                "lower" if effect > 0 else "higher",
+                a=a,
+                b=b,
+                side=side,
             )
         return None
 
@@ -307,7 +330,10 @@ class InfluenceModel(QAbstractTableModel):
                 return self._names[1]
             return self.HEADERS[section]
         if role == Qt.ItemDataRole.ToolTipRole and section == 1:
-            return "score(A) − score(B) over the rows shown, minus the same without this segment"
+            return QCoreApplication.translate(
+                "InfluenceModel",
+                "score(A) − score(B) over the rows shown, minus the same without this segment",
+            )
         return None
 
 
@@ -329,7 +355,7 @@ def _view(model: QAbstractTableModel) -> QTableView:
 class SeparationPanel(JobPanel):
     """Two n-gram lists and the segments that move the corpus score, for a pair of systems."""
 
-    title = "What separates"
+    title = QCoreApplication.translate("SeparationPanel", "What separates")
     job_name = "matchlight-separation"
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
@@ -338,16 +364,24 @@ class SeparationPanel(JobPanel):
         self.a_combo = QComboBox()
         self.b_combo = QComboBox()
         self.metric_combo = QComboBox()
-        self.a_combo.setToolTip("System A")
-        self.b_combo.setToolTip("System B")
-        self.metric_combo.setToolTip("The corpus score whose difference the segments move")
+        self.a_combo.setToolTip(QCoreApplication.translate("SeparationPanel", "System A"))
+        self.b_combo.setToolTip(QCoreApplication.translate("SeparationPanel", "System B"))
+        self.metric_combo.setToolTip(
+            QCoreApplication.translate(
+                "SeparationPanel", "The corpus score whose difference the segments move"
+            )
+        )
         self.side_combo = QComboBox()
-        self.side_combo.addItem("helping A most", "a")
-        self.side_combo.addItem("helping B most", "b")
+        self.side_combo.addItem(
+            QCoreApplication.translate("SeparationPanel", "helping A most"), "a"
+        )
+        self.side_combo.addItem(
+            QCoreApplication.translate("SeparationPanel", "helping B most"), "b"
+        )
         for label, widget in (
             ("A:", self.a_combo),
             ("B:", self.b_combo),
-            ("Corpus score:", self.metric_combo),
+            (QCoreApplication.translate("SeparationPanel", "Corpus score:"), self.metric_combo),
         ):
             self.controls.addWidget(QLabel(label))
             self.controls.addWidget(widget)
@@ -370,8 +404,14 @@ class SeparationPanel(JobPanel):
         self.influence_title = QLabel()
         for title in (self.a_title, self.b_title, self.influence_title):
             title.setWordWrap(True)
-        self.select_button = QPushButton("Select these segments")
-        self.select_button.setToolTip("Show only the segments of this list in the table")
+        self.select_button = QPushButton(
+            QCoreApplication.translate("SeparationPanel", "Select these segments")
+        )
+        self.select_button.setToolTip(
+            QCoreApplication.translate(
+                "SeparationPanel", "Show only the segments of this list in the table"
+            )
+        )
         self.select_button.clicked.connect(self._on_select_listed)
         self.side_combo.currentIndexChanged.connect(self._on_side_changed)
         body = QWidget()
@@ -380,7 +420,7 @@ class SeparationPanel(JobPanel):
         self._side = QWidget()
         side_row = QHBoxLayout(self._side)
         side_row.setContentsMargins(0, 0, 0, 0)
-        side_row.addWidget(QLabel("Segments"))
+        side_row.addWidget(QLabel(QCoreApplication.translate("SeparationPanel", "Segments")))
         side_row.addWidget(self.side_combo)
         side_row.addStretch(1)
         side_row.addWidget(self.select_button)
@@ -504,17 +544,31 @@ class SeparationPanel(JobPanel):
         core = self.link.core
         if table is None or core is None:
             self.job.cancel()
-            self.show_placeholder("Open a comparison to see what separates two systems.")
+            self.show_placeholder(
+                QCoreApplication.translate(
+                    "SeparationPanel", "Open a comparison to see what separates two systems."
+                )
+            )
             return
         if len(table.systems) < 2:
-            self.show_placeholder("Two systems are needed.")
+            self.show_placeholder(
+                QCoreApplication.translate("SeparationPanel", "Two systems are needed.")
+            )
             return
         if not table.complete:
-            self.show_placeholder("Scoring… this view appears when every segment is scored.")
+            self.show_placeholder(
+                QCoreApplication.translate(
+                    "SeparationPanel", "Scoring… this view appears when every segment is scored."
+                )
+            )
             return
         a, b = self.pair
         if a == b:
-            self.show_placeholder("Pick two different systems as A and B.")
+            self.show_placeholder(
+                QCoreApplication.translate(
+                    "SeparationPanel", "Pick two different systems as A and B."
+                )
+            )
             return
         column = self.score_key
         if column is None:
@@ -552,15 +606,31 @@ class SeparationPanel(JobPanel):
         self.a_model.set_entries(result.ngrams.a_better, names)
         self.b_model.set_entries(result.ngrams.b_better, names)
         self.a_title.setText(
-            f"<b>Matched by {a_name}, not by {b_name}</b>: n-grams (1–{MAX_ORDER}) {a_name} "
-            f"matches in the references more often than {b_name}"
+            QCoreApplication.translate(
+                "SeparationPanel",
+                "<b>Matched by {a_name}, not by {b_name}</b>: n-grams (1–{MAX_ORDER}) "
+                "{a_name} matches in the references more often than {b_name}",
+            ).format(a_name=a_name, b_name=b_name, MAX_ORDER=MAX_ORDER)
         )
         self.b_title.setText(
-            f"<b>Matched by {b_name}, not by {a_name}</b>: n-grams {b_name} matches in the "
-            f"references more often than {a_name}"
+            QCoreApplication.translate(
+                "SeparationPanel",
+                "<b>Matched by {b_name}, not by {a_name}</b>: n-grams {b_name} matches in "
+                "the references more often than {a_name}",
+            ).format(b_name=b_name, a_name=a_name)
         )
-        self.side_combo.setItemText(0, f"helping {a_name} most")
-        self.side_combo.setItemText(1, f"helping {b_name} most")
+        self.side_combo.setItemText(
+            0,
+            QCoreApplication.translate("SeparationPanel", "helping {a_name} most").format(
+                a_name=a_name
+            ),
+        )
+        self.side_combo.setItemText(
+            1,
+            QCoreApplication.translate("SeparationPanel", "helping {b_name} most").format(
+                b_name=b_name
+            ),
+        )
         self._show_influence()
         label = table.column_info(result.column).label
         influence = result.influence
@@ -568,18 +638,27 @@ class SeparationPanel(JobPanel):
         if influence is not None:
             column = table.column_info(result.column)
             digits = corpus_decimals(column)
-            way = "" if column.higher_is_better else "; lower is better"
+            way = (
+                ""
+                if column.higher_is_better
+                else QCoreApplication.translate("SeparationPanel", "; lower is better")
+            )
             lead = (
                 f" Corpus {label}: {a_name} {influence.score_a:.{digits}f}, {b_name} "
                 f"{influence.score_b:.{digits}f} (difference "
                 f"{influence.difference:+.{digits}f}{way})."
             )
         self.caption.setText(
-            f"Over {result.n_rows:,} segments; {result.ngrams.n_ngrams:,} distinct n-grams are "
-            f"matched by either system. compare-mt's score (matches of A + {ALPHA:g}) / "
-            f"(matches of A + matches of B + {2 * ALPHA:g}), top {TOP} each way, BLEU's "
-            f"tokens.{lead} Click an n-gram to select the segments where it is matched; click a "
-            "segment to show it in the table."
+            QCoreApplication.translate(
+                "SeparationPanel",
+                "Over {0:,} segments; {1:,} distinct n-grams are matched by either system. "
+                "compare-mt's score (matches of A + {ALPHA:g}) / (matches of A + matches "
+                "of B + {2:g}), top {TOP} each way, BLEU's tokens.{lead} Click an n-gram "
+                "to select the segments where it is matched; click a segment to show it in "
+                "the table.",
+            ).format(
+                result.n_rows, result.ngrams.n_ngrams, 2 * ALPHA, ALPHA=ALPHA, TOP=TOP, lead=lead
+            )
         )
 
     def _show_influence(self) -> None:
@@ -595,7 +674,9 @@ class SeparationPanel(JobPanel):
                 np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0), (a_name, b_name)
             )
             self.influence_title.setText(
-                f"<b>What moves the corpus {label}</b>: not available — {result.influence_reason}"
+                QCoreApplication.translate(
+                    "SeparationPanel", "<b>What moves the corpus {label}</b>: not available — {0}"
+                ).format(result.influence_reason, label=label)
             )
             return
         helping_a = self.side_combo.currentData() == "a"
@@ -616,8 +697,11 @@ class SeparationPanel(JobPanel):
         )
         side = a_name if helping_a else b_name
         self.influence_title.setText(
-            f"<b>What moves the corpus {label}</b>: segments whose removal would change "
-            f"{a_name} − {b_name} most, {side}'s way"
+            QCoreApplication.translate(
+                "SeparationPanel",
+                "<b>What moves the corpus {label}</b>: segments whose removal would change "
+                "{a_name} − {b_name} most, {side}'s way",
+            ).format(label=label, a_name=a_name, b_name=b_name, side=side)
         )
 
     # -- clicks ---------------------------------------------------------------------------------
@@ -630,7 +714,11 @@ class SeparationPanel(JobPanel):
             return
         a, b = table.systems[self.result.a], table.systems[self.result.b]
         self.link.select_rows(
-            entry.rows, f"“{' '.join(entry.ngram)}” matched by {a} or {b}", owner=self
+            entry.rows,
+            QCoreApplication.translate("SeparationPanel", "“{0}” matched by {a} or {b}").format(
+                " ".join(entry.ngram), a=a, b=b
+            ),
+            owner=self,
         )
 
     @Slot(QModelIndex)
@@ -655,6 +743,8 @@ class SeparationPanel(JobPanel):
         label = table.column_info(result.column).label
         self.link.select_rows(
             np.sort(segments),
-            f"the {len(segments)} segments helping {side} most ({label} {a} − {b})",
+            QCoreApplication.translate(
+                "SeparationPanel", "the {0} segments helping {side} most ({label} {a} − {b})"
+            ).format(len(segments), side=side, label=label, a=a, b=b),
             owner=self,
         )

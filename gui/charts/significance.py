@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -194,7 +195,9 @@ class SignificanceModel(QAbstractTableModel):
             empty = line.name in test.untested
             score = "—" if empty else format_score(line.score, line.mean, line.ci, decimals)
             if role == Qt.ItemDataRole.ToolTipRole:
-                return f"{test.column.label} of {line.name}: {untested} on these rows"
+                return QCoreApplication.translate(
+                    "SignificanceModel", "{0} of {1}: {untested} on these rows"
+                ).format(test.column.label, line.name, untested=untested)
             return f"{score}\n{untested}"
         if role == Qt.ItemDataRole.DisplayRole:
             text = format_score(line.score, line.mean, line.ci, decimals)
@@ -218,10 +221,26 @@ class SignificanceModel(QAbstractTableModel):
             way = "higher" if column.higher_is_better else "lower"
             parts = [f"{column.label} of {line.name} over {test.n_rows:,} segments: {line.score!r}"]
             if line.mean is not None and line.ci is not None:
-                parts.append(f"bootstrap mean {line.mean!r}, 95% CI ± {line.ci!r}")
+                parts.append(
+                    QCoreApplication.translate(
+                        "SignificanceModel", "bootstrap mean {0!r}, 95% CI ± {1!r}"
+                    ).format(line.mean, line.ci)
+                )
             if line.p_value is not None:
-                parts.append(f"p-value {line.p_value!r} against the baseline")
-                said = f"{verdict} than the baseline" if verdict else "no significant difference"
+                parts.append(
+                    QCoreApplication.translate(
+                        "SignificanceModel", "p-value {0!r} against the baseline"
+                    ).format(line.p_value)
+                )
+                said = (
+                    QCoreApplication.translate(
+                        "SignificanceModel", "{verdict} than the baseline"
+                    ).format(verdict=verdict)
+                    if verdict
+                    else QCoreApplication.translate(
+                        "SignificanceModel", "no significant difference"
+                    )
+                )
                 parts.append(f"{said} ({way} is better, p ≤ {ALPHA})")
             return "\n".join(parts)
         return None
@@ -332,7 +351,9 @@ class PairwiseModel(QAbstractTableModel):
             a, b = result.names[index.row()], result.names[index.column()]
             verdict = self.verdict(index.row(), index.column())
             said = f": {a} is {verdict}" if verdict else ""
-            level = f"significant at p ≤ {self.alpha:.4g} (Bonferroni: {ALPHA} / pairs)"
+            level = QCoreApplication.translate(
+                "PairwiseModel", "significant at p ≤ {0:.4g} (Bonferroni: {ALPHA} / pairs)"
+            ).format(self.alpha, ALPHA=ALPHA)
             return f"{a} against {b}: p = {p!r}{said}\n{level}"
         return None
 
@@ -366,7 +387,7 @@ class SignificancePanel(JobPanel):
 
     title = "Significance"
     job_name = "matchlight-significance"
-    failure = "The tests failed"
+    failure = QCoreApplication.translate("SignificancePanel", "The tests failed")
     progress_width = 180
     progress_text = True
 
@@ -374,34 +395,63 @@ class SignificancePanel(JobPanel):
         super().__init__(link, parent)
         self.export_button.hide()  # a table: "Copy" gives its text
         self.test_combo = QComboBox()
-        self.test_combo.addItem(f"Paired bootstrap ({DEFAULT_BOOTSTRAP_SAMPLES:,} resamples)", "bs")
-        self.test_combo.addItem(f"Approximate randomization ({DEFAULT_AR_TRIALS:,} trials)", "ar")
-        self.test_combo.setToolTip("sacreBLEU's --paired-bs or --paired-ar")
+        self.test_combo.addItem(
+            QCoreApplication.translate(
+                "SignificancePanel", "Paired bootstrap ({DEFAULT_BOOTSTRAP_SAMPLES:,} resamples)"
+            ).format(DEFAULT_BOOTSTRAP_SAMPLES=DEFAULT_BOOTSTRAP_SAMPLES),
+            "bs",
+        )
+        self.test_combo.addItem(
+            QCoreApplication.translate(
+                "SignificancePanel", "Approximate randomization ({DEFAULT_AR_TRIALS:,} trials)"
+            ).format(DEFAULT_AR_TRIALS=DEFAULT_AR_TRIALS),
+            "ar",
+        )
+        self.test_combo.setToolTip(
+            QCoreApplication.translate(
+                "SignificancePanel", "sacreBLEU's --paired-bs or --paired-ar"
+            )
+        )
         self.seed_spin = QSpinBox()
         self.seed_spin.setRange(0, 2**31 - 1)
         self.seed_spin.setValue(DEFAULT_SEED)
-        self.seed_spin.setToolTip("The random seed (sacreBLEU's default: 12345)")
-        self.pairwise_check = QCheckBox("All pairs of")
+        self.seed_spin.setToolTip(
+            QCoreApplication.translate(
+                "SignificancePanel", "The random seed (sacreBLEU's default: 12345)"
+            )
+        )
+        self.pairwise_check = QCheckBox(
+            QCoreApplication.translate("SignificancePanel", "All pairs of")
+        )
         self.pairwise_check.setToolTip(
-            "Also test every pair of systems on one column (many tests: see the note)"
+            QCoreApplication.translate(
+                "SignificancePanel",
+                "Also test every pair of systems on one column (many tests: see the note)",
+            )
         )
         self.pairwise_combo = QComboBox()
         self.pairwise_combo.setEnabled(False)
         self.pairwise_check.toggled.connect(self.pairwise_combo.setEnabled)
-        self.run_button = QPushButton("Run")
-        self.run_button.setToolTip("Test every system against the baseline on the rows shown")
+        self.run_button = QPushButton(QCoreApplication.translate("SignificancePanel", "Run"))
+        self.run_button.setToolTip(
+            QCoreApplication.translate(
+                "SignificancePanel", "Test every system against the baseline on the rows shown"
+            )
+        )
         self.run_button.clicked.connect(self._on_run_clicked)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(QCoreApplication.translate("SignificancePanel", "Cancel"))
         self.cancel_button.clicked.connect(self._on_cancel_clicked)
         self.cancel_button.hide()
-        self.copy_button = QPushButton("Copy")
-        self.copy_button.setToolTip("Copy the table as text")
+        self.copy_button = QPushButton(QCoreApplication.translate("SignificancePanel", "Copy"))
+        self.copy_button.setToolTip(
+            QCoreApplication.translate("SignificancePanel", "Copy the table as text")
+        )
         self.copy_button.clicked.connect(self._on_copy_clicked)
         self.scope_label = QLabel()
         for widget in (
-            QLabel("Test:"),
+            QLabel(QCoreApplication.translate("SignificancePanel", "Test:")),
             self.test_combo,
-            QLabel("Seed:"),
+            QLabel(QCoreApplication.translate("SignificancePanel", "Seed:")),
             self.seed_spin,
             self.pairwise_check,
             self.pairwise_combo,
@@ -463,10 +513,19 @@ class SignificancePanel(JobPanel):
     def refresh(self) -> None:
         table = self.link.table
         if table is None:
-            self.show_placeholder("Open a comparison to test the systems against each other.")
+            self.show_placeholder(
+                QCoreApplication.translate(
+                    "SignificancePanel",
+                    "Open a comparison to test the systems against each other.",
+                )
+            )
             return
         if len(table.systems) < 2:
-            self.show_placeholder("A paired test needs at least two systems.")
+            self.show_placeholder(
+                QCoreApplication.translate(
+                    "SignificancePanel", "A paired test needs at least two systems."
+                )
+            )
             return
         self.show_body()
         items: list[tuple[str, object]] = [(c.label, c.key) for c in significance_columns(table)]
@@ -475,11 +534,27 @@ class SignificancePanel(JobPanel):
         core = self.link.core
         assert core is not None
         baseline = table.systems[core.baseline]
-        what = f"the {len(rows):,} selected segments" if filtered else f"all {len(rows):,} segments"
-        self.scope_label.setText(f"On {what}, against {baseline}.")
+        what = (
+            QCoreApplication.translate("SignificancePanel", "the {0:,} selected segments").format(
+                len(rows)
+            )
+            if filtered
+            else QCoreApplication.translate("SignificancePanel", "all {0:,} segments").format(
+                len(rows)
+            )
+        )
+        self.scope_label.setText(
+            QCoreApplication.translate(
+                "SignificancePanel", "On {what}, against {baseline}."
+            ).format(what=what, baseline=baseline)
+        )
         self.run_button.setEnabled(table.complete and len(rows) > 0)
         if not table.complete:
-            self.run_button.setToolTip("Wait until every segment is scored")
+            self.run_button.setToolTip(
+                QCoreApplication.translate(
+                    "SignificancePanel", "Wait until every segment is scored"
+                )
+            )
         self.model.set_stale(
             self._computed_on is not None and self._computed_on != self._fingerprint()
         )
@@ -489,44 +564,71 @@ class SignificancePanel(JobPanel):
         run = self.model.run
         if run is None:
             self.caption.setText(
-                "Each system is tested against the baseline on the segments shown, as "
-                "sacreBLEU's --paired-bs / --paired-ar do. Press Run."
+                QCoreApplication.translate(
+                    "SignificancePanel",
+                    "Each system is tested against the baseline on the segments shown, as "
+                    "sacreBLEU's --paired-bs / --paired-ar do. Press Run.",
+                )
             )
             return
         kind = (
-            f"Paired bootstrap resampling with {run.n_samples:,} resamples"
+            QCoreApplication.translate(
+                "SignificancePanel", "Paired bootstrap resampling with {0:,} resamples"
+            ).format(run.n_samples)
             if run.test == "bs"
-            else f"Paired approximate randomization with {run.n_samples:,} trials (means and "
-            f"intervals from {DEFAULT_BOOTSTRAP_SAMPLES:,} bootstrap resamples)"
+            else QCoreApplication.translate(
+                "SignificancePanel",
+                "Paired approximate randomization with {0:,} trials (means and intervals "
+                "from {DEFAULT_BOOTSTRAP_SAMPLES:,} bootstrap resamples)",
+            ).format(run.n_samples, DEFAULT_BOOTSTRAP_SAMPLES=DEFAULT_BOOTSTRAP_SAMPLES)
         )
         scope = f"{run.rows:,} {'selected ' if run.filtered else ''}segments"
         skipped = [
             f"{t.column.label}: {t.reason}" for t in run.tests if t.result is None and t.reason
         ]
         partial = [
-            f"{t.column.label} ({t.incomplete:,} segments lack a value for some system)"
+            QCoreApplication.translate(
+                "SignificancePanel", "{0} ({1:,} segments lack a value for some system)"
+            ).format(t.column.label, t.incomplete)
             for t in run.tests
             if t.result is not None and t.incomplete
         ]
-        text = (
-            f"{kind}, seed {run.seed}, on {scope}, against {run.baseline}. Score (bootstrap "
-            "mean ± 95% CI); p is the probability of a difference at least this large if the "
-            f"system and the baseline came from the same process; * marks p ≤ {ALPHA}, and "
-            "then better or worse than the baseline says which way, by the column's direction."
-        )
+        text = QCoreApplication.translate(
+            "SignificancePanel",
+            "{kind}, seed {0}, on {scope}, against {1}. Score (bootstrap mean ± 95% "
+            "CI); p is the probability of a difference at least this large if the "
+            "system and the baseline came from the same process; * marks p ≤ {ALPHA}, "
+            "and then better or worse than the baseline says which way, by the "
+            "column's direction.",
+        ).format(run.seed, run.baseline, kind=kind, scope=scope, ALPHA=ALPHA)
         lower = [t.column.label for t in run.tests if not t.column.higher_is_better]
         if lower:
-            text += f" Lower is better for {', '.join(lower)}."
+            text += QCoreApplication.translate(
+                "SignificancePanel", " Lower is better for {0}."
+            ).format(", ".join(lower))
         if partial:
             text += (
-                " Each system's figure is its mean over the segments where it has a value: "
+                QCoreApplication.translate(
+                    "SignificancePanel",
+                    " Each system's figure is its mean over the segments where it has a value: ",
+                )
                 + ", ".join(partial)
                 + "."
             )
         if skipped:
-            text += " Not tested — " + "; ".join(skipped) + "."
+            text += (
+                QCoreApplication.translate("SignificancePanel", " Not tested — ")
+                + "; ".join(skipped)
+                + "."
+            )
         if self.model.stale:
-            text = "These results are for other rows or another baseline: run again. " + text
+            text = (
+                QCoreApplication.translate(
+                    "SignificancePanel",
+                    "These results are for other rows or another baseline: run again. ",
+                )
+                + text
+            )
         self.caption.setText(text)
 
     # -- running --------------------------------------------------------------------------------
@@ -619,7 +721,12 @@ class SignificancePanel(JobPanel):
     def _on_rows_changed(self) -> None:
         if self.job.running:
             self.job.cancel()
-            self.link.message.emit("The selection changed: the significance run was cancelled.")
+            self.link.message.emit(
+                QCoreApplication.translate(
+                    "SignificancePanel",
+                    "The selection changed: the significance run was cancelled.",
+                )
+            )
         self.schedule()
 
     @Slot()
@@ -657,23 +764,30 @@ class SignificancePanel(JobPanel):
             return
         self._pairwise_holder.show()
         if result is None:
-            self.pairwise_note.setText(f"All pairs not tested: {run.pairwise_reason}")
+            self.pairwise_note.setText(
+                QCoreApplication.translate("SignificancePanel", "All pairs not tested: {0}").format(
+                    run.pairwise_reason
+                )
+            )
             return
         n = len(result.names)
         pairs = n * (n - 1) // 2
         corrected = bonferroni_alpha(n)
         label = run.pairwise_column.label if run.pairwise_column is not None else ""
-        text = (
-            f"{label}: p-values of every pair of systems ({pairs} tests, the same resamples). "
-            f"Many pairwise tests inflate false positives: at p ≤ {ALPHA}, about one pair in "
-            f"twenty looks significant by chance alone, so * (bold, coloured) marks p ≤ "
-            f"{corrected:.4g}, the Bonferroni-corrected level ({ALPHA} / {pairs})."
-        )
+        text = QCoreApplication.translate(
+            "SignificancePanel",
+            "{label}: p-values of every pair of systems ({pairs} tests, the same "
+            "resamples). Many pairwise tests inflate false positives: at p ≤ {ALPHA}, "
+            "about one pair in twenty looks significant by chance alone, so * (bold, "
+            "coloured) marks p ≤ {corrected:.4g}, the Bonferroni-corrected level "
+            "({ALPHA} / {pairs}).",
+        ).format(label=label, pairs=pairs, ALPHA=ALPHA, corrected=corrected)
         smallest = 1 / (result.n_samples + 1)
         if corrected < smallest:  # sacreBLEU's p-values are (count + 1) / (draws + 1)
             draws = "resamples" if result.test == "bs" else "trials"
-            text += (
-                f" With {result.n_samples:,} {draws} no p-value is below {smallest:.4g}: "
-                "no pair can reach that level."
-            )
+            text += QCoreApplication.translate(
+                "SignificancePanel",
+                " With {0:,} {draws} no p-value is below {smallest:.4g}: no pair can "
+                "reach that level.",
+            ).format(result.n_samples, draws=draws, smallest=smallest)
         self.pairwise_note.setText(text)

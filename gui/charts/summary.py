@@ -30,6 +30,7 @@ import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QCoreApplication,
     QEvent,
     QModelIndex,
     QPersistentModelIndex,
@@ -78,7 +79,9 @@ from matchlight.gui.charts.jobs import BackgroundJob
 from matchlight.gui.highlight.palette import is_dark_palette
 
 REFRESH_MS = 150
-NOTHING_OPEN = "No comparison open. Its corpus scores per system show here."
+NOTHING_OPEN = QCoreApplication.translate(
+    "summary", "No comparison open. Its corpus scores per system show here."
+)
 #: The first refresh of a new table comes later, after the burst of work of showing it.
 FIRST_REFRESH_MS = 450
 #: The histogram's bins for a 0-100 score (another scale gets its own, see score_edges).
@@ -145,7 +148,11 @@ def settings_note(config: ScoringConfig) -> str:
         if key == "text":
             separator = changes.get("sentence_separator")
             shown = "none (ROUGE-Lsum = ROUGE-L)" if separator is None else repr(separator)
-            parts.append(f"sentence separator {shown}")
+            parts.append(
+                QCoreApplication.translate("summary", "sentence separator {shown}").format(
+                    shown=shown
+                )
+            )
             continue
         metric = METRICS[key]
         specs = {spec.key: spec for spec in metric.settings}
@@ -175,23 +182,35 @@ def language_note(flags: LanguageFlags) -> str:
     copies = [c for _w, c in counts]
     parts = []
     if flags.expectation is None:
-        parts.append("references in no clear language: outputs not checked")
-    else:
-        language = f"than the references ({flags.expectation.language})"
         parts.append(
-            f"output in another language {language}: {_per_system(names, wrong)}"
+            QCoreApplication.translate(
+                "summary", "references in no clear language: outputs not checked"
+            )
+        )
+    else:
+        language = QCoreApplication.translate("summary", "than the references ({0})").format(
+            flags.expectation.language
+        )
+        parts.append(
+            QCoreApplication.translate(
+                "summary", "output in another language {language}: {0}"
+            ).format(_per_system(names, wrong), language=language)
             if any(wrong)
-            else f"no output in another language {language}"
+            else QCoreApplication.translate(
+                "summary", "no output in another language {language}"
+            ).format(language=language)
         )
     if not flags.has_source:
-        parts.append("no source file to find copies")
+        parts.append(QCoreApplication.translate("summary", "no source file to find copies"))
     else:
         parts.append(
-            f"copying the source: {_per_system(names, copies)}"
+            QCoreApplication.translate("summary", "copying the source: {0}").format(
+                _per_system(names, copies)
+            )
             if any(copies)
-            else "none copying the source"
+            else QCoreApplication.translate("summary", "none copying the source")
         )
-    return "Language check: " + " · ".join(parts)
+    return QCoreApplication.translate("summary", "Language check: ") + " · ".join(parts)
 
 
 class SummaryModel(QAbstractTableModel):
@@ -275,13 +294,17 @@ class SummaryModel(QAbstractTableModel):
         name = self._systems[system]
         at = found.names.index(name)
         rows = self._cluster_rows.get(scope, 0)
-        text = f"significance cluster {rank} of {max(found.clusters)} over {rows:,} rows"
+        text = QCoreApplication.translate(
+            "SummaryModel", "significance cluster {rank} of {0} over {rows:,} rows"
+        ).format(max(found.clusters), rank=rank, rows=rows)
         p = found.p_values[at]
         if p is not None:
             # Tested against the best of its cluster, or of the one above if it opened its own.
             opens = found.clusters[at - 1] < rank
             head = found.names[found.clusters.index(rank - 1 if opens else rank)]
-            text += f"; p = {p:.4f} against {head}, the best of cluster {rank - opens}"
+            text += QCoreApplication.translate(
+                "SummaryModel", "; p = {p:.4f} against {head}, the best of cluster {0}"
+            ).format(rank - opens, p=p, head=head)
         return text
 
     def value(self, system: int, metric: str, scope: str = "all") -> float:
@@ -346,10 +369,18 @@ class SummaryModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 if scope == "all":
                     return self._systems[system]
-                return f"  filtered ({self._counts.get(scope, 0)})"
+                return QCoreApplication.translate("SummaryModel", "  filtered ({0})").format(
+                    self._counts.get(scope, 0)
+                )
             if role == Qt.ItemDataRole.ToolTipRole:
-                what = "all rows" if scope == "all" else "the rows the filter keeps"
-                return f"{self._systems[system]} over {what}"
+                what = (
+                    QCoreApplication.translate("SummaryModel", "all rows")
+                    if scope == "all"
+                    else QCoreApplication.translate("SummaryModel", "the rows the filter keeps")
+                )
+                return QCoreApplication.translate("SummaryModel", "{0} over {1}").format(
+                    self._systems[system], what
+                )
             if role == Qt.ItemDataRole.DecorationRole and scope == "all":
                 return _swatch(system)  # the colour of its histogram curve
             return None
@@ -407,9 +438,12 @@ class SummaryWidget(QWidget):
         self.warning_label.setWordWrap(True)
         self.warning_label.setTextFormat(Qt.TextFormat.PlainText)
         self.warning_label.setToolTip(
-            "A reference that equals one system's output on far more lines than any other "
-            "system's favours that system: its figures above are inflated (Compare systems ▸ "
-            "References scores each reference alone)"
+            QCoreApplication.translate(
+                "SummaryWidget",
+                "A reference that equals one system's output on far more lines than any "
+                "other system's favours that system: its figures above are inflated "
+                "(Compare systems ▸ References scores each reference alone)",
+            )
         )
         self.warning_label.hide()
         self.cluster_label = QLabel()
@@ -425,8 +459,11 @@ class SummaryWidget(QWidget):
         self.caption = QLabel(NOTHING_OPEN)
         self.caption.setWordWrap(True)
         self.caption.setToolTip(
-            "Corpus BLEU and chrF come from the summed statistics (as sacreBLEU's corpus "
-            "scores); ROUGE F is the plain mean of the sentence scores."
+            QCoreApplication.translate(
+                "SummaryWidget",
+                "Corpus BLEU and chrF come from the summed statistics (as sacreBLEU's "
+                "corpus scores); ROUGE F is the plain mean of the sentence scores.",
+            )
         )
         self.settings_label = QLabel()
         self.settings_label.setObjectName("settings-note")
@@ -434,8 +471,11 @@ class SummaryWidget(QWidget):
         self.settings_label.setTextFormat(Qt.TextFormat.PlainText)
         self.settings_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.settings_label.setToolTip(
-            "The scoring settings that differ from sacreBLEU's and rouge-score's defaults "
-            "(Scoring ▸ Scoring settings)"
+            QCoreApplication.translate(
+                "SummaryWidget",
+                "The scoring settings that differ from sacreBLEU's and rouge-score's "
+                "defaults (Scoring ▸ Scoring settings)",
+            )
         )
         self._language: LanguageFlags | None = None
         self.language_label = QLabel()
@@ -443,9 +483,12 @@ class SummaryWidget(QWidget):
         self.language_label.setWordWrap(True)
         self.language_label.setTextFormat(Qt.TextFormat.PlainText)
         self.language_label.setToolTip(
-            "Rows of each system whose output is in another language than the references, "
-            "and rows that copy the source (Show ▸ in the filter bar keeps them); lines too "
-            "short to tell are never counted"
+            QCoreApplication.translate(
+                "SummaryWidget",
+                "Rows of each system whose output is in another language than the "
+                "references, and rows that copy the source (Show ▸ in the filter bar keeps "
+                "them); lines too short to tell are never counted",
+            )
         )
         self.model = SummaryModel(self)
         self.view = QTableView()
@@ -465,17 +508,27 @@ class SummaryWidget(QWidget):
         self.plot.setMenuEnabled(False)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
-        self.plot.setLabel("bottom", "sentence BLEU")
+        self.plot.setLabel(
+            "bottom",
+            QCoreApplication.translate("SummaryWidget", "sentence BLEU"),
+        )
         self.plot.setLabel("left", "rows")
         self.plot.setXRange(0, 100, padding=0.02)
-        self.plot.getPlotItem().setTitle("Sentence BLEU per system", size="9pt")
+        self.plot.getPlotItem().setTitle(
+            QCoreApplication.translate("SummaryWidget", "Sentence BLEU per system"), size="9pt"
+        )
         # No legend over the curves: the figures above are the legend (each system's row
         # starts with its colour).
         self.plot.getAxis("bottom").setTicks(HISTOGRAM_TICKS)
         # The "100" label reaches past the axis's end; pyqtgraph hides such labels by default.
         self.plot.getAxis("bottom").setStyle(hideOverlappingLabels=False)
         self.plot.scene().sigMouseClicked.connect(self._on_plot_clicked)
-        self.plot.setToolTip("Click a bin to select that system's rows in it (the nearest curve)")
+        self.plot.setToolTip(
+            QCoreApplication.translate(
+                "SummaryWidget",
+                "Click a bin to select that system's rows in it (the nearest curve)",
+            )
+        )
         self.plot.setMinimumHeight(140)
         self.plot.getPlotItem().setContentsMargins(2, 2, 14, 2)  # room for the "100" tick
 
@@ -484,18 +537,26 @@ class SummaryWidget(QWidget):
         self.signature_field.setReadOnly(True)
         self.signature_field.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.signature_field.setToolTip(
-            "The reproducibility signatures of the figures above (sacreBLEU's and "
-            "rouge-score's own where they exist); they are also written with every export"
+            QCoreApplication.translate(
+                "SummaryWidget",
+                "The reproducibility signatures of the figures above (sacreBLEU's and "
+                "rouge-score's own where they exist); they are also written with every "
+                "export",
+            )
         )
         lines = self.signature_field.fontMetrics().lineSpacing()
         self.signature_field.setFixedHeight(4 * lines + 12)
         self.signature_field.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.copy_signature_button = QPushButton("Copy signatures")
-        self.copy_signature_button.setToolTip("Copy the signatures to the clipboard")
+        self.copy_signature_button = QPushButton(
+            QCoreApplication.translate("SummaryWidget", "Copy signatures")
+        )
+        self.copy_signature_button.setToolTip(
+            QCoreApplication.translate("SummaryWidget", "Copy the signatures to the clipboard")
+        )
         self.copy_signature_button.clicked.connect(self.copy_signatures)
         signature_bar = QHBoxLayout()
         signature_bar.setContentsMargins(0, 0, 0, 0)
-        signature_bar.addWidget(QLabel("Signatures"))
+        signature_bar.addWidget(QLabel(QCoreApplication.translate("SummaryWidget", "Signatures")))
         signature_bar.addStretch(1)
         signature_bar.addWidget(self.copy_signature_button)
         self._signature_box = QWidget()
@@ -614,7 +675,11 @@ class SummaryWidget(QWidget):
             table is None or self._audited != (tuple(table.systems), table.n_segments)
         ):
             self._set_warning("")  # another comparison: its audit follows
-        self.caption.setText("Scoring…" if table is not None else NOTHING_OPEN)
+        self.caption.setText(
+            QCoreApplication.translate("SummaryWidget", "Scoring…")
+            if table is not None
+            else NOTHING_OPEN
+        )
         if table is None:
             self.signature_field.setPlainText("")
             self.settings_label.setText("")
@@ -625,7 +690,11 @@ class SummaryWidget(QWidget):
             )
             note = settings_note(table.config)
             self.settings_label.setText(
-                f"Settings: {note}" if note else "Settings: the reference tools' defaults"
+                QCoreApplication.translate("SummaryWidget", "Settings: {note}").format(note=note)
+                if note
+                else QCoreApplication.translate(
+                    "SummaryWidget", "Settings: the reference tools' defaults"
+                )
             )
         self._show_parts()
         self._timer.start(FIRST_REFRESH_MS)
@@ -753,11 +822,23 @@ class SummaryWidget(QWidget):
         total = table.n_segments
         parts = []
         if len(done) < total:
-            parts.append(f"Scored {len(done)} of {total} rows so far.")
+            parts.append(
+                QCoreApplication.translate(
+                    "SummaryWidget", "Scored {0} of {total} rows so far."
+                ).format(len(done), total=total)
+            )
         else:
-            parts.append(f"All {total} rows scored.")
+            parts.append(
+                QCoreApplication.translate("SummaryWidget", "All {total} rows scored.").format(
+                    total=total
+                )
+            )
         if self._filtered is not None:
-            parts.append(f"Filter keeps {len(self._filtered)} rows.")
+            parts.append(
+                QCoreApplication.translate("SummaryWidget", "Filter keeps {0} rows.").format(
+                    len(self._filtered)
+                )
+            )
         self.caption.setText(" ".join(parts))
 
         hist_rows = scopes.get("filtered", done)
@@ -777,10 +858,17 @@ class SummaryWidget(QWidget):
             finite = clip_to_bounds(values_s[~np.isnan(values_s)], self._bounds)
             counts_s, _ = np.histogram(finite, bins=edges)
             curve.setData(edges, counts_s)
-        scope_name = "filtered rows" if "filtered" in scopes else "all rows"
+        scope_name = (
+            QCoreApplication.translate("SummaryWidget", "filtered rows")
+            if "filtered" in scopes
+            else QCoreApplication.translate("SummaryWidget", "all rows")
+        )
         self.plot.setLabel("bottom", f"sentence {shown.label}")
         self.plot.getPlotItem().setTitle(
-            f"Sentence {shown.label} per system ({scope_name})", size="9pt"
+            QCoreApplication.translate(
+                "SummaryWidget", "Sentence {0} per system ({scope_name})"
+            ).format(shown.label, scope_name=scope_name),
+            size="9pt",
         )
 
     # -- significance clusters ------------------------------------------------------------
@@ -804,7 +892,11 @@ class SummaryWidget(QWidget):
         self.cluster_label.show()
         if len(done) < table.n_segments:
             self.model.set_clusters({}, {})
-            self.cluster_label.setText("Significance clusters [n] follow once every row is scored.")
+            self.cluster_label.setText(
+                QCoreApplication.translate(
+                    "SummaryWidget", "Significance clusters [n] follow once every row is scored."
+                )
+            )
             return
         if table is not self._cluster_table:
             self.cluster_job.cancel()
@@ -839,8 +931,10 @@ class SummaryWidget(QWidget):
         if token != self._cluster_running:
             self._start_clusters(table, scopes, missing, token)
         self.cluster_label.setText(
-            f"Significance clusters [n]: paired tests of every pair of systems over "
-            f"{self._rows_text(counts)}… {round(100 * self._cluster_progress)}%"
+            QCoreApplication.translate(
+                "SummaryWidget",
+                "Significance clusters [n]: paired tests of every pair of systems over {0}… {1}%",
+            ).format(self._rows_text(counts), round(100 * self._cluster_progress))
         )
 
     def _start_clusters(
@@ -898,7 +992,11 @@ class SummaryWidget(QWidget):
     @Slot(str)
     def _on_clusters_failed(self, message: str) -> None:
         self._cluster_running = None
-        self.cluster_label.setText(f"Significance clusters could not be computed: {message}")
+        self.cluster_label.setText(
+            QCoreApplication.translate(
+                "SummaryWidget", "Significance clusters could not be computed: {message}"
+            ).format(message=message)
+        )
 
     @Slot(float)
     def _on_clusters_progress(self, fraction: float) -> None:
@@ -909,9 +1007,11 @@ class SummaryWidget(QWidget):
 
     @staticmethod
     def _rows_text(counts: dict[str, int]) -> str:
-        text = f"all {counts['all']:,} rows"
+        text = QCoreApplication.translate("SummaryWidget", "all {0:,} rows").format(counts["all"])
         if "filtered" in counts:
-            text += f" and the {counts['filtered']:,} filtered rows"
+            text += QCoreApplication.translate(
+                "SummaryWidget", " and the {0:,} filtered rows"
+            ).format(counts["filtered"])
         return text
 
     def _cluster_note(
@@ -923,28 +1023,43 @@ class SummaryWidget(QWidget):
         counts = {
             scope: table.n_segments if rows is None else len(rows) for scope, rows in scopes.items()
         }
-        text = (
-            f"[n]: significance cluster (1 best) over {self._rows_text(counts)}; paired "
-            f"bootstrap, p < {SIGNIFICANCE_THRESHOLD}."
-        )
+        text = QCoreApplication.translate(
+            "SummaryWidget",
+            "[n]: significance cluster (1 best) over {0}; paired bootstrap, p < "
+            "{SIGNIFICANCE_THRESHOLD}.",
+        ).format(self._rows_text(counts), SIGNIFICANCE_THRESHOLD=SIGNIFICANCE_THRESHOLD)
         self.cluster_label.setToolTip(
-            "A system starts a new cluster when it is significantly worse (paired bootstrap, "
-            f"p < {SIGNIFICANCE_THRESHOLD}, {CLUSTER_SAMPLES:,} resamples, seed {CLUSTER_SEED}) "
-            "than the best system of the current cluster; the filtered rows are ranked on "
-            "their own. A figure's tooltip says whom it was tested against."
+            QCoreApplication.translate(
+                "SummaryWidget",
+                "A system starts a new cluster when it is significantly worse (paired "
+                "bootstrap, p < {SIGNIFICANCE_THRESHOLD}, {CLUSTER_SAMPLES:,} resamples, "
+                "seed {CLUSTER_SEED}) than the best system of the current cluster; the "
+                "filtered rows are ranked on their own. A figure's tooltip says whom it "
+                "was tested against.",
+            ).format(
+                SIGNIFICANCE_THRESHOLD=SIGNIFICANCE_THRESHOLD,
+                CLUSTER_SAMPLES=CLUSTER_SAMPLES,
+                CLUSTER_SEED=CLUSTER_SEED,
+            )
         )
         lower = [
             table.column_info(k).label for k in keys if not table.column_info(k).higher_is_better
         ]
         if lower:
-            text += f" Lower is better for {', '.join(lower)}."
+            text += QCoreApplication.translate("SummaryWidget", " Lower is better for {0}.").format(
+                ", ".join(lower)
+            )
         skipped = {
             table.column_info(key).label: why
             for (scope, key), why in self._cluster_reasons.items()
             if scope in scopes and key in keys
         }
         if skipped:
-            text += " Not ranked: " + "; ".join(f"{k} ({v})" for k, v in skipped.items()) + "."
+            text += (
+                QCoreApplication.translate("SummaryWidget", " Not ranked: ")
+                + "; ".join(f"{k} ({v})" for k, v in skipped.items())
+                + "."
+            )
         return text
 
     def cluster_text(self) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 import pyqtgraph.exporters as pg_exporters
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize
+from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QRectF, QSize
 from PySide6.QtGui import QColor, QFont, QFontInfo, QPainter, QPalette
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
@@ -180,7 +180,7 @@ def _svg_bytes(item: pg.GraphicsObject | pg.GraphicsLayout) -> bytes:
     generator.setResolution(view.logicalDpiX())
     generator.setSize(QSize(width, height))
     generator.setViewBox(QRectF(0, 0, width, height))
-    generator.setTitle("Matchlight chart")
+    generator.setTitle(QCoreApplication.translate("theme", "Matchlight chart"))
     painter = QPainter(generator)
     try:
         painter.fillRect(QRectF(0, 0, width, height), view.backgroundBrush())

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -68,12 +68,14 @@ default_system_name = default_name
 
 
 #: Why a dropped file was left out (the Open dialog groups its note by these).
-LEFT_OUT_DOCUMENT = "documentation or checksums"
-LEFT_OUT_METADATA = "per-line metadata, not a text to score"
-LEFT_OUT_FOLDER = "a folder inside the dropped folder"
-LEFT_OUT_HIDDEN = "a hidden file"
-LEFT_OUT_SOURCE = "a second source file"
-LEFT_OUT_UNKNOWN = "not named src*, ref* or sys.*/hyp.*/out.* like the other files"
+LEFT_OUT_DOCUMENT = QT_TRANSLATE_NOOP("opendialog", "documentation or checksums")
+LEFT_OUT_METADATA = QT_TRANSLATE_NOOP("opendialog", "per-line metadata, not a text to score")
+LEFT_OUT_FOLDER = QT_TRANSLATE_NOOP("opendialog", "a folder inside the dropped folder")
+LEFT_OUT_HIDDEN = QT_TRANSLATE_NOOP("opendialog", "a hidden file")
+LEFT_OUT_SOURCE = QT_TRANSLATE_NOOP("opendialog", "a second source file")
+LEFT_OUT_UNKNOWN = QT_TRANSLATE_NOOP(
+    "opendialog", "not named src*, ref* or sys.*/hyp.*/out.* like the other files"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +162,10 @@ def left_out_note(left_out: Sequence[tuple[str, str]]) -> str:
         name = Path(path).name + ("/" if reason == LEFT_OUT_FOLDER else "")
         by_reason.setdefault(reason, []).append(name)
     return "\n".join(
-        f"Left out ({reason}): {', '.join(names)}" for reason, names in by_reason.items()
+        QCoreApplication.translate("opendialog", "Left out ({reason}): {0}").format(
+            ", ".join(names), reason=QCoreApplication.translate("opendialog", reason)
+        )
+        for reason, names in by_reason.items()
     )
 
 
@@ -184,18 +189,27 @@ class InputRow(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         if with_name:
             self.name_edit = QLineEdit()
-            self.name_edit.setPlaceholderText("name")
-            self.name_edit.setToolTip("The system's name in the table and the CSV")
+            self.name_edit.setPlaceholderText(QCoreApplication.translate("InputRow", "name"))
+            self.name_edit.setToolTip(
+                QCoreApplication.translate("InputRow", "The system's name in the table and the CSV")
+            )
             self.name_edit.setFixedWidth(140)
             layout.addWidget(self.name_edit)
         self.path_edit = QLineEdit()
-        self.path_edit.setPlaceholderText(f"{role} file (.txt, .tsv, .csv, .jsonl)")
+        self.path_edit.setPlaceholderText(
+            QCoreApplication.translate("InputRow", "{role} file (.txt, .tsv, .csv, .jsonl)").format(
+                role=role
+            )
+        )
         self.path_edit.setMinimumWidth(320)
-        self.browse_button = QPushButton("Browse…")
+        self.browse_button = QPushButton(QCoreApplication.translate("InputRow", "Browse…"))
         self.column_edit = QLineEdit()
-        self.column_edit.setPlaceholderText("column / key")
+        self.column_edit.setPlaceholderText(QCoreApplication.translate("InputRow", "column / key"))
         self.column_edit.setToolTip(
-            "TSV/CSV: a header name or a 1-based column number; JSONL: a (dotted) key"
+            QCoreApplication.translate(
+                "InputRow",
+                "TSV/CSV: a header name or a 1-based column number; JSONL: a (dotted) key",
+            )
         )
         self.column_edit.setFixedWidth(110)
         self.format_combo = QComboBox()
@@ -204,10 +218,14 @@ class InputRow(QWidget):
         )  # not None: see matchlight.gui.dialogs.settings.NO_SEPARATOR
         for fmt in FORMATS:
             self.format_combo.addItem(fmt, fmt)
-        self.format_combo.setToolTip("File format; auto = from the extension")
+        self.format_combo.setToolTip(
+            QCoreApplication.translate("InputRow", "File format; auto = from the extension")
+        )
         self.remove_button = QToolButton()
         self.remove_button.setText("✕")
-        self.remove_button.setToolTip(f"Remove this {role}")
+        self.remove_button.setToolTip(
+            QCoreApplication.translate("InputRow", "Remove this {role}").format(role=role)
+        )
         self.remove_button.setEnabled(removable)
         policy = self.remove_button.sizePolicy()
         policy.setRetainSizeWhenHidden(True)  # keeps the rows of all groups aligned
@@ -258,9 +276,11 @@ class InputRow(QWidget):
     def _on_browse_clicked(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self,
-            f"Choose the {self.role} file",
+            QCoreApplication.translate("InputRow", "Choose the {0} file").format(self.role),
             self.path_edit.text(),
-            "Text files (*.txt *.tsv *.csv *.jsonl *.ndjson);;All files (*)",
+            QCoreApplication.translate(
+                "InputRow", "Text files (*.txt *.tsv *.csv *.jsonl *.ndjson);;All files (*)"
+            ),
         )
         if path:
             self.path_edit.setText(path)
@@ -280,7 +300,9 @@ class _RowList(QGroupBox):
         self._layout = QVBoxLayout(self)
         self._rows_layout = QVBoxLayout()
         self._layout.addLayout(self._rows_layout)
-        self.add_button = QPushButton(f"Add {role}")
+        self.add_button = QPushButton(
+            QCoreApplication.translate("_RowList", "Add {role}").format(role=role)
+        )
         bar = QHBoxLayout()
         bar.addWidget(self.add_button)
         bar.addStretch(1)
@@ -383,7 +405,9 @@ class OpenComparisonDialog(QDialog):
         ``specs``, with the reason (see :func:`recognise_files`), named in a note."""
         super().__init__(parent)
         self._read = read or default_reader
-        self.setWindowTitle("Open comparison — Matchlight")
+        self.setWindowTitle(
+            QCoreApplication.translate("OpenComparisonDialog", "Open comparison — Matchlight")
+        )
         self._comparison: Comparison | None = None
         self._loaded: object | None = None
         self._specs: ComparisonSpecs | None = None
@@ -391,12 +415,17 @@ class OpenComparisonDialog(QDialog):
         self._reading_specs: ComparisonSpecs | None = None
 
         intro = QLabel(
-            "Line-aligned files: one segment per line (or one row of a TSV/CSV/JSONL file). "
-            "All files must have the same number of segments."
+            QCoreApplication.translate(
+                "OpenComparisonDialog",
+                "Line-aligned files: one segment per line (or one row of a TSV/CSV/JSONL "
+                "file). All files must have the same number of segments.",
+            )
         )
         intro.setWordWrap(True)
 
-        source_box = QGroupBox("Source (optional)")
+        source_box = QGroupBox(
+            QCoreApplication.translate("OpenComparisonDialog", "Source (optional)")
+        )
         source_layout = QGridLayout(source_box)
         self.source_row = InputRow("source", with_name=False, removable=False)
         source_layout.addWidget(self.source_row, 0, 0)
@@ -404,7 +433,13 @@ class OpenComparisonDialog(QDialog):
         self.references = _RowList(
             "References", "reference", with_name=False, minimum=1, parent=self
         )
-        self.systems = _RowList("System outputs", "system", with_name=True, minimum=1, parent=self)
+        self.systems = _RowList(
+            QCoreApplication.translate("OpenComparisonDialog", "System outputs"),
+            QCoreApplication.translate("OpenComparisonDialog", "system"),
+            with_name=True,
+            minimum=1,
+            parent=self,
+        )
 
         self.left_out_label = QLabel()
         self.left_out_label.setObjectName("left-out")
@@ -412,8 +447,11 @@ class OpenComparisonDialog(QDialog):
         self.left_out_label.setTextFormat(Qt.TextFormat.PlainText)
         self.left_out_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.left_out_label.setToolTip(
-            "Files dropped with the comparison that are not one of its texts. Add any of them "
-            "by hand with Add reference / Add system if they are."
+            QCoreApplication.translate(
+                "OpenComparisonDialog",
+                "Files dropped with the comparison that are not one of its texts. Add any "
+                "of them by hand with Add reference / Add system if they are.",
+            )
         )
         self.left_out_label.hide()
 
@@ -552,11 +590,29 @@ class OpenComparisonDialog(QDialog):
         self._inputs.setEnabled(not reading)
         self.buttons.button(QDialogButtonBox.StandardButton.Open).setEnabled(not reading)
         cancel = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
-        cancel.setText("Stop reading" if reading else "Cancel")
-        cancel.setToolTip("Stop reading the files; the dialog stays open" if reading else "")
+        cancel.setText(
+            QCoreApplication.translate("OpenComparisonDialog", "Stop reading")
+            if reading
+            else QCoreApplication.translate("OpenComparisonDialog", "Cancel")
+        )
+        cancel.setToolTip(
+            QCoreApplication.translate(
+                "OpenComparisonDialog", "Stop reading the files; the dialog stays open"
+            )
+            if reading
+            else ""
+        )
         if reading:
             count = len(self._reading_specs.paths) if self._reading_specs is not None else 0
-            self.status_label.setText(f"Reading {count} {'file' if count == 1 else 'files'}…")
+            self.status_label.setText(
+                QCoreApplication.translate("OpenComparisonDialog", "Reading {count} file…").format(
+                    count=count
+                )
+                if count == 1
+                else QCoreApplication.translate(
+                    "OpenComparisonDialog", "Reading {count} files…"
+                ).format(count=count)
+            )
         self.status_label.setVisible(reading)
         self.reading_changed.emit(reading)
 
@@ -591,14 +647,18 @@ class OpenComparisonDialog(QDialog):
             message = str(error)
         else:  # a bug, not the user's files: say so, and log the details
             log.error("reading the comparison failed", exc_info=error)  # type: ignore[arg-type]
-            message = f"Could not read the files: {error} ({type(error).__name__})"
+            message = QCoreApplication.translate(
+                "OpenComparisonDialog", "Could not read the files: {error} ({0})"
+            ).format(type(error).__name__, error=error)
         self._show_error(message)
         self.read_failed.emit(message)
 
     @Slot()
     def _on_read_cancelled(self) -> None:
         self._end_read()
-        self.status_label.setText("Reading stopped.")
+        self.status_label.setText(
+            QCoreApplication.translate("OpenComparisonDialog", "Reading stopped.")
+        )
         self.status_label.show()
 
     @Slot()

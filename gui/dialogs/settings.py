@@ -16,7 +16,7 @@ from the defaults.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractButton,
     QCheckBox,
@@ -56,9 +56,11 @@ _INT_BOUND = 1_000_000
 _GROUP_COLUMNS = 2
 #: The tallest the settings get before they scroll, in pixels.
 _MAX_SCROLL_HEIGHT = 560
-_SEPARATOR_HELP = (
-    "How the sentences of a segment are marked. ROUGE-Lsum scores sentence by sentence; BLEU "
-    "and chrF read the marked sentences joined by spaces (the marker is never a word)."
+_SEPARATOR_HELP = QCoreApplication.translate(
+    "settings",
+    "How the sentences of a segment are marked. ROUGE-Lsum scores sentence by "
+    "sentence; BLEU and chrF read the marked sentences joined by spaces (the marker is "
+    "never a word).",
 )
 
 
@@ -81,7 +83,7 @@ def _setting_widget(metric: Metric, spec: Setting) -> QWidget:
     else:
         edit = QLineEdit()
         if spec.optional:
-            edit.setPlaceholderText("default")
+            edit.setPlaceholderText(QCoreApplication.translate("settings", "default"))
         widget = edit
     widget.setObjectName(f"{metric.key}.{spec.key}")
     widget.setToolTip(f"{spec.help}\n({spec.cli})")
@@ -113,7 +115,7 @@ class SettingsPanel(QWidget):
         #: Per (metric key, setting key): the setting's widget.
         self.setting_widgets: dict[tuple[str, str], QWidget] = {}
 
-        metrics_box = QGroupBox("Metrics to score")
+        metrics_box = QGroupBox(QCoreApplication.translate("SettingsPanel", "Metrics to score"))
         metrics_row = QHBoxLayout(metrics_box)
         for metric in METRICS.values():
             check = QCheckBox(metric.label)
@@ -146,7 +148,7 @@ class SettingsPanel(QWidget):
             groups_layout.addWidget(box, n // _GROUP_COLUMNS, n % _GROUP_COLUMNS)
             self.metric_groups[metric.key] = box
 
-        text_box = QGroupBox("Text")
+        text_box = QGroupBox(QCoreApplication.translate("SettingsPanel", "Text"))
         text_form = QFormLayout(text_box)
         self.separator_combo = QComboBox()
         self.separator_combo.setObjectName("text.sentence_separator")
@@ -156,12 +158,14 @@ class SettingsPanel(QWidget):
         self.separator_combo.setToolTip(_SEPARATOR_HELP)
         self.separator_edit = QLineEdit()
         self.separator_edit.setObjectName("text.custom_separator")
-        self.separator_edit.setPlaceholderText("separator text, e.g. </s>")
+        self.separator_edit.setPlaceholderText(
+            QCoreApplication.translate("SettingsPanel", "separator text, e.g. </s>")
+        )
         self.separator_edit.setToolTip(_SEPARATOR_HELP)
         separator_row = QHBoxLayout()
         separator_row.addWidget(self.separator_combo, 1)
         separator_row.addWidget(self.separator_edit, 1)
-        separator_label = QLabel("Sentence separator")
+        separator_label = QLabel(QCoreApplication.translate("SettingsPanel", "Sentence separator"))
         separator_label.setToolTip(_SEPARATOR_HELP)
         separator_label.setBuddy(self.separator_combo)
         text_form.addRow(separator_label, separator_row)
@@ -356,7 +360,9 @@ class SettingsDialog(QDialog):
 
     def __init__(self, config: ScoringConfig, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Scoring settings — Matchlight")
+        self.setWindowTitle(
+            QCoreApplication.translate("SettingsDialog", "Scoring settings — Matchlight")
+        )
         self._applied = config
         self.panel = SettingsPanel(config, self)
         self.buttons = QDialogButtonBox(

@@ -29,7 +29,7 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
 
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.detail import RowDetail, RowDetailer, row_detail
@@ -297,7 +297,9 @@ class DetailCache(QObject):
         self._store(segment, detail)
 
     def _fail(self, segment: int, reason: str) -> None:
-        message = f"Could not compute the highlights of segment {segment + 1}: {reason}"
+        message = QCoreApplication.translate(
+            "DetailCache", "Could not compute the highlights of segment {0}: {reason}"
+        ).format(segment + 1, reason=reason)
         self._failed[segment] = message
         self.detail_failed.emit(segment, message)
 
@@ -325,7 +327,7 @@ class DetailCache(QObject):
             future.add_done_callback(partial(_deliver, self._delivery, self._generation, segment))
             return
         self._away.discard(segment)
-        self._fail(segment, "no worker could be started")
+        self._fail(segment, QCoreApplication.translate("DetailCache", "no worker could be started"))
 
     def _use_thread(self) -> None:
         """From now on, compute heavy rows in a thread (no worker process can run here)."""

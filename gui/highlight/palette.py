@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSize
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
@@ -351,16 +351,51 @@ def legend_entries(
     if "match" in wanted:
         entries += [(f"{n}-gram", "match", n) for n in range(1, mode.max_level + 1)]
     if "lcs" in wanted:
-        entries.append(("in the longest common subsequence", "lcs", 1))
+        entries.append(
+            (
+                QCoreApplication.translate("palette", "in the longest common subsequence"),
+                "lcs",
+                1,
+            )
+        )
     if "unmatched" in wanted:
         entries.append(("unmatched", "unmatched", 0))
     if "missed" in wanted:
-        entries.append(("missed by all systems", "missed", 0))
-    system, baseline = contrast if contrast is not None else ("this system", "the baseline")
+        entries.append(
+            (
+                QCoreApplication.translate("palette", "missed by all systems"),
+                "missed",
+                0,
+            )
+        )
+    system, baseline = (
+        contrast
+        if contrast is not None
+        else (
+            QCoreApplication.translate("palette", "this system"),
+            QCoreApplication.translate("palette", "the baseline"),
+        )
+    )
     if "gain" in wanted:
-        entries.append((f"matched by {system}, not by {baseline}", "gain", 0))
+        entries.append(
+            (
+                QCoreApplication.translate(
+                    "palette", "matched by {system}, not by {baseline}"
+                ).format(system=system, baseline=baseline),
+                "gain",
+                0,
+            )
+        )
     if "loss" in wanted:
-        entries.append((f"matched by {baseline}, not by {system}", "loss", 0))
+        entries.append(
+            (
+                QCoreApplication.translate(
+                    "palette", "matched by {baseline}, not by {system}"
+                ).format(baseline=baseline, system=system),
+                "loss",
+                0,
+            )
+        )
     entries += ter_legend_entries(wanted)
     return entries
 
@@ -444,20 +479,34 @@ class LegendWidget(QWidget):
                 text, ranges, dark=self.is_dark(), max_level=max_level, font=self.font()
             )
             self._doc = doc
-            self.setAccessibleName(f"Legend: {text}")
+            self.setAccessibleName(
+                QCoreApplication.translate("LegendWidget", "Legend: {text}").format(text=text)
+            )
             kinds = {kind for _, kind, _ in self.entries()}
             tips = []
             if "match" in kinds:
                 tips.append(
-                    "Each part is shaded by the longest matched n-gram it belongs to: the "
-                    "further along the scale, the longer the match."
+                    QCoreApplication.translate(
+                        "LegendWidget",
+                        "Each part is shaded by the longest matched n-gram it belongs to: "
+                        "the further along the scale, the longer the match.",
+                    )
                 )
             if "lcs" in kinds:
-                tips.append("Tokens of the longest common subsequence of output and reference.")
+                tips.append(
+                    QCoreApplication.translate(
+                        "LegendWidget",
+                        "Tokens of the longest common subsequence of output and reference.",
+                    )
+                )
             if "gain" in kinds or "loss" in kinds:
                 tips.append(
-                    "Against the baseline: bold underlined text is matched by the chosen system "
-                    "and not by the baseline; struck-through text the reverse."
+                    QCoreApplication.translate(
+                        "LegendWidget",
+                        "Against the baseline: bold underlined text is matched by the "
+                        "chosen system and not by the baseline; struck-through text the "
+                        "reverse.",
+                    )
                 )
             if kinds & set(TER_EDIT_KINDS):
                 tips.append(TER_LEGEND_TIP)

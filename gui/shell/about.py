@@ -8,7 +8,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
 import PySide6
-from PySide6.QtCore import Qt, qVersion
+from PySide6.QtCore import QCoreApplication, Qt, qVersion
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -39,7 +39,7 @@ def _installed(package: str) -> str:
     try:
         return version(package)
     except PackageNotFoundError:
-        return "not installed"
+        return QCoreApplication.translate("about", "not installed")
 
 
 def versions() -> list[tuple[str, str]]:
@@ -52,9 +52,12 @@ def versions() -> list[tuple[str, str]]:
         ("PySide6", PySide6.__version__),
         ("numpy", np.__version__),
         ("pyqtgraph", _installed("pyqtgraph")),
-        ("BLEU and chrF equal sacreBLEU", SACREBLEU_VERSION),
-        ("ROUGE equals rouge-score", ROUGE_SCORE_VERSION),
-        ("NLTK BLEU equals NLTK", _installed("nltk")),
+        (QCoreApplication.translate("about", "BLEU and chrF equal sacreBLEU"), SACREBLEU_VERSION),
+        (QCoreApplication.translate("about", "ROUGE equals rouge-score"), ROUGE_SCORE_VERSION),
+        (
+            QCoreApplication.translate("about", "NLTK BLEU equals NLTK"),
+            _installed("nltk"),
+        ),
     ]
 
 
@@ -63,12 +66,19 @@ class AboutDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("About Matchlight")
-        title = QLabel(f"<h2>Matchlight {__version__}</h2>")
+        self.setWindowTitle(QCoreApplication.translate("AboutDialog", "About Matchlight"))
+        title = QLabel(
+            QCoreApplication.translate("AboutDialog", "<h2>Matchlight {__version__}</h2>").format(
+                __version__=__version__
+            )
+        )
         text = QLabel(
-            "Reference-based evaluation of generated text: BLEU, chrF, ROUGE and NLTK-BLEU "
-            "per sentence, with the matches highlighted. Every number equals the reference "
-            "implementation's, bit for bit."
+            QCoreApplication.translate(
+                "AboutDialog",
+                "Reference-based evaluation of generated text: BLEU, chrF, ROUGE and NLTK-BLEU "
+                "per sentence, with the matches highlighted. Every number equals the reference "
+                "implementation's, bit for bit.",
+            )
         )
         text.setWordWrap(True)
         self.version_text = "\n".join(f"{what}: {v}" for what, v in versions())
@@ -122,14 +132,21 @@ class ShortcutsDialog(QDialog):
         sections: Sequence[ShortcutSection] = (),
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Keyboard shortcuts — Matchlight")
+        self.setWindowTitle(
+            QCoreApplication.translate("ShortcutsDialog", "Keyboard shortcuts — Matchlight")
+        )
         groups: list[tuple[str | None, Sequence[tuple[str, str]]]] = [
             (WINDOW_SECTION if sections else None, rows),
             *sections,
         ]
         count = sum(len(group) + (title is not None) for title, group in groups)
         self.table = QTableWidget(count, 2, self)
-        self.table.setHorizontalHeaderLabels(["Action", "Shortcut"])
+        self.table.setHorizontalHeaderLabels(
+            [
+                QCoreApplication.translate("ShortcutsDialog", "Action"),
+                QCoreApplication.translate("ShortcutsDialog", "Shortcut"),
+            ]
+        )
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(True)

@@ -15,13 +15,14 @@ import traceback
 from collections.abc import Callable, Sequence
 from types import TracebackType
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from matchlight.core import __version__
 from matchlight.core.io.inputs import InputError
 from matchlight.core.io.specs import ComparisonSpecs, specs_from_arguments
 from matchlight.gui.dialogs.opendialog import sample_specs
+from matchlight.gui.shell.language import install_from_settings
 from matchlight.gui.shell.mainwindow import APP_NAME, ErrorSink, MainWindow
 
 log = logging.getLogger(__name__)
@@ -98,9 +99,12 @@ def start_session(window: MainWindow, args: argparse.Namespace, *, offer_recover
     if path:
         if asked:
             window.report_error(
-                "Cannot open the session",
-                "A session file brings its own files: do not combine it with --sample, --src, "
-                "--ref or --hyp.",
+                QCoreApplication.translate("app", "Cannot open the session"),
+                QCoreApplication.translate(
+                    "app",
+                    "A session file brings its own files: do not combine it with --sample, --src, "
+                    "--ref or --hyp.",
+                ),
             )
         else:
             window.sessions.open_session(path)
@@ -190,14 +194,15 @@ def install_excepthook(show: ErrorDialog | None = None) -> ExceptHook:
         text = "".join(traceback.format_exception(exc_type, exc, tb))
         print(f"matchlight: unexpected error\n{text}", file=sys.stderr, flush=True)
         detail = str(exc) or exc_type.__name__
-        message = (
-            "Matchlight ran into an unexpected problem and could not finish what it was doing:\n\n"
-            f"{detail} ({exc_type.__name__})\n\n"
-            "Your files were not changed. The technical details were written to the error "
-            "output (stderr); please include them when you report this."
-        )
+        message = QCoreApplication.translate(
+            "app",
+            "Matchlight ran into an unexpected problem and could not finish what it was "
+            "doing:\n\n{detail} ({0})\n\nYour files were not changed. The technical "
+            "details were written to the error output (stderr); please include them when "
+            "you report this.",
+        ).format(exc_type.__name__, detail=detail)
         try:
-            dialog("Unexpected error — Matchlight", message)
+            dialog(QCoreApplication.translate("app", "Unexpected error — Matchlight"), message)
         except Exception:  # never let the hook itself raise
             print("matchlight: could not show the error dialog", file=sys.stderr)
 
@@ -226,7 +231,9 @@ def create_window(
     try:
         specs = specs_from_args(args)
     except InputError as exc:
-        window.report_error("Cannot open the comparison", str(exc))
+        window.report_error(
+            QCoreApplication.translate("app", "Cannot open the comparison"), str(exc)
+        )
         return window
     if specs is not None:
         window.open_specs(specs)
@@ -243,6 +250,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(levelname)s: %(message)s")
     app = ensure_application()
+    install_from_settings(app, QSettings())
     previous = install_excepthook()
     try:
         window = create_window(args, show=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -209,7 +209,7 @@ class WarningsBanner(QFrame):
             close = QToolButton()
             close.setText("✕")
             close.setAutoRaise(True)
-            close.setToolTip("Dismiss this warning")
+            close.setToolTip(QCoreApplication.translate("WarningsBanner", "Dismiss this warning"))
             close.setProperty("warning_key", item.key)
             close.clicked.connect(self._on_close_clicked)
             line.addWidget(close)

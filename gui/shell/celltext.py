@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import (
     QDialog,
@@ -54,8 +54,14 @@ class CellTextDialog(QDialog):
 
     def __init__(self, title: str, text: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"{title} — Matchlight")
-        caption = QLabel(f"{title} · {len(text):,} characters")
+        self.setWindowTitle(
+            QCoreApplication.translate("CellTextDialog", "{title} — Matchlight").format(title=title)
+        )
+        caption = QLabel(
+            QCoreApplication.translate("CellTextDialog", "{title} · {0:,} characters").format(
+                len(text), title=title
+            )
+        )
         caption.setTextFormat(Qt.TextFormat.PlainText)
         self.view = QPlainTextEdit()
         self.view.setReadOnly(True)

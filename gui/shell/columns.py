@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QObject, QPoint, Qt, Slot
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPoint, Qt, Slot
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QMenu
 
@@ -260,7 +260,7 @@ class TableColumns(QObject):
             action.setChecked(not w.table_view.isColumnHidden(col))
             action.setData(col)
             action.toggled.connect(self._on_column_toggled)
-        scores = menu.addMenu("Scores shown per system")
+        scores = menu.addMenu(QCoreApplication.translate("TableColumns", "Scores shown per system"))
         scores.setObjectName("shown-scores")
         shown = set(model.shown_scores)
         for column in model.table.columns:
@@ -319,10 +319,12 @@ class TableColumns(QObject):
         col = index.column()
         info = model.column_info(col)
         menu.addAction(w.copy_row_action)
-        copy_cell = menu.addAction("Copy this cell")
+        copy_cell = menu.addAction(QCoreApplication.translate("TableColumns", "Copy this cell"))
         copy_cell.triggered.connect(lambda: self.copy_cell(segment, col))
         if info.kind in TEXT_KINDS:
-            whole = menu.addAction("Show the whole text…")
+            whole = menu.addAction(
+                QCoreApplication.translate("TableColumns", "Show the whole text…")
+            )
             whole.triggered.connect(lambda: self.show_cell_text(segment, col))
         systems = model.text.system_names
         baseline = model.baseline
@@ -334,14 +336,15 @@ class TableColumns(QObject):
             menu.addSeparator()
         for system in targets:
             action = menu.addAction(
-                f"Rows where {systems[system]} scores worse than {systems[baseline]} "
-                f"(baseline) on {label}"
+                QCoreApplication.translate(
+                    "TableColumns", "Rows where {0} scores worse than {1} (baseline) on {label}"
+                ).format(systems[system], systems[baseline], label=label)
             )
             action.triggered.connect(
                 lambda _=False, s=system, m=metric: self.filter_worse_rows(s, m)
             )
         menu.addSeparator()
-        clear = menu.addAction("Clear filters")
+        clear = menu.addAction(QCoreApplication.translate("TableColumns", "Clear filters"))
         clear.triggered.connect(w.filter_bar.clear)
         return menu
 
@@ -393,7 +396,12 @@ class TableColumns(QObject):
         if segment is None or w.model is None:
             return
         QGuiApplication.clipboard().setText(self.row_text(segment))
-        w.statusBar().showMessage(f"Copied segment {segment + 1} (every column).", 4000)
+        w.statusBar().showMessage(
+            QCoreApplication.translate("TableColumns", "Copied segment {0} (every column).").format(
+                segment + 1
+            ),
+            4000,
+        )
 
     def copy_cell(self, segment: int, col: int) -> None:
         model = self.window.model

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Slot
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from matchlight.core.io.export import comparison_inputs, write_csv
@@ -26,12 +26,16 @@ SavePathProvider = Callable[[QWidget, str, str], "str | None"]
 
 
 def default_save_path(parent: QWidget, caption: str, suggested: str) -> str | None:
-    path, _ = QFileDialog.getSaveFileName(parent, caption, suggested, "CSV files (*.csv)")
+    path, _ = QFileDialog.getSaveFileName(
+        parent, caption, suggested, QCoreApplication.translate("exports", "CSV files (*.csv)")
+    )
     return path or None
 
 
 def _rows(count: int) -> str:
-    return f"{count:,} {'row' if count == 1 else 'rows'}"
+    if count == 1:
+        return QCoreApplication.translate("CsvExport", "{0:,} row").format(count)
+    return QCoreApplication.translate("CsvExport", "{0:,} rows").format(count)
 
 
 class CsvExport(QObject):
@@ -65,9 +69,15 @@ class CsvExport(QObject):
         partial = not table.complete
         suffix = ("-filtered" if filtered else "") + ("-partial" if partial else "")
         suggested = str(Path.home() / f"{stem}{suffix}.csv")
-        caption = "Export filtered rows as CSV" if filtered else "Export all rows as CSV"
+        caption = (
+            QCoreApplication.translate("CsvExport", "Export filtered rows as CSV")
+            if filtered
+            else QCoreApplication.translate("CsvExport", "Export all rows as CSV")
+        )
         if partial:
-            caption += f" (only the {_rows(table.n_done)} scored so far)"
+            caption += QCoreApplication.translate(
+                "CsvExport", " (only the {0} scored so far)"
+            ).format(_rows(table.n_done))
         path = self.save_path(self.window, caption, suggested)
         if path:
             self.export_csv(path, filtered=filtered)
@@ -78,7 +88,10 @@ class CsvExport(QObject):
         w = self.window
         table, core = w.table, w.lifecycle.core
         if table is None or core is None or core.comparison is None:
-            w.report_error("Nothing to export", "Open a comparison first.")
+            w.report_error(
+                QCoreApplication.translate("CsvExport", "Nothing to export"),
+                QCoreApplication.translate("CsvExport", "Open a comparison first."),
+            )
             return None
         rows = core.selected_rows() if filtered else None
         if not table.complete:
@@ -92,14 +105,21 @@ class CsvExport(QObject):
                 inputs=comparison_inputs(core.comparison),
             )
         except OSError as exc:
-            w.report_error("Cannot export", f"{exc.filename or path}: {exc.strerror or exc}")
+            w.report_error(
+                QCoreApplication.translate("CsvExport", "Cannot export"),
+                f"{exc.filename or path}: {exc.strerror or exc}",
+            )
             return None
         count = table.n_segments if rows is None else len(rows)
         note = ""
         if not table.complete:
-            note = (
-                f" (only the rows scored so far: scoring stopped at {table.n_done:,} of "
-                f"{table.n_segments:,})"
-            )
-        w.statusBar().showMessage(f"Exported {_rows(count)} to {path}{note}", 10_000)
+            note = QCoreApplication.translate(
+                "CsvExport", " (only the rows scored so far: scoring stopped at {0:,} of {1:,})"
+            ).format(table.n_done, table.n_segments)
+        w.statusBar().showMessage(
+            QCoreApplication.translate("CsvExport", "Exported {0} to {path}{note}").format(
+                _rows(count), path=path, note=note
+            ),
+            10_000,
+        )
         return Path(path)

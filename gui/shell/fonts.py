@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import regex
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
 
 __all__ = [
@@ -51,31 +52,96 @@ _WS = QFontDatabase.WritingSystem
 
 #: Scripts that a default install may lack, with the Debian package that covers them.
 SCRIPTS: tuple[_Script, ...] = (
-    _Script("Korean (Hangul)", regex.compile(r"\p{Script=Hangul}"), _CJK_PACKAGE, _WS.Korean),
     _Script(
-        "Japanese (kana)",
+        QT_TRANSLATE_NOOP("fonts", "Korean (Hangul)"),
+        regex.compile(r"\p{Script=Hangul}"),
+        _CJK_PACKAGE,
+        _WS.Korean,
+    ),
+    _Script(
+        QT_TRANSLATE_NOOP("fonts", "Japanese (kana)"),
         regex.compile(r"[\p{Script=Hiragana}\p{Script=Katakana}]"),
         _CJK_PACKAGE,
         _WS.Japanese,
     ),
     _Script(
-        "Chinese characters (Han)",
+        QT_TRANSLATE_NOOP("fonts", "Chinese characters (Han)"),
         regex.compile(r"\p{Script=Han}"),
         _CJK_PACKAGE,
         _WS.SimplifiedChinese,
     ),
-    _Script("Thai", regex.compile(r"\p{Script=Thai}"), "fonts-thai-tlwg", _WS.Thai),
-    _Script("Arabic", regex.compile(r"\p{Script=Arabic}"), _NOTO_PACKAGE, _WS.Arabic),
-    _Script("Hebrew", regex.compile(r"\p{Script=Hebrew}"), _NOTO_PACKAGE, _WS.Hebrew),
-    _Script("Devanagari", regex.compile(r"\p{Script=Devanagari}"), _NOTO_PACKAGE, _WS.Devanagari),
-    _Script("Bengali", regex.compile(r"\p{Script=Bengali}"), _NOTO_PACKAGE, _WS.Bengali),
-    _Script("Tamil", regex.compile(r"\p{Script=Tamil}"), _NOTO_PACKAGE, _WS.Tamil),
-    _Script("Georgian", regex.compile(r"\p{Script=Georgian}"), _NOTO_PACKAGE, _WS.Georgian),
-    _Script("Armenian", regex.compile(r"\p{Script=Armenian}"), _NOTO_PACKAGE, _WS.Armenian),
-    _Script("Khmer", regex.compile(r"\p{Script=Khmer}"), _NOTO_PACKAGE, _WS.Khmer),
-    _Script("Ethiopic", regex.compile(r"\p{Script=Ethiopic}"), _NOTO_PACKAGE, _WS.Other),
-    _Script("Greek", regex.compile(r"\p{Script=Greek}"), _NOTO_PACKAGE, _WS.Greek),
-    _Script("Cyrillic", regex.compile(r"\p{Script=Cyrillic}"), _NOTO_PACKAGE, _WS.Cyrillic),
+    _Script(
+        QT_TRANSLATE_NOOP("fonts", "Thai"),
+        regex.compile(r"\p{Script=Thai}"),
+        "fonts-thai-tlwg",
+        _WS.Thai,
+    ),
+    _Script(
+        QT_TRANSLATE_NOOP("fonts", "Arabic"),
+        regex.compile(r"\p{Script=Arabic}"),
+        _NOTO_PACKAGE,
+        _WS.Arabic,
+    ),
+    _Script(
+        QT_TRANSLATE_NOOP("fonts", "Hebrew"),
+        regex.compile(r"\p{Script=Hebrew}"),
+        _NOTO_PACKAGE,
+        _WS.Hebrew,
+    ),
+    _Script(
+        QT_TRANSLATE_NOOP("fonts", "Devanagari"),
+        regex.compile(r"\p{Script=Devanagari}"),
+        _NOTO_PACKAGE,
+        _WS.Devanagari,
+    ),
+    _Script(
+        QT_TRANSLATE_NOOP("fonts", "Bengali"),
+        regex.compile(r"\p{Script=Bengali}"),
+        _NOTO_PACKAGE,
+        _WS.Bengali,
+    ),
+    _Script(
+        QT_TRANSLATE_NOOP("fonts", "Tamil"),
+        regex.compile(r"\p{Script=Tamil}"),
+        _NOTO_PACKAGE,
+        _WS.Tamil,
+    ),
+    _Script(
+        QT_TRANSLATE_NOOP("fonts", "Georgian"),
+        regex.compile(r"\p{Script=Georgian}"),
+        _NOTO_PACKAGE,
+        _WS.Georgian,
+    ),
+    _Script(
+        QT_TRANSLATE_NOOP("fonts", "Armenian"),
+        regex.compile(r"\p{Script=Armenian}"),
+        _NOTO_PACKAGE,
+        _WS.Armenian,
+    ),
+    _Script(
+        QT_TRANSLATE_NOOP("fonts", "Khmer"),
+        regex.compile(r"\p{Script=Khmer}"),
+        _NOTO_PACKAGE,
+        _WS.Khmer,
+    ),
+    _Script(
+        QT_TRANSLATE_NOOP("fonts", "Ethiopic"),
+        regex.compile(r"\p{Script=Ethiopic}"),
+        _NOTO_PACKAGE,
+        _WS.Other,
+    ),
+    _Script(
+        QT_TRANSLATE_NOOP("fonts", "Greek"),
+        regex.compile(r"\p{Script=Greek}"),
+        _NOTO_PACKAGE,
+        _WS.Greek,
+    ),
+    _Script(
+        QT_TRANSLATE_NOOP("fonts", "Cyrillic"),
+        regex.compile(r"\p{Script=Cyrillic}"),
+        _NOTO_PACKAGE,
+        _WS.Cyrillic,
+    ),
 )
 
 
@@ -126,14 +192,15 @@ def font_advice(missing: Sequence[MissingFont]) -> str:
     """The banner's words for ``missing`` ("" when nothing is missing)."""
     if not missing:
         return ""
-    scripts = ", ".join(m.script for m in missing)
+    scripts = ", ".join(QCoreApplication.translate("fonts", m.script) for m in missing)
     packages = " ".join(dict.fromkeys(m.package for m in missing))
     sample = "".join(m.characters[:3] for m in missing)
-    return (
-        f"No installed font draws {scripts} (such as {sample}): it shows as boxes. Install "
-        f"one (Debian/Ubuntu: sudo apt install {packages}) and restart Matchlight; the scores "
-        "are not affected."
-    )
+    return QCoreApplication.translate(
+        "fonts",
+        "No installed font draws {scripts} (such as {sample}): it shows as boxes. Install "
+        "one (Debian/Ubuntu: sudo apt install {packages}) and restart Matchlight; the "
+        "scores are not affected.",
+    ).format(scripts=scripts, sample=sample, packages=packages)
 
 
 @lru_cache(maxsize=4096)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QLabel, QWidget
 
@@ -36,13 +36,16 @@ log = logging.getLogger(__name__)
 #: ``ask_path(parent, caption, suggested) -> path or None`` (the window's injectable dialog).
 AskPath = Callable[[QWidget, str, str], "str | None"]
 
-ERROR_TITLE = "Cannot export the LaTeX table"
+ERROR_TITLE = QCoreApplication.translate("latexexport", "Cannot export the LaTeX table")
 
 
 def ask_latex_path(parent: QWidget, caption: str, suggested: str) -> str | None:
     """A save dialog for a ``.tex`` file (Qt's static dialog, native where there is one)."""
     path, _ = QFileDialog.getSaveFileName(
-        parent, caption, suggested, "LaTeX files (*.tex);;All files (*)"
+        parent,
+        caption,
+        suggested,
+        QCoreApplication.translate("latexexport", "LaTeX files (*.tex);;All files (*)"),
     )
     return path or None
 
@@ -77,10 +80,13 @@ class LatexExporter(QObject):
         self._name = name
         self._call: BackgroundCall | None = None
         self._path = ""
-        self.action = QAction("Export &LaTeX table…", parent)
-        tip = (
+        self.action = QAction(
+            QCoreApplication.translate("LatexExporter", "Export &LaTeX table…"), parent
+        )
+        tip = QCoreApplication.translate(
+            "LatexExporter",
             "Corpus scores of the rows shown as a LaTeX table for a paper: best in bold, "
-            "daggers against the baseline, significance clusters (as matchlight compare --latex)"
+            "daggers against the baseline, significance clusters (as matchlight compare --latex)",
         )
         self.action.setStatusTip(tip)
         self.action.setToolTip(tip)
@@ -124,7 +130,11 @@ class LatexExporter(QObject):
             else Path.home()
         )
         suggested = folder / f"{self._name() or 'matchlight'}-scores.tex"
-        path = self._ask_path(self._parent, "Export LaTeX table", str(suggested))
+        path = self._ask_path(
+            self._parent,
+            QCoreApplication.translate("LatexExporter", "Export LaTeX table"),
+            str(suggested),
+        )
         if path:
             if not Path(path).suffix:
                 path += ".tex"
@@ -137,10 +147,19 @@ class LatexExporter(QObject):
         target = os.fspath(path)
         core = self._core()
         if core is None or not core.table.complete or len(core.table.systems) < 2:
-            self._fail("Open a comparison of two systems or more and wait until it is scored.")
+            self._fail(
+                QCoreApplication.translate(
+                    "LatexExporter",
+                    "Open a comparison of two systems or more and wait until it is scored.",
+                )
+            )
             return False
         if self.running:
-            self._fail(f"A LaTeX table is being written to {self._path} already.")
+            self._fail(
+                QCoreApplication.translate(
+                    "LatexExporter", "A LaTeX table is being written to {0} already."
+                ).format(self._path)
+            )
             return False
         protect = protected_paths(core)
         try:
@@ -164,7 +183,9 @@ class LatexExporter(QObject):
         call.cancelled.connect(self._on_call_cancelled)
         self._call = call
         self._path = target
-        self.busy_label.setText("Testing the systems for the LaTeX table…")
+        self.busy_label.setText(
+            QCoreApplication.translate("LatexExporter", "Testing the systems for the LaTeX table…")
+        )
         self.busy_label.show()
         self.update_action()
         call.start()
@@ -190,7 +211,12 @@ class LatexExporter(QObject):
     def _on_call_finished(self, value: object) -> None:
         path = os.fspath(value) if isinstance(value, Path) else self._path
         self._end()
-        self._host.statusBar().showMessage(f"LaTeX table written to {path}", 10_000)
+        self._host.statusBar().showMessage(
+            QCoreApplication.translate("LatexExporter", "LaTeX table written to {path}").format(
+                path=path
+            ),
+            10_000,
+        )
         self.export_finished.emit(path)
 
     @Slot(object)

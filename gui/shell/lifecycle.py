@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QStyledItemDelegate, QWidget
 
 from matchlight.core.analysis.language import LanguageFlags, language_flags
@@ -246,14 +246,23 @@ class ComparisonLifecycle(QObject):
             message = str(error)
         else:  # a bug rather than the user's files: the details go to the log
             log.error("reading the comparison failed", exc_info=error)  # type: ignore[arg-type]
-            message = f"Could not read the files: {error} ({type(error).__name__})"
-        self.window.report_error("Cannot open the comparison", message)
+            message = QCoreApplication.translate(
+                "ComparisonLifecycle", "Could not read the files: {error} ({0})"
+            ).format(type(error).__name__, error=error)
+        self.window.report_error(
+            QCoreApplication.translate("ComparisonLifecycle", "Cannot open the comparison"), message
+        )
         self.open_failed.emit(message)
 
     @Slot()
     def _on_read_cancelled(self) -> None:
         self._end_read()
-        self.window.statusBar().showMessage("Reading cancelled; nothing was opened.", 6000)
+        self.window.statusBar().showMessage(
+            QCoreApplication.translate(
+                "ComparisonLifecycle", "Reading cancelled; nothing was opened."
+            ),
+            6000,
+        )
 
     def _show_reading(self, reading: bool) -> None:
         """Say that files are being read: a page of its own while nothing is open (never the
@@ -268,7 +277,11 @@ class ComparisonLifecycle(QObject):
             else:
                 w.progress_label.setText(message)
                 w.progress_label.show()
-                w.cancel_button.setToolTip("Stop reading the files; nothing is opened")
+                w.cancel_button.setToolTip(
+                    QCoreApplication.translate(
+                        "ComparisonLifecycle", "Stop reading the files; nothing is opened"
+                    )
+                )
                 w.cancel_button.show()
             w.statusBar().clearMessage()
         else:
@@ -277,7 +290,11 @@ class ComparisonLifecycle(QObject):
             if not self.scoring.running:
                 w.progress_label.hide()
                 w.cancel_button.hide()
-            w.cancel_button.setToolTip("Stop scoring; the rows scored so far stay")
+            w.cancel_button.setToolTip(
+                QCoreApplication.translate(
+                    "ComparisonLifecycle", "Stop scoring; the rows scored so far stay"
+                )
+            )
             w.statusBar().clearMessage()
         self.reading_changed.emit(reading)
 
@@ -623,14 +640,19 @@ class ComparisonLifecycle(QObject):
         done = table.n_done if table is not None else 0
         total = table.n_segments if table is not None else 0
         self._scoring_done(
-            f"Scoring cancelled: {done:,} of {total:,} rows scored. Export writes those rows; "
-            "Resume scoring scores the rest."
+            QCoreApplication.translate(
+                "ComparisonLifecycle",
+                "Scoring cancelled: {done:,} of {total:,} rows scored. Export writes those "
+                "rows; Resume scoring scores the rest.",
+            ).format(done=done, total=total)
         )
 
     @Slot(str)
     def _on_scoring_failed(self, message: str) -> None:
-        self._scoring_done("Scoring failed.")
-        self.window.report_error("Scoring failed", message)
+        self._scoring_done(QCoreApplication.translate("ComparisonLifecycle", "Scoring failed."))
+        self.window.report_error(
+            QCoreApplication.translate("ComparisonLifecycle", "Scoring failed"), message
+        )
 
     # -- rows, counts and the detail pane ------------------------------------------------------
 

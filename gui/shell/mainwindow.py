@@ -22,7 +22,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QModelIndex, QSettings, Qt, QUrl, Signal, Slot
+from PySide6.QtCore import (
+    QByteArray,
+    QCoreApplication,
+    QEvent,
+    QModelIndex,
+    QSettings,
+    Qt,
+    QUrl,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -237,7 +247,9 @@ class MainWindow(QMainWindow):
 
     def _build_docks(self) -> None:
         self.summary = SummaryWidget()
-        self.summary_dock = QDockWidget("Corpus summary", self)
+        self.summary_dock = QDockWidget(
+            QCoreApplication.translate("MainWindow", "Corpus summary"), self
+        )
         self.summary_dock.setObjectName("summary-dock")
         self.summary_dock.setWidget(self.summary)
         self.summary_dock.setFeatures(
@@ -276,11 +288,17 @@ class MainWindow(QMainWindow):
         bar = self.statusBar()
         self.progress_bar = ProgressStrip()
         self.progress_label = QLabel()
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop scoring; the rows scored so far stay")
+        self.cancel_button = QPushButton(QCoreApplication.translate("MainWindow", "Cancel"))
+        self.cancel_button.setToolTip(
+            QCoreApplication.translate("MainWindow", "Stop scoring; the rows scored so far stay")
+        )
         self.cancel_button.clicked.connect(self._on_cancel_clicked)
-        self.resume_button = QPushButton("Resume scoring")
-        self.resume_button.setToolTip("Score the rows left when scoring was cancelled")
+        self.resume_button = QPushButton(QCoreApplication.translate("MainWindow", "Resume scoring"))
+        self.resume_button.setToolTip(
+            QCoreApplication.translate(
+                "MainWindow", "Score the rows left when scoring was cancelled"
+            )
+        )
         self.resume_button.clicked.connect(self.resume_scoring)
         bar.addPermanentWidget(self.progress_label)
         bar.addPermanentWidget(self.progress_bar)
@@ -493,7 +511,7 @@ class MainWindow(QMainWindow):
         self.baseline_combo.setEnabled(len(names) > 1)
         self.ref_system_combo.blockSignals(True)
         self.ref_system_combo.clear()
-        self.ref_system_combo.addItem("any system", -1)
+        self.ref_system_combo.addItem(QCoreApplication.translate("MainWindow", "any system"), -1)
         for i, name in enumerate(names):
             self.ref_system_combo.addItem(name, i)
         self.ref_system_combo.blockSignals(False)
@@ -504,12 +522,16 @@ class MainWindow(QMainWindow):
         total = table.n_segments if table is not None else 0
         self.progress_bar.setRange(0, max(1, total))
         self.progress_bar.setValue(done)
-        self.progress_label.setText(f"Scoring {done:,} / {total:,}")
+        self.progress_label.setText(
+            QCoreApplication.translate("MainWindow", "Scoring {done:,} / {total:,}").format(
+                done=done, total=total
+            )
+        )
         if started:
             self.progress_bar.show()
             self.progress_label.show()
             self.cancel_button.show()
-            self.statusBar().showMessage("Scoring…")
+            self.statusBar().showMessage(QCoreApplication.translate("MainWindow", "Scoring…"))
 
     def end_progress(self, message: str, *, reading: bool) -> None:
         self.progress_bar.hide()
@@ -599,7 +621,12 @@ class MainWindow(QMainWindow):
             self.quit_action,
         ]
         rows = shortcut_rows(actions)
-        rows.append(("Move between rows", "Up / Down, Page Up / Page Down"))
+        rows.append(
+            (
+                QCoreApplication.translate("MainWindow", "Move between rows"),
+                QCoreApplication.translate("MainWindow", "Up / Down, Page Up / Page Down"),
+            )
+        )
         dialog = ShortcutsDialog(rows, self, sections=[("Annotation", annotation_shortcuts())])
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()

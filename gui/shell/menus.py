@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QComboBox, QLabel
 
 from matchlight.gui.shell.exports import default_save_path
+from matchlight.gui.shell.language import LanguageMenu
 from matchlight.gui.shell.latexexport import LatexExporter
 from matchlight.gui.shell.recent import RecentComparisons
 from matchlight.gui.shell.reportexport import ReportExporter
@@ -44,31 +45,33 @@ def build_actions(window: Any) -> None:
     sk = QKeySequence.StandardKey
     window.open_action = _action(
         window,
-        "&Open comparison…",
+        QCoreApplication.translate("menus", "&Open comparison…"),
         window._on_open_triggered,
         sk.Open,
-        "Choose source, references and system outputs",
+        QCoreApplication.translate("menus", "Choose source, references and system outputs"),
     )
     window.open_sample_action = _action(
         window,
-        "Open the &sample",
+        QCoreApplication.translate("menus", "Open the &sample"),
         window._on_open_sample_triggered,
         None,
-        "The bundled German→English sample",
+        QCoreApplication.translate("menus", "The bundled German→English sample"),
     )
     window.export_all_action = _action(
         window,
-        "&Export CSV (all rows)…",
+        QCoreApplication.translate("menus", "&Export CSV (all rows)…"),
         window.exports.ask_all,
         "Ctrl+E",
-        "Per-sentence scores of every row, as matchlight score --csv writes them",
+        QCoreApplication.translate(
+            "menus", "Per-sentence scores of every row, as matchlight score --csv writes them"
+        ),
     )
     window.export_filtered_action = _action(
         window,
-        "Export CSV (&filtered rows)…",
+        QCoreApplication.translate("menus", "Export CSV (&filtered rows)…"),
         window.exports.ask_filtered,
         "Ctrl+Shift+E",
-        "Per-sentence scores of the rows the filter keeps",
+        QCoreApplication.translate("menus", "Per-sentence scores of the rows the filter keeps"),
     )
     window.report_export = ReportExporter(
         window,
@@ -89,62 +92,93 @@ def build_actions(window: Any) -> None:
     )
     window.settings_action = _action(
         window,
-        "Scoring &settings…",
+        QCoreApplication.translate("menus", "Scoring &settings…"),
         window._on_settings_triggered,
         "Ctrl+,",
-        "Tokenizers, smoothing, ROUGE options",
+        QCoreApplication.translate("menus", "Tokenizers, smoothing, ROUGE options"),
     )
     window.cancel_action = _action(
         window,
-        "&Cancel scoring",
+        QCoreApplication.translate("menus", "&Cancel scoring"),
         window.controller.cancel,
         None,
-        "Stop scoring; keep the rows so far",
+        QCoreApplication.translate("menus", "Stop scoring; keep the rows so far"),
     )
     window.resume_action = _action(
         window,
-        "&Resume scoring",
+        QCoreApplication.translate("menus", "&Resume scoring"),
         window.resume_scoring,
         None,
-        "Score the rows left when scoring was cancelled",
+        QCoreApplication.translate("menus", "Score the rows left when scoring was cancelled"),
     )
-    window.quit_action = _action(window, "&Quit", window.close, sk.Quit)
+    window.quit_action = _action(
+        window, QCoreApplication.translate("menus", "&Quit"), window.close, sk.Quit
+    )
     window.find_action = _action(
-        window, "&Find…", window._on_find_triggered, sk.Find, "Search the texts"
+        window,
+        QCoreApplication.translate("menus", "&Find…"),
+        window._on_find_triggered,
+        sk.Find,
+        QCoreApplication.translate("menus", "Search the texts"),
     )
     window.addAction(window.find_action)
     window.copy_row_action = _action(
         window,
-        "&Copy row",
+        QCoreApplication.translate("menus", "&Copy row"),
         window.columns.copy_current_row,
         sk.Copy,
-        "Copy the current row, every column, tab-separated with a header line",
+        QCoreApplication.translate(
+            "menus", "Copy the current row, every column, tab-separated with a header line"
+        ),
     )
     window.copy_row_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
     window.table_view.addAction(window.copy_row_action)
     window.zoom_in_action = _action(
         window,
-        "Zoom &in",
+        QCoreApplication.translate("menus", "Zoom &in"),
         window.zoom_in,
         [sk.ZoomIn, "Ctrl+="],
-        "Larger text in the table and pane",
+        QCoreApplication.translate("menus", "Larger text in the table and pane"),
     )
     window.zoom_out_action = _action(
-        window, "Zoom &out", window.zoom_out, sk.ZoomOut, "Smaller text in the table and pane"
+        window,
+        QCoreApplication.translate("menus", "Zoom &out"),
+        window.zoom_out,
+        sk.ZoomOut,
+        QCoreApplication.translate("menus", "Smaller text in the table and pane"),
     )
     window.zoom_reset_action = _action(
-        window, "&Actual size", window.zoom_reset, "Ctrl+0", "The application's text size"
+        window,
+        QCoreApplication.translate("menus", "&Actual size"),
+        window.zoom_reset,
+        "Ctrl+0",
+        QCoreApplication.translate("menus", "The application's text size"),
     )
     window.shortcuts_action = _action(
-        window, "&Keyboard shortcuts", window._on_shortcuts_triggered, "Ctrl+F1"
+        window,
+        QCoreApplication.translate("menus", "&Keyboard shortcuts"),
+        window._on_shortcuts_triggered,
+        "Ctrl+F1",
     )
-    window.about_action = _action(window, "&About Matchlight", window._on_about_triggered)
+    window.about_action = _action(
+        window, QCoreApplication.translate("menus", "&About Matchlight"), window._on_about_triggered
+    )
+
+
+def _language_note(window: Any) -> None:
+    """Says when a new interface language takes effect (see :mod:`gui.shell.language`)."""
+    window.statusBar().showMessage(
+        QCoreApplication.translate(
+            "menus", "The new interface language is used when Matchlight starts again."
+        ),
+        10_000,
+    )
 
 
 def build_menus(window: Any) -> None:
     """The menu bar and the toolbar, from the actions and the window's parts."""
     menu = window.menuBar()
-    file_menu = menu.addMenu("&File")
+    file_menu = menu.addMenu(QCoreApplication.translate("menus", "&File"))
     file_menu.addAction(window.open_action)
     window.recent = RecentComparisons(window.settings, window)
     window.recent.open_requested.connect(window._on_recent_requested)
@@ -162,12 +196,12 @@ def build_menus(window: Any) -> None:
         file_menu.addAction(action)
     file_menu.addSeparator()
     file_menu.addAction(window.quit_action)
-    edit_menu = menu.addMenu("&Edit")
+    edit_menu = menu.addMenu(QCoreApplication.translate("menus", "&Edit"))
     edit_menu.addAction(window.copy_row_action)
     edit_menu.addAction(window.find_action)
-    view_menu = menu.addMenu("&View")
-    window.highlight_menu = view_menu.addMenu("&Highlight")
-    window.row_lines_menu = view_menu.addMenu("&Row height")
+    view_menu = menu.addMenu(QCoreApplication.translate("menus", "&View"))
+    window.highlight_menu = view_menu.addMenu(QCoreApplication.translate("menus", "&Highlight"))
+    window.row_lines_menu = view_menu.addMenu(QCoreApplication.translate("menus", "&Row height"))
     for action in window.view.row_lines_actions.values():
         window.row_lines_menu.addAction(action)
     view_menu.addSeparator()
@@ -175,45 +209,53 @@ def build_menus(window: Any) -> None:
     view_menu.addAction(window.zoom_out_action)
     view_menu.addAction(window.zoom_reset_action)
     view_menu.addSeparator()
-    window.theme_menu = view_menu.addMenu("&Theme")
+    window.theme_menu = view_menu.addMenu(QCoreApplication.translate("menus", "&Theme"))
     for action in window.view.theme_actions.values():
         window.theme_menu.addAction(action)
+    window.language = LanguageMenu(window.settings, window)
+    window.language.language_chosen.connect(lambda _code: _language_note(window))
+    window.language_menu = window.language.menu
+    view_menu.addMenu(window.language_menu)
     view_menu.addSeparator()
     view_menu.addAction(window.summary_dock.toggleViewAction())
     view_menu.addAction(window.comparison_docks.dock.toggleViewAction())
-    scoring_menu = menu.addMenu("&Scoring")
+    scoring_menu = menu.addMenu(QCoreApplication.translate("menus", "&Scoring"))
     scoring_menu.addAction(window.settings_action)
     scoring_menu.addAction(window.cancel_action)
     scoring_menu.addAction(window.resume_action)
-    help_menu = menu.addMenu("&Help")
+    help_menu = menu.addMenu(QCoreApplication.translate("menus", "&Help"))
     help_menu.addAction(window.shortcuts_action)
     help_menu.addAction(window.about_action)
     window.file_menu = file_menu
 
-    toolbar = window.addToolBar("Main")
+    toolbar = window.addToolBar(QCoreApplication.translate("menus", "Main"))
     toolbar.setObjectName("main-toolbar")
     toolbar.setMovable(False)
     toolbar.addAction(window.open_action)
     toolbar.addAction(window.export_all_action)
     toolbar.addAction(window.settings_action)
     toolbar.addSeparator()
-    toolbar.addWidget(QLabel(" Highlight: "))
+    toolbar.addWidget(QLabel(QCoreApplication.translate("menus", " Highlight: ")))
     window.highlight_anchor = toolbar.addSeparator()
-    toolbar.addWidget(QLabel(" Baseline: "))
+    toolbar.addWidget(QLabel(QCoreApplication.translate("menus", " Baseline: ")))
     window.baseline_combo = QComboBox()
-    window.baseline_combo.setToolTip("The system the Δ columns compare against")
+    window.baseline_combo.setToolTip(
+        QCoreApplication.translate("menus", "The system the Δ columns compare against")
+    )
     window.baseline_combo.setMinimumContentsLength(12)
     window.baseline_combo.setSizeAdjustPolicy(
         QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
     )
     window.baseline_combo.currentIndexChanged.connect(window._on_baseline_changed)
     toolbar.addWidget(window.baseline_combo)
-    toolbar.addWidget(QLabel("  Reference matches of: "))
+    toolbar.addWidget(QLabel(QCoreApplication.translate("menus", "  Reference matches of: ")))
     window.ref_system_combo = QComboBox()
     window.ref_system_combo.setToolTip(
-        "Whose matches the reference cells show: any system, or one system"
+        QCoreApplication.translate(
+            "menus", "Whose matches the reference cells show: any system, or one system"
+        )
     )
-    window.ref_system_combo.addItem("any system", -1)
+    window.ref_system_combo.addItem(QCoreApplication.translate("menus", "any system"), -1)
     window.ref_system_combo.setMinimumContentsLength(12)
     window.ref_system_combo.setSizeAdjustPolicy(
         QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon

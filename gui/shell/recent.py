@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QSettings, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QSettings, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QWidget
 
@@ -105,7 +105,7 @@ class RecentList(QObject):
         if entries:
             separator = self.menu.addSeparator()
             separator.setData("separator")  # never None data, see qtfix.guard_none_refcount
-            clear = self.menu.addAction("Clear the list")
+            clear = self.menu.addAction(QCoreApplication.translate("RecentList", "Clear the list"))
             clear.setData("clear")
         self.menu.setEnabled(bool(entries))
 
@@ -150,7 +150,7 @@ class RecentSessions(RecentList):
             settings,
             parent,
             key=RECENT_SESSIONS_KEY,
-            title="Recent sessions",
+            title=QCoreApplication.translate("RecentSessions", "Recent sessions"),
             encode=str,
             decode=_path,
             label=lambda path: Path(path).name,

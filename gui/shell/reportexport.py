@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QLabel, QStatusBar, QWidget
 
@@ -55,7 +55,7 @@ log = logging.getLogger(__name__)
 #: ``ask_path(parent, caption, suggested) -> path or None`` (the window's injectable dialog).
 AskPath = Callable[[QWidget, str, str], "str | None"]
 
-ERROR_TITLE = "Cannot export the report"
+ERROR_TITLE = QCoreApplication.translate("reportexport", "Cannot export the report")
 SHORTCUT = "Ctrl+Shift+R"
 
 
@@ -79,7 +79,10 @@ class ReportHost(Protocol):
 def ask_report_path(parent: QWidget, caption: str, suggested: str) -> str | None:
     """A save dialog for an HTML page (Qt's static dialog, native where there is one)."""
     path, _ = QFileDialog.getSaveFileName(
-        parent, caption, suggested, "HTML pages (*.html *.htm);;All files (*)"
+        parent,
+        caption,
+        suggested,
+        QCoreApplication.translate("reportexport", "HTML pages (*.html *.htm);;All files (*)"),
     )
     return path or None
 
@@ -173,11 +176,14 @@ class ReportExporter(QObject):
         self._available = False
         self._call: BackgroundCall | None = None
         self._path = ""
-        self.action = QAction("Export &HTML report…", parent)
+        self.action = QAction(
+            QCoreApplication.translate("ReportExporter", "Export &HTML report…"), parent
+        )
         self.action.setShortcut(QKeySequence(SHORTCUT))
-        tip = (
+        tip = QCoreApplication.translate(
+            "ReportExporter",
             "One self-contained HTML page: corpus scores, charts, significance, annotations "
-            "and the selected rows with their highlights, as matchlight report writes it"
+            "and the selected rows with their highlights, as matchlight report writes it",
         )
         self.action.setStatusTip(tip)
         self.action.setToolTip(tip)
@@ -209,7 +215,11 @@ class ReportExporter(QObject):
         if comparison is None or not self._ready():
             return
         suggested = suggested_report_path(comparison, self._name())
-        path = self._ask_path(self._parent, "Export HTML report", str(suggested))
+        path = self._ask_path(
+            self._parent,
+            QCoreApplication.translate("ReportExporter", "Export HTML report"),
+            str(suggested),
+        )
         if path:
             if not Path(path).suffix:
                 path += ".html"
@@ -227,10 +237,18 @@ class ReportExporter(QObject):
         target = os.fspath(path)
         model = self._host.session
         if model is None or not model.session.table.complete:
-            self._fail("Open a comparison and wait until every row is scored.")
+            self._fail(
+                QCoreApplication.translate(
+                    "ReportExporter", "Open a comparison and wait until every row is scored."
+                )
+            )
             return False
         if self.running:
-            self._fail(f"A report is being written to {self._path} already.")
+            self._fail(
+                QCoreApplication.translate(
+                    "ReportExporter", "A report is being written to {0} already."
+                ).format(self._path)
+            )
             return False
         session: ComparisonSession = model.session
         notes, keep = _workspace_annotations(getattr(self._host, "sessions", None))
@@ -267,9 +285,15 @@ class ReportExporter(QObject):
         call.cancelled.connect(self._on_call_cancelled)
         self._call = call
         self._path = target
-        self.busy_label.setText("Writing the HTML report…")
+        self.busy_label.setText(
+            QCoreApplication.translate("ReportExporter", "Writing the HTML report…")
+        )
         self.busy_label.show()
-        self._host.statusBar().showMessage(f"Writing the report to {target}…")
+        self._host.statusBar().showMessage(
+            QCoreApplication.translate("ReportExporter", "Writing the report to {target}…").format(
+                target=target
+            )
+        )
         self._update_action()
         call.start()
         self.export_started.emit(target)
@@ -290,7 +314,12 @@ class ReportExporter(QObject):
     def _on_call_finished(self, value: object) -> None:
         path = os.fspath(value) if isinstance(value, Path) else self._path
         self._end()
-        self._host.statusBar().showMessage(f"Report written to {path}", 10_000)
+        self._host.statusBar().showMessage(
+            QCoreApplication.translate("ReportExporter", "Report written to {path}").format(
+                path=path
+            ),
+            10_000,
+        )
         self.export_finished.emit(path)
 
     @Slot(object)

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMenu, QMessageBox, QWidget
 
@@ -179,14 +179,22 @@ class SessionFiles(QObject):
         if ws is None:
             return ""
         if store is None:
-            return "Session: not saved yet (the first edit starts one)"
+            return QCoreApplication.translate(
+                "SessionFiles", "Session: not saved yet (the first edit starts one)"
+            )
         if self._read_only:
-            return f"Session: read-only copy of {store.origin.name} — Save session as… to edit"
+            return QCoreApplication.translate(
+                "SessionFiles", "Session: read-only copy of {0} — Save session as… to edit"
+            ).format(store.origin.name)
         lost = store.lost
         if lost is not None:
-            return f"Session: NOT SAVED ({lost}) — Save session as… to keep {len(ws)} errors"
+            return QCoreApplication.translate(
+                "SessionFiles", "Session: NOT SAVED ({lost}) — Save session as… to keep {0} errors"
+            ).format(len(ws), lost=lost)
         if ws.unsaved:
-            return f"Session: {ws.unsaved} edits not saved yet ({ws.sink_error}); retrying"
+            return QCoreApplication.translate(
+                "SessionFiles", "Session: {0} edits not saved yet ({1}); retrying"
+            ).format(ws.unsaved, ws.sink_error)
         if self.is_untitled():
             return "Session: untitled (autosaved)"
         return f"Session: {store.path.name}"
@@ -208,14 +216,23 @@ class SessionFiles(QObject):
     def add_file_actions(self, menu: QMenu, *, before: QAction | None = None) -> None:
         """Open session, Recent sessions, Save session as (before ``before``, else at the end)."""
         parent = self.window
-        self.open_session_action = QAction("Open &session…", parent)
+        self.open_session_action = QAction(
+            QCoreApplication.translate("SessionFiles", "Open &session…"), parent
+        )
         self.open_session_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
-        self.open_session_action.setStatusTip("Open a Matchlight session (.matchlight)")
+        self.open_session_action.setStatusTip(
+            QCoreApplication.translate("SessionFiles", "Open a Matchlight session (.matchlight)")
+        )
         self.open_session_action.triggered.connect(self._on_open_session_triggered)
-        self.save_session_action = QAction("Save session &as…", parent)
+        self.save_session_action = QAction(
+            QCoreApplication.translate("SessionFiles", "Save session &as…"), parent
+        )
         self.save_session_action.setShortcut(QKeySequence("Ctrl+Shift+S"))
         self.save_session_action.setStatusTip(
-            "Save the annotations, settings and selection under a name of your choosing"
+            QCoreApplication.translate(
+                "SessionFiles",
+                "Save the annotations, settings and selection under a name of your choosing",
+            )
         )
         self.save_session_action.triggered.connect(self._on_save_session_triggered)
         self.recent_sessions_menu = self.recent.menu
@@ -281,7 +298,9 @@ class SessionFiles(QObject):
         try:
             spans, scores = records_of(pending)
         except SessionError as exc:
-            self.window.report_error("Cannot read the annotations", str(exc))
+            self.window.report_error(
+                QCoreApplication.translate("SessionFiles", "Cannot read the annotations"), str(exc)
+            )
             spans, scores = [], []
         report = None
         if pending.changed:
@@ -304,7 +323,10 @@ class SessionFiles(QObject):
         )
         notes = opening_notes(pending, report)
         if notes:
-            self.notice_sink("Session opened", "\n\n".join(notes))
+            self.notice_sink(
+                QCoreApplication.translate("SessionFiles", "Session opened"),
+                "\n\n".join(notes),
+            )
         return ws, tuple(s.id for s in (report.flagged if report is not None else ()))
 
     def _detach(self) -> None:
@@ -339,7 +361,10 @@ class SessionFiles(QObject):
         """Create the untitled session (in the recovery folder) before the first edit."""
         if self._read_only:
             self.controller.say(
-                "This is a read-only copy of a session: use Save session as… to edit it."
+                QCoreApplication.translate(
+                    "SessionFiles",
+                    "This is a read-only copy of a session: use Save session as… to edit it.",
+                )
             )
             return False
         if self._store is not None:
@@ -354,8 +379,11 @@ class SessionFiles(QObject):
                 store.add_many(ws.spans(), ws.scores())
         except (SessionError, OSError) as exc:
             self.window.report_error(
-                "Cannot keep the annotations",
-                f"{exc}\n\nThe annotation was not made: Matchlight saves every edit at once.",
+                QCoreApplication.translate("SessionFiles", "Cannot keep the annotations"),
+                QCoreApplication.translate(
+                    "SessionFiles",
+                    "{exc}\n\nThe annotation was not made: Matchlight saves every edit at once.",
+                ).format(exc=exc),
             )
             return False
         self._store = store
@@ -520,9 +548,16 @@ class SessionFiles(QObject):
             return
         self._warned = error.problem
         if error.kind in ("lost", "disk-full", "read-only", "io"):
-            self.offer_save_as("Your edits are not in the session file", str(error))
+            self.offer_save_as(
+                QCoreApplication.translate(
+                    "SessionFiles", "Your edits are not in the session file"
+                ),
+                str(error),
+            )
         else:
-            self.window.report_error("Cannot save the session", str(error))
+            self.window.report_error(
+                QCoreApplication.translate("SessionFiles", "Cannot save the session"), str(error)
+            )
         self.session_changed.emit()
 
     @Slot()
@@ -533,8 +568,11 @@ class SessionFiles(QObject):
         if store.lost is None and store.check_ours() is not None:
             self._problem(
                 SessionError(
-                    f"{store.lost}; nothing more is written to it. Your edits are kept: use "
-                    "Save as to keep them in a file.",
+                    QCoreApplication.translate(
+                        "SessionFiles",
+                        "{0}; nothing more is written to it. Your edits are kept: use Save "
+                        "as to keep them in a file.",
+                    ).format(store.lost),
                     store.path,
                     kind="lost",
                 )
@@ -551,7 +589,9 @@ class SessionFiles(QObject):
         if ws.retry_unsaved():
             self._retry_timer.stop()
             self._warned = None
-            self.controller.say("Every edit is saved again.")
+            self.controller.say(
+                QCoreApplication.translate("SessionFiles", "Every edit is saved again.")
+            )
             self.session_changed.emit()
 
     def _offer_save_as(self, title: str, message: str) -> None:
@@ -564,7 +604,10 @@ class SessionFiles(QObject):
             parent,
         )
         box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        save = box.addButton("Save as…", QMessageBox.ButtonRole.AcceptRole)
+        save = box.addButton(
+            QCoreApplication.translate("SessionFiles", "Save as…"),
+            QMessageBox.ButtonRole.AcceptRole,
+        )
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.buttonClicked.connect(lambda button: self.save_session_as() if button is save else None)
         box.open()
@@ -580,7 +623,12 @@ class SessionFiles(QObject):
         """
         target = Path(path)
         if target.suffix != SUFFIX and not target.exists():
-            self.window.report_error("Cannot open the session", f"{target}: no such session file")
+            self.window.report_error(
+                QCoreApplication.translate("SessionFiles", "Cannot open the session"),
+                QCoreApplication.translate("SessionFiles", "{target}: no such session file").format(
+                    target=target
+                ),
+            )
             return False
         if self._opening is not None:
             self._opening.cancel()
@@ -611,7 +659,9 @@ class SessionFiles(QObject):
         missing = missing_inputs(value)
         if missing is not None:
             value.store.close()
-            self.window.report_error("Cannot open the session", missing)
+            self.window.report_error(
+                QCoreApplication.translate("SessionFiles", "Cannot open the session"), missing
+            )
             return
         if value.remember is not None:
             value.records = read_records_in_background(value.store.path)
@@ -631,24 +681,35 @@ class SessionFiles(QObject):
         if not isinstance(error, SessionError):
             log.error("opening a session failed", exc_info=error)  # type: ignore[arg-type]
         exc = error_of(error)  # type: ignore[arg-type]
-        message = str(exc) + "\n\nThe file was not changed."
+        message = str(exc) + QCoreApplication.translate(
+            "SessionFiles", "\n\nThe file was not changed."
+        )
         if exc.copy_helps:
             self._offer_read_only_copy(target, message)
         else:
-            self.window.report_error("Cannot open the session", message)
+            self.window.report_error(
+                QCoreApplication.translate("SessionFiles", "Cannot open the session"), message
+            )
 
     def _offer_read_only_copy(self, path: Path, message: str) -> None:
         parent = self.window if isinstance(self.window, QWidget) else None
         box = QMessageBox(
             QMessageBox.Icon.Warning,
-            "Cannot open the session",
-            message + "\n\nYou can open a read-only copy of it to see (and save elsewhere) "
-            "what can be read.",
+            QCoreApplication.translate("SessionFiles", "Cannot open the session"),
+            message
+            + QCoreApplication.translate(
+                "SessionFiles",
+                "\n\nYou can open a read-only copy of it to see (and save elsewhere) "
+                "what can be read.",
+            ),
             QMessageBox.StandardButton.Cancel,
             parent,
         )
         box.setObjectName("session-refused")
-        copy_button = box.addButton("Open a read-only copy", QMessageBox.ButtonRole.AcceptRole)
+        copy_button = box.addButton(
+            QCoreApplication.translate("SessionFiles", "Open a read-only copy"),
+            QMessageBox.ButtonRole.AcceptRole,
+        )
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def on_clicked(button: Any) -> None:
@@ -688,15 +749,20 @@ class SessionFiles(QObject):
         holds unsaved edits or that is a read-only copy is written anew from memory."""
         ws = self.controller.workspace
         if self._core is None or ws is None:
-            self.window.report_error("Nothing to save", "Open a comparison first.")
+            self.window.report_error(
+                QCoreApplication.translate("SessionFiles", "Nothing to save"),
+                QCoreApplication.translate("SessionFiles", "Open a comparison first."),
+            )
             return None
         if path is None:
             suggested = str(self._folder() / f"annotations{SUFFIX}")
             chosen = self.annotations.ui.ask_path(
                 self.window,
-                "Save session as",
+                QCoreApplication.translate("SessionFiles", "Save session as"),
                 suggested,
-                f"Matchlight sessions (*{SUFFIX})",
+                QCoreApplication.translate(
+                    "SessionFiles", "Matchlight sessions (*{SUFFIX})"
+                ).format(SUFFIX=SUFFIX),
                 True,
             )
             if not chosen:
@@ -714,13 +780,19 @@ class SessionFiles(QObject):
                 saved = store.save_as(target)
                 self._saved_state = None
         except SessionError as exc:
-            self.window.report_error("Cannot save the session", str(exc))
+            self.window.report_error(
+                QCoreApplication.translate("SessionFiles", "Cannot save the session"), str(exc)
+            )
             return None
         self._warned = None
         self._save_state()
         self._remember(saved)
         self.session_changed.emit()
-        self.controller.say(f"Saved the session as {saved}")
+        self.controller.say(
+            QCoreApplication.translate("SessionFiles", "Saved the session as {saved}").format(
+                saved=saved
+            )
+        )
         return saved
 
     def _write_from_memory(self, target: Path) -> Path:
@@ -779,9 +851,11 @@ class SessionFiles(QObject):
         folder = str(Path(recent[0]).parent) if recent else str(Path.home())
         chosen = self.annotations.ui.ask_path(
             self.window,
-            "Open session",
+            QCoreApplication.translate("SessionFiles", "Open session"),
             folder,
-            f"Matchlight sessions (*{SUFFIX});;All files (*)",
+            QCoreApplication.translate(
+                "SessionFiles", "Matchlight sessions (*{SUFFIX});;All files (*)"
+            ).format(SUFFIX=SUFFIX),
             False,
         )
         if chosen:
@@ -805,7 +879,9 @@ class SessionFiles(QObject):
         try:
             discard_recoverable(path)
         except SessionError as exc:
-            self.window.report_error("Cannot discard the session", str(exc))
+            self.window.report_error(
+                QCoreApplication.translate("SessionFiles", "Cannot discard the session"), str(exc)
+            )
             return False
         return True
 

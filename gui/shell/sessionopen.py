@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from PySide6.QtCore import QEventLoop, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer
 
 from matchlight.core.annotation.anchoring import AnchorState, reanchor_all
 from matchlight.core.annotation.model import AnnotationError, ErrorSpan, SegmentScore
@@ -108,16 +108,18 @@ def missing_inputs(opening: Opening) -> str | None:
         return None
     folder = opening.store.origin.parent
     names = "\n".join(
-        f"• {c.input.name} ({c.input.role}): not at "
+        QCoreApplication.translate("sessionopen", "• {0} ({1}): not at ").format(
+            c.input.name, c.input.role
+        )
         + " nor ".join(c.input.candidates(folder))
         + (f" ({c.problem})" if c.problem else "")
         for c in missing
     )
-    return (
-        f"{opening.store.origin}: these input files are missing:\n{names}\n\nThe session was not "
-        "changed; put the files back (next to the session file, or where they were) and open it "
-        "again."
-    )
+    return QCoreApplication.translate(
+        "sessionopen",
+        "{0}: these input files are missing:\n{names}\n\nThe session was not changed; put "
+        "the files back (next to the session file, or where they were) and open it again.",
+    ).format(opening.store.origin, names=names)
 
 
 def read_records_in_background(path: Path) -> Future[Records]:
@@ -175,25 +177,51 @@ def opening_notes(opening: Opening, report: ReanchorReport | None) -> list[str]:
     changed = opening.changed
     if changed:
         notes.append(
-            "These input files changed since the session was saved: " + "; ".join(changed) + "."
+            QCoreApplication.translate(
+                "sessionopen", "These input files changed since the session was saved: "
+            )
+            + "; ".join(changed)
+            + "."
         )
     if opening.imports_changed:
         notes.append(
-            "These imported files changed since the session was saved; the values saved in the "
-            "session are used: " + "; ".join(opening.imports_changed) + "."
+            QCoreApplication.translate(
+                "sessionopen",
+                "These imported files changed since the session was saved; the values saved in the "
+                "session are used: ",
+            )
+            + "; ".join(opening.imports_changed)
+            + "."
         )
     if report is not None and (report.reattached or report.flagged or changed):
         notes.append(
-            f"Of the {report.kept + len(report.reattached) + len(report.flagged)} errors, "
-            f"{report.kept} are where they were, {len(report.reattached)} were re-attached "
-            f"where their text moved, and {len(report.flagged)} could not be found and are "
-            "flagged (listed in the Annotation panel; fix or delete them)."
+            QCoreApplication.translate(
+                "sessionopen",
+                "Of the {0} errors, {1} are where they were, {2} were re-attached where "
+                "their text moved, and {3} could not be found and are flagged (listed in "
+                "the Annotation panel; fix or delete them).",
+            ).format(
+                report.kept + len(report.reattached) + len(report.flagged),
+                report.kept,
+                len(report.reattached),
+                len(report.flagged),
+            )
         )
     problems = opening.store.problems
     if problems:
-        notes.append("The file is damaged; what could be read is shown: " + "; ".join(problems))
+        notes.append(
+            QCoreApplication.translate(
+                "sessionopen", "The file is damaged; what could be read is shown: "
+            )
+            + "; ".join(problems)
+        )
     if opening.store.read_only:
-        notes.append("This is a read-only copy: use File ▸ Save session as… to keep working on it.")
+        notes.append(
+            QCoreApplication.translate(
+                "sessionopen",
+                "This is a read-only copy: use File ▸ Save session as… to keep working on it.",
+            )
+        )
     return notes
 
 
@@ -242,12 +270,20 @@ def restore(
             else:
                 core.set_labels(record)
         except ValueError as exc:
-            problems.append(f"The imported column {record.name!r} was not restored: {exc}")
+            problems.append(
+                QCoreApplication.translate(
+                    "sessionopen", "The imported column {0!r} was not restored: {exc}"
+                ).format(record.name, exc=exc)
+            )
     if document.selection is not None:
         try:
             window.session.set_selection(document.selection)
         except ValueError as exc:
-            problems.append(f"The saved row selection could not be applied: {exc}")
+            problems.append(
+                QCoreApplication.translate(
+                    "sessionopen", "The saved row selection could not be applied: {exc}"
+                ).format(exc=exc)
+            )
     _restore_layout(window, annotations, core, document.layout)
     return problems
 

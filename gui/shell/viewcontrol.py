@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from PySide6.QtCore import QObject, QSettings, QTimer, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QSettings, QTimer, Slot
 from PySide6.QtGui import QAction, QActionGroup, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication
 
@@ -79,7 +79,12 @@ class ViewControl(QObject):
         self.row_lines_group.setExclusive(True)
         self.row_lines_actions: dict[int, QAction] = {}
         for lines in ROW_LINES:
-            action = QAction(f"{lines} lines of text", self.row_lines_group)
+            action = QAction(
+                QCoreApplication.translate("ViewControl", "{lines} lines of text").format(
+                    lines=lines
+                ),
+                self.row_lines_group,
+            )
             action.setCheckable(True)
             action.setChecked(lines == self.row_lines)
             action.setData(lines)
@@ -176,7 +181,9 @@ class ViewControl(QObject):
             action.setData(mode.key)
             if n <= 9:
                 action.setShortcut(QKeySequence(f"Ctrl+{n}"))
-            action.setToolTip(f"Highlight {mode.label}")
+            action.setToolTip(
+                QCoreApplication.translate("ViewControl", "Highlight {0}").format(mode.label)
+            )
             self.highlight_actions[mode.key] = action
             w.toolbar.insertAction(w.highlight_anchor, action)
             w.highlight_menu.addAction(action)

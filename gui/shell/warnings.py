@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Slot
 
 from matchlight.core.scoring.advice import Advice, scoring_advice
 from matchlight.gui.shell.banner import BannerItem
@@ -63,8 +63,17 @@ class Warnings(QObject):
             if notes:
                 shown = "; ".join(notes[:_SHOWN_NOTES])
                 if len(notes) > _SHOWN_NOTES:
-                    shown += f"; and {len(notes) - _SHOWN_NOTES} more"
-                items.append(BannerItem("inputs", f"Input warnings — {shown}."))
+                    shown += QCoreApplication.translate("Warnings", "; and {0} more").format(
+                        len(notes) - _SHOWN_NOTES
+                    )
+                items.append(
+                    BannerItem(
+                        "inputs",
+                        QCoreApplication.translate("Warnings", "Input warnings — {shown}.").format(
+                            shown=shown
+                        ),
+                    )
+                )
         w.banner.set_items([i for i in items if i.key not in self._dismissed])
 
     @Slot(str)

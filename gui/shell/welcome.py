@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 __all__ = ["ReadingPage", "WelcomePage"]
@@ -47,18 +47,28 @@ class WelcomePage(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.title = QLabel("<h2>No comparison open</h2>")
+        self.title = QLabel(
+            QCoreApplication.translate("WelcomePage", "<h2>No comparison open</h2>")
+        )
         self.text = _text(
-            "Open line-aligned files — an optional source, one or more references and one or "
-            "more system outputs — to score every segment with BLEU and ROUGE and see what "
-            "matched."
+            QCoreApplication.translate(
+                "WelcomePage",
+                "Open line-aligned files — an optional source, one or more references and one or "
+                "more system outputs — to score every segment with BLEU and ROUGE and see what "
+                "matched.",
+            )
         )
         self.drop_hint = _text(
-            "You can also drop the files, or a folder holding them, onto this window."
+            QCoreApplication.translate(
+                "WelcomePage",
+                "You can also drop the files, or a folder holding them, onto this window.",
+            )
         )
-        open_button = QPushButton("Open comparison…")
+        open_button = QPushButton(QCoreApplication.translate("WelcomePage", "Open comparison…"))
         open_button.setDefault(True)
-        sample_button = QPushButton("Open the sample (German → English)")
+        sample_button = QPushButton(
+            QCoreApplication.translate("WelcomePage", "Open the sample (German → English)")
+        )
         open_button.clicked.connect(self.open_requested)
         sample_button.clicked.connect(self.sample_requested)
         buttons = QHBoxLayout()
@@ -90,11 +100,15 @@ class ReadingPage(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.title = QLabel("<h2>Reading the files…</h2>")
+        self.title = QLabel(
+            QCoreApplication.translate("ReadingPage", "<h2>Reading the files…</h2>")
+        )
         self.files = _text("")
         self.files.setTextFormat(Qt.TextFormat.PlainText)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop reading; nothing is opened")
+        self.cancel_button = QPushButton(QCoreApplication.translate("ReadingPage", "Cancel"))
+        self.cancel_button.setToolTip(
+            QCoreApplication.translate("ReadingPage", "Stop reading; nothing is opened")
+        )
         self.cancel_button.clicked.connect(self.cancel_requested)
         layout = QVBoxLayout(self)
         layout.addStretch(2)
@@ -109,6 +123,12 @@ class ReadingPage(QWidget):
         names = [Path(p).name for p in paths[:LISTED_FILES]]
         more = len(paths) - len(names)
         folder = Path(paths[0]).parent.name if paths else ""
-        head = f"{len(paths)} files from {folder}:" if folder else f"{len(paths)} files:"
+        head = (
+            QCoreApplication.translate("ReadingPage", "{0} files from {folder}:").format(
+                len(paths), folder=folder
+            )
+            if folder
+            else QCoreApplication.translate("ReadingPage", "{0} files:").format(len(paths))
+        )
         tail = f" and {more} more" if more > 0 else ""
         self.files.setText(f"{head} {', '.join(names)}{tail}")

@@ -19,7 +19,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QRectF,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import (
     QKeyEvent,
     QKeySequence,
@@ -67,7 +76,13 @@ from matchlight.gui.state.session import SessionModel
 from matchlight.gui.table.proxy import SegmentFilterProxy, special_filter_spec
 
 TEXT_DEBOUNCE_MS = 200
-ANY_COLUMN = "any text column"
+ANY_COLUMN = QT_TRANSLATE_NOOP("FilterBar", "any text column")
+
+
+def _any_column() -> str:
+    return QCoreApplication.translate("FilterBar", ANY_COLUMN)
+
+
 #: Combo-box data for "any text column". Never None: PySide6 6.12 on CPython 3.11 drops a
 #: reference to None whenever an item's None data comes back to Python.
 _ANY = -1
@@ -78,16 +93,20 @@ LANGUAGE_SOURCE = "language"
 #: made from the language check: the rows where some system's output has the flag, as a row
 #: set (so a session keeps the rows while the check runs again).
 LANGUAGE_FILTERS: tuple[tuple[str, Flag, str], ...] = (
-    ("wrong-language", "wrong_language", "output in another language"),
-    ("copies-source", "copies_source", "output copying the source"),
+    (
+        "wrong-language",
+        "wrong_language",
+        QT_TRANSLATE_NOOP("FilterBar", "output in another language"),
+    ),
+    ("copies-source", "copies_source", QT_TRANSLATE_NOOP("FilterBar", "output copying the source")),
 )
 _LANGUAGE_KINDS = {kind: (flag, label) for kind, flag, label in LANGUAGE_FILTERS}
 #: (kind passed to the proxy, label) of the special filters; the language check's last.
 SPECIAL_FILTERS: tuple[tuple[str, str], ...] = (
-    ("", "all rows"),
-    ("empty", "rows with an empty text"),
-    ("length-mismatch", "length-mismatched rows"),
-    ("lsum-fallback", "ROUGE-Lsum = ROUGE-L rows"),
+    ("", QT_TRANSLATE_NOOP("FilterBar", "all rows")),
+    ("empty", QT_TRANSLATE_NOOP("FilterBar", "rows with an empty text")),
+    ("length-mismatch", QT_TRANSLATE_NOOP("FilterBar", "length-mismatched rows")),
+    ("lsum-fallback", QT_TRANSLATE_NOOP("FilterBar", "ROUGE-Lsum = ROUGE-L rows")),
     *((kind, label) for kind, _flag, label in LANGUAGE_FILTERS),
 )
 
@@ -109,7 +128,9 @@ def regex_error(pattern: str, case_sensitive: bool = True) -> str | None:
     try:
         TextQuery(pattern, regex=True, case_sensitive=case_sensitive).compile()
     except PatternError as exc:
-        return f"Invalid regular expression: {exc}"
+        return QCoreApplication.translate("filterbar", "Invalid regular expression: {exc}").format(
+            exc=exc
+        )
     return None
 
 
@@ -118,7 +139,9 @@ def _number(value: float) -> str:
 
 
 def _rows(n: int) -> str:
-    return f"{n:,} row" if n == 1 else f"{n:,} rows"
+    if n == 1:
+        return QCoreApplication.translate("FilterBar", "{0:,} row").format(n)
+    return QCoreApplication.translate("FilterBar", "{0:,} rows").format(n)
 
 
 #: The fewest characters of its current entry a squeezed combo box still shows.
@@ -260,12 +283,20 @@ class FilterChip(QFrame):
         self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
         self._cap: int | None = None
         self.label = ElidedLabel(text)
-        self.setToolTip(f"{text}\nSet outside the filter bar; ✕ removes this filter.")
+        self.setToolTip(
+            QCoreApplication.translate(
+                "FilterChip", "{text}\nSet outside the filter bar; ✕ removes this filter."
+            ).format(text=text)
+        )
         self.remove_button = QToolButton()
         self.remove_button.setText("✕")
         self.remove_button.setAutoRaise(True)
-        self.remove_button.setToolTip("Remove this filter")
-        self.remove_button.setAccessibleName(f"Remove the filter {text}")
+        self.remove_button.setToolTip(
+            QCoreApplication.translate("FilterChip", "Remove this filter")
+        )
+        self.remove_button.setAccessibleName(
+            QCoreApplication.translate("FilterChip", "Remove the filter {text}").format(text=text)
+        )
         self.remove_button.clicked.connect(self._on_remove_clicked)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 0, 2, 0)
@@ -388,29 +419,38 @@ class FilterBar(QWidget):
         shortcut = QKeySequence(QKeySequence.StandardKey.Find).toString(
             QKeySequence.SequenceFormat.NativeText
         )
-        self.search_edit.setPlaceholderText(f"Search the texts ({shortcut})")
+        self.search_edit.setPlaceholderText(
+            QCoreApplication.translate("FilterBar", "Search the texts ({shortcut})").format(
+                shortcut=shortcut
+            )
+        )
         self.search_edit.setMinimumWidth(160)
         self.regex_button = QToolButton()
         self.regex_button.setText(".*")
         self.regex_button.setCheckable(True)
         self.regex_button.setToolTip(
-            "Regular expression (Python syntax, plus Unicode properties such as \\p{Han})"
+            QCoreApplication.translate(
+                "FilterBar",
+                "Regular expression (Python syntax, plus Unicode properties such as \\p{Han})",
+            )
         )
         self.case_button = QToolButton()
-        self.case_button.setText("Aa")
+        self.case_button.setText(QCoreApplication.translate("FilterBar", "Aa"))
         self.case_button.setCheckable(True)
-        self.case_button.setToolTip("Case sensitive")
+        self.case_button.setToolTip(QCoreApplication.translate("FilterBar", "Case sensitive"))
         self.column_combo = ShrinkingCombo()
-        self.column_combo.setToolTip("Where to search")
-        self.column_combo.addItem(ANY_COLUMN, _ANY)
+        self.column_combo.setToolTip(QCoreApplication.translate("FilterBar", "Where to search"))
+        self.column_combo.addItem(_any_column(), _ANY)
         self.special_combo = ShrinkingCombo()
-        self.special_combo.setToolTip("Show only rows of a kind")
+        self.special_combo.setToolTip(
+            QCoreApplication.translate("FilterBar", "Show only rows of a kind")
+        )
         for kind, label in SPECIAL_FILTERS:
-            self.special_combo.addItem(label, kind)
+            self.special_combo.addItem(QCoreApplication.translate("FilterBar", label), kind)
         self._language: LanguageFlags | None = None
         self._show_language_entries()
-        self.clear_button = QPushButton("Clear filters")
-        self.count_label = QLabel("0 of 0 rows")
+        self.clear_button = QPushButton(QCoreApplication.translate("FilterBar", "Clear filters"))
+        self.count_label = QLabel(QCoreApplication.translate("FilterBar", "0 of 0 rows"))
         self.count_label.setObjectName("count")
         self.count_label.setMinimumWidth(
             self.count_label.fontMetrics().horizontalAdvance("100000 of 100000 rows")
@@ -418,16 +458,21 @@ class FilterBar(QWidget):
         self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
         # -- line 2: score range and difference --
-        self.range_check = QCheckBox("Score")
-        self.range_check.setToolTip("Keep rows whose score lies in a range")
+        self.range_check = QCheckBox(QCoreApplication.translate("FilterBar", "Score"))
+        self.range_check.setToolTip(
+            QCoreApplication.translate("FilterBar", "Keep rows whose score lies in a range")
+        )
         self.range_metric_combo = ShrinkingCombo()
         self.range_system_combo = ShrinkingCombo()
         self.range_min_spin = _spin(0.0, 100.0, 0.0, "≥ ")
         self.range_max_spin = _spin(0.0, 100.0, 100.0, "≤ ")
-        self.delta_check = QCheckBox("Difference")
+        self.delta_check = QCheckBox(QCoreApplication.translate("FilterBar", "Difference"))
         self.delta_check.setToolTip(
-            "Keep rows where system A beats system B by at least x (on a penalty such as MQM, "
-            "beating is scoring lower: A − B ≤ −x)"
+            QCoreApplication.translate(
+                "FilterBar",
+                "Keep rows where system A beats system B by at least x (on a penalty such "
+                "as MQM, beating is scoring lower: A − B ≤ −x)",
+            )
         )
         self.delta_a_combo = ShrinkingCombo()
         self.delta_b_combo = ShrinkingCombo()
@@ -446,10 +491,10 @@ class FilterBar(QWidget):
         line1.addWidget(self.search_edit, 3)
         line1.addWidget(self.regex_button)
         line1.addWidget(self.case_button)
-        line1.addWidget(QLabel("in"))
+        line1.addWidget(QLabel(QCoreApplication.translate("FilterBar", "in")))
         line1.addWidget(self.column_combo, 1)
         line1.addSpacing(12)
-        line1.addWidget(QLabel("Show"))
+        line1.addWidget(QLabel(QCoreApplication.translate("FilterBar", "Show")))
         line1.addWidget(self.special_combo)
         line1.addSpacing(12)
         line1.addWidget(self.clear_button)
@@ -459,7 +504,7 @@ class FilterBar(QWidget):
         line2.setContentsMargins(0, 0, 0, 0)
         line2.addWidget(self.range_check)
         line2.addWidget(self.range_metric_combo)
-        line2.addWidget(QLabel("of"))
+        line2.addWidget(QLabel(QCoreApplication.translate("FilterBar", "of")))
         line2.addWidget(self.range_system_combo)
         line2.addWidget(self.range_min_spin)
         line2.addWidget(self.range_max_spin)
@@ -541,7 +586,7 @@ class FilterBar(QWidget):
         self._proxy = proxy
         self._text_timer.stop()  # typing meant for the comparison shown before
         self._applied_range = None
-        self._refill(self.column_combo, [(ANY_COLUMN, _ANY), *text_columns])
+        self._refill(self.column_combo, [(_any_column(), _ANY), *text_columns])
         system_items = [(name, i) for i, name in enumerate(systems)]
         metric_items = _metric_items(metrics)
         self._refill(self.range_system_combo, system_items)
@@ -630,9 +675,15 @@ class FilterBar(QWidget):
         """Show "visible of total rows"."""
         self._total = total
         if visible == total:
-            self.count_label.setText(f"{total} rows")
+            self.count_label.setText(
+                QCoreApplication.translate("FilterBar", "{total} rows").format(total=total)
+            )
         else:
-            self.count_label.setText(f"{visible} of {total} rows")
+            self.count_label.setText(
+                QCoreApplication.translate("FilterBar", "{visible} of {total} rows").format(
+                    visible=visible, total=total
+                )
+            )
 
     @staticmethod
     def _refill(combo: QComboBox, items: Sequence[tuple[str, Any]]) -> None:
@@ -1135,11 +1186,13 @@ class FilterBar(QWidget):
         """``f`` in words, for its chip (names of systems, metrics and columns as shown)."""
         if isinstance(f, RowSet):
             label = f.label
+            if f.source == LANGUAGE_SOURCE:
+                label = QCoreApplication.translate("FilterBar", label)
             if f.source not in ("", "rows") and not label.startswith(f"{f.source}:"):
                 label = f"{f.source}: {label}"
             return f"{label} ({_rows(len(f.rows))})"
         if isinstance(f, SegmentRange):
-            return f"segments {f.spec}"
+            return QCoreApplication.translate("FilterBar", "segments {0}").format(f.spec)
         if isinstance(f, ScoreRange):
             if f.low is not None and f.high is not None:
                 bounds = f"{_number(f.low)}–{_number(f.high)}"
@@ -1159,18 +1212,29 @@ class FilterBar(QWidget):
         if isinstance(f, TextFilter):
             pattern = f"/{f.pattern}/" if f.regex else f"“{f.pattern}”"
             titles = {name: self.column_combo.itemText(i) for i, name in self._text_names()}
-            where = ", ".join(titles.get(c, c) for c in f.columns) or ANY_COLUMN
-            return f"text {pattern} in {where}"
+            where = ", ".join(titles.get(c, c) for c in f.columns) or _any_column()
+            return QCoreApplication.translate("FilterBar", "text {0} in {1}").format(pattern, where)
         if isinstance(f, EmptyRows):
-            what = {"output": "an empty output", "reference": "an empty reference"}.get(
-                f.what, "an empty text"
+            what = {
+                "output": QCoreApplication.translate("FilterBar", "an empty output"),
+                "reference": QCoreApplication.translate("FilterBar", "an empty reference"),
+            }.get(f.what, QCoreApplication.translate("FilterBar", "an empty text"))
+            return (
+                QCoreApplication.translate("FilterBar", "rows with {what}").format(what=what)
+                if f.keep
+                else QCoreApplication.translate("FilterBar", "rows without {what}").format(
+                    what=what
+                )
             )
-            return f"rows with {what}" if f.keep else f"rows without {what}"
         if isinstance(f, LengthRatio):
-            where = "outside" if f.outside else "inside"
-            return f"length ratio {where} [{_number(f.low)}, {_number(f.high)}]"
+            ratio = (
+                QCoreApplication.translate("FilterBar", "length ratio outside [{0}, {1}]")
+                if f.outside
+                else QCoreApplication.translate("FilterBar", "length ratio inside [{0}, {1}]")
+            )
+            return ratio.format(_number(f.low), _number(f.high))
         if isinstance(f, FlagFilter):
-            return f"rows flagged {f.flag}"
+            return QCoreApplication.translate("FilterBar", "rows flagged {0}").format(f.flag)
         return str(f)
 
     def _metric_label(self, key: str) -> str:
@@ -1334,16 +1398,26 @@ class FilterBar(QWidget):
             index = self.special_combo.findData(kind)
             item = model.item(index)  # type: ignore[attr-defined]
             if flags is None:
-                why = "The language check runs once the comparison is read"
-                text = label
+                why = QCoreApplication.translate(
+                    "FilterBar", "The language check runs once the comparison is read"
+                )
+                text = QCoreApplication.translate("FilterBar", label)
             elif flag == "copies_source" and not flags.has_source:
-                why, text = "Open the comparison with its source file to find copies", label
+                why, text = (
+                    QCoreApplication.translate(
+                        "FilterBar", "Open the comparison with its source file to find copies"
+                    ),
+                    QCoreApplication.translate("FilterBar", label),
+                )
             elif flag == "wrong_language" and flags.expectation is None:
-                why = "The references are in no clear language"
-                text = label
+                why = QCoreApplication.translate(
+                    "FilterBar", "The references are in no clear language"
+                )
+                text = QCoreApplication.translate("FilterBar", label)
             else:
                 why = ""
-                text = f"{label} ({_rows(len(flags.rows(flag)))})"
+                shown = QCoreApplication.translate("FilterBar", label)
+                text = f"{shown} ({_rows(len(flags.rows(flag)))})"
             item.setEnabled(not why)
             item.setText(text)
             item.setToolTip(why or _language_tip(flag, flags))
@@ -1352,15 +1426,17 @@ class FilterBar(QWidget):
 def _language_tip(flag: Flag, flags: LanguageFlags | None) -> str:
     """What a language entry keeps, for its tooltip."""
     if flag == "copies_source":
-        return (
-            "Rows where some system's output is the source, or nearly (numbers, URLs, names "
-            "and rows whose reference keeps the source do not count)"
+        return QCoreApplication.translate(
+            "filterbar",
+            "Rows where some system's output is the source, or nearly (numbers, URLs, "
+            "names and rows whose reference keeps the source do not count)",
         )
     language = flags.expectation.language if flags is not None and flags.expectation else "?"
-    return (
-        f"Rows where some system's output is in another language than the references "
-        f"({language}); lines too short to tell are never counted"
-    )
+    return QCoreApplication.translate(
+        "filterbar",
+        "Rows where some system's output is in another language than the references "
+        "({language}); lines too short to tell are never counted",
+    ).format(language=language)
 
 
 def _rounded(value: float | None, decimals: int) -> float | None:

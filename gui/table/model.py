@@ -22,6 +22,7 @@ import numpy.typing as npt
 from PySide6.QtCore import (
     QAbstractTableModel,
     QByteArray,
+    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -471,7 +472,9 @@ class SegmentTableModel(QAbstractTableModel):
         name = self._text.system_names[s]
         column = table.column_info(info.metric)
         if not table.done[row]:
-            return f"{name}, segment {row + 1}: not scored yet"
+            return QCoreApplication.translate(
+                "SegmentTableModel", "{name}, segment {0}: not scored yet"
+            ).format(row + 1, name=name)
         if kind == "delta":
             b = self.baseline
             base = self._text.system_names[b]
@@ -479,7 +482,11 @@ class SegmentTableModel(QAbstractTableModel):
             theirs = table.value(info.metric, b, row)
             verdict = self.cell_data(row, col, BETTER_ROLE)
             way = {1: "better", -1: "worse"}.get(verdict, "equal")  # type: ignore[arg-type]
-            note = "" if column.higher_is_better else "; lower is better"
+            note = (
+                ""
+                if column.higher_is_better
+                else QCoreApplication.translate("SegmentTableModel", "; lower is better")
+            )
             return (
                 f"{name} − {base} (baseline), segment {row + 1}:\n"
                 f"{column.label} {_shown(column, mine)} − {_shown(column, theirs)} = "
@@ -541,23 +548,32 @@ class SegmentTableModel(QAbstractTableModel):
     def _header_tooltip(self, info: ColumnInfo) -> str:
         kind = info.kind
         if kind == "segment":
-            return "Segment number (line in the input files)"
+            return QCoreApplication.translate(
+                "SegmentTableModel", "Segment number (line in the input files)"
+            )
         if kind == "source":
-            return "Source text"
+            return QCoreApplication.translate("SegmentTableModel", "Source text")
         if kind == "reference":
             return f"Reference {info.reference + 1}"  # type: ignore[operator]
         name = self._text.system_names[info.system]  # type: ignore[index]
         if kind == "hypothesis":
-            return f"Output of {name}"
+            return QCoreApplication.translate("SegmentTableModel", "Output of {name}").format(
+                name=name
+            )
         column = self._table.column_info(info.metric)  # type: ignore[arg-type]
         signature = self._table.signatures().get(column.metric, "")
-        way = "higher" if column.higher_is_better else "lower"
+        way = (
+            QCoreApplication.translate("SegmentTableModel", "higher")
+            if column.higher_is_better
+            else QCoreApplication.translate("SegmentTableModel", "lower")
+        )
         if kind == "delta":
             base = self._text.system_names[self.baseline]
-            return (
-                f"{column.label} of {name} minus that of the baseline {base} ({way} is better: "
-                "green where the system is better, red where it is worse)"
-            )
+            return QCoreApplication.translate(
+                "SegmentTableModel",
+                "{0} of {name} minus that of the baseline {base} ({way} is better: "
+                "green where the system is better, red where it is worse)",
+            ).format(column.label, name=name, base=base, way=way)
         text = f"{column.label} of {name}: {column.description} ({way} is better)"
         return f"{text}\n{signature}".rstrip()
 
@@ -600,7 +616,7 @@ __all__ = [
 def _shown(column: ScoreColumn, value: float, *, signed: bool = False) -> str:
     """A value for a tooltip: a count whole, a score one decimal more precise than its cell."""
     if math.isnan(value):
-        return "no score"
+        return QCoreApplication.translate("model", "no score")
     if column.kind == "count":
         return f"{int(value)}"
     return (

@@ -9,6 +9,7 @@ metric gives it: its entries are shown disabled, saying so.
 
 from __future__ import annotations
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu
 
@@ -30,19 +31,28 @@ def add_scale_menu(menu: QMenu, session: ComparisonSession, key: str) -> QMenu |
         return None
     column = table.column_info(key)
     own = key not in table.external
-    sub = menu.addMenu(f"{column.label}: scale")
+    sub = menu.addMenu(QCoreApplication.translate("scalemenu", "{0}: scale").format(column.label))
     sub.setObjectName("column-scale")
     if own:
         sub.setToolTipsVisible(True)
     directions = QActionGroup(sub)
-    for better, text in (("higher", "Higher is better"), ("lower", "Lower is better")):
+    for better, text in (
+        (
+            "higher",
+            QCoreApplication.translate("scalemenu", "Higher is better"),
+        ),
+        (
+            "lower",
+            QCoreApplication.translate("scalemenu", "Lower is better"),
+        ),
+    ):
         action = QAction(text, sub)
         action.setCheckable(True)
         action.setChecked(column.better == better)
         action.setData(better)
         directions.addAction(action)
         sub.addAction(action)
-    decimals = sub.addMenu("Decimals")
+    decimals = sub.addMenu(QCoreApplication.translate("scalemenu", "Decimals"))
     places = QActionGroup(decimals)
     for n in range(MAX_DECIMALS + 1):
         action = QAction(str(n), decimals)
@@ -54,7 +64,11 @@ def add_scale_menu(menu: QMenu, session: ComparisonSession, key: str) -> QMenu |
     if own:
         for action in (*directions.actions(), *places.actions()):
             action.setEnabled(False)
-            action.setToolTip(f"{column.label}'s scale is its metric's")
+            action.setToolTip(
+                QCoreApplication.translate("scalemenu", "{0}'s scale is its metric's").format(
+                    column.label
+                )
+            )
         return sub
 
     def choose_direction(action: QAction) -> None:

@@ -47,11 +47,17 @@ ChunkSource = Callable[..., Iterator[ScoreChunk]]
 def describe_failure(exc: BaseException) -> str:
     """A one-paragraph, user-facing description of an exception raised while scoring."""
     if isinstance(exc, ConfigError):
-        return f"The scoring settings are invalid: {exc}"
+        return QCoreApplication.translate(
+            "controller", "The scoring settings are invalid: {exc}"
+        ).format(exc=exc)
     if isinstance(exc, MemoryError):
-        return "Scoring ran out of memory. Try fewer systems or a smaller file."
+        return QCoreApplication.translate(
+            "controller", "Scoring ran out of memory. Try fewer systems or a smaller file."
+        )
     detail = str(exc) or type(exc).__name__
-    return f"Scoring failed: {detail} ({type(exc).__name__})."
+    return QCoreApplication.translate("controller", "Scoring failed: {detail} ({0}).").format(
+        type(exc).__name__, detail=detail
+    )
 
 
 class MainThreadGarbageCollector(QObject):

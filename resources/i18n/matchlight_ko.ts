@@ -1,0 +1,2232 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ko" sourcelanguage="en">
+<context>
+    <name>AboutDialog</name>
+    <message>
+        <source>About Matchlight</source>
+        <translation>Matchlight 정보</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;Matchlight {__version__}&lt;/h2&gt;</source>
+        <translation>&lt;h2&gt;Matchlight {__version__}&lt;/h2&gt;</translation>
+    </message>
+    <message>
+        <source>Reference-based evaluation of generated text: BLEU, chrF, ROUGE and NLTK-BLEU per sentence, with the matches highlighted. Every number equals the reference implementation&apos;s, bit for bit.</source>
+        <translation>생성된 텍스트를 참조 번역과 비교해 평가합니다. BLEU, chrF, ROUGE, NLTK-BLEU를 문장별로 계산하고 일치 부분을 강조 표시합니다. 모든 수치는 참조 구현의 결과와 비트 단위까지 같습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>BucketsPanel</name>
+    <message>
+        <source>The buckets could not be computed</source>
+        <translation>구간을 계산할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>How segments are grouped</source>
+        <translation>세그먼트를 묶는 기준</translation>
+    </message>
+    <message>
+        <source>The score column shown per bucket</source>
+        <translation>구간별로 표시할 점수 열</translation>
+    </message>
+    <message>
+        <source>mean of segment scores</source>
+        <translation>세그먼트 점수 평균</translation>
+    </message>
+    <message>
+        <source>corpus score per bucket</source>
+        <translation>구간별 코퍼스 점수</translation>
+    </message>
+    <message>
+        <source>Mean of the segment scores of each bucket, or the corpus score of the bucket&apos;s segments from their summed statistics (corpus BLEU per bucket, as compare-mt plots it); the same for a column whose corpus figure is a mean (ROUGE)</source>
+        <translation>구간별 세그먼트 점수의 평균, 또는 구간에 속한 세그먼트의 통계를 합산해 구한 코퍼스 점수(compare-mt처럼 구간별 코퍼스 BLEU). 코퍼스 수치가 평균인 열(ROUGE)에서는 두 값이 같습니다</translation>
+    </message>
+    <message>
+        <source>in the reference</source>
+        <translation>참조 번역 기준</translation>
+    </message>
+    <message>
+        <source>from a count file…</source>
+        <translation>빈도 파일에서…</translation>
+    </message>
+    <message>
+        <source>from a training text…</source>
+        <translation>학습 텍스트에서…</translation>
+    </message>
+    <message>
+        <source>Where word frequencies come from: the (first) reference, where no word is rarer than 1; or a training corpus, as a word&lt;TAB&gt;count file (compare-mt&apos;s --freq_count_file) or as its text (--freq_corpus_file, split by BLEU&apos;s tokenizer)</source>
+        <translation>단어 빈도의 출처: (첫 번째) 참조 번역(빈도가 1보다 낮은 단어는 없음), 또는 학습 코퍼스. 학습 코퍼스는 단어&lt;TAB&gt;빈도 파일(compare-mt의 --freq_count_file)이나 텍스트 자체(--freq_corpus_file, BLEU 토크나이저로 분할)로 지정합니다</translation>
+    </message>
+    <message>
+        <source>Word frequencies from {0}</source>
+        <extracomment>The word frequencies&apos; file (None: the reference&apos;s own counts).</extracomment>
+        <translation>{0}의 단어 빈도</translation>
+    </message>
+    <message>
+        <source>word&lt;TAB&gt;count file</source>
+        <translation>단어&lt;TAB&gt;빈도 파일</translation>
+    </message>
+    <message>
+        <source>training text</source>
+        <translation>학습 텍스트</translation>
+    </message>
+    <message>
+        <source>Word frequencies: a {what}</source>
+        <translation>단어 빈도: {what}</translation>
+    </message>
+    <message>
+        <source>reference length</source>
+        <translation>참조 번역 길이</translation>
+    </message>
+    <message>
+        <source>length ratio</source>
+        <translation>길이 비율</translation>
+    </message>
+    <message>
+        <source>word frequency</source>
+        <translation>단어 빈도</translation>
+    </message>
+    <message>
+        <source>Open a comparison to compare the systems per bucket.</source>
+        <translation>비교를 열면 시스템을 구간별로 비교할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Scoring… the buckets appear when every segment is scored.</source>
+        <translation>채점 중… 모든 세그먼트의 채점이 끝나면 구간이 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>{reading}Computing bootstrap intervals over {0:,} segments…</source>
+        <translation>{reading}세그먼트 {0:,}개에 대한 부트스트랩 구간을 계산하는 중…</translation>
+    </message>
+    <message>
+        <source> (lower is better)</source>
+        <translation> (낮을수록 좋음)</translation>
+    </message>
+    <message>
+        <source>{0}{1} per bucket</source>
+        <translation>구간별 {0}{1}</translation>
+    </message>
+    <message>
+        <source>{0}{1} per bucket over {n_rows:,} segments{way}{note}; whiskers: 95% bootstrap interval ({BOOTSTRAP:,} resamples, seed {SEED}). Click a bar to select its segments.</source>
+        <translation>세그먼트 {n_rows:,}개에 대한 구간별 {0}{1}{way}{note}. 오차 막대: 95% 부트스트랩 구간 (재표본 {BOOTSTRAP:,}회, 시드 {SEED}). 막대를 클릭하면 해당 세그먼트를 선택합니다.</translation>
+    </message>
+</context>
+<context>
+    <name>CellTextDialog</name>
+    <message>
+        <source>{title} — Matchlight</source>
+        <translation>{title} — Matchlight</translation>
+    </message>
+    <message>
+        <source>{title} · {0:,} characters</source>
+        <translation>{title} · {0:,}자</translation>
+    </message>
+</context>
+<context>
+    <name>ChartLink</name>
+    <message>
+        <source>Segment {0} is not among the rows the table shows (filtered out).</source>
+        <extracomment>How long chart updates wait to batch scores arriving in chunks (ms). The source of the row set a chart brush puts in the selection (one per selection).</extracomment>
+        <translation>세그먼트 {0}은(는) 표에 표시된 행에 없습니다(필터로 제외됨).</translation>
+    </message>
+</context>
+<context>
+    <name>ChartPanel</name>
+    <message>
+        <source>Export</source>
+        <extracomment>The tab title.</extracomment>
+        <translation>내보내기</translation>
+    </message>
+    <message>
+        <source>Save the chart as a PNG or SVG file</source>
+        <translation>차트를 PNG 또는 SVG 파일로 저장</translation>
+    </message>
+    <message>
+        <source>PNG image…</source>
+        <translation>PNG 이미지…</translation>
+    </message>
+    <message>
+        <source>SVG vector image…</source>
+        <translation>SVG 벡터 이미지…</translation>
+    </message>
+    <message>
+        <source>There is nothing to export yet.</source>
+        <translation>아직 내보낼 내용이 없습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>ComparisonLifecycle</name>
+    <message>
+        <source>Could not read the files: {error} ({0})</source>
+        <extracomment>Rows whose highlight detail is computed while the files are read: a screenful, so that the table is painted once with its highlights when it appears (not plain, then again). How long after the table&apos;s first paint was scheduled the detail pane is filled. How long after the detail pane is filled the language check starts (off the GUI thread). Pages of the window&apos;s central stack. Facts about the references the scoring advice uses (derived once per comparison). Outputs in another language, outputs copying the source (core.analysis.language): checked in the background once the comparison is shown; None until then.</extracomment>
+        <translation>파일을 읽을 수 없습니다: {error} ({0})</translation>
+    </message>
+    <message>
+        <source>Cannot open the comparison</source>
+        <translation>비교를 열 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Reading cancelled; nothing was opened.</source>
+        <translation>읽기를 취소했습니다. 아무것도 열지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>Stop reading the files; nothing is opened</source>
+        <translation>파일 읽기를 중지합니다. 아무것도 열지 않습니다</translation>
+    </message>
+    <message>
+        <source>Stop scoring; the rows scored so far stay</source>
+        <translation>채점을 중지합니다. 지금까지 채점한 행은 유지됩니다</translation>
+    </message>
+    <message>
+        <source>Scoring cancelled: {done:,} of {total:,} rows scored. Export writes those rows; Resume scoring scores the rest.</source>
+        <translation>채점을 취소했습니다: {total:,}행 중 {done:,}행 채점됨. 내보내기는 채점된 행만 씁니다. 나머지는 &quot;채점 재개&quot;로 채점하세요.</translation>
+    </message>
+    <message>
+        <source>Scoring failed.</source>
+        <translation>채점에 실패했습니다.</translation>
+    </message>
+    <message>
+        <source>Scoring failed</source>
+        <translation>채점 실패</translation>
+    </message>
+</context>
+<context>
+    <name>CsvExport</name>
+    <message>
+        <source>{0:,} row</source>
+        <translation>{0:,}행</translation>
+    </message>
+    <message>
+        <source>{0:,} rows</source>
+        <translation>{0:,}행</translation>
+    </message>
+    <message>
+        <source>Export filtered rows as CSV</source>
+        <translation>필터링된 행을 CSV로 내보내기</translation>
+    </message>
+    <message>
+        <source>Export all rows as CSV</source>
+        <translation>모든 행을 CSV로 내보내기</translation>
+    </message>
+    <message>
+        <source> (only the {0} scored so far)</source>
+        <translation> (지금까지 채점한 {0}만)</translation>
+    </message>
+    <message>
+        <source>Nothing to export</source>
+        <translation>내보낼 내용 없음</translation>
+    </message>
+    <message>
+        <source>Open a comparison first.</source>
+        <translation>먼저 비교를 여세요.</translation>
+    </message>
+    <message>
+        <source>Cannot export</source>
+        <translation>내보낼 수 없습니다</translation>
+    </message>
+    <message>
+        <source> (only the rows scored so far: scoring stopped at {0:,} of {1:,})</source>
+        <translation> (지금까지 채점한 행만: {1:,}행 중 {0:,}행에서 채점이 중지됨)</translation>
+    </message>
+    <message>
+        <source>Exported {0} to {path}{note}</source>
+        <translation>{0}을(를) {path}(으)로 내보냈습니다{note}</translation>
+    </message>
+</context>
+<context>
+    <name>DetailCache</name>
+    <message>
+        <source>Could not compute the highlights of segment {0}: {reason}</source>
+        <extracomment>Rows kept in the LRU. Queued requests kept; older ones (rows scrolled past) are dropped. How long one turn of computing may run before the event loop gets control back (a row takes about a millisecond; one that takes longer still finishes). Rows whose references and outputs hold more characters than this are computed in a worker process (what is left is a short stretch of work in the GUI thread at most).</extracomment>
+        <translation>세그먼트 {0}의 강조 표시를 계산할 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>no worker could be started</source>
+        <translation>작업 스레드를 시작할 수 없습니다</translation>
+    </message>
+</context>
+<context>
+    <name>DistributionsPanel</name>
+    <message>
+        <source>The score column both histograms show</source>
+        <extracomment>Width of the bar of exact ties, as a share of a bin (it stands on zero, over its neighbours). The height each histogram&apos;s plot area keeps at least, in pixels (a short panel scrolls). Lines of text around a plot not laid out yet: a title of up to two lines, the tick labels, the axis label, and their margins.</extracomment>
+        <translation>두 히스토그램에 표시할 점수 열</translation>
+    </message>
+    <message>
+        <source>Whose scores a dragged range or a clicked bar of the left histogram selects</source>
+        <translation>왼쪽 히스토그램에서 범위를 끌거나 막대를 클릭할 때 선택할 시스템</translation>
+    </message>
+    <message>
+        <source>System A of the difference A − B</source>
+        <translation>차이 A − B의 시스템 A</translation>
+    </message>
+    <message>
+        <source>System B of the difference A − B</source>
+        <translation>차이 A − B의 시스템 B</translation>
+    </message>
+    <message>
+        <source>Select by:</source>
+        <translation>선택 기준:</translation>
+    </message>
+    <message>
+        <source>Open a comparison to see its score distributions.</source>
+        <extracomment>(A better, equal, B better) among the rows drawn.</extracomment>
+        <translation>비교를 열면 점수 분포를 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Scoring… the distributions appear with the first scores.</source>
+        <translation>채점 중… 첫 점수가 나오면 분포가 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>{shown:,} of {n_total:,} segments (the current selection)</source>
+        <translation>세그먼트 {n_total:,}개 중 {shown:,}개 (현재 선택)</translation>
+    </message>
+    <message>
+        <source> Scoring: {0:,} scored so far.</source>
+        <translation> 채점 중: 지금까지 {0:,}개 채점됨.</translation>
+    </message>
+    <message>
+        <source>Sentence {0}{1} over {scope}.{scoring} Drag across a histogram to select the segments in that range; click a bar to select its segments.</source>
+        <translation>{scope}에 대한 문장 {0}{1}.{scoring} 히스토그램에서 끌면 그 범위의 세그먼트를 선택하고, 막대를 클릭하면 해당 세그먼트를 선택합니다.</translation>
+    </message>
+    <message>
+        <source>Sentence {0} per system</source>
+        <translation>시스템별 문장 {0}</translation>
+    </message>
+    <message>
+        <source>{a_name} − {b_name} per segment</source>
+        <translation>세그먼트별 {a_name} − {b_name}</translation>
+    </message>
+    <message>
+        <source>Pick two different systems</source>
+        <translation>서로 다른 두 시스템을 고르세요</translation>
+    </message>
+</context>
+<context>
+    <name>FilterBar</name>
+    <message>
+        <source>any text column</source>
+        <translation>모든 텍스트 열</translation>
+    </message>
+    <message>
+        <source>output in another language</source>
+        <extracomment>Combo-box data for &quot;any text column&quot;. Never None: PySide6 6.12 on CPython 3.11 drops a reference to None whenever an item&apos;s None data comes back to Python. The row sets of the language check&apos;s &quot;Show&quot; entries come from this source. (kind, flag of :class:`~core.analysis.language.LanguageFlags`, label) of the &quot;Show&quot; entries made from the language check: the rows where some system&apos;s output has the flag, as a row set (so a session keeps the rows while the check runs again).</extracomment>
+        <translation>다른 언어로 된 출력</translation>
+    </message>
+    <message>
+        <source>output copying the source</source>
+        <translation>원문을 복사한 출력</translation>
+    </message>
+    <message>
+        <source>all rows</source>
+        <extracomment>(kind passed to the proxy, label) of the special filters; the language check&apos;s last.</extracomment>
+        <translation>모든 행</translation>
+    </message>
+    <message>
+        <source>rows with an empty text</source>
+        <translation>빈 텍스트가 있는 행</translation>
+    </message>
+    <message>
+        <source>length-mismatched rows</source>
+        <translation>길이가 맞지 않는 행</translation>
+    </message>
+    <message>
+        <source>ROUGE-Lsum = ROUGE-L rows</source>
+        <translation>ROUGE-Lsum = ROUGE-L인 행</translation>
+    </message>
+    <message>
+        <source>{0:,} row</source>
+        <translation>{0:,}행</translation>
+    </message>
+    <message>
+        <source>{0:,} rows</source>
+        <translation>{0:,}행</translation>
+    </message>
+    <message>
+        <source>Search the texts ({shortcut})</source>
+        <translation>텍스트 검색 ({shortcut})</translation>
+    </message>
+    <message>
+        <source>Regular expression (Python syntax, plus Unicode properties such as \p{Han})</source>
+        <translation>정규식 (Python 문법, \p{Han} 같은 유니코드 속성 포함)</translation>
+    </message>
+    <message>
+        <source>Aa</source>
+        <translation>Aa</translation>
+    </message>
+    <message>
+        <source>Case sensitive</source>
+        <translation>대소문자 구분</translation>
+    </message>
+    <message>
+        <source>Where to search</source>
+        <translation>검색할 위치</translation>
+    </message>
+    <message>
+        <source>Show only rows of a kind</source>
+        <translation>특정 종류의 행만 표시</translation>
+    </message>
+    <message>
+        <source>Clear filters</source>
+        <translation>필터 지우기</translation>
+    </message>
+    <message>
+        <source>0 of 0 rows</source>
+        <translation>0/0행</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>점수</translation>
+    </message>
+    <message>
+        <source>Keep rows whose score lies in a range</source>
+        <translation>점수가 범위 안에 있는 행만 남기기</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>차이</translation>
+    </message>
+    <message>
+        <source>Keep rows where system A beats system B by at least x (on a penalty such as MQM, beating is scoring lower: A − B ≤ −x)</source>
+        <translation>시스템 A가 시스템 B보다 x 이상 앞서는 행만 남기기 (MQM처럼 감점식 지표에서는 더 낮은 점수가 앞서는 것: A − B ≤ −x)</translation>
+    </message>
+    <message>
+        <source>in</source>
+        <translation>위치</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>표시</translation>
+    </message>
+    <message>
+        <source>of</source>
+        <translation>시스템</translation>
+    </message>
+    <message>
+        <source>{total} rows</source>
+        <translation>{total}행</translation>
+    </message>
+    <message>
+        <source>{visible} of {total} rows</source>
+        <translation>{visible}/{total}행</translation>
+    </message>
+    <message>
+        <source>segments {0}</source>
+        <translation>세그먼트 {0}</translation>
+    </message>
+    <message>
+        <source>text {0} in {1}</source>
+        <translation>{1}에서 텍스트 {0}</translation>
+    </message>
+    <message>
+        <source>an empty output</source>
+        <translation>빈 출력</translation>
+    </message>
+    <message>
+        <source>an empty reference</source>
+        <translation>빈 참조 번역</translation>
+    </message>
+    <message>
+        <source>an empty text</source>
+        <translation>빈 텍스트</translation>
+    </message>
+    <message>
+        <source>rows with {what}</source>
+        <translation>{what}이(가) 있는 행</translation>
+    </message>
+    <message>
+        <source>rows without {what}</source>
+        <translation>{what}이(가) 없는 행</translation>
+    </message>
+    <message>
+        <source>length ratio outside [{0}, {1}]</source>
+        <translation>길이 비율이 [{0}, {1}] 밖</translation>
+    </message>
+    <message>
+        <source>length ratio inside [{0}, {1}]</source>
+        <translation>길이 비율이 [{0}, {1}] 안</translation>
+    </message>
+    <message>
+        <source>rows flagged {0}</source>
+        <translation>{0} 표시가 된 행</translation>
+    </message>
+    <message>
+        <source>The language check runs once the comparison is read</source>
+        <translation>비교를 읽은 뒤 언어 검사가 실행됩니다</translation>
+    </message>
+    <message>
+        <source>Open the comparison with its source file to find copies</source>
+        <translation>복사를 찾으려면 원문 파일과 함께 비교를 여세요</translation>
+    </message>
+    <message>
+        <source>The references are in no clear language</source>
+        <translation>참조 번역의 언어가 분명하지 않습니다</translation>
+    </message>
+</context>
+<context>
+    <name>FilterChip</name>
+    <message>
+        <source>{text}
+Set outside the filter bar; ✕ removes this filter.</source>
+        <extracomment>The fewest characters of its current entry a squeezed combo box still shows. How wide a chip&apos;s text gets at most; a chip is narrower when the bar is (its text elided in the middle), and its whole text is its tooltip. The fewest characters a squeezed chip still shows.</extracomment>
+        <translation>{text}
+필터 막대 밖에서 설정됨. ✕를 누르면 이 필터가 제거됩니다.</translation>
+    </message>
+    <message>
+        <source>Remove this filter</source>
+        <translation>이 필터 제거</translation>
+    </message>
+    <message>
+        <source>Remove the filter {text}</source>
+        <translation>필터 {text} 제거</translation>
+    </message>
+</context>
+<context>
+    <name>InfluenceModel</name>
+    <message>
+        <source>Segment {0}: without it, {a} − {b} would be {1:.4f} {2} (it helps {side}). Click to show it in the table.</source>
+        <translation>세그먼트 {0}: 이 세그먼트가 없으면 {a} − {b}는 {1:.4f} {2}입니다 ({side}에 유리). 클릭하면 표에 표시합니다.</translation>
+    </message>
+    <message>
+        <source>score(A) − score(B) over the rows shown, minus the same without this segment</source>
+        <translation>표시된 행에 대한 score(A) − score(B)에서 이 세그먼트를 뺀 같은 값을 뺀 것</translation>
+    </message>
+</context>
+<context>
+    <name>InputRow</name>
+    <message>
+        <source>name</source>
+        <translation>이름</translation>
+    </message>
+    <message>
+        <source>The system&apos;s name in the table and the CSV</source>
+        <translation>표와 CSV에 쓰이는 시스템 이름</translation>
+    </message>
+    <message>
+        <source>{role} file (.txt, .tsv, .csv, .jsonl)</source>
+        <translation>{role} 파일 (.txt, .tsv, .csv, .jsonl)</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>찾아보기…</translation>
+    </message>
+    <message>
+        <source>column / key</source>
+        <translation>열 / 키</translation>
+    </message>
+    <message>
+        <source>TSV/CSV: a header name or a 1-based column number; JSONL: a (dotted) key</source>
+        <translation>TSV/CSV: 헤더 이름 또는 1부터 시작하는 열 번호, JSONL: (점으로 구분된) 키</translation>
+    </message>
+    <message>
+        <source>File format; auto = from the extension</source>
+        <translation>파일 형식 (auto = 확장자로 판단)</translation>
+    </message>
+    <message>
+        <source>Remove this {role}</source>
+        <translation>이 {role} 제거</translation>
+    </message>
+    <message>
+        <source>Choose the {0} file</source>
+        <translation>{0} 파일 선택</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.tsv *.csv *.jsonl *.ndjson);;All files (*)</source>
+        <translation>텍스트 파일 (*.txt *.tsv *.csv *.jsonl *.ndjson);;모든 파일 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>JobPanel</name>
+    <message>
+        <source>This view could not be computed</source>
+        <extracomment>The worker thread&apos;s name. A failed run shows &quot;&lt;failure&gt;: &lt;what went wrong&gt;&quot; in place of the chart.</extracomment>
+        <translation>이 보기를 계산할 수 없습니다</translation>
+    </message>
+</context>
+<context>
+    <name>LanguageMenu</name>
+    <message>
+        <source>&amp;Language</source>
+        <extracomment>QSettings key of the chosen language: &quot;system&quot;, or a code of :data:`LANGUAGES`. The language&apos;s name in itself (shown so in the menu whatever the current language). The interface languages, English (the source) first. The translators installed by :func:`install_translators` (Qt does not own them).</extracomment>
+        <translation>언어(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>시스템 언어</translation>
+    </message>
+</context>
+<context>
+    <name>LatexExporter</name>
+    <message>
+        <source>Export &amp;LaTeX table…</source>
+        <translation>LaTeX 표 내보내기(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Corpus scores of the rows shown as a LaTeX table for a paper: best in bold, daggers against the baseline, significance clusters (as matchlight compare --latex)</source>
+        <translation>표시된 행의 코퍼스 점수를 논문용 LaTeX 표로 만듭니다. 최고 점수는 굵게, 기준 시스템 대비 유의한 차이는 단검표(†)로, 유의성 군집도 함께 표시합니다 (matchlight compare --latex와 같음)</translation>
+    </message>
+    <message>
+        <source>Export LaTeX table</source>
+        <translation>LaTeX 표 내보내기</translation>
+    </message>
+    <message>
+        <source>Open a comparison of two systems or more and wait until it is scored.</source>
+        <translation>시스템이 둘 이상인 비교를 열고 채점이 끝날 때까지 기다리세요.</translation>
+    </message>
+    <message>
+        <source>A LaTeX table is being written to {0} already.</source>
+        <translation>이미 {0}에 LaTeX 표를 쓰는 중입니다.</translation>
+    </message>
+    <message>
+        <source>Testing the systems for the LaTeX table…</source>
+        <translation>LaTeX 표를 위해 시스템을 검정하는 중…</translation>
+    </message>
+    <message>
+        <source>LaTeX table written to {path}</source>
+        <translation>LaTeX 표를 {path}에 저장했습니다</translation>
+    </message>
+</context>
+<context>
+    <name>LegendWidget</name>
+    <message>
+        <source>Legend: {text}</source>
+        <translation>범례: {text}</translation>
+    </message>
+    <message>
+        <source>Each part is shaded by the longest matched n-gram it belongs to: the further along the scale, the longer the match.</source>
+        <translation>각 부분은 자신이 속한 가장 긴 일치 n-gram에 따라 음영이 달라집니다. 척도에서 오른쪽으로 갈수록 더 긴 일치입니다.</translation>
+    </message>
+    <message>
+        <source>Tokens of the longest common subsequence of output and reference.</source>
+        <translation>출력과 참조 번역의 최장 공통 부분 수열(LCS)에 속한 토큰입니다.</translation>
+    </message>
+    <message>
+        <source>Against the baseline: bold underlined text is matched by the chosen system and not by the baseline; struck-through text the reverse.</source>
+        <translation>기준 시스템 대비: 굵은 밑줄 텍스트는 선택한 시스템만 일치한 부분이고, 취소선 텍스트는 그 반대입니다.</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Corpus summary</source>
+        <extracomment>``error_sink(title, message)``: shows an error to the user without blocking.</extracomment>
+        <translation>코퍼스 요약</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Stop scoring; the rows scored so far stay</source>
+        <translation>채점을 중지합니다. 지금까지 채점한 행은 유지됩니다</translation>
+    </message>
+    <message>
+        <source>Resume scoring</source>
+        <translation>채점 재개</translation>
+    </message>
+    <message>
+        <source>Score the rows left when scoring was cancelled</source>
+        <translation>채점을 취소했을 때 남은 행을 채점합니다</translation>
+    </message>
+    <message>
+        <source>any system</source>
+        <translation>모든 시스템</translation>
+    </message>
+    <message>
+        <source>Scoring {done:,} / {total:,}</source>
+        <translation>채점 중 {done:,} / {total:,}</translation>
+    </message>
+    <message>
+        <source>Scoring…</source>
+        <translation>채점 중…</translation>
+    </message>
+    <message>
+        <source>Move between rows</source>
+        <translation>행 사이 이동</translation>
+    </message>
+    <message>
+        <source>Up / Down, Page Up / Page Down</source>
+        <translation>Up / Down, Page Up / Page Down</translation>
+    </message>
+</context>
+<context>
+    <name>NgramModel</name>
+    <message>
+        <source>“{0}” ({1}-gram): matched {2:,} times by {a} and {3:,} times by {b}, in {4:,} segments. Click to select those segments.</source>
+        <translation>“{0}” ({1}-gram): 세그먼트 {4:,}개에서 {a}가 {2:,}회, {b}가 {3:,}회 일치. 클릭하면 해당 세그먼트를 선택합니다.</translation>
+    </message>
+    <message>
+        <source>times A&apos;s output matches it in the references (clipped)</source>
+        <translation>A의 출력이 참조 번역에서 일치한 횟수 (클리핑 적용)</translation>
+    </message>
+    <message>
+        <source>times B&apos;s output matches it in the references (clipped)</source>
+        <translation>B의 출력이 참조 번역에서 일치한 횟수 (클리핑 적용)</translation>
+    </message>
+    <message>
+        <source>(A + 1) / (A + B + 2): near 1 when only A matches it, near 0 when only B does</source>
+        <translation>(A + 1) / (A + B + 2): A만 일치하면 1에 가깝고, B만 일치하면 0에 가까움</translation>
+    </message>
+</context>
+<context>
+    <name>OpenComparisonDialog</name>
+    <message>
+        <source>Open comparison — Matchlight</source>
+        <extracomment>``read(specs)``: a :class:`BackgroundCall` (not started) that reads the files of ``specs``; its value is a :class:`Comparison` or an object with a ``comparison`` attribute.</extracomment>
+        <translation>비교 열기 — Matchlight</translation>
+    </message>
+    <message>
+        <source>Line-aligned files: one segment per line (or one row of a TSV/CSV/JSONL file). All files must have the same number of segments.</source>
+        <translation>줄 단위로 정렬된 파일: 한 줄(또는 TSV/CSV/JSONL 파일의 한 행)이 세그먼트 하나입니다. 모든 파일의 세그먼트 수가 같아야 합니다.</translation>
+    </message>
+    <message>
+        <source>Source (optional)</source>
+        <translation>원문 (선택 사항)</translation>
+    </message>
+    <message>
+        <source>System outputs</source>
+        <translation>시스템 출력</translation>
+    </message>
+    <message>
+        <source>system</source>
+        <translation>시스템</translation>
+    </message>
+    <message>
+        <source>Files dropped with the comparison that are not one of its texts. Add any of them by hand with Add reference / Add system if they are.</source>
+        <translation>비교와 함께 끌어다 놓았지만 비교할 텍스트가 아닌 파일입니다. 비교할 텍스트라면 &quot;참조 번역 추가&quot; / &quot;시스템 추가&quot;로 직접 추가하세요.</translation>
+    </message>
+    <message>
+        <source>Stop reading</source>
+        <translation>읽기 중지</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Stop reading the files; the dialog stays open</source>
+        <translation>파일 읽기를 중지합니다. 대화 상자는 열린 채로 있습니다</translation>
+    </message>
+    <message>
+        <source>Reading {count} file…</source>
+        <translation>파일 {count}개를 읽는 중…</translation>
+    </message>
+    <message>
+        <source>Reading {count} files…</source>
+        <translation>파일 {count}개를 읽는 중…</translation>
+    </message>
+    <message>
+        <source>Could not read the files: {error} ({0})</source>
+        <translation>파일을 읽을 수 없습니다: {error} ({0})</translation>
+    </message>
+    <message>
+        <source>Reading stopped.</source>
+        <translation>읽기를 중지했습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>PairwiseModel</name>
+    <message>
+        <source>significant at p ≤ {0:.4g} (Bonferroni: {ALPHA} / pairs)</source>
+        <translation>p ≤ {0:.4g}에서 유의함 (본페로니 보정: {ALPHA} / 쌍의 수)</translation>
+    </message>
+</context>
+<context>
+    <name>ReadingPage</name>
+    <message>
+        <source>&lt;h2&gt;Reading the files…&lt;/h2&gt;</source>
+        <translation>&lt;h2&gt;파일을 읽는 중…&lt;/h2&gt;</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Stop reading; nothing is opened</source>
+        <translation>읽기를 중지합니다. 아무것도 열지 않습니다</translation>
+    </message>
+    <message>
+        <source>{0} files from {folder}:</source>
+        <translation>{folder}의 파일 {0}개:</translation>
+    </message>
+    <message>
+        <source>{0} files:</source>
+        <translation>파일 {0}개:</translation>
+    </message>
+</context>
+<context>
+    <name>RecentList</name>
+    <message>
+        <source>Clear the list</source>
+        <translation>목록 지우기</translation>
+    </message>
+</context>
+<context>
+    <name>RecentSessions</name>
+    <message>
+        <source>Recent sessions</source>
+        <translation>최근 세션</translation>
+    </message>
+</context>
+<context>
+    <name>ReferenceModel</name>
+    <message>
+        <source>{0:,} of {1:,} lines of {2} equal {3} (other systems: {4:g}, median)</source>
+        <extracomment>From this many segments on, the per-reference scoring runs in worker processes (a thread would hold the GIL the window needs). The warning&apos;s colours (light, dark): text on a tinted box. Rows a :class:`SteppedAudit` compares per turn of the event loop (a few milliseconds).</extracomment>
+        <translation>{2}의 {1:,}줄 중 {0:,}줄이 {3}과(와) 같습니다 (다른 시스템: 중앙값 {4:g})</translation>
+    </message>
+    <message>
+        <source>corpus {0} against all {n_refs} references</source>
+        <translation>참조 번역 {n_refs}개 전체에 대한 코퍼스 {0}</translation>
+    </message>
+    <message>
+        <source>lines equal to {name} (whitespace normalised); near: sentence {0} ≥ {1:g} against {name} alone</source>
+        <translation>{name}과(와) 같은 줄 (공백 정규화), 근접: {name} 하나만 기준으로 문장 {0} ≥ {1:g}</translation>
+    </message>
+</context>
+<context>
+    <name>ReferencesPanel</name>
+    <message>
+        <source>The references could not be scored</source>
+        <translation>참조 번역을 채점할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>The score computed against each reference alone</source>
+        <translation>각 참조 번역 하나만으로 계산한 점수</translation>
+    </message>
+    <message>
+        <source>Score:</source>
+        <translation>점수:</translation>
+    </message>
+    <message>
+        <source>Open a comparison to see what each reference contributes.</source>
+        <extracomment>Whether the warning shows inside the panel (the comparison dock shows it above every tab instead).</extracomment>
+        <translation>비교를 열면 각 참조 번역의 기여도를 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Scoring… this view appears when every segment is scored.</source>
+        <translation>채점 중… 모든 세그먼트의 채점이 끝나면 이 보기가 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>Corpus {0} of each system against each reference alone and against all {n_refs}, over {1:,} segments, scored by the engine with one reference at a time. &apos;= ref&apos; counts the lines identical to that reference (near: sentence {2} ≥ {3:g} against it alone); a reference far closer to one system than to the others is flagged.</source>
+        <translation>세그먼트 {1:,}개에 대해 각 시스템의 코퍼스 {0}을(를) 참조 번역 하나씩, 그리고 참조 번역 {n_refs}개 전체를 기준으로 계산했습니다 (엔진이 참조 번역을 하나씩 채점). &apos;= ref&apos;는 해당 참조 번역과 똑같은 줄 수입니다 (근접: 그 참조 번역만 기준으로 문장 {2} ≥ {3:g}). 다른 시스템보다 한 시스템에 훨씬 가까운 참조 번역은 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>One reference: corpus {0} per system, and the lines identical to the reference, over {1:,} segments.</source>
+        <translation>참조 번역 1개: 세그먼트 {1:,}개에 대한 시스템별 코퍼스 {0}과(와) 참조 번역과 똑같은 줄.</translation>
+    </message>
+</context>
+<context>
+    <name>ReportExporter</name>
+    <message>
+        <source>Export &amp;HTML report…</source>
+        <translation>HTML 보고서 내보내기(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>One self-contained HTML page: corpus scores, charts, significance, annotations and the selected rows with their highlights, as matchlight report writes it</source>
+        <translation>코퍼스 점수, 차트, 유의성, 주석, 선택한 행과 강조 표시를 담은 독립형 HTML 페이지 한 장 (matchlight report가 만드는 것과 같음)</translation>
+    </message>
+    <message>
+        <source>Export HTML report</source>
+        <translation>HTML 보고서 내보내기</translation>
+    </message>
+    <message>
+        <source>Open a comparison and wait until every row is scored.</source>
+        <translation>비교를 열고 모든 행의 채점이 끝날 때까지 기다리세요.</translation>
+    </message>
+    <message>
+        <source>A report is being written to {0} already.</source>
+        <translation>이미 {0}에 보고서를 쓰는 중입니다.</translation>
+    </message>
+    <message>
+        <source>Writing the HTML report…</source>
+        <translation>HTML 보고서를 쓰는 중…</translation>
+    </message>
+    <message>
+        <source>Writing the report to {target}…</source>
+        <translation>{target}에 보고서를 쓰는 중…</translation>
+    </message>
+    <message>
+        <source>Report written to {path}</source>
+        <translation>보고서를 {path}에 저장했습니다</translation>
+    </message>
+</context>
+<context>
+    <name>ScatterPanel</name>
+    <message>
+        <source>The score column of both axes</source>
+        <extracomment>From this many points on, points on the same spot are drawn once. The spot size, as a fraction of each axis&apos;s range: about a pixel of a 400-pixel plot, well under the 4-pixel points, so drawing one point per spot looks the same. A click selects the nearest point within this many pixels.</extracomment>
+        <translation>두 축의 점수 열</translation>
+    </message>
+    <message>
+        <source>The system on the horizontal axis</source>
+        <translation>가로축의 시스템</translation>
+    </message>
+    <message>
+        <source>The system on the vertical axis</source>
+        <translation>세로축의 시스템</translation>
+    </message>
+    <message>
+        <source>Reset view</source>
+        <translation>보기 초기화</translation>
+    </message>
+    <message>
+        <source>Show every point again after zooming</source>
+        <translation>확대 후 모든 점을 다시 표시</translation>
+    </message>
+    <message>
+        <source>Open a comparison to compare two systems segment by segment.</source>
+        <extracomment>The segments plotted (scored, with a value for both systems) and their coordinates. Segments above the diagonal, on it and below it (of :attr:`rows`). Indices into :attr:`rows` of the points drawn, and of the marked ones. The column&apos;s natural range when it has one at both ends (a square plot), else None.</extracomment>
+        <translation>비교를 열면 두 시스템을 세그먼트별로 비교할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Scoring… the scatter appears with the first scores.</source>
+        <translation>채점 중… 첫 점수가 나오면 산점도가 표시됩니다.</translation>
+    </message>
+    <message>
+        <source> The {marked:,} segments of the current selection are marked.</source>
+        <translation> 현재 선택된 세그먼트 {marked:,}개가 표시되어 있습니다.</translation>
+    </message>
+    <message>
+        <source> ({0:,} distinct spots drawn)</source>
+        <translation> (서로 다른 점 {0:,}개 그림)</translation>
+    </message>
+    <message>
+        <source>{0:,} segments, one point each{spots}.{mark_note} Click a point to show its segment in the table; drag a box to select the segments inside it; the wheel zooms.</source>
+        <translation>세그먼트 {0:,}개, 세그먼트마다 점 하나{spots}.{mark_note} 점을 클릭하면 표에 해당 세그먼트를 표시하고, 상자를 끌면 그 안의 세그먼트를 선택하며, 휠로 확대/축소합니다.</translation>
+    </message>
+</context>
+<context>
+    <name>SegmentTableModel</name>
+    <message>
+        <source>{name}, segment {0}: not scored yet</source>
+        <extracomment>Numeric sort key (float score, NaN while unscored; int segment) or the text of text columns. The :class:`~core.scoring.results.SegmentScores` of the cell&apos;s system and row (None while The column kind: one of :data:`COLUMN_KINDS`. The system index of hypothesis, score and delta columns (None elsewhere). The reference index of reference columns (None elsewhere). The 0-based segment of the row (survives any proxy). Of a difference cell: +1 when the system is better than the baseline at the precision shown (lower, on a penalty such as MQM), -1 when worse, 0 when equal (None while unscored). Of a column&apos;s header: the title the table shows. A score or difference column stands in its system&apos;s group, after the output, so it shows its metric alone (&quot;BLEU&quot;, &quot;ΔBLEU&quot;); its display title also names the system (&quot;literal BLEU&quot;) for menus, copies and saved layouts. Every role the model answers; the others (asked for each cell on every paint: font, colours, decoration, check state, ...) get None at once.</extracomment>
+        <translation>{name}, 세그먼트 {0}: 아직 채점되지 않음</translation>
+    </message>
+    <message>
+        <source>; lower is better</source>
+        <translation>, 낮을수록 좋음</translation>
+    </message>
+    <message>
+        <source>Segment number (line in the input files)</source>
+        <translation>세그먼트 번호 (입력 파일의 줄 번호)</translation>
+    </message>
+    <message>
+        <source>Source text</source>
+        <translation>원문</translation>
+    </message>
+    <message>
+        <source>Output of {name}</source>
+        <translation>{name}의 출력</translation>
+    </message>
+    <message>
+        <source>higher</source>
+        <translation>높을수록</translation>
+    </message>
+    <message>
+        <source>lower</source>
+        <translation>낮을수록</translation>
+    </message>
+    <message>
+        <source>{0} of {name} minus that of the baseline {base} ({way} is better: green where the system is better, red where it is worse)</source>
+        <translation>{name}의 {0}에서 기준 시스템 {base}의 값을 뺀 값 ({way} 좋음: 시스템이 더 나으면 초록, 더 나쁘면 빨강)</translation>
+    </message>
+</context>
+<context>
+    <name>SeparationPanel</name>
+    <message>
+        <source>What separates</source>
+        <translation>차이를 만드는 요인</translation>
+    </message>
+    <message>
+        <source>System A</source>
+        <translation>시스템 A</translation>
+    </message>
+    <message>
+        <source>System B</source>
+        <translation>시스템 B</translation>
+    </message>
+    <message>
+        <source>The corpus score whose difference the segments move</source>
+        <translation>세그먼트가 차이에 영향을 주는 코퍼스 점수</translation>
+    </message>
+    <message>
+        <source>helping A most</source>
+        <translation>A에 가장 유리한</translation>
+    </message>
+    <message>
+        <source>helping B most</source>
+        <translation>B에 가장 유리한</translation>
+    </message>
+    <message>
+        <source>Corpus score:</source>
+        <translation>코퍼스 점수:</translation>
+    </message>
+    <message>
+        <source>Select these segments</source>
+        <translation>이 세그먼트 선택</translation>
+    </message>
+    <message>
+        <source>Show only the segments of this list in the table</source>
+        <translation>표에 이 목록의 세그먼트만 표시</translation>
+    </message>
+    <message>
+        <source>Segments</source>
+        <translation>세그먼트</translation>
+    </message>
+    <message>
+        <source>Open a comparison to see what separates two systems.</source>
+        <translation>비교를 열면 두 시스템의 차이를 만드는 요인을 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Two systems are needed.</source>
+        <translation>시스템이 둘 필요합니다.</translation>
+    </message>
+    <message>
+        <source>Scoring… this view appears when every segment is scored.</source>
+        <translation>채점 중… 모든 세그먼트의 채점이 끝나면 이 보기가 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>Pick two different systems as A and B.</source>
+        <translation>A와 B로 서로 다른 두 시스템을 고르세요.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Matched by {a_name}, not by {b_name}&lt;/b&gt;: n-grams (1–{MAX_ORDER}) {a_name} matches in the references more often than {b_name}</source>
+        <translation>&lt;b&gt;{a_name}만 일치, {b_name}은(는) 불일치&lt;/b&gt;: {a_name}이(가) {b_name}보다 참조 번역에서 더 자주 일치시킨 n-gram (1–{MAX_ORDER})</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Matched by {b_name}, not by {a_name}&lt;/b&gt;: n-grams {b_name} matches in the references more often than {a_name}</source>
+        <translation>&lt;b&gt;{b_name}만 일치, {a_name}은(는) 불일치&lt;/b&gt;: {b_name}이(가) {a_name}보다 참조 번역에서 더 자주 일치시킨 n-gram</translation>
+    </message>
+    <message>
+        <source>helping {a_name} most</source>
+        <translation>{a_name}에 가장 유리한</translation>
+    </message>
+    <message>
+        <source>helping {b_name} most</source>
+        <translation>{b_name}에 가장 유리한</translation>
+    </message>
+    <message>
+        <source>; lower is better</source>
+        <translation>, 낮을수록 좋음</translation>
+    </message>
+    <message>
+        <source>Over {0:,} segments; {1:,} distinct n-grams are matched by either system. compare-mt&apos;s score (matches of A + {ALPHA:g}) / (matches of A + matches of B + {2:g}), top {TOP} each way, BLEU&apos;s tokens.{lead} Click an n-gram to select the segments where it is matched; click a segment to show it in the table.</source>
+        <translation>세그먼트 {0:,}개에서 두 시스템 중 하나라도 일치시킨 서로 다른 n-gram은 {1:,}개입니다. compare-mt 점수 (A의 일치 + {ALPHA:g}) / (A의 일치 + B의 일치 + {2:g}), 방향별 상위 {TOP}개, BLEU 토큰 기준.{lead} n-gram을 클릭하면 일치한 세그먼트를 선택하고, 세그먼트를 클릭하면 표에 표시합니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What moves the corpus {label}&lt;/b&gt;: not available — {0}</source>
+        <translation>&lt;b&gt;코퍼스 {label}을(를) 움직이는 요인&lt;/b&gt;: 사용할 수 없음 — {0}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What moves the corpus {label}&lt;/b&gt;: segments whose removal would change {a_name} − {b_name} most, {side}&apos;s way</source>
+        <translation>&lt;b&gt;코퍼스 {label}을(를) 움직이는 요인&lt;/b&gt;: 빼면 {a_name} − {b_name}이(가) {side} 쪽으로 가장 크게 바뀌는 세그먼트</translation>
+    </message>
+    <message>
+        <source>“{0}” matched by {a} or {b}</source>
+        <translation>{a} 또는 {b}가 일치시킨 “{0}”</translation>
+    </message>
+    <message>
+        <source>the {0} segments helping {side} most ({label} {a} − {b})</source>
+        <translation>{side}에 가장 유리한 세그먼트 {0}개 ({label} {a} − {b})</translation>
+    </message>
+</context>
+<context>
+    <name>SessionFiles</name>
+    <message>
+        <source>Session: not saved yet (the first edit starts one)</source>
+        <extracomment>How long after the comparison&apos;s state changed it is written to the session (ms). How often the session file is checked to be still ours, between edits (ms). How often unsaved edits are tried again (a full disk) (ms). ``notice(title, message)``: tells the user something that is not an error. ``offer(title, message)``: tells the user of work at risk and offers Save as. Tells the user that work is at risk and offers Save as; tests replace it.</extracomment>
+        <translation>세션: 아직 저장되지 않음 (첫 편집 때 시작됨)</translation>
+    </message>
+    <message>
+        <source>Session: read-only copy of {0} — Save session as… to edit</source>
+        <translation>세션: {0}의 읽기 전용 사본 — 편집하려면 &quot;다른 이름으로 세션 저장…&quot;</translation>
+    </message>
+    <message>
+        <source>Session: NOT SAVED ({lost}) — Save session as… to keep {0} errors</source>
+        <translation>세션: 저장되지 않음 ({lost}) — 오류 {0}개를 보존하려면 &quot;다른 이름으로 세션 저장…&quot;</translation>
+    </message>
+    <message>
+        <source>Session: {0} edits not saved yet ({1}); retrying</source>
+        <translation>세션: 편집 {0}개가 아직 저장되지 않음 ({1}), 다시 시도하는 중</translation>
+    </message>
+    <message>
+        <source>Open &amp;session…</source>
+        <translation>세션 열기(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Open a Matchlight session (.matchlight)</source>
+        <translation>Matchlight 세션 열기 (.matchlight)</translation>
+    </message>
+    <message>
+        <source>Save session &amp;as…</source>
+        <translation>다른 이름으로 세션 저장(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Save the annotations, settings and selection under a name of your choosing</source>
+        <translation>주석, 설정, 선택을 원하는 이름으로 저장</translation>
+    </message>
+    <message>
+        <source>Cannot read the annotations</source>
+        <translation>주석을 읽을 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Session opened</source>
+        <translation>세션을 열었습니다</translation>
+    </message>
+    <message>
+        <source>This is a read-only copy of a session: use Save session as… to edit it.</source>
+        <translation>세션의 읽기 전용 사본입니다. 편집하려면 &quot;다른 이름으로 세션 저장…&quot;을 사용하세요.</translation>
+    </message>
+    <message>
+        <source>Cannot keep the annotations</source>
+        <translation>주석을 보존할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>{exc}
+
+The annotation was not made: Matchlight saves every edit at once.</source>
+        <translation>{exc}
+
+주석이 추가되지 않았습니다. Matchlight는 모든 편집을 즉시 저장합니다.</translation>
+    </message>
+    <message>
+        <source>Your edits are not in the session file</source>
+        <translation>편집 내용이 세션 파일에 없습니다</translation>
+    </message>
+    <message>
+        <source>Cannot save the session</source>
+        <translation>세션을 저장할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>{0}; nothing more is written to it. Your edits are kept: use Save as to keep them in a file.</source>
+        <translation>{0}. 이 파일에는 더 이상 쓰지 않습니다. 편집 내용은 유지되므로 &quot;다른 이름으로 저장&quot;으로 파일에 보존하세요.</translation>
+    </message>
+    <message>
+        <source>Every edit is saved again.</source>
+        <translation>모든 편집이 다시 저장되고 있습니다.</translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation>다른 이름으로 저장…</translation>
+    </message>
+    <message>
+        <source>Cannot open the session</source>
+        <translation>세션을 열 수 없습니다</translation>
+    </message>
+    <message>
+        <source>{target}: no such session file</source>
+        <translation>{target}: 세션 파일이 없습니다</translation>
+    </message>
+    <message>
+        <source>
+
+The file was not changed.</source>
+        <translation>
+
+파일은 변경되지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>
+
+You can open a read-only copy of it to see (and save elsewhere) what can be read.</source>
+        <translation>
+
+읽기 전용 사본을 열어 읽을 수 있는 내용을 확인하고 다른 곳에 저장할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Open a read-only copy</source>
+        <translation>읽기 전용 사본 열기</translation>
+    </message>
+    <message>
+        <source>Nothing to save</source>
+        <translation>저장할 내용 없음</translation>
+    </message>
+    <message>
+        <source>Open a comparison first.</source>
+        <translation>먼저 비교를 여세요.</translation>
+    </message>
+    <message>
+        <source>Save session as</source>
+        <translation>다른 이름으로 세션 저장</translation>
+    </message>
+    <message>
+        <source>Matchlight sessions (*{SUFFIX})</source>
+        <translation>Matchlight 세션 (*{SUFFIX})</translation>
+    </message>
+    <message>
+        <source>Saved the session as {saved}</source>
+        <translation>세션을 {saved}(으)로 저장했습니다</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>세션 열기</translation>
+    </message>
+    <message>
+        <source>Matchlight sessions (*{SUFFIX});;All files (*)</source>
+        <translation>Matchlight 세션 (*{SUFFIX});;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot discard the session</source>
+        <translation>세션을 삭제할 수 없습니다</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Scoring settings — Matchlight</source>
+        <translation>채점 설정 — Matchlight</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsPanel</name>
+    <message>
+        <source>Metrics to score</source>
+        <extracomment>Per metric key: the check box that says whether it is scored, and its group. Per (metric key, setting key): the setting&apos;s widget.</extracomment>
+        <translation>채점할 지표</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>텍스트</translation>
+    </message>
+    <message>
+        <source>separator text, e.g. &lt;/s&gt;</source>
+        <translation>구분 텍스트 (예: &lt;/s&gt;)</translation>
+    </message>
+    <message>
+        <source>Sentence separator</source>
+        <translation>문장 구분자</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts — Matchlight</source>
+        <extracomment>A titled group of rows of the shortcuts dialog: (title, [(what, keys), ...]). The title of the window&apos;s own actions when other sections follow them.</extracomment>
+        <translation>단축키 — Matchlight</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>동작</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>단축키</translation>
+    </message>
+</context>
+<context>
+    <name>SignificanceModel</name>
+    <message>
+        <source>{0} of {1}: {untested} on these rows</source>
+        <translation>{1}의 {0}: 이 행에서는 {untested}</translation>
+    </message>
+    <message>
+        <source>bootstrap mean {0!r}, 95% CI ± {1!r}</source>
+        <translation>부트스트랩 평균 {0!r}, 95% 신뢰구간 ± {1!r}</translation>
+    </message>
+    <message>
+        <source>p-value {0!r} against the baseline</source>
+        <translation>기준 시스템 대비 p값 {0!r}</translation>
+    </message>
+    <message>
+        <source>{verdict} than the baseline</source>
+        <translation>기준 시스템보다 {verdict}</translation>
+    </message>
+    <message>
+        <source>no significant difference</source>
+        <translation>유의한 차이 없음</translation>
+    </message>
+</context>
+<context>
+    <name>SignificancePanel</name>
+    <message>
+        <source>The tests failed</source>
+        <translation>검정에 실패했습니다</translation>
+    </message>
+    <message>
+        <source>Paired bootstrap ({DEFAULT_BOOTSTRAP_SAMPLES:,} resamples)</source>
+        <translation>대응 부트스트랩 (재표본 {DEFAULT_BOOTSTRAP_SAMPLES:,}회)</translation>
+    </message>
+    <message>
+        <source>Approximate randomization ({DEFAULT_AR_TRIALS:,} trials)</source>
+        <translation>근사 무작위화 검정 ({DEFAULT_AR_TRIALS:,}회 시행)</translation>
+    </message>
+    <message>
+        <source>sacreBLEU&apos;s --paired-bs or --paired-ar</source>
+        <translation>sacreBLEU의 --paired-bs 또는 --paired-ar</translation>
+    </message>
+    <message>
+        <source>The random seed (sacreBLEU&apos;s default: 12345)</source>
+        <translation>난수 시드 (sacreBLEU 기본값: 12345)</translation>
+    </message>
+    <message>
+        <source>All pairs of</source>
+        <translation>모든 쌍:</translation>
+    </message>
+    <message>
+        <source>Also test every pair of systems on one column (many tests: see the note)</source>
+        <translation>한 열에 대해 모든 시스템 쌍도 검정합니다 (검정 횟수가 많음: 설명 참조)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>실행</translation>
+    </message>
+    <message>
+        <source>Test every system against the baseline on the rows shown</source>
+        <translation>표시된 행에서 각 시스템을 기준 시스템과 비교해 검정</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>복사</translation>
+    </message>
+    <message>
+        <source>Copy the table as text</source>
+        <translation>표를 텍스트로 복사</translation>
+    </message>
+    <message>
+        <source>Test:</source>
+        <translation>검정:</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>시드:</translation>
+    </message>
+    <message>
+        <source>Open a comparison to test the systems against each other.</source>
+        <translation>비교를 열면 시스템끼리 검정할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>A paired test needs at least two systems.</source>
+        <translation>대응 검정에는 시스템이 둘 이상 필요합니다.</translation>
+    </message>
+    <message>
+        <source>the {0:,} selected segments</source>
+        <translation>선택된 세그먼트 {0:,}개</translation>
+    </message>
+    <message>
+        <source>all {0:,} segments</source>
+        <translation>세그먼트 {0:,}개 전체</translation>
+    </message>
+    <message>
+        <source>On {what}, against {baseline}.</source>
+        <translation>{what}에서 {baseline}과(와) 비교.</translation>
+    </message>
+    <message>
+        <source>Wait until every segment is scored</source>
+        <translation>모든 세그먼트의 채점이 끝날 때까지 기다리세요</translation>
+    </message>
+    <message>
+        <source>Each system is tested against the baseline on the segments shown, as sacreBLEU&apos;s --paired-bs / --paired-ar do. Press Run.</source>
+        <translation>표시된 세그먼트에서 각 시스템을 기준 시스템과 비교해 검정합니다 (sacreBLEU의 --paired-bs / --paired-ar와 같음). &quot;실행&quot;을 누르세요.</translation>
+    </message>
+    <message>
+        <source>Paired bootstrap resampling with {0:,} resamples</source>
+        <translation>재표본 {0:,}회의 대응 부트스트랩 재표본추출</translation>
+    </message>
+    <message>
+        <source>Paired approximate randomization with {0:,} trials (means and intervals from {DEFAULT_BOOTSTRAP_SAMPLES:,} bootstrap resamples)</source>
+        <translation>{0:,}회 시행한 대응 근사 무작위화 검정 (평균과 구간은 부트스트랩 재표본 {DEFAULT_BOOTSTRAP_SAMPLES:,}회로 계산)</translation>
+    </message>
+    <message>
+        <source>{0} ({1:,} segments lack a value for some system)</source>
+        <translation>{0} (세그먼트 {1:,}개는 일부 시스템의 값이 없음)</translation>
+    </message>
+    <message>
+        <source>{kind}, seed {0}, on {scope}, against {1}. Score (bootstrap mean ± 95% CI); p is the probability of a difference at least this large if the system and the baseline came from the same process; * marks p ≤ {ALPHA}, and then better or worse than the baseline says which way, by the column&apos;s direction.</source>
+        <translation>{kind}, 시드 {0}, 대상 {scope}, 기준 {1}. 점수(부트스트랩 평균 ± 95% 신뢰구간). p는 시스템과 기준 시스템이 같은 과정에서 나왔다고 할 때 이만큼 이상의 차이가 날 확률입니다. *는 p ≤ {ALPHA}를 뜻하며, 이때 기준 시스템보다 나은지 못한지는 열의 방향에 따라 표시됩니다.</translation>
+    </message>
+    <message>
+        <source> Lower is better for {0}.</source>
+        <translation> {0}은(는) 낮을수록 좋습니다.</translation>
+    </message>
+    <message>
+        <source> Each system&apos;s figure is its mean over the segments where it has a value: </source>
+        <translation> 각 시스템의 수치는 값이 있는 세그먼트에 대한 평균입니다: </translation>
+    </message>
+    <message>
+        <source> Not tested — </source>
+        <translation> 검정하지 않음 — </translation>
+    </message>
+    <message>
+        <source>These results are for other rows or another baseline: run again. </source>
+        <translation>이 결과는 다른 행이나 다른 기준 시스템에 대한 것입니다. 다시 실행하세요. </translation>
+    </message>
+    <message>
+        <source>The selection changed: the significance run was cancelled.</source>
+        <translation>선택이 바뀌어 유의성 검정을 취소했습니다.</translation>
+    </message>
+    <message>
+        <source>All pairs not tested: {0}</source>
+        <translation>모든 쌍을 검정하지 않음: {0}</translation>
+    </message>
+    <message>
+        <source>{label}: p-values of every pair of systems ({pairs} tests, the same resamples). Many pairwise tests inflate false positives: at p ≤ {ALPHA}, about one pair in twenty looks significant by chance alone, so * (bold, coloured) marks p ≤ {corrected:.4g}, the Bonferroni-corrected level ({ALPHA} / {pairs}).</source>
+        <translation>{label}: 모든 시스템 쌍의 p값 (검정 {pairs}회, 같은 재표본). 쌍별 검정을 여러 번 하면 위양성이 늘어납니다. p ≤ {ALPHA}에서는 스무 쌍 중 한 쌍꼴로 우연만으로 유의해 보이므로, *(굵게, 색 표시)는 본페로니 보정 수준({ALPHA} / {pairs})인 p ≤ {corrected:.4g}를 뜻합니다.</translation>
+    </message>
+    <message>
+        <source> With {0:,} {draws} no p-value is below {smallest:.4g}: no pair can reach that level.</source>
+        <translation> {0:,}회의 {draws}(으)로는 p값이 {smallest:.4g}보다 작아질 수 없으므로 어떤 쌍도 그 수준에 이르지 못합니다.</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryModel</name>
+    <message>
+        <source>significance cluster {rank} of {0} over {rows:,} rows</source>
+        <extracomment>Whether the view&apos;s background is dark (the filtered rows&apos; blue follows it).</extracomment>
+        <translation>{rows:,}행 기준 유의성 군집 {rank}/{0}</translation>
+    </message>
+    <message>
+        <source>; p = {p:.4f} against {head}, the best of cluster {0}</source>
+        <translation>; 군집 {0}의 최고 시스템 {head} 대비 p = {p:.4f}</translation>
+    </message>
+    <message>
+        <source>  filtered ({0})</source>
+        <translation>  필터링됨 ({0})</translation>
+    </message>
+    <message>
+        <source>all rows</source>
+        <translation>모든 행</translation>
+    </message>
+    <message>
+        <source>the rows the filter keeps</source>
+        <translation>필터가 남긴 행</translation>
+    </message>
+    <message>
+        <source>{0} over {1}</source>
+        <translation>{1}에 대한 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryWidget</name>
+    <message>
+        <source>A reference that equals one system&apos;s output on far more lines than any other system&apos;s favours that system: its figures above are inflated (Compare systems ▸ References scores each reference alone)</source>
+        <translation>다른 시스템보다 한 시스템의 출력과 훨씬 많은 줄이 똑같은 참조 번역은 그 시스템에 유리하므로 위의 수치가 부풀려져 있습니다 (시스템 비교 ▸ 참조 번역에서 참조 번역을 하나씩 채점할 수 있음)</translation>
+    </message>
+    <message>
+        <source>Corpus BLEU and chrF come from the summed statistics (as sacreBLEU&apos;s corpus scores); ROUGE F is the plain mean of the sentence scores.</source>
+        <translation>코퍼스 BLEU와 chrF는 합산한 통계에서 계산합니다 (sacreBLEU의 코퍼스 점수와 같음). ROUGE F는 문장 점수의 단순 평균입니다.</translation>
+    </message>
+    <message>
+        <source>The scoring settings that differ from sacreBLEU&apos;s and rouge-score&apos;s defaults (Scoring ▸ Scoring settings)</source>
+        <translation>sacreBLEU와 rouge-score의 기본값과 다른 채점 설정 (채점 ▸ 채점 설정)</translation>
+    </message>
+    <message>
+        <source>Rows of each system whose output is in another language than the references, and rows that copy the source (Show ▸ in the filter bar keeps them); lines too short to tell are never counted</source>
+        <translation>시스템별로 출력이 참조 번역과 다른 언어인 행과 원문을 복사한 행 (필터 막대의 &quot;표시&quot;로 남길 수 있음). 판단하기에 너무 짧은 줄은 세지 않습니다</translation>
+    </message>
+    <message>
+        <source>sentence BLEU</source>
+        <translation>문장 BLEU</translation>
+    </message>
+    <message>
+        <source>Sentence BLEU per system</source>
+        <translation>시스템별 문장 BLEU</translation>
+    </message>
+    <message>
+        <source>Click a bin to select that system&apos;s rows in it (the nearest curve)</source>
+        <translation>구간을 클릭하면 그 안에 있는 해당 시스템(가장 가까운 곡선)의 행을 선택합니다</translation>
+    </message>
+    <message>
+        <source>The reproducibility signatures of the figures above (sacreBLEU&apos;s and rouge-score&apos;s own where they exist); they are also written with every export</source>
+        <translation>위 수치의 재현성 시그니처 (있는 경우 sacreBLEU와 rouge-score 자체의 것). 내보낼 때마다 함께 기록됩니다</translation>
+    </message>
+    <message>
+        <source>Copy signatures</source>
+        <translation>시그니처 복사</translation>
+    </message>
+    <message>
+        <source>Copy the signatures to the clipboard</source>
+        <translation>시그니처를 클립보드에 복사</translation>
+    </message>
+    <message>
+        <source>Signatures</source>
+        <translation>시그니처</translation>
+    </message>
+    <message>
+        <source>Scoring…</source>
+        <translation>채점 중…</translation>
+    </message>
+    <message>
+        <source>Settings: {note}</source>
+        <translation>설정: {note}</translation>
+    </message>
+    <message>
+        <source>Settings: the reference tools&apos; defaults</source>
+        <translation>설정: 참조 도구의 기본값</translation>
+    </message>
+    <message>
+        <source>Scored {0} of {total} rows so far.</source>
+        <translation>지금까지 {total}행 중 {0}행을 채점했습니다.</translation>
+    </message>
+    <message>
+        <source>All {total} rows scored.</source>
+        <translation>{total}행 모두 채점했습니다.</translation>
+    </message>
+    <message>
+        <source>Filter keeps {0} rows.</source>
+        <translation>필터 결과 {0}행.</translation>
+    </message>
+    <message>
+        <source>filtered rows</source>
+        <translation>필터링된 행</translation>
+    </message>
+    <message>
+        <source>all rows</source>
+        <translation>모든 행</translation>
+    </message>
+    <message>
+        <source>Sentence {0} per system ({scope_name})</source>
+        <translation>시스템별 문장 {0} ({scope_name})</translation>
+    </message>
+    <message>
+        <source>Significance clusters [n] follow once every row is scored.</source>
+        <translation>모든 행의 채점이 끝나면 유의성 군집 [n]이 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>Significance clusters [n]: paired tests of every pair of systems over {0}… {1}%</source>
+        <translation>유의성 군집 [n]: {0}에 대해 모든 시스템 쌍을 대응 검정하는 중… {1}%</translation>
+    </message>
+    <message>
+        <source>Significance clusters could not be computed: {message}</source>
+        <translation>유의성 군집을 계산할 수 없습니다: {message}</translation>
+    </message>
+    <message>
+        <source>all {0:,} rows</source>
+        <translation>전체 {0:,}행</translation>
+    </message>
+    <message>
+        <source> and the {0:,} filtered rows</source>
+        <translation> 및 필터링된 {0:,}행</translation>
+    </message>
+    <message>
+        <source>[n]: significance cluster (1 best) over {0}; paired bootstrap, p &lt; {SIGNIFICANCE_THRESHOLD}.</source>
+        <translation>[n]: {0}에 대한 유의성 군집 (1이 최고), 대응 부트스트랩, p &lt; {SIGNIFICANCE_THRESHOLD}.</translation>
+    </message>
+    <message>
+        <source>A system starts a new cluster when it is significantly worse (paired bootstrap, p &lt; {SIGNIFICANCE_THRESHOLD}, {CLUSTER_SAMPLES:,} resamples, seed {CLUSTER_SEED}) than the best system of the current cluster; the filtered rows are ranked on their own. A figure&apos;s tooltip says whom it was tested against.</source>
+        <translation>현재 군집의 최고 시스템보다 유의하게 나쁘면(대응 부트스트랩, p &lt; {SIGNIFICANCE_THRESHOLD}, 재표본 {CLUSTER_SAMPLES:,}회, 시드 {CLUSTER_SEED}) 새 군집이 시작됩니다. 필터링된 행은 따로 순위를 매깁니다. 각 수치의 도움말에 비교 대상이 나옵니다.</translation>
+    </message>
+    <message>
+        <source> Lower is better for {0}.</source>
+        <translation> {0}은(는) 낮을수록 좋습니다.</translation>
+    </message>
+    <message>
+        <source> Not ranked: </source>
+        <translation> 순위 없음: </translation>
+    </message>
+</context>
+<context>
+    <name>TableColumns</name>
+    <message>
+        <source>Scores shown per system</source>
+        <extracomment>Room around a figure in a score or Δ column: the cell&apos;s margins and, in the header, the sort indicator. Widths of the text columns, in pixels: at most (an output; a source or reference) and at least.</extracomment>
+        <translation>시스템별로 표시할 점수</translation>
+    </message>
+    <message>
+        <source>Copy this cell</source>
+        <translation>이 셀 복사</translation>
+    </message>
+    <message>
+        <source>Show the whole text…</source>
+        <translation>전체 텍스트 보기…</translation>
+    </message>
+    <message>
+        <source>Rows where {0} scores worse than {1} (baseline) on {label}</source>
+        <translation>{label}에서 {0}이(가) {1}(기준)보다 낮은 행</translation>
+    </message>
+    <message>
+        <source>Clear filters</source>
+        <translation>필터 지우기</translation>
+    </message>
+    <message>
+        <source>Copied segment {0} (every column).</source>
+        <translation>세그먼트 {0}을(를) 복사했습니다 (모든 열).</translation>
+    </message>
+</context>
+<context>
+    <name>ViewControl</name>
+    <message>
+        <source>{lines} lines of text</source>
+        <extracomment>Zoom steps (points added to the table&apos;s and the detail pane&apos;s font), and their bounds. The row heights on offer, in lines of text. How long view-state changes are collected before they are saved.</extracomment>
+        <translation>텍스트 {lines}줄</translation>
+    </message>
+    <message>
+        <source>Highlight {0}</source>
+        <translation>{0} 강조 표시</translation>
+    </message>
+</context>
+<context>
+    <name>Warnings</name>
+    <message>
+        <source>; and {0} more</source>
+        <extracomment>Input warnings named in the banner before &quot;and N more&quot;.</extracomment>
+        <translation>; 외 {0}개</translation>
+    </message>
+    <message>
+        <source>Input warnings — {shown}.</source>
+        <translation>입력 경고 — {shown}.</translation>
+    </message>
+</context>
+<context>
+    <name>WarningsBanner</name>
+    <message>
+        <source>Dismiss this warning</source>
+        <extracomment>The largest share of the window&apos;s height the banner takes; more warnings scroll. Lines of text the banner may always show, however small the window. (background, border, text) of the banner in a light and in a dark palette.</extracomment>
+        <translation>이 경고 닫기</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePage</name>
+    <message>
+        <source>&lt;h2&gt;No comparison open&lt;/h2&gt;</source>
+        <extracomment>Width of the welcome page&apos;s text column; the labels wrap inside it. Files named on the reading page (the rest are counted).</extracomment>
+        <translation>&lt;h2&gt;열린 비교가 없습니다&lt;/h2&gt;</translation>
+    </message>
+    <message>
+        <source>Open line-aligned files — an optional source, one or more references and one or more system outputs — to score every segment with BLEU and ROUGE and see what matched.</source>
+        <translation>줄 단위로 정렬된 파일(원문(선택 사항), 참조 번역 하나 이상, 시스템 출력 하나 이상)을 열면 모든 세그먼트를 BLEU와 ROUGE로 채점하고 일치한 부분을 확인할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>You can also drop the files, or a folder holding them, onto this window.</source>
+        <translation>파일이나 파일이 든 폴더를 이 창에 끌어다 놓아도 됩니다.</translation>
+    </message>
+    <message>
+        <source>Open comparison…</source>
+        <translation>비교 열기…</translation>
+    </message>
+    <message>
+        <source>Open the sample (German → English)</source>
+        <translation>예제 열기 (독일어 → 영어)</translation>
+    </message>
+</context>
+<context>
+    <name>_RowList</name>
+    <message>
+        <source>Add {role}</source>
+        <translation>{role} 추가</translation>
+    </message>
+</context>
+<context>
+    <name>about</name>
+    <message>
+        <source>not installed</source>
+        <translation>설치되지 않음</translation>
+    </message>
+    <message>
+        <source>BLEU and chrF equal sacreBLEU</source>
+        <translation>BLEU와 chrF는 sacreBLEU와 일치</translation>
+    </message>
+    <message>
+        <source>ROUGE equals rouge-score</source>
+        <translation>ROUGE는 rouge-score와 일치</translation>
+    </message>
+    <message>
+        <source>NLTK BLEU equals NLTK</source>
+        <translation>NLTK BLEU는 NLTK와 일치</translation>
+    </message>
+</context>
+<context>
+    <name>app</name>
+    <message>
+        <source>Cannot open the session</source>
+        <extracomment>``show(title, message)``: tells the user about an unexpected error.</extracomment>
+        <translation>세션을 열 수 없습니다</translation>
+    </message>
+    <message>
+        <source>A session file brings its own files: do not combine it with --sample, --src, --ref or --hyp.</source>
+        <translation>세션 파일에는 자체 파일이 들어 있으므로 --sample, --src, --ref, --hyp와 함께 쓰지 마세요.</translation>
+    </message>
+    <message>
+        <source>Matchlight ran into an unexpected problem and could not finish what it was doing:
+
+{detail} ({0})
+
+Your files were not changed. The technical details were written to the error output (stderr); please include them when you report this.</source>
+        <extracomment>How long a Python thread may hold the GIL while another one waits for it (Python&apos;s default is 5 ms). The GUI thread gives the GIL up at every call into Qt, and while the highlight thread computes rows it then waits up to the whole interval to get it back, at every call: a repaint of the table takes many times as long.</extracomment>
+        <translation>Matchlight에 예기치 않은 문제가 발생해 작업을 마치지 못했습니다:
+
+{detail} ({0})
+
+파일은 변경되지 않았습니다. 기술적인 세부 정보는 오류 출력(stderr)에 기록되었으니 문제를 보고할 때 함께 보내 주세요.</translation>
+    </message>
+    <message>
+        <source>Unexpected error — Matchlight</source>
+        <translation>예기치 않은 오류 — Matchlight</translation>
+    </message>
+    <message>
+        <source>Cannot open the comparison</source>
+        <translation>비교를 열 수 없습니다</translation>
+    </message>
+</context>
+<context>
+    <name>base</name>
+    <message>
+        <source> (lower is better)</source>
+        <translation> (낮을수록 좋음)</translation>
+    </message>
+</context>
+<context>
+    <name>buckets</name>
+    <message>
+        <source>the reference</source>
+        <extracomment>Bootstrap resamples and seed of the confidence intervals (compare-mt&apos;s count). A label column shows at most this many labels (the most frequent), then &quot;other&quot;. Width of a bucket&apos;s group of bars (the gap between groups is the rest of 1). The &quot;By&quot; choices that are not label columns. What a bucket of segments shows: the mean of the segment scores, or the corpus score. Where word frequencies come from: the reference, a count file, a training text. ``ask(parent, caption, start folder) -&gt; path or None``: the file dialog (injectable). The value shown is better lower (an MQM penalty&apos;s mean).</extracomment>
+        <translation>참조 번역</translation>
+    </message>
+    <message>
+        <source>the training corpus</source>
+        <translation>학습 코퍼스</translation>
+    </message>
+    <message>
+        <source>word frequency in {where}</source>
+        <translation>{where}의 단어 빈도</translation>
+    </message>
+    <message>
+        <source>word F-measure</source>
+        <translation>단어 F-점수</translation>
+    </message>
+    <message>
+        <source>counts are reference words; a bucket&apos;s segments are those whose reference has such a word</source>
+        <translation>빈도는 참조 번역의 단어 수이며, 구간의 세그먼트는 참조 번역에 그런 단어가 있는 세그먼트입니다</translation>
+    </message>
+    <message>
+        <source>reference length (tokens)</source>
+        <translation>참조 번역 길이 (토큰)</translation>
+    </message>
+    <message>
+        <source>output length / reference length</source>
+        <translation>출력 길이 / 참조 번역 길이</translation>
+    </message>
+    <message>
+        <source>mean sentence {0}</source>
+        <translation>문장 {0} 평균</translation>
+    </message>
+</context>
+<context>
+    <name>controller</name>
+    <message>
+        <source>The scoring settings are invalid: {exc}</source>
+        <extracomment>``chunk_source(text, config, chunk_size=, first_chunk_size=, cancel=)`` -&gt; chunk iterator.</extracomment>
+        <translation>채점 설정이 잘못되었습니다: {exc}</translation>
+    </message>
+    <message>
+        <source>Scoring ran out of memory. Try fewer systems or a smaller file.</source>
+        <translation>채점 중 메모리가 부족합니다. 시스템 수를 줄이거나 더 작은 파일을 사용하세요.</translation>
+    </message>
+    <message>
+        <source>Scoring failed: {detail} ({0}).</source>
+        <translation>채점에 실패했습니다: {detail} ({0}).</translation>
+    </message>
+</context>
+<context>
+    <name>exports</name>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <extracomment>``save_path_provider(parent, caption, suggested) -&gt; path or None``.</extracomment>
+        <translation>CSV 파일 (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>filterbar</name>
+    <message>
+        <source>Invalid regular expression: {exc}</source>
+        <translation>잘못된 정규식: {exc}</translation>
+    </message>
+    <message>
+        <source>Rows where some system&apos;s output is the source, or nearly (numbers, URLs, names and rows whose reference keeps the source do not count)</source>
+        <translation>어떤 시스템의 출력이 원문과 같거나 거의 같은 행 (숫자, URL, 이름, 참조 번역이 원문을 그대로 둔 행은 제외)</translation>
+    </message>
+    <message>
+        <source>Rows where some system&apos;s output is in another language than the references ({language}); lines too short to tell are never counted</source>
+        <translation>어떤 시스템의 출력이 참조 번역({language})과 다른 언어인 행. 판단하기에 너무 짧은 줄은 세지 않습니다</translation>
+    </message>
+</context>
+<context>
+    <name>fonts</name>
+    <message>
+        <source>Korean (Hangul)</source>
+        <extracomment>Lines of each text column sampled for scripts. Distinct characters of a script checked for glyphs. ``has_glyph(character) -&gt; bool``: can an installed font draw it? Scripts that a default install may lack, with the Debian package that covers them.</extracomment>
+        <translation>한국어(한글)</translation>
+    </message>
+    <message>
+        <source>Japanese (kana)</source>
+        <translation>일본어(가나)</translation>
+    </message>
+    <message>
+        <source>Chinese characters (Han)</source>
+        <translation>한자</translation>
+    </message>
+    <message>
+        <source>Thai</source>
+        <translation>태국 문자</translation>
+    </message>
+    <message>
+        <source>Arabic</source>
+        <translation>아랍 문자</translation>
+    </message>
+    <message>
+        <source>Hebrew</source>
+        <translation>히브리 문자</translation>
+    </message>
+    <message>
+        <source>Devanagari</source>
+        <translation>데바나가리 문자</translation>
+    </message>
+    <message>
+        <source>Bengali</source>
+        <translation>벵골 문자</translation>
+    </message>
+    <message>
+        <source>Tamil</source>
+        <translation>타밀 문자</translation>
+    </message>
+    <message>
+        <source>Georgian</source>
+        <translation>조지아 문자</translation>
+    </message>
+    <message>
+        <source>Armenian</source>
+        <translation>아르메니아 문자</translation>
+    </message>
+    <message>
+        <source>Khmer</source>
+        <translation>크메르 문자</translation>
+    </message>
+    <message>
+        <source>Ethiopic</source>
+        <translation>에티오피아 문자</translation>
+    </message>
+    <message>
+        <source>Greek</source>
+        <translation>그리스 문자</translation>
+    </message>
+    <message>
+        <source>Cyrillic</source>
+        <translation>키릴 문자</translation>
+    </message>
+    <message>
+        <source>No installed font draws {scripts} (such as {sample}): it shows as boxes. Install one (Debian/Ubuntu: sudo apt install {packages}) and restart Matchlight; the scores are not affected.</source>
+        <translation>{scripts}({sample} 등)을(를) 표시할 글꼴이 설치되어 있지 않아 네모로 보입니다. 글꼴을 설치하고(Debian/Ubuntu: sudo apt install {packages}) Matchlight를 다시 시작하세요. 점수에는 영향이 없습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>jobs</name>
+    <message>
+        <source>Out of memory: try fewer rows or fewer resamples.</source>
+        <extracomment>``work(cancelled, progress) -&gt; result``: ``cancelled()`` says stop (raise :class:`JobCancelled` or return None), ``progress(fraction)`` reports how far it got. Progress is reported in steps of at least this fraction (a bar needs no more).</extracomment>
+        <translation>메모리가 부족합니다. 행이나 재표본 수를 줄여 보세요.</translation>
+    </message>
+</context>
+<context>
+    <name>latexexport</name>
+    <message>
+        <source>Cannot export the LaTeX table</source>
+        <extracomment>``ask_path(parent, caption, suggested) -&gt; path or None`` (the window&apos;s injectable dialog).</extracomment>
+        <translation>LaTeX 표를 내보낼 수 없습니다</translation>
+    </message>
+    <message>
+        <source>LaTeX files (*.tex);;All files (*)</source>
+        <translation>LaTeX 파일 (*.tex);;모든 파일 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>menus</name>
+    <message>
+        <source>&amp;Open comparison…</source>
+        <translation>비교 열기(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Choose source, references and system outputs</source>
+        <translation>원문, 참조 번역, 시스템 출력 선택</translation>
+    </message>
+    <message>
+        <source>Open the &amp;sample</source>
+        <translation>예제 열기(&amp;S)</translation>
+    </message>
+    <message>
+        <source>The bundled German→English sample</source>
+        <translation>포함된 독일어→영어 예제</translation>
+    </message>
+    <message>
+        <source>&amp;Export CSV (all rows)…</source>
+        <translation>CSV 내보내기(모든 행)(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Per-sentence scores of every row, as matchlight score --csv writes them</source>
+        <translation>모든 행의 문장별 점수 (matchlight score --csv와 같은 형식)</translation>
+    </message>
+    <message>
+        <source>Export CSV (&amp;filtered rows)…</source>
+        <translation>CSV 내보내기(필터링된 행)(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Per-sentence scores of the rows the filter keeps</source>
+        <translation>필터가 남긴 행의 문장별 점수</translation>
+    </message>
+    <message>
+        <source>Scoring &amp;settings…</source>
+        <translation>채점 설정(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Tokenizers, smoothing, ROUGE options</source>
+        <translation>토크나이저, 스무딩, ROUGE 옵션</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel scoring</source>
+        <translation>채점 취소(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Stop scoring; keep the rows so far</source>
+        <translation>채점을 중지하고 지금까지의 행은 유지</translation>
+    </message>
+    <message>
+        <source>&amp;Resume scoring</source>
+        <translation>채점 재개(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Score the rows left when scoring was cancelled</source>
+        <translation>채점을 취소했을 때 남은 행을 채점합니다</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>종료(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>찾기(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Search the texts</source>
+        <translation>텍스트 검색</translation>
+    </message>
+    <message>
+        <source>&amp;Copy row</source>
+        <translation>행 복사(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the current row, every column, tab-separated with a header line</source>
+        <translation>현재 행의 모든 열을 헤더 줄과 함께 탭으로 구분해 복사</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>확대(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Larger text in the table and pane</source>
+        <translation>표와 창의 글자를 크게</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>축소(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Smaller text in the table and pane</source>
+        <translation>표와 창의 글자를 작게</translation>
+    </message>
+    <message>
+        <source>&amp;Actual size</source>
+        <translation>실제 크기(&amp;A)</translation>
+    </message>
+    <message>
+        <source>The application&apos;s text size</source>
+        <translation>애플리케이션 기본 글자 크기</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>단축키(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Matchlight</source>
+        <translation>Matchlight 정보(&amp;A)</translation>
+    </message>
+    <message>
+        <source>The new interface language is used when Matchlight starts again.</source>
+        <translation>새 인터페이스 언어는 Matchlight를 다시 시작하면 적용됩니다.</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>파일(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>편집(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>보기(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Highlight</source>
+        <translation>강조 표시(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Row height</source>
+        <translation>행 높이(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>테마(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Scoring</source>
+        <translation>채점(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>도움말(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>기본</translation>
+    </message>
+    <message>
+        <source> Highlight: </source>
+        <translation> 강조 표시: </translation>
+    </message>
+    <message>
+        <source> Baseline: </source>
+        <translation> 기준 시스템: </translation>
+    </message>
+    <message>
+        <source>The system the Δ columns compare against</source>
+        <translation>Δ 열의 비교 기준이 되는 시스템</translation>
+    </message>
+    <message>
+        <source>  Reference matches of: </source>
+        <translation>  참조 번역 일치 표시 대상: </translation>
+    </message>
+    <message>
+        <source>Whose matches the reference cells show: any system, or one system</source>
+        <translation>참조 번역 셀에 표시할 일치: 모든 시스템 또는 한 시스템</translation>
+    </message>
+    <message>
+        <source>any system</source>
+        <translation>모든 시스템</translation>
+    </message>
+</context>
+<context>
+    <name>model</name>
+    <message>
+        <source>no score</source>
+        <translation>점수 없음</translation>
+    </message>
+</context>
+<context>
+    <name>opendialog</name>
+    <message>
+        <source>documentation or checksums</source>
+        <extracomment>The usual names of system outputs: ``sys.NAME.txt``, ``hyp.NAME``, ``out.NAME``... Files that come with a dataset but are none of its texts. Per-line metadata files of the usual dataset layouts (document ids, domains, labels...). The file stem without a ``sys.``-style prefix (the same rule as the CLI&apos;s). Why a dropped file was left out (the Open dialog groups its note by these).</extracomment>
+        <translation>문서 또는 체크섬</translation>
+    </message>
+    <message>
+        <source>per-line metadata, not a text to score</source>
+        <translation>줄별 메타데이터 (채점할 텍스트 아님)</translation>
+    </message>
+    <message>
+        <source>a folder inside the dropped folder</source>
+        <translation>끌어다 놓은 폴더 안의 폴더</translation>
+    </message>
+    <message>
+        <source>a hidden file</source>
+        <translation>숨김 파일</translation>
+    </message>
+    <message>
+        <source>a second source file</source>
+        <translation>두 번째 원문 파일</translation>
+    </message>
+    <message>
+        <source>not named src*, ref* or sys.*/hyp.*/out.* like the other files</source>
+        <translation>다른 파일처럼 src*, ref*, sys.*/hyp.*/out.* 이름이 아님</translation>
+    </message>
+    <message>
+        <source>Left out ({reason}): {0}</source>
+        <translation>제외됨 ({reason}): {0}</translation>
+    </message>
+</context>
+<context>
+    <name>palette</name>
+    <message>
+        <source>in the longest common subsequence</source>
+        <extracomment>Highlight kinds understood by :func:`highlight_format`: core&apos;s range kinds, the hover link, and the marks of a system against the baseline (:data:`core.scoring.contrast.CONTRAST_KINDS`). Characters that would break a one-line table cell, each shown as one visible stand-in, so that character offsets stay exactly the same. The kinds an n-gram layer paints; what a legend shows when it is not told.</extracomment>
+        <translation>최장 공통 부분 수열에 포함</translation>
+    </message>
+    <message>
+        <source>missed by all systems</source>
+        <translation>모든 시스템이 놓침</translation>
+    </message>
+    <message>
+        <source>this system</source>
+        <translation>이 시스템</translation>
+    </message>
+    <message>
+        <source>the baseline</source>
+        <translation>기준 시스템</translation>
+    </message>
+    <message>
+        <source>matched by {system}, not by {baseline}</source>
+        <translation>{system}은(는) 일치, {baseline}은(는) 불일치</translation>
+    </message>
+    <message>
+        <source>matched by {baseline}, not by {system}</source>
+        <translation>{baseline}은(는) 일치, {system}은(는) 불일치</translation>
+    </message>
+</context>
+<context>
+    <name>reportexport</name>
+    <message>
+        <source>Cannot export the report</source>
+        <extracomment>``ask_path(parent, caption, suggested) -&gt; path or None`` (the window&apos;s injectable dialog).</extracomment>
+        <translation>보고서를 내보낼 수 없습니다</translation>
+    </message>
+    <message>
+        <source>HTML pages (*.html *.htm);;All files (*)</source>
+        <translation>HTML 페이지 (*.html *.htm);;모든 파일 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>scalemenu</name>
+    <message>
+        <source>{0}: scale</source>
+        <extracomment>The most decimals the menu offers.</extracomment>
+        <translation>{0}: 척도</translation>
+    </message>
+    <message>
+        <source>Higher is better</source>
+        <translation>높을수록 좋음</translation>
+    </message>
+    <message>
+        <source>Lower is better</source>
+        <translation>낮을수록 좋음</translation>
+    </message>
+    <message>
+        <source>Decimals</source>
+        <translation>소수 자릿수</translation>
+    </message>
+    <message>
+        <source>{0}&apos;s scale is its metric&apos;s</source>
+        <translation>{0}의 척도는 지표를 따릅니다</translation>
+    </message>
+</context>
+<context>
+    <name>separation</name>
+    <message>
+        <source>no rows are selected</source>
+        <extracomment>Segments listed per side of &quot;what moves the corpus score&quot;. From this many rows on, the n-grams are counted in a worker process: counting them spends seconds in C calls that hold the GIL, which a thread would take from the window.</extracomment>
+        <translation>선택된 행이 없습니다</translation>
+    </message>
+</context>
+<context>
+    <name>sessionopen</name>
+    <message>
+        <source>• {0} ({1}): not at </source>
+        <extracomment>Imported files that changed or went missing since (their stored values are used). The file to list under Recent sessions once it is open (None: a read-only copy). The spans and scores, read in a thread of their own (None: read them when needed). Parts of the document that could not be used (the defaults are used instead).</extracomment>
+        <translation>• {0} ({1}): 다음 위치에 없음: </translation>
+    </message>
+    <message>
+        <source>{0}: these input files are missing:
+{names}
+
+The session was not changed; put the files back (next to the session file, or where they were) and open it again.</source>
+        <translation>{0}: 다음 입력 파일이 없습니다:
+{names}
+
+세션은 변경되지 않았습니다. 파일을 (세션 파일 옆이나 원래 위치에) 되돌려 놓고 다시 여세요.</translation>
+    </message>
+    <message>
+        <source>These input files changed since the session was saved: </source>
+        <translation>세션을 저장한 뒤 다음 입력 파일이 바뀌었습니다: </translation>
+    </message>
+    <message>
+        <source>These imported files changed since the session was saved; the values saved in the session are used: </source>
+        <translation>세션을 저장한 뒤 다음 가져온 파일이 바뀌었습니다. 세션에 저장된 값을 사용합니다: </translation>
+    </message>
+    <message>
+        <source>Of the {0} errors, {1} are where they were, {2} were re-attached where their text moved, and {3} could not be found and are flagged (listed in the Annotation panel; fix or delete them).</source>
+        <translation>오류 {0}개 중 {1}개는 원래 위치에 있고, {2}개는 텍스트가 옮겨진 위치에 다시 연결되었으며, {3}개는 찾을 수 없어 표시해 두었습니다 (주석 패널에 나열됨. 고치거나 삭제하세요).</translation>
+    </message>
+    <message>
+        <source>The file is damaged; what could be read is shown: </source>
+        <translation>파일이 손상되었습니다. 읽을 수 있는 내용만 표시합니다: </translation>
+    </message>
+    <message>
+        <source>This is a read-only copy: use File ▸ Save session as… to keep working on it.</source>
+        <translation>읽기 전용 사본입니다. 계속 작업하려면 파일 ▸ 다른 이름으로 세션 저장…을 사용하세요.</translation>
+    </message>
+    <message>
+        <source>The imported column {0!r} was not restored: {exc}</source>
+        <translation>가져온 열 {0!r}을(를) 복원하지 못했습니다: {exc}</translation>
+    </message>
+    <message>
+        <source>The saved row selection could not be applied: {exc}</source>
+        <translation>저장된 행 선택을 적용할 수 없습니다: {exc}</translation>
+    </message>
+</context>
+<context>
+    <name>settings</name>
+    <message>
+        <source>How the sentences of a segment are marked. ROUGE-Lsum scores sentence by sentence; BLEU and chrF read the marked sentences joined by spaces (the marker is never a word).</source>
+        <extracomment>Combo-box data standing for &quot;no separator&quot; (item data is never None: PySide6 6.12 on CPython 3.11 drops a reference to None whenever None item data comes back to Python). Spin-box bounds of an ``int`` setting without its own. The metrics&apos; groups are laid out in this many columns. The tallest the settings get before they scroll, in pixels.</extracomment>
+        <translation>세그먼트 안의 문장을 구분하는 방법입니다. ROUGE-Lsum은 문장 단위로 채점하고, BLEU와 chrF는 구분된 문장을 공백으로 이어 읽습니다 (구분자는 단어로 취급되지 않음).</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>기본값</translation>
+    </message>
+</context>
+<context>
+    <name>summary</name>
+    <message>
+        <source>No comparison open. Its corpus scores per system show here.</source>
+        <translation>열린 비교가 없습니다. 비교를 열면 시스템별 코퍼스 점수가 여기에 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>sentence separator {shown}</source>
+        <extracomment>The first refresh of a new table comes later, after the burst of work of showing it. The histogram&apos;s bins for a 0-100 score (another scale gets its own, see score_edges). Okabe–Ito colours as published (core&apos;s palette): distinguishable with the common colour-vision deficiencies; the report draws systems in the same ones. The histogram&apos;s x ticks, 100 included (pyqtgraph&apos;s automatic ones stop at 80). The clusters&apos; paired test: sacreBLEU&apos;s bootstrap, its default resamples and seed. The leak warning&apos;s colours (light, dark), as the comparison dock&apos;s.</extracomment>
+        <translation>문장 구분자 {shown}</translation>
+    </message>
+    <message>
+        <source>references in no clear language: outputs not checked</source>
+        <translation>참조 번역의 언어가 분명하지 않아 출력을 검사하지 않음</translation>
+    </message>
+    <message>
+        <source>than the references ({0})</source>
+        <translation>참조 번역({0})과 다른 언어</translation>
+    </message>
+    <message>
+        <source>output in another language {language}: {0}</source>
+        <translation>다른 언어로 된 출력 {language}: {0}</translation>
+    </message>
+    <message>
+        <source>no output in another language {language}</source>
+        <translation>다른 언어로 된 출력 없음 {language}</translation>
+    </message>
+    <message>
+        <source>no source file to find copies</source>
+        <translation>복사를 찾을 원문 파일 없음</translation>
+    </message>
+    <message>
+        <source>copying the source: {0}</source>
+        <translation>원문 복사: {0}</translation>
+    </message>
+    <message>
+        <source>none copying the source</source>
+        <translation>원문을 복사한 출력 없음</translation>
+    </message>
+    <message>
+        <source>Language check: </source>
+        <translation>언어 검사: </translation>
+    </message>
+</context>
+<context>
+    <name>theme</name>
+    <message>
+        <source>Matchlight chart</source>
+        <extracomment>Export formats by file suffix. Width of exported PNGs, in pixels (a column of a two-column paper at 300 dpi is ~1000). What an exported SVG&apos;s text falls back to where its reader lacks the font it was drawn in: fonts of about its width, then the CSS generic family. Qt names only its own family, and a reader that does not know that name (Qt&apos;s &quot;Sans Serif&quot; alias is none of CSS&apos;s) draws serif.</extracomment>
+        <translation>Matchlight 차트</translation>
+    </message>
+</context>
+</TS>
