@@ -43,12 +43,14 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
+    QFrame,
     QHeaderView,
     QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -251,7 +253,13 @@ class MainWindow(QMainWindow):
             QCoreApplication.translate("MainWindow", "Corpus summary"), self
         )
         self.summary_dock.setObjectName("summary-dock")
-        self.summary_dock.setWidget(self.summary)
+        # The summary scrolls where the dock is shorter than its parts' least heights (a
+        # 1280×720 screen with five systems and the language note), instead of overlapping.
+        summary_scroll = QScrollArea()
+        summary_scroll.setWidgetResizable(True)
+        summary_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        summary_scroll.setWidget(self.summary)
+        self.summary_dock.setWidget(summary_scroll)
         self.summary_dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetMovable
             | QDockWidget.DockWidgetFeature.DockWidgetClosable

@@ -230,6 +230,23 @@ def test_five_systems_with_an_imported_score_read_at_1280x720(qtbot, harness, tm
 # -- the docks -------------------------------------------------------------------------------
 
 
+def test_the_corpus_summary_never_overlaps_its_parts_at_1280x720(qtbot, harness, tmp_path):
+    """Five systems, their clusters, the reference-leak warning and the language note are taller
+    than the dock at 1280x720: the summary scrolls instead of drawing one part over another."""
+    window, _ = opened(qtbot, harness, de_en_specs(), comet=False)
+    summary = window.summary
+    qtbot.waitUntil(lambda: summary.language_text() != "", timeout=60_000)
+    qtbot.wait(50)  # the layout settles on the next turn of the event loop
+    layout = summary.layout()
+    parts = [layout.itemAt(i).widget() for i in range(layout.count())]
+    shown = [w for w in parts if w is not None and w.isVisible()]
+    assert summary.view in shown and summary.language_label in shown
+    for above, below in zip(shown, shown[1:], strict=False):
+        assert below.geometry().top() >= above.geometry().bottom(), (above, below)
+        assert below.height() >= below.minimumSizeHint().height() or below is summary.plot
+    shot(window, tmp_path, "layout-1280x720-de-en-summary")
+
+
 @pytest.mark.parametrize("data", ["sample", "de-en"])
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_the_compare_systems_histograms_are_readable_at_1280x720(
