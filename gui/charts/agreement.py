@@ -553,6 +553,7 @@ class SystemScatter(QWidget):
         self.labels: list[pg.TextItem] = []
         self.leaders = pg.PlotCurveItem()
         self._spots: list[tuple[float, float]] = []
+        self._fitting = False  # setting the range (which may resize the view box)
 
     def draw(self, run: AgreementRun, systems: Sequence[str]) -> None:
         """Draw ``run``'s metric chosen in the combo (``systems``: the table's, for colours)."""
@@ -596,16 +597,11 @@ class SystemScatter(QWidget):
         view.invertX(not column.higher_is_better)
         view.invertY(not human.higher_is_better)
         finite = np.isfinite(xs) & np.isfinite(ys)
-        if finite.any():
-            x0, x1 = float(xs[finite].min()), float(xs[finite].max())
-            y0, y1 = float(ys[finite].min()), float(ys[finite].max())
-            dx, dy = (x1 - x0) or 1.0, (y1 - y0) or 1.0
-            # Room for the names on the right (on the left of a turned axis).
-            right, left = (0.3, 0.06) if column.higher_is_better else (0.06, 0.3)
+        if finite.any():  # until the view box has a size: place_labels fits it to the names
             view.setRange(
-                xRange=(x0 - left * dx, x1 + right * dx),
-                yRange=(y0 - 0.08 * dy, y1 + 0.12 * dy),
-                padding=0,
+                xRange=(float(xs[finite].min()), float(xs[finite].max())),
+                yRange=(float(ys[finite].min()), float(ys[finite].max())),
+                padding=0.1,
             )
         rows = f"{run.n_rows:,} {'selected ' if run.filtered else ''}segments"
         plot.setLabel("bottom", f"corpus {column.label} ({rows}){better_note(column)}")
@@ -624,15 +620,57 @@ class SystemScatter(QWidget):
         )
         self.place_labels()
 
+    def _fit_range(self) -> None:
+        """Show every point with room for a name beside it: a name's height above the highest
+        point and below the lowest, the right-most point's name on the right (margins in
+        pixels, whichever way the axes are turned)."""
+        box = self.plot.getViewBox()
+        area = box.sceneBoundingRect()
+        spots = np.asarray(self._spots, dtype=np.float64).reshape(-1, 2)
+        finite = np.isfinite(spots).all(axis=1)
+        if not finite.any() or area.width() < 10 or area.height() < 10:
+            return
+        xs, ys = spots[finite, 0], spots[finite, 1]
+        sizes = [label.textItem.boundingRect() for label in self.labels]
+        height = max((r.height() for r in sizes), default=12.0)
+        inverted_x = box.state["xInverted"]
+        # The point drawn furthest right, and its name's width.
+        right = int(np.argmin(xs) if inverted_x else np.argmax(xs))
+        width = sizes[int(np.flatnonzero(finite)[right])].width() if sizes else 0.0
+        margins_x = (10.0, width + 14.0)  # left, right on the screen
+        margin_y = height + 6.0
+
+        def stretch(low: float, high: float, before: float, after: float, size: float) -> tuple:
+            """The range showing [low, high] with ``before``/``after`` pixels around it."""
+            span = (high - low) or max(abs(high), 1.0) * 0.1
+            inner = max(size - before - after, size * 0.4)
+            per_pixel = span / inner
+            return low - before * per_pixel, high + after * per_pixel
+
+        left_px, right_px = margins_x
+        if inverted_x:
+            left_px, right_px = right_px, left_px
+        x_range = stretch(float(xs.min()), float(xs.max()), left_px, right_px, area.width())
+        y_range = stretch(float(ys.min()), float(ys.max()), margin_y, margin_y, area.height())
+        self._fitting = True
+        try:
+            box.setRange(xRange=x_range, yRange=y_range, padding=0)
+        finally:
+            self._fitting = False
+
     @Slot()
     def place_labels(self) -> None:
         """Put each system's name beside its point where it covers no other name and no point;
         a name that finds no such place goes to the nearest free place around its point, with
         a thin line to it (positions in pixels of the plot)."""
+        if self._fitting:
+            return
         box = self.plot.getViewBox()
         area = box.sceneBoundingRect()
         if not self.labels or area.width() < 10 or area.height() < 10:
             return
+        self._fit_range()
+        area = box.sceneBoundingRect()
         points = [box.mapViewToScene(QPointF(x, y)) for x, y in self._spots]
         taken = [QRectF(p.x() - 6, p.y() - 6, 12, 12) for p in points]
         sizes = [label.textItem.boundingRect() for label in self.labels]
@@ -640,7 +678,16 @@ class SystemScatter(QWidget):
         crowded: list[int] = []
         for i in order:
             p, w, h = points[i], sizes[i].width(), sizes[i].height()
-            near = [(7, -h / 2), (-w - 7, -h / 2), (-w / 2, -h - 5), (-w / 2, 5)]
+            near = [
+                (7, -h / 2),
+                (-w - 7, -h / 2),
+                (-w / 2, -h - 5),
+                (-w / 2, 5),
+                (5, -h - 2),
+                (5, 2),
+                (-w - 5, -h - 2),
+                (-w - 5, 2),
+            ]
             if not self._put(i, [QRectF(p.x() + a, p.y() + b, w, h) for a, b in near], taken):
                 crowded.append(i)
         lines: list[float] = []

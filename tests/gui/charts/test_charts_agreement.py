@@ -55,7 +55,7 @@ from tests.gui.annotate.annotatekit import (
     wait_scored,
 )
 from tests.gui.chartkit import DE_EN, accept, dark_palette, de_en, settle, wait_job
-from tests.gui.conftest import DATA_DIR, Scored, scored
+from tests.gui.conftest import DATA_DIR, SHOTS_DIR, Scored, grab_settled, scored
 from tests.kit import read_lines
 
 TED = DATA_DIR / "wmt21-ted-zh-en-mqm"
@@ -455,8 +455,17 @@ def _main_window(qtbot, tmp_path: Path, specs, dark: bool):
     return window, docks
 
 
+def save_shot(widget, name: str) -> Path:
+    """``widget`` as a PNG in /tmp/matchlight-shots/agree (every view painted in full)."""
+    folder = SHOTS_DIR / "agree"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    assert grab_settled(widget).save(str(path)), f"could not save {path}"
+    return path
+
+
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_screenshots_in_the_main_window(qtbot, tmp_path: Path, save_shot, dark: bool) -> None:
+def test_screenshots_in_the_main_window(qtbot, tmp_path: Path, dark: bool) -> None:
     if not TED_MQM.exists() or not DA.exists():
         pytest.skip("the WMT data is not there")
     mode = "dark" if dark else "light"
