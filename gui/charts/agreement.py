@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMenu,
+    QPushButton,
     QSpinBox,
     QSplitter,
     QTableView,
@@ -763,6 +764,13 @@ class AgreementPanel(JobPanel):
         self.resamples_spin = QSpinBox()
         self.permutations_spin = QSpinBox()
         self.settings_button.setMenu(self._settings_menu())
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip(
+            "Stop computing: the intervals and clusters (Quick is ticked: untick it to compute "
+            "them), or the point values (until the rows or the choices change)"
+        )
+        self.cancel_button.clicked.connect(self._on_cancel_clicked)
+        self.cancel_button.hide()
         self.load_button = QToolButton()  # the dock gives it "Load human judgements…"
         for widget in (
             self.human_combo,
@@ -770,6 +778,7 @@ class AgreementPanel(JobPanel):
             self.quick_check,
             self.settings_button,
             self.progress,
+            self.cancel_button,
             self.load_button,
         ):
             self.controls.addWidget(widget)
@@ -830,6 +839,8 @@ class AgreementPanel(JobPanel):
         #: The run shown (None: none yet), and what the run in progress is for.
         self.run: AgreementRun | None = None
         self._running: tuple[tuple[object, ...], bool] | None = None
+        #: What the user cancelled the point values of (not run again until something changes).
+        self._cancelled: tuple[object, ...] | None = None
         #: The user's choices of metrics (key -> meta-evaluated), over the defaults.
         self._chosen: dict[str, bool] = {}
         #: The metrics menu's entries (key, label, checked), as last built.
@@ -1089,6 +1100,11 @@ class AgreementPanel(JobPanel):
             return
         if self._running is not None and self._running[0] == fingerprint:
             return
+        if fingerprint == self._cancelled:
+            self.show_placeholder(
+                "Cancelled. Change the rows, the human side or the metrics to compute again."
+            )
+            return
         self.model.set_stale(run is not None)
         self._start(table, human, keys, rows, fingerprint, full=False)
 
@@ -1122,12 +1138,34 @@ class AgreementPanel(JobPanel):
             return replace(run, full=full, fingerprint=fingerprint)
 
         self._running = (fingerprint, full)
+        self._cancelled = None
         self.start_job(work)
+        self.cancel_button.show()
         self._update_caption()
 
     def job_over(self) -> None:
         super().job_over()
+        self.cancel_button.hide()
         self._running = None
+
+    @Slot()
+    def _on_cancel_clicked(self) -> None:
+        """Stop the run: a full one leaves the point values shown and ticks Quick; the point
+        values' run leaves a note until something changes."""
+        running = self._running
+        self.job.cancel()
+        if running is None:
+            return
+        fingerprint, full = running
+        if full:
+            self.quick_check.setChecked(True)
+        else:
+            self._cancelled = fingerprint
+            self.run = None
+            self.model.set_run(None)
+            self.show_placeholder(
+                "Cancelled. Change the rows, the human side or the metrics to compute again."
+            )
 
     def job_failed(self, message: str) -> None:
         self.run = None
@@ -1135,8 +1173,8 @@ class AgreementPanel(JobPanel):
         self.show_placeholder(f"{self.failure}: {message}")
 
     def job_done(self, result: object) -> None:
-        if not isinstance(result, AgreementRun):
-            return
+        if not isinstance(result, AgreementRun) or result.fingerprint == self._cancelled:
+            return  # a run that ended before its cancel reached it
         self.run = result
         self.show_body()
         self._show(result)

@@ -245,6 +245,61 @@ def test_a_new_selection_stops_a_stale_run(qtbot) -> None:
     assert_same(panel.run.result, expected)
 
 
+def test_the_tab_follows_the_selection_by_itself(qtbot) -> None:
+    d = Docks(qtbot, ted())
+    d.load("spans", TED_MQM, segment_ids=str(TED / "segid.txt"), renames="ref=ref-A")
+    panel = d.panel
+    panel.set_choices(quick=True)  # scheduled, as a user's choice is: no refresh_now
+    qtbot.waitUntil(lambda: panel.run is not None and not panel.job.running, timeout=120_000)
+    assert panel.run.n_rows == 529 and not panel.run.filtered
+    keys = panel.metric_keys()
+    d.session.set_selection(Selection((SegmentRange("101-300"),)))
+    qtbot.waitUntil(lambda: panel.run.n_rows == 200 and not panel.job.running, timeout=120_000)
+    expected = metaevaluate_table(
+        d.core.table, keys, "human:MQM", rows=np.arange(100, 300), settings=QUICK
+    )
+    assert_same(panel.run.result, expected)
+    assert panel.run.filtered
+    assert "200 selected segments" in panel.scope_label.text()
+    x, _ = panel.scatter.points.getData()
+    where = [d.core.system_names.index(s) for s in expected.systems]
+    rows = np.arange(100, 300)
+    assert x.tolist() == [
+        d.core.table.corpus(s, rows, metrics=["bleu"]).value("bleu") for s in where
+    ]
+
+
+def test_cancel_keeps_the_point_values_or_waits_for_a_change(qtbot) -> None:
+    d = Docks(qtbot, ted())
+    d.load("spans", TED_MQM, segment_ids=str(TED / "segid.txt"), renames="ref=ref-A")
+    panel = d.panel
+    d.computed(quick=True)
+    quick = panel.run
+    # The intervals and clusters with the WMT settings: cancelled, Quick is ticked.
+    panel.set_choices(quick=False, resamples=1000, permutations=1000)
+    panel.refresh_now()
+    assert panel.job.running and panel.cancel_button.isVisibleTo(panel)
+    panel.cancel_button.click()
+    wait_job(qtbot, panel.job)
+    assert panel.quick_check.isChecked() and not panel.cancel_button.isVisibleTo(panel)
+    panel.refresh_now()
+    assert panel.run is quick and not panel.job.running
+    assert panel.model.rowCount() == len(quick.result.metrics)
+    # The point values of another selection: cancelled, not run again until a change.
+    d.session.set_selection(Selection((SegmentRange("1-300"),)))
+    panel.refresh_now()
+    assert panel.job.running
+    panel.cancel_button.click()
+    wait_job(qtbot, panel.job)
+    panel.refresh_now()
+    assert not panel.job.running and panel.run is None
+    assert panel.placeholder.text().startswith("Cancelled.")
+    d.session.set_selection(Selection((SegmentRange("1-299"),)))
+    panel.refresh_now()
+    wait_job(qtbot, panel.job)
+    assert panel.run.n_rows == 299
+
+
 def test_judgements_per_system_with_a_column_of_choice(qtbot) -> None:
     data = de_en()
     d = Docks(qtbot, data)
