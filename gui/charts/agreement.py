@@ -896,7 +896,7 @@ class AgreementPanel(JobPanel):
         else:
             self.lower_split.addWidget(self.scatter)
             self.lower_split.addWidget(self.clusters)
-            self.lower_split.setSizes([600, 400])
+            self.lower_split.setSizes([700, 300])
             self.scatter.show()  # a tab page that was not the current one is hidden
             self.clusters.show()
         self.lower_tabs.setVisible(narrow)

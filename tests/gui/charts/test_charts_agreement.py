@@ -85,7 +85,8 @@ class Docks:
 
     def __init__(self, qtbot, data: Scored, size=(900, 760)) -> None:
         self.window = QMainWindow()
-        qtbot.addWidget(self.window)
+        # Let go of the session before the window goes (else its end reaches deleted charts).
+        qtbot.addWidget(self.window, before_close_func=lambda _: self.docks.set_session(None))
         core = ComparisonSession(
             data.text,
             config=data.config,
@@ -220,6 +221,13 @@ def test_the_tab_shows_core_figures_and_a_filter_changes_them(qtbot) -> None:
     clusters = panel.clusters
     top = [clusters.topLevelItem(i).text(0) for i in range(clusters.topLevelItemCount())]
     assert top == ["Pearson", "Kendall τb", "acc23"]
+    # A wide dock (floated, or a big screen): intervals in the cells, scatter and clusters
+    # side by side.
+    d.window.resize(1280, 720)
+    settle()
+    assert panel.model.intervals and panel.lower_split.isVisible()
+    assert "\n[" in panel.model.index(row, 2).data()
+    save_shot(d.window, "agreement-wide-ted-segment-light")
 
 
 def test_a_new_selection_stops_a_stale_run(qtbot) -> None:
