@@ -746,7 +746,7 @@ class AgreementPanel(JobPanel):
         super().__init__(link, parent)
         self.human_combo = QComboBox()
         self.human_combo.setToolTip("The human judgements the metrics are compared with")
-        compact(self.human_combo, 12)
+        compact(self.human_combo, 20)
         self.human_combo.currentIndexChanged.connect(self._on_choice_changed)
         self.metrics_button = QToolButton()
         self.metrics_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
