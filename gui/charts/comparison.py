@@ -48,9 +48,8 @@ from matchlight.gui.charts.agreement import AgreementPanel
 from matchlight.gui.charts.base import ChartPanel
 from matchlight.gui.charts.buckets import BucketsPanel
 from matchlight.gui.charts.distributions import DistributionsPanel
+from matchlight.gui.charts.humanimport import HumanImportDialog, HumanRead
 from matchlight.gui.charts.imports import (
-    HumanImportDialog,
-    HumanRead,
     LabelImportDialog,
     ScoreImportDialog,
     describe_scale,

@@ -44,7 +44,7 @@ from matchlight.gui.charts.agreement import (
     human_choices,
 )
 from matchlight.gui.charts.comparison import ComparisonDocks
-from matchlight.gui.charts.imports import HumanImportDialog
+from matchlight.gui.charts.humanimport import HumanImportDialog
 from matchlight.gui.dialogs.opendialog import assign_roles
 from matchlight.gui.state.session import SessionModel
 from tests.gui.annotate.annotatekit import (
