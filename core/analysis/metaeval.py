@@ -1120,13 +1120,16 @@ def _ranking(
     values: Mapping[str, float],
     test: Callable[[str, str], float],
     threshold: float,
+    check: Callable[[], None] = lambda: None,
 ) -> Ranking:
-    """``data.CompareMetrics``: sort by (-value, name), test each pair in that order."""
+    """``data.CompareMetrics``: sort by (-value, name), test each pair in that order
+    (``check`` is called before each test: cancelling between them)."""
     names = sorted(values, key=lambda n: (-values[n], n))
     size = len(names)
     matrix = np.zeros((size, size))
     for i in range(size):
         for j in range(i + 1, size):
+            check()
             # metric j as "corr1", the better-ranked metric i as "corr2".
             matrix[i, j] = test(names[j], names[i])
     clusters = assign_ranks(matrix, threshold)
@@ -1148,6 +1151,7 @@ def _rankings(
     results: Sequence[MetricMetaEval],
     thresholds: Mapping[str, float | None],
     settings: MetaEvalSettings,
+    check: Callable[[], None] = lambda: None,
 ) -> list[Ranking]:
     out: list[Ranking] = []
     rng = np.random.RandomState(settings.seed)
@@ -1165,14 +1169,14 @@ def _rankings(
                     rng, batch, data.metric_seg[m1].ravel(), data.metric_seg[m2].ravel(), settings
                 )
 
-            out.append(_ranking("system", statistic, values, spa_test, settings.p_threshold))
+            out.append(_ranking("system", statistic, values, spa_test, settings.p_threshold, check))
             continue
         sys_batch = _statistic_batch(statistic, data.human_sys)
 
         def sys_test(m1: str, m2: str, batch: Callable[..., FloatArray] = sys_batch) -> float:
             return _permutation_p(rng, batch, data.metric_sys[m1], data.metric_sys[m2], settings)
 
-        out.append(_ranking("system", statistic, values, sys_test, settings.p_threshold))
+        out.append(_ranking("system", statistic, values, sys_test, settings.p_threshold, check))
     if data.human_seg is None:
         return out
     judged = ~np.isnan(data.human_seg)
@@ -1194,7 +1198,9 @@ def _rankings(
                     settings,
                 )
 
-            out.append(_ranking("segment", statistic, values, acc_test, settings.p_threshold))
+            out.append(
+                _ranking("segment", statistic, values, acc_test, settings.p_threshold, check)
+            )
             continue
         key = "kendall" if statistic == "kendall_b" else statistic
         seg_batch = _statistic_batch(key, data.human_seg[judged])
@@ -1204,7 +1210,7 @@ def _rankings(
                 rng, batch, data.metric_seg[m1][judged], data.metric_seg[m2][judged], settings
             )
 
-        out.append(_ranking("segment", statistic, values, seg_test, settings.p_threshold))
+        out.append(_ranking("segment", statistic, values, seg_test, settings.p_threshold, check))
     return out
 
 
@@ -1224,8 +1230,8 @@ def metaevaluate(
     confidence intervals and significance clusters as ``settings`` asks.
 
     ``systems`` names the metrics' and the humans' systems (in their order); those without a
-    human score are left out. ``cancel`` is polled between statistics (raising
-    :class:`RuntimeError` when it says stop).
+    human score are left out. ``cancel`` is polled between statistics and between the
+    permutation tests of two metrics (raising :class:`RuntimeError` when it says stop).
     """
     settings = settings or MetaEvalSettings()
     data = _prepare(metrics, human, rows, systems)
@@ -1274,7 +1280,7 @@ def metaevaluate(
     rankings: list[Ranking] = []
     if settings.permutations > 0 and len(metrics) > 1:
         check()
-        rankings = _rankings(data, results, thresholds, settings)
+        rankings = _rankings(data, results, thresholds, settings, check)
     judged = (
         int((~np.isnan(data.human_seg)).sum()) if data.human_seg is not None else len(data.systems)
     )

@@ -4,7 +4,8 @@ A :class:`ComparisonSession` owns what a user is working on: the texts (and wher
 from: the files read and how the user named them), the scoring settings, the score table, the
 baseline system and the current row selection (filters and sort, :mod:`core.analysis.selection`),
 and the columns the user imported (scores and labels, :mod:`core.session.imported`, which a
-session file keeps with their values and sources). Widgets never hold any of it: they read it
+session file keeps with their values and sources), and human judgements made per system (for
+the meta-evaluation; not yet kept in a session file). Widgets never hold any of it: they read it
 here and change it through the methods below, and every change is announced to the observers
 (a Qt adapter turns the announcements into signals). Significance on "the rows I filtered",
 brushing from charts, annotations and autosave all hang on this object, so they work the same
@@ -29,6 +30,7 @@ from matchlight.core.analysis.selection import (
     text_columns,
 )
 from matchlight.core.analysis.textsearch import SearchColumn
+from matchlight.core.io.human import HumanJudgements
 from matchlight.core.io.inputs import Comparison
 from matchlight.core.io.specs import ComparisonSpecs
 from matchlight.core.metrics.base import Scale, ScoreColumn
@@ -46,9 +48,12 @@ IntArray = npt.NDArray[np.int64]
 #: What changed: ``table`` (a new, empty score table: settings changed), ``scores`` (rows were
 #: scored; payload ``(start, stop)``), ``columns`` (a column was added or removed: imported
 #: scores, MQM from annotations; payload its key), ``labels`` (a label column was added or
-#: removed; payload its name), ``baseline``, ``selection`` (the rows shown or their order
+#: removed; payload its name), ``judgements`` (human judgements per system were added or
+#: removed; payload their name), ``baseline``, ``selection`` (the rows shown or their order
 #: changed), ``layout`` (view state a session remembers).
-Event = Literal["table", "scores", "columns", "labels", "baseline", "selection", "layout"]
+Event = Literal[
+    "table", "scores", "columns", "labels", "judgements", "baseline", "selection", "layout"
+]
 Observer = Callable[[Event, object], None]
 
 
@@ -125,6 +130,8 @@ class ComparisonSession:
         # What the user imported, with its sources: column key -> scores, name -> labels.
         self._imports: dict[str, ScoreImport] = {}
         self._labels: dict[str, LabelImport] = {}
+        # Human judgements per system (WMT's DA table), by name: no column of the score table.
+        self._judgements: dict[str, HumanJudgements] = {}
         self.layout: dict[str, Any] = {}
         ready = {
             name: column
@@ -282,6 +289,25 @@ class ComparisonSession:
     def label_columns(self) -> tuple[LabelImport, ...]:
         """The label columns, in the order they were added."""
         return tuple(self._labels.values())
+
+    def set_system_judgements(self, judgements: HumanJudgements) -> None:
+        """Add (or replace, by name) human judgements made per system, for the meta-evaluation
+        (judgements per segment are a column: :meth:`add_imported`). ValueError when they are
+        not per system or not for this comparison's systems. Not kept in a session file."""
+        if judgements.level != "system" or judgements.values.shape != (len(self.system_names),):
+            raise ValueError(f"{judgements.name}: not one judgement per system of the comparison")
+        if judgements.systems != self.system_names:
+            raise ValueError(f"{judgements.name}: judgements for other systems")
+        self._judgements[judgements.name] = judgements
+        self._announce("judgements", judgements.name)
+
+    def remove_system_judgements(self, name: str) -> None:
+        del self._judgements[name]
+        self._announce("judgements", name)
+
+    def system_judgements(self) -> tuple[HumanJudgements, ...]:
+        """The human judgements per system, in the order they were added."""
+        return tuple(self._judgements.values())
 
     def set_baseline(self, system: int) -> None:
         if not 0 <= system < len(self.text.systems):

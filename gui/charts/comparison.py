@@ -3,14 +3,17 @@
 :class:`ComparisonDocks` is what the main window composes (one import, a few lines in
 ``MainWindow._build_docks``, and :meth:`ComparisonDocks.set_session` wherever the window shows
 another comparison). It owns the :class:`~gui.charts.link.ChartLink` every chart shares, the
-dock with the tabs (distributions, scatter, buckets, significance, what separates, references),
-a strip saying what the chart selection holds (with a button to clear it) and warning about a
-reference made from one system, and the actions that load segment scores and label columns.
+dock with the tabs (distributions, scatter, buckets, significance, what separates, references,
+human agreement), a strip saying what the chart selection holds (with a button to clear it) and
+warning about a reference made from one system, and the actions that load segment scores, label
+columns and human judgements.
 
 What is imported goes into core's comparison session with its source files
 (:class:`~core.session.imported.ScoreImport`, :class:`~core.session.imported.LabelImport`), so a
 saved session keeps it; a reopened session puts its imports back there, and the dock follows
-the session's ``columns_changed`` and ``labels_changed`` signals to show them either way.
+the session's ``columns_changed`` and ``labels_changed`` signals to show them either way. Human
+judgements per segment are such an import (a column with its files); judgements per system are
+held by the comparison session for the Human agreement tab.
 """
 
 from __future__ import annotations
@@ -37,12 +40,15 @@ from PySide6.QtWidgets import (
 )
 
 from matchlight.core.analysis.references import ReferenceAudit
+from matchlight.core.io.human import HumanJudgements
 from matchlight.core.io.labels import LabelColumn
 from matchlight.core.io.scores import ImportedScores
 from matchlight.core.session.imported import LabelImport, ScoreImport
+from matchlight.gui.charts.agreement import AgreementPanel
 from matchlight.gui.charts.base import ChartPanel
 from matchlight.gui.charts.buckets import BucketsPanel
 from matchlight.gui.charts.distributions import DistributionsPanel
+from matchlight.gui.charts.humanimport import HumanImportDialog, HumanRead
 from matchlight.gui.charts.imports import (
     LabelImportDialog,
     ScoreImportDialog,
@@ -86,6 +92,7 @@ class ComparisonPanel(QWidget):
         self.significance = SignificancePanel(link)
         self.separation = SeparationPanel(link)
         self.references = ReferencesPanel(link)
+        self.agreement = AgreementPanel(link)
         self.references.inline_warning = False  # shown above every tab (set_warning)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -137,6 +144,7 @@ class ComparisonPanel(QWidget):
     @Slot(str)
     def _on_message(self, text: str) -> None:
         self.message_label.setText(text)
+        self.message_label.setToolTip("")
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -151,6 +159,7 @@ class ComparisonPanel(QWidget):
             self.significance,
             self.separation,
             self.references,
+            self.agreement,
         ]
 
     def set_warning(self, text: str) -> None:
@@ -183,11 +192,14 @@ class ComparisonDocks(QObject):
     Signals:
         column_added(str key): an imported score column joined the comparison.
         labels_added(str name): a label column was loaded.
+        human_added(str id): human judgements were loaded (the Human agreement tab's id of
+            them: ``column:KEY`` per segment, ``system:NAME`` per system).
         import_failed(str message)
     """
 
     column_added = Signal(str)
     labels_added = Signal(str)
+    human_added = Signal(str)
     import_failed = Signal(str)
 
     def __init__(
@@ -230,14 +242,22 @@ class ComparisonDocks(QObject):
             "Group segments by a label per line (domain, document) in the Buckets tab"
         )
         self.load_labels_action.triggered.connect(self._on_load_labels_triggered)
+        self.load_human_action = QAction("Load &human judgements…", window)
+        self.load_human_action.setStatusTip(
+            "Add human judgements (per system, per segment, or MQM from error spans) to see "
+            "which metric agrees with them in the Human agreement tab"
+        )
+        self.load_human_action.triggered.connect(self._on_load_human_triggered)
         self.panel.load_scores_button.setDefaultAction(self.load_scores_action)
         self.panel.load_labels_button.setDefaultAction(self.load_labels_action)
+        self.panel.agreement.load_button.setDefaultAction(self.load_human_action)
         self.panel.references.warning_changed.connect(self._on_warning_changed)
         self.audit_job = SteppedAudit(self)
         self._audit_pending = False  # the audit waits for the scoring to finish
         self.audit_job.finished.connect(self._on_audit_finished)
         self.score_dialog: ScoreImportDialog | None = None
         self.label_dialog: LabelImportDialog | None = None
+        self.human_dialog: HumanImportDialog | None = None
         self._update_actions()
 
     # -- the comparison -------------------------------------------------------------------------
@@ -248,7 +268,7 @@ class ComparisonDocks(QObject):
 
     def actions(self) -> list[QAction]:
         """The actions for the window's File menu."""
-        return [self.load_scores_action, self.load_labels_action]
+        return [self.load_scores_action, self.load_labels_action, self.load_human_action]
 
     def set_session(self, session: SessionModel | None) -> None:
         """Follow the comparison ``session`` (None: nothing open)."""
@@ -306,6 +326,7 @@ class ComparisonDocks(QObject):
         open_ = self.link.session is not None
         self.load_scores_action.setEnabled(open_)
         self.load_labels_action.setEnabled(open_)
+        self.load_human_action.setEnabled(open_)
 
     def _start_dir(self) -> str:
         core = self.link.core
@@ -348,6 +369,59 @@ class ComparisonDocks(QObject):
         self.label_dialog = dialog
         dialog.open()
         return dialog
+
+    def show_human_dialog(self) -> HumanImportDialog | None:
+        core = self.link.core
+        if core is None:
+            return None
+        if self.human_dialog is not None:
+            self.human_dialog.close()
+            self.human_dialog.deleteLater()
+        dialog = HumanImportDialog(
+            systems=core.system_names,
+            n_segments=core.n_segments,
+            start_dir=self._start_dir(),
+            parent=self._window,
+        )
+        dialog.human_read.connect(self._on_human_read)
+        self.human_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def add_human(self, read: HumanRead) -> str | None:
+        """Add human judgements to the comparison and show them in the Human agreement tab:
+        per segment as a column (kept in the session file with its files, shown in the table),
+        per system in the comparison session. Returns the tab's id of them, or None (with
+        :attr:`import_failed`) when they do not fit the comparison."""
+        core = self.link.core
+        if core is None:
+            return None
+        judgements = read.judgements
+        notes = list(judgements.warnings)
+        if read.note:
+            notes.append(read.note)
+        try:
+            if judgements.level == "system":
+                core.set_system_judgements(judgements)
+                human = f"system:{judgements.name}"
+            else:
+                if read.record is None:
+                    core.set_column(judgements.column, judgements.values)
+                else:
+                    core.add_imported(read.record)
+                human = f"column:{judgements.column.key}"
+                self._show_imported(judgements.column.key)
+        except ValueError as error:
+            self.import_failed.emit(str(error))
+            return None
+        self.link.message.emit(_human_message(judgements, notes))
+        # What reading found (a system the file has and the comparison has not...): the
+        # message names how many notes there are, its tooltip says them.
+        self.panel.message_label.setToolTip("\n".join(notes))
+        self.panel.agreement.judgements_changed(human)
+        self.panel.tabs.setCurrentWidget(self.panel.agreement)
+        self.human_added.emit(human)
+        return human
 
     def add_scores(self, imported: ImportedScores) -> str | None:
         """Add ``imported`` as a column of the comparison (shown in the table, offered by the
@@ -446,6 +520,15 @@ class ComparisonDocks(QObject):
     def _on_load_labels_triggered(self) -> None:
         self.show_label_dialog()
 
+    @Slot()
+    def _on_load_human_triggered(self) -> None:
+        self.show_human_dialog()
+
+    @Slot(object)
+    def _on_human_read(self, read: object) -> None:
+        if isinstance(read, HumanRead):
+            self.add_human(read)
+
     @Slot(object)
     def _on_scores_read(self, imported: object) -> None:
         if isinstance(imported, ImportedScores):
@@ -502,3 +585,16 @@ class ComparisonDocks(QObject):
         # one; on a subset it may find nothing, and then the quick one's warning stays.
         if text:
             self.panel.set_warning(text)
+
+
+def _human_message(judgements: HumanJudgements, notes: list[str]) -> str:
+    """What the strip says about human judgements just loaded (short: the strip is narrow)."""
+    values = judgements.values
+    if judgements.level == "system":
+        what = f"{int(np.isfinite(values).sum())} of {len(judgements.systems)} systems"
+    else:
+        what = f"{int(np.isfinite(values).sum()):,} judged pairs"
+    message = f"Loaded {judgements.name} per {judgements.level} ({what}): see Human agreement."
+    if notes:
+        message += f" {len(notes)} note{'s' if len(notes) > 1 else ''} (hover)."
+    return message

@@ -47,6 +47,7 @@ from matchlight.gui.charts.jobs import BackgroundJob
 __all__ = [
     "PREVIEW_DELAY_MS",
     "LabelImportDialog",
+    "ReadingDialog",
     "ScoreImportDialog",
     "describe_scale",
     "imported_column",
@@ -95,7 +96,7 @@ def describe_scale(column: ScoreColumn) -> str:
     return f"{column.better} is better, {span}, {column.decimals} {places}"
 
 
-class _ReadingDialog(QDialog):
+class ReadingDialog(QDialog):
     """A dialog whose OK reads files in a background job and shows core's error."""
 
     def __init__(self, title: str, parent: QWidget | None = None) -> None:
@@ -161,7 +162,7 @@ class _ReadingDialog(QDialog):
         self.show_error(message)
 
 
-class ScoreImportDialog(_ReadingDialog):
+class ScoreImportDialog(ReadingDialog):
     """File ▸ Load segment scores: one value per segment and system from TSV, CSV, JSONL,
     plain text or COMET's output.
 
@@ -421,7 +422,7 @@ class ScoreImportDialog(_ReadingDialog):
         super().done(code)
 
 
-class LabelImportDialog(_ReadingDialog):
+class LabelImportDialog(ReadingDialog):
     """Load label column: one label per segment (``domain.txt``, ``docid.txt``, or a column of
     a TSV/CSV file, a key of JSON Lines).
 

@@ -328,6 +328,36 @@ def test_a_constant_metric_correlates_zero_as_mt_metrics_eval_averages_it() -> N
     assert corr.Pearson()[0] == 0.0
 
 
+def test_cancel_is_polled_between_the_permutation_tests_of_two_metrics() -> None:
+    """Once per statistic of each metric, once before the rankings, then once before each test
+    of two metrics; a cancel at the last poll stops the run before it returns."""
+    rng = np.random.default_rng(7)
+    gold = rng.integers(0, 5, size=(4, 9)).astype(float)
+    metrics = [
+        _mean_column(f"m{i}", gold + rng.normal(0, 1 + i, size=gold.shape)) for i in range(3)
+    ]
+    arguments = {
+        "systems": ["a", "b", "c", "d"],
+        "settings": me.MetaEvalSettings(confidence_samples=0, permutations=5),
+    }
+    polls = [0]
+
+    def count() -> bool:
+        polls[0] += 1
+        return False
+
+    human = me.HumanColumn("h", segments=gold)
+    result = me.metaevaluate(metrics, human, cancel=count, **arguments)
+    per_metric = len(me.SYSTEM_STATISTICS) + len(me.SEGMENT_STATISTICS)
+    pairs = 3
+    assert result.rankings
+    assert polls[0] == 3 * per_metric + 1 + pairs * len(result.rankings)
+    total, polls[0] = polls[0], 0
+    with pytest.raises(RuntimeError, match="cancelled"):
+        me.metaevaluate(metrics, human, cancel=lambda: count() or polls[0] == total, **arguments)
+    assert polls[0] == total
+
+
 # -- the TED set ---------------------------------------------------------------------------------
 
 

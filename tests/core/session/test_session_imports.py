@@ -18,6 +18,7 @@ import pytest
 from sacrebleu.metrics.chrf import CHRF
 
 from matchlight.core.analysis.selection import ScoreRange, Selection
+from matchlight.core.io.human import HumanJudgements, human_column, read_human
 from matchlight.core.io.labels import read_labels
 from matchlight.core.io.scores import ScoreSpec, read_scores
 from matchlight.core.metrics.base import Scale, ScoreColumn, infer_scale
@@ -425,3 +426,32 @@ def test_hostile_stored_labels_and_columns_are_value_errors() -> None:
         import_from_json(
             "scores", '{"column": "x", "systems": [], "shape": [0, 0], "files": []}', b""
         )
+
+
+def test_judgements_per_system_are_held_by_name_and_announced(
+    files: dict[str, str], tmp_path: Path
+) -> None:
+    """Human judgements per system (WMT's DA table) are no column: the session holds them by
+    name for the meta-evaluation, replaces them by name and refuses judgements per segment."""
+    session = open_comparison(files)
+    events: list[tuple[str, object]] = []
+    session.subscribe(lambda event, payload: events.append((event, payload)))
+    table = tmp_path / "da_sys.tsv"
+    table.write_text("system\traw\tz\nB\t71.5\t0.2\nA\t64.0\t-0.1\nC\t50\t-1\n", encoding="utf-8")
+    z = read_human(str(table), systems=("A", "B"), n_segments=4, level="system", column="z")
+    session.set_system_judgements(z)
+    assert session.system_judgements() == (z,)
+    np.testing.assert_array_equal(z.values, [-0.1, 0.2])
+    raw = read_human(
+        str(table), systems=("A", "B"), n_segments=4, level="system", column="raw", name="z"
+    )
+    session.set_system_judgements(raw)  # the same name: replaced
+    assert session.system_judgements() == (raw,)
+    assert events == [("judgements", "z"), ("judgements", "z")]
+    assert session.table.columns == open_comparison(files).table.columns  # no column
+    segments = human_column("DA", np.zeros((2, 4)))
+    per_segment = HumanJudgements("DA", "segment", ("A", "B"), np.zeros((2, 4)), segments)
+    with pytest.raises(ValueError, match="not one judgement per system"):
+        session.set_system_judgements(per_segment)
+    session.remove_system_judgements("z")
+    assert session.system_judgements() == () and events[-1] == ("judgements", "z")
