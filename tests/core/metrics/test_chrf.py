@@ -563,10 +563,10 @@ def test_real_data_first_rows(dataset: Dataset, word_order: int) -> None:
 @pytest.mark.parametrize("dataset", DATASETS, ids=lambda d: d.name)
 @pytest.mark.parametrize("word_order", [0, 2], ids=["chrF", "chrF++"])
 def test_real_data_every_row(dataset: Dataset, word_order: int) -> None:
-    """Every row of every dataset and system, one and (where present) two references: the
-    statistics, the sentence scores and the corpus score are sacreBLEU's."""
-    for n_refs in ref_counts(dataset):
-        check_dataset(dataset, n_refs, word_order, None)
+    """Every row of every dataset and system, with all its references (the best-reference
+    choice where there are two): the statistics, the sentence scores and the corpus score are
+    sacreBLEU's. One reference of a two-reference set is checked on its first rows above."""
+    check_dataset(dataset, ref_counts(dataset)[-1], word_order, None)
 
 
 # -- signature -----------------------------------------------------------------------------------

@@ -72,7 +72,7 @@ def reported(output: str) -> list[list[str]]:
     return [line.split() for line in lines[:-1]]
 
 
-@pytest.mark.slow  # 50 child processes
+@pytest.mark.slow  # 25 child processes
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_sigkill_mid_burst_loses_no_reported_edit(tmp_path: Path) -> None:
     from matchlight.core.session.store import SessionInput, SessionStore
@@ -86,7 +86,7 @@ def test_sigkill_mid_burst_loses_no_reported_edit(tmp_path: Path) -> None:
     rng = random.Random(20240611)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     total_adds = total_updates = total_scores = 0
-    for _ in range(50):
+    for _ in range(25):
         proc = subprocess.Popen(
             [sys.executable, __file__, "child", str(path)],
             stdout=subprocess.PIPE,

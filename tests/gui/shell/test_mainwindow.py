@@ -503,7 +503,9 @@ def test_recent_comparisons_are_saved_and_restored(qtbot, harness, tmp_path):
     assert len(actions) == 1
     assert "fluent, literal, rough" in actions[0].text()
 
-    # Twelve more comparisons: only the last ten are kept, newest first, no duplicates.
+    # Twelve more comparisons: only the last ten are kept, newest first, no duplicates. Three
+    # are opened in the window (an open remembers its comparison); the others are remembered
+    # as an open does, without scoring nine more comparisons.
     specs = []
     for i in range(12):
         ref = tmp_path / f"ref{i}.txt"
@@ -511,7 +513,11 @@ def test_recent_comparisons_are_saved_and_restored(qtbot, harness, tmp_path):
         hyp = tmp_path / f"sys.s{i}.txt"
         hyp.write_text("a b\n", encoding="utf-8")
         specs.append(assign_roles([str(ref), str(hyp)]))
-        harness.open_and_wait(specs[-1])
+        if i in (0, 1, 11):
+            harness.open_and_wait(specs[-1])
+            assert window.recent_specs()[0] == specs[-1]
+        else:
+            window.recent.remember(specs[-1])
     harness.open_and_wait(specs[5])
     recent = window.recent_specs()
     assert len(recent) == 10
