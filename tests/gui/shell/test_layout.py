@@ -7,6 +7,7 @@ wmt22-de-en's five systems) go to /tmp/matchlight-shots.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -241,7 +242,7 @@ def test_the_corpus_summary_never_overlaps_its_parts_at_1280x720(qtbot, harness,
     parts = [layout.itemAt(i).widget() for i in range(layout.count())]
     shown = [w for w in parts if w is not None and w.isVisible()]
     assert summary.view in shown and summary.language_label in shown
-    for above, below in zip(shown, shown[1:], strict=False):
+    for above, below in itertools.pairwise(shown):
         assert below.geometry().top() >= above.geometry().bottom(), (above, below)
         assert below.height() >= below.minimumSizeHint().height() or below is summary.plot
     shot(window, tmp_path, "layout-1280x720-de-en-summary")
