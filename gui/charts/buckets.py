@@ -406,10 +406,10 @@ class BucketsPanel(JobPanel):
         ] = {}
         # "reference length" and "word frequency" whole; system names may be elided.
         for label, widget, characters in (
-            ("By:", self.by_combo, 16),
-            ("Score:", self.metric_combo, 8),
-            ("Show:", self.statistic_combo, 22),
-            ("Frequencies:", self.frequency_combo, 14),
+            (QCoreApplication.translate("BucketsPanel", "By:"), self.by_combo, 16),
+            (QCoreApplication.translate("BucketsPanel", "Score:"), self.metric_combo, 8),
+            (QCoreApplication.translate("BucketsPanel", "Show:"), self.statistic_combo, 22),
+            (QCoreApplication.translate("BucketsPanel", "Frequencies:"), self.frequency_combo, 14),
         ):
             self.controls.addWidget(QLabel(label))
             self.controls.addWidget(widget)

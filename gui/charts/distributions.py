@@ -118,9 +118,9 @@ class DistributionsPanel(ChartPanel):
             QCoreApplication.translate("DistributionsPanel", "System B of the difference A − B")
         )
         for label, widget in (
-            ("Score:", self.metric_combo),
+            (QCoreApplication.translate("DistributionsPanel", "Score:"), self.metric_combo),
             (QCoreApplication.translate("DistributionsPanel", "Select by:"), self.brush_combo),
-            ("Difference:", self.a_combo),
+            (QCoreApplication.translate("DistributionsPanel", "Difference:"), self.a_combo),
             ("−", self.b_combo),
         ):
             self.controls.addWidget(QLabel(label))
@@ -361,7 +361,7 @@ class DistributionsPanel(ChartPanel):
         n_total = table.n_segments
         shown = len(self.score_rows)
         scope = (
-            f"all {n_total:,} segments"
+            QCoreApplication.translate("DistributionsPanel", "all {0:,} segments").format(n_total)
             if shown == n_total
             else QCoreApplication.translate(
                 "DistributionsPanel", "{shown:,} of {n_total:,} segments (the current selection)"

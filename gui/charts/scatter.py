@@ -84,7 +84,7 @@ class ScatterPanel(ChartPanel):
             QCoreApplication.translate("ScatterPanel", "The system on the vertical axis")
         )
         for label, widget in (
-            ("Score:", self.metric_combo),
+            (QCoreApplication.translate("ScatterPanel", "Score:"), self.metric_combo),
             ("X:", self.x_combo),
             ("Y:", self.y_combo),
         ):

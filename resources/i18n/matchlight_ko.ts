@@ -59,8 +59,24 @@
         <translation>단어 빈도의 출처: (첫 번째) 참조 번역(빈도가 1보다 낮은 단어는 없음), 또는 학습 코퍼스. 학습 코퍼스는 단어&lt;TAB&gt;빈도 파일(compare-mt의 --freq_count_file)이나 텍스트 자체(--freq_corpus_file, BLEU 토크나이저로 분할)로 지정합니다</translation>
     </message>
     <message>
-        <source>Word frequencies from {0}</source>
+        <source>By:</source>
         <extracomment>The word frequencies&apos; file (None: the reference&apos;s own counts).</extracomment>
+        <translation>기준:</translation>
+    </message>
+    <message>
+        <source>Score:</source>
+        <translation>점수:</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>표시:</translation>
+    </message>
+    <message>
+        <source>Frequencies:</source>
+        <translation>빈도:</translation>
+    </message>
+    <message>
+        <source>Word frequencies from {0}</source>
         <translation>{0}의 단어 빈도</translation>
     </message>
     <message>
@@ -311,8 +327,16 @@
         <translation>차이 A − B의 시스템 B</translation>
     </message>
     <message>
+        <source>Score:</source>
+        <translation>점수:</translation>
+    </message>
+    <message>
         <source>Select by:</source>
         <translation>선택 기준:</translation>
+    </message>
+    <message>
+        <source>Difference:</source>
+        <translation>차이:</translation>
     </message>
     <message>
         <source>segments</source>
@@ -326,6 +350,10 @@
     <message>
         <source>Scoring… the distributions appear with the first scores.</source>
         <translation>채점 중… 첫 점수가 나오면 분포가 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>all {0:,} segments</source>
+        <translation>전체 세그먼트 {0:,}개</translation>
     </message>
     <message>
         <source>{shown:,} of {n_total:,} segments (the current selection)</source>
@@ -922,6 +950,10 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <message>
         <source>The system on the vertical axis</source>
         <translation>세로축의 시스템</translation>
+    </message>
+    <message>
+        <source>Score:</source>
+        <translation>점수:</translation>
     </message>
     <message>
         <source>Reset view</source>
