@@ -56,12 +56,18 @@ _ASCII_NOT_ALNUM = bytes(b for b in range(128) if not chr(b).isalnum())
 
 @dataclass(frozen=True, slots=True)
 class Advice:
-    """One warning: a stable ``key``, a user-facing ``message``, and the settings that fix it."""
+    """One warning: a stable ``key``, a user-facing ``message``, and the settings that fix it.
+
+    ``params`` holds the facts the message is made of (counts, tokenizer names, which parts
+    apply), so an interface in another language can say the same from ``key`` and ``params``
+    rather than translate the English ``message``.
+    """
 
     key: str
     message: str
     fix: dict[str, Any] = field(default_factory=dict)
     fix_label: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 def _in(code: int, ranges: tuple[tuple[int, int], ...]) -> bool:
@@ -216,12 +222,15 @@ def _korean_advice(config: Any) -> Advice | None:
     parts = []
     fix: dict[str, Any] = {}
     label = mecab = ""
+    params: dict[str, Any] = {"bleu": None, "rouge": None, "mecab_problem": None}
     if "bleu" in config.metrics:
         tokenize = config.settings("bleu").tokenize
         what = _KOREAN_BLEU.get(tokenize)
         if what is not None:
             parts.append(f"BLEU's {tokenize} tokenizer {what}")
+            params["bleu"] = tokenize
             fix, label, note = _mecab_fix("ko-mecab")
+            params["mecab_problem"] = bleu_tokenizer_unavailable("ko-mecab")
             if tokenize not in _WORD_TOKENIZERS:  # char: a choice of its own, not a mistake
                 fix, label = {}, ""
             mecab = (
@@ -229,18 +238,22 @@ def _korean_advice(config: Any) -> Advice | None:
                 "its BLEU lies between word and syllable BLEU." + note
             )
     if "rouge" in config.metrics:
-        what = _KOREAN_ROUGE.get(config.settings("rouge").tokenizer)
+        tokenizer = config.settings("rouge").tokenizer
+        what = _KOREAN_ROUGE.get(tokenizer)
         if what is not None:
             parts.append(what)
+            params["rouge"] = tokenizer
     if not parts:
         return None
     message = "The references look Korean: " + "; ".join(parts) + "." + mecab
-    return Advice("korean-tokenizer", message, fix, label)
+    return Advice("korean-tokenizer", message, fix, label, params)
 
 
 def _japanese_advice(tokenize: str) -> Advice:
     fix, label, note = _mecab_fix("ja-mecab")
+    params = {"script": "ja", "tokenize": tokenize, "mecab_problem": None}
     if not fix:
+        params["mecab_problem"] = bleu_tokenizer_unavailable("ja-mecab")
         fix, label = {"bleu": {"tokenize": "char"}}, "Use char tokenizer"
         note = " sacreBLEU's ja-mecab, its tokenizer for Japanese, splits it into words;" + note
     return Advice(
@@ -249,6 +262,7 @@ def _japanese_advice(tokenize: str) -> Advice:
         "split Japanese into words." + note,
         fix,
         label,
+        params,
     )
 
 
@@ -283,6 +297,7 @@ def _rouge_tokens_advice(
         message + ".",
         {"rouge": {"tokenizer": "unicode"}},
         "Use the Unicode tokenizer",
+        {"empty": empty, "dropped": dropped, "total": total},
     )
 
 
@@ -319,6 +334,7 @@ def scoring_advice(
                         "counts as one token.",
                         {"bleu": {"tokenize": "zh"}},
                         "Use zh tokenizer",
+                        {"script": "zh", "tokenize": tokenize},
                     )
                 )
             else:
@@ -342,6 +358,7 @@ def scoring_advice(
                     "No sentence separator is set, so ROUGE-Lsum equals ROUGE-L on every row.",
                     {"text": {"sentence_separator": "<n>" if has_marker else "\n"}},
                     "Use the <n> separator" if has_marker else "Split at newlines",
+                    {"marker": has_marker},
                 )
             )
         elif fallback:
@@ -353,6 +370,12 @@ def scoring_advice(
                     f"sentence boundary ({_separator_label(separator)}) was found in them.",
                     {"text": {"sentence_separator": "<n>"}} if use_marker else {},
                     "Use the <n> separator" if use_marker else "Set a separator",
+                    {
+                        "fallback": fallback,
+                        "rows": int(done.sum()),
+                        "separator": separator,
+                        "marker": use_marker,
+                    },
                 )
             )
     return advice

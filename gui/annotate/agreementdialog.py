@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -117,7 +117,7 @@ class AgreementDialog(QDialog):
     def __init__(self, report: AgreementReport, other: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("agreement-dialog")
-        self.setWindowTitle("Annotator agreement")
+        self.setWindowTitle(QCoreApplication.translate("agreementdialog", "Annotator agreement"))
         self.report = report
         rows = agreement_rows(report)
         self.table = QTableWidget(len(rows), len(AGREEMENT_HEADERS))
@@ -139,15 +139,18 @@ class AgreementDialog(QDialog):
             height += self.table.rowHeight(r)
         self.table.setFixedHeight(height)
         note = QLabel(
-            f"Compared with {Path(other).name}; confirmed errors only. Position: the same "
-            "output, side, start and end. + Severity, + Category: the same place and that label "
-            "too. All (exact): place, severity and category (a Major error against a Critical "
-            "one on the same words is not a match). MQM-weighted: each pair at the same place "
-            "counts with the smaller of its two MQM weights, so a disagreement on a major "
-            "error weighs more than one on a minor punctuation mark. Overlap: characters "
-            "covered by both (omissions count in matching only); P and R read this session as "
-            "the candidate. Correlations: the two MQM scores of the outputs both annotators "
-            "rated."
+            QCoreApplication.translate(
+                "agreementdialog",
+                "Compared with {0}; confirmed errors only. Position: the same output, side, start "
+                "and end. + Severity, + Category: the same place and that label too. All (exact): "
+                "place, severity and category (a Major error against a Critical "
+                "one on the same words is not a match). MQM-weighted: each pair at the same place "
+                "counts with the smaller of its two MQM weights, so a disagreement on a major "
+                "error weighs more than one on a minor punctuation mark. Overlap: characters "
+                "covered by both (omissions count in matching only); P and R read this session as "
+                "the candidate. Correlations: the two MQM scores of the outputs both annotators "
+                "rated.",
+            ).format(Path(other).name)
         )
         note.setWordWrap(True)
 
@@ -180,9 +183,11 @@ class AgreementDialog(QDialog):
             self.disagreements.resizeColumnToContents(column)
         self.disagreements.itemActivated.connect(self._on_item_chosen)
         self.disagreements.itemClicked.connect(self._on_item_chosen)
-        self.previous_button = QPushButton("◀ Previous")
+        self.previous_button = QPushButton(
+            QCoreApplication.translate("agreementdialog", "◀ Previous")
+        )
         self.previous_button.clicked.connect(self._on_previous_clicked)
-        self.next_button = QPushButton("Next ▶")
+        self.next_button = QPushButton(QCoreApplication.translate("agreementdialog", "Next ▶"))
         self.next_button.setDefault(True)
         self.next_button.clicked.connect(self._on_next_clicked)
         self.position_label = QLabel()
@@ -196,10 +201,23 @@ class AgreementDialog(QDialog):
         steps.addWidget(buttons)
         count = len(found)
         title = QLabel(
-            f"{count} disagreement{'' if count == 1 else 's'}: click one (or press Next) to "
-            "see its segment, with the error selected in this session's output."
+            (
+                QCoreApplication.translate(
+                    "agreementdialog",
+                    "{0} disagreement: click one (or press Next) to see its segment, with the "
+                    "error selected in this session's output.",
+                )
+                if count == 1
+                else QCoreApplication.translate(
+                    "agreementdialog",
+                    "{0} disagreements: click one (or press Next) to see its segment, with the "
+                    "error selected in this session's output.",
+                )
+            ).format(count)
             if count
-            else "No disagreements: both annotators marked the same errors."
+            else QCoreApplication.translate(
+                "agreementdialog", "No disagreements: both annotators marked the same errors."
+            )
         )
         title.setWordWrap(True)
         layout = QVBoxLayout(self)
@@ -242,7 +260,11 @@ class AgreementDialog(QDialog):
         current = self.current()
         self.previous_button.setEnabled(count > 0 and current > 0)
         self.next_button.setEnabled(count > 0 and current < count - 1)
-        self.position_label.setText(f"{current + 1} of {count}" if current >= 0 else "")
+        self.position_label.setText(
+            QCoreApplication.translate("agreementdialog", "{0} of {1}").format(current + 1, count)
+            if current >= 0
+            else ""
+        )
 
     @Slot(QTreeWidgetItem, int)
     def _on_item_chosen(self, item: QTreeWidgetItem, _column: int) -> None:

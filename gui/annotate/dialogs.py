@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -68,9 +68,14 @@ class TypologyDialog(QDialog):
 
     def __init__(self, typology: Typology, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Error typology")
+        self.setWindowTitle(QCoreApplication.translate("dialogs", "Error typology"))
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(["Category", "Needs a note"])
+        self.tree.setHeaderLabels(
+            [
+                QCoreApplication.translate("dialogs", "Category"),
+                QCoreApplication.translate("dialogs", "Needs a note"),
+            ]
+        )
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.tree.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
@@ -79,13 +84,13 @@ class TypologyDialog(QDialog):
         self.problem = QLabel()
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #b00020;")
-        add = QPushButton("Add category")
+        add = QPushButton(QCoreApplication.translate("dialogs", "Add category"))
         add.clicked.connect(self._on_add_clicked)
-        add_sub = QPushButton("Add sub-category")
+        add_sub = QPushButton(QCoreApplication.translate("dialogs", "Add sub-category"))
         add_sub.clicked.connect(self._on_add_sub_clicked)
-        remove = QPushButton("Remove")
+        remove = QPushButton(QCoreApplication.translate("dialogs", "Remove"))
         remove.clicked.connect(self._on_remove_clicked)
-        reset = QPushButton("MQM default")
+        reset = QPushButton(QCoreApplication.translate("dialogs", "MQM default"))
         reset.clicked.connect(self._on_reset_clicked)
         row = QHBoxLayout()
         for button in (add, add_sub, remove, reset):
@@ -98,7 +103,11 @@ class TypologyDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(
-            QLabel("Keys 1–9 pick the first nine top-level categories, in this order.")
+            QLabel(
+                QCoreApplication.translate(
+                    "dialogs", "Keys 1–9 pick the first nine top-level categories, in this order."
+                )
+            )
         )
         layout.addWidget(self.tree, 1)
         layout.addLayout(row)
@@ -217,21 +226,32 @@ class WeightsDialog(QDialog):
         self, weights: MQMWeights, categories: Sequence[str], parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("MQM weights")
+        self.setWindowTitle(QCoreApplication.translate("dialogs", "MQM weights"))
         self._categories = tuple(categories)
         self.table = QTableWidget(0, 3)
-        self.table.setHorizontalHeaderLabels(["Weight", "Severity", "Category (and below)"])
+        self.table.setHorizontalHeaderLabels(
+            [
+                QCoreApplication.translate("dialogs", "Weight"),
+                QCoreApplication.translate("dialogs", "Severity"),
+                QCoreApplication.translate("dialogs", "Category (and below)"),
+            ]
+        )
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        add = QPushButton("Add rule")
+        add = QPushButton(QCoreApplication.translate("dialogs", "Add rule"))
         add.clicked.connect(self._on_add_clicked)
-        remove = QPushButton("Remove")
+        remove = QPushButton(QCoreApplication.translate("dialogs", "Remove"))
         remove.clicked.connect(self._on_remove_clicked)
-        up = QPushButton("Up")
+        up = QPushButton(QCoreApplication.translate("dialogs", "Up"))
         up.clicked.connect(self._on_up_clicked)
-        reset = QPushButton("Freitag et al. (2021)")
-        reset.setToolTip("Minor 1, Major 5, minor Punctuation 0.1, Non-translation 25, Critical 25")
+        reset = QPushButton(QCoreApplication.translate("dialogs", "Freitag et al. (2021)"))
+        reset.setToolTip(
+            QCoreApplication.translate(
+                "dialogs",
+                "Minor 1, Major 5, minor Punctuation 0.1, Non-translation 25, Critical 25",
+            )
+        )
         reset.clicked.connect(self._on_reset_clicked)
         row = QHBoxLayout()
         for button in (add, remove, up, reset):
@@ -245,7 +265,13 @@ class WeightsDialog(QDialog):
         buttons.accepted.connect(self._on_ok)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Rules are tried top to bottom; the first that matches wins."))
+        layout.addWidget(
+            QLabel(
+                QCoreApplication.translate(
+                    "dialogs", "Rules are tried top to bottom; the first that matches wins."
+                )
+            )
+        )
         layout.addWidget(self.table, 1)
         layout.addLayout(row)
         layout.addWidget(self.problem)
@@ -360,10 +386,17 @@ class RecoveryDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("recovery-dialog")
-        self.setWindowTitle("Recover unsaved sessions")
+        self.setWindowTitle(QCoreApplication.translate("dialogs", "Recover unsaved sessions"))
         self.tree = QTreeWidget()
         self.tree.setRootIsDecorated(False)
-        self.tree.setHeaderLabels(["Last change", "Comparison", "Errors", "Problem"])
+        self.tree.setHeaderLabels(
+            [
+                QCoreApplication.translate("dialogs", "Last change"),
+                QCoreApplication.translate("dialogs", "Comparison"),
+                QCoreApplication.translate("dialogs", "Errors"),
+                QCoreApplication.translate("dialogs", "Problem"),
+            ]
+        )
         self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         for session in sessions:
             inputs = ", ".join(i.name for i in session.inputs if i.role == "system") or "?"
@@ -387,14 +420,16 @@ class RecoveryDialog(QDialog):
         if first is not None:
             self.tree.setCurrentItem(first)
         self.tree.resizeColumnToContents(0)
-        self.open_button = QPushButton("Open")
+        self.open_button = QPushButton(QCoreApplication.translate("dialogs", "Open"))
         self.open_button.setDefault(True)
         self.open_button.clicked.connect(self._on_open_clicked)
-        self.copy_button = QPushButton("Open a read-only copy")
+        self.copy_button = QPushButton(
+            QCoreApplication.translate("dialogs", "Open a read-only copy")
+        )
         self.copy_button.clicked.connect(self._on_copy_clicked)
-        self.discard_button = QPushButton("Discard")
+        self.discard_button = QPushButton(QCoreApplication.translate("dialogs", "Discard"))
         self.discard_button.clicked.connect(self._on_discard_clicked)
-        later = QPushButton("Not now")
+        later = QPushButton(QCoreApplication.translate("dialogs", "Not now"))
         later.clicked.connect(self.reject)
         row = QHBoxLayout()
         for button in (self.open_button, self.copy_button, self.discard_button):
@@ -403,9 +438,12 @@ class RecoveryDialog(QDialog):
         row.addWidget(later)
         layout = QVBoxLayout(self)
         text = QLabel(
-            "Matchlight keeps annotation work from the first edit on. These sessions were not "
-            "saved under a name when Matchlight last stopped. Open one to continue (then File ▸ "
-            "Save session as… to name it), or discard it."
+            QCoreApplication.translate(
+                "dialogs",
+                "Matchlight keeps annotation work from the first edit on. These sessions were "
+                "not saved under a name when Matchlight last stopped. Open one to continue (then "
+                "File ▸ Save session as… to name it), or discard it.",
+            )
         )
         text.setWordWrap(True)
         layout.addWidget(text)
@@ -497,12 +535,12 @@ class ImportDialog(QDialog):
         browse_ids: object = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Import pre-annotations")
+        self.setWindowTitle(QCoreApplication.translate("dialogs", "Import pre-annotations"))
         self._browse = browse
         self._browse_ids = browse_ids
         self.path_edit = QLineEdit()
-        self.path_edit.setPlaceholderText("annotation file")
-        browse_button = QPushButton("Browse…")
+        self.path_edit.setPlaceholderText(QCoreApplication.translate("dialogs", "annotation file"))
+        browse_button = QPushButton(QCoreApplication.translate("dialogs", "Browse…"))
         browse_button.clicked.connect(self._on_browse_clicked)
         self.format_combo = QComboBox()
         for key, label in formats.items():
@@ -511,32 +549,53 @@ class ImportDialog(QDialog):
         self.system_combo = QComboBox()
         self.system_combo.addItems(list(systems))
         self.system_combo.setCurrentIndex(current_system)
-        self.system_combo.setToolTip("For xCOMET records without a 'system' key")
+        self.system_combo.setToolTip(
+            QCoreApplication.translate("dialogs", "For xCOMET records without a 'system' key")
+        )
         self.path_edit.textChanged.connect(self._on_path_changed)
         path_row = QHBoxLayout()
         path_row.addWidget(self.path_edit, 1)
         path_row.addWidget(browse_button)
         self.ids_combo = QComboBox()
         self.ids_combo.setObjectName("segment-ids")
-        self.ids_combo.addItem("the line number (1, 2, 3, …)", _LINE_NUMBERS)
-        self.ids_combo.addItem("an id in a segment-id file (segid.txt)", _ID_FILE)
+        self.ids_combo.addItem(
+            QCoreApplication.translate("dialogs", "the line number (1, 2, 3, …)"), _LINE_NUMBERS
+        )
+        self.ids_combo.addItem(
+            QCoreApplication.translate("dialogs", "an id in a segment-id file (segid.txt)"),
+            _ID_FILE,
+        )
         for name in label_columns:
-            self.ids_combo.addItem(f"an id in the label column {name!r}", _COLUMN + name)
+            self.ids_combo.addItem(
+                QCoreApplication.translate("dialogs", "an id in the label column {0!r}").format(
+                    name
+                ),
+                _COLUMN + name,
+            )
         self.ids_combo.setToolTip(
-            "WMT MQM files number segments by their seg_id; when those are not line numbers, "
-            "a file or a label column with one id per line says which line each id is"
+            QCoreApplication.translate(
+                "dialogs",
+                "WMT MQM files number segments by their seg_id; when those are not line numbers, "
+                "a file or a label column with one id per line says which line each id is",
+            )
         )
         self.ids_combo.currentIndexChanged.connect(self._on_ids_changed)
         self.ids_edit = QLineEdit()
         self.ids_edit.setObjectName("segment-id-file")
-        self.ids_edit.setPlaceholderText("segment-id file: line i holds segment i's id")
-        self.ids_browse = QPushButton("Browse…")
+        self.ids_edit.setPlaceholderText(
+            QCoreApplication.translate("dialogs", "segment-id file: line i holds segment i's id")
+        )
+        self.ids_browse = QPushButton(QCoreApplication.translate("dialogs", "Browse…"))
         self.ids_browse.clicked.connect(self._on_browse_ids_clicked)
         ids_row = QHBoxLayout()
         ids_row.addWidget(self.ids_edit, 1)
         ids_row.addWidget(self.ids_browse)
-        self.ids_caption = QLabel("seg_id is (WMT MQM TSV):")
-        self.undecided = QCheckBox("Errors arrive undecided: confirm (Enter) or reject (Backspace)")
+        self.ids_caption = QLabel(QCoreApplication.translate("dialogs", "seg_id is (WMT MQM TSV):"))
+        self.undecided = QCheckBox(
+            QCoreApplication.translate(
+                "dialogs", "Errors arrive undecided: confirm (Enter) or reject (Backspace)"
+            )
+        )
         self.undecided.setChecked(True)
         self.undecided.setEnabled(False)
         self.problem = QLabel()
@@ -549,9 +608,13 @@ class ImportDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(path_row)
-        layout.addWidget(QLabel("Format:"))
+        layout.addWidget(QLabel(QCoreApplication.translate("dialogs", "Format:")))
         layout.addWidget(self.format_combo)
-        layout.addWidget(QLabel("System (xCOMET files without system names):"))
+        layout.addWidget(
+            QLabel(
+                QCoreApplication.translate("dialogs", "System (xCOMET files without system names):")
+            )
+        )
         layout.addWidget(self.system_combo)
         layout.addWidget(self.ids_caption)
         layout.addWidget(self.ids_combo)
@@ -566,7 +629,9 @@ class ImportDialog(QDialog):
         """What the dialog asks for (None: something is missing; :attr:`problem` says what)."""
         path = self.path_edit.text().strip()
         if not path:
-            self.problem.setText("Choose the annotation file.")
+            self.problem.setText(
+                QCoreApplication.translate("dialogs", "Choose the annotation file.")
+            )
             return None
         fmt = str(self.format_combo.currentData())
         choice = str(self.ids_combo.currentData())
@@ -574,7 +639,11 @@ class ImportDialog(QDialog):
         if fmt == "wmt-mqm-tsv" and choice == _ID_FILE:
             ids = self.ids_edit.text().strip()
             if not ids:
-                self.problem.setText("Choose the segment-id file (or number segments by line).")
+                self.problem.setText(
+                    QCoreApplication.translate(
+                        "dialogs", "Choose the segment-id file (or number segments by line)."
+                    )
+                )
                 return None
         elif fmt == "wmt-mqm-tsv" and choice.startswith(_COLUMN):
             column = choice[len(_COLUMN) :]

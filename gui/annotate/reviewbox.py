@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -64,22 +64,31 @@ class ReviewBox(QGroupBox):
         self.scope_combo.setObjectName("review-scope")
         for scope, label in REVIEW_SCOPES:
             self.scope_combo.addItem(label, scope.value)
-        self.scope_combo.setToolTip("Which undecided errors the buttons rule on")
+        self.scope_combo.setToolTip(
+            QCoreApplication.translate("reviewbox", "Which undecided errors the buttons rule on")
+        )
         self.scope_combo.currentIndexChanged.connect(self._on_scope_changed)
         self.count_label = QLabel()
         self.count_label.setObjectName("review-count")
         self.count_label.setWordWrap(True)
-        self.confirm_button = QPushButton("Confirm all")
+        self.confirm_button = QPushButton(QCoreApplication.translate("reviewbox", "Confirm all"))
         self.confirm_button.setToolTip(
-            "Confirm every undecided error of the scope (one undo step); errors that still need "
-            "a category or a note stay undecided"
+            QCoreApplication.translate(
+                "reviewbox",
+                "Confirm every undecided error of the scope (one undo step); errors that still "
+                "need a category or a note stay undecided",
+            )
         )
         self.confirm_button.clicked.connect(self._on_confirm_clicked)
-        self.reject_button = QPushButton("Reject all")
-        self.reject_button.setToolTip("Reject every undecided error of the scope (one undo step)")
+        self.reject_button = QPushButton(QCoreApplication.translate("reviewbox", "Reject all"))
+        self.reject_button.setToolTip(
+            QCoreApplication.translate(
+                "reviewbox", "Reject every undecided error of the scope (one undo step)"
+            )
+        )
         self.reject_button.clicked.connect(self._on_reject_clicked)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Undecided errors of"))
+        row.addWidget(QLabel(QCoreApplication.translate("reviewbox", "Undecided errors of")))
         row.addWidget(self.scope_combo, 1)
         buttons = QHBoxLayout()
         buttons.addWidget(self.confirm_button)
@@ -116,9 +125,13 @@ class ReviewBox(QGroupBox):
         here = self._total if scope is ReviewScope.ALL else len(self.review.undecided(scope))
         where = self.review.describe(scope)
         self.count_label.setText(
-            f"{here} undecided {where}; {self._total} in all."
+            QCoreApplication.translate("reviewbox", "{0} undecided {where}; {1} in all.").format(
+                here, self._total, where=where
+            )
             if scope is not ReviewScope.ALL
-            else f"{here} undecided errors in all."
+            else QCoreApplication.translate("reviewbox", "{0} undecided errors in all.").format(
+                here
+            )
         )
         c = self.review.controller
         editable = c.workspace is not None and c.editable() and here > 0
@@ -272,9 +285,9 @@ class SystemFigures(QGroupBox):
                 item.setForeground(2, QBrush(colour))
         ignored = {n: m.ignored for n, m in summary.items() if m.ignored}
         self.note_label.setText(
-            "Errors without a category (ESA) are kept out of MQM: "
-            + ", ".join(f"{n} {name}" for name, n in ignored.items())
-            + "."
+            QCoreApplication.translate(
+                "reviewbox", "Errors without a category (ESA) are kept out of MQM: {0}."
+            ).format(", ".join(f"{n} {name}" for name, n in ignored.items()))
             if ignored
             else ""
         )

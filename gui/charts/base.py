@@ -16,6 +16,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QCoreApplication,
     QEvent,
     QObject,
@@ -229,11 +230,13 @@ class ChartPanel(QWidget):
     exported = Signal(str)
     export_failed = Signal(str)
 
-    #: The tab title.
-    title = "Chart"
+    #: The tab title, in English (``QT_TRANSLATE_NOOP("ChartPanel", ...)`` in subclasses); each
+    #: panel holds it translated, the class keeps the English (export file names).
+    title = QT_TRANSLATE_NOOP("ChartPanel", "Chart")
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.title = QCoreApplication.translate("ChartPanel", type(self).title)
         # The first child: Qt deletes it first when the panel is destroyed, and then the
         # panel stops listening to the link, before its plots and controls are gone.
         self._sentinel = QObject(self)
@@ -445,11 +448,16 @@ class ChartPanel(QWidget):
         if self._dialog is not None:
             self._dialog.close()
             self._dialog.deleteLater()
-        name = self.title.lower().replace(" ", "-")
-        dialog = QFileDialog(self, f"Export {self.title.lower()}", str(Path.home() / name))
+        name = type(self).title.lower().replace(" ", "-")
+        caption = QCoreApplication.translate("ChartPanel", "Export {0}").format(self.title)
+        dialog = QFileDialog(self, caption, str(Path.home() / name))
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setDefaultSuffix(suffix)
-        dialog.setNameFilter(f"{suffix.upper()} files (*.{suffix})")
+        dialog.setNameFilter(
+            QCoreApplication.translate("ChartPanel", "{0} files (*.{1})").format(
+                suffix.upper(), suffix
+            )
+        )
         dialog.fileSelected.connect(self._on_export_path)
         self._dialog = dialog
         dialog.open()

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QPointF, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPointF, Slot
 from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QWidget
 
 from matchlight.core.analysis.buckets import (
@@ -327,9 +327,9 @@ def compute_buckets(
     if not corpus:
         what = QCoreApplication.translate("buckets", "mean sentence {0}").format(info.label)
     elif info.corpus == "stats":
-        what = f"corpus {info.label}"
+        what = QCoreApplication.translate("buckets", "corpus {0}").format(info.label)
     else:  # a mean's corpus figure is the mean
-        what = f"mean {info.label}"
+        what = QCoreApplication.translate("buckets", "mean {0}").format(info.label)
     return BucketResult(
         by=what_by,
         what=what,
@@ -346,7 +346,7 @@ def compute_buckets(
 class BucketsPanel(JobPanel):
     """Grouped bars: buckets along the axis, one bar per system with its 95% interval."""
 
-    title = "Buckets"
+    title = QT_TRANSLATE_NOOP("ChartPanel", "Buckets")
     job_name = "matchlight-buckets"
     failure = QCoreApplication.translate("BucketsPanel", "The buckets could not be computed")
 
@@ -406,10 +406,10 @@ class BucketsPanel(JobPanel):
         ] = {}
         # "reference length" and "word frequency" whole; system names may be elided.
         for label, widget, characters in (
-            ("By:", self.by_combo, 16),
-            ("Score:", self.metric_combo, 8),
-            ("Show:", self.statistic_combo, 22),
-            ("Frequencies:", self.frequency_combo, 14),
+            (QCoreApplication.translate("BucketsPanel", "By:"), self.by_combo, 16),
+            (QCoreApplication.translate("BucketsPanel", "Score:"), self.metric_combo, 8),
+            (QCoreApplication.translate("BucketsPanel", "Show:"), self.statistic_combo, 22),
+            (QCoreApplication.translate("BucketsPanel", "Frequencies:"), self.frequency_combo, 14),
         ):
             self.controls.addWidget(QLabel(label))
             self.controls.addWidget(widget)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPointF, QRectF, Qt, Slot
 from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
@@ -92,7 +92,7 @@ def axis_ticks(low: float, high: float, *, signed: bool = False) -> Ticks:
 class DistributionsPanel(ChartPanel):
     """The score histogram and the difference histogram, side by side."""
 
-    title = "Distributions"
+    title = QT_TRANSLATE_NOOP("ChartPanel", "Distributions")
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(link, parent)
@@ -118,9 +118,9 @@ class DistributionsPanel(ChartPanel):
             QCoreApplication.translate("DistributionsPanel", "System B of the difference A − B")
         )
         for label, widget in (
-            ("Score:", self.metric_combo),
+            (QCoreApplication.translate("DistributionsPanel", "Score:"), self.metric_combo),
             (QCoreApplication.translate("DistributionsPanel", "Select by:"), self.brush_combo),
-            ("Difference:", self.a_combo),
+            (QCoreApplication.translate("DistributionsPanel", "Difference:"), self.a_combo),
             ("−", self.b_combo),
         ):
             self.controls.addWidget(QLabel(label))
@@ -142,7 +142,7 @@ class DistributionsPanel(ChartPanel):
         self._vertical: bool | None = None
         self._arrange(vertical=False)
         for plot in (self.score_plot, self.delta_plot):
-            plot.setLabel("left", "segments")
+            plot.setLabel("left", QCoreApplication.translate("DistributionsPanel", "segments"))
         self.score_region = pg.LinearRegionItem(movable=True)
         self.delta_region = pg.LinearRegionItem(movable=True)
         for plot, region in (
@@ -361,7 +361,7 @@ class DistributionsPanel(ChartPanel):
         n_total = table.n_segments
         shown = len(self.score_rows)
         scope = (
-            f"all {n_total:,} segments"
+            QCoreApplication.translate("DistributionsPanel", "all {0:,} segments").format(n_total)
             if shown == n_total
             else QCoreApplication.translate(
                 "DistributionsPanel", "{shown:,} of {n_total:,} segments (the current selection)"
@@ -420,7 +420,11 @@ class DistributionsPanel(ChartPanel):
         top = max([int(c.max()) for c in self.score_counts.values() if c.size] + [1])
         self.score_plot.setYRange(0, top * 1.05, padding=0)
         self.score_plot.getAxis("bottom").setTicks(axis_ticks(float(edges[0]), float(edges[-1])))
-        self.score_plot.setLabel("bottom", f"sentence {column.label}{better_note(column)}")
+        self.score_plot.setLabel(
+            "bottom",
+            QCoreApplication.translate("DistributionsPanel", "sentence {0}").format(column.label)
+            + better_note(column),
+        )
         self.style_plot(
             self.score_plot,
             QCoreApplication.translate("DistributionsPanel", "Sentence {0} per system").format(
@@ -480,7 +484,11 @@ class DistributionsPanel(ChartPanel):
         self.delta_plot.getAxis("bottom").setTicks(axis_ticks(-reach, reach, signed=True))
         a_name, b_name = names[a], names[b]
         self.delta_plot.setLabel(
-            "bottom", f"{a_name} − {b_name} (sentence {column.label}){better_note(column)}"
+            "bottom",
+            QCoreApplication.translate("DistributionsPanel", "{a} − {b} (sentence {0})").format(
+                column.label, a=a_name, b=b_name
+            )
+            + better_note(column),
         )
         self.ahead = ahead_counts(column, deltas)
         ahead_a, ties, ahead_b = self.ahead

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
@@ -306,7 +307,7 @@ class ReferencesPanel(JobPanel):
         warning_changed(str text): the audit's warning ("" when nothing is flagged).
     """
 
-    title = "References"
+    title = QT_TRANSLATE_NOOP("ChartPanel", "References")
     job_name = "matchlight-references"
     failure = QCoreApplication.translate("ReferencesPanel", "The references could not be scored")
     warning_changed = Signal(str)

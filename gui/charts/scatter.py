@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPointF, QRectF, Qt, Slot
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QComboBox, QGraphicsItem, QLabel, QPushButton, QWidget
 
@@ -67,7 +67,7 @@ class _Points(pg.ScatterPlotItem):
 class ScatterPanel(ChartPanel):
     """System X against system Y for one score column."""
 
-    title = "Scatter"
+    title = QT_TRANSLATE_NOOP("ChartPanel", "Scatter")
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(link, parent)
@@ -84,7 +84,7 @@ class ScatterPanel(ChartPanel):
             QCoreApplication.translate("ScatterPanel", "The system on the vertical axis")
         )
         for label, widget in (
-            ("Score:", self.metric_combo),
+            (QCoreApplication.translate("ScatterPanel", "Score:"), self.metric_combo),
             ("X:", self.x_combo),
             ("Y:", self.y_combo),
         ):
@@ -286,8 +286,9 @@ class ScatterPanel(ChartPanel):
         self._draw_marks()
         x_name, y_name = names[sx], names[sy]
         note = better_note(column)
-        self.plot.setLabel("bottom", f"{x_name} (sentence {column.label}){note}")
-        self.plot.setLabel("left", f"{y_name} (sentence {column.label}){note}")
+        axis = QCoreApplication.translate("ScatterPanel", "{name} (sentence {0})")
+        self.plot.setLabel("bottom", axis.format(column.label, name=x_name) + note)
+        self.plot.setLabel("left", axis.format(column.label, name=y_name) + note)
         above = int((self.ys > self.xs).sum())
         below = int((self.ys < self.xs).sum())
         on = int((self.ys == self.xs).sum())

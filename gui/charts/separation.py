@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
@@ -355,7 +356,7 @@ def _view(model: QAbstractTableModel) -> QTableView:
 class SeparationPanel(JobPanel):
     """Two n-gram lists and the segments that move the corpus score, for a pair of systems."""
 
-    title = QCoreApplication.translate("SeparationPanel", "What separates")
+    title = QT_TRANSLATE_NOOP("ChartPanel", "What separates")
     job_name = "matchlight-separation"
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
@@ -385,7 +386,7 @@ def _table_view(model: QAbstractTableModel) -> QTableView:
 class SignificancePanel(JobPanel):
     """The paired tests of the current rows against the baseline, and the pairwise matrix."""
 
-    title = "Significance"
+    title = QT_TRANSLATE_NOOP("ChartPanel", "Significance")
     job_name = "matchlight-significance"
     failure = QCoreApplication.translate("SignificancePanel", "The tests failed")
     progress_width = 180

@@ -345,11 +345,27 @@ class SummaryModel(QAbstractTableModel):
             scores = self._values.get((scope, system, metric))
             if scores is None:
                 return None
-            rows = f"{scores.n_segments} {'row' if scores.n_segments == 1 else 'rows'}"
+            n = scores.n_segments
+            rows = (
+                QCoreApplication.translate("SummaryWidget", "{0} row")
+                if n == 1
+                else QCoreApplication.translate("SummaryWidget", "{0} rows")
+            ).format(n)
             column = self._columns[metric]
-            what = f"corpus {column.label}" if column.corpus == "stats" else f"mean {column.label}"
-            way = "higher" if column.higher_is_better else "lower"
-            text = f"{what} over {rows} = {_format(value, column)} ({way} is better)"
+            what = (
+                QCoreApplication.translate("SummaryWidget", "corpus {0}")
+                if column.corpus == "stats"
+                else QCoreApplication.translate("SummaryWidget", "mean {0}")
+            ).format(column.label)
+            text = (
+                QCoreApplication.translate(
+                    "SummaryWidget", "{what} over {rows} = {value} (higher is better)"
+                )
+                if column.higher_is_better
+                else QCoreApplication.translate(
+                    "SummaryWidget", "{what} over {rows} = {value} (lower is better)"
+                )
+            ).format(what=what, rows=rows, value=_format(value, column))
             describe = getattr(scores.details.get(column.metric), "describe", None)
             if column.corpus == "stats" and callable(describe):
                 text += f"\n{describe()}"
@@ -512,7 +528,7 @@ class SummaryWidget(QWidget):
             "bottom",
             QCoreApplication.translate("SummaryWidget", "sentence BLEU"),
         )
-        self.plot.setLabel("left", "rows")
+        self.plot.setLabel("left", QCoreApplication.translate("SummaryWidget", "rows"))
         self.plot.setXRange(0, 100, padding=0.02)
         self.plot.getPlotItem().setTitle(
             QCoreApplication.translate("SummaryWidget", "Sentence BLEU per system"), size="9pt"
@@ -863,7 +879,10 @@ class SummaryWidget(QWidget):
             if "filtered" in scopes
             else QCoreApplication.translate("SummaryWidget", "all rows")
         )
-        self.plot.setLabel("bottom", f"sentence {shown.label}")
+        self.plot.setLabel(
+            "bottom",
+            QCoreApplication.translate("SummaryWidget", "sentence {0}").format(shown.label),
+        )
         self.plot.getPlotItem().setTitle(
             QCoreApplication.translate(
                 "SummaryWidget", "Sentence {0} per system ({scope_name})"

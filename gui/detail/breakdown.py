@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QPoint, QSize, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QSize, Qt
 from PySide6.QtGui import (
     QAction,
     QContextMenuEvent,
@@ -74,7 +74,7 @@ class BreakdownView(QWidget):
         self.setSizePolicy(policy)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.setContentsMargins(12, 0, 0, 0)
-        self._copy = QAction("Copy the breakdown", self)
+        self._copy = QAction(QCoreApplication.translate("breakdown", "Copy the breakdown"), self)
         self._copy.setShortcut(QKeySequence.StandardKey.Copy)
         self._copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self._copy.triggered.connect(self.copy)

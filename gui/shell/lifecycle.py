@@ -80,7 +80,10 @@ def comparison_name(specs: ComparisonSpecs | None, comparison: Comparison) -> st
 
 def reference_names(comparison: Comparison) -> tuple[str, ...]:
     """The references' names as the files call them (``ref.en``, ``ref2.en``)."""
-    return tuple(Path(c.path).stem or f"Ref {i + 1}" for i, c in enumerate(comparison.references))
+    return tuple(
+        Path(c.path).stem or QCoreApplication.translate("lifecycle", "Ref {0}").format(i + 1)
+        for i, c in enumerate(comparison.references)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -632,7 +635,12 @@ class ComparisonLifecycle(QObject):
     def _on_scoring_finished(self) -> None:
         table = self.table
         n = table.n_segments if table is not None else 0
-        self._scoring_done(f"Scored {n:,} {'row' if n == 1 else 'rows'}.")
+        done = (
+            QCoreApplication.translate("ComparisonLifecycle", "Scored {0:,} row.")
+            if n == 1
+            else QCoreApplication.translate("ComparisonLifecycle", "Scored {0:,} rows.")
+        )
+        self._scoring_done(done.format(n))
 
     @Slot()
     def _on_scoring_cancelled(self) -> None:

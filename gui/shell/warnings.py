@@ -1,9 +1,10 @@
 """The banner above the table: scoring advice, missing fonts, input warnings.
 
 :class:`WarningsBanner <gui.shell.banner.WarningsBanner>` draws the items; :class:`Warnings`
-decides them from the open comparison (core's :func:`~core.scoring.advice.scoring_advice`, the
-font check, each input's warnings), applies an advice's fix when its button is pressed, and
-remembers what the user dismissed for this comparison.
+decides them from the open comparison (core's :func:`~core.scoring.advice.scoring_advice`, in
+the interface language by :mod:`gui.shell.advicetext`; the font check; each input's warnings),
+applies an advice's fix when its button is pressed, and remembers what the user dismissed for
+this comparison.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, Slot
 
 from matchlight.core.scoring.advice import Advice, scoring_advice
+from matchlight.gui.shell.advicetext import advice_button, advice_text
 from matchlight.gui.shell.banner import BannerItem
 from matchlight.gui.shell.fonts import font_advice
 
@@ -51,7 +53,7 @@ class Warnings(QObject):
         if core is not None and core.comparison is not None and table is not None:
             for advice in scoring_advice(table, profile=lifecycle.profile):
                 self._advice[advice.key] = advice
-                items.append(BannerItem(advice.key, advice.message, advice.fix_label))
+                items.append(BannerItem(advice.key, advice_text(advice), advice_button(advice)))
             fonts = font_advice(lifecycle.missing_fonts)
             if fonts:
                 items.append(BannerItem("fonts", fonts))

@@ -534,7 +534,7 @@ class SegmentTableModel(QAbstractTableModel):
         if kind == "segment":
             return "#"
         if kind == "source":
-            return "Source"
+            return QCoreApplication.translate("SegmentTableModel", "Source")
         if kind == "reference":
             return self._reference_names[info.reference]  # type: ignore[index]
         name = self._text.system_names[info.system]  # type: ignore[index]
@@ -554,7 +554,9 @@ class SegmentTableModel(QAbstractTableModel):
         if kind == "source":
             return QCoreApplication.translate("SegmentTableModel", "Source text")
         if kind == "reference":
-            return f"Reference {info.reference + 1}"  # type: ignore[operator]
+            return QCoreApplication.translate("SegmentTableModel", "Reference {0}").format(
+                info.reference + 1  # type: ignore[operator]
+            )
         name = self._text.system_names[info.system]  # type: ignore[index]
         if kind == "hypothesis":
             return QCoreApplication.translate("SegmentTableModel", "Output of {name}").format(
@@ -574,7 +576,9 @@ class SegmentTableModel(QAbstractTableModel):
                 "{0} of {name} minus that of the baseline {base} ({way} is better: "
                 "green where the system is better, red where it is worse)",
             ).format(column.label, name=name, base=base, way=way)
-        text = f"{column.label} of {name}: {column.description} ({way} is better)"
+        text = QCoreApplication.translate(
+            "SegmentTableModel", "{0} of {name}: {description} ({way} is better)"
+        ).format(column.label, name=name, description=column.description, way=way)
         return f"{text}\n{signature}".rstrip()
 
     def roleNames(self) -> dict[int, QByteArray]:

@@ -59,8 +59,24 @@
         <translation>단어 빈도의 출처: (첫 번째) 참조 번역(빈도가 1보다 낮은 단어는 없음), 또는 학습 코퍼스. 학습 코퍼스는 단어&lt;TAB&gt;빈도 파일(compare-mt의 --freq_count_file)이나 텍스트 자체(--freq_corpus_file, BLEU 토크나이저로 분할)로 지정합니다</translation>
     </message>
     <message>
-        <source>Word frequencies from {0}</source>
+        <source>By:</source>
         <extracomment>The word frequencies&apos; file (None: the reference&apos;s own counts).</extracomment>
+        <translation>기준:</translation>
+    </message>
+    <message>
+        <source>Score:</source>
+        <translation>점수:</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>표시:</translation>
+    </message>
+    <message>
+        <source>Frequencies:</source>
+        <translation>빈도:</translation>
+    </message>
+    <message>
+        <source>Word frequencies from {0}</source>
         <translation>{0}의 단어 빈도</translation>
     </message>
     <message>
@@ -134,8 +150,12 @@
 <context>
     <name>ChartPanel</name>
     <message>
+        <source>Chart</source>
+        <extracomment>The tab title, in English (``QT_TRANSLATE_NOOP(&quot;ChartPanel&quot;, ...)`` in subclasses); each panel holds it translated, the class keeps the English (export file names).</extracomment>
+        <translation>차트</translation>
+    </message>
+    <message>
         <source>Export</source>
-        <extracomment>The tab title.</extracomment>
         <translation>내보내기</translation>
     </message>
     <message>
@@ -154,12 +174,46 @@
         <source>There is nothing to export yet.</source>
         <translation>아직 내보낼 내용이 없습니다.</translation>
     </message>
+    <message>
+        <source>Export {0}</source>
+        <translation>{0} 내보내기</translation>
+    </message>
+    <message>
+        <source>{0} files (*.{1})</source>
+        <translation>{0} 파일 (*.{1})</translation>
+    </message>
+    <message>
+        <source>Buckets</source>
+        <translation>구간별</translation>
+    </message>
+    <message>
+        <source>Distributions</source>
+        <extracomment>Width of the bar of exact ties, as a share of a bin (it stands on zero, over its neighbours). The height each histogram&apos;s plot area keeps at least, in pixels (a short panel scrolls). Lines of text around a plot not laid out yet: a title of up to two lines, the tick labels, the axis label, and their margins.</extracomment>
+        <translation>분포</translation>
+    </message>
+    <message>
+        <source>References</source>
+        <translation>참조 번역</translation>
+    </message>
+    <message>
+        <source>Scatter</source>
+        <extracomment>From this many points on, points on the same spot are drawn once. The spot size, as a fraction of each axis&apos;s range: about a pixel of a 400-pixel plot, well under the 4-pixel points, so drawing one point per spot looks the same. A click selects the nearest point within this many pixels.</extracomment>
+        <translation>산점도</translation>
+    </message>
+    <message>
+        <source>What separates</source>
+        <translation>차이를 만드는 요인</translation>
+    </message>
+    <message>
+        <source>Significance</source>
+        <translation>유의성</translation>
+    </message>
 </context>
 <context>
     <name>ComparisonLifecycle</name>
     <message>
         <source>Could not read the files: {error} ({0})</source>
-        <extracomment>Rows whose highlight detail is computed while the files are read: a screenful, so that the table is painted once with its highlights when it appears (not plain, then again). How long after the table&apos;s first paint was scheduled the detail pane is filled. How long after the detail pane is filled the language check starts (off the GUI thread). Pages of the window&apos;s central stack. Facts about the references the scoring advice uses (derived once per comparison). Outputs in another language, outputs copying the source (core.analysis.language): checked in the background once the comparison is shown; None until then.</extracomment>
+        <extracomment>Facts about the references the scoring advice uses (derived once per comparison). Outputs in another language, outputs copying the source (core.analysis.language): checked in the background once the comparison is shown; None until then.</extracomment>
         <translation>파일을 읽을 수 없습니다: {error} ({0})</translation>
     </message>
     <message>
@@ -177,6 +231,14 @@
     <message>
         <source>Stop scoring; the rows scored so far stay</source>
         <translation>채점을 중지합니다. 지금까지 채점한 행은 유지됩니다</translation>
+    </message>
+    <message>
+        <source>Scored {0:,} row.</source>
+        <translation>{0:,}행을 채점했습니다.</translation>
+    </message>
+    <message>
+        <source>Scored {0:,} rows.</source>
+        <translation>{0:,}행을 채점했습니다.</translation>
     </message>
     <message>
         <source>Scoring cancelled: {done:,} of {total:,} rows scored. Export writes those rows; Resume scoring scores the rest.</source>
@@ -250,7 +312,6 @@
     <name>DistributionsPanel</name>
     <message>
         <source>The score column both histograms show</source>
-        <extracomment>Width of the bar of exact ties, as a share of a bin (it stands on zero, over its neighbours). The height each histogram&apos;s plot area keeps at least, in pixels (a short panel scrolls). Lines of text around a plot not laid out yet: a title of up to two lines, the tick labels, the axis label, and their margins.</extracomment>
         <translation>두 히스토그램에 표시할 점수 열</translation>
     </message>
     <message>
@@ -266,8 +327,20 @@
         <translation>차이 A − B의 시스템 B</translation>
     </message>
     <message>
+        <source>Score:</source>
+        <translation>점수:</translation>
+    </message>
+    <message>
         <source>Select by:</source>
         <translation>선택 기준:</translation>
+    </message>
+    <message>
+        <source>Difference:</source>
+        <translation>차이:</translation>
+    </message>
+    <message>
+        <source>segments</source>
+        <translation>세그먼트 수</translation>
     </message>
     <message>
         <source>Open a comparison to see its score distributions.</source>
@@ -277,6 +350,10 @@
     <message>
         <source>Scoring… the distributions appear with the first scores.</source>
         <translation>채점 중… 첫 점수가 나오면 분포가 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>all {0:,} segments</source>
+        <translation>전체 세그먼트 {0:,}개</translation>
     </message>
     <message>
         <source>{shown:,} of {n_total:,} segments (the current selection)</source>
@@ -291,8 +368,16 @@
         <translation>{scope}에 대한 문장 {0}{1}.{scoring} 히스토그램에서 끌면 그 범위의 세그먼트를 선택하고, 막대를 클릭하면 해당 세그먼트를 선택합니다.</translation>
     </message>
     <message>
+        <source>sentence {0}</source>
+        <translation>문장 {0}</translation>
+    </message>
+    <message>
         <source>Sentence {0} per system</source>
         <translation>시스템별 문장 {0}</translation>
+    </message>
+    <message>
+        <source>{a} − {b} (sentence {0})</source>
+        <translation>{a} − {b} (문장 {0})</translation>
     </message>
     <message>
         <source>{a_name} − {b_name} per segment</source>
@@ -856,7 +941,6 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <name>ScatterPanel</name>
     <message>
         <source>The score column of both axes</source>
-        <extracomment>From this many points on, points on the same spot are drawn once. The spot size, as a fraction of each axis&apos;s range: about a pixel of a 400-pixel plot, well under the 4-pixel points, so drawing one point per spot looks the same. A click selects the nearest point within this many pixels.</extracomment>
         <translation>두 축의 점수 열</translation>
     </message>
     <message>
@@ -866,6 +950,10 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <message>
         <source>The system on the vertical axis</source>
         <translation>세로축의 시스템</translation>
+    </message>
+    <message>
+        <source>Score:</source>
+        <translation>점수:</translation>
     </message>
     <message>
         <source>Reset view</source>
@@ -883,6 +971,10 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <message>
         <source>Scoring… the scatter appears with the first scores.</source>
         <translation>채점 중… 첫 점수가 나오면 산점도가 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>{name} (sentence {0})</source>
+        <translation>{name} (문장 {0})</translation>
     </message>
     <message>
         <source> The {marked:,} segments of the current selection are marked.</source>
@@ -909,12 +1001,20 @@ Set outside the filter bar; ✕ removes this filter.</source>
         <translation>, 낮을수록 좋음</translation>
     </message>
     <message>
+        <source>Source</source>
+        <translation>원문</translation>
+    </message>
+    <message>
         <source>Segment number (line in the input files)</source>
         <translation>세그먼트 번호 (입력 파일의 줄 번호)</translation>
     </message>
     <message>
         <source>Source text</source>
         <translation>원문</translation>
+    </message>
+    <message>
+        <source>Reference {0}</source>
+        <translation>참조 번역 {0}</translation>
     </message>
     <message>
         <source>Output of {name}</source>
@@ -932,13 +1032,13 @@ Set outside the filter bar; ✕ removes this filter.</source>
         <source>{0} of {name} minus that of the baseline {base} ({way} is better: green where the system is better, red where it is worse)</source>
         <translation>{name}의 {0}에서 기준 시스템 {base}의 값을 뺀 값 ({way} 좋음: 시스템이 더 나으면 초록, 더 나쁘면 빨강)</translation>
     </message>
+    <message>
+        <source>{0} of {name}: {description} ({way} is better)</source>
+        <translation>{name}의 {0}: {description} ({way}수록 좋음)</translation>
+    </message>
 </context>
 <context>
     <name>SeparationPanel</name>
-    <message>
-        <source>What separates</source>
-        <translation>차이를 만드는 요인</translation>
-    </message>
     <message>
         <source>System A</source>
         <translation>시스템 A</translation>
@@ -1404,6 +1504,30 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
 <context>
     <name>SummaryWidget</name>
     <message>
+        <source>{0} row</source>
+        <translation>{0}행</translation>
+    </message>
+    <message>
+        <source>{0} rows</source>
+        <translation>{0}행</translation>
+    </message>
+    <message>
+        <source>corpus {0}</source>
+        <translation>코퍼스 {0}</translation>
+    </message>
+    <message>
+        <source>mean {0}</source>
+        <translation>평균 {0}</translation>
+    </message>
+    <message>
+        <source>{what} over {rows} = {value} (higher is better)</source>
+        <translation>{rows}에 대한 {what} = {value} (높을수록 좋음)</translation>
+    </message>
+    <message>
+        <source>{what} over {rows} = {value} (lower is better)</source>
+        <translation>{rows}에 대한 {what} = {value} (낮을수록 좋음)</translation>
+    </message>
+    <message>
         <source>A reference that equals one system&apos;s output on far more lines than any other system&apos;s favours that system: its figures above are inflated (Compare systems ▸ References scores each reference alone)</source>
         <translation>다른 시스템보다 한 시스템의 출력과 훨씬 많은 줄이 똑같은 참조 번역은 그 시스템에 유리하므로 위의 수치가 부풀려져 있습니다 (시스템 비교 ▸ 참조 번역에서 참조 번역을 하나씩 채점할 수 있음)</translation>
     </message>
@@ -1422,6 +1546,10 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <message>
         <source>sentence BLEU</source>
         <translation>문장 BLEU</translation>
+    </message>
+    <message>
+        <source>rows</source>
+        <translation>행 수</translation>
     </message>
     <message>
         <source>Sentence BLEU per system</source>
@@ -1478,6 +1606,10 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <message>
         <source>all rows</source>
         <translation>모든 행</translation>
+    </message>
+    <message>
+        <source>sentence {0}</source>
+        <translation>문장 {0}</translation>
     </message>
     <message>
         <source>Sentence {0} per system ({scope_name})</source>
@@ -1631,6 +1763,160 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
 </context>
 <context>
+    <name>advice</name>
+    <message>
+        <source>keeps each space-delimited word (eojeol) whole, particles attached</source>
+        <translation>띄어쓰기 단위(어절)를 조사가 붙은 채 통째로 유지합니다</translation>
+    </message>
+    <message>
+        <source>splits only at spaces: each word (eojeol) is one token, particles attached</source>
+        <translation>공백에서만 나눕니다. 조사가 붙은 어절 하나가 토큰 하나입니다</translation>
+    </message>
+    <message>
+        <source>keeps each space-delimited word (eojeol) whole, like 13a</source>
+        <translation>13a처럼 띄어쓰기 단위(어절)를 통째로 유지합니다</translation>
+    </message>
+    <message>
+        <source>splits every Hangul syllable, so BLEU runs higher than with words</source>
+        <translation>한글을 음절마다 나누므로 단어 단위보다 BLEU가 높게 나옵니다</translation>
+    </message>
+    <message>
+        <source>BLEU&apos;s {tokenize} tokenizer {what}</source>
+        <translation>BLEU의 {tokenize} 토크나이저는 {what}</translation>
+    </message>
+    <message>
+        <source>rouge-score&apos;s tokenizer drops all Hangul</source>
+        <translation>rouge-score 토크나이저는 한글을 모두 버립니다</translation>
+    </message>
+    <message>
+        <source>the Unicode tokenizer keeps each word (eojeol) whole</source>
+        <translation>Unicode 토크나이저는 어절을 통째로 유지합니다</translation>
+    </message>
+    <message>
+        <source>Korean</source>
+        <translation>한국어</translation>
+    </message>
+    <message>
+        <source>Japanese</source>
+        <translation>일본어</translation>
+    </message>
+    <message>
+        <source>{name} ({language}) needs the packages {binding} and {dictionary}, which are not installed: pip install &apos;matchlight[{extra}]&apos;</source>
+        <translation>{name}({language})에는 {binding} 및 {dictionary} 패키지가 필요하지만 설치되어 있지 않습니다: pip install &apos;matchlight[{extra}]&apos;</translation>
+    </message>
+    <message>
+        <source>The references look Korean: {parts}.</source>
+        <translation>참조 번역이 한국어로 보입니다. {parts}.</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>; </translation>
+    </message>
+    <message>
+        <source> sacreBLEU&apos;s ko-mecab, its tokenizer for Korean, splits off the particles: its BLEU lies between word and syllable BLEU.</source>
+        <translation> sacreBLEU의 한국어 토크나이저 ko-mecab은 조사를 분리하므로, 그 BLEU는 어절 단위와 음절 단위 BLEU의 중간값이 됩니다.</translation>
+    </message>
+    <message>
+        <source>{problem}.</source>
+        <translation>{problem}.</translation>
+    </message>
+    <message>
+        <source>The references look Chinese, but BLEU uses the {tokenize} tokenizer, which does not split Chinese into words: a whole clause counts as one token.</source>
+        <translation>참조 번역이 중국어로 보이지만 BLEU가 {tokenize} 토크나이저를 쓰고 있습니다. 이 토크나이저는 중국어를 단어로 나누지 않아 절 전체가 토큰 하나로 계산됩니다.</translation>
+    </message>
+    <message>
+        <source>The references look Japanese, but BLEU uses the {tokenize} tokenizer, which does not split Japanese into words.</source>
+        <translation>참조 번역이 일본어로 보이지만 BLEU가 {tokenize} 토크나이저를 쓰고 있습니다. 이 토크나이저는 일본어를 단어로 나누지 않습니다.</translation>
+    </message>
+    <message>
+        <source> sacreBLEU&apos;s ja-mecab, its tokenizer for Japanese, splits it into words;</source>
+        <translation> sacreBLEU의 일본어 토크나이저 ja-mecab은 일본어를 단어로 나눕니다.</translation>
+    </message>
+    <message>
+        <source>{dropped} of {total} references lose most of their letters under the rouge-score tokenizer (it keeps only a-z0-9): their ROUGE scores count only the Latin words and digits left.</source>
+        <translation>참조 번역 {total}개 중 {dropped}개는 rouge-score 토크나이저(a-z0-9만 남김)에서 글자 대부분을 잃습니다. 이들의 ROUGE 점수는 남은 라틴 문자 단어와 숫자만 반영합니다.</translation>
+    </message>
+    <message>
+        <source>{empty} of {total} references have no ROUGE tokens under the rouge-score tokenizer (it keeps only a-z0-9), so every system scores 0 ROUGE on them.</source>
+        <translation>참조 번역 {total}개 중 {empty}개는 rouge-score 토크나이저(a-z0-9만 남김)에서 ROUGE 토큰이 하나도 없어, 모든 시스템의 ROUGE가 0점입니다.</translation>
+    </message>
+    <message>
+        <source>{empty} of {total} references have no ROUGE tokens under the rouge-score tokenizer (it keeps only a-z0-9), so every system scores 0 ROUGE on them; {dropped} more lose most of their letters and score only on the Latin words and digits left.</source>
+        <translation>참조 번역 {total}개 중 {empty}개는 rouge-score 토크나이저(a-z0-9만 남김)에서 ROUGE 토큰이 하나도 없어 모든 시스템의 ROUGE가 0점입니다. 또 {dropped}개는 글자 대부분을 잃어 남은 라틴 문자 단어와 숫자로만 채점됩니다.</translation>
+    </message>
+    <message>
+        <source>No sentence separator is set, so ROUGE-Lsum equals ROUGE-L on every row.</source>
+        <translation>문장 구분자가 설정되지 않아 모든 행에서 ROUGE-Lsum이 ROUGE-L과 같습니다.</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>a newline</source>
+        <translation>줄바꿈</translation>
+    </message>
+    <message>
+        <source>ROUGE-Lsum equals ROUGE-L on {fallback} of {rows} rows: no sentence boundary ({separator}) was found in them.</source>
+        <translation>{rows}행 중 {fallback}행에서 ROUGE-Lsum이 ROUGE-L과 같습니다. 이 행들에서 문장 경계({separator})를 찾지 못했습니다.</translation>
+    </message>
+    <message>
+        <source>Use {0} tokenizer</source>
+        <translation>{0} 토크나이저 사용</translation>
+    </message>
+    <message>
+        <source>Use the Unicode tokenizer</source>
+        <translation>Unicode 토크나이저 사용</translation>
+    </message>
+    <message>
+        <source>Use the &lt;n&gt; separator</source>
+        <translation>&lt;n&gt; 구분자 사용</translation>
+    </message>
+    <message>
+        <source>Split at newlines</source>
+        <translation>줄바꿈에서 나누기</translation>
+    </message>
+    <message>
+        <source>Set a separator</source>
+        <translation>구분자 설정</translation>
+    </message>
+</context>
+<context>
+    <name>agreementdialog</name>
+    <message>
+        <source>Annotator agreement</source>
+        <translation>주석자 간 일치도</translation>
+    </message>
+    <message>
+        <source>Compared with {0}; confirmed errors only. Position: the same output, side, start and end. + Severity, + Category: the same place and that label too. All (exact): place, severity and category (a Major error against a Critical one on the same words is not a match). MQM-weighted: each pair at the same place counts with the smaller of its two MQM weights, so a disagreement on a major error weighs more than one on a minor punctuation mark. Overlap: characters covered by both (omissions count in matching only); P and R read this session as the candidate. Correlations: the two MQM scores of the outputs both annotators rated.</source>
+        <translation>{0}과(와) 비교, 확정된 오류만. 위치: 같은 출력, 같은 쪽, 같은 시작과 끝. + 심각도, + 범주: 같은 위치에 그 레이블까지 같음. 전체(정확히): 위치, 심각도, 범주가 모두 같음(같은 단어에 대한 Major 오류와 Critical 오류는 일치가 아님). MQM 가중: 같은 위치의 각 쌍을 두 MQM 가중치 중 작은 값으로 세므로, 주요 오류에 대한 불일치가 사소한 구두점 오류에 대한 불일치보다 무겁습니다. 겹침: 양쪽이 모두 덮은 문자(누락은 일치에서만 셈). P와 R은 이 세션을 후보로 봅니다. 상관: 두 주석자가 모두 평가한 출력의 MQM 점수 두 개.</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ 이전</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>다음 ▶</translation>
+    </message>
+    <message>
+        <source>{0} disagreement: click one (or press Next) to see its segment, with the error selected in this session&apos;s output.</source>
+        <translation>불일치 {0}건: 하나를 클릭하면(또는 다음을 누르면) 해당 세그먼트가 표시되고, 이 세션의 출력에서 그 오류가 선택됩니다.</translation>
+    </message>
+    <message>
+        <source>{0} disagreements: click one (or press Next) to see its segment, with the error selected in this session&apos;s output.</source>
+        <translation>불일치 {0}건: 하나를 클릭하면(또는 다음을 누르면) 해당 세그먼트가 표시되고, 이 세션의 출력에서 그 오류가 선택됩니다.</translation>
+    </message>
+    <message>
+        <source>No disagreements: both annotators marked the same errors.</source>
+        <translation>불일치 없음: 두 주석자가 같은 오류를 표시했습니다.</translation>
+    </message>
+    <message>
+        <source>{0} of {1}</source>
+        <translation>{0} / {1}</translation>
+    </message>
+</context>
+<context>
     <name>app</name>
     <message>
         <source>Cannot open the session</source>
@@ -1671,6 +1957,14 @@ Your files were not changed. The technical details were written to the error out
     </message>
 </context>
 <context>
+    <name>breakdown</name>
+    <message>
+        <source>Copy the breakdown</source>
+        <extracomment>Space between grid columns, between two blocks side by side, and between lines of blocks, in pixels. Text widths remembered (per font); most cells of a breakdown (&quot;1-gram&quot;, &quot;matched/total&quot;, reference names) recur from one output and one row to the next. (metrics, font key) of the plain, italic and bold fonts.</extracomment>
+        <translation>세부 내역 복사</translation>
+    </message>
+</context>
+<context>
     <name>buckets</name>
     <message>
         <source>the reference</source>
@@ -1705,6 +1999,14 @@ Your files were not changed. The technical details were written to the error out
         <source>mean sentence {0}</source>
         <translation>문장 {0} 평균</translation>
     </message>
+    <message>
+        <source>corpus {0}</source>
+        <translation>코퍼스 {0}</translation>
+    </message>
+    <message>
+        <source>mean {0}</source>
+        <translation>평균 {0}</translation>
+    </message>
 </context>
 <context>
     <name>controller</name>
@@ -1720,6 +2022,177 @@ Your files were not changed. The technical details were written to the error out
     <message>
         <source>Scoring failed: {detail} ({0}).</source>
         <translation>채점에 실패했습니다: {detail} ({0}).</translation>
+    </message>
+</context>
+<context>
+    <name>dialogs</name>
+    <message>
+        <source>Error typology</source>
+        <translation>오류 유형 체계</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>범주</translation>
+    </message>
+    <message>
+        <source>Needs a note</source>
+        <translation>메모 필요</translation>
+    </message>
+    <message>
+        <source>Add category</source>
+        <translation>범주 추가</translation>
+    </message>
+    <message>
+        <source>Add sub-category</source>
+        <translation>하위 범주 추가</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>제거</translation>
+    </message>
+    <message>
+        <source>MQM default</source>
+        <translation>MQM 기본값</translation>
+    </message>
+    <message>
+        <source>Keys 1–9 pick the first nine top-level categories, in this order.</source>
+        <translation>1–9 키는 이 순서대로 처음 아홉 개의 최상위 범주를 선택합니다.</translation>
+    </message>
+    <message>
+        <source>MQM weights</source>
+        <translation>MQM 가중치</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>가중치</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>심각도</translation>
+    </message>
+    <message>
+        <source>Category (and below)</source>
+        <translation>범주(하위 포함)</translation>
+    </message>
+    <message>
+        <source>Add rule</source>
+        <translation>규칙 추가</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>위로</translation>
+    </message>
+    <message>
+        <source>Freitag et al. (2021)</source>
+        <translation>Freitag 외 (2021)</translation>
+    </message>
+    <message>
+        <source>Minor 1, Major 5, minor Punctuation 0.1, Non-translation 25, Critical 25</source>
+        <translation>Minor 1, Major 5, Minor Punctuation 0.1, Non-translation 25, Critical 25</translation>
+    </message>
+    <message>
+        <source>Rules are tried top to bottom; the first that matches wins.</source>
+        <translation>규칙은 위에서 아래로 적용되며, 처음 일치하는 규칙이 쓰입니다.</translation>
+    </message>
+    <message>
+        <source>Recover unsaved sessions</source>
+        <translation>저장되지 않은 세션 복구</translation>
+    </message>
+    <message>
+        <source>Last change</source>
+        <translation>마지막 변경</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>비교</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>오류</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>문제</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>열기</translation>
+    </message>
+    <message>
+        <source>Open a read-only copy</source>
+        <translation>읽기 전용 사본 열기</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>버리기</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>나중에</translation>
+    </message>
+    <message>
+        <source>Matchlight keeps annotation work from the first edit on. These sessions were not saved under a name when Matchlight last stopped. Open one to continue (then File ▸ Save session as… to name it), or discard it.</source>
+        <translation>Matchlight는 첫 편집부터 주석 작업을 보관합니다. 아래 세션은 Matchlight가 마지막으로 종료될 때 이름을 붙여 저장되지 않았습니다. 하나를 열어 이어서 작업하거나(이름을 붙이려면 파일 ▸ 다른 이름으로 세션 저장…), 버리세요.</translation>
+    </message>
+    <message>
+        <source>Import pre-annotations</source>
+        <translation>사전 주석 가져오기</translation>
+    </message>
+    <message>
+        <source>annotation file</source>
+        <translation>주석 파일</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>찾아보기…</translation>
+    </message>
+    <message>
+        <source>For xCOMET records without a &apos;system&apos; key</source>
+        <translation>&apos;system&apos; 키가 없는 xCOMET 레코드용</translation>
+    </message>
+    <message>
+        <source>the line number (1, 2, 3, …)</source>
+        <translation>줄 번호 (1, 2, 3, …)</translation>
+    </message>
+    <message>
+        <source>an id in a segment-id file (segid.txt)</source>
+        <translation>세그먼트 ID 파일(segid.txt)의 ID</translation>
+    </message>
+    <message>
+        <source>an id in the label column {0!r}</source>
+        <translation>레이블 열 {0!r}의 ID</translation>
+    </message>
+    <message>
+        <source>WMT MQM files number segments by their seg_id; when those are not line numbers, a file or a label column with one id per line says which line each id is</source>
+        <translation>WMT MQM 파일은 세그먼트를 seg_id로 번호 매깁니다. seg_id가 줄 번호가 아니면, 한 줄에 ID 하나씩 담은 파일이나 레이블 열로 각 ID가 몇 번째 줄인지 지정합니다</translation>
+    </message>
+    <message>
+        <source>segment-id file: line i holds segment i&apos;s id</source>
+        <translation>세그먼트 ID 파일: i번째 줄에 세그먼트 i의 ID</translation>
+    </message>
+    <message>
+        <source>seg_id is (WMT MQM TSV):</source>
+        <translation>seg_id의 의미 (WMT MQM TSV):</translation>
+    </message>
+    <message>
+        <source>Errors arrive undecided: confirm (Enter) or reject (Backspace)</source>
+        <translation>오류를 미결정 상태로 가져오기: 확정(Enter) 또는 거부(Backspace)</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>형식:</translation>
+    </message>
+    <message>
+        <source>System (xCOMET files without system names):</source>
+        <translation>시스템 (시스템 이름이 없는 xCOMET 파일):</translation>
+    </message>
+    <message>
+        <source>Choose the annotation file.</source>
+        <translation>주석 파일을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Choose the segment-id file (or number segments by line).</source>
+        <translation>세그먼트 ID 파일을 선택하세요(또는 줄 번호로 세그먼트를 지정하세요).</translation>
     </message>
 </context>
 <context>
@@ -1831,6 +2304,14 @@ Your files were not changed. The technical details were written to the error out
     <message>
         <source>LaTeX files (*.tex);;All files (*)</source>
         <translation>LaTeX 파일 (*.tex);;모든 파일 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>lifecycle</name>
+    <message>
+        <source>Ref {0}</source>
+        <extracomment>Rows whose highlight detail is computed while the files are read: a screenful, so that the table is painted once with its highlights when it appears (not plain, then again). How long after the table&apos;s first paint was scheduled the detail pane is filled. How long after the detail pane is filled the language check starts (off the GUI thread). Pages of the window&apos;s central stack.</extracomment>
+        <translation>참조 {0}</translation>
     </message>
 </context>
 <context>
@@ -2085,6 +2566,46 @@ Your files were not changed. The technical details were written to the error out
     <message>
         <source>HTML pages (*.html *.htm);;All files (*)</source>
         <translation>HTML 페이지 (*.html *.htm);;모든 파일 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>reviewbox</name>
+    <message>
+        <source>Which undecided errors the buttons rule on</source>
+        <extracomment>The bulk-review scopes, as the combo box and the Annotate menu name them. How long the figures wait for a burst of edits to settle (ms).</extracomment>
+        <translation>버튼이 결정할 미결정 오류의 범위</translation>
+    </message>
+    <message>
+        <source>Confirm all</source>
+        <translation>모두 확정</translation>
+    </message>
+    <message>
+        <source>Confirm every undecided error of the scope (one undo step); errors that still need a category or a note stay undecided</source>
+        <translation>범위의 미결정 오류를 모두 확정합니다(한 번에 실행 취소 가능). 범주나 메모가 아직 필요한 오류는 미결정으로 남습니다</translation>
+    </message>
+    <message>
+        <source>Reject all</source>
+        <translation>모두 거부</translation>
+    </message>
+    <message>
+        <source>Reject every undecided error of the scope (one undo step)</source>
+        <translation>범위의 미결정 오류를 모두 거부합니다(한 번에 실행 취소 가능)</translation>
+    </message>
+    <message>
+        <source>Undecided errors of</source>
+        <translation>미결정 오류 범위:</translation>
+    </message>
+    <message>
+        <source>{0} undecided {where}; {1} in all.</source>
+        <translation>{where} 미결정 {0}개, 전체 {1}개.</translation>
+    </message>
+    <message>
+        <source>{0} undecided errors in all.</source>
+        <translation>전체 미결정 오류 {0}개.</translation>
+    </message>
+    <message>
+        <source>Errors without a category (ESA) are kept out of MQM: {0}.</source>
+        <translation>범주가 없는 오류(ESA)는 MQM에서 제외됩니다: {0}.</translation>
     </message>
 </context>
 <context>

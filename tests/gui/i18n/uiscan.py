@@ -26,6 +26,7 @@ TEXT_SINKS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "setWindowTitle": ((0,), ()),
     "setPlaceholderText": ((0,), ()),
     "setTitle": ((0,), ()),
+    "setLabel": ((1,), ()),
     "setLabelText": ((0,), ()),
     "setInformativeText": ((0,), ()),
     "setDetailedText": ((0,), ()),
