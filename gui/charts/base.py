@@ -305,6 +305,11 @@ class ChartPanel(QWidget):
 
     @Slot()
     def _on_sentinel_destroyed(self) -> None:
+        self.stop_listening()
+
+    def stop_listening(self) -> None:
+        """Disconnect from the link: the window closes, and its charts may go before the link
+        says its last word (a session released after the close)."""
         for signal, slot in self._listening:
             with contextlib.suppress(RuntimeError, TypeError):
                 signal.disconnect(slot)

@@ -319,6 +319,7 @@ class ComparisonDocks(QObject):
         """Stop every background computation (the window closes)."""
         self.audit_job.shutdown()
         for panel in self.panel.panels():
+            panel.stop_listening()
             if isinstance(panel, JobPanel):
                 panel.shutdown()
 
