@@ -21,7 +21,6 @@ the window and puts its state back once the comparison is shown.
 from __future__ import annotations
 
 import json
-import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -57,18 +56,13 @@ from matchlight.gui.annotate.install import Annotations
 from matchlight.gui.shell.recent import RecentSessions
 from matchlight.gui.shell.sessionopen import (
     Opening,
-    error_of,
-    missing_inputs,
+    SessionOpener,
     opening_notes,
-    read_for_opening,
-    read_records_in_background,
     reanchor_records,
     records_of,
     restore,
 )
-from matchlight.gui.workers.loader import BackgroundCall, call_in_background
-
-log = logging.getLogger(__name__)
+from matchlight.gui.workers.loader import call_in_background
 
 __all__ = ["SessionFiles"]
 #: How long after the comparison's state changed it is written to the session (ms).
@@ -107,14 +101,12 @@ class SessionFiles(QObject):
         self._read_only = False
         self._core: ComparisonSession | None = None
         self._unsubscribe: list[Callable[[], None]] = []
-        self._pending: Opening | None = None
-        self._opening: BackgroundCall | None = None
         self._saved_state: str | None = None
         # The imported columns written to ``_imports_store``, by (kind, key).
         self._saved_imports: dict[tuple[str, str], ScoreImport | LabelImport] = {}
         self._imports_store: SessionStore | None = None
         self._warned: str | None = None  # the problem the user was last told of
-        self.refusal_box: QMessageBox | None = None
+        self.opener = SessionOpener(window, flush=self.flush, parent=self)
         self.recent = RecentSessions(self.settings, window)
         self.recent.open_requested.connect(self.open_session)
 
@@ -129,8 +121,6 @@ class SessionFiles(QObject):
         self._watch_timer = self._timer(WATCH_MS, self._on_watch, single=False)
         self._retry_timer = self._timer(RETRY_MS, self._on_retry, single=False)
         window.comparison_opened.connect(self._on_comparison_opened)
-        window.open_failed.connect(self._on_open_failed)
-        window.reading_changed.connect(self._on_reading_changed)
 
         self.status_label = QLabel()
         self.status_label.setObjectName("session-status")
@@ -255,7 +245,7 @@ class SessionFiles(QObject):
         if model is None:
             return
         core: ComparisonSession = model.session
-        pending, self._pending = self._pending, None
+        pending = self.opener.take_pending()
         if pending is not None and core.specs != pending.specs:
             pending.store.close()  # another comparison was opened meanwhile
             pending = None
@@ -612,133 +602,24 @@ class SessionFiles(QObject):
         box.buttonClicked.connect(lambda button: self.save_session_as() if button is save else None)
         box.open()
 
-    # -- opening -------------------------------------------------------------------------------
+    # -- opening (gui/shell/sessionopen.py's SessionOpener) --------------------------------
 
     def open_session(self, path: str | os.PathLike[str], *, read_only_copy: bool = False) -> bool:
-        """Open a session file: its comparison, settings, selection, layout and annotations.
-
-        The file is read in a worker (True: reading started); the comparison follows. A file
-        that cannot be opened for writing (damaged, read-only, open elsewhere) is refused with
-        a message that offers a read-only copy; the file itself is never changed.
-        """
-        target = Path(path)
-        if target.suffix != SUFFIX and not target.exists():
-            self.window.report_error(
-                QCoreApplication.translate("SessionFiles", "Cannot open the session"),
-                QCoreApplication.translate("SessionFiles", "{target}: no such session file").format(
-                    target=target
-                ),
-            )
-            return False
-        if self._opening is not None:
-            self._opening.cancel()
-        call = BackgroundCall(
-            lambda cancel: read_for_opening(target, read_only_copy=read_only_copy),
-            name="matchlight-session-open",
-            parent=self,
-        )
-        call.finished.connect(self._on_opening_read)
-        call.failed.connect(lambda error: self._on_opening_failed(target, error))
-        self._opening = call
-        call.start()
-        return True
+        """Open a session file: see :meth:`SessionOpener.open`."""
+        return self.opener.open(path, read_only_copy=read_only_copy)
 
     def is_reading_file(self) -> bool:
         """Whether a session file is being read (before its comparison is opened)."""
-        return self._opening is not None
+        return self.opener.is_reading_file()
 
     def is_opening(self) -> bool:
         """Whether a session is being opened: its file read, or its comparison."""
-        return self._opening is not None or self._pending is not None
+        return self.opener.is_opening()
 
-    @Slot(object)
-    def _on_opening_read(self, value: object) -> None:
-        self._opening = None
-        if not isinstance(value, Opening):
-            raise TypeError(f"the session reader returned {type(value).__name__}")
-        missing = missing_inputs(value)
-        if missing is not None:
-            value.store.close()
-            self.window.report_error(
-                QCoreApplication.translate("SessionFiles", "Cannot open the session"), missing
-            )
-            return
-        if value.remember is not None:
-            value.records = read_records_in_background(value.store.path)
-        self.flush()
-        self._drop_pending()
-        self._pending = value
-        try:
-            started = self.window.open_specs(value.specs)
-        except Exception:
-            self._drop_pending()
-            raise
-        if not started:
-            self._drop_pending()
-
-    def _on_opening_failed(self, target: Path, error: object) -> None:
-        self._opening = None
-        if not isinstance(error, SessionError):
-            log.error("opening a session failed", exc_info=error)  # type: ignore[arg-type]
-        exc = error_of(error)  # type: ignore[arg-type]
-        message = str(exc) + QCoreApplication.translate(
-            "SessionFiles", "\n\nThe file was not changed."
-        )
-        if exc.copy_helps:
-            self._offer_read_only_copy(target, message)
-        else:
-            self.window.report_error(
-                QCoreApplication.translate("SessionFiles", "Cannot open the session"), message
-            )
-
-    def _offer_read_only_copy(self, path: Path, message: str) -> None:
-        parent = self.window if isinstance(self.window, QWidget) else None
-        box = QMessageBox(
-            QMessageBox.Icon.Warning,
-            QCoreApplication.translate("SessionFiles", "Cannot open the session"),
-            message
-            + QCoreApplication.translate(
-                "SessionFiles",
-                "\n\nYou can open a read-only copy of it to see (and save elsewhere) "
-                "what can be read.",
-            ),
-            QMessageBox.StandardButton.Cancel,
-            parent,
-        )
-        box.setObjectName("session-refused")
-        copy_button = box.addButton(
-            QCoreApplication.translate("SessionFiles", "Open a read-only copy"),
-            QMessageBox.ButtonRole.AcceptRole,
-        )
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-
-        def on_clicked(button: Any) -> None:
-            if button is copy_button:
-                self.open_session(path, read_only_copy=True)
-
-        box.buttonClicked.connect(on_clicked)
-        self.refusal_box = box
-        box.open()
-
-    def _drop_pending(self) -> None:
-        pending, self._pending = self._pending, None
-        if pending is not None:
-            pending.store.close()
-
-    @Slot(str)
-    def _on_open_failed(self, _message: str) -> None:
-        self._drop_pending()
-
-    @Slot(bool)
-    def _on_reading_changed(self, reading: bool) -> None:
-        if not reading and self._pending is not None:
-            # A successful read shows the comparison right after this; a cancelled one never.
-            QTimer.singleShot(0, self, self._drop_unless_opening)
-
-    @Slot()
-    def _drop_unless_opening(self) -> None:
-        if self._pending is not None and not self.window.is_reading():
-            self._drop_pending()
+    @property
+    def refusal_box(self) -> QMessageBox | None:
+        """The message that refused the last session file, offering a read-only copy."""
+        return self.opener.refusal_box
 
     # -- saving elsewhere ----------------------------------------------------------------------
 

@@ -11,15 +11,18 @@ selection and layout back, in that order (a selection may filter on an imported 
 
 from __future__ import annotations
 
+import logging
+import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, Qt, QTimer, Slot
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from matchlight.core.annotation.anchoring import AnchorState, reanchor_all
 from matchlight.core.annotation.model import AnnotationError, ErrorSpan, SegmentScore
@@ -30,18 +33,22 @@ from matchlight.core.session.comparison import ComparisonSession
 from matchlight.core.session.document import SessionDocument, read_document
 from matchlight.core.session.imported import LabelImport, ScoreImport
 from matchlight.core.session.inputs import InputCheck
-from matchlight.core.session.store import ReanchorReport, SessionError, SessionStore
+from matchlight.core.session.store import SUFFIX, ReanchorReport, SessionError, SessionStore
 from matchlight.gui.annotate.install import Annotations
+from matchlight.gui.workers.loader import BackgroundCall
 
 __all__ = [
     "Opening",
     "RestoreHost",
+    "SessionOpener",
     "missing_inputs",
     "read_for_opening",
     "read_records_in_background",
     "reanchor_records",
     "restore",
 ]
+
+log = logging.getLogger(__name__)
 
 Records = tuple[list[ErrorSpan], list[SegmentScore]]
 
@@ -325,3 +332,152 @@ def _restore_layout(
 def error_of(exc: BaseException) -> SessionError:
     """Any failure of opening as a SessionError (a bug's details go to the log elsewhere)."""
     return exc if isinstance(exc, SessionError) else SessionError(f"{exc} ({type(exc).__name__})")
+
+
+class SessionOpener(QObject):
+    """Opening a session file in the window: its file read in a worker, then its comparison
+    opened, then (by :class:`~matchlight.gui.shell.sessionfiles.SessionFiles`, which takes the
+    :attr:`pending` opening) its work put back. A file that cannot be opened is refused with a
+    message, offering a read-only copy where that helps."""
+
+    def __init__(self, window: Any, *, flush: Callable[[], None], parent: QObject) -> None:
+        super().__init__(parent)
+        self.window = window
+        self._flush = flush
+        #: The opening read, waiting for its comparison to be shown.
+        self.pending: Opening | None = None
+        self._call: BackgroundCall | None = None
+        self.refusal_box: QMessageBox | None = None
+        window.open_failed.connect(self._on_open_failed)
+        window.reading_changed.connect(self._on_reading_changed)
+
+    def take_pending(self) -> Opening | None:
+        """The opening whose comparison was just shown (None: a comparison opened otherwise)."""
+        pending, self.pending = self.pending, None
+        return pending
+
+    def open(self, path: str | os.PathLike[str], *, read_only_copy: bool = False) -> bool:
+        """Open a session file: its comparison, settings, selection, layout and annotations.
+
+        The file is read in a worker (True: reading started); the comparison follows. A file
+        that cannot be opened for writing (damaged, read-only, open elsewhere) is refused with
+        a message that offers a read-only copy; the file itself is never changed.
+        """
+        target = Path(path)
+        if target.suffix != SUFFIX and not target.exists():
+            self.window.report_error(
+                QCoreApplication.translate("SessionFiles", "Cannot open the session"),
+                QCoreApplication.translate("SessionFiles", "{target}: no such session file").format(
+                    target=target
+                ),
+            )
+            return False
+        if self._call is not None:
+            self._call.cancel()
+        call = BackgroundCall(
+            lambda cancel: read_for_opening(target, read_only_copy=read_only_copy),
+            name="matchlight-session-open",
+            parent=self,
+        )
+        call.finished.connect(self._on_read)
+        call.failed.connect(lambda error: self._on_failed(target, error))
+        self._call = call
+        call.start()
+        return True
+
+    def is_reading_file(self) -> bool:
+        """Whether a session file is being read (before its comparison is opened)."""
+        return self._call is not None
+
+    def is_opening(self) -> bool:
+        """Whether a session is being opened: its file read, or its comparison."""
+        return self._call is not None or self.pending is not None
+
+    @Slot(object)
+    def _on_read(self, value: object) -> None:
+        self._call = None
+        if not isinstance(value, Opening):
+            raise TypeError(f"the session reader returned {type(value).__name__}")
+        missing = missing_inputs(value)
+        if missing is not None:
+            value.store.close()
+            self.window.report_error(
+                QCoreApplication.translate("SessionFiles", "Cannot open the session"), missing
+            )
+            return
+        if value.remember is not None:
+            value.records = read_records_in_background(value.store.path)
+        self._flush()
+        self.drop_pending()
+        self.pending = value
+        try:
+            started = self.window.open_specs(value.specs)
+        except Exception:
+            self.drop_pending()
+            raise
+        if not started:
+            self.drop_pending()
+
+    def _on_failed(self, target: Path, error: object) -> None:
+        self._call = None
+        if not isinstance(error, SessionError):
+            log.error("opening a session failed", exc_info=error)  # type: ignore[arg-type]
+        exc = error_of(error)  # type: ignore[arg-type]
+        message = str(exc) + QCoreApplication.translate(
+            "SessionFiles", "\n\nThe file was not changed."
+        )
+        if exc.copy_helps:
+            self._offer_read_only_copy(target, message)
+        else:
+            self.window.report_error(
+                QCoreApplication.translate("SessionFiles", "Cannot open the session"), message
+            )
+
+    def _offer_read_only_copy(self, path: Path, message: str) -> None:
+        parent = self.window if isinstance(self.window, QWidget) else None
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            QCoreApplication.translate("SessionFiles", "Cannot open the session"),
+            message
+            + QCoreApplication.translate(
+                "SessionFiles",
+                "\n\nYou can open a read-only copy of it to see (and save elsewhere) "
+                "what can be read.",
+            ),
+            QMessageBox.StandardButton.Cancel,
+            parent,
+        )
+        box.setObjectName("session-refused")
+        copy_button = box.addButton(
+            QCoreApplication.translate("SessionFiles", "Open a read-only copy"),
+            QMessageBox.ButtonRole.AcceptRole,
+        )
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def on_clicked(button: Any) -> None:
+            if button is copy_button:
+                self.open(path, read_only_copy=True)
+
+        box.buttonClicked.connect(on_clicked)
+        self.refusal_box = box
+        box.open()
+
+    def drop_pending(self) -> None:
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            pending.store.close()
+
+    @Slot(str)
+    def _on_open_failed(self, _message: str) -> None:
+        self.drop_pending()
+
+    @Slot(bool)
+    def _on_reading_changed(self, reading: bool) -> None:
+        if not reading and self.pending is not None:
+            # A successful read shows the comparison right after this; a cancelled one never.
+            QTimer.singleShot(0, self, self._drop_unless_opening)
+
+    @Slot()
+    def _drop_unless_opening(self) -> None:
+        if self.pending is not None and not self.window.is_reading():
+            self.drop_pending()
