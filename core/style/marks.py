@@ -10,8 +10,8 @@ Each visual channel carries one meaning, and no span mark looks like a highlight
   one, critical a 5-pixel double box in deep red. None of
   the hues is the vermillion, orange or green of the highlight underlines;
 * the *status* of a span is its line pattern: solid when confirmed, dotted while undecided (a
-  pre-annotation to confirm). Nothing else is drawn dotted, and no span mark is dashed
-  (a dashed underline is "missed by all systems");
+  pre-annotation to confirm). No other box is dotted (a TER substitution is a dotted
+  *underline*), and no span mark is dashed (a dashed underline is "missed by all systems");
 * the text selection is an inverted band (ink in the light theme, amber in the dark one), far
   from every match tint, so selected text never blends into the blue ramp.
 """

@@ -12,7 +12,7 @@ The palette is colour-blind safe by construction:
 * reference text that *no* system matched gets an orange tint *and* a dashed underline, on the
   blue/orange axis that protanopes and deuteranopes still tell apart;
 * ROUGE-L LCS tokens get a bluish-green tint with a solid underline;
-* the hover "link" (detail pane) is a yellow tint with a thick underline;
+* the hover "link" (detail pane) is a yellow tint with an underline;
 * selected text (:func:`selection_colours`) is an inverted band, far from every tint;
 * against the baseline (a chosen system's reference matches, see
   :mod:`core.scoring.contrast`), a "gain" (matched by the system, not by the baseline) is bold
