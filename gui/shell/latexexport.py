@@ -11,30 +11,24 @@ any work). The file is written by :func:`core.report.latex.write_latex` (atomica
 
 from __future__ import annotations
 
-import logging
 import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QLabel, QWidget
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from matchlight.core.analysis.columnstats import NotTestable
 from matchlight.core.io.safewrite import check_write_target
 from matchlight.core.report.export import protected_paths
 from matchlight.core.report.latex import paired_latex_table, write_latex
+from matchlight.gui.shell.backgroundexport import AskPath, BackgroundExport
 from matchlight.gui.shell.reportexport import session_snapshot
-from matchlight.gui.workers.loader import BackgroundCall
 
 __all__ = ["ERROR_TITLE", "LatexExporter", "ask_latex_path"]
-
-log = logging.getLogger(__name__)
-
-#: ``ask_path(parent, caption, suggested) -> path or None`` (the window's injectable dialog).
-AskPath = Callable[[QWidget, str, str], "str | None"]
 
 ERROR_TITLE = QCoreApplication.translate("latexexport", "Cannot export the LaTeX table")
 
@@ -50,20 +44,18 @@ def ask_latex_path(parent: QWidget, caption: str, suggested: str) -> str | None:
     return path or None
 
 
-class LatexExporter(QObject):
+class LatexExporter(BackgroundExport):
     """The File ▸ Export LaTeX table… action and the one table being computed.
 
     ``host`` is the main window: its ``session`` (the SessionModel), ``report_error`` and
     status bar. The action is enabled (:meth:`update_action`, when the File menu opens) while
     a comparison with at least two systems is fully scored and no table is being made.
 
-    Signals:
-        export_finished(str path): the table was written to ``path``.
-        export_failed(str message): it could not be (also said through ``report_error``).
+    Signals: those of :class:`~gui.shell.backgroundexport.BackgroundExport`.
     """
 
-    export_finished = Signal(str)
-    export_failed = Signal(str)
+    what: ClassVar[str] = "the LaTeX table"
+    expected_errors: ClassVar[tuple[type[BaseException], ...]] = (NotTestable,)
 
     def __init__(
         self,
@@ -73,13 +65,13 @@ class LatexExporter(QObject):
         ask_path: AskPath | None = None,
         name: Callable[[], str] = lambda: "matchlight",
     ) -> None:
-        super().__init__(parent)
-        self._host = host
-        self._parent = parent
-        self._ask_path = ask_path or ask_latex_path
-        self._name = name
-        self._call: BackgroundCall | None = None
-        self._path = ""
+        super().__init__(
+            host,
+            parent=parent,
+            ask_path=ask_path or ask_latex_path,
+            name=name,
+            busy_name="latex-busy",
+        )
         self.action = QAction(
             QCoreApplication.translate("LatexExporter", "Export &LaTeX table…"), parent
         )
@@ -92,14 +84,14 @@ class LatexExporter(QObject):
         self.action.setToolTip(tip)
         self.action.triggered.connect(self._on_action_triggered)
         self.action.setEnabled(False)  # until a comparison is scored (checked as the menu opens)
-        self.busy_label = QLabel()
-        self.busy_label.setObjectName("latex-busy")
-        self.busy_label.hide()
-        host.statusBar().addPermanentWidget(self.busy_label)
 
-    @property
-    def running(self) -> bool:
-        return self._call is not None
+    def error_title(self) -> str:
+        return ERROR_TITLE
+
+    def written_message(self, path: str) -> str:
+        return QCoreApplication.translate("LatexExporter", "LaTeX table written to {path}").format(
+            path=path
+        )
 
     def _core(self) -> Any:
         model = self._host.session
@@ -147,7 +139,7 @@ class LatexExporter(QObject):
         target = os.fspath(path)
         core = self._core()
         if core is None or not core.table.complete or len(core.table.systems) < 2:
-            self._fail(
+            self.fail(
                 QCoreApplication.translate(
                     "LatexExporter",
                     "Open a comparison of two systems or more and wait until it is scored.",
@@ -155,7 +147,7 @@ class LatexExporter(QObject):
             )
             return False
         if self.running:
-            self._fail(
+            self.fail(
                 QCoreApplication.translate(
                     "LatexExporter", "A LaTeX table is being written to {0} already."
                 ).format(self._path)
@@ -165,7 +157,7 @@ class LatexExporter(QObject):
         try:
             check_write_target(target, protect=protect)
         except OSError as error:  # safewrite's message names the file and the reason
-            self._fail(str(error))
+            self.fail(str(error))
             return False
         snapshot = session_snapshot(core)
         rows = snapshot.selected_rows() if snapshot.is_filtered() else None
@@ -177,61 +169,12 @@ class LatexExporter(QObject):
             )
             return write_latex(target, text, protect=protect)
 
-        call = BackgroundCall(write, name="matchlight-latex", parent=self)
-        call.finished.connect(self._on_call_finished)
-        call.failed.connect(self._on_call_failed)
-        call.cancelled.connect(self._on_call_cancelled)
-        self._call = call
-        self._path = target
-        self.busy_label.setText(
-            QCoreApplication.translate("LatexExporter", "Testing the systems for the LaTeX table…")
-        )
-        self.busy_label.show()
-        self.update_action()
-        call.start()
-        return True
-
-    def shutdown(self) -> None:
-        """Cancel the table under way (the window closes); its thread is a daemon."""
-        if self._call is not None:
-            self._call.cancel()
-
-    def _end(self) -> None:
-        call, self._call = self._call, None
-        if call is not None:
-            call.deleteLater()
-        self.busy_label.hide()
-        self.update_action()
-
-    def _fail(self, message: str) -> None:
-        self._host.report_error(ERROR_TITLE, message)
-        self.export_failed.emit(message)
-
-    @Slot(object)
-    def _on_call_finished(self, value: object) -> None:
-        path = os.fspath(value) if isinstance(value, Path) else self._path
-        self._end()
-        self._host.statusBar().showMessage(
-            QCoreApplication.translate("LatexExporter", "LaTeX table written to {path}").format(
-                path=path
+        self.start(
+            write,
+            target=target,
+            busy_text=QCoreApplication.translate(
+                "LatexExporter", "Testing the systems for the LaTeX table…"
             ),
-            10_000,
+            thread_name="matchlight-latex",
         )
-        self.export_finished.emit(path)
-
-    @Slot(object)
-    def _on_call_failed(self, error: object) -> None:
-        self._end()
-        if isinstance(error, OSError):  # WriteError: "PATH: reason"
-            message = str(error) if error.filename else f"{self._path}: {error.strerror or error}"
-        elif isinstance(error, NotTestable):  # no column has a test on these rows
-            message = f"{self._path}: {error}"
-        else:  # a bug: say what it was, and log it with its traceback
-            if isinstance(error, BaseException):
-                log.error("writing the LaTeX table failed", exc_info=error)
-            message = f"{self._path}: {error} ({type(error).__name__})"
-        self._fail(message)
-
-    @Slot()
-    def _on_call_cancelled(self) -> None:
-        self._end()
+        return True

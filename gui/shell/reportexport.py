@@ -13,17 +13,16 @@ meanwhile without changing the page half-way through.
 from __future__ import annotations
 
 import copy
-import logging
 import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Slot
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QLabel, QStatusBar, QWidget
+from PySide6.QtWidgets import QFileDialog, QStatusBar, QWidget
 
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore
 from matchlight.core.annotation.mqm import MQMWeights
@@ -40,7 +39,7 @@ from matchlight.core.report.export import (
 from matchlight.core.report.sessionfile import annotations_for
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.session.comparison import ComparisonSession
-from matchlight.gui.workers.loader import BackgroundCall
+from matchlight.gui.shell.backgroundexport import AskPath, BackgroundExport
 
 __all__ = [
     "ReportExporter",
@@ -49,11 +48,6 @@ __all__ = [
     "session_snapshot",
     "suggested_report_path",
 ]
-
-log = logging.getLogger(__name__)
-
-#: ``ask_path(parent, caption, suggested) -> path or None`` (the window's injectable dialog).
-AskPath = Callable[[QWidget, str, str], "str | None"]
 
 ERROR_TITLE = QCoreApplication.translate("reportexport", "Cannot export the report")
 SHORTCUT = "Ctrl+Shift+R"
@@ -141,23 +135,18 @@ def _workspace_annotations(sessions: Any) -> tuple[_Annotations | None, list[str
     return _Annotations(spans, scores, ws.weights, ws.mode, origin), keep
 
 
-class ReportExporter(QObject):
+class ReportExporter(BackgroundExport):
     """The File ▸ Export HTML report… action and the one report being written.
 
     The window calls :meth:`set_available` whenever the comparison or its scoring changes;
     the action is enabled when a comparison is open, every row is scored and no report is
     being written.
 
-    Signals:
-        export_started(str path): a report is being written to ``path`` in a worker thread.
-        export_finished(str path): the report was written to ``path``.
-        export_failed(str message): it could not be (the message also went to the window's
-            ``report_error``).
+    Signals: those of :class:`~gui.shell.backgroundexport.BackgroundExport`.
     """
 
-    export_started = Signal(str)
-    export_finished = Signal(str)
-    export_failed = Signal(str)
+    what: ClassVar[str] = "the report"
+    expected_errors: ClassVar[tuple[type[BaseException], ...]] = (ReportError,)
 
     def __init__(
         self,
@@ -168,14 +157,14 @@ class ReportExporter(QObject):
         name: Callable[[], str] = lambda: "matchlight",
     ) -> None:
         """``name()``: the comparison's short name, for the suggested file name."""
-        super().__init__(parent)
-        self._host = host
-        self._parent = parent
-        self._ask_path = ask_path or ask_report_path
-        self._name = name
+        super().__init__(
+            host,
+            parent=parent,
+            ask_path=ask_path or ask_report_path,
+            name=name,
+            busy_name="report-busy",
+        )
         self._available = False
-        self._call: BackgroundCall | None = None
-        self._path = ""
         self.action = QAction(
             QCoreApplication.translate("ReportExporter", "Export &HTML report…"), parent
         )
@@ -188,23 +177,22 @@ class ReportExporter(QObject):
         self.action.setStatusTip(tip)
         self.action.setToolTip(tip)
         self.action.triggered.connect(self._on_action_triggered)
-        self.busy_label = QLabel()
-        self.busy_label.setObjectName("report-busy")
-        self.busy_label.hide()
-        host.statusBar().addPermanentWidget(self.busy_label)
-        self._update_action()
+        self.update_action()
 
-    @property
-    def running(self) -> bool:
-        """Whether a report is being written right now."""
-        return self._call is not None
+    def error_title(self) -> str:
+        return ERROR_TITLE
+
+    def written_message(self, path: str) -> str:
+        return QCoreApplication.translate("ReportExporter", "Report written to {path}").format(
+            path=path
+        )
 
     def set_available(self, available: bool) -> None:
         """Whether the window has a fully scored comparison to report on."""
         self._available = available
-        self._update_action()
+        self.update_action()
 
-    def _update_action(self) -> None:
+    def update_action(self) -> None:
         self.action.setEnabled(self._available and not self.running)
 
     # -- exporting -------------------------------------------------------------------------------
@@ -237,14 +225,14 @@ class ReportExporter(QObject):
         target = os.fspath(path)
         model = self._host.session
         if model is None or not model.session.table.complete:
-            self._fail(
+            self.fail(
                 QCoreApplication.translate(
                     "ReportExporter", "Open a comparison and wait until every row is scored."
                 )
             )
             return False
         if self.running:
-            self._fail(
+            self.fail(
                 QCoreApplication.translate(
                     "ReportExporter", "A report is being written to {0} already."
                 ).format(self._path)
@@ -256,7 +244,7 @@ class ReportExporter(QObject):
         try:
             check_write_target(target, protect=protect)
         except OSError as error:  # safewrite's message names the file and the reason
-            self._fail(str(error))
+            self.fail(str(error))
             return False
         snapshot = session_snapshot(session)
         options = ReportOptions(
@@ -279,64 +267,15 @@ class ReportExporter(QObject):
                 snapshot, target, annotations=annotations, options=options, protect=protect
             )
 
-        call = BackgroundCall(write, name="matchlight-report", parent=self)
-        call.finished.connect(self._on_call_finished)
-        call.failed.connect(self._on_call_failed)
-        call.cancelled.connect(self._on_call_cancelled)
-        self._call = call
-        self._path = target
-        self.busy_label.setText(
-            QCoreApplication.translate("ReportExporter", "Writing the HTML report…")
-        )
-        self.busy_label.show()
         self._host.statusBar().showMessage(
             QCoreApplication.translate("ReportExporter", "Writing the report to {target}…").format(
                 target=target
             )
         )
-        self._update_action()
-        call.start()
-        self.export_started.emit(target)
-        return True
-
-    def _end(self) -> None:
-        call, self._call = self._call, None
-        if call is not None:
-            call.deleteLater()
-        self.busy_label.hide()
-        self._update_action()
-
-    def _fail(self, message: str) -> None:
-        self._host.report_error(ERROR_TITLE, message)
-        self.export_failed.emit(message)
-
-    @Slot(object)
-    def _on_call_finished(self, value: object) -> None:
-        path = os.fspath(value) if isinstance(value, Path) else self._path
-        self._end()
-        self._host.statusBar().showMessage(
-            QCoreApplication.translate("ReportExporter", "Report written to {path}").format(
-                path=path
-            ),
-            10_000,
+        self.start(
+            write,
+            target=target,
+            busy_text=QCoreApplication.translate("ReportExporter", "Writing the HTML report…"),
+            thread_name="matchlight-report",
         )
-        self.export_finished.emit(path)
-
-    @Slot(object)
-    def _on_call_failed(self, error: object) -> None:
-        self._end()
-        self._host.statusBar().clearMessage()
-        if isinstance(error, OSError):  # WriteError: "PATH: reason"; others may lack the path
-            message = str(error) if error.filename else f"{self._path}: {error.strerror or error}"
-        elif isinstance(error, ReportError):  # options the session cannot satisfy
-            message = f"{self._path}: {error}"
-        else:  # a bug: say what it was, and log it with its traceback
-            if isinstance(error, BaseException):
-                log.error("writing the report failed", exc_info=error)
-            message = f"{self._path}: {error} ({type(error).__name__})"
-        self._fail(message)
-
-    @Slot()
-    def _on_call_cancelled(self) -> None:  # pragma: no cover - nothing cancels a report
-        self._end()
-        self._host.statusBar().clearMessage()
+        return True
