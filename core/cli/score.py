@@ -17,6 +17,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from matchlight.core import __version__
+from matchlight.core.analysis.language import LanguageFlags, language_flags
 from matchlight.core.cli.options import (
     CommandParser,
     Setup,
@@ -68,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--csv", metavar="OUT.csv", help="per-segment scores, one row per system and segment"
     )
     out.add_argument("--json", metavar="OUT.json", help="corpus scores and signatures per system")
+    out.add_argument(
+        "--no-language-check",
+        action="store_true",
+        help="do not count outputs in another language than the references or copying the "
+        "source (warned on stderr and written to --json by default)",
+    )
     add_running(out)
     add_version(parser)
     return parser
@@ -190,6 +197,44 @@ def warn_scored(setup: Setup, table: ScoreTable, text: CorpusText, *, quiet: boo
     warn_about(table, text, sys.stderr, setup.rows)
 
 
+def warn_language(
+    flags: LanguageFlags, rows: np.ndarray | None, stream: TextIO, n_rows: int
+) -> None:
+    """One warning per system with outputs in another language or copying the source."""
+    expected = flags.expectation
+    for name, (wrong, copies) in zip(flags.systems, flags.counts(rows), strict=True):
+        parts = []
+        if wrong:
+            parts.append(
+                f"{wrong} of {n_rows} outputs in another language than the references "
+                f"({expected.language if expected else '?'})"
+            )
+        if copies:
+            parts.append(f"{copies} of {n_rows} copying the source")
+        if parts:
+            print(
+                f"matchlight: warning: {name}: {' and '.join(parts)}; neural metrics are known "
+                "to score such output highly",
+                file=stream,
+            )
+
+
+def _language_json(
+    payload: dict[str, Any], flags: LanguageFlags | None, rows: np.ndarray | None
+) -> dict[str, Any]:
+    """``payload`` with the language check: the references' language, and per system
+    ``wrong_language`` and ``copies_source`` (null where the check could not tell)."""
+    if flags is None:
+        return payload
+    expected = flags.expectation
+    payload["reference_language"] = expected.language if expected else None
+    for name, (wrong, copies) in zip(flags.systems, flags.counts(rows), strict=True):
+        entry = payload["systems"][name]
+        entry["wrong_language"] = wrong if expected is not None else None
+        entry["copies_source"] = copies if flags.has_source else None
+    return payload
+
+
 def _json_payload(
     table: ScoreTable, rows: np.ndarray | None, segments: str | None
 ) -> dict[str, Any]:
@@ -219,13 +264,21 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     rows = setup.rows
     print_out(format_table(table, rows))
     warn_scored(setup, table, text, quiet=args.quiet)
+    language = None
+    if not args.no_language_check:
+        source = setup.comparison.source
+        language = language_flags(text, None if source is None else source.lines)
+        if language is not None and not args.quiet:
+            n = table.n_segments if rows is None else len(rows)
+            warn_language(language, rows, sys.stderr, n)
     try:
         if args.csv:
             write_csv(
                 args.csv, table, rows=None if rows is None else rows.tolist(), inputs=setup.inputs
             )
         if args.json:
-            write_json(args.json, _json_payload(table, rows, setup.segments), inputs=setup.inputs)
+            payload = _language_json(_json_payload(table, rows, setup.segments), language, rows)
+            write_json(args.json, payload, inputs=setup.inputs)
     except OSError as error:
         return fail(str(error))
     return 0

@@ -33,7 +33,8 @@ from matchlight.core.analysis.buckets import (
     bucket_means,
     length_buckets,
 )
-from matchlight.core.analysis.columnstats import ColumnTest, significance_by_column
+from matchlight.core.analysis.columnstats import ColumnTest, significance_by_column, without_values
+from matchlight.core.analysis.language import LanguageFlags, language_flags
 from matchlight.core.analysis.scales import (
     clip_to_bounds,
     corpus_decimals,
@@ -165,12 +166,8 @@ def _num_cell(value: float, attrs: str, digits: int = 2) -> str:
 
 
 def _without_values(table: ScoreTable, key: str, rows: npt.ArrayLike | None) -> set[str]:
-    """The systems with no value of column ``key`` on ``rows`` (None: all rows), e.g. never
-    annotated: a paired test has nothing to compare for them."""
-    values = table.scores[:, :, table.metric_index(key)]
-    if rows is not None:
-        values = values[:, np.asarray(rows, dtype=np.int64)]
-    return {name for name, row in zip(table.systems, values, strict=True) if np.isnan(row).all()}
+    """The systems a paired test has nothing to compare for (core.analysis.columnstats')."""
+    return without_values(table, key, rows)
 
 
 def _drawn(spans: Sequence[ErrorSpan]) -> list[ErrorSpan]:
@@ -360,6 +357,7 @@ class _Page:
         annotations: ReportAnnotations | None,
         options: ReportOptions,
         significance: Sequence[ColumnTest] | None,
+        language: LanguageFlags | None = None,
     ) -> None:
         self.session = session
         self.table = session.table
@@ -376,6 +374,7 @@ class _Page:
                 f"only {self.table.n_done} of {self.table.n_segments} rows are scored; "
                 "a report needs every row scored"
             )
+        self.language = language or language_flags(session.text, session.source)  # (uncancelled)
 
     # -- sections ---------------------------------------------------------------------------
 
@@ -385,6 +384,7 @@ class _Page:
         body = [
             self._header(title),
             self._summary(),
+            self._language(),
             self._significance(),
             self._mqm(),
             self._charts(),
@@ -448,6 +448,7 @@ class _Page:
             f'<a href="#{anchor}">{label}</a>'
             for anchor, label in (
                 ("summary", "Summary"),
+                ("language", "Language"),
                 ("significance", "Significance"),
                 ("mqm", "MQM"),
                 ("charts", "Charts"),
@@ -534,6 +535,53 @@ class _Page:
         for name, signature in table.signatures().items():
             parts.append(f"<dt>{esc(name)}</dt><dd>{esc(signature)}</dd>")
         parts.append("</dl></section>")
+        return "".join(parts)
+
+    def _language(self) -> str:
+        """Per system, outputs in another language than the references and outputs copying the
+        source (:mod:`core.analysis.language`), over all rows and the selected ones."""
+        flags = self.language
+        if flags is None:
+            return ""
+        expectation = flags.expectation
+        scopes: list[tuple[str, npt.NDArray[np.int64] | None]] = [("all", None)]
+        if self.filtered:
+            scopes.append(("selected", self.rows))
+        head = "".join(
+            f'<th class="num">{what} ({scope} rows)</th>'
+            for scope, _rows in scopes
+            for what in ("Another language", "Copies the source")
+        )
+        parts = [
+            '<section id="language"><h2>Language check</h2><p class="note">',
+            (
+                f"Outputs in another language than the references "
+                f"(<code>{esc(expectation.language)}</code>, told by py3langid; lines too "
+                "short to tell are never counted)"
+                if expectation is not None
+                else "The references are in no clear language: outputs were not checked for it"
+            ),
+            " and outputs that copy the source (numbers, URLs, names and rows whose reference "
+            "keeps the source do not count). Neural metrics are known to score such output "
+            "highly.</p>",
+            f'<table class="language"><thead><tr><th>System</th>{head}</tr></thead><tbody>',
+        ]
+        counts = {scope: flags.counts(rows) for scope, rows in scopes}
+        for s, name in enumerate(flags.systems):
+            cells = ""
+            for scope, _rows in scopes:
+                wrong, copies = counts[scope][s]
+                for column, value, known in (
+                    ("wrong_language", wrong, expectation is not None),
+                    ("copies_source", copies, flags.has_source),
+                ):
+                    shown = f"{value:,}" if known else "–"
+                    cells += (
+                        f'<td class="num" data-system="{s}" data-scope="{scope}" '
+                        f'data-column="{column}">{shown}</td>'
+                    )
+            parts.append(f'<tr><td class="name">{_swatch(s)}{esc(name)}</td>{cells}</tr>')
+        parts.append("</tbody></table></section>")
         return "".join(parts)
 
     def _wants_significance(self) -> bool:
@@ -1057,11 +1105,14 @@ def render_report(
     annotations: ReportAnnotations | None = None,
     options: ReportOptions | None = None,
     significance: Sequence[ColumnTest] | None = None,
+    language: LanguageFlags | None = None,
 ) -> str:
     """The report of ``session`` (every row scored) as one self-contained HTML page.
 
     ``annotations`` adds the MQM section and the error spans on the rows; ``significance``
     shows tests the caller already ran (as :func:`report_significance` returns them)
-    returns them) instead of running them when ``options.paired_bs`` asks.
+    returns them) instead of running them when ``options.paired_bs`` asks; ``language`` the
+    language check already made (:func:`~core.analysis.language.language_flags`, else made here).
     """
-    return _Page(session, annotations, options or ReportOptions(), significance).html()
+    page = _Page(session, annotations, options or ReportOptions(), significance, language)
+    return page.html()

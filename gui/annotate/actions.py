@@ -19,10 +19,13 @@ from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QWidget
 
-from matchlight.core.annotation.model import Severity
+from matchlight.core.annotation.model import Severity, Status
+from matchlight.core.annotation.review import ReviewScope
 from matchlight.core.annotation.typology import AnnotationMode
 from matchlight.gui.annotate.controller import AnnotationController
 from matchlight.gui.annotate.keys import SHORTCUTS
+from matchlight.gui.annotate.review import AnnotationReview
+from matchlight.gui.annotate.reviewbox import REVIEW_SCOPES
 
 __all__ = ["AnnotationActions"]
 
@@ -50,6 +53,7 @@ class AnnotationActions(QObject):
     def __init__(self, controller: AnnotationController, window: QWidget) -> None:
         super().__init__(window)
         self.controller = controller
+        self._review: AnnotationReview | None = None
         c = controller
         #: The annotation feature's widgets (gui.annotate.install.AnnotationUi), once built.
         self.ui: Any = None
@@ -101,8 +105,24 @@ class AnnotationActions(QObject):
         self.esa_action = QAction("&ESA mode (severities and a 0–100 score)", window)
         self.esa_action.setCheckable(True)
         self.esa_action.toggled.connect(self._on_esa_toggled)
+        #: Bulk review, by (status, scope) (:meth:`add_review`).
+        self.review_actions: dict[tuple[Status, ReviewScope], QAction] = {}
         for signal in (c.attached, c.history_changed, c.settings_changed):
             signal.connect(self.update)
+        self.update()
+
+    def add_review(self, review: AnnotationReview) -> None:
+        """The Annotate menu's bulk review: confirm or reject the undecided errors of this
+        output, this segment, this system or everywhere (one undo step each)."""
+        self._review = review
+        window = self.parent()
+        for status, verb in ((Status.CONFIRMED, "Confirm"), (Status.REJECTED, "Reject")):
+            for scope, where in REVIEW_SCOPES:
+                action = QAction(f"{verb} undecided errors of {where}", window)
+                action.setData(f"{status.value}:{scope.value}")
+                action.setStatusTip(f"{verb} every undecided error of {where}, as one step")
+                action.triggered.connect(self._on_review_triggered)
+                self.review_actions[(status, scope)] = action
         self.update()
 
     def key_actions(self) -> list[QAction]:
@@ -137,6 +157,14 @@ class AnnotationActions(QObject):
                 menu.addAction(self.actions[name])
             menu.addSeparator()
         menu.addAction(self.esa_action)
+        if self.review_actions:
+            menu.addSeparator()
+            review = menu.addMenu("Re&view pre-annotations")
+            review.setToolTipsVisible(True)
+            for status in (Status.CONFIRMED, Status.REJECTED):
+                for scope, _ in REVIEW_SCOPES:
+                    review.addAction(self.review_actions[(status, scope)])
+                review.addSeparator()
 
     @Slot()
     def update(self) -> None:
@@ -156,6 +184,8 @@ class AnnotationActions(QObject):
         self.esa_action.setChecked(c.mode is AnnotationMode.ESA)
         self.esa_action.setEnabled(editable)
         self.esa_action.blockSignals(False)
+        for action in self.review_actions.values():
+            action.setEnabled(editable)
 
     # -- keys whose meaning depends on the focus -----------------------------------------------
 
@@ -224,6 +254,13 @@ class AnnotationActions(QObject):
     def _on_evidence_key(self) -> None:
         if self.ui is not None:
             self.ui.toggle_evidence()
+
+    @Slot()
+    def _on_review_triggered(self) -> None:
+        action = self.sender()
+        if isinstance(action, QAction) and self._review is not None:
+            status, _, scope = str(action.data()).partition(":")
+            self._review.review(Status(status), ReviewScope(scope))
 
     @Slot(bool)
     def _on_esa_toggled(self, on: bool) -> None:

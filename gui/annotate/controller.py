@@ -42,6 +42,7 @@ from matchlight.core.annotation.model import (
 )
 from matchlight.core.annotation.mqm import MQMWeights
 from matchlight.core.annotation.offsets import snap_point, trim_spaces
+from matchlight.core.annotation.review import reviewed
 from matchlight.core.annotation.typology import (
     DEFAULT_TYPOLOGY,
     SEPARATOR,
@@ -482,7 +483,7 @@ class AnnotationController(QObject):
         drafting = not draft.empty
         if span is not None and not drafting:
             if span.status is Status.UNDECIDED:
-                if self._edit_span(span, "Confirm error", status=Status.CONFIRMED):
+                if self.set_status(span.id, Status.CONFIRMED):
                     self.flagged.discard(span.id)
                     return True
                 return False
@@ -537,7 +538,7 @@ class AnnotationController(QObject):
             self.say("No error under the cursor.")
             return False
         if span.status is Status.UNDECIDED:
-            return self._edit_span(span, "Reject error", status=Status.REJECTED)
+            return self.set_status(span.id, Status.REJECTED)
         if self.execute(DeleteSpan(span)):
             self.flagged.discard(span.id)
             return True
@@ -554,6 +555,7 @@ class AnnotationController(QObject):
         return False
 
     def set_status(self, span_id: str, status: Status) -> bool:
+        """Confirm, reject or reopen a span; the annotator is recorded as its reviewer."""
         ws = self._workspace
         span = None if ws is None else ws.get(span_id)
         if span is None or span.status is status:
@@ -561,7 +563,8 @@ class AnnotationController(QObject):
         label = "Confirm error" if status is Status.CONFIRMED else "Reject error"
         if status is Status.UNDECIDED:
             label = "Reopen error"
-        return self._edit_span(span, label, status=status)
+        after = reviewed(span, status, self._annotator)
+        return self.execute(UpdateSpan(span, after, label=label))
 
     def cancel(self) -> None:
         """Escape: drop the draft and the selection."""

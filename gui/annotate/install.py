@@ -1,10 +1,11 @@
 """Putting annotation into the main window.
 
 :func:`install_annotations` is the one call the window makes: it creates the controller, its
-keys, the table link (span boxes, MQM/ESA columns, filters), imports and exports, the Annotate
-menu, the annotation panel (a dock) and the annotation view (a window of its own, made for
-annotating), and returns them as one :class:`Annotations`. The session file the annotations are
-kept in is the shell's (:mod:`gui.shell.sessionfiles`).
+keys, the table link (span boxes, MQM/ESA columns, filters), imports and exports (an export that
+would leave errors out asks first), the review of pre-annotations, the Annotate menu, the
+annotation panel (a dock) and the annotation view (a window of its own, made for annotating),
+and returns them as one :class:`Annotations`. The session file the annotations are kept in is
+the shell's (:mod:`gui.shell.sessionfiles`).
 """
 
 from __future__ import annotations
@@ -21,21 +22,25 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QMainWindow,
     QMenu,
+    QMessageBox,
     QWidget,
 )
 
+from matchlight.core.annotation.agreement import AgreementReport, Disagreement
 from matchlight.core.annotation.interchange import EXPORT_FORMATS, IMPORT_FORMATS
 from matchlight.core.session.store import SUFFIX
 from matchlight.gui.annotate.actions import AnnotationActions
+from matchlight.gui.annotate.agreementdialog import AgreementDialog
 from matchlight.gui.annotate.controller import AnnotationController
 from matchlight.gui.annotate.dialogs import (
-    AgreementDialog,
     ImportDialog,
+    ImportRequest,
     TypologyDialog,
     WeightsDialog,
 )
 from matchlight.gui.annotate.host import AnnotationHost
 from matchlight.gui.annotate.panel import AnnotationPanel
+from matchlight.gui.annotate.review import AnnotationReview
 from matchlight.gui.annotate.tablelink import AnnotationTableLink
 from matchlight.gui.annotate.transfer import AnnotationTransfer
 from matchlight.gui.annotate.view import AnnotationView
@@ -50,6 +55,8 @@ _EXPORT_FILTERS = {
     "wmt-mqm-tsv": "TSV files (*.tsv)",
 }
 _EXPORT_SUFFIX = {"csv": ".csv", "xcomet-jsonl": ".jsonl", "wmt24-esa-jsonl": ".jsonl"}
+#: Export formats that write each error's status (the others hold confirmed errors only).
+_WITH_STATUS = frozenset({"csv", "xcomet-jsonl"})
 
 
 class AnnotationUi(QObject):
@@ -62,6 +69,7 @@ class AnnotationUi(QObject):
         actions: AnnotationActions,
         table: AnnotationTableLink,
         transfer: AnnotationTransfer,
+        review: AnnotationReview,
     ) -> None:
         super().__init__(window)
         self.window = window
@@ -69,11 +77,12 @@ class AnnotationUi(QObject):
         self.actions = actions
         self.table = table
         self.transfer = transfer
+        self.review = review
         #: ``ask_path(parent, caption, suggested, file_filter, saving)``; tests replace it.
         self.ask_path: Any = _default_ask_path
         #: Where export dialogs start (the session file's folder, once there is one).
         self.folder: Any = Path.home
-        self.panel = AnnotationPanel(controller, table)
+        self.panel = AnnotationPanel(controller, table, review=review)
         self.dock = QDockWidget("Annotation", window)
         self.dock.setObjectName("annotation-dock")
         self.dock.setWidget(self.panel)
@@ -94,6 +103,10 @@ class AnnotationUi(QObject):
             action.triggered.connect(self._on_annotation_used)
         controller.attached.connect(self._on_annotation_used_if_any)
         self.dialog: QWidget | None = None
+        self._agreement_path = ""
+        transfer.agreement_finished.connect(self._on_agreement_finished)
+        #: The question asked before an export that would leave errors out (while it is open).
+        self.export_question: QMessageBox | None = None
         #: The annotation view: a window made for annotating (Annotate ▸ Annotation view).
         self.view = AnnotationView(controller, window, window)
         actions.attach_view(self.view)
@@ -178,14 +191,18 @@ class AnnotationUi(QObject):
     def _on_segment_chosen(self, number: int) -> None:
         self.controller.go_to_segment(number - 1)
 
-    def show_dialog(self, dialog: QWidget) -> None:
-        """Open ``dialog`` (window-modal, not blocking), closing the one shown before."""
+    def show_dialog(self, dialog: QWidget, *, modal: bool = True) -> None:
+        """Open ``dialog`` (window-modal, or beside the window with ``modal`` False; never
+        blocking), closing the one shown before."""
         if self.dialog is not None:
             self.dialog.close()
             self.dialog.deleteLater()
         self.dialog = dialog
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
-        dialog.open()  # type: ignore[attr-defined]
+        if modal:
+            dialog.open()  # type: ignore[attr-defined]
+        else:
+            dialog.show()
 
     @Slot()
     def _on_annotation_used(self) -> None:
@@ -215,26 +232,113 @@ class AnnotationUi(QObject):
                 False,
             )
 
-        dialog = ImportDialog(IMPORT_FORMATS, c.system_names, c.system, browse, self._parent())
+        def browse_ids() -> str | None:
+            return self.ask_path(
+                self._parent(),
+                "Segment ids (line i holds segment i's id)",
+                str(Path.home()),
+                "Text files (*.txt);;All files (*)",
+                False,
+            )
+
+        core = c.comparison_session
+        labels = () if core is None else tuple(col.name for col in core.label_columns())
+        dialog = ImportDialog(
+            IMPORT_FORMATS,
+            c.system_names,
+            c.system,
+            browse,
+            self._parent(),
+            label_columns=labels,
+            browse_ids=browse_ids,
+        )
         dialog.import_requested.connect(self._on_import_requested)
         self.show_dialog(dialog)
 
-    @Slot(str, str, str)
-    def _on_import_requested(self, path: str, fmt: str, system: str) -> None:
-        self.transfer.import_annotations(path, fmt, system=system or None)
+    @Slot(object)
+    def _on_import_requested(self, request: object) -> None:
+        if isinstance(request, ImportRequest):
+            self.transfer.import_annotations(
+                request.path,
+                request.fmt,
+                system=request.system or None,
+                segment_ids=request.segment_ids,
+                segment_column=request.segment_column,
+            )
 
     @Slot(QAction)
     def _on_export_triggered(self, action: QAction) -> None:
         fmt = action.data()
+        if isinstance(fmt, str):
+            self.export(fmt)
+
+    def export(self, fmt: str) -> None:
+        """Export the annotations as ``fmt``. When the export would leave errors out
+        (undecided, rejected, or on the source in a format for the output only), ask first:
+        a format that keeps each error's status (CSV, xCOMET) can take them all."""
         c = self.controller
-        if not isinstance(fmt, str) or c.workspace is None:
+        if c.workspace is None:
             return
+        missing = self.transfer.left_out(fmt)
+        if missing is None:
+            self._export_to(fmt, all_statuses=False)
+            return
+        with_status = fmt in _WITH_STATUS
+        text = f"{missing}"
+        if with_status:
+            text += (
+                "\n\nThis format keeps each error's status: export every error with it, or the "
+                "confirmed ones only."
+            )
+        else:
+            text += (
+                "\n\nThis format has no status: only confirmed errors are written. CSV and "
+                "xCOMET JSON Lines keep every error with its status."
+            )
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Some errors are not in this export",
+            text,
+            QMessageBox.StandardButton.Cancel,
+            self._parent(),
+        )
+        box.setObjectName("export-question")
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        everything = None
+        if with_status and self.transfer.left_out(fmt, all_statuses=True) != missing:
+            everything = box.addButton(
+                "Export every error, with its status", QMessageBox.ButtonRole.AcceptRole
+            )
+        confirmed = box.addButton(
+            "Export the confirmed errors only" if with_status else "Export without them",
+            QMessageBox.ButtonRole.AcceptRole,
+        )
+        box.setDefaultButton(everything or confirmed)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def on_clicked(button: Any) -> None:
+            self.export_question = None
+            if button is everything and everything is not None:
+                self._export_to(fmt, all_statuses=True)
+            elif button is confirmed:
+                self._export_to(fmt, all_statuses=False)
+
+        box.buttonClicked.connect(on_clicked)
+        box.rejected.connect(self._on_export_question_closed)
+        self.export_question = box
+        box.open()
+
+    @Slot()
+    def _on_export_question_closed(self) -> None:
+        self.export_question = None
+
+    def _export_to(self, fmt: str, *, all_statuses: bool) -> None:
         suggested = str(Path(self.folder()) / f"annotations{_EXPORT_SUFFIX.get(fmt, '.tsv')}")
         path = self.ask_path(
             self._parent(), "Export annotations", suggested, _EXPORT_FILTERS[fmt], True
         )
         if path:
-            self.transfer.export_annotations(path, fmt)
+            self.transfer.export_annotations(path, fmt, all_statuses=all_statuses)
 
     @Slot()
     def _on_agreement(self) -> None:
@@ -250,9 +354,28 @@ class AnnotationUi(QObject):
         )
         if not path:
             return
-        report = self.transfer.agreement_with(path)
-        if report is not None:
-            self.show_dialog(AgreementDialog(report, path, self._parent()))
+        self._agreement_path = path
+        self.transfer.agreement_with(path)
+
+    @Slot(object)
+    def _on_agreement_finished(self, report: object) -> None:
+        if not isinstance(report, AgreementReport):
+            return
+        dialog = AgreementDialog(report, self._agreement_path, self._parent())
+        dialog.disagreement_chosen.connect(self._on_disagreement_chosen)
+        # Beside the window: the user steps through the disagreements and edits there.
+        self.show_dialog(dialog, modal=False)
+
+    @Slot(object)
+    def _on_disagreement_chosen(self, chosen: object) -> None:
+        """Show a disagreement: its segment and system, this session's span selected (the
+        other annotator's place when this session marked nothing there)."""
+        if not isinstance(chosen, Disagreement):
+            return
+        span = chosen.a if chosen.a is not None else chosen.b
+        if span is None:
+            return
+        self.review.reveal(chosen.system, chosen.segment, span.start, span.end, chosen.side)
 
     @Slot()
     def _on_typology(self) -> None:
@@ -304,6 +427,7 @@ class Annotations:
     table: AnnotationTableLink
     transfer: AnnotationTransfer
     ui: AnnotationUi
+    review: AnnotationReview
 
 
 def install_annotations(window: QMainWindow) -> Annotations:
@@ -312,10 +436,12 @@ def install_annotations(window: QMainWindow) -> Annotations:
     the detail pane and the panel."""
     host: AnnotationHost = window  # type: ignore[assignment]
     controller = AnnotationController(host)
+    review = AnnotationReview(controller)
     actions = AnnotationActions(controller, window)
+    actions.add_review(review)
     table = AnnotationTableLink(controller, host)
     transfer = AnnotationTransfer(controller)
-    ui = AnnotationUi(window, controller, actions, table, transfer)
+    ui = AnnotationUi(window, controller, actions, table, transfer, review)
     menu = QMenu("&Annotate", window)
     ui.build_menu(menu)
     bar = window.menuBar()
@@ -329,4 +455,4 @@ def install_annotations(window: QMainWindow) -> Annotations:
         bar.addMenu(menu)
     for widget in (host.table_view, host.detail_pane, ui.panel):
         actions.attach_keys(widget)
-    return Annotations(controller, actions, table, transfer, ui)
+    return Annotations(controller, actions, table, transfer, ui, review)

@@ -40,6 +40,8 @@ from matchlight.core.annotation.workspace import AnnotationQuery
 from matchlight.core.style.palette import theme
 from matchlight.gui.annotate.controller import AnnotationController
 from matchlight.gui.annotate.painting import SEVERITY_COLORS
+from matchlight.gui.annotate.review import AnnotationReview
+from matchlight.gui.annotate.reviewbox import ReviewBox, SystemFigures
 from matchlight.gui.annotate.tablelink import AnnotationTableLink
 from matchlight.gui.highlight.palette import is_dark_palette
 
@@ -68,10 +70,13 @@ class AnnotationPanel(QWidget):
         controller: AnnotationController,
         table: AnnotationTableLink,
         parent: QWidget | None = None,
+        *,
+        review: AnnotationReview | None = None,
     ) -> None:
         super().__init__(parent)
         self.controller = controller
         self.table = table
+        self.review = review or AnnotationReview(controller)
         controller.panel = self
         self.setObjectName("annotation-panel")
 
@@ -185,7 +190,17 @@ class AnnotationPanel(QWidget):
         self.delete_button = QPushButton("Delete")
         self.delete_button.setToolTip("Delete the error (Backspace on it)")
         self.delete_button.clicked.connect(self._on_delete_clicked)
-        for widget in (self.confirm_button, self.reject_button, self.delete_button):
+        self.reattach_button = QPushButton("Re-attach")
+        self.reattach_button.setToolTip(
+            "Put the chosen lost error (flagged: not found) on the text selected in the output"
+        )
+        self.reattach_button.clicked.connect(self._on_reattach_clicked)
+        for widget in (
+            self.confirm_button,
+            self.reject_button,
+            self.delete_button,
+            self.reattach_button,
+        ):
             row.addWidget(widget)
         row.addStretch(1)
         spans_layout.addLayout(row)
@@ -199,6 +214,8 @@ class AnnotationPanel(QWidget):
         flagged_row.addWidget(self.flagged_button)
         spans_layout.addLayout(flagged_row)
         layout.addWidget(spans_box)
+        self.review_box = ReviewBox(self.review)
+        layout.addWidget(self.review_box)
 
         # -- scores --
         score_box = QGroupBox("Scores")
@@ -225,6 +242,8 @@ class AnnotationPanel(QWidget):
         self.esa_caption = QLabel("ESA score:")
         score_layout.addRow(self.esa_caption, self.esa_row)
         layout.addWidget(score_box)
+        self.figures = SystemFigures(self.review)
+        layout.addWidget(self.figures)
 
         # -- filter --
         filter_box = QGroupBox("Show rows")
@@ -459,6 +478,7 @@ class AnnotationPanel(QWidget):
         )
         self.flagged_label.setVisible(bool(lost))
         self.flagged_button.setVisible(bool(lost))
+        self.reattach_button.setVisible(bool(lost))
 
     def _refresh_scores(self) -> None:
         c = self.controller
@@ -627,6 +647,11 @@ class AnnotationPanel(QWidget):
         span = None if ws is None or not isinstance(span_id, str) else ws.get(span_id)
         if span is not None and span.id not in self.controller.flagged:
             self.controller.select_range(span.start, span.end, span.side)
+        elif span is not None:
+            self.controller.say(
+                f"«{span.text}» was not found again: select its new text in the output and "
+                "press Re-attach, or delete it."
+            )
 
     def _act_on_selected(self, status: Status | None) -> None:
         span_id = self._selected_span_id()
@@ -653,6 +678,15 @@ class AnnotationPanel(QWidget):
     @Slot(int)
     def _on_esa_spin_changed(self, value: int) -> None:
         self.controller.set_esa_pending(float(value))
+
+    @Slot()
+    def _on_reattach_clicked(self) -> None:
+        span_id = self._selected_span_id()
+        if span_id is None:
+            self.controller.say("Pick the lost error in the list first.")
+            return
+        if self.review.reattach(span_id):
+            self.controller.focus_text()
 
     @Slot()
     def _on_esa_save_clicked(self) -> None:

@@ -181,6 +181,19 @@ class SignificanceModel(QAbstractTableModel):
         line = result.systems[index.row()]
         decimals = test.column.decimals
         verdict = self.verdict(index.row(), index.column())
+        untested = test.why_untested(index.row())
+        if untested is not None and role in (
+            Qt.ItemDataRole.DisplayRole,
+            Qt.ItemDataRole.ToolTipRole,
+            Qt.ItemDataRole.FontRole,
+        ):
+            if role == Qt.ItemDataRole.FontRole:
+                return None
+            empty = line.name in test.untested
+            score = "—" if empty else format_score(line.score, line.mean, line.ci, decimals)
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return f"{test.column.label} of {line.name}: {untested} on these rows"
+            return f"{score}\n{untested}"
         if role == Qt.ItemDataRole.DisplayRole:
             text = format_score(line.score, line.mean, line.ci, decimals)
             if line.p_value is not None:

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from matchlight.core.analysis.language import LanguageFlags
 from matchlight.core.analysis.scales import (
     bin_index,
     clip_to_bounds,
@@ -126,6 +127,42 @@ def settings_note(config: ScoringConfig) -> str:
         ]
         parts.append(f"{metric.label}: {', '.join(words)}")
     return " · ".join(parts)
+
+
+def _per_system(names: Sequence[str], counts: Sequence[int]) -> str:
+    """``A 3, C 1, others 0``: the systems with rows, then the rest together."""
+    some = [f"{name} {count:,}" for name, count in zip(names, counts, strict=True) if count]
+    if len(some) < len(names):
+        some.append("others 0" if some else "")
+    return ", ".join(part for part in some if part)
+
+
+def language_note(flags: LanguageFlags) -> str:
+    """The language check per system, in a line for the summary: how many outputs are in
+    another language than the references, and how many copy the source."""
+    names = flags.systems
+    counts = flags.counts()
+    wrong = [w for w, _c in counts]
+    copies = [c for _w, c in counts]
+    parts = []
+    if flags.expectation is None:
+        parts.append("references in no clear language: outputs not checked")
+    else:
+        language = f"than the references ({flags.expectation.language})"
+        parts.append(
+            f"output in another language {language}: {_per_system(names, wrong)}"
+            if any(wrong)
+            else f"no output in another language {language}"
+        )
+    if not flags.has_source:
+        parts.append("no source file to find copies")
+    else:
+        parts.append(
+            f"copying the source: {_per_system(names, copies)}"
+            if any(copies)
+            else "none copying the source"
+        )
+    return "Language check: " + " · ".join(parts)
 
 
 class SummaryModel(QAbstractTableModel):
@@ -292,6 +329,16 @@ class SummaryWidget(QWidget):
             "The scoring settings that differ from sacreBLEU's and rouge-score's defaults "
             "(Scoring ▸ Scoring settings)"
         )
+        self._language: LanguageFlags | None = None
+        self.language_label = QLabel()
+        self.language_label.setObjectName("language-check")
+        self.language_label.setWordWrap(True)
+        self.language_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.language_label.setToolTip(
+            "Rows of each system whose output is in another language than the references, "
+            "and rows that copy the source (Show ▸ in the filter bar keeps them); lines too "
+            "short to tell are never counted"
+        )
         self.model = SummaryModel(self)
         self.view = QTableView()
         self.view.setModel(self.model)
@@ -354,6 +401,7 @@ class SummaryWidget(QWidget):
         layout.addWidget(self.caption)
         layout.addWidget(self.settings_label)
         layout.addWidget(self.view)
+        layout.addWidget(self.language_label)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self._signature_box)
         self._stretch = QWidget()  # takes the height while nothing is open
@@ -375,6 +423,7 @@ class SummaryWidget(QWidget):
             widget.setVisible(shown)
         self._stretch.setVisible(not shown)
         self.settings_label.setVisible(shown)
+        self.language_label.setVisible(shown and self._language is not None)
 
     def _apply_plot_colours(self) -> None:
         """The histogram in the palette's colours (white on a dark window is a glare)."""
@@ -451,6 +500,15 @@ class SummaryWidget(QWidget):
             )
         self._show_parts()
         self._timer.start(FIRST_REFRESH_MS)
+
+    def set_language_flags(self, flags: LanguageFlags | None) -> None:
+        """The language check of the comparison shown (None: not done yet, or none open)."""
+        self._language = flags
+        self.language_label.setText("" if flags is None else language_note(flags))
+        self._show_parts()
+
+    def language_text(self) -> str:
+        return self.language_label.text() if self.language_label.isVisibleTo(self) else ""
 
     def set_filtered_rows(self, rows: Sequence[int] | npt.NDArray[np.int64] | None) -> None:
         """The segments the filter keeps (None: no filter active). Refreshes soon."""

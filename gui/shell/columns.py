@@ -8,7 +8,9 @@ every number comes from the table model, which reads core.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QObject, QPoint, Qt, Slot
@@ -18,10 +20,19 @@ from PySide6.QtWidgets import QMenu
 from matchlight.core.analysis.scales import display_bounds
 from matchlight.gui.shell.celltext import CellTextDialog, cell_value, row_as_tsv
 from matchlight.gui.shell.viewstate import ViewState, column_id
-from matchlight.gui.table.model import TEXT_KINDS
+from matchlight.gui.table.model import NUMERIC_KINDS, TEXT_KINDS
 from matchlight.gui.table.scalemenu import add_scale_menu
 
 __all__ = ["TableColumns"]
+
+
+#: Room around a figure in a score or Δ column: the cell's margins and, in the header, the
+#: sort indicator.
+NUMBER_PADDING = 24
+#: Widths of the text columns, in pixels: at most (an output; a source or reference) and at least.
+OUTPUT_WIDTH = 280
+TEXT_WIDTH = 230
+MIN_TEXT_WIDTH = 150
 
 
 def _widest_number(model: Any, info: Any) -> str:
@@ -37,12 +48,30 @@ def _widest_number(model: Any, info: Any) -> str:
     return max(column.format(low), column.format(high), key=len)
 
 
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """What the view showed before its model was reset, by column id (positions move)."""
+
+    state: ViewState
+    sort: tuple[str, Qt.SortOrder] | None  # the sorted column and order; None: file order
+    segment: int | None  # the current row
+    current: str | None  # the current column
+    left: tuple[str, int] | None  # the column at the left edge, and how far it is scrolled
+
+
 class TableColumns(QObject):
-    """Columns, menus and copying of the window's segment table."""
+    """Columns, menus and copying of the window's segment table.
+
+    When the table's model is reset (other scores shown, a new baseline, an imported column,
+    new settings) its columns move: the widths, hidden columns, sort, current cell and scroll
+    position are put back by what each column shows (:func:`column_id`).
+    """
 
     def __init__(self, window: Any) -> None:
         super().__init__(window)
         self.window = window
+        self._model: Any = None  # the model whose resets are followed
+        self._kept: _Kept | None = None
         view = window.table_view
         view.customContextMenuRequested.connect(self._on_table_menu_requested)
         header = view.horizontalHeader()
@@ -52,32 +81,47 @@ class TableColumns(QObject):
     # -- widths and hidden columns -------------------------------------------------------------
 
     def size_columns(self) -> None:
-        """Widths for a new arrangement: outputs widest, references and source narrower, scores
-        as wide as their longest title word or their widest number."""
+        """Widths for a new arrangement (and, from now on, after each reset of the model).
+
+        A score or Δ column is as wide as its widest figure (its title shows its metric only: it
+        stands after its system's output). The text columns share what the first screen leaves,
+        so that the source, the references and the first output with its scores show without
+        scrolling: outputs at most :data:`OUTPUT_WIDTH`, the others :data:`TEXT_WIDTH`, none
+        under :data:`MIN_TEXT_WIDTH`.
+        """
         model = self.window.model
         if model is None:
             return
+        self._follow(model)
         view = self.window.table_view
         header = view.horizontalHeader()
         metrics = view.fontMetrics()
-        # Titles are drawn in the header's font, next to room for the sort indicator.
-        title_metrics = header.fontMetrics()
-        for col in range(model.columnCount()):
-            info = model.column_info(col)
-            title = str(model.headerData(col, Qt.Orientation.Horizontal))
+        infos = [model.column_info(col) for col in range(model.columnCount())]
+        widths: dict[int, int] = {}
+        for col, info in enumerate(infos):
             if info.kind == "segment":
-                width = metrics.horizontalAdvance(str(model.rowCount())) + 24
-            elif info.kind == "hypothesis":
-                width = 280
-            elif info.kind in ("source", "reference"):
-                # Narrower than the outputs, so the first system shows without scrolling.
-                width = 230
-            else:
-                # Titles wrap at their spaces ("literal" over "ΔBLEU"), so the longest word
-                # sets the width: three systems' scores fit a 1280-pixel window.
-                words = max(map(title_metrics.horizontalAdvance, title.split()), default=0)
-                number = metrics.horizontalAdvance(_widest_number(model, info)) + 18
-                width = max(number, words + 36)
+                widths[col] = metrics.horizontalAdvance(str(model.rowCount())) + NUMBER_PADDING
+            elif info.kind in NUMERIC_KINDS:
+                figure = _widest_number(model, info)
+                widths[col] = metrics.horizontalAdvance(figure) + NUMBER_PADDING
+        outputs = [c for c, info in enumerate(infos) if info.kind == "hypothesis"]
+        end = outputs[1] if len(outputs) > 1 else len(infos)  # the first screen: up to here
+        first = [c for c in range(end) if infos[c].kind in TEXT_KINDS]
+        share = max(OUTPUT_WIDTH, TEXT_WIDTH)
+        if self.window.isVisible() and first:
+            # While the files are read another page is shown, as wide as the table will be.
+            shown = view.isVisible()
+            room = view.viewport().width() if shown else self.window.pages.width()
+            room -= 0 if shown else 2 * view.frameWidth()
+            if not (shown and view.verticalScrollBar().isVisible()):  # it will be, with rows
+                room -= view.verticalScrollBar().sizeHint().width()
+            room -= sum(w for c, w in widths.items() if c < end)
+            share = room // len(first)
+        for col, info in enumerate(infos):
+            if info.kind in TEXT_KINDS:
+                most = OUTPUT_WIDTH if info.kind == "hypothesis" else TEXT_WIDTH
+                widths[col] = max(MIN_TEXT_WIDTH, min(most, share))
+        for col, width in widths.items():
             header.resizeSection(col, width)
 
     def apply_state(self, state: ViewState | None) -> None:
@@ -96,6 +140,89 @@ class TableColumns(QObject):
             if state is not None and key in state.widths:
                 header.resizeSection(col, state.widths[key])
 
+    def _follow(self, model: Any) -> None:
+        """Keep the arrangement across ``model``'s resets (and stop following the last one)."""
+        if model is self._model:
+            return
+        if self._model is not None:
+            with contextlib.suppress(RuntimeError, TypeError):  # it may be gone already
+                self._model.modelAboutToBeReset.disconnect(self._on_model_about_to_be_reset)
+                self._model.modelReset.disconnect(self._on_model_reset)
+        self._model = model
+        model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
+        model.modelReset.connect(self._on_model_reset)
+
+    def _column(self, key: str | None) -> int:
+        """The column that ``key`` (a :func:`column_id`) names now, or -1."""
+        model = self.window.model
+        if model is None or key is None:
+            return -1
+        for col in range(model.columnCount()):
+            if column_id(model.column_info(col)) == key:
+                return col
+        return -1
+
+    @Slot()
+    def _on_model_about_to_be_reset(self) -> None:
+        w = self.window
+        model, view = w.model, w.table_view
+        if model is None or model is not self._model:
+            return
+        header = view.horizontalHeader()
+
+        def key(col: int) -> str | None:
+            return column_id(model.column_info(col)) if 0 <= col < model.columnCount() else None
+
+        sorted_by = key(header.sortIndicatorSection()) if header.isSortIndicatorShown() else None
+        left_col = header.logicalIndexAt(0)
+        left_key = key(left_col)
+        self._kept = _Kept(
+            state=w.view.state(),
+            sort=None if sorted_by is None else (sorted_by, header.sortIndicatorOrder()),
+            segment=w.current_segment(),
+            current=key(view.currentIndex().column()),
+            left=None
+            if left_key is None
+            else (left_key, -header.sectionViewportPosition(left_col)),
+        )
+
+    @Slot()
+    def _on_model_reset(self) -> None:
+        w = self.window
+        kept, self._kept = self._kept, None
+        model, proxy = w.model, w.proxy
+        if model is None or proxy is None or model is not self._model:
+            return
+        with w.view.restoring():
+            self.size_columns()
+            self.apply_state(None if kept is None else kept.state)
+            w.filter_bar.set_proxy(
+                proxy,
+                text_columns=self.text_columns(),
+                systems=model.text.system_names,
+                metrics=model.table.columns,
+            )
+            if kept is not None:
+                self._restore_view(kept)
+        w.view.schedule_save()
+
+    def _restore_view(self, kept: _Kept) -> None:
+        """Sort, current cell and horizontal scroll as they were (the rows are the same)."""
+        w = self.window
+        proxy, view = w.proxy, w.table_view
+        header = view.horizontalHeader()
+        if kept.sort is not None:
+            view.sortByColumn(self._column(kept.sort[0]), kept.sort[1])
+        if kept.segment is not None:
+            row = proxy.proxy_row(kept.segment)
+            col = max(0, self._column(kept.current))
+            if row >= 0:
+                view.setCurrentIndex(proxy.index(row, col))
+        if kept.left is not None:
+            col = self._column(kept.left[0])
+            if col >= 0:
+                view.horizontalScrollBar().setValue(header.sectionPosition(col) + kept.left[1])
+
     def text_columns(self) -> list[tuple[str, int]]:
         model = self.window.model
         if model is None:
@@ -105,23 +232,12 @@ class TableColumns(QObject):
         ]
 
     def set_shown_scores(self, keys: Sequence[str]) -> None:
-        """Which score columns the table shows per system (table column keys)."""
-        w = self.window
-        model = w.model
-        if model is None or w.proxy is None:
+        """Which score columns the table shows per system (table column keys); the model's
+        reset puts the arrangement back (:meth:`_on_model_reset`)."""
+        model = self.window.model
+        if model is None or self.window.proxy is None:
             return
-        state = w.view.state()
         model.set_shown_scores(keys)
-        with w.view.restoring():
-            self.size_columns()
-            self.apply_state(state)
-        w.filter_bar.set_proxy(
-            w.proxy,
-            text_columns=self.text_columns(),
-            systems=model.text.system_names,
-            metrics=model.table.columns,
-        )
-        w.view.schedule_save()
 
     @Slot(int, int, int)
     def _on_section_resized(self, _section: int, _old: int, _new: int) -> None:

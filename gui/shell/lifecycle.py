@@ -30,6 +30,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QStyledItemDelegate, QWidget
 
+from matchlight.core.analysis.language import LanguageFlags, language_flags
 from matchlight.core.analysis.textsearch import SearchColumn
 from matchlight.core.io.inputs import Comparison, InputError
 from matchlight.core.io.specs import ComparisonSpecs
@@ -40,6 +41,7 @@ from matchlight.core.scoring.engine import empty_table
 from matchlight.core.scoring.results import ScoreChunk, ScoreTable
 from matchlight.core.session.comparison import ComparisonSession
 from matchlight.core.text.corpus import CorpusText
+from matchlight.gui.charts.jobs import BackgroundJob
 from matchlight.gui.highlight.detailcache import DetailCache, compute_ahead
 from matchlight.gui.shell.fonts import missing_fonts, script_samples
 from matchlight.gui.state.session import SessionModel
@@ -62,6 +64,8 @@ __all__ = ["FIRST_SCREEN_ROWS", "ComparisonLifecycle", "comparison_name"]
 FIRST_SCREEN_ROWS = 64
 #: How long after the table's first paint was scheduled the detail pane is filled.
 REVEAL_DETAIL_MS = 30
+#: How long after the detail pane is filled the language check starts (off the GUI thread).
+LANGUAGE_CHECK_MS = 200
 #: Pages of the window's central stack.
 WELCOME_PAGE, COMPARISON_PAGE, READING_PAGE = 0, 1, 2
 
@@ -124,6 +128,15 @@ class ComparisonLifecycle(QObject):
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(120)
         self._refresh_timer.timeout.connect(self._on_refresh_timeout)
+        #: Outputs in another language, outputs copying the source (core.analysis.language):
+        #: checked in the background once the comparison is shown; None until then.
+        self.language: LanguageFlags | None = None
+        self._language_job = BackgroundJob(self, name="matchlight-language")
+        self._language_job.finished.connect(self._on_language_checked)
+        self._language_timer = QTimer(self)
+        self._language_timer.setSingleShot(True)
+        self._language_timer.setInterval(LANGUAGE_CHECK_MS)
+        self._language_timer.timeout.connect(self._check_language)
         scoring.scoring_started.connect(self._on_scoring_started)
         scoring.progress_changed.connect(self._on_progress_changed)
         scoring.chunk_ready.connect(self._on_chunk_ready)
@@ -406,6 +419,7 @@ class ComparisonLifecycle(QObject):
             metrics=table.columns,
         )
         w.summary.set_table(table)
+        self._set_language(None)  # the check of the comparison shown before is stale
         w.comparison_docks.set_session(self.session)
         w.set_systems(text.system_names, core.baseline)
         w.pages.setCurrentIndex(COMPARISON_PAGE)
@@ -453,6 +467,7 @@ class ComparisonLifecycle(QObject):
             delegate.deleteLater()
         attempt(lambda: w.filter_bar.set_proxy(None, text_columns=(), systems=(), metrics=()))
         attempt(lambda: w.summary.set_table(None))
+        attempt(lambda: self._set_language(None))
         attempt(lambda: w.detail_pane.show_row(None))
         attempt(w.warnings.clear)
         if cache is not None:
@@ -490,6 +505,39 @@ class ComparisonLifecycle(QObject):
         self.show_current_detail()
         for widget in self._revealed_last():
             widget.setUpdatesEnabled(True)
+        self._language_timer.start()
+
+    # -- the language check --------------------------------------------------------------------
+
+    @Slot()
+    def _check_language(self) -> None:
+        """Flag outputs in another language and outputs copying the source, in a worker thread
+        (reading py3langid's model takes seconds the first time)."""
+        core = self.core
+        if core is None:
+            return
+        text, source = core.text, core.source
+
+        def work(cancelled: Callable[[], bool], progress: Callable[[float], None]) -> object:
+            return language_flags(text, source, cancelled=cancelled, progress=progress)
+
+        self._language_job.start(work)
+
+    def _set_language(self, flags: LanguageFlags | None) -> None:
+        if flags is None:  # a run still going, or about to start, is for the one before
+            self._language_timer.stop()
+            self._language_job.cancel()
+        self.language = flags
+        self.window.filter_bar.set_language_flags(flags)
+        self.window.summary.set_language_flags(flags)
+
+    @Slot(object)
+    def _on_language_checked(self, flags: object) -> None:
+        core = self.core
+        if not isinstance(flags, LanguageFlags) or core is None:
+            return
+        if flags.systems == core.system_names and flags.n_segments == core.n_segments:
+            self._set_language(flags)
 
     # -- scoring -------------------------------------------------------------------------------
 
@@ -665,6 +713,7 @@ class ComparisonLifecycle(QObject):
     def shutdown(self) -> None:
         """The window closes: stop reading and scoring; nothing waits for the read's thread."""
         self.cancel_reading()
+        self._language_job.shutdown()
         self.scoring.shutdown()
         if self.detail_cache is not None:
             self.detail_cache.shutdown()

@@ -70,6 +70,7 @@ from matchlight.gui.shell.lifecycle import (
 from matchlight.gui.shell.menus import build_actions, build_menus
 from matchlight.gui.shell.progress import ProgressStrip
 from matchlight.gui.shell.qtfix import guard_none_refcount
+from matchlight.gui.shell.screenfit import place_window
 from matchlight.gui.shell.sessionfiles import SessionFiles
 from matchlight.gui.shell.viewcontrol import ViewControl
 from matchlight.gui.shell.viewstate import ViewState
@@ -135,7 +136,7 @@ class MainWindow(QMainWindow):
         self._closed = False
         self.setWindowTitle(APP_NAME)
         self.setAcceptDrops(True)
-        self.resize(1400, 900)
+        place_window(self)  # the docks are sized for the window's size
 
         self.controller = controller or ScoringController(self)
         self.lifecycle = ComparisonLifecycle(self, self.controller)
@@ -159,9 +160,7 @@ class MainWindow(QMainWindow):
         self.view.apply_zoom()
         self.update_actions()
 
-        geometry = self.settings.value(GEOMETRY_KEY)
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
+        place_window(self, self.settings.value(GEOMETRY_KEY))
         state = self.settings.value(STATE_KEY)
         if isinstance(state, QByteArray):
             self.restoreState(state)

@@ -122,7 +122,7 @@ class SessionFiles(QObject):
         self.controller.editable = lambda: not self._read_only
         self.controller.settings_changed.connect(self._on_settings_changed)
         annotations.transfer.store_of = lambda: self._store
-        annotations.transfer.inputs_of = self.recorded_inputs
+        annotations.transfer.inputs_reader = self.inputs_reader
         annotations.ui.folder = self._folder
 
         self._state_timer = self._timer(STATE_DELAY_MS, self._save_state, single=True)
@@ -370,6 +370,14 @@ class SessionFiles(QObject):
             raise SessionError("no comparison is open")
         specs = core.specs or specs_of_comparison(core.comparison)
         return inputs_for(specs, core.reference_names, core.system_names)
+
+    def inputs_reader(self) -> Callable[[], tuple[SessionInput, ...]]:
+        """A call, for a worker, that gives the inputs as the session records them (hashing the
+        files when there is no session yet)."""
+        if self._store is not None:
+            recorded = self._store.inputs()
+            return lambda: recorded
+        return self._hash_inputs
 
     def recorded_inputs(self) -> tuple[SessionInput, ...]:
         """The inputs as the session records them (hashed now when there is no session yet)."""

@@ -116,6 +116,21 @@ class Harness:
         self.qtbot.waitUntil(lambda: not self.s.is_reading_file(), timeout=TIMEOUT)
         return self.s.is_opening()
 
+    def import_annotations(self, path: Path, fmt: str, **kwargs):
+        """Import a file of pre-annotations (read in a worker) and wait: its ImportResult, or
+        None when it was refused (the reason is in :attr:`errors`)."""
+        transfer = self.a.transfer
+        with self.qtbot.waitSignal(transfer.import_finished, timeout=TIMEOUT) as blocker:
+            transfer.import_annotations(path, fmt, **kwargs)
+        return blocker.args[0]
+
+    def agreement_with(self, path: Path):
+        """Agreement with another session (computed in a worker): the report, or None."""
+        transfer = self.a.transfer
+        with self.qtbot.waitSignal(transfer.agreement_finished, timeout=TIMEOUT) as blocker:
+            transfer.agreement_with(path)
+        return blocker.args[0]
+
     def open(self, specs: ComparisonSpecs) -> None:
         with self.qtbot.waitSignal(self.window.controller.scoring_finished, timeout=TIMEOUT):
             assert self.window.open_specs(specs), self.errors

@@ -30,8 +30,13 @@ from matchlight.core.annotation.offsets import snap_point, utf16_length
 from matchlight.core.annotation.typology import AnnotationMode
 from matchlight.core.annotation.workspace import AnnotationQuery
 from matchlight.core.session.store import SessionStore
+from matchlight.gui.annotate.agreementdialog import (
+    AGREEMENT_HEADERS,
+    AgreementDialog,
+    agreement_rows,
+)
 from matchlight.gui.annotate.controller import AnnotationController
-from matchlight.gui.annotate.dialogs import AgreementDialog, agreement_rows, guess_format
+from matchlight.gui.annotate.dialogs import guess_format
 from matchlight.gui.annotate.keys import SHORTCUTS, annotation_shortcuts
 from matchlight.gui.annotate.painting import SEVERITY_COLORS, range_rects, span_style
 from tests.gui.annotate.annotatekit import (
@@ -388,7 +393,7 @@ def test_xcomet_import_is_reviewed_with_enter_and_backspace(small, tmp_path):
     ]
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     assert guess_format(str(path)) == "xcomet-jsonl"
-    result = small.a.transfer.import_annotations(path, "xcomet-jsonl", system="A")
+    result = small.import_annotations(path, "xcomet-jsonl", system="A")
     expected = import_xcomet(path, lines=c.lines(), system="A")
     assert [(s.start, s.end, s.severity) for s in result.spans] == [
         (s.start, s.end, s.severity) for s in expected.spans
@@ -427,7 +432,7 @@ def test_mqm_tsv_and_esa_imports(small, tmp_path):
     ]
     tsv.write_text(header + "".join(rows), encoding="utf-8")
     assert guess_format(str(tsv)) == "wmt-mqm-tsv"
-    small.a.transfer.import_annotations(tsv, "wmt-mqm-tsv")
+    small.import_annotations(tsv, "wmt-mqm-tsv")
     spans = c.workspace.spans("B", 0)
     assert [(s.text, s.status, s.annotator) for s in spans] == [
         ("carpet", Status.UNDECIDED, "rater1")
@@ -459,7 +464,7 @@ def test_mqm_tsv_and_esa_imports(small, tmp_path):
     }
     esa.write_text(json.dumps(record) + "\n", encoding="utf-8")
     assert guess_format(str(esa)) == "wmt24-esa-jsonl"
-    small.a.transfer.import_annotations(esa, "wmt24-esa-jsonl")
+    small.import_annotations(esa, "wmt24-esa-jsonl")
     (span,) = c.workspace.spans("A", 5)
     assert span.text == "bread" and span.status is Status.UNDECIDED
     assert c.workspace.score("A", 5, annotator="esa1").score == 66.0
@@ -522,7 +527,7 @@ def test_agreement_with_a_second_annotator(qtbot, small, tmp_path, save_shot):
         o.add_span(start=0, end=2, severity="minor", category="Style", segment=3, system=0)
         theirs = tmp_path / "second.matchlight"
         other.s.save_session_as(theirs)
-        report = small.a.transfer.agreement_with(theirs)
+        report = small.agreement_with(theirs)
         with SessionStore.open_copy_read_only(theirs) as copy:
             want = agreement(
                 c.workspace.spans(), copy.spans(), c.workspace.scores(), copy.segment_scores()
@@ -533,14 +538,16 @@ def test_agreement_with_a_second_annotator(qtbot, small, tmp_path, save_shot):
         assert report.per_system["A"].exact_f1 == pytest.approx(1 / 3)
         assert report.per_system["A"].position_f1 == pytest.approx(2 / 3)
         rows = agreement_rows(report)
-        assert rows[-1][0] == "all systems" and rows[-1][3] == f"{want.overall.exact_f1:.3f}"
+        exact = AGREEMENT_HEADERS.index("All (exact) F1")
+        assert rows[-1][0] == "all systems" and rows[-1][exact] == f"{want.overall.exact_f1:.3f}"
         dialog = AgreementDialog(report, str(theirs), small.window)
         dialog.show()
-        assert dialog.table.item(0, 3).text() == rows[0][3]
+        assert dialog.table.item(0, exact).text() == rows[0][exact]
         save_shot(dialog, "annotate-agreement-dialog")
         dialog.close()
         assert want.correlations["A"].n == 3
-        assert rows[0][8] == f"{want.correlations['A'].pearson:.3f}" == "-0.500"
+        pearson = AGREEMENT_HEADERS.index("MQM Pearson r")
+        assert rows[0][pearson] == f"{want.correlations['A'].pearson:.3f}" == "-0.500"
     finally:
         other.window.close()
 
@@ -558,7 +565,7 @@ def test_agreement_refuses_sessions_of_other_files(qtbot, small, tmp_path):
         other.s.save_session_as(theirs)
     finally:
         other.window.close()
-    assert small.a.transfer.agreement_with(theirs) is None
+    assert small.agreement_with(theirs) is None
     assert "different files" in h.errors[-1][0] and "A" in h.errors[-1][1]
 
 

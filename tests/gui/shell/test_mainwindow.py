@@ -419,7 +419,7 @@ def test_highlight_mode_and_baseline(qtbot, harness):
         window.model.headerData(c, Qt.Orientation.Horizontal)
         for c in window.model.columns_of_kind("delta")
     ]
-    assert headers == ["fluent ΔBLEU", "literal ΔBLEU", "fluent ΔR-L", "literal ΔR-L"]
+    assert headers == ["fluent ΔBLEU", "fluent ΔR-L", "literal ΔBLEU", "literal ΔR-L"]
     window.ref_system_combo.setCurrentIndex(2)
     assert window.delegate.reference_system() == 1
 
