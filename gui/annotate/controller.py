@@ -926,8 +926,8 @@ class AnnotationController(QObject):
                 view = self.host.detail_pane.hypothesis_view(system)
             except IndexError:
                 return
-            if not view.hasFocus():
-                return  # a new row's text was put in; only the user's cursor picks a system
+            if not view.hasFocus() or self.host.detail_pane.rendering():
+                return  # a row's text was put in; only the user's cursor picks a system
             self._set_system(system)
         try:
             focused = self.host.detail_pane.hypothesis_view(system).hasFocus()

@@ -293,6 +293,7 @@ class DetailPane(QWidget):
         self._hover_span: tuple[int, int, int] | None = None
         self._linked: dict[int, list[Span]] = {}
         self._hyp_ranges: list[tuple[list[Range], list[int]]] = []
+        self._rendering = False
         self._links: dict[tuple[int, int], Sequence[tuple[Span, Span]]] = {}
         self._overlay: HypothesisOverlay | None = None
 
@@ -681,7 +682,18 @@ class DetailPane(QWidget):
             self.hover_at(*hover)
         self.rendered.emit()
 
+    def rendering(self) -> bool:
+        """Whether the texts are being put in now (a cursor moved by that is not the user's)."""
+        return self._rendering
+
     def _render_views(self) -> None:
+        self._rendering = True
+        try:
+            self._fill_views()
+        finally:
+            self._rendering = False
+
+    def _fill_views(self) -> None:
         detail = self._detail
         self._hyp_ranges = []
         self._links = {}
