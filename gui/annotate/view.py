@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QRectF, QSize, Qt, Signal, Slot
+from PySide6.QtCore import QByteArray, QEvent, QRectF, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
     QCloseEvent,
     QColor,
@@ -72,7 +72,7 @@ __all__ = ["AnnotationView", "elide_lines"]
 
 GEOMETRY_KEY = "annotation/view-geometry"
 #: The neighbours shown on each side of the segment, at most (fewer when they do not fit).
-CONTEXT = 5
+CONTEXT = 8
 #: Lines of a neighbour's text shown (the rest is elided).
 CONTEXT_LINES = 2
 _TOOLS_WIDTH = 430
@@ -249,6 +249,11 @@ class AnnotationView(QWidget):
         c.target_changed.connect(self.refresh)
         c.annotations_changed.connect(self._on_annotations_changed)
         c.draft_changed.connect(self._on_draft_changed)
+        # One click or key says "draft changed" several times; the tools are redrawn once.
+        self._draft_timer = QTimer(self)
+        self._draft_timer.setSingleShot(True)
+        self._draft_timer.setInterval(0)
+        self._draft_timer.timeout.connect(self._on_draft_timer)
         c.settings_changed.connect(self.refresh)
         c.message_changed.connect(self._on_message)
         host.detail_pane.rendered.connect(self._on_pane_rendered)
@@ -719,6 +724,11 @@ class AnnotationView(QWidget):
 
     @Slot()
     def _on_draft_changed(self) -> None:
+        if self.isVisible():
+            self._draft_timer.start()
+
+    @Slot()
+    def _on_draft_timer(self) -> None:
         if self.isVisible():
             self.tools.refresh_draft()
 

@@ -10,6 +10,7 @@ follows the pane (another row, another mode) and holds nothing of its own.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from matchlight.core.metrics.base import Range
@@ -31,6 +32,7 @@ class EvidenceView(QWidget):
         self._pane = pane
         self._segment: int | None = None
         self._system: int | None = None
+        self._stale = True
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
@@ -58,9 +60,15 @@ class EvidenceView(QWidget):
         self.refresh()
 
     def set_target(self, segment: int | None, system: int | None) -> None:
-        """Show the evidence of ``system``'s output of ``segment`` (once the pane shows it)."""
+        """Show the evidence of ``system``'s output of ``segment`` (once the pane shows it;
+        while hidden, when it is shown again)."""
         if (segment, system) != (self._segment, self._system):
             self._segment, self._system = segment, system
+            self.refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
             self.refresh()
 
     def output_ranges(self) -> list[Range]:
@@ -83,6 +91,10 @@ class EvidenceView(QWidget):
 
     @Slot()
     def refresh(self) -> None:
+        if not self.isVisible():
+            self._stale = True  # filled when it is shown: the annotator asked for it
+            return
+        self._stale = False
         detail = self._shown()
         pane = self._pane
         ready = detail is not None and self._system is not None
