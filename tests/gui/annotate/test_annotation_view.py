@@ -6,6 +6,7 @@ Escape, the metric evidence, and how it looks at 1280×720 (light and dark, MQM 
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QInputDialog, QWidget
 
-from matchlight.core.annotation.interchange import import_mqm_tsv
+from matchlight.core.annotation.interchange import import_mqm_tsv, read_segment_ids
 from matchlight.core.annotation.model import Severity, Side, Status
 from matchlight.core.annotation.offsets import word_edge
 from matchlight.core.annotation.typology import AnnotationMode
@@ -36,6 +37,7 @@ from tests.gui.annotate.annotatekit import (
     write_lines,
 )
 from tests.gui.conftest import grab_settled
+from tests.kit import needs
 
 SHOTS = Path("/tmp/matchlight-shots/annoview")
 
@@ -215,6 +217,28 @@ def test_the_detail_pane_scrolls_to_the_output_being_annotated(small):
     view = pane.hypothesis_view(1)
     top = view.mapTo(scroll.viewport(), QPoint(0, 0)).y()
     assert 0 <= top < scroll.viewport().height()
+
+
+def test_a_new_mode_keeps_the_system_under_annotation(small):
+    """The pane's texts put in again (a mode change resets the table) moved the cursor of the
+    output holding the focus, and that picked its system as if the annotator had."""
+    h, c = small, small.c
+    h.select_row(1)
+    assert QApplication.focusWidget() is h.view(0)  # the keyboard in A's output of the pane
+    c.set_system(1)  # B, chosen in the table
+    h.a.actions.esa_action.trigger()
+    h.settle()
+    assert c.mode is AnnotationMode.ESA and c.system == 1
+    view = open_view(h)
+    assert view.system_combo.currentText() == "B"
+    assert view.target_text.plain_text() == SYSTEM_B[1]
+    # The user's own cursor in A's output of the pane still picks A.
+    view.close()
+    activate(h.window)
+    h.view(0).setFocus()
+    assert h.view(0).hasFocus()
+    key(h.view(0), Qt.Key.Key_Home)
+    assert c.system == 0
 
 
 # -- selecting as translators do -------------------------------------------------------------------
@@ -755,6 +779,143 @@ def test_screenshots_at_1280_by_720(wmt22, theme, mode):
             settle()
             shoot(view, f"view-evidence-{theme}")
             assert view.scroll.verticalScrollBar().maximum() == 0
+    finally:
+        apply_theme("system")
+        settle()
+
+
+# -- the published WMT21 TED zh-en MQM file: Chinese sources, errors marked on them -------------
+
+
+TED = SHARED_DATA / "wmt21-ted-zh-en-mqm"
+TED_SYSTEMS = ("Facebook-AI", "Online-W", "NiuTrans", "metricsystem1")
+
+
+def ted_rows() -> list[dict[str, str]]:
+    path = TED / "human" / "mqm_ted_zhen.tsv"
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+@pytest.fixture
+def ted(harness):
+    """Four systems of the TED file, its talks loaded as ``docid``, its MQM spans imported
+    (seg_id looked up in segid.txt)."""
+    h = harness
+    h.open(
+        ComparisonSpecs(
+            source=InputSpec(path=str(TED / "src.txt")),
+            references=(InputSpec(path=str(TED / "ref.txt"), name="refB"),),
+            systems=tuple(InputSpec(path=str(TED / f"sys.{n}.txt"), name=n) for n in TED_SYSTEMS),
+        )
+    )
+    core = h.window.lifecycle.core
+    core.set_labels(
+        LabelImport.from_column(read_labels(str(TED / "docid.txt"), n_segments=core.n_segments))
+    )
+    settle()
+    result = h.import_annotations(
+        TED / "human" / "mqm_ted_zhen.tsv", "wmt-mqm-tsv", segment_ids=TED / "segid.txt"
+    )
+    assert result is not None and not h.errors, h.errors
+    return h
+
+
+@needs(TED)
+def test_chinese_source_errors_of_the_published_file(ted, tmp_path):
+    h, c = ted, ted.c
+    ids = read_segment_ids(TED / "segid.txt")
+    talks = (TED / "docid.txt").read_text(encoding="utf-8").splitlines()
+    row = next(r for r in ted_rows() if r["system"] == "Online-W" and "<v>" in r["source"])
+    segment = ids.index(row["seg_id"])
+    marked = re.search("<v>(.*?)</v>", row["source"]).group(1)
+    assert c.go_to_segment(segment)
+    c.set_system(TED_SYSTEMS.index("Online-W"))
+    view = open_view(h)
+    # The system named, the segment in its talk, the talk's neighbours around it.
+    assert view.system_combo.currentText() == "Online-W"
+    assert view.target_caption.text() == "Online-W — the output you annotate"
+    talk = [i for i, t in enumerate(talks) if t == talks[segment]]
+    assert view.doc_caption.text() == (
+        f"Document {talks[segment]} (docid) · segment {talk.index(segment) + 1} of "
+        f"{len(talk)} there"
+    )
+    shown = [r.segment for r in (*view.before_rows, *view.after_rows) if r.isVisible()]
+    assert shown and set(shown) <= set(talk) - {segment}
+    source = c.text_of(segment, TED_SYSTEMS.index("Online-W"), Side.SOURCE)
+    assert view.source_text.plain_text() == source
+    # The source error of the file is on the source, undecided; chosen, it is selected there.
+    errors = view.tools.errors
+    items = [errors.topLevelItem(i) for i in range(errors.topLevelItemCount())]
+    (item,) = [i for i in items if i.text(0) == f"? source: {marked}"]
+    errors.itemClicked.emit(item, 0)
+    settle()
+    assert selected(c) == (Side.SOURCE, marked)
+    h.key(Qt.Key.Key_Return, widget=view.source_text)
+    (imported,) = [s for s in c.target_spans() if s.side is Side.SOURCE]
+    assert imported.status is Status.CONFIRMED and imported.text == marked
+    # Click the first and the last character of a Chinese source error: each is a unit.
+    start = next(
+        i
+        for i in range(len(source) - 3)
+        if all("\u4e00" <= ch <= "\u9fff" for ch in source[i : i + 3])
+        and not imported.start <= i < imported.end + 3
+        and not i <= imported.start < i + 3
+    )
+    click(view.source_text, start)
+    assert selected(c) == (Side.SOURCE, source[start])
+    click(view.source_text, start + 2)
+    assert selected(c) == (Side.SOURCE, source[start : start + 3])
+    h.key("1", widget=view.source_text)  # Accuracy
+    h.key("m", widget=view.source_text)
+    h.key(Qt.Key.Key_Return, widget=view.source_text)
+    (made,) = [s for s in c.target_spans() if s.side is Side.SOURCE and s.id != imported.id]
+    assert (made.start, made.end, made.category, made.severity, made.status) == (
+        start,
+        start + 3,
+        "Accuracy",
+        Severity.MINOR,
+        Status.CONFIRMED,
+    )
+    # Exported as WMT MQM TSV, the source marked with <v> where each error is.
+    path = tmp_path / "ted.tsv"
+    assert h.a.transfer.export_annotations(path, "wmt-mqm-tsv") == path
+    with path.open(encoding="utf-8", newline="") as handle:
+        written = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+    mine = [
+        r
+        for r in written
+        if r["system"] == "Online-W" and r["seg_id"] == row["seg_id"] and "<v>" in r["source"]
+    ]
+    assert sorted(r["source"] for r in mine) == sorted(
+        source[: s.start] + "<v>" + source[s.start : s.end] + "</v>" + source[s.end :]
+        for s in (imported, made)
+    )
+
+
+@needs(TED)
+@pytest.mark.parametrize(("mode", "theme"), [("mqm", "light"), ("esa", "dark")])
+def test_screenshots_of_chinese_to_english(ted, mode, theme):
+    h, c = ted, ted.c
+    row = next(r for r in ted_rows() if r["system"] == "Online-W" and "<v>" in r["source"])
+    segment = read_segment_ids(TED / "segid.txt").index(row["seg_id"])
+    assert c.go_to_segment(segment)
+    c.set_system(TED_SYSTEMS.index("Online-W"))
+    if mode == "esa":
+        h.a.actions.esa_action.trigger()
+    view = open_view(h)
+    apply_theme(theme)
+    try:
+        settle()
+        target = view.target_text
+        click(target, 0)
+        settle()
+        assert view.size().width() == 1280 and view.size().height() == 720
+        assert view.scroll.verticalScrollBar().maximum() == 0
+        for widget in (target, view.source_text, view.system_combo, view.tools.done_button):
+            assert shown_in(widget, view), widget.objectName()
+        assert view.system_combo.currentText() == "Online-W"
+        shoot(view, f"view-zhen-{mode}-{theme}")
     finally:
         apply_theme("system")
         settle()
