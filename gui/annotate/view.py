@@ -25,9 +25,10 @@ the controller, the workspace and the comparison, again whenever they say they c
 from __future__ import annotations
 
 import contextlib
+import math
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QRectF, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QByteArray, QEvent, QPointF, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
     QCloseEvent,
     QColor,
@@ -114,17 +115,37 @@ def _boundary(index: Utf16Index, position: int) -> int:
         return position - 1
 
 
+def line_height(text: str, font: Any) -> float:
+    """The height of a line of ``text`` in ``font``: a line of Chinese or Japanese falls back
+    to a font with a taller line than the Latin one."""
+    spacing = float(QFontMetrics(font).lineSpacing())
+    if not text or text.isascii():
+        return spacing
+    layout = QTextLayout(text, font)
+    layout.beginLayout()
+    line = layout.createLine()
+    line.setLineWidth(1_000_000)
+    layout.endLayout()
+    return max(line.height(), spacing)
+
+
 class _ContextText(QWidget):
-    """A neighbour's text, at most :data:`CONTEXT_LINES` lines, elided."""
+    """A neighbour's text, at most :data:`CONTEXT_LINES` lines, elided; as tall as that many
+    lines of its script."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._text = ""
         self._shown = ""
+        self._line = line_height("", self.font())
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
     def set_text(self, text: str) -> None:
         self._text = text
+        line = line_height(text, self.font())
+        if line != self._line:
+            self._line = line
+            self.updateGeometry()
         self._elide()
         self.update()
 
@@ -135,7 +156,7 @@ class _ContextText(QWidget):
         self._shown = elide_lines(self._text, max(1, self.width() - 4), CONTEXT_LINES, self.font())
 
     def sizeHint(self) -> QSize:
-        return QSize(200, CONTEXT_LINES * self.fontMetrics().lineSpacing() + 4)
+        return QSize(200, math.ceil(CONTEXT_LINES * self._line) + 4)
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
@@ -144,15 +165,29 @@ class _ContextText(QWidget):
         super().resizeEvent(event)
         self._elide()
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._line = line_height(self._text, self.font())
+            self.updateGeometry()
+
     def paintEvent(self, event: QPaintEvent) -> None:
+        # Laid out as elide_lines measured it: the same lines, each at its own height.
+        layout = QTextLayout(self._shown, self.font())
+        layout.beginLayout()
+        y = 2.0
+        while True:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(max(1, self.width() - 4))
+            line.setPosition(QPointF(2, y))
+            y += line.height()
+        layout.endLayout()
         painter = QPainter(self)
+        painter.setClipRect(self.rect())
         painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
-        painter.drawText(
-            QRectF(self.rect().adjusted(2, 2, -2, -2)),
-            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-            | int(Qt.TextFlag.TextWordWrap),
-            self._shown,
-        )
+        layout.draw(painter, QPointF(0, 0))
         painter.end()
 
 
@@ -638,18 +673,18 @@ class AnnotationView(QWidget):
             return
         layout = self.doc_body.layout()
         room = self.scroll.viewport().height() - self.current.sizeHint().height() - 8
-        row_height = self.before_rows[0].sizeHint().height() + (
-            layout.spacing() if layout is not None else 0
-        )
-        # Nearest first: the one just before, the one just after, then the next ones out.
+        spacing = layout.spacing() if layout is not None else 0
+        # Nearest first: the one just before, the one just after, then the next ones out; a
+        # row of a script with taller lines (Chinese, Japanese) takes more room.
         order = []
         for k in range(CONTEXT):
             order += [self.before_rows[CONTEXT - 1 - k], self.after_rows[k]]
         for row in order:
-            fits = row.segment >= 0 and room >= row_height
+            height = row.sizeHint().height() + spacing
+            fits = row.segment >= 0 and room >= height
             row.setVisible(fits)
             if fits:
-                room -= row_height
+                room -= height
 
     def _document_index(self) -> DocumentIndex:
         core = self.controller.comparison_session

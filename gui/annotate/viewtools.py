@@ -371,7 +371,7 @@ class ToolsPanel(QWidget):
             self.sub_caption.setText(
                 f"{top}: no sub-categories"
                 if node is not None
-                else "Sub-categories: choose a category (its number again steps through them)"
+                else "Sub-categories: choose a category first"
             )
             return
         number = self.controller.categories().index(top) + 1
