@@ -171,6 +171,31 @@ def test_the_segment_with_its_source_and_its_documents_neighbours(small):
     assert shown == [0, 1, 3, 4, 5]
 
 
+def test_ctrl_shift_a_opens_the_view_on_the_current_output(small):
+    h, c = small, small.c
+    h.select_row(4)
+    c.set_system(1)
+    window = h.window
+    window.table_view.setFocus()
+    view = h.a.ui.view
+    assert not view.isVisible()
+    h.key(
+        Qt.Key.Key_A,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+        widget=window.table_view,
+    )
+    settle()
+    assert view.isVisible() and c.selecting.surface is view
+    assert view.system_combo.currentText() == "B"
+    assert view.target_text.plain_text() == SYSTEM_B[4]
+    assert view.windowTitle() == "Annotate B, segment 5 — Matchlight"
+    assert QApplication.focusWidget() is view.target_text
+    # Closed, the annotator selects in the detail pane again.
+    view.close()
+    settle()
+    assert c.selecting.surface is c.selecting.pane_surface
+
+
 def test_switching_system_or_segment_brings_the_output_into_view(small):
     h, c = small, small.c
     h.select_row(0)
