@@ -6,12 +6,13 @@ Escape, the metric evidence, and how it looks at 1280×720 (light and dark, MQM 
 from __future__ import annotations
 
 import csv
+import math
 import re
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QMouseEvent
+from PySide6.QtGui import QMouseEvent, QTextLayout
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QInputDialog, QWidget
 
@@ -24,6 +25,7 @@ from matchlight.core.io.inputs import InputSpec
 from matchlight.core.io.labels import read_labels
 from matchlight.core.session.imported import LabelImport
 from matchlight.core.session.store import SessionStore
+from matchlight.gui.annotate.viewcontext import CONTEXT_LINES, ContextText, line_height
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs
 from matchlight.gui.shell.theme import apply_theme
 from tests.conftest import SHARED_DATA
@@ -194,6 +196,35 @@ def test_ctrl_shift_a_opens_the_view_on_the_current_output(small):
     view.close()
     settle()
     assert c.selecting.surface is c.selecting.pane_surface
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我希望大家能花点时间考虑一个非常简单的事实那就是，到目前为止，我们对宇宙的大部分了解都来自于光。"
+        * 3,
+        "The committee approved the budget for the coming year after a long debate. " * 6,
+    ],
+)
+def test_a_neighbour_is_cut_to_two_lines_it_has_room_for(qtbot, text):
+    """Elided to what two lines hold, ending in "…", and as tall as those lines are in its
+    script (a Chinese line falls back to a taller font than a Latin one)."""
+    row = ContextText()
+    qtbot.addWidget(row)
+    row.resize(300, 40)
+    row.set_text(text)
+    shown = row.shown_text()
+    assert shown.endswith("…") and text.startswith(shown[:-1].rstrip())
+    layout = QTextLayout(shown, row.font())
+    layout.beginLayout()
+    heights = []
+    while (line := layout.createLine()).isValid():
+        line.setLineWidth(row.width() - 4)
+        heights.append(line.height())
+    layout.endLayout()
+    assert len(heights) == CONTEXT_LINES
+    assert row.sizeHint().height() >= sum(heights)
+    assert row.sizeHint().height() == math.ceil(CONTEXT_LINES * line_height(text, row.font())) + 4
 
 
 def test_switching_system_or_segment_brings_the_output_into_view(small):
