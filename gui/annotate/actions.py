@@ -2,14 +2,18 @@
 
 Every shortcut of :data:`~gui.annotate.keys.SHORTCUTS` becomes a QAction that calls the
 controller; the digits pick categories; the single-key actions act only while the table, the
-detail pane or the annotation panel has the focus (:meth:`AnnotationActions.attach_keys`), so
-typing in a search field never annotates. Undo and Redo work in the whole window and name the
-step they undo.
+detail pane, the annotation panel or the annotation view has the focus
+(:meth:`AnnotationActions.attach_keys`), so typing in a search field never annotates. Undo,
+Redo, Go to segment and the annotation view work in the whole window (and in the annotation
+view's); Undo and Redo name the step they undo. Keys whose meaning depends on where the focus is
+(Enter, Backspace, Escape, F2, E, Ctrl+G) ask the annotation view when the keyboard is in it,
+else the panel.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QAction, QKeySequence
@@ -27,7 +31,8 @@ __all__ = ["AnnotationActions"]
 
 #: The Annotate menu's groups of shortcut names, separated by lines.
 _MENU = (
-    ("focus_text",),
+    ("annotation_view", "evidence", "go_to_segment"),
+    ("focus_text", "focus_source"),
     ("minor", "major", "critical"),
     ("confirm", "remove", "note", "cancel"),
     ("next_span", "previous_span"),
@@ -37,7 +42,9 @@ _MENU = (
     ("undo", "redo"),
 )
 #: The actions that work wherever the focus is in the window.
-_WINDOW_WIDE = ("undo", "redo")
+_WINDOW_WIDE = ("undo", "redo", "go_to_segment", "annotation_view")
+#: The actions of the annotation view alone.
+_VIEW_ONLY = ("evidence",)
 
 
 class AnnotationActions(QObject):
@@ -48,14 +55,17 @@ class AnnotationActions(QObject):
         self.controller = controller
         self._review: AnnotationReview | None = None
         c = controller
+        #: The annotation feature's widgets (gui.annotate.install.AnnotationUi), once built.
+        self.ui: Any = None
         slots: dict[str, Callable[[], object]] = {
             "focus_text": c.focus_text,
+            "focus_source": c.focus_source,
             "minor": lambda: c.set_severity(Severity.MINOR),
             "major": lambda: c.set_severity(Severity.MAJOR),
             "critical": lambda: c.set_severity(Severity.CRITICAL),
             "confirm": self._on_confirm_key,
             "remove": self._on_remove_key,
-            "cancel": c.cancel,
+            "cancel": self._on_cancel_key,
             "note": self._on_note_key,
             "done": c.mark_done,
             "score": self._on_score_key,
@@ -69,6 +79,9 @@ class AnnotationActions(QObject):
             "previous_unannotated": lambda: c.next_unannotated(-1),
             "undo": c.undo,
             "redo": c.redo,
+            "go_to_segment": self._on_go_to_key,
+            "annotation_view": self._on_view_key,
+            "evidence": self._on_evidence_key,
         }
         #: Actions by shortcut name.
         self.actions: dict[str, QAction] = {}
@@ -114,7 +127,9 @@ class AnnotationActions(QObject):
 
     def key_actions(self) -> list[QAction]:
         """The single-key actions, for the widgets in whose focus they act."""
-        single = [a for n, a in self.actions.items() if n not in _WINDOW_WIDE]
+        single = [
+            a for n, a in self.actions.items() if n not in _WINDOW_WIDE and n not in _VIEW_ONLY
+        ]
         return single + self.category_actions
 
     def attach_keys(self, widget: QWidget) -> None:
@@ -122,6 +137,17 @@ class AnnotationActions(QObject):
         for action in self.key_actions():
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             widget.addAction(action)
+
+    def attach_view(self, view: QWidget) -> None:
+        """The annotation view (a window of its own): the annotation keys, its own keys, and
+        the window-wide ones work in it."""
+        self.attach_keys(view)
+        for name in _VIEW_ONLY:
+            action = self.actions[name]
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            view.addAction(action)
+        for name in _WINDOW_WIDE:
+            view.addAction(self.actions[name])
 
     def build_menu(self, menu: QMenu) -> None:
         """The Annotate menu: every annotation command with its key."""
@@ -169,31 +195,65 @@ class AnnotationActions(QObject):
         if isinstance(action, QAction):
             self.controller.pick_category(int(action.data()))
 
+    def _widgets(self) -> Any:
+        """What a key whose meaning depends on the focus asks: the annotation view while the
+        keyboard is in it (or it is where the annotator selects), else the panel."""
+        c = self.controller
+        view = c.view
+        inside = view is not None and view.isVisible()
+        if inside and (view.has_focus_inside() or c.selecting.surface is view):
+            return view
+        return c.panel
+
     @Slot()
     def _on_confirm_key(self) -> None:
-        panel = self.controller.panel
-        if panel is not None and panel.take_return():
+        widgets = self._widgets()
+        if widgets is not None and widgets.take_return():
             return
         self.controller.confirm()
 
     @Slot()
     def _on_remove_key(self) -> None:
-        panel = self.controller.panel
-        if panel is not None and panel.take_remove():
+        widgets = self._widgets()
+        if widgets is not None and widgets.take_remove():
             return
         self.controller.remove()
 
     @Slot()
+    def _on_cancel_key(self) -> None:
+        view = self.controller.view
+        if view is not None and view.isVisible() and view.take_escape():
+            return
+        self.controller.cancel()
+
+    @Slot()
     def _on_note_key(self) -> None:
         c = self.controller
-        if c.panel is not None:
+        widgets = self._widgets()
+        if widgets is not None:
             span = c.span_under_cursor()
-            c.panel.edit_note(span.note if span is not None else c.draft.note)
+            widgets.edit_note(span.note if span is not None else c.draft.note)
 
     @Slot()
     def _on_score_key(self) -> None:
-        if self.controller.panel is not None:
-            self.controller.panel.edit_score()
+        widgets = self._widgets()
+        if widgets is not None:
+            widgets.edit_score()
+
+    @Slot()
+    def _on_go_to_key(self) -> None:
+        if self.ui is not None:
+            self.ui.go_to_prompt()
+
+    @Slot()
+    def _on_view_key(self) -> None:
+        if self.ui is not None:
+            self.ui.show_view()
+
+    @Slot()
+    def _on_evidence_key(self) -> None:
+        if self.ui is not None:
+            self.ui.toggle_evidence()
 
     @Slot()
     def _on_review_triggered(self) -> None:

@@ -37,6 +37,7 @@ from matchlight.core.annotation.model import (
     ErrorSpan,
     SegmentScore,
     Severity,
+    Side,
     Status,
 )
 from matchlight.core.annotation.mqm import MQMWeights
@@ -51,13 +52,8 @@ from matchlight.core.annotation.typology import (
 from matchlight.core.annotation.workspace import AnnotationWorkspace, Key
 from matchlight.core.session.comparison import ComparisonSession
 from matchlight.gui.annotate.host import AnnotationHost
-from matchlight.gui.annotate.outputview import (
-    TextSelection,
-    place_cursor,
-    select_in,
-    shown_view,
-    text_selection,
-)
+from matchlight.gui.annotate.outputview import TextSelection
+from matchlight.gui.annotate.selecting import Selecting
 
 __all__ = [
     "ANNOTATOR_KEY",
@@ -133,8 +129,14 @@ class AnnotationController(QObject):
         self._connected_selection_model: Any = None
         #: The annotation panel, once installed (gui.annotate.install).
         self.panel: Any = None
+        #: The annotation view, once installed: a window made for annotating.
+        self.view: Any = None
         pane = host.detail_pane
         pane.hypothesis_cursor_changed.connect(self._on_hypothesis_cursor_changed)
+        #: Where the annotator selects (the pane or the annotation view), on which side.
+        self.selecting = Selecting(self)
+        #: An ESA score moved but not saved yet: (system name, segment, value).
+        self._esa_pending: tuple[str, int, float] | None = None
         self._annotator = self._initial_annotator()
 
     # -- the workspace ----------------------------------------------------------------------
@@ -150,6 +152,8 @@ class AnnotationController(QObject):
         self.detach()
         self._core, self._workspace = core, workspace
         self._system = 0
+        self.selecting.reset()
+        self._esa_pending = None
         self._draft, self._cycle = Draft(), None
         self.flagged = set(flagged)
         workspace.annotator = self._annotator
@@ -230,6 +234,19 @@ class AnnotationController(QObject):
             raise LookupError("no comparison is open")
         return self._core.text.systems[system][segment]
 
+    def text_of(self, segment: int, system: int, side: Side = Side.TARGET) -> str:
+        """The line a span of ``side`` points into: ``system``'s output, or the source."""
+        if side is Side.TARGET:
+            return self.line(segment, system)
+        core = self._core
+        if core is None or core.source is None:
+            raise LookupError("the comparison has no source")
+        return core.source[segment]
+
+    @property
+    def has_source(self) -> bool:
+        return self._core is not None and self._core.source is not None
+
     def target_spans(self) -> list[ErrorSpan]:
         """The spans of the output being annotated, in reading order."""
         target = self.target()
@@ -239,24 +256,21 @@ class AnnotationController(QObject):
         return self._workspace.spans(self.system_names[system], segment)
 
     def selection(self) -> TextSelection | None:
-        """The selection (or the cursor, as an empty selection) in the output being annotated,
-        if the detail pane shows that output's current text."""
-        target = self.target()
-        if target is None:
-            return None
-        segment, system = target
-        view = self._view(system, segment)
-        if view is None:
-            return None
-        return text_selection(view, self.line(segment, system), segment, system)
+        """The selection (or the cursor, as an empty selection) in the output being annotated
+        (or its source, on that side), if the surface in use shows its current text."""
+        return self.selecting.selection()
 
     def span_under_cursor(self) -> ErrorSpan | None:
         """The span the keys act on: the one selected exactly, else the innermost one around
-        the cursor (rejected spans are left alone)."""
+        the cursor (rejected spans are left alone), on the side being selected."""
         selected = self.selection()
         if selected is None:
             return None
-        spans = [s for s in self.target_spans() if s.status is not Status.REJECTED]
+        spans = [
+            s
+            for s in self.target_spans()
+            if s.status is not Status.REJECTED and s.side is selected.side
+        ]
         if selected.start != selected.end:
             exact = [s for s in spans if (s.start, s.end) == (selected.start, selected.end)]
             return exact[0] if exact else None
@@ -265,10 +279,6 @@ class AnnotationController(QObject):
         if not around:
             return None
         return min(around, key=lambda s: (s.end - s.start, s.start))
-
-    def _view(self, system: int, segment: int) -> Any:
-        """The pane's view of ``system``'s output when it shows ``segment``'s current text."""
-        return shown_view(self.host.detail_pane, self.line(segment, system), system, segment)
 
     # -- messages -----------------------------------------------------------------------------
 
@@ -328,8 +338,10 @@ class AnnotationController(QObject):
         note: str = "",
         segment: int | None = None,
         system: int | None = None,
+        side: Side = Side.TARGET,
     ) -> ErrorSpan | None:
-        """Add a confirmed span to an output (default: the one being annotated)."""
+        """Add a confirmed span to an output (default: the one being annotated), or with
+        ``side`` SOURCE to its source (offsets into the source line)."""
         ws, core = self._workspace, self._core
         target = self.target()
         if ws is None or core is None:
@@ -339,7 +351,11 @@ class AnnotationController(QObject):
         if seg is None:
             self.say("Choose a row first.")
             return None
-        line = core.text.systems[sys_index][seg]
+        try:
+            line = self.text_of(seg, sys_index, side)
+        except LookupError as exc:
+            self.say(str(exc).capitalize() + ".")
+            return None
         try:
             if category:
                 category = ws.typology.canonical(category)
@@ -353,6 +369,7 @@ class AnnotationController(QObject):
                 severity=severity,
                 annotator=self._annotator,
                 note=note,
+                side=side,
             )
         except AnnotationError as exc:
             self.say(str(exc))
@@ -428,6 +445,12 @@ class AnnotationController(QObject):
             self.say("Show the row in the detail pane first (select a row, then press T).")
             return False
         if selected.start == selected.end:
+            if selected.side is Side.SOURCE:
+                self.say(
+                    "Select the source words of the error (an omission: the words the output "
+                    "left out)."
+                )
+                return False
             self._draft.point = snap_point(selected.line, selected.start)
         else:
             self._draft.point = None
@@ -496,6 +519,7 @@ class AnnotationController(QObject):
             note=draft.note,
             segment=selected.segment,
             system=selected.system,
+            side=selected.side,
         )
         if added is None:
             return False
@@ -552,10 +576,7 @@ class AnnotationController(QObject):
         self.draft_changed.emit()
 
     def _collapse_selection(self, at: int) -> None:
-        target = self.target()
-        view = None if target is None else self._view(target[1], target[0])
-        if view is not None:
-            place_cursor(view, at)
+        self.selecting.collapse(at)
 
     def mark_done(self) -> bool:
         """D: the output is annotated (no further errors); in ESA mode its score is saved."""
@@ -568,8 +589,7 @@ class AnnotationController(QObject):
         name = ws.systems[system]
         existing = ws.score(name, segment)
         if ws.mode is AnnotationMode.ESA:
-            value = self.panel.esa_value() if self.panel is not None else ws.prefill(name, segment)
-            return self.set_esa_score(value)
+            return self.set_esa_score(self.esa_value())
         if existing is not None:
             self.say("This output is already marked as annotated.")
             return False
@@ -592,9 +612,61 @@ class AnnotationController(QObject):
             self.say(str(exc))
             return False
         before = ws.score(name, segment)
+        if self._esa_pending is not None and self._esa_pending[:2] == (name, segment):
+            self._esa_pending = None
+            self.draft_changed.emit()
         if before is not None and before.score == after.score:
             return False
         return self.execute(SetSegmentScore(before, after, label="Set ESA score"))
+
+    def esa_value(self) -> float:
+        """The ESA score shown for the output being annotated: the one being set, else the one
+        saved, else the one its errors suggest (100 without errors)."""
+        target = self.target()
+        ws = self._workspace
+        if target is None or ws is None:
+            return 100.0
+        segment, system = target
+        name = ws.systems[system]
+        if self._esa_pending is not None and self._esa_pending[:2] == (name, segment):
+            return self._esa_pending[2]
+        saved = ws.score(name, segment)
+        if saved is not None and saved.score is not None:
+            return saved.score
+        return ws.prefill(name, segment)
+
+    def esa_pending(self) -> bool:
+        """Whether the output's ESA score was moved and not saved yet."""
+        target = self.target()
+        ws = self._workspace
+        if target is None or ws is None or self._esa_pending is None:
+            return False
+        return self._esa_pending[:2] == (ws.systems[target[1]], target[0])
+
+    def set_esa_pending(self, value: float) -> None:
+        """The ESA score is being moved (a slider, a spin box): shown, saved on Enter, D, the
+        slider's release, or when the annotator moves on to another output."""
+        target = self.target()
+        ws = self._workspace
+        if target is None or ws is None or not 0 <= value <= 100:
+            return
+        segment, system = target
+        self._esa_pending = (ws.systems[system], segment, float(value))
+        self.draft_changed.emit()
+
+    def _save_pending_esa(self) -> None:
+        """Keep the ESA score moved on the output being left."""
+        pending, ws = self._esa_pending, self._workspace
+        self._esa_pending = None
+        if pending is None or ws is None or pending[0] not in ws.systems:
+            return
+        name, segment, value = pending
+        before = ws.score(name, segment)
+        if before is not None and before.score == value:
+            return
+        after = SegmentScore(name, segment, self._annotator, value)
+        if self.execute(SetSegmentScore(before, after, label="Set ESA score")):
+            self.say(f"Saved the ESA score {value:g} of {name}, segment {segment + 1}.")
 
     def undo(self) -> None:
         ws = self._workspace
@@ -634,11 +706,18 @@ class AnnotationController(QObject):
         if target is None:
             self.say("Choose a row first.")
             return
-        try:
-            view = self.host.detail_pane.hypothesis_view(target[1])
-        except IndexError:
+        self.selecting.focus(target[1], Side.TARGET)
+
+    def focus_source(self) -> None:
+        """Shift+T: the keyboard goes to the source, to mark source errors and omissions."""
+        target = self.target()
+        if target is None:
+            self.say("Choose a row first.")
             return
-        view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if not self.has_source:
+            self.say("This comparison has no source to annotate.")
+        elif not self.selecting.focus(target[1], Side.SOURCE):
+            self.say("Errors on the source are marked in the annotation view (Ctrl+Shift+A).")
 
     def move_segment(self, step: int) -> None:
         proxy, view = self.host.proxy, self.host.table_view
@@ -658,11 +737,19 @@ class AnnotationController(QObject):
         self.focus_text()
 
     def go_to_segment(self, segment: int) -> bool:
-        proxy = self.host.proxy
-        if proxy is None:
+        """Ctrl+G: make ``segment`` (0-based) the current row and annotate it."""
+        proxy, core = self.host.proxy, self._core
+        if proxy is None or core is None:
+            return False
+        if not 0 <= segment < core.n_segments:
+            self.say(f"There is no segment {segment + 1}: the segments are 1–{core.n_segments}.")
             return False
         row = proxy.proxy_row(segment)
         if row < 0:
+            self.say(
+                f"Segment {segment + 1} is hidden by the filters of the table; clear them to "
+                "go there."
+            )
             return False
         self._go_to_row(row)
         return True
@@ -698,29 +785,48 @@ class AnnotationController(QObject):
         return True
 
     def select_span(self, step: int) -> None:
-        """] / [: select the next (previous) error of this output."""
-        selected = self.selection()
-        spans = [s for s in self.target_spans() if s.status is not Status.REJECTED]
-        if selected is None or not spans:
+        """] / [: select the next (previous) error of this output: those in the output first,
+        then those on its source (where the surface shows the source)."""
+        selected, target = self.selection(), self.target()
+        if selected is None or target is None:
             self.say("No errors in this output.")
             return
-        at = selected.start
+        segment, system = target
+        sides = {Side.TARGET}
+        if self.selecting.view(system, segment, Side.SOURCE) is not None:
+            sides.add(Side.SOURCE)
+
+        def key(side: Side, start: int, end: int) -> tuple[bool, int, int]:
+            return side is Side.SOURCE, start, end
+
+        spans = sorted(
+            (s for s in self.target_spans() if s.status is not Status.REJECTED and s.side in sides),
+            key=lambda s: key(s.side, s.start, s.end),
+        )
+        if not spans:
+            self.say("No errors in this output.")
+            return
+        here = key(selected.side, selected.start, selected.end)
         if step > 0:
-            after = [s for s in spans if (s.start, s.end) > (at, selected.end)]
+            after = [s for s in spans if key(s.side, s.start, s.end) > here]
             chosen = after[0] if after else spans[0]
         else:
-            before = [s for s in spans if (s.start, s.end) < (at, selected.end)]
+            before = [s for s in spans if key(s.side, s.start, s.end) < here]
             chosen = before[-1] if before else spans[-1]
-        self.select_range(chosen.start, chosen.end)
-        self.say(f"{chosen.category or 'error'} ({chosen.severity.value}, {chosen.status.value})")
+        self.select_range(chosen.start, chosen.end, chosen.side)
+        where = " on the source" if chosen.side is Side.SOURCE else ""
+        self.say(
+            f"{chosen.category or 'error'}{where} ({chosen.severity.value}, {chosen.status.value})"
+        )
 
-    def select_range(self, start: int, end: int) -> bool:
-        """Select ``start:end`` (code points) of the output being annotated, in the pane."""
-        target = self.target()
-        view = None if target is None else self._view(target[1], target[0])
-        if view is None:
+    def select_range(self, start: int, end: int, side: Side | None = None) -> bool:
+        """Select ``start:end`` (code points) of the output being annotated (or of its source),
+        in the surface in use."""
+        if side is not None:
+            self.selecting.set_side(side)
+        self.selecting.forget_anchor()
+        if not self.selecting.select(start, end):
             return False
-        select_in(view, start, end)
         self._reset_draft()
         self.draft_changed.emit()
         return True
@@ -801,6 +907,8 @@ class AnnotationController(QObject):
     def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if not current.isValid():
             return
+        self._save_pending_esa()
+        self.selecting.forget_anchor()
         self._reset_draft()
         self.target_changed.emit()
         self.draft_changed.emit()
@@ -818,12 +926,20 @@ class AnnotationController(QObject):
                 view = self.host.detail_pane.hypothesis_view(system)
             except IndexError:
                 return
-            if not view.hasFocus():
-                return  # a new row's text was put in; only the user's cursor picks a system
+            if not view.hasFocus() or self.host.detail_pane.rendering():
+                return  # a row's text was put in; only the user's cursor picks a system
             self._set_system(system)
+        try:
+            focused = self.host.detail_pane.hypothesis_view(system).hasFocus()
+        except IndexError:
+            focused = False
+        if focused:
+            self.selecting.use_surface(None)  # the annotator selects in the pane now
         self.draft_changed.emit()
 
     def _set_system(self, system: int) -> None:
+        self._save_pending_esa()
+        self.selecting.forget_anchor()
         self._system = system
         self._reset_draft()
         if self._core is not None and not self.restoring:
@@ -834,6 +950,10 @@ class AnnotationController(QObject):
     def _reset_draft(self) -> None:
         self._draft = Draft()
         self._cycle = None
+
+    def forget_draft(self) -> None:
+        """Drop the draft, leaving the selection as it is (the side being selected changed)."""
+        self._reset_draft()
 
     def _connect_selection_model(self) -> None:
         model = self.host.table_view.selectionModel()

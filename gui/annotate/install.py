@@ -2,9 +2,10 @@
 
 :func:`install_annotations` is the one call the window makes: it creates the controller, its
 keys, the table link (span boxes, MQM/ESA columns, filters), imports and exports (an export that
-would leave errors out asks first), the review of pre-annotations, the Annotate menu and the
-annotation panel (a dock), and returns them as one :class:`Annotations`. The
-session file the annotations are kept in is the shell's (:mod:`gui.shell.sessionfiles`).
+would leave errors out asks first), the review of pre-annotations, the Annotate menu, the
+annotation panel (a dock) and the annotation view (a window of its own, made for annotating),
+and returns them as one :class:`Annotations`. The session file the annotations are kept in is
+the shell's (:mod:`gui.shell.sessionfiles`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
+    QInputDialog,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -41,6 +43,7 @@ from matchlight.gui.annotate.panel import AnnotationPanel
 from matchlight.gui.annotate.review import AnnotationReview
 from matchlight.gui.annotate.tablelink import AnnotationTableLink
 from matchlight.gui.annotate.transfer import AnnotationTransfer
+from matchlight.gui.annotate.view import AnnotationView
 
 __all__ = ["AnnotationUi", "Annotations", "install_annotations"]
 
@@ -104,6 +107,10 @@ class AnnotationUi(QObject):
         transfer.agreement_finished.connect(self._on_agreement_finished)
         #: The question asked before an export that would leave errors out (while it is open).
         self.export_question: QMessageBox | None = None
+        #: The annotation view: a window made for annotating (Annotate ▸ Annotation view).
+        self.view = AnnotationView(controller, window, window)
+        actions.attach_view(self.view)
+        actions.ui = self
 
     # -- menus ----------------------------------------------------------------------------------
 
@@ -133,6 +140,56 @@ class AnnotationUi(QObject):
 
     def _parent(self) -> QWidget:
         return self.window
+
+    # -- the annotation view ----------------------------------------------------------------------
+
+    def show_view(self) -> None:
+        """Open the annotation view (or bring it to the front), the keyboard in the output."""
+        view = self.view
+        if self.controller.comparison_session is None:
+            self.controller.say("Open a comparison to annotate it.")
+            return
+        view.show()
+        view.raise_()
+        view.activateWindow()
+        self.controller.selecting.use_surface(view)
+        if self.controller.target() is None:
+            self.controller.move_segment(0)  # the first row shown
+        self.controller.focus_text()
+
+    def toggle_evidence(self) -> None:
+        """V: the metric evidence in the annotation view, shown or hidden."""
+        if not self.view.isVisible():
+            self.show_view()
+            self.view.set_evidence(True)
+            return
+        self.view.set_evidence(not self.view.evidence_shown())
+
+    def go_to_prompt(self) -> None:
+        """Ctrl+G: in the annotation view, its segment box; in the main window, a small
+        dialog asking for the number."""
+        c = self.controller
+        core = c.comparison_session
+        if core is None:
+            return
+        view = self.view
+        if view.isVisible() and (view.has_focus_inside() or view.isActiveWindow()):
+            view.go_to_prompt()
+            return
+        dialog = QInputDialog(self._parent())
+        dialog.setObjectName("go-to-segment")
+        dialog.setWindowTitle("Go to segment")
+        dialog.setInputMode(QInputDialog.InputMode.IntInput)
+        dialog.setIntRange(1, core.n_segments)
+        target = c.target()
+        dialog.setIntValue(1 if target is None else target[0] + 1)
+        dialog.setLabelText(f"Segment (1–{core.n_segments:,}):")
+        dialog.intValueSelected.connect(self._on_segment_chosen)
+        self.show_dialog(dialog)
+
+    @Slot(int)
+    def _on_segment_chosen(self, number: int) -> None:
+        self.controller.go_to_segment(number - 1)
 
     def show_dialog(self, dialog: QWidget, *, modal: bool = True) -> None:
         """Open ``dialog`` (window-modal, or beside the window with ``modal`` False; never

@@ -1,8 +1,8 @@
 """The annotation keyboard: every shortcut in one table, for the actions and for Help ▸ Keyboard.
 
-The single-key shortcuts act while the keyboard focus is in the segment table, the detail pane
-or the annotation panel (never while typing in a search field or a note). Keys are written the
-portable way :class:`QKeySequence` reads them.
+The single-key shortcuts act while the keyboard focus is in the segment table, the detail pane,
+the annotation panel or the annotation view (never while typing in a search field or a note).
+Keys are written the portable way :class:`QKeySequence` reads them.
 """
 
 from __future__ import annotations
@@ -28,6 +28,13 @@ SHORTCUTS: tuple[Shortcut, ...] = (
         ("T",),
         "Select in the &output",
         "Put the text cursor in the current system's output (select with Shift+arrows)",
+    ),
+    Shortcut(
+        "focus_source",
+        ("Shift+T",),
+        "Select in the s&ource",
+        "Put the text cursor in the source, to mark a source error or an omission (the source "
+        "words the output left out); in the annotation view",
     ),
     Shortcut(
         "minor",
@@ -59,7 +66,13 @@ SHORTCUTS: tuple[Shortcut, ...] = (
         "&Remove error",
         "Delete the error under the cursor (a pre-annotation is rejected)",
     ),
-    Shortcut("cancel", ("Esc",), "Drop the &draft", "Drop the drafted error and the selection"),
+    Shortcut(
+        "cancel",
+        ("Esc",),
+        "Drop the &draft",
+        "Drop the drafted error and the selection; from a field of the annotation view, back to "
+        "the text",
+    ),
     Shortcut(
         "note", ("F2",), "&Note…", "Write the note of the drafted error or the one under the cursor"
     ),
@@ -90,6 +103,26 @@ SHORTCUTS: tuple[Shortcut, ...] = (
         "Previous unannotated",
         "The previous row whose output of the current system is not annotated yet",
     ),
+    Shortcut(
+        "go_to_segment",
+        ("Ctrl+G",),
+        "&Go to segment…",
+        "Go to a segment by its number (Enter goes, Escape returns to the text)",
+    ),
+    Shortcut(
+        "annotation_view",
+        ("Ctrl+Shift+A",),
+        "Annotation &view",
+        "A window made for annotating: the output with its source, its document's neighbouring "
+        "segments, every category, severity and the score in sight",
+    ),
+    Shortcut(
+        "evidence",
+        ("V",),
+        "Metric e&vidence",
+        "In the annotation view: show or hide the references with this output's matches, its "
+        "scores and why (Escape hides it too)",
+    ),
     Shortcut("undo", ("Ctrl+Z",), "&Undo", "Undo the last annotation edit"),
     Shortcut("redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "&Redo", "Redo the annotation edit undone last"),
 )
@@ -117,6 +150,16 @@ def annotation_shortcuts() -> list[tuple[str, str]]:
     ]
     rows += [(s.help, "  or  ".join(s.keys)) for s in SHORTCUTS]
     rows += [
+        (
+            "Annotation view: select an error by clicking its first word, then its last word "
+            "(one word: one click), or by dragging (whole words are taken)",
+            "Click, click  or  drag",
+        ),
+        (
+            "Annotation view: move by words, or select word by word, as a click does",
+            "Ctrl+Left / Ctrl+Right  (with Shift: select)",
+        ),
+        ("Annotation view: the ESA score by one, by ten", "Arrows, Page Up / Page Down"),
         ("Open a session file", "Ctrl+Shift+O"),
         ("Save the session as…", "Ctrl+Shift+S"),
     ]

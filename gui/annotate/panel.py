@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from matchlight.core.annotation.model import Severity, Status
+from matchlight.core.annotation.model import Severity, Side, Status
 from matchlight.core.annotation.typology import SEPARATOR, AnnotationMode
 from matchlight.core.annotation.workspace import AnnotationQuery
 from matchlight.core.style.palette import theme
@@ -229,6 +229,7 @@ class AnnotationPanel(QWidget):
         self.esa_spin.setObjectName("esa-score")
         self.esa_spin.setRange(0, 100)
         self.esa_spin.setToolTip("The output's ESA score, 0–100 (E, then Enter)")
+        self.esa_spin.valueChanged.connect(self._on_esa_spin_changed)
         self.esa_hint = QLabel()
         self.esa_save = QPushButton("Save score")
         self.esa_save.clicked.connect(self._on_esa_save_clicked)
@@ -333,7 +334,7 @@ class AnnotationPanel(QWidget):
 
     def esa_value(self) -> float:
         self.esa_spin.interpretText()
-        return float(self.esa_spin.value())
+        return self.controller.esa_value()
 
     # -- refreshing -----------------------------------------------------------------------------
 
@@ -446,9 +447,10 @@ class AnnotationPanel(QWidget):
         for span in spans:
             flagged = span.id in c.flagged
             status = "flagged: not found" if flagged else span.status.value
+            text = span.text if span.text else "‸ (omission)"
             item = QTreeWidgetItem(
                 [
-                    span.text if span.text else "‸ (omission)",
+                    f"source: {text}" if span.side is Side.SOURCE else text,
                     span.category or "—",
                     span.severity.value,
                     status,
@@ -498,8 +500,9 @@ class AnnotationPanel(QWidget):
         prefill = ws.prefill(name, segment)
         score = ws.score(name, segment)
         if not self.esa_spin.hasFocus():
-            value = prefill if score is None or score.score is None else score.score
-            self.esa_spin.setValue(round(value))
+            self.esa_spin.blockSignals(True)
+            self.esa_spin.setValue(round(c.esa_value()))
+            self.esa_spin.blockSignals(False)
         saved = "" if score is None or score.score is None else f"saved {score.score:g}; "
         self.esa_hint.setText(f"{saved}from the errors: {prefill:g}")
 
@@ -580,6 +583,7 @@ class AnnotationPanel(QWidget):
     @Slot()
     def _on_draft_changed(self) -> None:
         self._refresh_draft()
+        self._refresh_scores()  # an ESA score being moved (here or in the annotation view)
 
     @Slot()
     def _on_session_changed(self) -> None:
@@ -642,7 +646,7 @@ class AnnotationPanel(QWidget):
         ws = self.controller.workspace
         span = None if ws is None or not isinstance(span_id, str) else ws.get(span_id)
         if span is not None and span.id not in self.controller.flagged:
-            self.controller.select_range(span.start, span.end)
+            self.controller.select_range(span.start, span.end, span.side)
         elif span is not None:
             self.controller.say(
                 f"«{span.text}» was not found again: select its new text in the output and "
@@ -670,6 +674,10 @@ class AnnotationPanel(QWidget):
     @Slot()
     def _on_delete_clicked(self) -> None:
         self._act_on_selected(None)
+
+    @Slot(int)
+    def _on_esa_spin_changed(self, value: int) -> None:
+        self.controller.set_esa_pending(float(value))
 
     @Slot()
     def _on_reattach_clicked(self) -> None:

@@ -19,7 +19,7 @@ from PySide6.QtGui import QPainter, QTextDocument
 
 from matchlight.core.analysis.selection import RowSet, Selection, SelectionError
 from matchlight.core.annotation.columns import ESA_COLUMN, MQM_COLUMN
-from matchlight.core.annotation.model import AnnotationError
+from matchlight.core.annotation.model import AnnotationError, Side
 from matchlight.core.annotation.offsets import Utf16Index, utf16_length
 from matchlight.core.annotation.typology import AnnotationMode
 from matchlight.core.annotation.workspace import AnnotationQuery
@@ -89,7 +89,7 @@ class AnnotationTableLink(QObject):
         ws, core = self.controller.workspace, self.controller.comparison_session
         if ws is None or core is None or not 0 <= system < len(ws.systems):
             return
-        spans = ws.spans(ws.systems[system], segment)
+        spans = [s for s in ws.spans(ws.systems[system], segment) if s.side is Side.TARGET]
         if not spans:
             return
         line = core.text.systems[system][segment]
@@ -109,7 +109,7 @@ class AnnotationTableLink(QObject):
             return
         if segment >= core.n_segments:
             return
-        spans = ws.spans(ws.systems[system], segment)
+        spans = [s for s in ws.spans(ws.systems[system], segment) if s.side is Side.TARGET]
         if not spans:
             return
         line = core.text.systems[system][segment]

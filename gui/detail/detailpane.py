@@ -23,7 +23,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Mapping, Sequence
 
-from PySide6.QtCore import QEvent, QPointF, QSize, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QPointF, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
@@ -33,6 +33,7 @@ from PySide6.QtGui import (
     QTextOption,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -272,11 +273,13 @@ class DetailPane(QWidget):
             ``system``'s output (a unit of the current mode's layer); (-1, -1, -1) when it left.
         hypothesis_cursor_changed(int system): the text cursor or the selection in system
             ``system``'s output moved (to select error spans).
+        rendered(): the texts were filled again (another row, mode, setting or look).
     """
 
     mode_changed = Signal(str)
     span_hovered = Signal(int, int, int)
     hypothesis_cursor_changed = Signal(int)
+    rendered = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -293,6 +296,7 @@ class DetailPane(QWidget):
         self._hover_span: tuple[int, int, int] | None = None
         self._linked: dict[int, list[Span]] = {}
         self._hyp_ranges: list[tuple[list[Range], list[int]]] = []
+        self._rendering = False
         self._links: dict[tuple[int, int], Sequence[tuple[Span, Span]]] = {}
         self._overlay: HypothesisOverlay | None = None
 
@@ -344,6 +348,11 @@ class DetailPane(QWidget):
         self._source_section: _Section | None = None
         self._ref_sections: list[_Section] = []
         self._sys_sections: list[_Section] = []
+        self._revealing: int | None = None
+        self._reveal_timer = QTimer(self)
+        self._reveal_timer.setSingleShot(True)
+        self._reveal_timer.setInterval(0)
+        self._reveal_timer.timeout.connect(self._reveal_now)
         self._set_modes(self._config.highlight_modes())
         self.mode_combo.currentIndexChanged.connect(self._on_mode_chosen)
 
@@ -353,11 +362,56 @@ class DetailPane(QWidget):
         return self._detail
 
     def show_row(self, detail: RowDetail | None) -> None:
-        """Show one row (None: nothing selected)."""
+        """Show one row (None: nothing selected). The output that has the keyboard focus (the
+        one being annotated) stays in view."""
         self._clear_hover()
         self._detail = detail
         self._rebuild_sections()
         self._render()
+        focused = QApplication.focusWidget()
+        for s, section in enumerate(self._sys_sections):
+            if section.view is focused:
+                self.reveal_hypothesis(s)
+
+    def reveal_hypothesis(self, system: int) -> None:
+        """Scroll the pane so that ``system``'s output (its caption and text) is in view: the
+        output being annotated, whichever system it is."""
+        if not 0 <= system < len(self._sys_sections):
+            return
+        self._revealing = system
+        self._reveal_now()
+        # Texts just put in change their heights when the layout runs: once more after it.
+        self._reveal_timer.start()
+
+    @Slot()
+    def _reveal_now(self) -> None:
+        system = self._revealing
+        if system is None or not 0 <= system < len(self._sys_sections):
+            return
+        section = self._sys_sections[system]
+        layout = self._body.layout()
+        if layout is not None:
+            layout.activate()
+        self._scroll.ensureWidgetVisible(section.view, 0, 0)
+        self._scroll.ensureWidgetVisible(section.caption, 0, 0)
+
+    def evidence_view(self, parent: QWidget | None = None) -> QWidget:
+        """A view of one output's metric evidence in this pane's row (the references with its
+        matches, its scores and breakdown), for the annotation view's evidence toggle."""
+        from matchlight.gui.detail.evidence import EvidenceView  # it imports this module
+
+        return EvidenceView(self, parent)
+
+    def scores_caption(self, system: int) -> str:
+        """``name — BLEU 23.4 · ...``: the caption over ``system``'s output ("" without a row)."""
+        detail = self._detail
+        if detail is None or not 0 <= system < len(detail.systems):
+            return ""
+        return self._scores_caption(detail, system)
+
+    def reference_names(self) -> list[str]:
+        """The names of the row's references, as the captions give them."""
+        return self._all_ref_names()
 
     def config(self) -> ScoringConfig:
         return self._config
@@ -635,8 +689,20 @@ class DetailPane(QWidget):
         self._render_views()
         if hover is not None and self._detail is not None:
             self.hover_at(*hover)
+        self.rendered.emit()
+
+    def rendering(self) -> bool:
+        """Whether the texts are being put in now (a cursor moved by that is not the user's)."""
+        return self._rendering
 
     def _render_views(self) -> None:
+        self._rendering = True
+        try:
+            self._fill_views()
+        finally:
+            self._rendering = False
+
+    def _fill_views(self) -> None:
         detail = self._detail
         self._hyp_ranges = []
         self._links = {}

@@ -12,7 +12,11 @@ real MainWindow (offscreen), waits for scoring, then times:
   - the same with --spans spans already in the session;
   - undo of an import of --spans spans (one transaction);
   - Save session as, and reopening the saved session until its annotations are back;
-  - the GUI thread's longest wait while edits are made as fast as possible.
+  - the GUI thread's longest wait while edits are made as fast as possible;
+  - in the annotation view (a ``docid`` label column of runs of 10 lines loaded): the next
+    segment (N), a random segment (Ctrl+G), the next system (S), each until the view shows the
+    new output with its neighbours; and an edit made there (two clicks' selection, a category,
+    a severity, Enter), each median and worst of 40.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="matchlight-bench-annotate-"))
     os.environ["MATCHLIGHT_RECOVERY_DIR"] = str(folder / "recovery")
 
-    from matchlight.core.annotation.model import ErrorSpan, Status
+    from matchlight.core.annotation.model import ErrorSpan, Severity, Side, Status
     from matchlight.core.io.inputs import InputSpec
     from matchlight.gui.dialogs.opendialog import ComparisonSpecs
     from matchlight.gui.shell.app import ensure_application
@@ -146,6 +150,65 @@ def main() -> None:
     probe.stop()
     gaps = sorted(probe.gaps)
     print(f"  {'longest event-loop wait during 60 edits':<48} {gaps[-1] if gaps else 0:7.1f} ms")
+
+    # The annotation view, with documents of 10 lines (the bench corpus has no docid).
+    from matchlight.core.io.labels import read_labels
+    from matchlight.core.session.imported import LabelImport
+
+    docids = folder / "docid.txt"
+    docids.write_text("".join(f"doc{i // 10}\n" for i in range(args.rows)), encoding="utf-8")
+    core = window.lifecycle.core
+    core.set_labels(LabelImport.from_column(read_labels(str(docids), n_segments=args.rows)))
+    ui = window.annotations.ui
+    ui.show_view()
+    view = ui.view
+    view.resize(1280, 720)
+    app.processEvents()
+
+    def in_view(segment: int, system: int) -> bool:
+        return (
+            view.target_text.segment == segment
+            and view.target_text.system == system
+            and view.target_text.plain_text() == c.line(segment, system)[:5000]
+        )
+
+    def switch(move: object) -> float:
+        begin = time.perf_counter()
+        move()  # type: ignore[operator]
+        app.processEvents()
+        segment, system = c.target() or (-1, -1)
+        assert in_view(segment, system), (segment, system)
+        return ms(begin)
+
+    report("view: next segment (N)", [switch(lambda: c.move_segment(1)) for _ in range(40)])
+    report(
+        "view: a random segment (Ctrl+G)",
+        [switch(lambda: c.go_to_segment(rng.randrange(args.rows))) for _ in range(40)],
+    )
+    report("view: next system (S)", [switch(lambda: c.move_system(1)) for _ in range(40)])
+
+    def view_edit() -> float:
+        while True:  # an output with words and no error there yet
+            c.go_to_segment(rng.randrange(args.rows))
+            app.processEvents()
+            segment, system = c.target() or (0, 0)
+            line = c.line(segment, system)
+            words = [
+                i for i, ch in enumerate(line) if ch.isalnum() and (i == 0 or line[i - 1] == " ")
+            ]
+            if words and not c.target_spans():
+                break
+        begin = time.perf_counter()
+        c.selecting.pick_word(Side.TARGET, words[0])
+        c.selecting.pick_word(Side.TARGET, words[min(2, len(words) - 1)])
+        c.set_category("Style")
+        c.set_severity(Severity.MINOR)
+        assert c.confirm(), c.message
+        app.processEvents()
+        return ms(begin)
+
+    report("view: an edit (select, category, severity, Enter)", [view_edit() for _ in range(40)])
+    view.close()
 
     target = folder / "saved.matchlight"
     begin = time.perf_counter()
