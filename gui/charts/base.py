@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pyqtgraph as pg
 from PySide6.QtCore import (
@@ -233,6 +233,9 @@ class ChartPanel(QWidget):
     #: The tab title, in English (``QT_TRANSLATE_NOOP("ChartPanel", ...)`` in subclasses); each
     #: panel holds it translated, the class keeps the English (export file names).
     title = QT_TRANSLATE_NOOP("ChartPanel", "Chart")
+    #: Whether the panel draws only the columns chosen in its combo boxes (see
+    #: :meth:`follows_column`).
+    DRAWS_CHOSEN_COLUMNS: ClassVar[bool] = False
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -294,7 +297,7 @@ class ChartPanel(QWidget):
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._on_timer)
         self.listen(link.session_changed, self._on_link_changed)
-        self.listen(link.data_changed, self._on_link_changed)
+        self.listen(link.data_changed, self._on_data_changed)
         self.listen(link.selection_changed, self._on_link_changed)
         self._dialog: QFileDialog | None = None
 
@@ -407,6 +410,25 @@ class ChartPanel(QWidget):
     @Slot()
     def _on_link_changed(self) -> None:
         self.schedule()
+
+    @Slot()
+    def _on_data_changed(self) -> None:
+        key = self.link.changed_column
+        if key is not None and not self.follows_column(key):
+            return
+        self.schedule()
+
+    def follows_column(self, key: str) -> bool:
+        """Whether new values of column ``key`` change what this panel shows (an annotation
+        edit replaces the MQM column's values at every keystroke). Panels that draw only the
+        columns chosen in their combo boxes say so with :attr:`DRAWS_CHOSEN_COLUMNS`: a change
+        to a column they list but do not draw then costs nothing; a new column is followed,
+        so that the combo boxes list it."""
+        if not self.DRAWS_CHOSEN_COLUMNS:
+            return True
+        combos = self.findChildren(QComboBox)
+        listed = {combo.itemData(i) for combo in combos for i in range(combo.count())}
+        return key not in listed or any(combo.currentData() == key for combo in combos)
 
     # -- columns ----------------------------------------------------------------------------------
 

@@ -346,6 +346,8 @@ def compute_buckets(
 class BucketsPanel(JobPanel):
     """Grouped bars: buckets along the axis, one bar per system with its 95% interval."""
 
+    DRAWS_CHOSEN_COLUMNS = True
+
     title = QT_TRANSLATE_NOOP("ChartPanel", "Buckets")
     job_name = "matchlight-buckets"
     failure = QCoreApplication.translate("BucketsPanel", "The buckets could not be computed")

@@ -92,6 +92,8 @@ def axis_ticks(low: float, high: float, *, signed: bool = False) -> Ticks:
 class DistributionsPanel(ChartPanel):
     """The score histogram and the difference histogram, side by side."""
 
+    DRAWS_CHOSEN_COLUMNS = True
+
     title = QT_TRANSLATE_NOOP("ChartPanel", "Distributions")
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:

@@ -61,8 +61,8 @@ class ChartLink(QObject):
 
     Signals:
         session_changed(): another comparison (or none) is shown.
-        data_changed(): scores changed: new settings, rows scored (batched), a column added or
-            removed.
+        data_changed(): scores changed: new settings, rows scored (batched), a column added,
+            replaced or removed (then :attr:`changed_column` names it during the emission).
         selection_changed(): the rows of the selection changed.
         current_changed(int segment): the table's current row (-1: none).
         baseline_changed(int system)
@@ -88,6 +88,9 @@ class ChartLink(QObject):
         self._brush: tuple[object, RowSet] | None = None
         self._data: SelectionData | None = None
         self._labels: dict[str, LabelColumn] = {}
+        #: While :attr:`data_changed` is emitted for one column's values (an annotation edit,
+        #: an import): that column's key; None for any other change.
+        self.changed_column: str | None = None
         self._data_timer = QTimer(self)
         self._data_timer.setSingleShot(True)
         self._data_timer.setInterval(DATA_DELAY_MS)
@@ -298,9 +301,13 @@ class ChartLink(QObject):
             self._data_timer.start()
 
     @Slot(str)
-    def _on_columns_changed(self, _key: str) -> None:
+    def _on_columns_changed(self, key: str) -> None:
         self._data_timer.stop()
-        self.data_changed.emit()
+        self.changed_column = key
+        try:
+            self.data_changed.emit()
+        finally:
+            self.changed_column = None
 
     @Slot()
     def _on_data_timeout(self) -> None:

@@ -67,6 +67,8 @@ class _Points(pg.ScatterPlotItem):
 class ScatterPanel(ChartPanel):
     """System X against system Y for one score column."""
 
+    DRAWS_CHOSEN_COLUMNS = True
+
     title = QT_TRANSLATE_NOOP("ChartPanel", "Scatter")
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:

@@ -433,7 +433,7 @@ class SummaryWidget(QWidget):
         self._filtered: npt.NDArray[np.int64] | None = None
         # Figures over all scored rows, kept while no new row is scored (a filter change
         # recomputes only the filtered scope): (table, rows done) -> per system.
-        self._all_cache: tuple[ScoreTable, int, list[CorpusScores]] | None = None
+        self._all_cache: tuple[ScoreTable, int, dict[str, list[CorpusScores]]] | None = None
         self._curves_table: ScoreTable | None = None  # the table self._curves are for
         self._curves: list[pg.PlotDataItem] = []
         self._dark: bool | None = None
@@ -732,8 +732,10 @@ class SummaryWidget(QWidget):
     @Slot(str)
     def column_changed(self, key: str) -> None:
         """A column was added, replaced or removed (imported scores, MQM): its figures and
-        clusters are computed again within :data:`REFRESH_MS`."""
-        self._all_cache = None
+        clusters are computed again within :data:`REFRESH_MS` (the other columns' figures are
+        kept: an annotation edit changes the MQM column alone)."""
+        if self._all_cache is not None:
+            self._all_cache[2].pop(key, None)
         for cache in (self._cluster_cache, self._cluster_reasons):
             for found in [k for k in cache if k[1] == key]:
                 del cache[found]
@@ -809,21 +811,21 @@ class SummaryWidget(QWidget):
         values: dict[tuple[str, int, str], CorpusScores] = {}
         cache = self._all_cache
         if cache is None or cache[0] is not table or cache[1] != len(done):
+            cache = self._all_cache = (table, len(done), {})
+        per_column = cache[2]  # a column's figures per system, kept until its values change
+        missing = [metric for metric in metrics if metric not in per_column]
+        if missing and len(done):
             # While chunks arrive: the table's running totals (no pass over the rows); once
             # every row is scored: the exact figures, over the whole arrays.
-            per_system = (
-                [
-                    table.corpus(s, metrics=metrics)
-                    if complete
-                    else table.running_corpus(s, metrics=metrics)
-                    for s in range(len(table.systems))
-                ]
-                if len(done)
-                else []
-            )
-            cache = self._all_cache = (table, len(done), per_system)
-        for s, scores in enumerate(cache[2]):
-            for metric in metrics:
+            computed = [
+                table.corpus(s, metrics=missing)
+                if complete
+                else table.running_corpus(s, metrics=missing)
+                for s in range(len(table.systems))
+            ]
+            per_column.update(dict.fromkeys(missing, computed))
+        for metric in metrics:
+            for s, scores in enumerate(per_column.get(metric, ())):
                 values[("all", s, metric)] = scores
         rows = scopes.get("filtered")
         if rows is not None and len(rows):
