@@ -46,7 +46,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 import charset_normalizer
 from charset_normalizer.utils import is_multi_byte_encoding
@@ -518,9 +518,9 @@ _SURROGATES: Final[re.Pattern[str]] = re.compile("[\ud800-\udfff]")
 # --------------------------------------------------------------------------- what a column holds
 
 
-def _where(index: int, line: int) -> str:
-    """Segment ``index`` (0-based) at file line ``line``, for a message."""
-    return f"line {line}" if line == index + 1 else f"segment {index + 1} (line {line})"
+def _where(index: int, line: int, place: str = "line") -> str:
+    """Segment ``index`` (0-based) at file line ``line`` (or table row), for a message."""
+    return f"{place} {line}" if line == index + 1 else f"segment {index + 1} ({place} {line})"
 
 
 @dataclass(slots=True)
@@ -580,8 +580,9 @@ class _Findings:
     Unicode line separators, byte-order marks, tabs, empty segments, lone surrogates),
     gathered batch after batch, so a streamed column gets the warnings of the whole."""
 
-    def __init__(self, unit: str) -> None:
+    def __init__(self, unit: str, place: str = "line") -> None:
         self.unit = unit
+        self.place = place
         self.count = 0
         self.surrogates = _Hit()
         self.checks = [_Hit() for _ in _CHECKS]
@@ -607,7 +608,7 @@ class _Findings:
         self.count += len(batch.segments)
 
     def _said(self, hit: _Hit, what: str, detail: str = "") -> str:
-        where = _where(hit.index, hit.line)
+        where = _where(hit.index, hit.line, self.place)
         if hit.count == 1:
             return f"{where} contains {what}{detail}"
         return f"{hit.count} {self.unit}s contain {what}; first: {where}{detail}"
@@ -628,9 +629,9 @@ class _Findings:
                 detail = f" (U+{ord(hit.found):04X})" if pattern is _CONTROL_CHARS else ""
                 said.append(self._said(hit, what, detail))
         if self.empty.count == 1:
-            said.append(f"{_where(self.empty.index, self.empty.line)} is empty")
+            said.append(f"{_where(self.empty.index, self.empty.line, self.place)} is empty")
         elif self.empty.count:
-            first = _where(self.empty.index, self.empty.line)
+            first = _where(self.empty.index, self.empty.line, self.place)
             said.append(f"{self.empty.count} {self.unit}s are empty; first: {first}")
         return said
 
@@ -1098,8 +1099,14 @@ def _unique_names(columns: list[_Column], role: str) -> tuple[_Column, ...]:
         taken.add(new)
         seen.add(new)
         note = f"renamed to {new!r}: another {role} is also named {column.name!r}"
-        result.append(replace(column, name=new, warnings=(*column.warnings, note)))
+        result.append(_renamed(column, new, note))
     return tuple(result)
+
+
+def _renamed(column: Any, name: str, note: str) -> Any:
+    """``column`` (a :class:`TextColumn` or :class:`ColumnScan`) named ``name``, ``note``
+    added to its warnings."""
+    return replace(column, name=name, warnings=(*column.warnings, note))
 
 
 #: One input as the line-count check sees it: its spec, its role, its count, its warnings.
@@ -1348,9 +1355,7 @@ def scan_column(spec: InputSpec) -> ColumnScan:
     """
     fmt = _resolve_format(spec)
     if fmt in COLUMNAR_FORMATS:
-        from matchlight.core.io.columnar import scan_parquet  # pyarrow only when asked for
-
-        return scan_parquet(spec)
+        return _scan_parquet(spec)
     _check_column_choice(spec, fmt)
     path = spec.path
     if not path:
@@ -1401,6 +1406,82 @@ def scan_column(spec: InputSpec) -> ColumnScan:
     )
 
 
+@dataclass(slots=True)
+class _ParquetScan:
+    """What reading a Parquet column found: its rows, its name, its warnings."""
+
+    rows: int = 0
+    column: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+def _parquet_batches(
+    spec: InputSpec,
+    identity: os.stat_result | None,
+    found: _ParquetScan | None = None,
+) -> Iterator[list[str]]:
+    """The text column ``spec.column`` of a Parquet file, a batch at a time; a null is refused
+    naming its row. With ``found``, the values are also checked (:class:`_Findings`) and what
+    was found is put there."""
+    from matchlight.core.io.columnar import ColumnarError, ParquetColumn  # pyarrow if asked
+
+    path = spec.path
+    try:
+        now = check_regular(path)
+        if identity is not None and _identity_of(now) != _identity_of(identity):
+            raise _changed(path, "a different size, time or file")
+        column = ParquetColumn(path, spec.column)
+        findings = None if found is None else _Findings("segment", place="row")
+        row = 0
+        for values in column.batches():
+            if None in values:
+                raise InputError(
+                    f"row {row + values.index(None) + 1} of column {column.name!r} has no "
+                    "value (null)",
+                    path,
+                )
+            segments = [value or "" for value in values]
+            if findings is not None:
+                findings.add(_Batch(segments, row + 1), [])
+            row += len(segments)
+            yield segments
+    except ColumnarError as error:
+        raise InputError(str(error), path) from None
+    except FileError as error:
+        raise InputError(error.problem, path, error.line) from None
+    if found is not None and findings is not None:
+        found.rows, found.column, found.warnings = row, column.name, tuple(findings.warnings())
+
+
+def _scan_parquet(spec: InputSpec) -> ColumnScan:
+    """:func:`scan_column` of a Parquet column: its values checked and counted."""
+    path = spec.path
+    if not path:
+        raise InputError("no file name given")
+    try:
+        info = check_regular(path)
+    except FileError as error:
+        raise InputError(error.problem, path, error.line) from None
+    found = _ParquetScan()
+    for _ in _parquet_batches(spec, info, found):
+        pass
+    name, note = _display_name(InputSpec(path, spec.name, found.column, spec.fmt))
+    return ColumnScan(
+        spec=spec,
+        name=name,
+        fmt="parquet",
+        encoding="parquet",
+        detected=False,
+        segments=found.rows,
+        warnings=found.warnings if note is None else (*found.warnings, note),
+        identity=info,
+    )
+
+
+def _identity_of(info: os.stat_result) -> tuple[int, int, int, int]:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
 def _changed(path: str, how: str) -> InputError:
     return InputError(
         f"changed since it was first read ({how}); read it again once whatever writes it has "
@@ -1444,9 +1525,7 @@ def stream_column(scan: ColumnScan) -> Iterator[list[str]]:
     as :func:`read_column` would read them. Raises :class:`InputError` when the file is no
     longer the file that was checked (another size or time, or another number of segments)."""
     if scan.fmt in COLUMNAR_FORMATS:
-        from matchlight.core.io.columnar import stream_parquet
-
-        yield from stream_parquet(scan)
+        yield from _parquet_batches(scan.spec, scan.identity)
         return
     total = 0
     try:

@@ -237,14 +237,14 @@ class RowRenderer:
         if self.fmt == "parquet":
             from matchlight.core.io.columnar import record_batch  # pyarrow only for Parquet
 
-            columns = [
+            arrays = [
                 [self.systems[system]] * len(numbers),
                 numbers,
                 *(scores[:, i] for i in layout.scores),
                 *(scores[:, i] for i in layout.counts),
                 *(np.asarray(flags[name], dtype=np.int64) for name in layout.flags),
             ]
-            return record_batch(self.layout.header(), self.layout.kinds(), columns)
+            return record_batch(self.layout.header(), self.layout.kinds(), arrays)
         if not numbers:
             return b""
         missing = "" if self.fmt == "csv" else "null"
