@@ -216,7 +216,8 @@ def _plan(
 def _create_temp(plan: _Plan) -> tuple[int, str]:
     """Open a new, empty temporary file next to ``plan.real``: ``(fd, path)``."""
     directory, name = os.path.split(plan.real)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    # Read too: a streamed export hashes what it wrote before the rename.
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     for _ in range(_TEMP_ATTEMPTS):
         temp = os.path.join(directory, f".{name}.{os.urandom(6).hex()}.tmp")

@@ -199,7 +199,6 @@ class RowRenderer:
     fmt: str
     layout: RowLayout
     systems: tuple[str, ...]
-    keep: KeepRule | None = None
     _cells: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
@@ -213,10 +212,6 @@ class RowRenderer:
             cells = self.systems
         object.__setattr__(self, "_cells", cells)
 
-    def kept(self, scores: FloatArray) -> npt.NDArray[np.bool_] | None:
-        """The rows of one system's ``scores`` written (None: all)."""
-        return None if self.keep is None else self.keep.mask(self.layout, scores)
-
     def render(
         self,
         system: int,
@@ -226,7 +221,7 @@ class RowRenderer:
         keep: npt.NDArray[np.bool_] | None = None,
     ) -> Any:
         """System ``system``'s rows of a chunk: 0-based ``segments`` ``(k,)``, its ``scores``
-        ``(k, C)``, the chunk's row ``flags``, and which rows to keep (:meth:`kept`; None: all).
+        ``(k, C)``, the chunk's row ``flags``, and which rows to keep (None: all).
         Text formats give UTF-8 bytes (each row ended by a newline), Parquet a record batch
         (:func:`~core.io.columnar.record_batch`)."""
         if keep is not None:
@@ -278,25 +273,33 @@ class RowRenderer:
 
 @dataclass(frozen=True, slots=True)
 class RowJob:
-    """What every chunk of one run shares: the configuration, and the renderer of the rows
-    (None when the command writes no per-segment rows)."""
+    """What every chunk of one run shares: the configuration, the renderers of the rows written
+    (none when the command writes no per-segment rows) and the rule of the rows kept (None:
+    all), over the columns of ``layout``."""
 
     config: ScoringConfig
-    renderer: RowRenderer | None = None
+    renderers: tuple[RowRenderer, ...] = ()
+    keep: KeepRule | None = None
     #: Whether the advice needs rouge-score's lost letters counted (see
     #: :func:`~core.scoring.advice.rouge_mostly_dropped`).
     count_dropped: bool = False
 
+    def kept(self, scores: FloatArray) -> npt.NDArray[np.bool_] | None:
+        """The rows of one system's ``scores`` ``(k, C)`` written (None: all)."""
+        if self.keep is None:
+            return None
+        return self.keep.mask(RowLayout.of_config(self.config), scores)
+
 
 @dataclass(frozen=True, slots=True)
 class RowResult:
-    """A scored chunk: its 0-based ``segments``, the engine's :class:`ScoreChunk`, the
-    rendered rows of each system (or None), how many rows of each system were kept, and how
-    many references lose most of their letters to rouge-score's tokenizer."""
+    """A scored chunk: its 0-based ``segments``, the engine's :class:`ScoreChunk`, the rows of
+    each renderer and system (``rows[renderer][system]``), how many rows of each system were
+    kept, and how many references lose most of their letters to rouge-score's tokenizer."""
 
     segments: IntArray
     chunk: ScoreChunk
-    rows: tuple[Any, ...] | None
+    rows: tuple[tuple[Any, ...], ...]
     kept: tuple[int, ...]
     dropped: int
 
@@ -323,18 +326,15 @@ def score_rows(
     """Score one chunk (``references[r][k]``, ``systems[s][k]`` of segment ``segments[k]``)
     and render its rows: the task every engine runs."""
     chunk = _scorer(job.config).score_lines(references, systems, int(segments[0]))
-    rows = None
-    kept = tuple(len(segments) for _ in systems)
-    renderer = job.renderer
-    if renderer is not None:
-        rendered = []
-        counts = []
-        for s in range(len(systems)):
-            scores = chunk.scores[s]
-            keep = renderer.kept(scores)
-            counts.append(len(segments) if keep is None else int(keep.sum()))
-            rendered.append(renderer.render(s, segments, scores, chunk.row_flags, keep))
-        rows, kept = tuple(rendered), tuple(counts)
+    masks = [job.kept(chunk.scores[s]) for s in range(len(systems))]
+    kept = tuple(len(segments) if m is None else int(m.sum()) for m in masks)
+    rows = tuple(
+        tuple(
+            renderer.render(s, segments, chunk.scores[s], chunk.row_flags, masks[s])
+            for s in range(len(systems))
+        )
+        for renderer in job.renderers
+    )
     dropped = 0
     if job.count_dropped:
         dropped = sum(rouge_mostly_dropped(line) for column in references for line in column)

@@ -1,0 +1,251 @@
+"""How ``score``, ``compare`` and ``metaeval`` read and score their inputs: as streams.
+
+The inputs are checked and counted first (:func:`~core.io.inputs.scan_comparison`: every
+problem, and unequal line counts, before any scoring), then read again a chunk at a time and
+scored on an engine (:mod:`core.scoring.engines`: worker processes here, or a Dask or Ray
+cluster) by :func:`~core.io.segmentrows.score_rows`, the results coming back in order. Nothing
+holds the texts: a command keeps what it needs of each chunk (summed statistics, rendered rows,
+the per-row statistics of a test) and drops the rest, so memory does not grow with the texts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from matchlight.core.cli.options import (
+    Failed,
+    check_names,
+    check_targets,
+    config_from_args,
+    input_specs,
+    segment_rows,
+)
+from matchlight.core.io.export import comparison_inputs, input_paths
+from matchlight.core.io.inputs import ComparisonScan, InputError, SegmentReader, scan_comparison
+from matchlight.core.io.segmentrows import RowJob, RowResult, score_rows
+from matchlight.core.metrics.base import SettingError
+from matchlight.core.scoring.advice import (
+    SCRIPT_SAMPLE_LINES,
+    Advice,
+    ScoredRows,
+    advice_for,
+    detect_script,
+    has_sentence_marker,
+    is_presegmented,
+)
+from matchlight.core.scoring.engines import Engine, EngineError, open_engine, ordered
+from matchlight.core.scoring.summary import StreamedCorpus
+
+if TYPE_CHECKING:
+    from matchlight.core.scoring.config import ScoringConfig
+    from matchlight.core.scoring.results import ScoreTable
+
+__all__ = [
+    "MAX_TASK_ROWS",
+    "StreamSetup",
+    "Streamed",
+    "read_stream_setup",
+    "scored_table",
+    "task_rows",
+]
+
+#: The most rows scored in one task (a few megabytes of text each way).
+MAX_TASK_ROWS = 2048
+#: The fewest rows of a task, unless there are fewer.
+_MIN_TASK_ROWS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class StreamSetup:
+    """A streaming command's inputs checked and counted, its configuration, the rows asked for
+    (None: all) and the inputs' record that no written file may replace."""
+
+    scan: ComparisonScan
+    config: ScoringConfig
+    rows: np.ndarray | None
+    inputs: dict[str, Any]
+
+    @property
+    def segments(self) -> str | None:
+        """``--segments`` as written to the JSON (normalised), None for all rows."""
+        from matchlight.core.analysis.selection import format_segments
+
+        return None if self.rows is None else format_segments(self.rows)
+
+    @property
+    def n_rows(self) -> int:
+        """How many rows are scored."""
+        return len(self.scan) if self.rows is None else len(self.rows)
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        return tuple(column.name for column in self.scan.systems)
+
+    @property
+    def nrefs(self) -> int:
+        return len(self.scan.references)
+
+
+def read_stream_setup(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    outputs: Sequence[tuple[str, str | None]],
+    check: Callable[[ScoringConfig], None] | None = None,
+) -> StreamSetup:
+    """Check everything a streaming command needs before it scores: the configuration (a usage
+    error exits 2 with one line), the inputs (read and counted, not kept), ``--segments`` and
+    the ``outputs`` (``(option, path)``; none may replace an input). Raises :class:`Failed`."""
+    try:
+        config = config_from_args(args)
+        if check is not None:
+            check(config)
+    except SettingError as error:
+        parser.error(str(error))
+    check_names(parser, outputs)
+    try:
+        scan = scan_comparison(**dict(zip(("source", "references", "systems"), input_specs(args))))
+    except InputError as error:
+        raise Failed(str(error)) from None
+    if len(scan) == 0:
+        raise Failed("the input files hold no segments")
+    rows = segment_rows(parser, args.segments, len(scan))
+    inputs = comparison_inputs(scan)
+    check_targets(outputs, protect=input_paths(inputs))
+    if not args.quiet:
+        import sys
+
+        for column in scan.columns:
+            for warning in column.warnings:
+                print(f"matchlight: warning: {column.path}: {warning}", file=sys.stderr)
+    return StreamSetup(scan, config, rows, inputs)
+
+
+def task_rows(n_rows: int, workers: int) -> int:
+    """Rows per task: :data:`MAX_TASK_ROWS`, fewer for a small input so that every worker
+    gets several tasks."""
+    share = math.ceil(n_rows / max(1, 4 * workers))
+    return max(_MIN_TASK_ROWS, min(MAX_TASK_ROWS, share))
+
+
+def open_command_engine(args: argparse.Namespace) -> Engine:
+    """The engine of ``--engine``, ``--engine-address`` and ``--workers``; raises
+    :class:`Failed` with the engine's message."""
+    try:
+        return open_engine(
+            getattr(args, "engine", "local"),
+            workers=args.workers,
+            address=getattr(args, "engine_address", None),
+        )
+    except EngineError as error:
+        raise Failed(str(error)) from None
+
+
+class Streamed:
+    """One run over a setup's rows: read from the inputs' streams a chunk at a time, scored
+    on ``engine``, the results handed out in order (:meth:`results`). Also gathers what the
+    warnings need: the first lines of each reference and, from the results, the references
+    rouge-score's tokenizer empties."""
+
+    def __init__(
+        self, setup: StreamSetup, job: RowJob, engine: Engine, *, rows: int | None = None
+    ) -> None:
+        self.setup = setup
+        self.job = job
+        self.engine = engine
+        self.rows = rows or task_rows(setup.n_rows, engine.workers)
+        self.head: list[list[str]] = [[] for _ in setup.scan.references]
+        self.dropped = 0
+
+    def _tasks(self) -> Iterator[tuple[Any, ...]]:
+        scan = self.setup.scan
+        readers = [SegmentReader(c) for c in (*scan.references, *scan.systems)]
+        n_refs = len(scan.references)
+        mask = None
+        if self.setup.rows is not None:
+            mask = np.zeros(len(scan), dtype=np.bool_)
+            mask[self.setup.rows] = True
+        pending: list[list[str]] = [[] for _ in readers]
+        ids: list[np.ndarray] = []
+        kept = 0
+        start = 0
+        total = len(scan)
+        while start < total:
+            size = min(self.rows, total - start)
+            columns = [reader.take(size) for reader in readers]
+            for r in range(n_refs):
+                missing = SCRIPT_SAMPLE_LINES - len(self.head[r])
+                if missing > 0:
+                    self.head[r] += columns[r][:missing]
+            selected = None if mask is None else mask[start : start + size]
+            if selected is None or selected.all():
+                rows = np.arange(start, start + size)
+            else:
+                rows = start + np.flatnonzero(selected)
+                columns = [list(itertools.compress(c, selected)) for c in columns]
+            start += size
+            if not len(rows):
+                continue
+            for held, column in zip(pending, columns, strict=True):
+                held += column
+            ids.append(rows)
+            kept += len(rows)
+            if kept >= self.rows or start >= total:
+                yield (
+                    self.job,
+                    pending[:n_refs],
+                    pending[n_refs:],
+                    np.concatenate(ids),
+                )
+                pending = [[] for _ in readers]
+                ids, kept = [], 0
+        if kept:
+            yield (self.job, pending[:n_refs], pending[n_refs:], np.concatenate(ids))
+        for reader in readers:
+            reader.finish()
+
+    def results(self) -> Iterator[RowResult]:
+        """Every chunk's result, in the order of the rows."""
+        for result in ordered(self.engine, score_rows, self._tasks()):
+            self.dropped += result.dropped
+            yield result
+
+    def advice(self, corpus: StreamedCorpus) -> list[Advice]:
+        """The app's warnings banner for the rows scored (:func:`~core.scoring.advice.advice_for`):
+        the script and sentence markers from each reference's first lines."""
+        script = detect_script(self.head)
+        scored = ScoredRows(
+            config=corpus.config,
+            rows=corpus.count,
+            nrefs=corpus.nrefs,
+            empty_refs=corpus.flags.get("empty_refs", 0),
+            lsum_fallback=corpus.flags.get("lsum_fallback", 0),
+            dropped=self.dropped if self.job.count_dropped else None,
+        )
+        return advice_for(
+            scored,
+            script=script,
+            segmented=script in ("zh", "ja") and is_presegmented(self.head),
+            has_marker=has_sentence_marker(self.head),
+        )
+
+
+def scored_table(setup: StreamSetup, args: argparse.Namespace) -> ScoreTable:
+    """Every selected row scored into a :class:`~core.scoring.results.ScoreTable` (its scores
+    and statistics; no text is held), on the engine of ``args``: for a command that needs
+    every column of every row (``metaeval``)."""
+    from matchlight.core.scoring.results import ScoreTable
+
+    table = ScoreTable(
+        systems=setup.systems, n_segments=len(setup.scan), config=setup.config, nrefs=setup.nrefs
+    )
+    with open_command_engine(args) as engine:
+        for result in Streamed(setup, RowJob(setup.config), engine).results():
+            table.apply(result.chunk, rows=result.segments)
+    return table
