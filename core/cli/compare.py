@@ -566,7 +566,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     )
     job = RowJob(setup.config, count_dropped=counts_dropped(setup.config))
     with open_command_engine(args) as engine:
-        streamed = Streamed(setup, job, engine)
+        streamed = Streamed(setup, job, engine, rows=args.task_rows)
         for result in streamed.results():
             corpus.add(result.chunk)
             statistics.add(result.chunk)

@@ -425,6 +425,13 @@ def add_engine(parser: argparse.ArgumentParser) -> None:
         help="the cluster's scheduler (Dask: tcp://HOST:8786) or head node (Ray: HOST:6379, "
         "or 'auto' for the one running on this machine)",
     )
+    group.add_argument(
+        "--task-rows",
+        type=count("--task-rows", minimum=1, maximum=1_000_000),
+        metavar="N",
+        help="rows scored per task (default: 2048, fewer for a small input so that every "
+        "worker gets several); larger tasks spend less on a remote cluster's round trips",
+    )
 
 
 def score_comparison(

@@ -311,7 +311,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     )
     try:
         with open_command_engine(args) as engine:
-            streamed = Streamed(setup, job, engine)
+            streamed = Streamed(setup, job, engine, rows=args.task_rows)
             for result in streamed.results():
                 corpus.add(result.chunk)
                 for (writer, _), rows in zip(writers, result.rows, strict=True):

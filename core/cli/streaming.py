@@ -156,6 +156,7 @@ class Streamed:
     def __init__(
         self, setup: StreamSetup, job: RowJob, engine: Engine, *, rows: int | None = None
     ) -> None:
+        """``rows`` per task (None: :func:`task_rows`)."""
         self.setup = setup
         self.job = job
         self.engine = engine
@@ -211,10 +212,14 @@ class Streamed:
             reader.finish()
 
     def results(self) -> Iterator[RowResult]:
-        """Every chunk's result, in the order of the rows."""
-        for result in ordered(self.engine, score_rows, self._tasks()):
-            self.dropped += result.dropped
-            yield result
+        """Every chunk's result, in the order of the rows. An input that is no longer what was
+        checked raises :class:`Failed` with its message."""
+        try:
+            for result in ordered(self.engine, score_rows, self._tasks()):
+                self.dropped += result.dropped
+                yield result
+        except InputError as error:
+            raise Failed(str(error)) from None
 
     def advice(self, corpus: StreamedCorpus) -> list[Advice]:
         """The app's warnings banner for the rows scored (:func:`~core.scoring.advice.advice_for`):
@@ -246,6 +251,7 @@ def scored_table(setup: StreamSetup, args: argparse.Namespace) -> ScoreTable:
         systems=setup.systems, n_segments=len(setup.scan), config=setup.config, nrefs=setup.nrefs
     )
     with open_command_engine(args) as engine:
-        for result in Streamed(setup, RowJob(setup.config), engine).results():
+        streamed = Streamed(setup, RowJob(setup.config), engine, rows=args.task_rows)
+        for result in streamed.results():
             table.apply(result.chunk, rows=result.segments)
     return table
