@@ -29,7 +29,7 @@ from matchlight.core.cli.options import (
 )
 from matchlight.core.io.export import comparison_inputs, input_paths
 from matchlight.core.io.inputs import ComparisonScan, InputError, SegmentReader, scan_comparison
-from matchlight.core.io.segmentrows import RowJob, RowResult, score_rows
+from matchlight.core.io.segmentrows import RowJob, RowResult, prime, score_rows
 from matchlight.core.metrics.base import SettingError
 from matchlight.core.scoring.advice import (
     SCRIPT_SAMPLE_LINES,
@@ -163,6 +163,8 @@ class Streamed:
         self.rows = rows or task_rows(setup.n_rows, engine.workers)
         self.head: list[list[str]] = [[] for _ in setup.scan.references]
         self.dropped = 0
+        if engine.forks:
+            prime(job, len(setup.systems))
 
     def _tasks(self) -> Iterator[tuple[Any, ...]]:
         scan = self.setup.scan

@@ -48,9 +48,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-import charset_normalizer
-from charset_normalizer.utils import is_multi_byte_encoding
-
 from matchlight.core.io import jsonsafe
 from matchlight.core.io.files import (
     MAX_INPUT_BYTES,
@@ -367,6 +364,10 @@ def _looks_mostly_utf8(data: bytes) -> bool:
 
 
 def _detect(data: bytes, path: str, utf8_error: UnicodeDecodeError) -> tuple[str, str]:
+    # Imported here: only a file that is not UTF-8 needs it, and it takes a while to load.
+    import charset_normalizer
+    from charset_normalizer.utils import is_multi_byte_encoding
+
     matches = list(charset_normalizer.from_bytes(data))
     if not matches:
         line = data.count(b"\n", 0, utf8_error.start) + 1

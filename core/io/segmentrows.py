@@ -43,6 +43,7 @@ __all__ = [
     "RowLayout",
     "RowRenderer",
     "RowResult",
+    "prime",
     "score_rows",
 ]
 
@@ -317,6 +318,13 @@ def _scorer(config: ScoringConfig) -> ChunkScorer:
         _SCORERS.clear()
         scorer = _SCORERS[config] = ChunkScorer(config)
     return scorer
+
+
+def prime(job: RowJob, systems: int) -> None:
+    """Score one tiny chunk here, so that the modules and tables the scorer loads on first use
+    (numpy's ``unique`` loads ``numpy.ma``, tokenizers build their tables) are loaded once, in
+    the process whose forked workers inherit them, instead of once per worker."""
+    score_rows(job, [["a b"]], [["a b"]] * systems, np.zeros(1, dtype=np.int64))
 
 
 def score_rows(

@@ -51,6 +51,8 @@ class Engine(ABC):
     workers: int
     #: How the engine runs, for messages ("2 local processes", "the Dask cluster at ...").
     description: str
+    #: Whether its workers are forked from this process (and so inherit what it loaded).
+    forks: bool = False
 
     @abstractmethod
     def submit(self, task: Task, *args: Any) -> Any:
@@ -105,8 +107,10 @@ class LocalProcesses(Engine):
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.description = f"{workers} local processes"
+        context = process_context()
+        self.forks = context.get_start_method() == "fork"
         self._pool = ProcessPoolExecutor(
-            max_workers=workers, mp_context=process_context(), initializer=lifeline.bind_to_parent
+            max_workers=workers, mp_context=context, initializer=lifeline.bind_to_parent
         )
 
     def submit(self, task: Task, *args: Any) -> Any:
