@@ -109,8 +109,9 @@ def read_stream_setup(
     except SettingError as error:
         parser.error(str(error))
     check_names(parser, outputs)
+    source, references, systems = input_specs(args)
     try:
-        scan = scan_comparison(**dict(zip(("source", "references", "systems"), input_specs(args))))
+        scan = scan_comparison(source=source, references=references, systems=systems)
     except InputError as error:
         raise Failed(str(error)) from None
     if len(scan) == 0:
