@@ -5,16 +5,23 @@ Buckets of rows (sentences) come from :func:`length_buckets` (reference length, 
 system), :func:`label_buckets` (any label column: domain, document id) or :func:`cut_buckets`
 (any number per row). :func:`bucket_means` gives, per bucket and system, the mean of a
 per-row metric with a seeded bootstrap confidence interval (:func:`bootstrap_interval`), the
-count and the rows, on all rows or any subset.
+count and the rows, on all rows or any subset. :func:`bucket_corpus` gives instead the corpus
+figure of each bucket's rows from their summed statistics (corpus BLEU of the bucket, as
+compare-mt's ``statistic_type=score`` sentence buckets), with a bootstrap interval of that
+figure.
 
 Word frequency is different: compare-mt buckets *words*, not sentences
 (``FreqWordBucketer``): every reference and output word falls in the bucket of its frequency,
 and precision, recall and F-measure of the matched words are computed per bucket.
-:func:`word_accuracy_by_frequency` does exactly that.
+:func:`word_accuracy_by_frequency` does exactly that. The frequencies are the reference's own
+counts unless a training corpus's are given (compare-mt's ``--freq_count_file``, read by
+:func:`core.io.wordcounts.read_word_counts`): counted on the test reference alone, no
+reference word is rarer than 1 and the ``<1`` bucket stays empty.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,6 +44,7 @@ __all__ = [
     "Buckets",
     "WordAccuracy",
     "bootstrap_interval",
+    "bucket_corpus",
     "bucket_means",
     "cut_buckets",
     "cutoff_labels",
@@ -337,6 +345,79 @@ def _cells(
         BucketCell(members, int(c), float(m), float(lo), float(hi))
         for c, m, lo, hi in zip(counts, means, low, high)
     )
+
+
+def bucket_corpus(
+    buckets: Buckets,
+    stats: Sequence[npt.ArrayLike],
+    score: Callable[[FloatArray], npt.ArrayLike],
+    *,
+    present: npt.ArrayLike | None = None,
+    rows: npt.ArrayLike | None = None,
+    n_boot: int = DEFAULT_BOOTSTRAP,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> BucketTable:
+    """Per bucket and system: the corpus figure of the bucket's rows, ``score`` of the sum of
+    their additive statistics (``stats[s]`` ``(n, K)``; ``score`` maps summed ``(m, K)`` to
+    ``(m,)``, e.g. a metric's :meth:`~core.metrics.base.Metric.additive` pair), so corpus BLEU
+    of each bucket rather than the mean of its sentence BLEU.
+
+    The interval is the percentile bootstrap of that figure (the bucket's rows resampled
+    ``n_boot`` times, the same draws for every system, seeded as :func:`bucket_means` seeds
+    them, so that mean statistics give its very intervals). ``present`` ``(S, n)`` says which
+    rows have a value, for the counts (default: all); ``rows`` restricts everything to a
+    subset. A bucket without rows has a NaN figure.
+    """
+    arrays = [np.asarray(a, np.float64) for a in stats]
+    n_sys = len(arrays)
+    if not n_sys or any(a.ndim != 2 or a.shape != arrays[0].shape for a in arrays):
+        raise ValueError("statistics must be one (n, K) array per system, all of one shape")
+    n = arrays[0].shape[0]
+    if buckets.index.shape[-1] != n:
+        raise ValueError(f"buckets cover {buckets.index.shape[-1]} rows, statistics {n}")
+    if buckets.per_system and buckets.index.shape[0] != n_sys:
+        raise ValueError(f"per-system buckets for {buckets.index.shape[0]} systems, not {n_sys}")
+    _check_bootstrap(n_boot, confidence)
+    has = (
+        np.ones((n_sys, n), np.bool_)
+        if present is None
+        else np.broadcast_to(np.asarray(present, np.bool_), (n_sys, n))
+    )
+    selected = np.zeros(n, np.bool_)
+    selected[row_index(rows, n)] = True
+
+    def figures(
+        members: IntArray, systems: Sequence[int], key: tuple[int, ...]
+    ) -> list[BucketCell]:
+        if members.size == 0:
+            return [BucketCell(members, 0, math.nan, math.nan, math.nan) for _ in systems]
+        picked = [arrays[s][members] for s in systems]
+        values = [float(np.asarray(score(p.sum(axis=0)[None, :]))[0]) for p in picked]
+        samples = np.empty((len(systems), n_boot))
+        done = 0
+        for weights in resample_weights(np.random.default_rng(key), members.size, n_boot):
+            for k, p in enumerate(picked):
+                samples[k, done : done + len(weights)] = np.asarray(score(weights @ p))
+            done += len(weights)
+        low, high = _percentile_bounds(samples, confidence)
+        return [
+            BucketCell(members, int(has[s, members].sum()), v, float(lo), float(hi))
+            for s, v, lo, hi in zip(systems, values, low, high)
+        ]
+
+    table: list[tuple[BucketCell, ...]] = []
+    for b in range(len(buckets.labels)):
+        if buckets.per_system:
+            cells = []
+            for s in range(n_sys):
+                members = np.flatnonzero((buckets.index[s] == b) & selected).astype(np.int64)
+                cells += figures(members, [s], (seed, b, s))
+            table.append(tuple(cells))
+        else:
+            members = np.flatnonzero((buckets.index == b) & selected).astype(np.int64)
+            table.append(tuple(figures(members, range(n_sys), (seed, b))))
+    return BucketTable(buckets.by, buckets.labels, tuple(table), confidence, n_boot, seed)
 
 
 # -- word accuracy by frequency (compare-mt) ---------------------------------------------------

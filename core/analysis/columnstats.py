@@ -12,7 +12,7 @@ cannot be tested instead of failing the run, and reports progress over all colum
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -39,11 +39,13 @@ __all__ = [
     "ColumnTest",
     "NotTestable",
     "Verdict",
+    "bonferroni_alpha",
     "pairwise_for_column",
     "pairwise_verdict",
     "significance_by_column",
     "significance_columns",
     "verdict",
+    "without_values",
 ]
 
 TestKind = Literal["bs", "ar"]
@@ -78,29 +80,64 @@ def significance_columns(table: ScoreTable) -> list[ScoreColumn]:
     ]
 
 
+def without_values(table: ScoreTable, key: str, rows: npt.ArrayLike | None = None) -> set[str]:
+    """The systems with no value of column ``key`` on ``rows`` (None: all rows), e.g. never
+    annotated for an MQM or ESA column: a paired test has nothing to compare for them."""
+    values = table.scores[:, :, table.metric_index(key)]
+    if rows is not None:
+        values = values[:, np.asarray(rows, dtype=np.int64)]
+    return {name for name, row in zip(table.systems, values, strict=True) if np.isnan(row).all()}
+
+
 @dataclass(frozen=True, slots=True)
 class ColumnTest:
     """The paired test of one column: ``result`` (the baseline first, then the other systems
     in table order), or ``reason`` why the column was not tested. ``n_rows`` counts the rows
     tested; ``incomplete`` those among them where some system has no value (each system's
-    figure is then its mean over the rows where it has one)."""
+    figure is then its mean over the rows where it has one). ``untested`` names the systems
+    without any value on the rows (:func:`without_values`): their lines carry no test, and
+    when the baseline is one of them no line does."""
 
     column: ScoreColumn
     result: SignificanceResult | None
     reason: str | None
     n_rows: int
     incomplete: int = 0
+    untested: frozenset[str] = frozenset()
+
+    def why_untested(self, index: int) -> str | None:
+        """Why line ``index`` of ``result`` has no test to show, in words (as the report says
+        it); None when it was tested, or is the baseline and has values."""
+        if self.result is None or not self.untested:
+            return None
+        lines = self.result.systems
+        if lines[index].name in self.untested:
+            return "no values: not tested"
+        if index > 0 and lines[0].name in self.untested:
+            return "not tested: the baseline has no values"
+        return None
+
+    def tested(self, index: int) -> bool:
+        """Whether line ``index`` of ``result`` has a p-value to show (the baseline has none)."""
+        return self.result is not None and index > 0 and self.why_untested(index) is None
 
     def verdicts(self, alpha: float = ALPHA) -> tuple[Verdict, ...]:
         """Each line of ``result`` against the baseline (the first line's is None): better or
-        worse at level ``alpha`` by the column's direction, None where not significant."""
+        worse at level ``alpha`` by the column's direction, None where not significant or not
+        tested (:meth:`tested`)."""
         if self.result is None:
             return ()
         base = self.result.baseline.score
         return tuple(
-            verdict(self.column, line.score, base, line.p_value, alpha)
-            for line in self.result.systems
+            verdict(self.column, line.score, base, line.p_value, alpha) if self.tested(i) else None
+            for i, line in enumerate(self.result.systems)
         )
+
+
+def bonferroni_alpha(n_systems: int, alpha: float = ALPHA) -> float:
+    """The level at which one pair of an all-pairs matrix of ``n_systems`` is significant
+    with a Bonferroni correction: ``alpha`` over the number of pairs (0.05 / 10 for 5)."""
+    return alpha / max(1, n_systems * (n_systems - 1) // 2)
 
 
 def pairwise_verdict(
@@ -198,7 +235,8 @@ def significance_by_column(
                 cancel=cancel,
                 progress=part,
             )
-        out.append(ColumnTest(column, result, None, int(chosen.size), incomplete))
+        untested = frozenset(without_values(table, key, chosen))
+        out.append(ColumnTest(column, result, None, int(chosen.size), incomplete, untested))
         part(1.0)
     return tuple(out)
 
@@ -215,12 +253,14 @@ def pairwise_for_column(
     progress: Callable[[float], None] | None = None,
 ) -> PairwiseSignificance:
     """Every pair of systems tested on column ``key`` (systems in table order) with
-    :func:`~core.analysis.significance.pairwise_significance`. Raises :class:`NotTestable`."""
+    :func:`~core.analysis.significance.pairwise_significance`; a pair with a system without
+    values on the rows (:func:`without_values`) has no p-value (None). Raises
+    :class:`NotTestable`."""
     stats, score = _statistics(table, key)
     chosen = row_index(rows, table.n_segments)
     if chosen.size == 0:
         raise NotTestable("no rows are selected")
-    return pairwise_significance(
+    result = pairwise_significance(
         stats,
         score,
         names=list(table.systems),
@@ -231,3 +271,12 @@ def pairwise_for_column(
         cancel=cancel,
         progress=progress,
     )
+    empty = without_values(table, key, chosen)
+    if not empty:
+        return result
+    names = result.names
+    p_values = tuple(
+        tuple(None if empty & {names[i], names[j]} else p for j, p in enumerate(row))
+        for i, row in enumerate(result.p_values)
+    )
+    return replace(result, p_values=p_values)

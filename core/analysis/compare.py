@@ -24,6 +24,7 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
+from matchlight.core.metrics.base import Better
 from matchlight.core.metrics.ngrams import NgramCounts
 
 __all__ = [
@@ -329,9 +330,10 @@ def leave_one_out(stats: StatsArray, score: ScoreFunction) -> FloatArray:
 class ScoreInfluence:
     """How much each row contributes to score(A) - score(B).
 
-    ``rows`` are the rows considered (numbers of the whole corpus); ``effect[i]`` is
-    ``difference`` minus the difference without ``rows[i]``: positive when the row adds to
-    A's lead, negative when it adds to B's. ``order`` sorts ``rows`` by effect, largest first
+    ``rows`` are the rows considered (numbers of the whole corpus); ``effect[i]`` is A's lead
+    minus A's lead without ``rows[i]``, where the lead is ``difference`` when higher is better
+    and ``-difference`` when lower is (``better``, TER): positive when the row adds to A's
+    lead, negative when it adds to B's. ``order`` sorts ``rows`` by effect, largest first
     (ties by row number), so its head is what helps A most and its tail what helps B most.
     """
 
@@ -340,6 +342,7 @@ class ScoreInfluence:
     score_b: float
     effect: FloatArray
     order: IntArray
+    better: Better = "higher"
 
     @property
     def difference(self) -> float:
@@ -363,6 +366,7 @@ def difference_influence(
     stats_b: StatsArray,
     score: ScoreFunction,
     rows: npt.ArrayLike | None = None,
+    better: Better = "higher",
 ) -> ScoreInfluence:
     """Rank rows by how much leaving each one out changes score(A) - score(B).
 
@@ -371,7 +375,9 @@ def difference_influence(
     :meth:`~matchlight.core.metrics.base.Metric.additive` pair, or
     :func:`~matchlight.core.metrics.base.mean_statistics` with
     :func:`~matchlight.core.metrics.base.mean_score`. ``rows`` restricts the analysis to a
-    subset: the scores are then those of the subset.
+    subset: the scores are then those of the subset. ``better`` is the column's direction
+    (:attr:`~matchlight.core.metrics.base.ScoreColumn.better`): with ``lower`` a row that
+    raises A's score counts against A.
     """
     a = np.asarray(stats_a)
     b = np.asarray(stats_b)
@@ -383,5 +389,9 @@ def difference_influence(
     score_a, score_b = float(both[0]), float(both[1])
     without = np.subtract(leave_one_out(a, score), leave_one_out(b, score))
     effect = (score_a - score_b) - without
+    if better == "lower":
+        effect = -effect
+    elif better != "higher":
+        raise ValueError(f"better must be 'higher' or 'lower', not {better!r}")
     order = np.lexsort((selected, -effect)).astype(np.int64)
-    return ScoreInfluence(selected, score_a, score_b, effect, order)
+    return ScoreInfluence(selected, score_a, score_b, effect, order, better)

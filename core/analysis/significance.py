@@ -151,8 +151,9 @@ class PairwiseSignificance:
     """Every pair of systems tested against each other with the same random draws.
 
     ``p_values[i][j]`` is the p-value of the test with baseline ``i`` and system ``j`` (the
-    tests are symmetric, so the matrix is; the diagonal is None). ``means`` and ``cis`` are the
-    bootstrap figures of each system (None for AR).
+    tests are symmetric, so the matrix is; the diagonal is None, and so is a pair left untested
+    because a system has no values). ``means`` and ``cis`` are the bootstrap figures of each
+    system (None for AR).
     """
 
     test: TestKind
@@ -172,8 +173,8 @@ class PairwiseSignificance:
         if i == j:
             raise ValueError(f"a system is not tested against itself: {self.names[i]!r}")
         p = self.p_values[i][j]
-        if p is None:  # pragma: no cover - only the diagonal is None
-            raise ValueError("no p-value")
+        if p is None:  # a pair left untested (see core.analysis.columnstats.without_values)
+            raise ValueError(f"{self.names[i]!r} and {self.names[j]!r} were not tested")
         return p
 
     def _index(self, key: int | str) -> int:

@@ -33,9 +33,10 @@ Offsets are code points into the hypothesis line, whatever the file counts in.
 * ``csv`` (export only): one row per span, text cells made spreadsheet-safe.
 
 An export writes the spans of the statuses it is given (confirmed by default); CSV and xCOMET
-say each span's status and side. :func:`left_out` counts what an export leaves out (undecided,
-rejected, or source spans a target-only format cannot hold), so a caller can say so or include
-them.
+say each span's status and side, and who confirmed or rejected it
+(:mod:`~matchlight.core.annotation.review`). :func:`left_out` counts what an export leaves out
+(undecided, rejected, or source spans a target-only format cannot hold), so a caller can say so
+or include them.
 
 Problems in an imported file raise :class:`~matchlight.core.io.inputs.InputError` naming the
 file, the line and the problem.
@@ -68,10 +69,17 @@ from matchlight.core.annotation.model import (
 )
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights
 from matchlight.core.annotation.offsets import Utf16Index, utf16_length
+from matchlight.core.annotation.review import REVIEWED_AT, REVIEWED_BY, reviewer_of
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, Typology, label_key
 from matchlight.core.io import jsonsafe
 from matchlight.core.io.csvfile import Cell, csv_text
-from matchlight.core.io.files import MAX_ANNOTATION_BYTES, FileError, iter_lines, read_bytes_capped
+from matchlight.core.io.files import (
+    MAX_ANNOTATION_BYTES,
+    FileError,
+    iter_lines,
+    read_bytes_capped,
+    read_head,
+)
 from matchlight.core.io.inputs import InputError
 from matchlight.core.io.safewrite import write_file_atomic
 
@@ -83,6 +91,7 @@ __all__ = [
     "MQM_TSV_COLUMNS",
     "ImportResult",
     "TsvLayout",
+    "check_segment_ids",
     "export_csv",
     "export_mqm_tsv",
     "export_wmt24_esa",
@@ -93,6 +102,7 @@ __all__ = [
     "left_out",
     "left_out_message",
     "read_segment_ids",
+    "sniff_import_format",
     "write_export",
 ]
 
@@ -104,6 +114,35 @@ IMPORT_FORMATS: Final[dict[str, str]] = {
 }
 #: Export formats.
 EXPORT_FORMATS: Final[dict[str, str]] = {**IMPORT_FORMATS, "csv": "One row per error (CSV)"}
+
+#: How far :func:`sniff_import_format` reads into a file for its first record.
+_SNIFF_BYTES: Final = 1 << 20
+
+
+def sniff_import_format(path: str | os.PathLike[str]) -> str | None:
+    """The import format a file's name and first record suggest: ``wmt-mqm-tsv`` for a
+    ``.tsv``, else ``wmt24-esa-jsonl`` when the first JSON record has WMT24 ESA's keys, else
+    ``xcomet-jsonl`` for a JSON record; None when it cannot tell (or cannot read the file: a
+    pipe or a device is never opened, see :func:`~matchlight.core.io.files.read_head`)."""
+    name = os.fspath(path)
+    if name.lower().endswith((".tsv", ".tsv.txt")):
+        return "wmt-mqm-tsv"
+    try:
+        head = read_head(name, _SNIFF_BYTES)
+    except FileError:
+        return None
+    for raw in head.splitlines():
+        if not raw.strip():
+            continue
+        try:
+            first = jsonsafe.loads(raw.decode("utf-8", "replace"), path=name)
+        except ValueError:
+            return None
+        if isinstance(first, dict) and ("esa_spans" in first or "line_id" in first):
+            return "wmt24-esa-jsonl"
+        return "xcomet-jsonl"
+    return None
+
 
 #: Largest annotation file read (a WMT MQM release file is ~50 MB).
 MAX_IMPORT_BYTES: Final = MAX_ANNOTATION_BYTES
@@ -520,8 +559,9 @@ def _xcomet_alone(
 
 def export_xcomet(spans: Iterable[ErrorSpan], *, statuses: Collection[Status] = _COUNTED) -> str:
     """One xCOMET-style span object per line, with our keys system, segment (1-based), category,
-    note and status; ``confidence`` is the imported one, or null for a person's span. xCOMET
-    spans are on the output: source spans are left out (:func:`left_out` counts them)."""
+    note and status; ``confidence`` is the imported one, or null for a person's span; a span
+    someone confirmed or rejected also has ``reviewed_by`` and ``reviewed_at``. xCOMET spans are
+    on the output: source spans are left out (:func:`left_out` counts them)."""
     rows = sorted(
         (s for s in spans if s.status in statuses and s.side is Side.TARGET),
         key=lambda s: (s.system, s.segment, s.start, s.end, s.created),
@@ -540,6 +580,9 @@ def export_xcomet(spans: Iterable[ErrorSpan], *, statuses: Collection[Status] = 
             "note": span.note,
             "status": span.status.value,
         }
+        ruling = reviewer_of(span)
+        if ruling is not None:
+            record[REVIEWED_BY], record[REVIEWED_AT] = ruling
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
     return out.getvalue()
 
@@ -639,22 +682,28 @@ def _tsv_rows(text: str) -> tuple[list[tuple[int, list[str]]], str]:
 def read_segment_ids(path: str | os.PathLike[str]) -> list[str]:
     """The segment ids of a ``segid.txt`` file: line ``i`` holds segment ``i``'s id (as the
     WMT MQM TSV's ``seg_id`` column writes it). Ids must be unique and not blank."""
-    name = os.fspath(path)
     text, _ = _read_text(path)
     ids = text.split("\n")
     if ids and ids[-1] == "":
         ids.pop()
+    return check_segment_ids(ids, os.fspath(path))
+
+
+def check_segment_ids(values: Sequence[str], where: str) -> list[str]:
+    """``values`` (segment ``i``'s id at ``i``, as a segid.txt or a label column holds them)
+    stripped; an InputError names ``where`` and the line of a blank id or of a repeated one."""
+    ids: list[str] = []
     seen: dict[str, int] = {}
-    for number, raw in enumerate(ids, start=1):
-        value = raw.strip()
+    for number, raw in enumerate(values, start=1):
+        value = str(raw).strip()
         if not value:
-            raise InputError("a blank segment id", name, number)
+            raise InputError("a blank segment id", where, number)
         if value in seen:
             raise InputError(
-                f"segment id {value!r} also stands on line {seen[value]}", name, number
+                f"segment id {value!r} also stands on line {seen[value]}", where, number
             )
         seen[value] = number
-        ids[number - 1] = value
+        ids.append(value)
     return ids
 
 
@@ -702,6 +751,7 @@ def import_mqm_tsv(
     segment_base: int = 1,
     segment_ids: Sequence[str] | None = None,
     typology: Typology = DEFAULT_TYPOLOGY,
+    skip_other_systems: bool = False,
 ) -> ImportResult:
     """Read a WMT MQM TSV file (one row per error, ``No-error`` rows for clean segments).
 
@@ -713,7 +763,9 @@ def import_mqm_tsv(
     kept so the file can be written back. ``No-error`` rows become segment review marks (score
     None). The rater is the annotator; a ``comment`` or ``note`` column, or the ``note`` in a
     ``metadata`` JSON column, is the note. A category the typology lacks is kept as the file
-    spells it and listed in the result's ``unknown_categories`` and warnings.
+    spells it and listed in the result's ``unknown_categories`` and warnings. A row of a system
+    ``lines`` does not have is an error, unless ``skip_other_systems`` (a comparison of some of
+    the file's systems): such rows are skipped and counted in a warning.
     """
     name = os.fspath(path)
     text, bom = _read_text(path)
@@ -754,6 +806,7 @@ def import_mqm_tsv(
     resolved: dict[str, str | None] = {}
     reviewed: set[tuple[str, int, str]] = set()
     renames = system_names or {}
+    skipped: Counter[str] = Counter()
     for row_index, (number, fields) in enumerate(rows):
         if len(fields) != n_columns:
             raise InputError(
@@ -765,6 +818,9 @@ def import_mqm_tsv(
         system = renames.get(raw_system, raw_system)
         if not system:
             raise InputError("the system column is empty", name, number)
+        if skip_other_systems and lines is not None and system not in lines:
+            skipped[system] += 1
+            continue
         info: dict[str, Any] = {"row": row_index, "doc": doc, "doc_id": doc_id, "seg_id": seg_id}
         if rest:
             info["rest"] = rest
@@ -847,6 +903,12 @@ def import_mqm_tsv(
             side=side,
         )
         spans.append(_fit_to_line(span, fit_line, warnings, where))
+    if skipped:
+        listed = ", ".join(f"{s} ({n})" for s, n in sorted(skipped.items()))
+        warnings.append(
+            f"{name}: {sum(skipped.values()):,} rows of systems not in this comparison were "
+            f"skipped: {listed}"
+        )
     if unknown:
         listed = ", ".join(f"{c!r} ({n} rows)" for c, n in sorted(unknown.items()))
         warnings.append(
@@ -1316,6 +1378,8 @@ CSV_COLUMNS: Final[tuple[str, ...]] = (
     "note",
     "created",
     "modified",
+    "reviewed_by",
+    "reviewed_at",
 )
 
 
@@ -1326,7 +1390,8 @@ def export_csv(
     statuses: Collection[Status] = _COUNTED,
 ) -> str:
     """One row per span: segment is 1-based (as in Matchlight's score CSV), start/end are
-    code-point offsets into the ``side`` (target or source), mqm_weight the span's penalty.
+    code-point offsets into the ``side`` (target or source), mqm_weight the span's penalty,
+    reviewed_by and reviewed_at who ruled on a pre-annotation and when (empty otherwise).
     Written by
     :func:`~matchlight.core.io.csvfile.csv_text`: every text cell is spreadsheet-safe, numbers
     are written as plain numbers."""
@@ -1354,6 +1419,7 @@ def export_csv(
                 span.note,
                 span.created.isoformat(),
                 span.modified.isoformat(),
+                *(reviewer_of(span) or ("", "")),
             ]
         )
     return csv_text(rows)

@@ -1,4 +1,4 @@
-"""UTF-16 <-> code-point offsets.
+"""UTF-16 <-> code-point offsets, and where a selection's edges belong in a line.
 
 Spans are stored in code points (Python string indices). Qt (``QTextCursor.position()``) and
 JavaScript tools such as Appraise count UTF-16 code units, where a character outside the Basic
@@ -8,9 +8,17 @@ Multilingual Plane (an emoji, a rare CJK ideograph like U+20000) takes two units
 
 from __future__ import annotations
 
+import unicodedata
 from bisect import bisect_left
 
-__all__ = ["Utf16Index", "codepoint_to_utf16", "utf16_length", "utf16_to_codepoint"]
+__all__ = [
+    "Utf16Index",
+    "codepoint_to_utf16",
+    "snap_point",
+    "trim_spaces",
+    "utf16_length",
+    "utf16_to_codepoint",
+]
 
 
 def _astral_positions(text: str) -> list[int]:
@@ -67,3 +75,32 @@ def codepoint_to_utf16(text: str, pos: int) -> int:
 def utf16_to_codepoint(text: str, pos16: int) -> int:
     """The code-point offset of UTF-16 offset ``pos16`` in ``text`` (one-off conversion)."""
     return Utf16Index(text).to_codepoint(pos16)
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or unicodedata.category(ch) == "Mn"
+
+
+def snap_point(line: str, point: int) -> int:
+    """An omission point moved out of the middle of a word to the nearer word edge (in a
+    space-separated line; elsewhere every position is between two tokens)."""
+    if " " not in line or not 0 < point < len(line):
+        return point
+    if not (_is_word(line[point - 1]) and _is_word(line[point])):
+        return point
+    left = point
+    while left > 0 and _is_word(line[left - 1]):
+        left -= 1
+    right = point
+    while right < len(line) and _is_word(line[right]):
+        right += 1
+    return left if point - left <= right - point else right
+
+
+def trim_spaces(line: str, start: int, end: int) -> tuple[int, int]:
+    """``start:end`` of ``line`` without the white space at either end."""
+    while start < end and line[start].isspace():
+        start += 1
+    while end > start and line[end - 1].isspace():
+        end -= 1
+    return start, end

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from matchlight.core import __version__
 from matchlight.core.cli.options import (
     CommandParser,
+    add_engine,
     add_inputs,
     add_paired_test,
     add_running,
@@ -50,6 +51,7 @@ __all__ = [
     "PairedColumn",
     "build_parser",
     "column_clusters",
+    "compare_latex",
     "format_clusters",
     "format_paired_table",
     "main",
@@ -135,7 +137,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="decimals of the scores in the table (default 1, as sacreBLEU)",
     )
-    add_running(out)
+    out.add_argument(
+        "--latex",
+        metavar="OUT.tex",
+        help="a LaTeX table for a paper (needs \\usepackage{booktabs}): each system's score "
+        "per tested column at its precision, the best in bold, daggers for a significant "
+        "difference from the baseline, and the significance clusters",
+    )
+    add_running(out, workers=0)
+    add_engine(parser)
     add_version(parser)
     return parser
 
@@ -493,6 +503,38 @@ def format_clusters(clusters: Sequence[SystemClusters]) -> str:
     return "\n".join(lines)
 
 
+def compare_latex(
+    systems: Sequence[str],
+    signatures: dict[str, str],
+    tests: Sequence[PairedColumn],
+    clusters: Sequence[SystemClusters],
+) -> str:
+    """The LaTeX table of a run (:func:`core.report.latex.latex_table`): the baseline (the
+    first system) and the test the clusters used (the bootstrap unless only approximate
+    randomization ran); ``signatures`` are the run's corpus signatures."""
+    from matchlight.core.report.latex import latex_column, latex_table
+
+    first = tests[0]
+    test: Literal["bs", "ar"] = "bs" if first.bs is not None else "ar"
+    columns = [
+        latex_column(t.column, systems, t.bs if test == "bs" else t.ar, c)
+        for t, c in zip(tests, clusters, strict=True)
+    ]
+    result = first.bs if test == "bs" else first.ar
+    if result is None:  # pragma: no cover - the test of every column ran
+        raise ValueError("no test was run")
+    return latex_table(
+        systems=systems,
+        baseline=0,
+        columns=columns,
+        test=test,
+        n_samples=result.n_samples,
+        seed=result.seed_used,
+        n_segments=result.n_segments,
+        signatures=_test_signatures(signatures, tests),
+    )
+
+
 def _compare_payload(
     setup: StreamSetup,
     tests: Sequence[PairedColumn],
@@ -549,8 +591,9 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from matchlight.core.cli.options import Failed
     from matchlight.core.cli.score import counts_dropped, warn_scored
     from matchlight.core.cli.streaming import Streamed, open_command_engine, read_stream_setup
-    from matchlight.core.io.export import write_json
+    from matchlight.core.io.export import input_paths, write_json
     from matchlight.core.io.segmentrows import RowJob
+    from matchlight.core.report.latex import write_latex
     from matchlight.core.scoring.summary import StreamedCorpus
 
     if len(args.hyp) < 2:
@@ -558,7 +601,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             "compare needs a baseline and at least one other system: give --hyp at least twice "
             "(the first is the baseline)"
         )
-    setup = read_stream_setup(parser, args, [("--json", args.json)], check=_check_testable)
+    outputs = [("--json", args.json), ("--latex", args.latex)]
+    setup = read_stream_setup(parser, args, outputs, check=_check_testable)
     columns = tested_columns(setup.config)
     statistics = ColumnStatistics(setup.config, columns, systems=setup.systems, n_rows=setup.n_rows)
     corpus = StreamedCorpus(
@@ -566,7 +610,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     )
     job = RowJob(setup.config, count_dropped=counts_dropped(setup.config))
     with open_command_engine(args) as engine:
-        streamed = Streamed(setup, job, engine, rows=args.task_rows)
+        streamed = Streamed(setup, job, engine, rows=args.task_rows, leaks=True)
         for result in streamed.results():
             corpus.add(result.chunk)
             statistics.add(result.chunk)
@@ -586,12 +630,15 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     print_out(format_paired_table(signatures, tests, width=args.width, segments=setup.segments))
     print_out("\n" + format_clusters(clusters))
     warn_scored(corpus, streamed, quiet=args.quiet)
-    if args.json:
-        payload = _compare_payload(setup, tests, seed, clusters)
-        try:
+    try:
+        if args.json:
+            payload = _compare_payload(setup, tests, seed, clusters)
             write_json(args.json, payload, inputs=setup.inputs)
-        except OSError as error:
-            raise Failed(str(error)) from None
+        if args.latex:
+            latex = compare_latex(setup.systems, signatures, tests, clusters)
+            write_latex(args.latex, latex, protect=input_paths(setup.inputs))
+    except OSError as error:
+        raise Failed(str(error)) from None
     return 0
 
 

@@ -5,7 +5,10 @@ It prints the corpus table and every signature, writes per-segment rows (``--csv
 read as streams (:mod:`core.cli.streaming`): checked and counted first, then scored a chunk at a
 time on an engine while the rows are written, so memory does not grow with the input. Corpus
 figures come from summed statistics (:class:`~core.scoring.summary.StreamedCorpus`): the app's
-numbers, bit for bit. The warnings it prints are the app's banner (:mod:`core.scoring.advice`).
+numbers, bit for bit. The warnings it prints are the app's banner (:mod:`core.scoring.advice`),
+the references that look made from one system's output, and (unless ``--no-language-check``)
+the outputs in another language than the references or copying the source, counted chunk by
+chunk where the chunks are scored (:class:`~core.cli.streaming.ChunkChecks`).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from matchlight.core.metrics.base import SettingError
 from matchlight.core.metrics.registry import METRICS
 
 if TYPE_CHECKING:
-    from matchlight.core.cli.streaming import Streamed, StreamSetup
+    from matchlight.core.cli.streaming import LanguageCounts, Streamed, StreamSetup
     from matchlight.core.io.export import SegmentRowsWriter
     from matchlight.core.io.segmentrows import KeepRule
     from matchlight.core.scoring.advice import Advice
@@ -96,6 +99,12 @@ def build_parser() -> argparse.ArgumentParser:
         "scored row",
     )
     out.add_argument("--json", metavar="OUT.json", help="corpus scores and signatures per system")
+    out.add_argument(
+        "--no-language-check",
+        action="store_true",
+        help="do not count outputs in another language than the references or copying the "
+        "source (warned on stderr and written to --json by default)",
+    )
     add_running(out, workers=0)
     add_engine(parser)
     add_version(parser)
@@ -199,9 +208,51 @@ _CLI_FIX_HINTS = {
 
 
 def warn_scored(corpus: StreamedCorpus, streamed: Streamed, *, quiet: bool) -> None:
-    """:func:`warn_about` the scored rows on stderr (unless ``quiet``)."""
-    if not quiet:
-        warn_about(corpus, streamed.advice(corpus), sys.stderr)
+    """:func:`warn_about` the scored rows on stderr (unless ``quiet``), then the references
+    that look made from one system's output."""
+    if quiet:
+        return
+    warn_about(corpus, streamed.advice(corpus), sys.stderr)
+    for message in streamed.leaks():
+        print(f"matchlight: warning: {message}", file=sys.stderr)
+
+
+def warn_language(
+    systems: Sequence[str], language: LanguageCounts, stream: TextIO, n_rows: int
+) -> None:
+    """One warning per system with outputs in another language or copying the source."""
+    expected = language.expectation
+    for name, (wrong, copies) in zip(systems, language.counts, strict=True):
+        parts = []
+        if wrong:
+            parts.append(
+                f"{wrong} of {n_rows} outputs in another language than the references "
+                f"({expected.language if expected else '?'})"
+            )
+        if copies:
+            parts.append(f"{copies} of {n_rows} copying the source")
+        if parts:
+            print(
+                f"matchlight: warning: {name}: {' and '.join(parts)}; neural metrics are known "
+                "to score such output highly",
+                file=stream,
+            )
+
+
+def _language_json(
+    payload: dict[str, Any], systems: Sequence[str], language: LanguageCounts | None
+) -> dict[str, Any]:
+    """``payload`` with the language check: the references' language, and per system
+    ``wrong_language`` and ``copies_source`` (null where the check could not tell)."""
+    if language is None:
+        return payload
+    expected = language.expectation
+    payload["reference_language"] = expected.language if expected else None
+    for name, (wrong, copies) in zip(systems, language.counts, strict=True):
+        entry = payload["systems"][name]
+        entry["wrong_language"] = wrong if expected is not None else None
+        entry["copies_source"] = copies if language.has_source else None
+    return payload
 
 
 def counts_dropped(config: ScoringConfig) -> bool:
@@ -311,7 +362,14 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     )
     try:
         with open_command_engine(args) as engine:
-            streamed = Streamed(setup, job, engine, rows=args.task_rows)
+            streamed = Streamed(
+                setup,
+                job,
+                engine,
+                rows=args.task_rows,
+                leaks=True,
+                language=not args.no_language_check,
+            )
             for result in streamed.results():
                 corpus.add(result.chunk)
                 for (writer, _), rows in zip(writers, result.rows, strict=True):
@@ -319,6 +377,9 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                         writer.write(s, part, result.kept[s])
         print_out(format_table(corpus))
         warn_scored(corpus, streamed, quiet=args.quiet)
+        language = streamed.language()
+        if language is not None and not args.quiet:
+            warn_language(setup.systems, language, sys.stderr, corpus.count)
         if rule[0] is not None and not args.quiet:
             kept = writers[0][0].rows
             for name, count in zip(setup.systems, kept, strict=True):
@@ -329,7 +390,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         for writer, _ in writers:
             writer.finish()
         if args.json:
-            write_json(args.json, _json_payload(corpus, setup.segments), inputs=setup.inputs)
+            payload = _language_json(_json_payload(corpus, setup.segments), setup.systems, language)
+            write_json(args.json, payload, inputs=setup.inputs)
     except OSError as error:
         for writer, _ in writers:
             writer.abandon()

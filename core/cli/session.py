@@ -15,7 +15,6 @@ settings and the annotation counts, without changing the file.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -28,6 +27,7 @@ from matchlight.core.annotation.interchange import (
     import_mqm_tsv,
     import_wmt24_esa,
     import_xcomet,
+    sniff_import_format,
 )
 from matchlight.core.annotation.model import AnnotationError
 from matchlight.core.annotation.typology import AnnotationMode
@@ -56,9 +56,6 @@ from matchlight.core.session.files import SUFFIX, remove_database
 from matchlight.core.session.store import SessionError, SessionStore
 
 __all__ = ["build_parser", "main"]
-
-#: How far the format sniffing reads into a spans file for its first record.
-_SNIFF_BYTES = 1 << 20
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -185,27 +182,12 @@ def _reference_names(specs: ComparisonSpecs) -> tuple[str, ...]:
 
 def _sniff(path: str) -> str:
     """The format of a spans file from its name and first record."""
-    lower = path.lower()
-    if lower.endswith((".tsv", ".tsv.txt")):
-        return "wmt-mqm-tsv"
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(_SNIFF_BYTES)
-    except OSError as error:
-        raise Failed(f"{path}: cannot read it: {error.strerror or error}") from None
-    for raw in head.splitlines():
-        if not raw.strip():
-            continue
-        try:
-            first = json.loads(raw)
-        except (ValueError, RecursionError):
-            break
-        if isinstance(first, dict) and "line_id" in first and "annotator" in first:
-            return "wmt24-esa-jsonl"
-        return "xcomet-jsonl"
-    raise Failed(
-        f"{path}: cannot tell its format; give --spans-format ({', '.join(IMPORT_FORMATS)})"
-    )
+    fmt = sniff_import_format(path)
+    if fmt is None:
+        raise Failed(
+            f"{path}: cannot tell its format; give --spans-format ({', '.join(IMPORT_FORMATS)})"
+        )
+    return fmt
 
 
 def _read_spans(args: argparse.Namespace, comparison: Comparison) -> ImportResult:

@@ -6,6 +6,12 @@ scored on an engine (:mod:`core.scoring.engines`: worker processes here, or a Da
 cluster) by :func:`~core.io.segmentrows.score_rows`, the results coming back in order. Nothing
 holds the texts: a command keeps what it needs of each chunk (summed statistics, rendered rows,
 the per-row statistics of a test) and drops the rest, so memory does not grow with the texts.
+
+Beside the scores, each chunk is checked where it is scored (:func:`score_chunk`): its lines
+identical to a reference (summed: the reference-leak warnings of
+:func:`~core.analysis.references.counted_leaks`) and, for ``score``, the language check
+(:func:`~core.analysis.language.flag_rows`, with the references' language read from their
+first lines before any chunk): the counts the in-memory functions give, from additive counts.
 """
 
 from __future__ import annotations
@@ -18,7 +24,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
+from matchlight.core.analysis.language import EXPECT_LINES, Expectation, expect_language, flag_rows
+from matchlight.core.analysis.references import counted_leaks, identical_counts
 from matchlight.core.cli.options import (
     Failed,
     check_names,
@@ -49,9 +58,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_TASK_ROWS",
+    "ChunkChecks",
+    "ChunkCounts",
+    "LanguageCounts",
     "StreamSetup",
     "Streamed",
     "read_stream_setup",
+    "score_chunk",
     "scored_table",
     "task_rows",
 ]
@@ -91,6 +104,60 @@ class StreamSetup:
     @property
     def nrefs(self) -> int:
         return len(self.scan.references)
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkChecks:
+    """What each chunk is checked for beside its scores: identical lines of each reference and
+    system (``leaks``), and the language check (``language``; ``expectation`` is the
+    references' language, None when it cannot be told: then only copies are looked for)."""
+
+    leaks: bool = False
+    language: bool = False
+    expectation: Expectation | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkCounts:
+    """A chunk's checks, counts that add up over chunks: ``identical[r, s]`` (None: not
+    counted), and per system the outputs in another language and those copying the source
+    (None: no language check)."""
+
+    identical: npt.NDArray[np.int64] | None
+    wrong_language: npt.NDArray[np.int64] | None
+    copies_source: npt.NDArray[np.int64] | None
+
+
+def score_chunk(
+    job: RowJob,
+    checks: ChunkChecks,
+    references: Sequence[Sequence[str]],
+    systems: Sequence[Sequence[str]],
+    source: Sequence[str] | None,
+    segments: npt.NDArray[np.int64],
+) -> tuple[RowResult, ChunkCounts]:
+    """The task every engine runs: :func:`~core.io.segmentrows.score_rows` on one chunk, and
+    its :class:`ChunkChecks` counted."""
+    result = score_rows(job, references, systems, segments)
+    identical = identical_counts(references, systems) if checks.leaks else None
+    wrong = copies = None
+    if checks.language:
+        flags = flag_rows(checks.expectation, references=references, systems=systems, source=source)
+        wrong = flags.wrong_language.sum(axis=1, dtype=np.int64)
+        copies = flags.copies_source.sum(axis=1, dtype=np.int64)
+    return result, ChunkCounts(identical, wrong, copies)
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageCounts:
+    """The language check of a run: the references' language (None: it could not be told, no
+    output is counted as another language), whether a source was given (without one no
+    output is counted as a copy), and per system (outputs in another language, outputs
+    copying the source) over the rows scored."""
+
+    expectation: Expectation | None
+    has_source: bool
+    counts: tuple[tuple[int, int], ...]
 
 
 def read_stream_setup(
@@ -155,22 +222,55 @@ class Streamed:
     rouge-score's tokenizer empties."""
 
     def __init__(
-        self, setup: StreamSetup, job: RowJob, engine: Engine, *, rows: int | None = None
+        self,
+        setup: StreamSetup,
+        job: RowJob,
+        engine: Engine,
+        *,
+        rows: int | None = None,
+        leaks: bool = False,
+        language: bool = False,
     ) -> None:
-        """``rows`` per task (None: :func:`task_rows`)."""
+        """``rows`` per task (None: :func:`task_rows`); ``leaks``: count identical lines for
+        :meth:`leaks`; ``language``: run the language check (:meth:`language`)."""
         self.setup = setup
         self.job = job
         self.engine = engine
         self.rows = rows or task_rows(setup.n_rows, engine.workers)
         self.head: list[list[str]] = [[] for _ in setup.scan.references]
         self.dropped = 0
+        n_refs, n_sys = len(setup.scan.references), len(setup.scan.systems)
+        self.checks = ChunkChecks(
+            leaks=leaks and n_sys >= 2,
+            language=language,
+            expectation=self._expectation() if language else None,
+        )
+        self.identical = np.zeros((n_refs, n_sys), dtype=np.int64)
+        self._language = np.zeros((2, n_sys), dtype=np.int64)
         if engine.forks:
             prime(job, len(setup.systems))
 
+    def _expectation(self) -> Expectation | None:
+        """The references' language from their first lines (as
+        :func:`~core.analysis.language.expect_language` reads a whole file); its model is
+        loaded here, before forked workers inherit it."""
+        heads = []
+        for column in self.setup.scan.references:
+            reader = SegmentReader(column)
+            try:
+                heads.append(reader.take(EXPECT_LINES))
+            except InputError as error:
+                raise Failed(str(error)) from None
+            finally:
+                reader.close()
+        return expect_language(heads)
+
     def _tasks(self) -> Iterator[tuple[Any, ...]]:
         scan = self.setup.scan
-        readers = [SegmentReader(c) for c in (*scan.references, *scan.systems)]
-        n_refs = len(scan.references)
+        with_source = self.checks.language and scan.source is not None
+        inputs = (*scan.references, *scan.systems, *((scan.source,) if with_source else ()))
+        readers = [SegmentReader(c) for c in inputs if c is not None]
+        n_refs, n_sys = len(scan.references), len(scan.systems)
         mask = None
         if self.setup.rows is not None:
             mask = np.zeros(len(scan), dtype=np.bool_)
@@ -180,6 +280,17 @@ class Streamed:
         kept = 0
         start = 0
         total = len(scan)
+
+        def task() -> tuple[Any, ...]:
+            return (
+                self.job,
+                self.checks,
+                pending[:n_refs],
+                pending[n_refs : n_refs + n_sys],
+                pending[-1] if with_source else None,
+                np.concatenate(ids),
+            )
+
         while start < total:
             size = min(self.rows, total - start)
             columns = [reader.take(size) for reader in readers]
@@ -201,28 +312,50 @@ class Streamed:
             ids.append(rows)
             kept += len(rows)
             if kept >= self.rows or start >= total:
-                yield (
-                    self.job,
-                    pending[:n_refs],
-                    pending[n_refs:],
-                    np.concatenate(ids),
-                )
+                yield task()
                 pending = [[] for _ in readers]
                 ids, kept = [], 0
         if kept:
-            yield (self.job, pending[:n_refs], pending[n_refs:], np.concatenate(ids))
+            yield task()
         for reader in readers:
             reader.finish()
 
     def results(self) -> Iterator[RowResult]:
-        """Every chunk's result, in the order of the rows. An input that is no longer what was
-        checked raises :class:`Failed` with its message."""
+        """Every chunk's result, in the order of the rows; its checks are summed here. An
+        input that is no longer what was checked raises :class:`Failed` with its message."""
         try:
-            for result in ordered(self.engine, score_rows, self._tasks()):
+            for result, counts in ordered(self.engine, score_chunk, self._tasks()):
                 self.dropped += result.dropped
+                if counts.identical is not None:
+                    self.identical += counts.identical
+                if counts.wrong_language is not None and counts.copies_source is not None:
+                    self._language[0] += counts.wrong_language
+                    self._language[1] += counts.copies_source
                 yield result
         except InputError as error:
             raise Failed(str(error)) from None
+
+    def leaks(self) -> tuple[str, ...]:
+        """The reference-leak warnings of the rows scored
+        (:func:`~core.analysis.references.counted_leaks`)."""
+        if not self.checks.leaks:
+            return ()
+        return counted_leaks(
+            identical=self.identical,
+            n_rows=self.setup.n_rows,
+            reference_names=[column.name for column in self.setup.scan.references],
+            system_names=self.setup.systems,
+        )
+
+    def language(self) -> LanguageCounts | None:
+        """The language check of the rows scored (None: not asked for)."""
+        if not self.checks.language:
+            return None
+        return LanguageCounts(
+            expectation=self.checks.expectation,
+            has_source=self.setup.scan.source is not None,
+            counts=tuple((int(w), int(c)) for w, c in self._language.T),
+        )
 
     def advice(self, corpus: StreamedCorpus) -> list[Advice]:
         """The app's warnings banner for the rows scored (:func:`~core.scoring.advice.advice_for`):

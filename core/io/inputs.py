@@ -43,7 +43,7 @@ import itertools
 import os
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -1521,7 +1521,7 @@ def _decoded_blocks(scan: ColumnScan) -> Iterator[str]:
         yield text
 
 
-def stream_column(scan: ColumnScan) -> Iterator[list[str]]:
+def stream_column(scan: ColumnScan) -> Generator[list[str], None, None]:
     """The segments of an input that :func:`scan_column` checked, a batch at a time, exactly
     as :func:`read_column` would read them. Raises :class:`InputError` when the file is no
     longer the file that was checked (another size or time, or another number of segments)."""
@@ -1572,6 +1572,10 @@ class SegmentReader:
         """Read to the end, so that a file that grew since it was checked is refused."""
         for _ in self._batches:
             pass
+
+    def close(self) -> None:
+        """Stop reading (the file is closed): for a reader of the first lines only."""
+        self._batches.close()
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,13 @@ from matchlight.core.io.inputs import (
     parse_spec,
 )
 
-__all__ = ["ComparisonSpecs", "spec_from_json", "spec_to_json", "specs_from_arguments"]
+__all__ = [
+    "ComparisonSpecs",
+    "spec_from_json",
+    "spec_to_json",
+    "specs_from_arguments",
+    "specs_of_comparison",
+]
 
 
 def spec_to_json(spec: InputSpec) -> dict[str, Any]:
@@ -136,4 +142,14 @@ def specs_from_arguments(
         source=parse_spec(source) if source else None,
         references=tuple(parse_spec(r) for r in references),
         systems=tuple(system(h) for h in systems),
+    )
+
+
+def specs_of_comparison(comparison: Comparison) -> ComparisonSpecs:
+    """Specs that read ``comparison``'s files again as plain text files (for a comparison that
+    was made without specs: its systems keep their names)."""
+    return ComparisonSpecs(
+        source=None if comparison.source is None else InputSpec(comparison.source.path),
+        references=tuple(InputSpec(c.path) for c in comparison.references),
+        systems=tuple(InputSpec(c.path, name=c.name) for c in comparison.systems),
     )

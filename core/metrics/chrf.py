@@ -50,6 +50,7 @@ from matchlight.core.metrics.base import (
     Range,
     ScoreColumn,
     Setting,
+    SettingError,
     check_detail_size,
     mask_separator,
 )
@@ -887,18 +888,20 @@ class ChrfSettings(MetricSettings):
             key="char_order",
             label="Character n-gram order",
             kind="int",
-            minimum=1,
+            minimum=0,
             maximum=12,
-            help="character n-gram order (default 6)",
+            help="character n-gram order (default 6; 0: word n-grams only, with "
+            "--chrf-word-order 1 or more, as sacreBLEU)",
             cli="--chrf-char-order",
         ),
         Setting(
             key="beta",
             label="Beta",
             kind="int",
-            minimum=1,
+            minimum=0,
             maximum=9,
-            help="recall weighs beta**2 times as much as precision (default 2)",
+            help="recall weighs beta**2 times as much as precision (default 2; 0: precision "
+            "alone, as sacreBLEU)",
             cli="--chrf-beta",
         ),
         Setting(
@@ -914,6 +917,15 @@ class ChrfSettings(MetricSettings):
     char_order: int = CHAR_ORDER
     beta: int = BETA
     lowercase: bool = False
+
+    def check(self) -> None:
+        # With no n-grams at all sacreBLEU scores one line 0 and fails on two (IndexError);
+        # say what is wrong instead.
+        if self.char_order + self.word_order == 0:
+            raise SettingError(
+                "chrF needs some n-grams: a character order (--chrf-char-order) or a word "
+                "order (--chrf-word-order) of 1 or more"
+            )
 
 
 class ChrfLayer(HighlightLayer):
@@ -1053,8 +1065,11 @@ class ChrfRowDetail(MetricRowDetail):
         self._settings = settings
         self._hypothesis = hypothesis
         self._name = chrf_name(beta=settings.beta, word_order=settings.word_order)
+        # Word n-grams alone (char_order 0) cover no characters: no layer to paint.
         self.layers = (
-            ChrfLayer(settings.char_order, references, outputs, hypothesis, per_reference),
+            (ChrfLayer(settings.char_order, references, outputs, hypothesis, per_reference),)
+            if settings.char_order
+            else ()
         )
 
     def detail(self, system: int) -> ChrfDetail:
@@ -1104,6 +1119,8 @@ class ChrfMetric(Metric):
 
     def highlight_modes(self, settings: MetricSettings) -> tuple[HighlightMode, ...]:
         s = cast(ChrfSettings, settings)
+        if not s.char_order:  # word n-grams only: no character is highlighted
+            return ()
         return (HighlightMode(ChrfLayer.key, ChrfLayer.label, s.char_order),)
 
     def signature(

@@ -14,6 +14,7 @@ from matchlight.core.metrics.bleu import BleuMetric
 from matchlight.core.metrics.chrf import ChrfMetric
 from matchlight.core.metrics.nltk_bleu import NltkBleuMetric
 from matchlight.core.metrics.rouge import RougeMetric
+from matchlight.core.metrics.ter import TerMetric
 
 __all__ = ["DEFAULT_METRICS", "METRICS", "metric", "parse_metrics", "settings_by_cli"]
 
@@ -25,6 +26,7 @@ METRICS: dict[str, Metric] = {
         ChrfMetric(),
         RougeMetric(),
         NltkBleuMetric(),
+        TerMetric(),
     )
 }
 

@@ -4,7 +4,10 @@ Every figure comes from core, computed here from the session's score table: corp
 system (:meth:`ScoreTable.corpus`, over all rows and over the selected rows) with the
 signatures; histograms, a system-vs-system scatter and bucket means with bootstrap intervals
 (:mod:`core.analysis.buckets`) as inline SVG (:mod:`core.report.svg`); sacreBLEU's paired
-bootstrap against the baseline (:mod:`core.analysis.significance`) when asked; MQM per system
+bootstrap against the baseline (:mod:`core.analysis.significance`) when asked, with the
+systems ranked into significance clusters per column (:mod:`core.analysis.clusters`) and every
+pair's p-value; a warning when a reference looks made from one system's output
+(:func:`core.analysis.references.reference_leaks`); MQM per system
 (:mod:`core.annotation.mqm`); and the selected rows with the highlight spans of
 :class:`~core.scoring.detail.RowDetailer` and the error spans of the annotations.
 
@@ -30,10 +33,26 @@ from matchlight.core import __version__
 from matchlight.core.analysis.buckets import (
     DEFAULT_BOOTSTRAP,
     BucketTable,
+    bucket_corpus,
     bucket_means,
     length_buckets,
 )
-from matchlight.core.analysis.columnstats import ColumnTest, significance_by_column
+from matchlight.core.analysis.clusters import (
+    SIGNIFICANCE_THRESHOLD,
+    SystemClusters,
+    rank_clusters,
+)
+from matchlight.core.analysis.columnstats import (
+    ALPHA,
+    ColumnTest,
+    NotTestable,
+    bonferroni_alpha,
+    pairwise_for_column,
+    significance_by_column,
+    without_values,
+)
+from matchlight.core.analysis.language import LanguageFlags, language_flags
+from matchlight.core.analysis.references import reference_leaks
 from matchlight.core.analysis.scales import (
     clip_to_bounds,
     corpus_decimals,
@@ -44,7 +63,9 @@ from matchlight.core.analysis.selection import Selection, format_segments
 from matchlight.core.analysis.significance import (
     DEFAULT_BOOTSTRAP_SAMPLES,
     DEFAULT_SEED,
+    PairwiseSignificance,
     signature_with,
+    table_statistics,
 )
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Side, Status
 from matchlight.core.annotation.mqm import (
@@ -165,12 +186,8 @@ def _num_cell(value: float, attrs: str, digits: int = 2) -> str:
 
 
 def _without_values(table: ScoreTable, key: str, rows: npt.ArrayLike | None) -> set[str]:
-    """The systems with no value of column ``key`` on ``rows`` (None: all rows), e.g. never
-    annotated: a paired test has nothing to compare for them."""
-    values = table.scores[:, :, table.metric_index(key)]
-    if rows is not None:
-        values = values[:, np.asarray(rows, dtype=np.int64)]
-    return {name for name, row in zip(table.systems, values, strict=True) if np.isnan(row).all()}
+    """The systems a paired test has nothing to compare for (core.analysis.columnstats')."""
+    return without_values(table, key, rows)
 
 
 def _drawn(spans: Sequence[ErrorSpan]) -> list[ErrorSpan]:
@@ -290,6 +307,9 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.name { overflow-wrap: anywhere; max-width: 320px; }
 tr.baseline td { background: #f7fbff; }
 .sig { font-weight: 700; }
+tr.cluster-start td { border-top: 2px solid #9aa5b1; }
+table.clusters td.rank { font-weight: 700; }
+details.pairs summary { cursor: pointer; color: #333; font-size: 13px; }
 code, .sigs dd { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; }
 .sigs dt { font-weight: 600; } .sigs dd { margin: 0 0 6px 16px; overflow-wrap: anywhere; }
 .warn { background: #fff4e5; border-left: 4px solid #e69f00; padding: 6px 10px; margin: 8px 0; }
@@ -360,6 +380,7 @@ class _Page:
         annotations: ReportAnnotations | None,
         options: ReportOptions,
         significance: Sequence[ColumnTest] | None,
+        language: LanguageFlags | None = None,
     ) -> None:
         self.session = session
         self.table = session.table
@@ -376,6 +397,7 @@ class _Page:
                 f"only {self.table.n_done} of {self.table.n_segments} rows are scored; "
                 "a report needs every row scored"
             )
+        self.language = language or language_flags(session.text, session.source)  # (uncancelled)
 
     # -- sections ---------------------------------------------------------------------------
 
@@ -385,6 +407,7 @@ class _Page:
         body = [
             self._header(title),
             self._summary(),
+            self._language(),
             self._significance(),
             self._mqm(),
             self._charts(),
@@ -448,6 +471,7 @@ class _Page:
             f'<a href="#{anchor}">{label}</a>'
             for anchor, label in (
                 ("summary", "Summary"),
+                ("language", "Language"),
                 ("significance", "Significance"),
                 ("mqm", "MQM"),
                 ("charts", "Charts"),
@@ -462,6 +486,16 @@ class _Page:
                 table,
                 script=detect_script(session.text.references),
                 has_marker=has_sentence_marker(session.text.references),
+            )
+        )
+        text = session.text
+        warnings += "".join(
+            f'<p class="warn" data-warning="reference-leak">{esc(message)}</p>'
+            for message in reference_leaks(
+                references=text.references,
+                systems=text.systems,
+                reference_names=session.reference_names,
+                system_names=text.system_names,
             )
         )
         return (
@@ -534,6 +568,53 @@ class _Page:
         for name, signature in table.signatures().items():
             parts.append(f"<dt>{esc(name)}</dt><dd>{esc(signature)}</dd>")
         parts.append("</dl></section>")
+        return "".join(parts)
+
+    def _language(self) -> str:
+        """Per system, outputs in another language than the references and outputs copying the
+        source (:mod:`core.analysis.language`), over all rows and the selected ones."""
+        flags = self.language
+        if flags is None:
+            return ""
+        expectation = flags.expectation
+        scopes: list[tuple[str, npt.NDArray[np.int64] | None]] = [("all", None)]
+        if self.filtered:
+            scopes.append(("selected", self.rows))
+        head = "".join(
+            f'<th class="num">{what} ({scope} rows)</th>'
+            for scope, _rows in scopes
+            for what in ("Another language", "Copies the source")
+        )
+        parts = [
+            '<section id="language"><h2>Language check</h2><p class="note">',
+            (
+                f"Outputs in another language than the references "
+                f"(<code>{esc(expectation.language)}</code>, told by py3langid; lines too "
+                "short to tell are never counted)"
+                if expectation is not None
+                else "The references are in no clear language: outputs were not checked for it"
+            ),
+            " and outputs that copy the source (numbers, URLs, names and rows whose reference "
+            "keeps the source do not count). Neural metrics are known to score such output "
+            "highly.</p>",
+            f'<table class="language"><thead><tr><th>System</th>{head}</tr></thead><tbody>',
+        ]
+        counts = {scope: flags.counts(rows) for scope, rows in scopes}
+        for s, name in enumerate(flags.systems):
+            cells = ""
+            for scope, _rows in scopes:
+                wrong, copies = counts[scope][s]
+                for column, value, known in (
+                    ("wrong_language", wrong, expectation is not None),
+                    ("copies_source", copies, flags.has_source),
+                ):
+                    shown = f"{value:,}" if known else "–"
+                    cells += (
+                        f'<td class="num" data-system="{s}" data-scope="{scope}" '
+                        f'data-column="{column}">{shown}</td>'
+                    )
+            parts.append(f'<tr><td class="name">{_swatch(s)}{esc(name)}</td>{cells}</tr>')
+        parts.append("</tbody></table></section>")
         return "".join(parts)
 
     def _wants_significance(self) -> bool:
@@ -636,8 +717,132 @@ class _Page:
                 f'<p class="note">{test.n_rows:,} segments tested; {_way(column)}. '
                 f"<code>{esc(sig_line)}</code></p></div>"
             )
-        parts.append(f'<div class="sigtests">{"".join(tables)}</div></section>')
+        parts.append(f'<div class="sigtests">{"".join(tables)}</div>')
+        parts.append(self._clusters(rows_text))
+        parts.append("</section>")
         return "".join(parts)
+
+    def _clusters(self, rows_text: str) -> str:
+        """Each summary column's systems ranked into significance clusters, with the p-value
+        of every pair (the same resamples), starred at the Bonferroni-corrected level."""
+        table = self.table
+        n_sys = len(table.systems)
+        corrected = bonferroni_alpha(n_sys)
+        pairs = n_sys * (n_sys - 1) // 2
+        parts = [
+            '<h3 id="clusters">Significance clusters</h3>',
+            '<p class="note">Systems best first on each column; a system starts a new cluster '
+            f"when it is significantly worse (paired bootstrap, p &lt; {SIGNIFICANCE_THRESHOLD}) "
+            "than the best system of the current cluster, as WMT ranks systems; each test is "
+            f"at {SIGNIFICANCE_THRESHOLD}, uncorrected. Over {rows_text}, "
+            f"{self.options.bootstrap_samples:,} resamples, seed {self.options.seed}. Under "
+            f"each table, the p-value of every pair of systems ({pairs} tests, the same "
+            'resamples): <span class="sig">*</span> marks p ≤ '
+            f"{corrected:.4g}, the Bonferroni-corrected level ({ALPHA} / {pairs}).</p>",
+        ]
+        smallest = 1 / (self.options.bootstrap_samples + 1)
+        if corrected < smallest:
+            parts.append(
+                f'<p class="warn">With {self.options.bootstrap_samples:,} resamples no p-value '
+                f"is below {smallest:.4g}, so no pair can reach the corrected level: run more "
+                "resamples (<code>--paired-bs-n</code>).</p>"
+            )
+        blocks = []
+        for column in _score_columns(table):
+            title = f"<h3>{esc(column.label)}</h3>"
+            try:
+                pairwise = pairwise_for_column(
+                    table,
+                    column.key,
+                    rows=self.rows if self.filtered else None,
+                    n_samples=self.options.bootstrap_samples,
+                    seed=self.options.seed,
+                )
+            except NotTestable as why:
+                reason = f'<p class="note">{esc(str(why))}</p>'
+                blocks.append(f'<div class="sigtest clusters-box">{title}{reason}</div>')
+                continue
+            found = rank_clusters(
+                column.label,
+                table.systems,
+                pairwise.scores,
+                pairwise.p_value,
+                better=column.better,
+            )
+            blocks.append(
+                f'<div class="sigtest clusters-box">{title}{self._cluster_table(column, found)}'
+                f"{self._pairs_table(column, found, pairwise, corrected)}"
+                f'<p class="note">{_way(column).capitalize()}.</p></div>'
+            )
+        parts.append(f'<div class="sigtests">{"".join(blocks)}</div>')
+        return "".join(parts)
+
+    def _cluster_table(self, column: ScoreColumn, found: SystemClusters) -> str:
+        body = []
+        digits = corpus_decimals(column)
+        previous = 0
+        for name, score, cluster, p in zip(
+            found.names, found.scores, found.clusters, found.p_values, strict=True
+        ):
+            s = self.table.systems.index(name)
+            start = cluster != previous
+            previous = cluster
+            row_class = ' class="cluster-start"' if start and cluster > 1 else ""
+            rank = str(cluster) if start else ""
+            p_cell = (
+                '<td class="num">—</td>'
+                if p is None
+                else f'<td class="num" data-value="{number_attr(p)}">{p:.4f}</td>'
+            )
+            body.append(
+                f'<tr{row_class} data-ranked="{s}" data-cluster="{cluster}">'
+                f'<td class="num rank">{rank}</td>'
+                f'<td class="name">{_swatch(s)}{esc(name)}</td>'
+                + _num_cell(score, f'data-system="{s}" data-field="score"', digits)
+                + p_cell
+                + "</tr>"
+            )
+        return (
+            f'<table class="clusters" data-column="{esc(column.key)}"><thead><tr>'
+            '<th class="num">Cluster</th><th>System</th><th class="num">Score</th>'
+            '<th class="num" title="against the best system of the cluster above for a system '
+            "that starts a cluster, else of its own\">p against the cluster's best</th>"
+            f"</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        )
+
+    def _pairs_table(
+        self,
+        column: ScoreColumn,
+        found: SystemClusters,
+        pairwise: PairwiseSignificance,
+        corrected: float,
+    ) -> str:
+        systems = self.table.systems
+        order = [systems.index(name) for name in found.names]
+        head = "".join(f'<th class="num">{esc(systems[j])}</th>' for j in order)
+        body = []
+        for i in order:
+            cells = []
+            for j in order:
+                p = pairwise.p_values[i][j]
+                if p is None:
+                    cells.append('<td class="num">—</td>')
+                    continue
+                star = '<span class="sig">*</span>' if p <= corrected else ""
+                cells.append(
+                    f'<td class="num" data-row="{i}" data-system="{j}" '
+                    f'data-value="{number_attr(p)}">{p:.4f}{star}</td>'
+                )
+            body.append(
+                f'<tr><td class="name">{_swatch(i)}{esc(systems[i])}</td>{"".join(cells)}</tr>'
+            )
+        return (
+            '<details class="pairs"><summary>Every pair: p-values (<span class="sig">*</span> '
+            f"p ≤ {corrected:.4g})</summary>"
+            f'<table class="pairs" data-column="{esc(column.key)}" '
+            f'data-threshold="{number_attr(corrected)}"><thead><tr><th></th>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></details>"
+        )
 
     def _mqm(self) -> str:
         notes = self.annotations
@@ -855,18 +1060,7 @@ class _Page:
             for s, name in enumerate(table.systems)
         )
         head = "".join(f'<th class="num">{esc(label)}</th>' for label in result.labels)
-        body = []
-        for s, name in enumerate(table.systems):
-            row = "".join(
-                f'<td class="num" data-bucket="{b}" data-system="{s}" '
-                f'data-mean="{number_attr(cells[b][s].mean)}">{chart.format(cells[b][s].mean)}'
-                f'<br><span class="note">[{chart.format(cells[b][s].low)}, '
-                f"{chart.format(cells[b][s].high)}]"
-                f" n={cells[b][s].count:,}</span></td>"
-                for b in range(len(result.labels))
-            )
-            body.append(f'<tr><td class="name">{_swatch(s)}{esc(name)}</td>{row}</tr>')
-        return (
+        parts = [
             f"<h3>Mean {esc(chart.label)} by reference length, with "
             f"{int(result.confidence * 100)}% bootstrap intervals</h3>"
             f'<p class="note">{_way(chart).capitalize()}. compare-mt\'s length buckets; '
@@ -874,8 +1068,52 @@ class _Page:
             "one system; whether two systems differ is for the paired test.</p>"
             f'<figure data-column="{esc(chart.key)}">{svg}'
             f'<div class="legend">{legend}</div></figure>'
-            f'<table class="buckets"><thead><tr><th>System</th>{head}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table>"
+            + self._bucket_table(chart, result, "mean", head)
+        ]
+        if chart.corpus == "stats":
+            # What compare-mt plots: the corpus figure of each bucket's rows.
+            stats, score = table_statistics(table, chart.key)
+            corpus = bucket_corpus(
+                buckets,
+                stats,
+                score,
+                present=~np.isnan(values),
+                rows=self.rows,
+                n_boot=self.options.bucket_samples,
+                seed=0,
+            )
+            parts.append(
+                f"<h3>Corpus {esc(chart.label)} by reference length</h3>"
+                f'<p class="note">The {esc(chart.label)} of each bucket\'s rows from their '
+                "summed statistics, as compare-mt's sentence buckets show it (not the mean of "
+                "segment scores above), with the bootstrap interval of that figure.</p>"
+                + self._bucket_table(chart, corpus, "corpus", head)
+            )
+        return "".join(parts)
+
+    def _bucket_table(self, chart: ScoreColumn, result: BucketTable, kind: str, head: str) -> str:
+        """One row per system: each bucket's figure, its interval and its count."""
+        cells = result.cells
+
+        def shown(value: float) -> str:
+            # A mean at the segment values' precision; a corpus figure at the corpus's.
+            return chart.format(value) if kind == "mean" else _fmt(value, corpus_decimals(chart))
+
+        body = []
+        for s, name in enumerate(self.table.systems):
+            row = "".join(
+                f'<td class="num" data-bucket="{b}" data-system="{s}" '
+                f'data-{kind}="{number_attr(cells[b][s].mean)}">'
+                f"{shown(cells[b][s].mean)}"
+                f'<br><span class="note">[{shown(cells[b][s].low)}, '
+                f"{shown(cells[b][s].high)}]"
+                f" n={cells[b][s].count:,}</span></td>"
+                for b in range(len(result.labels))
+            )
+            body.append(f'<tr><td class="name">{_swatch(s)}{esc(name)}</td>{row}</tr>')
+        return (
+            f'<table class="buckets" data-statistic="{kind}"><thead><tr><th>System</th>'
+            f"{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
         )
 
     def _legend(self, kinds: set[str]) -> str:
@@ -1057,11 +1295,14 @@ def render_report(
     annotations: ReportAnnotations | None = None,
     options: ReportOptions | None = None,
     significance: Sequence[ColumnTest] | None = None,
+    language: LanguageFlags | None = None,
 ) -> str:
     """The report of ``session`` (every row scored) as one self-contained HTML page.
 
     ``annotations`` adds the MQM section and the error spans on the rows; ``significance``
     shows tests the caller already ran (as :func:`report_significance` returns them)
-    returns them) instead of running them when ``options.paired_bs`` asks.
+    returns them) instead of running them when ``options.paired_bs`` asks; ``language`` the
+    language check already made (:func:`~core.analysis.language.language_flags`, else made here).
     """
-    return _Page(session, annotations, options or ReportOptions(), significance).html()
+    page = _Page(session, annotations, options or ReportOptions(), significance, language)
+    return page.html()

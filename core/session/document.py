@@ -184,8 +184,11 @@ def save_document(store: SessionStore, document: SessionDocument) -> None:
     )
 
 
-def read_document(store: SessionStore) -> SessionDocument:
-    """The document a session file holds; SessionError naming the file and what is unusable."""
+def read_document(store: SessionStore, problems: list[str] | None = None) -> SessionDocument:
+    """The document a session file holds; SessionError naming the file and what is unusable.
+
+    With a ``problems`` list, unusable scoring settings or an unusable selection are left out
+    (the defaults are used) and described there instead: the annotations are still opened."""
     state = store.state()
     path = store.origin
     settings = state.settings if isinstance(state.settings, Mapping) else {}
@@ -195,9 +198,11 @@ def read_document(store: SessionStore) -> SessionDocument:
     try:
         config = ScoringConfig.from_dict(config_data) if config_data else None
     except (SettingError, TypeError, ValueError) as error:
-        raise SessionError(
-            f"the session's scoring settings are unusable: {error}", path, kind="damaged"
-        ) from None
+        message = f"the session's scoring settings are unusable: {error}"
+        if problems is None:
+            raise SessionError(message, path, kind="damaged") from None
+        problems.append(message[0].upper() + message[1:] + "; the defaults are used.")
+        config = None
     selection_data = state.selection
     if selection_data is None and isinstance(nested, Mapping):
         selection_data = settings.get("selection")  # an early app kept it with the settings
@@ -206,9 +211,11 @@ def read_document(store: SessionStore) -> SessionDocument:
             Selection.from_dict(selection_data) if isinstance(selection_data, Mapping) else None
         )
     except (SelectionError, TypeError, ValueError) as error:
-        raise SessionError(
-            f"the session's row selection is unusable: {error}", path, kind="damaged"
-        ) from None
+        message = f"the session's row selection is unusable: {error}"
+        if problems is None:
+            raise SessionError(message, path, kind="damaged") from None
+        problems.append(message[0].upper() + message[1:] + "; every row is shown.")
+        selection = None
     systems = [i.name for i in inputs if i.role == "system"]
     baseline = state.baseline
     if baseline is None and isinstance(nested, Mapping):

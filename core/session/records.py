@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from matchlight.core.annotation.model import ErrorSpan, Origin, SegmentScore, Severity, Status
+from matchlight.core.io import jsonsafe
 
 __all__ = [
     "IMPORTS_SCHEMA",
@@ -29,6 +30,10 @@ __all__ = [
     "span_from_row",
     "span_row",
 ]
+
+
+def _load(text: str) -> Any:
+    return jsonsafe.loads(text, first_line=None)
 
 
 def dumps(value: Any) -> str:
@@ -160,7 +165,7 @@ def span_from_row(row: Sequence[Any]) -> ErrorSpan:
         origin=_origin(row[12]),
         created=datetime.fromisoformat(row[13]),
         modified=datetime.fromisoformat(row[14]),
-        extra=json.loads(row[15]) if row[15] else {},
+        extra=_load(row[15]) if row[15] else {},
     )
 
 
@@ -182,5 +187,5 @@ def score_from_row(row: Sequence[Any]) -> SegmentScore:
         annotator=row[2],
         score=row[3],
         modified=datetime.fromisoformat(row[4]),
-        extra=json.loads(row[5]) if row[5] else {},
+        extra=_load(row[5]) if row[5] else {},
     )

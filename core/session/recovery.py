@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
+from matchlight.core.session.document import SessionDocument, create_session
 from matchlight.core.session.files import remove_database
 from matchlight.core.session.locations import is_in_recovery_dir, recovery_dir
 from matchlight.core.session.ownership import held_elsewhere, held_here
@@ -28,7 +27,13 @@ from matchlight.core.session.store import (
     iter_sessions,
 )
 
-__all__ = ["RecoverableSession", "create_untitled", "discard_recoverable", "list_recoverable"]
+__all__ = [
+    "RecoverableSession",
+    "create_untitled",
+    "discard_recoverable",
+    "list_recoverable",
+    "untitled_path",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,15 +50,17 @@ class RecoverableSession:
     problem: str | None = None
 
 
-def create_untitled(
-    *, inputs: Sequence[SessionInput], settings: Mapping[str, Any], **state: Any
-) -> SessionStore:
-    """A new session in the recovery folder (``state``: see :meth:`SessionStore.create`)."""
+def untitled_path() -> Path:
+    """A new file name in the recovery folder (created if need be)."""
     folder = recovery_dir()
     folder.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    path = folder / f"untitled-{stamp}-{uuid.uuid4().hex[:8]}{SUFFIX}"
-    return SessionStore.create(path, inputs=inputs, settings=settings, **state)
+    return folder / f"untitled-{stamp}-{uuid.uuid4().hex[:8]}{SUFFIX}"
+
+
+def create_untitled(document: SessionDocument) -> SessionStore:
+    """A new session holding ``document`` in the recovery folder."""
+    return create_session(untitled_path(), document)
 
 
 def _modified(path: Path) -> datetime:

@@ -1,4 +1,5 @@
-"""Dialogs of the annotation feature: typology, MQM weights, agreement, recovered sessions.
+"""Dialogs of the annotation feature: typology, MQM weights, recovered sessions, imports (the
+agreement dialog is :mod:`.agreementdialog`).
 
 Every dialog is opened with ``open()`` (never blocking the window) and applies what it edits
 through the :class:`~gui.annotate.controller.AnnotationController`.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal, Slot
@@ -24,27 +26,24 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QTableWidget,
-    QTableWidgetItem,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from matchlight.core.annotation.agreement import AgreementReport, SpanAgreement
+from matchlight.core.annotation.interchange import sniff_import_format
 from matchlight.core.annotation.model import AnnotationError, Severity
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights, WeightRule
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, Category, Typology
 from matchlight.core.session.recovery import RecoverableSession
 
 __all__ = [
-    "AGREEMENT_HEADERS",
-    "AgreementDialog",
     "ImportDialog",
+    "ImportRequest",
     "RecoveryDialog",
     "TypologyDialog",
     "WeightsDialog",
-    "agreement_rows",
 ]
 
 _NO_SEVERITY = "any severity"
@@ -345,84 +344,6 @@ class WeightsDialog(QDialog):
 # -- agreement ---------------------------------------------------------------------------------
 
 
-def agreement_rows(report: AgreementReport) -> list[list[str]]:
-    """The agreement table as text: per system and overall, spans of A and B, exact-match F1,
-    character-overlap F1 (with P and R), and the MQM correlations (n, Pearson r, Kendall tau-b)."""
-
-    def row(name: str, span: SpanAgreement, system: str | None) -> list[str]:
-        corr = report.correlations.get(system) if system is not None else None
-        return [
-            name,
-            str(span.spans_a),
-            str(span.spans_b),
-            _number(span.exact_f1),
-            _number(span.char_f1),
-            _number(span.char_precision),
-            _number(span.char_recall),
-            "—" if corr is None else str(corr.n),
-            "—" if corr is None else _number(corr.pearson),
-            "—" if corr is None else _number(corr.kendall_tau_b),
-        ]
-
-    rows = [row(name, span, name) for name, span in report.per_system.items()]
-    rows.append(row("all systems", report.overall, None))
-    return rows
-
-
-AGREEMENT_HEADERS = (
-    "System",
-    "Errors (this session)",
-    "Errors (other)",
-    "Exact F1",
-    "Overlap F1",
-    "Overlap P",
-    "Overlap R",
-    "Shared outputs",
-    "MQM Pearson r",
-    "MQM Kendall τb",
-)
-
-
-class AgreementDialog(QDialog):
-    """Span agreement and MQM correlation between this session and another annotator's."""
-
-    def __init__(self, report: AgreementReport, other: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Annotator agreement")
-        rows = agreement_rows(report)
-        self.table = QTableWidget(len(rows), len(AGREEMENT_HEADERS))
-        self.table.setHorizontalHeaderLabels(list(AGREEMENT_HEADERS))
-        self.table.verticalHeader().hide()
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        for r, values in enumerate(rows):
-            for c, value in enumerate(values):
-                item = QTableWidgetItem(value)
-                if c:
-                    item.setTextAlignment(
-                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-                    )
-                self.table.setItem(r, c, item)
-        self.table.resizeColumnsToContents()
-        note = QLabel(
-            f"Compared with {Path(other).name}. Exact: the same output, start, end, severity "
-            "and category. Overlap: characters covered by both (omissions count in exact "
-            "matching only). P and R read this session as the candidate. Correlations: the two "
-            "MQM scores of the outputs both annotators rated; confirmed errors only."
-        )
-        note.setWordWrap(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.table, 1)
-        layout.addWidget(note)
-        layout.addWidget(buttons)
-        width = self.table.horizontalHeader().length() + self.table.frameWidth() * 2 + 30
-        self.resize(min(max(width, 600), 1400), 300)
-
-
-# -- recovered sessions ------------------------------------------------------------------------
-
-
 class RecoveryDialog(QDialog):
     """Sessions left unsaved by a crash (or by quitting without naming them).
 
@@ -537,14 +458,32 @@ class RecoveryDialog(QDialog):
             self.reject()
 
 
+@dataclass(frozen=True, slots=True)
+class ImportRequest:
+    """What the import dialog asks for: the file, its format, the system of xCOMET records
+    without one, and where a WMT MQM TSV's ``seg_id`` is looked up (a segment-id file, a label
+    column, or neither: line numbers)."""
+
+    path: str
+    fmt: str
+    system: str
+    segment_ids: str | None = None
+    segment_column: str | None = None
+
+
+_LINE_NUMBERS, _ID_FILE, _COLUMN = "lines", "file", "column:"
+
+
 class ImportDialog(QDialog):
-    """Choose a pre-annotation file, its format, and (for xCOMET) the system it scores.
+    """Choose a pre-annotation file, its format, (for xCOMET) the system it scores, and (for a
+    WMT MQM TSV) what its ``seg_id`` is: the line number, or an id looked up in a segment-id
+    file (a segid.txt: line i holds segment i's id) or in a label column of the comparison.
 
     Signals:
-        import_requested(str path, str format, str system)
+        import_requested(ImportRequest)
     """
 
-    import_requested = Signal(str, str, str)
+    import_requested = Signal(object)
 
     def __init__(
         self,
@@ -553,10 +492,14 @@ class ImportDialog(QDialog):
         current_system: int,
         browse: object,
         parent: QWidget | None = None,
+        *,
+        label_columns: Sequence[str] = (),
+        browse_ids: object = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Import pre-annotations")
         self._browse = browse
+        self._browse_ids = browse_ids
         self.path_edit = QLineEdit()
         self.path_edit.setPlaceholderText("annotation file")
         browse_button = QPushButton("Browse…")
@@ -564,6 +507,7 @@ class ImportDialog(QDialog):
         self.format_combo = QComboBox()
         for key, label in formats.items():
             self.format_combo.addItem(label, key)
+        self.format_combo.currentIndexChanged.connect(self._on_format_changed)
         self.system_combo = QComboBox()
         self.system_combo.addItems(list(systems))
         self.system_combo.setCurrentIndex(current_system)
@@ -572,9 +516,32 @@ class ImportDialog(QDialog):
         path_row = QHBoxLayout()
         path_row.addWidget(self.path_edit, 1)
         path_row.addWidget(browse_button)
+        self.ids_combo = QComboBox()
+        self.ids_combo.setObjectName("segment-ids")
+        self.ids_combo.addItem("the line number (1, 2, 3, …)", _LINE_NUMBERS)
+        self.ids_combo.addItem("an id in a segment-id file (segid.txt)", _ID_FILE)
+        for name in label_columns:
+            self.ids_combo.addItem(f"an id in the label column {name!r}", _COLUMN + name)
+        self.ids_combo.setToolTip(
+            "WMT MQM files number segments by their seg_id; when those are not line numbers, "
+            "a file or a label column with one id per line says which line each id is"
+        )
+        self.ids_combo.currentIndexChanged.connect(self._on_ids_changed)
+        self.ids_edit = QLineEdit()
+        self.ids_edit.setObjectName("segment-id-file")
+        self.ids_edit.setPlaceholderText("segment-id file: line i holds segment i's id")
+        self.ids_browse = QPushButton("Browse…")
+        self.ids_browse.clicked.connect(self._on_browse_ids_clicked)
+        ids_row = QHBoxLayout()
+        ids_row.addWidget(self.ids_edit, 1)
+        ids_row.addWidget(self.ids_browse)
+        self.ids_caption = QLabel("seg_id is (WMT MQM TSV):")
         self.undecided = QCheckBox("Errors arrive undecided: confirm (Enter) or reject (Backspace)")
         self.undecided.setChecked(True)
         self.undecided.setEnabled(False)
+        self.problem = QLabel()
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #b00020;")
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -586,9 +553,33 @@ class ImportDialog(QDialog):
         layout.addWidget(self.format_combo)
         layout.addWidget(QLabel("System (xCOMET files without system names):"))
         layout.addWidget(self.system_combo)
+        layout.addWidget(self.ids_caption)
+        layout.addWidget(self.ids_combo)
+        layout.addLayout(ids_row)
         layout.addWidget(self.undecided)
+        layout.addWidget(self.problem)
         layout.addWidget(buttons)
-        self.resize(520, 220)
+        self.resize(560, 300)
+        self._on_format_changed()
+
+    def request(self) -> ImportRequest | None:
+        """What the dialog asks for (None: something is missing; :attr:`problem` says what)."""
+        path = self.path_edit.text().strip()
+        if not path:
+            self.problem.setText("Choose the annotation file.")
+            return None
+        fmt = str(self.format_combo.currentData())
+        choice = str(self.ids_combo.currentData())
+        ids = column = None
+        if fmt == "wmt-mqm-tsv" and choice == _ID_FILE:
+            ids = self.ids_edit.text().strip()
+            if not ids:
+                self.problem.setText("Choose the segment-id file (or number segments by line).")
+                return None
+        elif fmt == "wmt-mqm-tsv" and choice.startswith(_COLUMN):
+            column = choice[len(_COLUMN) :]
+        self.problem.setText("")
+        return ImportRequest(path, fmt, self.system_combo.currentText(), ids, column)
 
     @Slot()
     def _on_browse_clicked(self) -> None:
@@ -597,6 +588,14 @@ class ImportDialog(QDialog):
             if path:
                 self.path_edit.setText(path)
 
+    @Slot()
+    def _on_browse_ids_clicked(self) -> None:
+        if callable(self._browse_ids):
+            path = self._browse_ids()
+            if path:
+                self.ids_edit.setText(path)
+                self.ids_combo.setCurrentIndex(self.ids_combo.findData(_ID_FILE))
+
     @Slot(str)
     def _on_path_changed(self, text: str) -> None:
         guessed = guess_format(text)
@@ -604,26 +603,36 @@ class ImportDialog(QDialog):
             self.format_combo.setCurrentIndex(self.format_combo.findData(guessed))
 
     @Slot()
+    def _on_format_changed(self) -> None:
+        tsv = self.format_combo.currentData() == "wmt-mqm-tsv"
+        for widget in (self.ids_caption, self.ids_combo):
+            widget.setEnabled(tsv)
+        self._on_ids_changed()
+
+    @Slot()
+    def _on_ids_changed(self) -> None:
+        wanted = (
+            self.format_combo.currentData() == "wmt-mqm-tsv"
+            and self.ids_combo.currentData() == _ID_FILE
+        )
+        self.ids_edit.setEnabled(wanted)
+        self.ids_browse.setEnabled(
+            self.format_combo.currentData() == "wmt-mqm-tsv" and callable(self._browse_ids)
+        )
+
+    @Slot()
     def _on_ok(self) -> None:
-        path = self.path_edit.text().strip()
-        if not path:
+        request = self.request()
+        if request is None:
             return
         self.accept()
-        self.import_requested.emit(
-            path, str(self.format_combo.currentData()), self.system_combo.currentText()
-        )
+        self.import_requested.emit(request)
 
 
 def guess_format(path: str) -> str | None:
-    """The import format a file name (and, for JSON Lines, its first line) suggests."""
+    """The import format a file name (and, for JSON Lines, its first line) suggests (core's
+    :func:`~core.annotation.interchange.sniff_import_format`: never opens a pipe)."""
     lower = path.lower()
-    if lower.endswith((".tsv", ".tsv.txt")):
-        return "wmt-mqm-tsv"
-    if not lower.endswith((".jsonl", ".ndjson", ".json")):
+    if not lower.endswith((".tsv", ".tsv.txt", ".jsonl", ".ndjson", ".json")):
         return None
-    try:
-        with open(path, encoding="utf-8") as handle:
-            first = handle.readline(1 << 16)
-    except OSError:
-        return "xcomet-jsonl"
-    return "wmt24-esa-jsonl" if '"esa_spans"' in first or '"line_id"' in first else "xcomet-jsonl"
+    return sniff_import_format(path) or "xcomet-jsonl"

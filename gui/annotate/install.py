@@ -1,38 +1,49 @@
-"""Putting annotation into the main window, and the ``matchlight SESSION.matchlight`` start.
+"""Putting annotation into the main window.
 
-:func:`install_annotations` is the one call the window makes: it creates the controller, the
-File menu's session entries, the Annotate menu, the annotation panel (a dock) and the keys.
-:func:`add_session_argument` and :func:`start_session` are the app's command-line part.
+:func:`install_annotations` is the one call the window makes: it creates the controller, its
+keys, the table link (span boxes, MQM/ESA columns, filters), imports and exports (an export that
+would leave errors out asks first), the review of pre-annotations, the Annotate menu and the
+annotation panel (a dock), and returns them as one :class:`Annotations`. The
+session file the annotations are kept in is the shell's (:mod:`gui.shell.sessionfiles`).
 """
 
 from __future__ import annotations
 
-import argparse
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QWidget,
+)
 
+from matchlight.core.annotation.agreement import AgreementReport, Disagreement
 from matchlight.core.annotation.interchange import EXPORT_FORMATS, IMPORT_FORMATS
 from matchlight.core.session.store import SUFFIX
-from matchlight.gui.annotate.controller import AnnotationController, SpecsFactory
+from matchlight.gui.annotate.actions import AnnotationActions
+from matchlight.gui.annotate.agreementdialog import AgreementDialog
+from matchlight.gui.annotate.controller import AnnotationController
 from matchlight.gui.annotate.dialogs import (
-    AgreementDialog,
     ImportDialog,
-    RecoveryDialog,
+    ImportRequest,
     TypologyDialog,
     WeightsDialog,
 )
+from matchlight.gui.annotate.host import AnnotationHost
 from matchlight.gui.annotate.panel import AnnotationPanel
+from matchlight.gui.annotate.review import AnnotationReview
+from matchlight.gui.annotate.tablelink import AnnotationTableLink
+from matchlight.gui.annotate.transfer import AnnotationTransfer
 
-__all__ = [
-    "AnnotationUi",
-    "add_session_argument",
-    "install_annotations",
-    "start_session",
-]
+__all__ = ["AnnotationUi", "Annotations", "install_annotations"]
+
 
 _EXPORT_FILTERS = {
     "csv": "CSV files (*.csv)",
@@ -41,16 +52,34 @@ _EXPORT_FILTERS = {
     "wmt-mqm-tsv": "TSV files (*.tsv)",
 }
 _EXPORT_SUFFIX = {"csv": ".csv", "xcomet-jsonl": ".jsonl", "wmt24-esa-jsonl": ".jsonl"}
+#: Export formats that write each error's status (the others hold confirmed errors only).
+_WITH_STATUS = frozenset({"csv", "xcomet-jsonl"})
 
 
 class AnnotationUi(QObject):
     """The annotation feature's widgets and menu entries, around one controller."""
 
-    def __init__(self, window: QMainWindow, controller: AnnotationController) -> None:
+    def __init__(
+        self,
+        window: QMainWindow,
+        controller: AnnotationController,
+        actions: AnnotationActions,
+        table: AnnotationTableLink,
+        transfer: AnnotationTransfer,
+        review: AnnotationReview,
+    ) -> None:
         super().__init__(window)
         self.window = window
         self.controller = controller
-        self.panel = AnnotationPanel(controller)
+        self.actions = actions
+        self.table = table
+        self.transfer = transfer
+        self.review = review
+        #: ``ask_path(parent, caption, suggested, file_filter, saving)``; tests replace it.
+        self.ask_path: Any = _default_ask_path
+        #: Where export dialogs start (the session file's folder, once there is one).
+        self.folder: Any = Path.home
+        self.panel = AnnotationPanel(controller, table, review=review)
         self.dock = QDockWidget("Annotation", window)
         self.dock.setObjectName("annotation-dock")
         self.dock.setWidget(self.panel)
@@ -67,21 +96,19 @@ class AnnotationUi(QObject):
             window.tabifyDockWidget(summary, self.dock)
             summary.raise_()
         self._raised = False
-        for action in controller.key_actions():
+        for action in actions.key_actions():
             action.triggered.connect(self._on_annotation_used)
-        controller.session_changed.connect(self._on_annotation_used_if_any)
-        self.status_label = QLabel()
-        self.status_label.setObjectName("session-status")
-        window.statusBar().addPermanentWidget(self.status_label)
-        controller.session_changed.connect(self._on_session_changed)
+        controller.attached.connect(self._on_annotation_used_if_any)
         self.dialog: QWidget | None = None
-        self._on_session_changed()
+        self._agreement_path = ""
+        transfer.agreement_finished.connect(self._on_agreement_finished)
+        #: The question asked before an export that would leave errors out (while it is open).
+        self.export_question: QMessageBox | None = None
 
     # -- menus ----------------------------------------------------------------------------------
 
     def build_menu(self, menu: QMenu) -> None:
-        c = self.controller
-        c.build_menu(menu)
+        self.actions.build_menu(menu)
         menu.addSeparator()
         self.import_action = self._add(menu, "&Import pre-annotations…", self._on_import)
         export = menu.addMenu("E&xport annotations")
@@ -107,13 +134,18 @@ class AnnotationUi(QObject):
     def _parent(self) -> QWidget:
         return self.window
 
-    def _show(self, dialog: QWidget) -> None:
+    def show_dialog(self, dialog: QWidget, *, modal: bool = True) -> None:
+        """Open ``dialog`` (window-modal, or beside the window with ``modal`` False; never
+        blocking), closing the one shown before."""
         if self.dialog is not None:
             self.dialog.close()
             self.dialog.deleteLater()
         self.dialog = dialog
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
-        dialog.open()  # type: ignore[attr-defined]
+        if modal:
+            dialog.open()  # type: ignore[attr-defined]
+        else:
+            dialog.show()
 
     @Slot()
     def _on_annotation_used(self) -> None:
@@ -129,29 +161,13 @@ class AnnotationUi(QObject):
             self._on_annotation_used()
 
     @Slot()
-    def _on_session_changed(self) -> None:
-        c = self.controller
-        if c.workspace is None:
-            text = ""
-        elif c.store is None:
-            text = "Session: not saved yet"
-        elif c.read_only:
-            text = f"Session: read-only copy of {c.store.path.name}"
-        elif c.is_untitled():
-            text = "Session: untitled (autosaved)"
-        else:
-            text = f"Session: {c.store.path.name}"
-        self.status_label.setText(text)
-        self.status_label.setToolTip("" if c.store is None else str(c.store.path))
-
-    @Slot()
     def _on_import(self) -> None:
         c = self.controller
         if c.workspace is None:
             return
 
         def browse() -> str | None:
-            return c.ask_path(
+            return self.ask_path(
                 self._parent(),
                 "Import pre-annotations",
                 str(Path.home()),
@@ -159,34 +175,120 @@ class AnnotationUi(QObject):
                 False,
             )
 
-        dialog = ImportDialog(IMPORT_FORMATS, c.system_names, c.system, browse, self._parent())
-        dialog.import_requested.connect(self._on_import_requested)
-        self._show(dialog)
+        def browse_ids() -> str | None:
+            return self.ask_path(
+                self._parent(),
+                "Segment ids (line i holds segment i's id)",
+                str(Path.home()),
+                "Text files (*.txt);;All files (*)",
+                False,
+            )
 
-    @Slot(str, str, str)
-    def _on_import_requested(self, path: str, fmt: str, system: str) -> None:
-        self.controller.import_annotations(path, fmt, system=system or None)
+        core = c.comparison_session
+        labels = () if core is None else tuple(col.name for col in core.label_columns())
+        dialog = ImportDialog(
+            IMPORT_FORMATS,
+            c.system_names,
+            c.system,
+            browse,
+            self._parent(),
+            label_columns=labels,
+            browse_ids=browse_ids,
+        )
+        dialog.import_requested.connect(self._on_import_requested)
+        self.show_dialog(dialog)
+
+    @Slot(object)
+    def _on_import_requested(self, request: object) -> None:
+        if isinstance(request, ImportRequest):
+            self.transfer.import_annotations(
+                request.path,
+                request.fmt,
+                system=request.system or None,
+                segment_ids=request.segment_ids,
+                segment_column=request.segment_column,
+            )
 
     @Slot(QAction)
     def _on_export_triggered(self, action: QAction) -> None:
         fmt = action.data()
+        if isinstance(fmt, str):
+            self.export(fmt)
+
+    def export(self, fmt: str) -> None:
+        """Export the annotations as ``fmt``. When the export would leave errors out
+        (undecided, rejected, or on the source in a format for the output only), ask first:
+        a format that keeps each error's status (CSV, xCOMET) can take them all."""
         c = self.controller
-        if not isinstance(fmt, str) or c.workspace is None:
+        if c.workspace is None:
             return
-        base = Path.home() if c.is_untitled() or c.store is None else c.store.path.parent
-        suggested = str(base / f"annotations{_EXPORT_SUFFIX.get(fmt, '.tsv')}")
-        path = c.ask_path(
+        missing = self.transfer.left_out(fmt)
+        if missing is None:
+            self._export_to(fmt, all_statuses=False)
+            return
+        with_status = fmt in _WITH_STATUS
+        text = f"{missing}"
+        if with_status:
+            text += (
+                "\n\nThis format keeps each error's status: export every error with it, or the "
+                "confirmed ones only."
+            )
+        else:
+            text += (
+                "\n\nThis format has no status: only confirmed errors are written. CSV and "
+                "xCOMET JSON Lines keep every error with its status."
+            )
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Some errors are not in this export",
+            text,
+            QMessageBox.StandardButton.Cancel,
+            self._parent(),
+        )
+        box.setObjectName("export-question")
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        everything = None
+        if with_status and self.transfer.left_out(fmt, all_statuses=True) != missing:
+            everything = box.addButton(
+                "Export every error, with its status", QMessageBox.ButtonRole.AcceptRole
+            )
+        confirmed = box.addButton(
+            "Export the confirmed errors only" if with_status else "Export without them",
+            QMessageBox.ButtonRole.AcceptRole,
+        )
+        box.setDefaultButton(everything or confirmed)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def on_clicked(button: Any) -> None:
+            self.export_question = None
+            if button is everything and everything is not None:
+                self._export_to(fmt, all_statuses=True)
+            elif button is confirmed:
+                self._export_to(fmt, all_statuses=False)
+
+        box.buttonClicked.connect(on_clicked)
+        box.rejected.connect(self._on_export_question_closed)
+        self.export_question = box
+        box.open()
+
+    @Slot()
+    def _on_export_question_closed(self) -> None:
+        self.export_question = None
+
+    def _export_to(self, fmt: str, *, all_statuses: bool) -> None:
+        suggested = str(Path(self.folder()) / f"annotations{_EXPORT_SUFFIX.get(fmt, '.tsv')}")
+        path = self.ask_path(
             self._parent(), "Export annotations", suggested, _EXPORT_FILTERS[fmt], True
         )
         if path:
-            c.export_annotations(path, fmt)
+            self.transfer.export_annotations(path, fmt, all_statuses=all_statuses)
 
     @Slot()
     def _on_agreement(self) -> None:
         c = self.controller
         if c.workspace is None:
             return
-        path = c.ask_path(
+        path = self.ask_path(
             self._parent(),
             "Another annotator's session of the same files",
             str(Path.home()),
@@ -195,15 +297,34 @@ class AnnotationUi(QObject):
         )
         if not path:
             return
-        report = c.agreement_with(path)
-        if report is not None:
-            self._show(AgreementDialog(report, path, self._parent()))
+        self._agreement_path = path
+        self.transfer.agreement_with(path)
+
+    @Slot(object)
+    def _on_agreement_finished(self, report: object) -> None:
+        if not isinstance(report, AgreementReport):
+            return
+        dialog = AgreementDialog(report, self._agreement_path, self._parent())
+        dialog.disagreement_chosen.connect(self._on_disagreement_chosen)
+        # Beside the window: the user steps through the disagreements and edits there.
+        self.show_dialog(dialog, modal=False)
+
+    @Slot(object)
+    def _on_disagreement_chosen(self, chosen: object) -> None:
+        """Show a disagreement: its segment and system, this session's span selected (the
+        other annotator's place when this session marked nothing there)."""
+        if not isinstance(chosen, Disagreement):
+            return
+        span = chosen.a if chosen.a is not None else chosen.b
+        if span is None:
+            return
+        self.review.reveal(chosen.system, chosen.segment, span.start, span.end, chosen.side)
 
     @Slot()
     def _on_typology(self) -> None:
         dialog = TypologyDialog(self.controller.typology, self._parent())
         dialog.typology_accepted.connect(self._on_typology_accepted)
-        self._show(dialog)
+        self.show_dialog(dialog)
 
     @Slot(object)
     def _on_typology_accepted(self, typology: object) -> None:
@@ -220,7 +341,7 @@ class AnnotationUi(QObject):
             return
         dialog = WeightsDialog(ws.weights, c.typology.paths(), self._parent())
         dialog.weights_accepted.connect(self._on_weights_accepted)
-        self._show(dialog)
+        self.show_dialog(dialog)
 
     @Slot(object)
     def _on_weights_accepted(self, weights: object) -> None:
@@ -229,34 +350,41 @@ class AnnotationUi(QObject):
         if isinstance(weights, MQMWeights):
             self.controller.set_weights(weights)
 
-    # -- recovery -------------------------------------------------------------------------------
 
-    def offer_recovery(self) -> RecoveryDialog | None:
-        """Offer the sessions a crash (or quitting unsaved) left behind; None if there are none."""
-        sessions = self.controller.recoverable()
-        if not sessions:
-            return None
-        dialog = RecoveryDialog(sessions, self._parent())
-        dialog.open_requested.connect(self._on_recovery_open)
-        dialog.discard_requested.connect(self.controller.discard)
-        self._show(dialog)
-        return dialog
-
-    @Slot(str, bool)
-    def _on_recovery_open(self, path: str, read_only_copy: bool) -> None:
-        self.controller.open_session(path, read_only_copy=read_only_copy)
+def _default_ask_path(
+    parent: QWidget, caption: str, suggested: str, file_filter: str, saving: bool
+) -> str | None:
+    if saving:
+        path, _ = QFileDialog.getSaveFileName(parent, caption, suggested, file_filter)
+    else:
+        path, _ = QFileDialog.getOpenFileName(parent, caption, suggested, file_filter)
+    return path or None
 
 
-def install_annotations(
-    window: QMainWindow, file_menu: QMenu, *, specs_type: SpecsFactory
-) -> AnnotationController:
-    """Add error annotation and session files to ``window`` (a MainWindow): File ▸ Open
-    session / Recent sessions / Save session as (before Quit), an Annotate menu, the
-    annotation panel, and the annotation keys in the table, the detail pane and the panel."""
-    controller = AnnotationController(window, specs_type=specs_type)  # type: ignore[arg-type]
-    quit_action = getattr(window, "quit_action", None)
-    controller.add_session_actions(file_menu, before=quit_action)
-    ui = AnnotationUi(window, controller)
+@dataclass(frozen=True, slots=True, eq=False)
+class Annotations:
+    """The annotation feature of a window: the controller and the parts around it."""
+
+    controller: AnnotationController
+    actions: AnnotationActions
+    table: AnnotationTableLink
+    transfer: AnnotationTransfer
+    ui: AnnotationUi
+    review: AnnotationReview
+
+
+def install_annotations(window: QMainWindow) -> Annotations:
+    """Add error annotation to ``window`` (a MainWindow, an :class:`AnnotationHost`): an
+    Annotate menu (before Help), the annotation panel, and the annotation keys in the table,
+    the detail pane and the panel."""
+    host: AnnotationHost = window  # type: ignore[assignment]
+    controller = AnnotationController(host)
+    review = AnnotationReview(controller)
+    actions = AnnotationActions(controller, window)
+    actions.add_review(review)
+    table = AnnotationTableLink(controller, host)
+    transfer = AnnotationTransfer(controller)
+    ui = AnnotationUi(window, controller, actions, table, transfer, review)
     menu = QMenu("&Annotate", window)
     ui.build_menu(menu)
     bar = window.menuBar()
@@ -268,43 +396,6 @@ def install_annotations(
         bar.insertMenu(help_menu, menu)
     else:
         bar.addMenu(menu)
-    controller.ui = ui
-    for widget in (getattr(window, "table_view", None), getattr(window, "detail_pane", None)):
-        if isinstance(widget, QWidget):
-            controller.attach_keys(widget)
-    controller.attach_keys(ui.panel)
-    return controller
-
-
-def add_session_argument(parser: argparse.ArgumentParser) -> None:
-    """``matchlight SESSION.matchlight``: open a saved session."""
-    parser.add_argument(
-        "session",
-        nargs="?",
-        metavar="SESSION.matchlight",
-        help="open a saved session (its files, settings, selection and annotations)",
-    )
-
-
-def start_session(window: Any, args: argparse.Namespace, *, offer_recovery: bool) -> bool:
-    """Open the session named on the command line (True: one was named), or else, at the
-    app's start, offer the sessions a crash left behind."""
-    controller = getattr(window, "annotations", None)
-    path = getattr(args, "session", None)
-    asked = any(getattr(args, name, None) for name in ("sample", "src", "ref", "hyp"))
-    if path:
-        if asked:
-            window.report_error(
-                "Cannot open the session",
-                "A session file brings its own files: do not combine it with --sample, --src, "
-                "--ref or --hyp.",
-            )
-            return True
-        if isinstance(controller, AnnotationController):
-            controller.open_session(path)
-        return True
-    if offer_recovery and not asked and isinstance(controller, AnnotationController):
-        ui = getattr(controller, "ui", None)
-        if isinstance(ui, AnnotationUi):
-            ui.offer_recovery()
-    return False
+    for widget in (host.table_view, host.detail_pane, ui.panel):
+        actions.attach_keys(widget)
+    return Annotations(controller, actions, table, transfer, ui, review)

@@ -40,6 +40,9 @@ from matchlight.core.annotation.workspace import AnnotationQuery
 from matchlight.core.style.palette import theme
 from matchlight.gui.annotate.controller import AnnotationController
 from matchlight.gui.annotate.painting import SEVERITY_COLORS
+from matchlight.gui.annotate.review import AnnotationReview
+from matchlight.gui.annotate.reviewbox import ReviewBox, SystemFigures
+from matchlight.gui.annotate.tablelink import AnnotationTableLink
 from matchlight.gui.highlight.palette import is_dark_palette
 
 __all__ = ["AnnotationPanel"]
@@ -62,9 +65,18 @@ def _bold(label: QLabel) -> QLabel:
 class AnnotationPanel(QWidget):
     """Annotate the current row's output of one system, by keyboard or mouse."""
 
-    def __init__(self, controller: AnnotationController, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        controller: AnnotationController,
+        table: AnnotationTableLink,
+        parent: QWidget | None = None,
+        *,
+        review: AnnotationReview | None = None,
+    ) -> None:
         super().__init__(parent)
         self.controller = controller
+        self.table = table
+        self.review = review or AnnotationReview(controller)
         controller.panel = self
         self.setObjectName("annotation-panel")
 
@@ -178,7 +190,17 @@ class AnnotationPanel(QWidget):
         self.delete_button = QPushButton("Delete")
         self.delete_button.setToolTip("Delete the error (Backspace on it)")
         self.delete_button.clicked.connect(self._on_delete_clicked)
-        for widget in (self.confirm_button, self.reject_button, self.delete_button):
+        self.reattach_button = QPushButton("Re-attach")
+        self.reattach_button.setToolTip(
+            "Put the chosen lost error (flagged: not found) on the text selected in the output"
+        )
+        self.reattach_button.clicked.connect(self._on_reattach_clicked)
+        for widget in (
+            self.confirm_button,
+            self.reject_button,
+            self.delete_button,
+            self.reattach_button,
+        ):
             row.addWidget(widget)
         row.addStretch(1)
         spans_layout.addLayout(row)
@@ -192,6 +214,8 @@ class AnnotationPanel(QWidget):
         flagged_row.addWidget(self.flagged_button)
         spans_layout.addLayout(flagged_row)
         layout.addWidget(spans_box)
+        self.review_box = ReviewBox(self.review)
+        layout.addWidget(self.review_box)
 
         # -- scores --
         score_box = QGroupBox("Scores")
@@ -217,6 +241,8 @@ class AnnotationPanel(QWidget):
         self.esa_caption = QLabel("ESA score:")
         score_layout.addRow(self.esa_caption, self.esa_row)
         layout.addWidget(score_box)
+        self.figures = SystemFigures(self.review)
+        layout.addWidget(self.figures)
 
         # -- filter --
         filter_box = QGroupBox("Show rows")
@@ -247,10 +273,14 @@ class AnnotationPanel(QWidget):
         controller.annotations_changed.connect(self._on_annotations_changed)
         controller.target_changed.connect(self._on_target_changed)
         controller.draft_changed.connect(self._on_draft_changed)
-        controller.session_changed.connect(self._on_session_changed)
+        controller.attached.connect(self._on_session_changed)
         controller.message_changed.connect(self._on_message_changed)
         self._categories_of: tuple[str, ...] = ()
         self.refresh()
+
+    def set_session_text(self, text: str) -> None:
+        """Say which session file the annotations go to (the session files tell)."""
+        self.session_label.setText(text)
 
     # -- what the controller asks ---------------------------------------------------------------
 
@@ -366,16 +396,7 @@ class AnnotationPanel(QWidget):
             mode = "ESA" if c.mode is AnnotationMode.ESA else "MQM"
             self.title.setText(f"Segment {segment + 1} · {names[system]} · {mode}")
         if c.workspace is None:
-            text = ""
-        elif c.store is None:
-            text = "No session file yet: the first edit starts one (autosaved)."
-        elif c.read_only:
-            text = f"Session: read-only copy of {c.store.path.name} — Save session as… to edit."
-        elif c.is_untitled():
-            text = "Untitled session, autosaved for recovery (File ▸ Save session as…)."
-        else:
-            text = f"Session: {c.store.path}"
-        self.session_label.setText(text)
+            self.session_label.setText("")
 
     def _refresh_draft(self) -> None:
         c = self.controller
@@ -412,7 +433,7 @@ class AnnotationPanel(QWidget):
             button.setChecked(sev is severity)
         if not self.note_edit.hasFocus():
             self.note_edit.setText(under.note if under is not None and draft.empty else draft.note)
-        editable = c.workspace is not None and not c.read_only
+        editable = c.workspace is not None and c.editable()
         for widget in (self.add_button, self.cancel_button, self.done_button, self.note_edit):
             widget.setEnabled(editable)
 
@@ -455,6 +476,7 @@ class AnnotationPanel(QWidget):
         )
         self.flagged_label.setVisible(bool(lost))
         self.flagged_button.setVisible(bool(lost))
+        self.reattach_button.setVisible(bool(lost))
 
     def _refresh_scores(self) -> None:
         c = self.controller
@@ -621,6 +643,11 @@ class AnnotationPanel(QWidget):
         span = None if ws is None or not isinstance(span_id, str) else ws.get(span_id)
         if span is not None and span.id not in self.controller.flagged:
             self.controller.select_range(span.start, span.end)
+        elif span is not None:
+            self.controller.say(
+                f"«{span.text}» was not found again: select its new text in the output and "
+                "press Re-attach, or delete it."
+            )
 
     def _act_on_selected(self, status: Status | None) -> None:
         span_id = self._selected_span_id()
@@ -645,20 +672,29 @@ class AnnotationPanel(QWidget):
         self._act_on_selected(None)
 
     @Slot()
+    def _on_reattach_clicked(self) -> None:
+        span_id = self._selected_span_id()
+        if span_id is None:
+            self.controller.say("Pick the lost error in the list first.")
+            return
+        if self.review.reattach(span_id):
+            self.controller.focus_text()
+
+    @Slot()
     def _on_esa_save_clicked(self) -> None:
         self.controller.set_esa_score(self.esa_value())
 
     @Slot()
     def _on_show_flagged_clicked(self) -> None:
-        self.controller.show_flagged()
+        self.table.show_flagged()
 
     @Slot()
     def _on_filter_apply_clicked(self) -> None:
-        self.controller.apply_filter(self.chosen_query())
+        self.table.apply_filter(self.chosen_query())
 
     @Slot()
     def _on_filter_clear_clicked(self) -> None:
-        self.controller.clear_filter()
+        self.table.clear_filter()
 
 
 def _short(text: str, limit: int = 80) -> str:

@@ -3,7 +3,8 @@
 A :class:`ChartPanel` redraws when the comparison, its scores or its selection change, but only
 while it is visible (a chart in a hidden tab redraws when it is shown), and at most once per
 turn of the event loop. It re-styles itself when the palette changes (dark mode), and exports
-its plots as PNG or SVG (:func:`~gui.charts.theme.export_item`).
+its plots as PNG or SVG (:func:`~gui.charts.theme.export_item`). Its body scrolls where the panel
+is smaller than the body's minimum size (a chart's plots keep a readable height in a short dock).
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLayout,
     QLayoutItem,
     QMenu,
+    QScrollArea,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -251,11 +254,17 @@ class ChartPanel(QWidget):
         self._body.setContentsMargins(0, 0, 0, 0)
         self._body_widget = QWidget()
         self._body_widget.setLayout(self._body)
+        # The body scrolls where the panel is smaller than its least readable size (the plots'
+        # minimum heights): a side dock on a small screen.
+        self._scroll = QScrollArea()
+        self._scroll.setWidgetResizable(True)
+        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._scroll.setWidget(self._body_widget)
         self.placeholder = QLabel()
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setWordWrap(True)
         self.placeholder.hide()
-        self._layout.addWidget(self._body_widget, 1)
+        self._layout.addWidget(self._scroll, 1)
         self._layout.addWidget(self.placeholder, 1)
         self._layout.addWidget(self.caption)
         self._timer = QTimer(self)
@@ -299,12 +308,12 @@ class ChartPanel(QWidget):
         """Show ``text`` instead of the chart (nothing open, nothing scored yet...)."""
         self.placeholder.setText(text)
         self.placeholder.show()
-        self._body_widget.hide()
+        self._scroll.hide()
         self.export_button.setEnabled(False)
 
     def show_body(self) -> None:
         self.placeholder.hide()
-        self._body_widget.show()
+        self._scroll.show()
         self.export_button.setEnabled(True)
 
     @property

@@ -1,14 +1,19 @@
 """How each system does per bucket of segments: by reference length, by length ratio, by word
 frequency, or by any label column (domain, document), with bootstrap confidence intervals.
 
-Every number comes from :mod:`core.analysis.buckets`: :func:`~core.analysis.buckets.
-bucket_means` (the mean of a score column per bucket and system, a seeded 95% bootstrap
-interval and the count) for buckets of segments, and :func:`~core.analysis.buckets.
+Every number comes from :mod:`core.analysis.buckets`: per bucket of segments either the mean of
+a score column's segment values (:func:`~core.analysis.buckets.bucket_means`) or the column's
+corpus figure of the bucket's rows (:func:`~core.analysis.buckets.bucket_corpus`: corpus BLEU
+of each bucket from its summed statistics, what compare-mt plots), each with a seeded 95%
+bootstrap interval and the count; and for words :func:`~core.analysis.buckets.
 word_accuracy_by_frequency` (compare-mt's word F-measure per frequency bucket, edges 1, 2, 3, 4,
-5, 10, 100, 1000) for words. Reference length is the first reference's length in BLEU's tokens;
-the length ratio is each system's output length over its reference length as BLEU counts them
-(so its buckets differ per system); word frequencies are counts in the first reference. A label
-column with many values shows its largest :data:`MAX_LABELS` labels and one "other" bucket.
+5, 10, 100, 1000). Reference length is the first reference's length in BLEU's tokens; the length
+ratio is each system's output length over its reference length as BLEU counts them (so its
+buckets differ per system). Word frequencies are counts in the first reference, or, loaded from
+a file, a training corpus's (compare-mt's ``--freq_count_file``: ``word<TAB>count``, or its
+``--freq_corpus_file``: the training text, split by BLEU's tokenizer); the file is read in the
+background job and kept for later runs. A label column with many values shows its largest
+:data:`MAX_LABELS` labels and one "other" bucket.
 
 The bootstrap runs in a background job (a new selection cancels a stale run). Clicking a bar
 selects that bucket's segments (for the length ratio, that system's bucket).
@@ -16,26 +21,31 @@ selects that bucket's segments (for the length ratio, that system's bucket).
 
 from __future__ import annotations
 
+import os
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Slot
-from PySide6.QtWidgets import QComboBox, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QWidget
 
 from matchlight.core.analysis.buckets import (
     FREQUENCY_EDGES,
     Buckets,
     BucketTable,
     WordAccuracy,
+    bucket_corpus,
     bucket_means,
     length_buckets,
     ratio_buckets,
     word_accuracy_by_frequency,
 )
+from matchlight.core.analysis.significance import table_statistics
+from matchlight.core.io.wordcounts import count_corpus_words, read_word_counts
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText
 from matchlight.core.text.tokenizers import Tokenizer, bleu_tokenizer
@@ -45,7 +55,17 @@ from matchlight.gui.charts.jobpanel import JobPanel
 from matchlight.gui.charts.jobs import JobCancelled
 from matchlight.gui.charts.link import ChartLink
 
-__all__ = ["BOOTSTRAP", "MAX_LABELS", "SEED", "BucketResult", "BucketsPanel", "top_labels"]
+__all__ = [
+    "BOOTSTRAP",
+    "MAX_LABELS",
+    "SEED",
+    "BucketResult",
+    "BucketsPanel",
+    "FrequencySource",
+    "compute_buckets",
+    "read_frequencies",
+    "top_labels",
+]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -64,6 +84,46 @@ BY_LENGTH = "length"
 BY_RATIO = "ratio"
 BY_FREQUENCY = "frequency"
 LABEL_PREFIX = "label:"
+
+#: What a bucket of segments shows: the mean of the segment scores, or the corpus score.
+STAT_MEAN = "mean"
+STAT_CORPUS = "corpus"
+#: Where word frequencies come from: the reference, a count file, a training text.
+FREQ_REFERENCE = "reference"
+FREQ_COUNTS = "counts"
+FREQ_TEXT = "text"
+
+#: ``ask(parent, caption, start folder) -> path or None``: the file dialog (injectable).
+AskFile = Callable[[QWidget, str, str], "str | None"]
+
+
+def ask_frequency_file(parent: QWidget, caption: str, folder: str) -> str | None:
+    path, _ = QFileDialog.getOpenFileName(parent, caption, folder)
+    return path or None
+
+
+@dataclass(frozen=True, slots=True)
+class FrequencySource:
+    """A file of word frequencies: ``kind`` :data:`FREQ_COUNTS` (``word<TAB>count`` lines) or
+    :data:`FREQ_TEXT` (a training text, counted with the comparison's BLEU tokenizer)."""
+
+    kind: str
+    path: str
+
+    @property
+    def name(self) -> str:
+        return Path(self.path).name
+
+
+def read_frequencies(
+    source: FrequencySource, table: ScoreTable, cancelled: Callable[[], bool] = lambda: False
+) -> Mapping[str, int]:
+    """The word counts of ``source`` (read in the background job; a bad line is a
+    :class:`~core.io.files.FileError` naming the file and the line)."""
+    if source.kind == FREQ_COUNTS:
+        return read_word_counts(source.path)
+    tokenizer = _bleu_tokenizer(table)
+    return count_corpus_words(source.path, tokenizer)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -126,6 +186,22 @@ def _bleu_tokenizer(table: ScoreTable) -> Tokenizer:
     return bleu_tokenizer("13a")
 
 
+def _frequency_signature(source: FrequencySource, table: ScoreTable) -> tuple[object, ...]:
+    """What a frequency file's counts depend on: the file as it is now (its time and size;
+    the read says why when it cannot be looked at) and, for a text, the tokenizer. Called in
+    the background job: a stat can wait on a slow disk."""
+    try:
+        info = os.stat(source.path)
+        stamp: tuple[object, ...] = (info.st_mtime_ns, info.st_size)
+    except OSError:
+        stamp = ()
+    tokenizer = None
+    if source.kind == FREQ_TEXT and "bleu" in table.metric_keys:
+        settings = table.config.settings("bleu")
+        tokenizer = (getattr(settings, "tokenize", None), getattr(settings, "lowercase", None))
+    return (*stamp, tokenizer)
+
+
 def compute_buckets(
     *,
     text: CorpusText,
@@ -139,9 +215,14 @@ def compute_buckets(
     progress: Callable[[float], None] = lambda f: None,
     n_boot: int = BOOTSTRAP,
     seed: int = SEED,
+    statistic: str = STAT_MEAN,
+    counts: Mapping[str, int] | None = None,
+    counts_name: str | None = None,
 ) -> BucketResult:
     """The chart's numbers, from :mod:`core.analysis.buckets` (a pure function, run in the
-    background job and called by the tests)."""
+    background job and called by the tests). ``statistic`` :data:`STAT_CORPUS` shows each
+    bucket's corpus figure instead of the mean of its segment scores; ``counts`` (named
+    ``counts_name``) are word frequencies from a training corpus instead of the reference's."""
     n_sys = len(text.systems)
     tokenizer = _bleu_tokenizer(table)
     if by == BY_FREQUENCY:
@@ -154,6 +235,7 @@ def compute_buckets(
         words: WordAccuracy = word_accuracy_by_frequency(
             reference=reference,
             systems=systems,
+            counts=counts,
             edges=FREQUENCY_EDGES,
             rows=rows,
             n_boot=n_boot,
@@ -161,8 +243,9 @@ def compute_buckets(
         )
         progress(1.0)
         count = np.broadcast_to(words.ref_total, (n_sys, len(words.labels))).T.copy()
+        where = "the reference" if counts is None else (counts_name or "the training corpus")
         return BucketResult(
-            by="word frequency in the reference",
+            by=f"word frequency in {where}",
             what="word F-measure",
             labels=words.labels,
             means=words.fmeasure.T.copy(),
@@ -194,6 +277,10 @@ def compute_buckets(
         what_by = label_name
     progress(0.1)
     values = np.stack([table.column(column, s) for s in range(n_sys)])
+    info = table.column_info(column)
+    corpus = statistic == STAT_CORPUS
+    if corpus:
+        stats, score = table_statistics(table, column)
     n_buckets = len(buckets.labels)
     means = np.full((n_buckets, n_sys), np.nan)
     low = np.full_like(means, np.nan)
@@ -208,12 +295,19 @@ def compute_buckets(
         # One bucket at a time (the same numbers as one call: each bucket has its own seed),
         # so that a stale run stops between buckets.
         in_bucket = (buckets.index == b) if not buckets.per_system else (buckets.index == b).any(0)
-        result: BucketTable = bucket_means(
-            buckets,
-            values,
-            rows=np.flatnonzero(selected & in_bucket),
-            n_boot=n_boot,
-            seed=seed,
+        chosen = np.flatnonzero(selected & in_bucket)
+        result: BucketTable = (
+            bucket_corpus(
+                buckets,
+                stats,
+                score,
+                present=~np.isnan(values),
+                rows=chosen,
+                n_boot=n_boot,
+                seed=seed,
+            )
+            if corpus
+            else bucket_means(buckets, values, rows=chosen, n_boot=n_boot, seed=seed)
         )
         cells = result.cells[b]
         for s, cell in enumerate(cells):
@@ -221,10 +315,15 @@ def compute_buckets(
             counts[b, s] = cell.count
         members.append(tuple(cell.rows for cell in cells))
         progress(0.1 + 0.9 * (b + 1) / n_buckets)
-    info = table.column_info(column)
+    if not corpus:
+        what = f"mean sentence {info.label}"
+    elif info.corpus == "stats":
+        what = f"corpus {info.label}"
+    else:  # a mean's corpus figure is the mean
+        what = f"mean {info.label}"
     return BucketResult(
         by=what_by,
-        what=f"mean sentence {info.label}",
+        what=what,
         labels=buckets.labels,
         means=means,
         low=low,
@@ -242,21 +341,51 @@ class BucketsPanel(JobPanel):
     job_name = "matchlight-buckets"
     failure = "The buckets could not be computed"
 
-    def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, link: ChartLink, parent: QWidget | None = None, *, ask_file: AskFile | None = None
+    ) -> None:
         super().__init__(link, parent)
+        self.ask_file = ask_file or ask_frequency_file
         self.by_combo = QComboBox()
         self.by_combo.setToolTip("How segments are grouped")
         self.metric_combo = QComboBox()
-        self.metric_combo.setToolTip("The score column averaged per bucket")
+        self.metric_combo.setToolTip("The score column shown per bucket")
+        self.statistic_combo = QComboBox()
+        self.statistic_combo.addItem("mean of segment scores", STAT_MEAN)
+        self.statistic_combo.addItem("corpus score per bucket", STAT_CORPUS)
+        self.statistic_combo.setToolTip(
+            "Mean of the segment scores of each bucket, or the corpus score of the bucket's "
+            "segments from their summed statistics (corpus BLEU per bucket, as compare-mt "
+            "plots it); the same for a column whose corpus figure is a mean (ROUGE)"
+        )
+        self.frequency_combo = QComboBox()
+        self.frequency_combo.addItem("in the reference", FREQ_REFERENCE)
+        self.frequency_combo.addItem("from a count file…", FREQ_COUNTS)
+        self.frequency_combo.addItem("from a training text…", FREQ_TEXT)
+        self.frequency_combo.setToolTip(
+            "Where word frequencies come from: the (first) reference, where no word is rarer "
+            "than 1; or a training corpus, as a word<TAB>count file (compare-mt's "
+            "--freq_count_file) or as its text (--freq_corpus_file, split by BLEU's tokenizer)"
+        )
+        #: The word frequencies' file (None: the reference's own counts).
+        self.frequency_source: FrequencySource | None = None
+        # (kind, path) -> (the file's signature, its counts): read once while unchanged.
+        self._frequency_cache: dict[
+            tuple[str, str], tuple[tuple[object, ...], Mapping[str, int]]
+        ] = {}
         # "reference length" and "word frequency" whole; system names may be elided.
         for label, widget, characters in (
             ("By:", self.by_combo, 16),
             ("Score:", self.metric_combo, 8),
+            ("Show:", self.statistic_combo, 22),
+            ("Frequencies:", self.frequency_combo, 14),
         ):
             self.controls.addWidget(QLabel(label))
             self.controls.addWidget(widget)
             compact(widget, characters)
+        for widget in (self.by_combo, self.metric_combo, self.statistic_combo):
             widget.currentIndexChanged.connect(self._on_choice_changed)
+        self.frequency_combo.activated.connect(self._on_frequency_activated)
         self.controls.addWidget(self.progress)
         self.controls.addStretch(1)
 
@@ -290,15 +419,58 @@ class BucketsPanel(JobPanel):
         data = self.metric_combo.currentData()
         return data if isinstance(data, str) else None
 
-    def set_choices(self, *, by: str | None = None, metric: str | None = None) -> None:
+    @property
+    def statistic(self) -> str:
+        data = self.statistic_combo.currentData()
+        return data if isinstance(data, str) else STAT_MEAN
+
+    def set_choices(
+        self, *, by: str | None = None, metric: str | None = None, statistic: str | None = None
+    ) -> None:
         self._update_choices()
-        for combo, value in ((self.by_combo, by), (self.metric_combo, metric)):
+        for combo, value in (
+            (self.by_combo, by),
+            (self.metric_combo, metric),
+            (self.statistic_combo, statistic),
+        ):
             if value is not None:
                 index = combo.findData(value)
                 if index < 0:
                     raise ValueError(f"{value!r} is not offered")
                 combo.setCurrentIndex(index)
+        self._enable_choices()
         self.schedule()
+
+    def set_frequency_source(self, source: FrequencySource | None) -> None:
+        """Count word frequencies in ``source`` (None: in the reference); redraws."""
+        self.frequency_source = source
+        kind = FREQ_REFERENCE if source is None else source.kind
+        self.frequency_combo.blockSignals(True)
+        self.frequency_combo.setCurrentIndex(self.frequency_combo.findData(kind))
+        self.frequency_combo.blockSignals(False)
+        if source is not None:
+            self.frequency_combo.setToolTip(f"Word frequencies from {source.path}")
+        self.schedule()
+
+    @Slot(int)
+    def _on_frequency_activated(self, index: int) -> None:
+        kind = self.frequency_combo.itemData(index)
+        if kind == FREQ_REFERENCE:
+            self.set_frequency_source(None)
+            return
+        what = "word<TAB>count file" if kind == FREQ_COUNTS else "training text"
+        start = str(Path(self.frequency_source.path).parent) if self.frequency_source else ""
+        path = self.ask_file(self, f"Word frequencies: a {what}", start)
+        if path:
+            self.set_frequency_source(FrequencySource(str(kind), path))
+        else:  # cancelled: keep what was chosen
+            self.set_frequency_source(self.frequency_source)
+
+    def _enable_choices(self) -> None:
+        words = self.by == BY_FREQUENCY
+        self.metric_combo.setEnabled(not words)
+        self.statistic_combo.setEnabled(not words)
+        self.frequency_combo.setEnabled(words)
 
     def _update_choices(self) -> None:
         table = self.link.table
@@ -311,7 +483,7 @@ class BucketsPanel(JobPanel):
             items += [(f"label: {name}", LABEL_PREFIX + name) for name in self.link.labels]
         fill_combo(self.by_combo, items)
         fill_combo(self.metric_combo, self.column_items())
-        self.metric_combo.setEnabled(self.by != BY_FREQUENCY)
+        self._enable_choices()
 
     @Slot()
     def _on_labels_changed(self) -> None:
@@ -324,10 +496,11 @@ class BucketsPanel(JobPanel):
     def _on_session_changed(self) -> None:
         self.job.cancel()
         self.result = None
+        self._frequency_cache.clear()  # counted with the old comparison's tokenizer
 
     @Slot(int)
     def _on_choice_changed(self, _index: int) -> None:
-        self.metric_combo.setEnabled(self.by != BY_FREQUENCY)
+        self._enable_choices()
         self.schedule()
 
     # -- computing ------------------------------------------------------------------------------
@@ -353,10 +526,24 @@ class BucketsPanel(JobPanel):
             label_name = by[len(LABEL_PREFIX) :]
         text = core.text
         column = self.score_key
-        self.caption.setText(f"Computing bootstrap intervals over {len(rows):,} segments…")
+        statistic = self.statistic
+        source = self.frequency_source if by == BY_FREQUENCY else None
+        key = None if source is None else (source.kind, source.path)
+        cached = None if key is None else self._frequency_cache.get(key)
+        reading = f"Reading {source.name}… " if source is not None and cached is None else ""
+        self.caption.setText(f"{reading}Computing bootstrap intervals over {len(rows):,} segments…")
 
         def work(cancelled: Callable[[], bool], progress: Callable[[float], None]) -> object:
-            return compute_buckets(
+            counts: Mapping[str, int] | None = None
+            kept = None
+            if source is not None:
+                signature = _frequency_signature(source, table)
+                if cached is not None and cached[0] == signature:
+                    counts = cached[1]
+                else:
+                    counts = read_frequencies(source, table, cancelled)
+                kept = (signature, counts)
+            result = compute_buckets(
                 text=text,
                 table=table,
                 by=by,
@@ -366,11 +553,20 @@ class BucketsPanel(JobPanel):
                 label_name=label_name,
                 cancelled=cancelled,
                 progress=progress,
+                statistic=statistic,
+                counts=counts,
+                counts_name=None if source is None else source.name,
             )
+            return key, kept, result
 
         self.start_job(work)
 
-    def job_done(self, result: object) -> None:
+    def job_done(self, payload: object) -> None:
+        if not isinstance(payload, tuple):
+            return
+        key, kept, result = payload
+        if key is not None and kept is not None:
+            self._frequency_cache[key] = kept
         if isinstance(result, BucketResult):
             self.result = result
             self.draw(result)

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Slot
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 from matchlight.core.analysis.scales import (
@@ -46,7 +46,14 @@ from matchlight.gui.charts.base import (
 from matchlight.gui.charts.brush import BrushViewBox
 from matchlight.gui.charts.link import ChartLink
 
-__all__ = ["TIE_WIDTH", "DistributionsPanel", "axis_ticks", "bin_index", "nice_step"]
+__all__ = [
+    "MIN_PLOT_HEIGHT",
+    "TIE_WIDTH",
+    "DistributionsPanel",
+    "axis_ticks",
+    "bin_index",
+    "nice_step",
+]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -54,6 +61,11 @@ BoolArray = npt.NDArray[np.bool_]
 
 #: Width of the bar of exact ties, as a share of a bin (it stands on zero, over its neighbours).
 TIE_WIDTH = 0.4
+#: The height each histogram's plot area keeps at least, in pixels (a short panel scrolls).
+MIN_PLOT_HEIGHT = 160
+#: Lines of text around a plot not laid out yet: a title of up to two lines, the tick labels,
+#: the axis label, and their margins.
+_PLOT_TEXT_LINES = 6
 
 Ticks = list[list[tuple[float, str]]]
 
@@ -168,7 +180,8 @@ class DistributionsPanel(ChartPanel):
             return
         layout = self.graphics.ci
         items = (self.score_plot, self.score_legend, self.delta_plot, self.delta_legend)
-        if self._vertical is not None:
+        rearranged = self._vertical is not None
+        if rearranged:
             for item in items:
                 layout.removeItem(item)
         self._vertical = vertical
@@ -180,6 +193,31 @@ class DistributionsPanel(ChartPanel):
             layout.addItem(self.delta_plot, row=0, col=1)
             layout.addItem(self.score_legend, row=1, col=0)
             layout.addItem(self.delta_legend, row=1, col=1)
+        self._fit_height()
+        if rearranged:
+            self.schedule()  # titles and legends are laid out for the arrangement
+
+    def _fit_height(self) -> None:
+        """The least height of the plots: each histogram's plot area :data:`MIN_PLOT_HEIGHT`
+        over its title and axis (as laid out last, else estimated) and its legend; a panel
+        shorter than that scrolls."""
+        if self.graphics is None:
+            return
+        line = QFontMetrics(self.font()).lineSpacing()
+        around = [
+            plot.height() - box.height() if box.height() > 0 else _PLOT_TEXT_LINES * line
+            for plot, box in ((self.score_plot, self.score_box), (self.delta_plot, self.delta_box))
+        ]
+        legends = [item.minimumHeight() for item in (self.score_legend, self.delta_legend)]
+        grid = self.graphics.ci.layout
+        if self._vertical:
+            need = sum(around) + sum(legends) + 2 * MIN_PLOT_HEIGHT + 3 * grid.verticalSpacing()
+        else:
+            need = max(around) + max(legends) + MIN_PLOT_HEIGHT + grid.verticalSpacing()
+        margins = self.graphics.ci.layout.getContentsMargins()
+        least = int(need + margins[1] + margins[3]) + 1
+        if self.graphics.minimumHeight() != least:
+            self.graphics.setMinimumHeight(least)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         size = event.size()
@@ -299,6 +337,7 @@ class DistributionsPanel(ChartPanel):
         self.delta_rows = np.flatnonzero(self.link.population(self.delta_plot) & table.done)
         self._draw_scores(column)
         self._draw_difference(column)
+        self._fit_height()
         n_total = table.n_segments
         shown = len(self.score_rows)
         scope = (

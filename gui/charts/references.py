@@ -47,6 +47,7 @@ from matchlight.core.analysis.references import (
     ReferenceAudit,
     audit_references,
     identical_counts_in_steps,
+    leak_messages,
 )
 from matchlight.core.scoring.engine import iter_score_chunks, iter_score_chunks_offloaded
 from matchlight.core.scoring.results import ScoreTable
@@ -160,15 +161,8 @@ class SteppedAudit(QObject):
 
 def audit_warning(audit: ReferenceAudit) -> str | None:
     """A sentence per reference that looks made from one system's output, or None."""
-    flagged = audit.flagged
-    if not flagged:
-        return None
-    parts = [
-        f"{pair.reference} looks made from {pair.system}'s output: {pair.reason}. Scores "
-        f"against {pair.reference} favour {pair.system}."
-        for pair in flagged
-    ]
-    return "⚠ " + " ".join(parts)
+    messages = leak_messages(audit)
+    return "⚠ " + " ".join(messages) if messages else None
 
 
 class ReferenceModel(QAbstractTableModel):

@@ -6,7 +6,8 @@ paired bootstrap or approximate randomization, bit for bit, for BLEU and chrF; t
 segment means for ROUGE and imported columns) and :func:`core.analysis.columnstats.
 pairwise_for_column`'s. A run goes to a background job with a progress bar; when the selection
 or the baseline changes, a run in progress is cancelled and finished results are marked as
-belonging to the rows they were computed on.
+belonging to the rows they were computed on. The matrix of every pair stars a pair only at the
+Bonferroni-corrected level (0.05 over the number of pairs), and says so.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from matchlight.core.analysis.columnstats import (
     ColumnTest,
     NotTestable,
     Verdict,
+    bonferroni_alpha,
     pairwise_for_column,
     pairwise_verdict,
     significance_by_column,
@@ -181,6 +183,19 @@ class SignificanceModel(QAbstractTableModel):
         line = result.systems[index.row()]
         decimals = test.column.decimals
         verdict = self.verdict(index.row(), index.column())
+        untested = test.why_untested(index.row())
+        if untested is not None and role in (
+            Qt.ItemDataRole.DisplayRole,
+            Qt.ItemDataRole.ToolTipRole,
+            Qt.ItemDataRole.FontRole,
+        ):
+            if role == Qt.ItemDataRole.FontRole:
+                return None
+            empty = line.name in test.untested
+            score = "—" if empty else format_score(line.score, line.mean, line.ci, decimals)
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return f"{test.column.label} of {line.name}: {untested} on these rows"
+            return f"{score}\n{untested}"
         if role == Qt.ItemDataRole.DisplayRole:
             text = format_score(line.score, line.mean, line.ci, decimals)
             if line.p_value is not None:
@@ -256,12 +271,17 @@ class SignificanceModel(QAbstractTableModel):
 
 
 class PairwiseModel(QAbstractTableModel):
-    """Every system against every other: the p-value of each pair (the diagonal is empty)."""
+    """Every system against every other: the p-value of each pair (the diagonal is empty).
+
+    With N systems the matrix holds N(N-1)/2 tests, so a pair is starred, bold and coloured
+    better or worse only at the Bonferroni-corrected level :attr:`alpha` (0.05 over the
+    number of pairs), the level the note under it recommends."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._result: PairwiseSignificance | None = None
         self._column: ScoreColumn | None = None
+        self.alpha = ALPHA
         self.dark = False
 
     def set_result(
@@ -271,13 +291,15 @@ class PairwiseModel(QAbstractTableModel):
         self.beginResetModel()
         self._result = result
         self._column = column
+        self.alpha = ALPHA if result is None else bonferroni_alpha(len(result.names))
         self.endResetModel()
 
     def verdict(self, row: int, column: int) -> Verdict:
-        """The row's system against the column's: better, worse or None."""
+        """The row's system against the column's, at the corrected level: better, worse or
+        None."""
         if self._result is None or self._column is None:
             return None
-        return pairwise_verdict(self._column, self._result, row, column)
+        return pairwise_verdict(self._column, self._result, row, column, self.alpha)
 
     @property
     def result(self) -> PairwiseSignificance | None:
@@ -295,7 +317,7 @@ class PairwiseModel(QAbstractTableModel):
             return None
         p = result.p_values[index.row()][index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return "—" if p is None else f"{p:.4f}" + ("*" if p <= ALPHA else "")
+            return "—" if p is None else f"{p:.4f}" + ("*" if p <= self.alpha else "")
         if role == Qt.ItemDataRole.UserRole:
             return p
         if role == Qt.ItemDataRole.ForegroundRole:
@@ -304,13 +326,14 @@ class PairwiseModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.FontRole and p is not None:
             font = QFont()
-            font.setBold(p <= ALPHA)
+            font.setBold(p <= self.alpha)
             return font
         if role == Qt.ItemDataRole.ToolTipRole and p is not None:
             a, b = result.names[index.row()], result.names[index.column()]
             verdict = self.verdict(index.row(), index.column())
             said = f": {a} is {verdict}" if verdict else ""
-            return f"{a} against {b}: p = {p!r}{said}"
+            level = f"significant at p ≤ {self.alpha:.4g} (Bonferroni: {ALPHA} / pairs)"
+            return f"{a} against {b}: p = {p!r}{said}\n{level}"
         return None
 
     def headerData(
@@ -638,10 +661,19 @@ class SignificancePanel(JobPanel):
             return
         n = len(result.names)
         pairs = n * (n - 1) // 2
+        corrected = bonferroni_alpha(n)
         label = run.pairwise_column.label if run.pairwise_column is not None else ""
-        self.pairwise_note.setText(
+        text = (
             f"{label}: p-values of every pair of systems ({pairs} tests, the same resamples). "
             f"Many pairwise tests inflate false positives: at p ≤ {ALPHA}, about one pair in "
-            f"twenty looks significant by chance alone. With a Bonferroni correction a pair "
-            f"is significant at p ≤ {ALPHA / max(1, pairs):.4g} ({ALPHA} / {pairs})."
+            f"twenty looks significant by chance alone, so * (bold, coloured) marks p ≤ "
+            f"{corrected:.4g}, the Bonferroni-corrected level ({ALPHA} / {pairs})."
         )
+        smallest = 1 / (result.n_samples + 1)
+        if corrected < smallest:  # sacreBLEU's p-values are (count + 1) / (draws + 1)
+            draws = "resamples" if result.test == "bs" else "trials"
+            text += (
+                f" With {result.n_samples:,} {draws} no p-value is below {smallest:.4g}: "
+                "no pair can reach that level."
+            )
+        self.pairwise_note.setText(text)

@@ -8,6 +8,15 @@ widget refreshes at most every :data:`REFRESH_MS` while chunks stream in.
 Next to the figures it shows what they depend on: every setting that differs from the
 defaults (:func:`settings_note`), and the reproducibility signatures, selectable and with a
 Copy button. While nothing is open it shows a line saying so, not empty axes.
+
+Once every row is scored, each figure gets its system's significance cluster on that column
+(``[1]`` best; :mod:`core.analysis.clusters`: a system starts a new cluster when it is
+significantly worse, paired bootstrap p < 0.05, than the best system of the current cluster),
+over all rows and, while a filter is on, over the filtered rows. The paired tests run in a
+:class:`~gui.charts.jobs.BackgroundJob`, never in the GUI thread; a line under the figures says
+which rows they cover, with which test, or that they are being computed. A reference that looks
+made from one system's output (:func:`core.analysis.references.leak_messages`) is said above
+the figures, since it is them it inflates.
 """
 
 from __future__ import annotations
@@ -43,6 +52,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from matchlight.core.analysis.clusters import (
+    SIGNIFICANCE_THRESHOLD,
+    SystemClusters,
+    rank_clusters,
+)
+from matchlight.core.analysis.columnstats import NotTestable, pairwise_for_column
+from matchlight.core.analysis.language import LanguageFlags
+from matchlight.core.analysis.references import ReferenceAudit, leak_messages
 from matchlight.core.analysis.scales import (
     bin_index,
     clip_to_bounds,
@@ -50,12 +67,14 @@ from matchlight.core.analysis.scales import (
     display_bounds,
     score_edges,
 )
+from matchlight.core.analysis.significance import DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED
 from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.metrics.registry import METRICS
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.results import CorpusScores, ScoreTable
 from matchlight.core.style.palette import OKABE_ITO
 from matchlight.gui.charts.distributions import axis_ticks
+from matchlight.gui.charts.jobs import BackgroundJob
 from matchlight.gui.highlight.palette import is_dark_palette
 
 REFRESH_MS = 150
@@ -72,6 +91,17 @@ SYSTEM_COLOURS: tuple[str, ...] = OKABE_ITO
 HISTOGRAM_TICKS = [[(float(v), str(v)) for v in range(0, 101, 20)]]
 
 Index = QModelIndex | QPersistentModelIndex
+
+#: The clusters' paired test: sacreBLEU's bootstrap, its default resamples and seed.
+CLUSTER_SAMPLES = DEFAULT_BOOTSTRAP_SAMPLES
+CLUSTER_SEED = DEFAULT_SEED
+#: The leak warning's colours (light, dark), as the comparison dock's.
+_WARNING_STYLE = {
+    False: "QLabel { background: #fff4ce; color: #4d3800; border: 1px solid #e0b400; "
+    "padding: 4px; }",
+    True: "QLabel { background: #4d3c00; color: #ffe9a3; border: 1px solid #b38f00; "
+    "padding: 4px; }",
+}
 
 
 def system_colour(index: int) -> QColor:
@@ -128,6 +158,42 @@ def settings_note(config: ScoringConfig) -> str:
     return " · ".join(parts)
 
 
+def _per_system(names: Sequence[str], counts: Sequence[int]) -> str:
+    """``A 3, C 1, others 0``: the systems with rows, then the rest together."""
+    some = [f"{name} {count:,}" for name, count in zip(names, counts, strict=True) if count]
+    if len(some) < len(names):
+        some.append("others 0" if some else "")
+    return ", ".join(part for part in some if part)
+
+
+def language_note(flags: LanguageFlags) -> str:
+    """The language check per system, in a line for the summary: how many outputs are in
+    another language than the references, and how many copy the source."""
+    names = flags.systems
+    counts = flags.counts()
+    wrong = [w for w, _c in counts]
+    copies = [c for _w, c in counts]
+    parts = []
+    if flags.expectation is None:
+        parts.append("references in no clear language: outputs not checked")
+    else:
+        language = f"than the references ({flags.expectation.language})"
+        parts.append(
+            f"output in another language {language}: {_per_system(names, wrong)}"
+            if any(wrong)
+            else f"no output in another language {language}"
+        )
+    if not flags.has_source:
+        parts.append("no source file to find copies")
+    else:
+        parts.append(
+            f"copying the source: {_per_system(names, copies)}"
+            if any(copies)
+            else "none copying the source"
+        )
+    return "Language check: " + " · ".join(parts)
+
+
 class SummaryModel(QAbstractTableModel):
     """Rows = systems (and, while a filter is active, each system's filtered rows too);
     columns = metrics. ``Qt.UserRole`` returns the unrounded float.
@@ -141,6 +207,10 @@ class SummaryModel(QAbstractTableModel):
         self._scopes: tuple[str, ...] = ("all",)
         self._values: dict[tuple[str, int, str], CorpusScores] = {}
         self._counts: dict[str, int] = {}
+        self._clusters: dict[tuple[str, str], SystemClusters] = {}
+        self._cluster_rows: dict[str, int] = {}
+        #: Whether the view's background is dark (the filtered rows' blue follows it).
+        self.dark = False
 
     # -- updating ------------------------------------------------------------------------------
 
@@ -175,6 +245,45 @@ class SummaryModel(QAbstractTableModel):
             )
             self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, self.rowCount() - 1)
 
+    def set_clusters(
+        self, clusters: dict[tuple[str, str], SystemClusters], rows: dict[str, int]
+    ) -> None:
+        """Replace the clusters: ``clusters[(scope, column key)]``, computed over ``rows[scope]``
+        rows (a scope or column missing: no rank shown there)."""
+        if clusters == self._clusters and rows == self._cluster_rows:
+            return
+        self._clusters = dict(clusters)
+        self._cluster_rows = dict(rows)
+        if self.rowCount() and self.columnCount():
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1)
+            )
+
+    def cluster(self, system: int, metric: str, scope: str = "all") -> int | None:
+        """The significance cluster of ``system`` on column ``metric`` (1 = best), or None."""
+        found = self._clusters.get((scope, metric))
+        if found is None or not 0 <= system < len(self._systems):
+            return None
+        name = self._systems[system]
+        return found.cluster_of(name) if name in found.names else None
+
+    def _cluster_tip(self, system: int, metric: str, scope: str) -> str | None:
+        found = self._clusters.get((scope, metric))
+        rank = self.cluster(system, metric, scope)
+        if found is None or rank is None:
+            return None
+        name = self._systems[system]
+        at = found.names.index(name)
+        rows = self._cluster_rows.get(scope, 0)
+        text = f"significance cluster {rank} of {max(found.clusters)} over {rows:,} rows"
+        p = found.p_values[at]
+        if p is not None:
+            # Tested against the best of its cluster, or of the one above if it opened its own.
+            opens = found.clusters[at - 1] < rank
+            head = found.names[found.clusters.index(rank - 1 if opens else rank)]
+            text += f"; p = {p:.4f} against {head}, the best of cluster {rank - opens}"
+        return text
+
     def value(self, system: int, metric: str, scope: str = "all") -> float:
         scores = self._values.get((scope, system, metric))
         return math.nan if scores is None else corpus_value(scores, metric)
@@ -200,13 +309,15 @@ class SummaryModel(QAbstractTableModel):
         metric = self._metrics[index.column()]
         value = self.value(system, metric, scope)
         if role == Qt.ItemDataRole.DisplayRole:
-            return _format(value, self._columns[metric])
+            text = _format(value, self._columns[metric])
+            rank = self.cluster(system, metric, scope)
+            return text if rank is None else f"{text} [{rank}]"
         if role == Qt.ItemDataRole.UserRole:
             return value
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and scope == "filtered":
-            return QColor("#1f5a92")
+            return QColor("#8ab8e6" if self.dark else "#1f5a92")
         if role == Qt.ItemDataRole.ToolTipRole:
             scores = self._values.get((scope, system, metric))
             if scores is None:
@@ -219,6 +330,9 @@ class SummaryModel(QAbstractTableModel):
             describe = getattr(scores.details.get(column.metric), "describe", None)
             if column.corpus == "stats" and callable(describe):
                 text += f"\n{describe()}"
+            cluster = self._cluster_tip(system, metric, scope)
+            if cluster is not None:
+                text += f"\n{cluster}"
             return text
         return None
 
@@ -276,6 +390,37 @@ class SummaryWidget(QWidget):
         self._curves_table: ScoreTable | None = None  # the table self._curves are for
         self._curves: list[pg.PlotDataItem] = []
         self._dark: bool | None = None
+        # Significance clusters: (scope, column key) -> clusters, for self._cluster_table and
+        # the filtered rows fingerprinted by self._cluster_filter; columns that cannot be
+        # ranked, with why; the run under way (its token) and the rows each scope covers.
+        self._cluster_table: ScoreTable | None = None
+        self._cluster_filter: bytes | None = None
+        self._cluster_cache: dict[tuple[str, str], SystemClusters] = {}
+        self._cluster_reasons: dict[tuple[str, str], str] = {}
+        self._cluster_running: tuple[object, ...] | None = None
+        self._cluster_progress = 0.0
+        # The reference audit behind the warning: (systems, rows) it was made for.
+        self._audited: tuple[tuple[str, ...], int] | None = None
+
+        self.warning_label = QLabel()
+        self.warning_label.setObjectName("reference-warning")
+        self.warning_label.setWordWrap(True)
+        self.warning_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.warning_label.setToolTip(
+            "A reference that equals one system's output on far more lines than any other "
+            "system's favours that system: its figures above are inflated (Compare systems ▸ "
+            "References scores each reference alone)"
+        )
+        self.warning_label.hide()
+        self.cluster_label = QLabel()
+        self.cluster_label.setObjectName("cluster-note")
+        self.cluster_label.setWordWrap(True)
+        self.cluster_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.cluster_label.hide()
+        self.cluster_job = BackgroundJob(self, name="matchlight-clusters")
+        self.cluster_job.finished.connect(self._on_clusters_finished)
+        self.cluster_job.failed.connect(self._on_clusters_failed)
+        self.cluster_job.progress_changed.connect(self._on_clusters_progress)
 
         self.caption = QLabel(NOTHING_OPEN)
         self.caption.setWordWrap(True)
@@ -292,6 +437,16 @@ class SummaryWidget(QWidget):
             "The scoring settings that differ from sacreBLEU's and rouge-score's defaults "
             "(Scoring ▸ Scoring settings)"
         )
+        self._language: LanguageFlags | None = None
+        self.language_label = QLabel()
+        self.language_label.setObjectName("language-check")
+        self.language_label.setWordWrap(True)
+        self.language_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.language_label.setToolTip(
+            "Rows of each system whose output is in another language than the references, "
+            "and rows that copy the source (Show ▸ in the filter bar keeps them); lines too "
+            "short to tell are never counted"
+        )
         self.model = SummaryModel(self)
         self.view = QTableView()
         self.view.setModel(self.model)
@@ -300,7 +455,8 @@ class SummaryWidget(QWidget):
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.view.horizontalHeader().setStretchLastSection(False)
-        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Many columns (or their cluster ranks) in a narrow dock: scroll rather than hide.
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.view.setVerticalScrollMode(QTableView.ScrollMode.ScrollPerPixel)
         self.view.setHorizontalScrollMode(QTableView.ScrollMode.ScrollPerPixel)
@@ -352,13 +508,17 @@ class SummaryWidget(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.caption)
+        layout.addWidget(self.warning_label)
         layout.addWidget(self.settings_label)
         layout.addWidget(self.view)
+        layout.addWidget(self.language_label)
+        layout.addWidget(self.cluster_label)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self._signature_box)
         self._stretch = QWidget()  # takes the height while nothing is open
         layout.addWidget(self._stretch, 1)
         self.model.modelReset.connect(self._fit_view_height)
+        self.view.horizontalScrollBar().rangeChanged.connect(self._on_scroll_range_changed)
         self._fit_view_height()
         self._apply_plot_colours()
         self._show_parts()
@@ -375,6 +535,8 @@ class SummaryWidget(QWidget):
             widget.setVisible(shown)
         self._stretch.setVisible(not shown)
         self.settings_label.setVisible(shown)
+        self.language_label.setVisible(shown and self._language is not None)
+        self.warning_label.setVisible(shown and bool(self.warning_label.text()))
 
     def _apply_plot_colours(self) -> None:
         """The histogram in the palette's colours (white on a dark window is a glare)."""
@@ -383,6 +545,11 @@ class SummaryWidget(QWidget):
         if dark == self._dark:
             return
         self._dark = dark
+        self.warning_label.setStyleSheet(_WARNING_STYLE[dark])
+        self.model.dark = dark
+        if self.model.rowCount() and self.model.columnCount():
+            last = self.model.index(self.model.rowCount() - 1, self.model.columnCount() - 1)
+            self.model.dataChanged.emit(self.model.index(0, 0), last)
         base = palette.color(QPalette.ColorRole.Base)
         text = palette.color(QPalette.ColorRole.Text)
         axis = palette.color(QPalette.ColorRole.Mid if dark else QPalette.ColorRole.Shadow)
@@ -414,6 +581,10 @@ class SummaryWidget(QWidget):
     def settings_text(self) -> str:
         return self.settings_label.text()
 
+    @Slot(int, int)
+    def _on_scroll_range_changed(self, _low: int, _high: int) -> None:
+        self._fit_view_height()
+
     @Slot()
     def _fit_view_height(self) -> None:
         """Make the table exactly as tall as its rows (the histogram takes the rest)."""
@@ -421,8 +592,9 @@ class SummaryWidget(QWidget):
         rows = max(1, self.model.rowCount())
         height = view.horizontalHeader().sizeHint().height() + 2 * view.frameWidth()
         height += rows * view.verticalHeader().defaultSectionSize()
-        if view.horizontalScrollBar().isVisible():
-            height += view.horizontalScrollBar().sizeHint().height()
+        bar = view.horizontalScrollBar()
+        if bar.maximum() > bar.minimum():  # wider than the dock: the bar takes a line
+            height += bar.sizeHint().height()
         view.setFixedHeight(min(height, 400))
 
     # -- inputs --------------------------------------------------------------------------------
@@ -433,9 +605,15 @@ class SummaryWidget(QWidget):
         The figures and the curves follow within :data:`REFRESH_MS`, out of the busy moment
         that opening a comparison is (they would take a third of it).
         """
+        if table is not self._table:
+            self.cluster_job.cancel()  # its tests are of the old table
         self._table = table
         self._all_cache = None
         self._filtered = None  # the rows of another table; the window sets its own
+        if self._audited is not None and (
+            table is None or self._audited != (tuple(table.systems), table.n_segments)
+        ):
+            self._set_warning("")  # another comparison: its audit follows
         self.caption.setText("Scoring…" if table is not None else NOTHING_OPEN)
         if table is None:
             self.signature_field.setPlainText("")
@@ -452,6 +630,15 @@ class SummaryWidget(QWidget):
         self._show_parts()
         self._timer.start(FIRST_REFRESH_MS)
 
+    def set_language_flags(self, flags: LanguageFlags | None) -> None:
+        """The language check of the comparison shown (None: not done yet, or none open)."""
+        self._language = flags
+        self.language_label.setText("" if flags is None else language_note(flags))
+        self._show_parts()
+
+    def language_text(self) -> str:
+        return self.language_label.text() if self.language_label.isVisibleTo(self) else ""
+
     def set_filtered_rows(self, rows: Sequence[int] | npt.NDArray[np.int64] | None) -> None:
         """The segments the filter keeps (None: no filter active). Refreshes soon."""
         self._filtered = None if rows is None else np.asarray(rows, dtype=np.int64)
@@ -459,10 +646,35 @@ class SummaryWidget(QWidget):
 
     @Slot(str)
     def column_changed(self, key: str) -> None:
-        """A column was added, replaced or removed (imported scores, MQM): its figures are
-        computed again within :data:`REFRESH_MS`."""
+        """A column was added, replaced or removed (imported scores, MQM): its figures and
+        clusters are computed again within :data:`REFRESH_MS`."""
         self._all_cache = None
+        for cache in (self._cluster_cache, self._cluster_reasons):
+            for found in [k for k in cache if k[1] == key]:
+                del cache[found]
+        self._cluster_running = None
         self.schedule_refresh()
+
+    @Slot(object)
+    def set_audit(self, audit: object) -> None:
+        """Warn above the figures about every reference the ``audit``
+        (:class:`~core.analysis.references.ReferenceAudit`) flags; none flagged: no warning."""
+        if not isinstance(audit, ReferenceAudit):
+            return
+        messages = leak_messages(audit)
+        systems = tuple(dict.fromkeys(pair.system for pair in audit.pairs))
+        rows = audit.pairs[0].n_rows if audit.pairs else 0
+        self._audited = (systems, rows)
+        self._set_warning("⚠ " + " ".join(messages) if messages else "")
+
+    def warning_text(self) -> str:
+        return self.warning_label.text()
+
+    def _set_warning(self, text: str) -> None:
+        self.warning_label.setText(text)
+        self.warning_label.setVisible(bool(text) and self._table is not None)
+        if not text:
+            self._audited = None
 
     @Slot()
     def schedule_refresh(self) -> None:
@@ -496,6 +708,7 @@ class SummaryWidget(QWidget):
             self._drawn = None
             self.caption.setText(NOTHING_OPEN)
             self.model.set_values((), (), {}, {})
+            self._update_clusters(None, np.zeros(0, np.int64))
             return
         done = np.flatnonzero(table.done)
         complete = len(done) == table.n_segments
@@ -535,6 +748,7 @@ class SummaryWidget(QWidget):
                     values[("filtered", s, metric)] = scores
         counts = {scope: len(rows) for scope, rows in scopes.items()}
         self.model.set_values(table.systems, columns, values, counts)
+        self._update_clusters(table, done)
 
         total = table.n_segments
         parts = []
@@ -568,6 +782,177 @@ class SummaryWidget(QWidget):
         self.plot.getPlotItem().setTitle(
             f"Sentence {shown.label} per system ({scope_name})", size="9pt"
         )
+
+    # -- significance clusters ------------------------------------------------------------
+
+    def _cluster_scopes(self, table: ScoreTable) -> dict[str, npt.NDArray[np.int64] | None]:
+        """The rows each scope's clusters cover (None: all rows)."""
+        scopes: dict[str, npt.NDArray[np.int64] | None] = {"all": None}
+        if self._filtered is not None and len(self._filtered):
+            scopes["filtered"] = np.sort(self._filtered)
+        return scopes
+
+    def _update_clusters(self, table: ScoreTable | None, done: npt.NDArray[np.int64]) -> None:
+        """Show the clusters known for the figures shown, and start the paired tests of those
+        missing (in the background; a run for other rows is cancelled)."""
+        if table is None or len(table.systems) < 2:
+            self.cluster_job.cancel()
+            self._cluster_running = None
+            self.model.set_clusters({}, {})
+            self.cluster_label.hide()
+            return
+        self.cluster_label.show()
+        if len(done) < table.n_segments:
+            self.model.set_clusters({}, {})
+            self.cluster_label.setText("Significance clusters [n] follow once every row is scored.")
+            return
+        if table is not self._cluster_table:
+            self.cluster_job.cancel()
+            self._cluster_table = table
+            self._cluster_cache.clear()
+            self._cluster_reasons.clear()
+            self._cluster_running = None
+        scopes = self._cluster_scopes(table)
+        chosen = scopes.get("filtered")
+        fingerprint = None if chosen is None else chosen.tobytes()
+        if fingerprint != self._cluster_filter:
+            self._cluster_filter = fingerprint
+            for cache in (self._cluster_cache, self._cluster_reasons):
+                for key in [k for k in cache if k[0] == "filtered"]:
+                    del cache[key]
+        keys = summary_metrics(table)
+        wanted = [(scope, key) for scope in scopes for key in keys]
+        counts = {
+            scope: table.n_segments if rows is None else len(rows) for scope, rows in scopes.items()
+        }
+        self.model.set_clusters(
+            {k: v for k, v in self._cluster_cache.items() if k in wanted}, counts
+        )
+        missing = [
+            k for k in wanted if k not in self._cluster_cache and k not in self._cluster_reasons
+        ]
+        if not missing:
+            self._cluster_running = None
+            self.cluster_label.setText(self._cluster_note(table, scopes, keys))
+            return
+        token = (id(table), fingerprint, tuple(missing))
+        if token != self._cluster_running:
+            self._start_clusters(table, scopes, missing, token)
+        self.cluster_label.setText(
+            f"Significance clusters [n]: paired tests of every pair of systems over "
+            f"{self._rows_text(counts)}… {round(100 * self._cluster_progress)}%"
+        )
+
+    def _start_clusters(
+        self,
+        table: ScoreTable,
+        scopes: dict[str, npt.NDArray[np.int64] | None],
+        missing: list[tuple[str, str]],
+        token: tuple[object, ...],
+    ) -> None:
+        self._cluster_running = token
+        self._cluster_progress = 0.0
+        infos = {key: table.column_info(key) for _, key in missing}
+
+        def work(cancelled: Any, progress: Any) -> object:
+            found: dict[tuple[str, str], SystemClusters] = {}
+            reasons: dict[tuple[str, str], str] = {}
+            for k, (scope, key) in enumerate(missing):
+                info = infos[key]
+                try:
+                    pairwise = pairwise_for_column(
+                        table,
+                        key,
+                        rows=scopes[scope],
+                        n_samples=CLUSTER_SAMPLES,
+                        seed=CLUSTER_SEED,
+                        cancel=cancelled,
+                        progress=lambda f, k=k: progress((k + f) / len(missing)),
+                    )
+                except NotTestable as why:
+                    reasons[scope, key] = str(why)
+                    continue
+                found[scope, key] = rank_clusters(
+                    info.label,
+                    table.systems,
+                    pairwise.scores,
+                    pairwise.p_value,
+                    better=info.better,
+                )
+            return token, found, reasons
+
+        self.cluster_job.start(work)
+
+    @Slot(object)
+    def _on_clusters_finished(self, payload: object) -> None:
+        if not isinstance(payload, tuple) or payload[0] != self._cluster_running:
+            return  # for rows or columns no longer shown
+        _, found, reasons = payload
+        self._cluster_cache.update(found)
+        self._cluster_reasons.update(reasons)
+        self._cluster_running = None
+        table = self._table
+        if table is not None and table is self._cluster_table:
+            self._update_clusters(table, np.flatnonzero(table.done))
+
+    @Slot(str)
+    def _on_clusters_failed(self, message: str) -> None:
+        self._cluster_running = None
+        self.cluster_label.setText(f"Significance clusters could not be computed: {message}")
+
+    @Slot(float)
+    def _on_clusters_progress(self, fraction: float) -> None:
+        self._cluster_progress = fraction
+        text = self.cluster_label.text()
+        if self._cluster_running is not None and text.endswith("%"):
+            self.cluster_label.setText(f"{text.rsplit('… ', 1)[0]}… {round(100 * fraction)}%")
+
+    @staticmethod
+    def _rows_text(counts: dict[str, int]) -> str:
+        text = f"all {counts['all']:,} rows"
+        if "filtered" in counts:
+            text += f" and the {counts['filtered']:,} filtered rows"
+        return text
+
+    def _cluster_note(
+        self,
+        table: ScoreTable,
+        scopes: dict[str, npt.NDArray[np.int64] | None],
+        keys: Sequence[str],
+    ) -> str:
+        counts = {
+            scope: table.n_segments if rows is None else len(rows) for scope, rows in scopes.items()
+        }
+        text = (
+            f"[n]: significance cluster (1 best) over {self._rows_text(counts)}; paired "
+            f"bootstrap, p < {SIGNIFICANCE_THRESHOLD}."
+        )
+        self.cluster_label.setToolTip(
+            "A system starts a new cluster when it is significantly worse (paired bootstrap, "
+            f"p < {SIGNIFICANCE_THRESHOLD}, {CLUSTER_SAMPLES:,} resamples, seed {CLUSTER_SEED}) "
+            "than the best system of the current cluster; the filtered rows are ranked on "
+            "their own. A figure's tooltip says whom it was tested against."
+        )
+        lower = [
+            table.column_info(k).label for k in keys if not table.column_info(k).higher_is_better
+        ]
+        if lower:
+            text += f" Lower is better for {', '.join(lower)}."
+        skipped = {
+            table.column_info(key).label: why
+            for (scope, key), why in self._cluster_reasons.items()
+            if scope in scopes and key in keys
+        }
+        if skipped:
+            text += " Not ranked: " + "; ".join(f"{k} ({v})" for k, v in skipped.items()) + "."
+        return text
+
+    def cluster_text(self) -> str:
+        return self.cluster_label.text()
+
+    def shutdown(self) -> None:
+        """Stop the paired tests under way and wait for their thread (the window closes)."""
+        self.cluster_job.shutdown()
 
     def bin_rows(self, x: float, y: float) -> tuple[npt.NDArray[np.int64], str] | None:
         """The rows a click at (``x`` score, ``y`` count) picks, and their label: the bin under

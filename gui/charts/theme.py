@@ -4,11 +4,14 @@ Charts take their colours from the widget's palette (dark when the base colour i
 rest of the app decides), so they follow the desktop's theme and re-style when it changes.
 System colours are the theme's (:attr:`core.style.palette.Theme.systems`): Okabe–Ito's, in the
 corpus summary's order, made to stand out against the chart's background. Export goes through
-:func:`core.io.safewrite.write_file_atomic`, like every file the app writes.
+:func:`core.io.safewrite.write_file_atomic`, like every file the app writes; an SVG's text names
+a font stack that ends in CSS's ``sans-serif`` (:func:`svg_font_family`).
 """
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +19,7 @@ from pathlib import Path
 import pyqtgraph as pg
 import pyqtgraph.exporters as pg_exporters
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize
-from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtGui import QColor, QFont, QFontInfo, QPainter, QPalette
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
@@ -26,9 +29,11 @@ from matchlight.gui.highlight.palette import is_dark_palette
 
 __all__ = [
     "EXPORT_FORMATS",
+    "SVG_FONT_FALLBACK",
     "ChartTheme",
     "export_item",
     "style_plot",
+    "svg_font_family",
     "theme_for",
 ]
 
@@ -113,6 +118,45 @@ def _png_bytes(item: pg.GraphicsObject | pg.GraphicsLayout) -> bytes:
     return bytes(data.data())
 
 
+#: What an exported SVG's text falls back to where its reader lacks the font it was drawn in:
+#: fonts of about its width, then the CSS generic family. Qt names only its own family, and a
+#: reader that does not know that name (Qt's "Sans Serif" alias is none of CSS's) draws serif.
+SVG_FONT_FALLBACK: tuple[str, ...] = (
+    "DejaVu Sans",
+    "Verdana",
+    "Noto Sans",
+    "Segoe UI",
+    "Helvetica",
+    "Arial",
+    "sans-serif",
+)
+_CSS_GENERIC = frozenset({"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui"})
+_FONT_FAMILY = re.compile(rb'font-family="([^"]*)"')
+
+
+def svg_font_family(family: str) -> str:
+    """The CSS font stack for text Qt drew in ``family``: the installed font Qt drew it in (an
+    alias such as "Sans Serif" resolved), then :data:`SVG_FONT_FALLBACK`."""
+    used = QFontInfo(QFont(family)).family() or family
+    names = list(dict.fromkeys([used, *SVG_FONT_FALLBACK]))
+    quoted = [n if n in _CSS_GENERIC else "'" + n.replace("'", "") + "'" for n in names]
+    return html.escape(", ".join(quoted), quote=False)
+
+
+def _with_font_stacks(svg: bytes) -> bytes:
+    """``svg`` (Qt's generator's) with every ``font-family`` a stack ending in a CSS generic."""
+    stacks: dict[bytes, bytes] = {}
+
+    def stack(match: re.Match[bytes]) -> bytes:
+        family = match.group(1)
+        if family not in stacks:
+            name = html.unescape(family.decode("utf-8", "replace"))
+            stacks[family] = svg_font_family(name).encode("utf-8")
+        return b'font-family="' + stacks[family] + b'"'
+
+    return _FONT_FAMILY.sub(stack, svg)
+
+
 def _svg_bytes(item: pg.GraphicsObject | pg.GraphicsLayout) -> bytes:
     """``item``'s part of the view as SVG (vector paths and text), drawn by Qt's generator.
 
@@ -144,7 +188,7 @@ def _svg_bytes(item: pg.GraphicsObject | pg.GraphicsLayout) -> bytes:
     finally:
         painter.end()
     buffer.close()
-    return bytes(data.data())
+    return _with_font_stacks(bytes(data.data()))
 
 
 def export_item(

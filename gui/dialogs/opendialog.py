@@ -3,9 +3,9 @@
 The dialog reads the files with :func:`core.io.inputs.load_comparison` in a background thread
 when Open is pressed (a :class:`~gui.workers.loader.BackgroundCall`; Stop reading cancels it),
 and shows an :class:`~core.io.inputs.InputError` inline (the dialog stays open), so the user
-can fix the file choice right there. :class:`ComparisonSpecs` is what the app remembers in its
-Recent menu and what drag-and-drop (:func:`recognise_files`) produces; the files a drop leaves
-out are named in the dialog.
+can fix the file choice right there. :class:`~core.io.specs.ComparisonSpecs` is what the app
+remembers in its Recent menu and what drag-and-drop (:func:`recognise_files`) produces; the files
+a drop leaves out are named in the dialog.
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ import logging
 import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent
@@ -38,14 +37,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from matchlight.core.io.inputs import (
-    FORMATS,
-    Comparison,
-    InputError,
-    InputSpec,
-    default_name,
-    load_comparison,
-)
+from matchlight.core.io.inputs import FORMATS, Comparison, InputError, InputSpec, default_name
+from matchlight.core.io.specs import ComparisonSpecs
 from matchlight.gui.workers.loader import BackgroundCall
 
 log = logging.getLogger(__name__)
@@ -72,72 +65,6 @@ _AUTO_FORMAT = "auto"
 
 #: The file stem without a ``sys.``-style prefix (the same rule as the CLI's).
 default_system_name = default_name
-
-
-@dataclass(frozen=True, slots=True)
-class ComparisonSpecs:
-    """The input specs of one comparison (what Recent remembers and re-opens)."""
-
-    source: InputSpec | None = None
-    references: tuple[InputSpec, ...] = ()
-    systems: tuple[InputSpec, ...] = field(default_factory=tuple)
-
-    def load(self) -> Comparison:
-        """Read the files; raises :class:`~core.io.inputs.InputError` with a user-facing message."""
-        return load_comparison(
-            source=self.source, references=list(self.references), systems=list(self.systems)
-        )
-
-    @property
-    def paths(self) -> tuple[str, ...]:
-        head = () if self.source is None else (self.source.path,)
-        return head + tuple(s.path for s in self.references) + tuple(s.path for s in self.systems)
-
-    def label(self) -> str:
-        """A short human label: ``folder: sys1, sys2 (2 refs)``."""
-        folder = Path(self.references[0].path).parent.name if self.references else ""
-        names = ", ".join(s.name or default_system_name(s.path) for s in self.systems)
-        refs = len(self.references)
-        plural = "ref" if refs == 1 else "refs"
-        head = f"{folder}: " if folder else ""
-        return f"{head}{names} ({refs} {plural})"
-
-    def to_json(self) -> dict[str, Any]:
-        def one(spec: InputSpec) -> dict[str, Any]:
-            return {"path": spec.path, "name": spec.name, "column": spec.column, "fmt": spec.fmt}
-
-        return {
-            "source": None if self.source is None else one(self.source),
-            "references": [one(s) for s in self.references],
-            "systems": [one(s) for s in self.systems],
-        }
-
-    @classmethod
-    def from_json(cls, data: Any) -> ComparisonSpecs:
-        """Rebuild from :meth:`to_json`; raises ``ValueError`` on anything malformed."""
-
-        def one(item: Any) -> InputSpec:
-            if not isinstance(item, dict) or not isinstance(item.get("path"), str):
-                raise ValueError(f"not an input spec: {item!r}")
-            values = {k: item.get(k) for k in ("name", "column", "fmt")}
-            for key, value in values.items():
-                if value is not None and not isinstance(value, str):
-                    raise ValueError(f"{key} must be a string: {value!r}")
-            if values["fmt"] is not None and values["fmt"] not in FORMATS:
-                raise ValueError(f"unknown format {values['fmt']!r}")
-            return InputSpec(path=item["path"], **values)
-
-        if not isinstance(data, dict):
-            raise ValueError("not a comparison")
-        refs, syss = data.get("references"), data.get("systems")
-        if not isinstance(refs, list) or not isinstance(syss, list) or not refs or not syss:
-            raise ValueError("a comparison needs references and systems")
-        source = data.get("source")
-        return cls(
-            source=None if source is None else one(source),
-            references=tuple(one(r) for r in refs),
-            systems=tuple(one(s) for s in syss),
-        )
 
 
 #: Why a dropped file was left out (the Open dialog groups its note by these).

@@ -19,9 +19,9 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from matchlight.core import __version__
-from matchlight.core.io.inputs import InputError, InputSpec, parse_spec
-from matchlight.gui.annotate.install import add_session_argument, start_session
-from matchlight.gui.dialogs.opendialog import ComparisonSpecs, default_system_name, sample_specs
+from matchlight.core.io.inputs import InputError
+from matchlight.core.io.specs import ComparisonSpecs, specs_from_arguments
+from matchlight.gui.dialogs.opendialog import sample_specs
 from matchlight.gui.shell.mainwindow import APP_NAME, ErrorSink, MainWindow
 
 log = logging.getLogger(__name__)
@@ -66,12 +66,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="system output file; repeat for several systems (NAME defaults to the file stem)",
     )
     parser.add_argument("--version", action="version", version=f"matchlight {__version__}")
-    add_session_argument(parser)  # matchlight SESSION.matchlight
+    parser.add_argument(
+        "session",
+        nargs="?",
+        metavar="SESSION.matchlight",
+        help="open a saved session (its files, settings, selection and annotations)",
+    )
     return parser
 
 
 def specs_from_args(args: argparse.Namespace) -> ComparisonSpecs | None:
-    """The comparison asked for on the command line (None: start with an empty window).
+    """The comparison asked for on the command line (None: start with an empty window), its
+    paths taken from the working folder now.
 
     Raises :class:`~core.io.inputs.InputError` for an unusable combination of options.
     """
@@ -81,27 +87,27 @@ def specs_from_args(args: argparse.Namespace) -> ComparisonSpecs | None:
         return sample_specs()
     if not (args.src or args.ref or args.hyp):
         return None
-    if not args.ref:
-        raise InputError("give at least one reference with --ref")
-    if not args.hyp:
-        raise InputError("give at least one system output with --hyp")
+    return specs_from_arguments(args.src, args.ref, args.hyp).absolute()
 
-    def system(text: str) -> InputSpec:
-        spec = parse_spec(text)
-        if spec.name is None:
-            return InputSpec(
-                path=spec.path,
-                name=default_system_name(spec.path),
-                column=spec.column,
-                fmt=spec.fmt,
+
+def start_session(window: MainWindow, args: argparse.Namespace, *, offer_recovery: bool) -> bool:
+    """Open the session named on the command line (True: one was named), or else, at the
+    app's start, offer the sessions a crash left behind."""
+    path = getattr(args, "session", None)
+    asked = any(getattr(args, name, None) for name in ("sample", "src", "ref", "hyp"))
+    if path:
+        if asked:
+            window.report_error(
+                "Cannot open the session",
+                "A session file brings its own files: do not combine it with --sample, --src, "
+                "--ref or --hyp.",
             )
-        return spec
-
-    return ComparisonSpecs(
-        source=parse_spec(args.src) if args.src else None,
-        references=tuple(parse_spec(r) for r in args.ref),
-        systems=tuple(system(h) for h in args.hyp),
-    )
+        else:
+            window.sessions.open_session(path)
+        return True
+    if offer_recovery and not asked:
+        window.sessions.offer_recovery()
+    return False
 
 
 def no_huge_pages_for_numpy() -> bool:

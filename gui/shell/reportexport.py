@@ -63,7 +63,7 @@ class ReportHost(Protocol):
     """What the exporter reads from the main window."""
 
     session: Any  # gui.state.session.SessionModel | None
-    annotations: Any  # gui.annotate.controller.AnnotationController
+    sessions: Any  # gui.shell.sessionfiles.SessionFiles
 
     @property
     def comparison(self) -> Comparison | None: ...
@@ -121,20 +121,20 @@ class _Annotations:
     origin: str | None
 
 
-def _workspace_annotations(controller: Any) -> tuple[_Annotations | None, list[str]]:
+def _workspace_annotations(sessions: Any) -> tuple[_Annotations | None, list[str]]:
     """The workspace's annotations (None when it holds none) and the session file to keep."""
-    if controller is None:
+    if sessions is None:
         return None, []
-    store = getattr(controller, "store", None)
+    store = sessions.store
     keep = [] if store is None else [os.fspath(store.path)]
-    ws = getattr(controller, "workspace", None)
+    ws = sessions.controller.workspace
     if ws is None:
         return None, keep
     spans, scores = tuple(ws.spans()), tuple(ws.scores())
     if not spans and not scores:
         return None, keep
     # An untitled session lives in the recovery folder: not a file to name in the report.
-    origin = None if store is None or controller.is_untitled() else os.fspath(store.path)
+    origin = None if store is None or sessions.is_untitled() else os.fspath(store.path)
     return _Annotations(spans, scores, ws.weights, ws.mode, origin), keep
 
 
@@ -233,7 +233,7 @@ class ReportExporter(QObject):
             self._fail(f"A report is being written to {self._path} already.")
             return False
         session: ComparisonSession = model.session
-        notes, keep = _workspace_annotations(getattr(self._host, "annotations", None))
+        notes, keep = _workspace_annotations(getattr(self._host, "sessions", None))
         protect = [*protected_paths(session), *keep]
         try:
             check_write_target(target, protect=protect)

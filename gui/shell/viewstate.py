@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QSettings
 
-from matchlight.gui.dialogs.opendialog import ComparisonSpecs
+from matchlight.core.io.specs import ComparisonSpecs
 from matchlight.gui.table.model import ColumnInfo
 
 __all__ = ["VIEWSTATE_KEY", "VIEWSTATE_LIMIT", "ViewState", "ViewStateStore", "column_id"]
@@ -51,6 +51,12 @@ class ViewState:
     mode: str | None = None
     shown: tuple[str, ...] = ()
     baseline: str | None = None  # a system name: indices change when files are reordered
+
+    def baseline_in(self, names: Sequence[str]) -> int:
+        """The remembered baseline's index among ``names`` (0 when it is not one of them)."""
+        if self.baseline is None or self.baseline not in names:
+            return 0
+        return list(names).index(self.baseline)
 
     def to_dict(self) -> dict[str, Any]:
         return {

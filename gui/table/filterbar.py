@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from matchlight.core.analysis.language import Flag, LanguageFlags
 from matchlight.core.analysis.scales import display_bounds, nice_step
 from matchlight.core.analysis.selection import (
     DeltaFilter,
@@ -58,12 +59,23 @@ ANY_COLUMN = "any text column"
 #: reference to None whenever an item's None data comes back to Python.
 _ANY = -1
 
-#: (kind passed to the proxy, label) of the special filters.
+#: The row sets of the language check's "Show" entries come from this source.
+LANGUAGE_SOURCE = "language"
+#: (kind, flag of :class:`~core.analysis.language.LanguageFlags`, label) of the "Show" entries
+#: made from the language check: the rows where some system's output has the flag, as a row
+#: set (so a session keeps the rows while the check runs again).
+LANGUAGE_FILTERS: tuple[tuple[str, Flag, str], ...] = (
+    ("wrong-language", "wrong_language", "output in another language"),
+    ("copies-source", "copies_source", "output copying the source"),
+)
+_LANGUAGE_KINDS = {kind: (flag, label) for kind, flag, label in LANGUAGE_FILTERS}
+#: (kind passed to the proxy, label) of the special filters; the language check's last.
 SPECIAL_FILTERS: tuple[tuple[str, str], ...] = (
     ("", "all rows"),
     ("empty", "rows with an empty text"),
     ("length-mismatch", "length-mismatched rows"),
     ("lsum-fallback", "ROUGE-Lsum = ROUGE-L rows"),
+    *((kind, label) for kind, _flag, label in LANGUAGE_FILTERS),
 )
 
 _INVALID_STYLE = "QLineEdit { background: #fde2e4; color: #5c0011; border: 1px solid #d1434b; }"
@@ -358,6 +370,8 @@ class FilterBar(QWidget):
         self.special_combo.setToolTip("Show only rows of a kind")
         for kind, label in SPECIAL_FILTERS:
             self.special_combo.addItem(label, kind)
+        self._language: LanguageFlags | None = None
+        self._show_language_entries()
         self.clear_button = QPushButton("Clear filters")
         self.count_label = QLabel("0 of 0 rows")
         self.count_label.setObjectName("count")
@@ -952,13 +966,20 @@ class FilterBar(QWidget):
     # special rows
 
     def _special_spec(self) -> Filter | None:
-        return special_filter_spec(self.special_combo.currentData() or "")
+        kind = self.special_combo.currentData() or ""
+        if kind in _LANGUAGE_KINDS:
+            return self._language_spec(kind)
+        return special_filter_spec(kind)
 
     @staticmethod
     def _special_kind(f: Filter) -> str | None:
         """The "Show" entry that makes exactly ``f`` (None: none does)."""
+        if isinstance(f, RowSet):
+            if f.source != LANGUAGE_SOURCE:
+                return None
+            return next((k for k, (_f, label) in _LANGUAGE_KINDS.items() if label == f.label), None)
         for kind, _label in SPECIAL_FILTERS:
-            if kind and special_filter_spec(kind) == f:
+            if kind and kind not in _LANGUAGE_KINDS and special_filter_spec(kind) == f:
                 return kind
         return None
 
@@ -966,7 +987,12 @@ class FilterBar(QWidget):
         return f if self._special_kind(f) is not None else None
 
     def _special_group(self, filters: Sequence[Filter], widgets: bool) -> list[Filter]:
-        candidates = [f for f in filters if isinstance(f, EmptyRows | LengthRatio | FlagFilter)]
+        candidates = [
+            f
+            for f in filters
+            if isinstance(f, EmptyRows | LengthRatio | FlagFilter)
+            or (isinstance(f, RowSet) and f.source == LANGUAGE_SOURCE)
+        ]
         match, pick = self._pick(candidates, self._special_spec(), self._special_norm, widgets)
         if match is not None:
             return [match]
@@ -1151,9 +1177,80 @@ class FilterBar(QWidget):
     def apply_special_filter(self) -> None:
         if self._proxy is None:
             return
+        kind = self.special_combo.currentData() or ""
+        language = kind in _LANGUAGE_KINDS
         with self._pushing():
-            self._proxy.set_special_filter(self.special_combo.currentData() or "")
+            self._proxy.set_special_filter("" if language else kind)
+            session = self._session
+            if session is not None:  # one "Show" entry at a time: the language rows go
+                selection = session.selection.without("rows", source=LANGUAGE_SOURCE)
+                spec = self._language_spec(kind) if language else None
+                if spec is not None:
+                    selection = selection.with_filter(spec)
+                if selection != session.selection:
+                    session.set_selection(selection)
         self.filters_applied.emit()
+
+    # -- the language check ----------------------------------------------------------------------
+
+    def set_language_flags(self, flags: LanguageFlags | None) -> None:
+        """The language check of the comparison shown (None: not done yet, or none open); its
+        "Show" entries are offered once it is done."""
+        self._language = flags
+        self._show_language_entries()
+        self._sync(widgets=True)
+
+    def _language_spec(self, kind: str) -> RowSet | None:
+        """The row set of language entry ``kind``: from the check, or, until it is done, the
+        one the selection holds (a reopened session's)."""
+        flag, label = _LANGUAGE_KINDS[kind]
+        if self._language is None:
+            kept = [
+                f
+                for f in self.selection().filters
+                if isinstance(f, RowSet) and self._special_kind(f) == kind
+            ]
+            return kept[0] if kept else None
+        rows = tuple(int(r) for r in self._language.rows(flag))
+        return RowSet(rows, label=label, source=LANGUAGE_SOURCE)
+
+    def _show_language_entries(self) -> None:
+        """The language entries: with their row counts once the check is done; disabled
+        (saying why) before, or when the check cannot tell (no source, references in no clear
+        language)."""
+        model = self.special_combo.model()
+        flags = self._language
+        for kind, flag, label in LANGUAGE_FILTERS:
+            index = self.special_combo.findData(kind)
+            item = model.item(index)  # type: ignore[attr-defined]
+            if flags is None:
+                why = "The language check runs once the comparison is read"
+                text = label
+            elif flag == "copies_source" and not flags.has_source:
+                why, text = "Open the comparison with its source file to find copies", label
+            elif flag == "wrong_language" and flags.expectation is None:
+                why = "The references are in no clear language"
+                text = label
+            else:
+                why = ""
+                text = f"{label} ({_rows(len(flags.rows(flag)))})"
+            item.setEnabled(not why)
+            item.setText(text)
+            item.setToolTip(why or _language_tip(flag, flags))
+
+
+def _language_tip(flag: Flag, flags: LanguageFlags | None) -> str:
+    """What a language entry keeps, for its tooltip."""
+    if flag == "copies_source":
+        return (
+            "Rows where some system's output is the source, or nearly (numbers, URLs, names "
+            "and rows whose reference keeps the source do not count)"
+        )
+    language = flags.expectation.language if flags is not None and flags.expectation else "?"
+    return (
+        f"Rows where some system's output is in another language than the references "
+        f"({language}); lines too short to tell are never counted"
+    )
 
 
 def _rounded(value: float | None, decimals: int) -> float | None:

@@ -7,7 +7,7 @@ strings of :class:`~core.scoring.engine.CorpusText` and the numpy arrays of
 Custom roles (module constants) give views, proxies and delegates what they need without parsing
 display strings: :data:`SORT_ROLE` (a numeric or text sort key), :data:`RECORD_ROLE` (the
 :class:`~core.scoring.results.SegmentScores` record), :data:`COLUMN_KIND_ROLE`, :data:`SYSTEM_ROLE`,
-:data:`REF_ROLE` and :data:`SEGMENT_ROLE`.
+:data:`REF_ROLE` and :data:`SEGMENT_ROLE`; of a header, :data:`SHORT_TITLE_ROLE`.
 """
 
 from __future__ import annotations
@@ -52,6 +52,10 @@ SEGMENT_ROLE = int(Qt.ItemDataRole.UserRole) + 6
 #: Of a difference cell: +1 when the system is better than the baseline at the precision shown
 #: (lower, on a penalty such as MQM), -1 when worse, 0 when equal (None while unscored).
 BETTER_ROLE = int(Qt.ItemDataRole.UserRole) + 7
+#: Of a column's header: the title the table shows. A score or difference column stands in its
+#: system's group, after the output, so it shows its metric alone ("BLEU", "ΔBLEU"); its display
+#: title also names the system ("literal BLEU") for menus, copies and saved layouts.
+SHORT_TITLE_ROLE = int(Qt.ItemDataRole.UserRole) + 8
 
 COLUMN_KINDS: tuple[str, ...] = ("segment", "source", "reference", "hypothesis", "score", "delta")
 TEXT_KINDS: frozenset[str] = frozenset({"source", "reference", "hypothesis"})
@@ -103,14 +107,16 @@ class ColumnInfo:
 
 
 class SegmentTableModel(QAbstractTableModel):
-    """Segments as rows; scores first, then the source, the references and the outputs.
+    """Segments as rows; the texts, each output followed by its scores.
 
-    Columns: ``#``; then per shown score column (by default each scored metric's primary
-    column: BLEU, ROUGE-L F...) one column per system and, with two or more systems, one
-    difference column per non-baseline system (system minus baseline); then ``Source`` (if
-    any), one column per reference and one per system output. Scores come first so that they
-    are visible on a laptop screen whatever the width of the texts. Changing the baseline
-    relabels the difference columns in place (the column count never changes).
+    Columns: ``#``, ``Source`` (if any), one column per reference; then per system its output
+    and, per shown score column (by default each scored metric's primary column: BLEU,
+    ROUGE-L F...), the system's score and, with two or more systems and for every system but
+    the baseline, its difference from the baseline (system minus baseline). A system's scores
+    stand next to its output, so that the first output shows on a laptop screen however many
+    systems and scores there are, and the view names a score column by its metric alone
+    (:data:`SHORT_TITLE_ROLE`). A new baseline moves the difference columns into the old
+    baseline's group: the model is reset (views keep their arrangement by what a column shows).
 
     The model observes the comparison's :class:`~gui.state.session.SessionModel` (scores
     arriving, baseline, new settings); it holds no state of its own but which score columns
@@ -157,16 +163,15 @@ class SegmentTableModel(QAbstractTableModel):
         n_sys = len(self._text.systems)
         baseline = self._session.session.baseline
         cols: list[ColumnInfo] = [ColumnInfo("segment")]
-        for key in self._shown:
-            cols += [ColumnInfo("score", system=s, metric=key) for s in range(n_sys)]
-            if n_sys >= 2:
-                cols += [
-                    ColumnInfo("delta", system=s, metric=key) for s in range(n_sys) if s != baseline
-                ]
         if self._source is not None:
             cols.append(ColumnInfo("source"))
         cols += [ColumnInfo("reference", reference=r) for r in range(len(self._text.references))]
-        cols += [ColumnInfo("hypothesis", system=s) for s in range(n_sys)]
+        for s in range(n_sys):
+            cols.append(ColumnInfo("hypothesis", system=s))
+            for key in self._shown:
+                cols.append(ColumnInfo("score", system=s, metric=key))
+                if n_sys >= 2 and s != baseline:
+                    cols.append(ColumnInfo("delta", system=s, metric=key))
         self._columns = cols
         index = self._table.metric_index
         self._metric_col = [-1 if c.metric is None else index(c.metric) for c in cols]
@@ -293,12 +298,11 @@ class SegmentTableModel(QAbstractTableModel):
 
     @Slot(int)
     def _on_baseline_changed(self, _: int) -> None:
+        if len(self._text.systems) < 2:
+            return
+        self.beginResetModel()
         self._build_columns()
-        deltas = self.columns_of_kind("delta")
-        if deltas and len(self._text):
-            first, last = deltas[0], deltas[-1]
-            self.headerDataChanged.emit(Qt.Orientation.Horizontal, first, last)
-            self.dataChanged.emit(self.index(0, first), self.index(len(self._text) - 1, last), [])
+        self.endResetModel()
 
     @Slot(int, int)
     def on_chunk_applied(self, start: int, stop: int) -> None:
@@ -503,6 +507,8 @@ class SegmentTableModel(QAbstractTableModel):
         info = self._columns[section]
         if role == _DISPLAY:
             return self._title(info)
+        if role == SHORT_TITLE_ROLE:
+            return self._title(info, short=True)
         if role == _TOOLTIP:
             return self._header_tooltip(info)
         if role == COLUMN_KIND_ROLE:
@@ -516,7 +522,7 @@ class SegmentTableModel(QAbstractTableModel):
             return Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder
         return None
 
-    def _title(self, info: ColumnInfo) -> str:
+    def _title(self, info: ColumnInfo, *, short: bool = False) -> str:
         kind = info.kind
         if kind == "segment":
             return "#"
@@ -527,10 +533,10 @@ class SegmentTableModel(QAbstractTableModel):
         name = self._text.system_names[info.system]  # type: ignore[index]
         if kind == "hypothesis":
             return name
-        short = self._table.column_info(info.metric).short  # type: ignore[arg-type]
+        metric = self._table.column_info(info.metric).short  # type: ignore[arg-type]
         if kind == "delta":
-            return f"{name} Δ{short}"
-        return f"{name} {short}"
+            metric = f"Δ{metric}"
+        return metric if short else f"{name} {metric}"
 
     def _header_tooltip(self, info: ColumnInfo) -> str:
         kind = info.kind
@@ -581,6 +587,7 @@ __all__ = [
     "RECORD_ROLE",
     "REF_ROLE",
     "SEGMENT_ROLE",
+    "SHORT_TITLE_ROLE",
     "SORT_ROLE",
     "SYSTEM_ROLE",
     "TEXT_KINDS",

@@ -43,7 +43,7 @@ from matchlight.core.analysis.selection import (
     TextFilter,
 )
 from matchlight.gui.state.session import SessionModel
-from matchlight.gui.table.model import ANSWERED_ROLES, SegmentTableModel
+from matchlight.gui.table.model import ANSWERED_ROLES, SHORT_TITLE_ROLE, SegmentTableModel
 
 #: Special filters of :meth:`SegmentFilterProxy.set_special_filter` ("" = none).
 SPECIAL_FILTERS: tuple[str, ...] = ("", "empty", "length-mismatch", "lsum-fallback")
@@ -582,6 +582,8 @@ class SegmentFilterProxy(QAbstractProxyModel):
             if not 0 <= section < len(self._p2s):
                 return None
             return model.headerData(int(self._p2s[section]), orientation, role)
+        if role == Qt.ItemDataRole.DisplayRole:  # the table's header: a score by its metric
+            role = SHORT_TITLE_ROLE
         return model.headerData(section, orientation, role)
 
 

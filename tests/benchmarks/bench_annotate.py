@@ -63,8 +63,9 @@ def main() -> None:
     window = MainWindow(settings=settings, error_sink=lambda t, m: errors.append((t, m)))
     window.resize(1400, 900)
     window.show()
-    c = window.annotations
+    c = window.annotations.controller
     c.notice_sink = lambda title, message: None
+    window.sessions.notice_sink = c.notice_sink
     start = time.perf_counter()
     window.open_specs(specs)
     wait(app, lambda: window.table is not None and window.table.complete, 600)
@@ -148,7 +149,7 @@ def main() -> None:
 
     target = folder / "saved.matchlight"
     begin = time.perf_counter()
-    c.save_session_as(target)
+    window.sessions.save_session_as(target)
     print(f"  {f'Save session as ({len(ws):,} spans)':<48} {ms(begin):7.1f} ms")
     count = len(ws)
     window.close()
@@ -156,10 +157,11 @@ def main() -> None:
     other = MainWindow(settings=settings, error_sink=lambda t, m: errors.append((t, m)))
     other.resize(1400, 900)
     other.show()
-    o = other.annotations
+    o = other.annotations.controller
     o.notice_sink = lambda title, message: None
+    other.sessions.notice_sink = o.notice_sink
     begin = time.perf_counter()
-    o.open_session(target)
+    other.sessions.open_session(target)
     wait(app, lambda: o.workspace is not None and len(o.workspace) == count, 600)
     shown = time.perf_counter() - begin
     wait(app, lambda: other.table is not None and other.table.complete, 600)

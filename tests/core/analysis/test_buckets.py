@@ -14,6 +14,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
@@ -23,6 +24,7 @@ from matchlight.core.analysis.buckets import (
     LENGTH_EDGES,
     WordAccuracy,
     bootstrap_interval,
+    bucket_corpus,
     bucket_means,
     cut_buckets,
     cutoff_labels,
@@ -32,6 +34,8 @@ from matchlight.core.analysis.buckets import (
     resample_weights,
     word_accuracy_by_frequency,
 )
+from matchlight.core.io.wordcounts import read_word_counts
+from matchlight.core.metrics.base import mean_score, mean_statistics
 from matchlight.core.metrics.bleu import sacrebleu_scores
 from tests.conftest import SHARED_DATA
 from tests.kit import needs, read_lines
@@ -437,3 +441,136 @@ def test_generated_word_accuracy_is_compare_mts(
     freq = Counter(itertools.chain.from_iterable(ref)) if counts is None else counts
     assert as_statistics(result) == cmt_word_statistics(ref, outs, freq, edges)
     assert np.isnan(result.fmeasure_low).all()
+
+
+# -- corpus figures per bucket (compare-mt's statistic_type=score) ------------------------------
+
+
+@cache
+def ted_bleu() -> tuple[Tokens, list[list[str]], list[np.ndarray], object]:
+    """TED's tokenized reference, both systems' lines, and their sacreBLEU statistics (13a)."""
+    tok = TED / "tokenized"
+    ref = read_lines(tok / "ref.txt")
+    systems = [read_lines(tok / f"sys.{n}.txt") for n in ("pbmt", "nmt")]
+    bleu = BLEU(tokenize="13a")
+    stats = [np.array(sacrebleu_statistics(bleu, s, [ref]), np.int64) for s in systems]
+    metric = BLEU(tokenize="13a")
+
+    def score(sums: np.ndarray) -> np.ndarray:
+        return np.array([metric._compute_score_from_stats(list(row)).score for row in sums])
+
+    return [line.strip().split(" ") for line in ref], systems, stats, score
+
+
+@needs(TED)
+def test_corpus_bleu_per_length_bucket_is_compare_mts_sacrebleu_scorer() -> None:
+    """compare-mt's ``bucket_type=length,statistic_type=score,score_measure=sacrebleu``: rows
+    by reference length in tokens (``LengthSentenceBucketer``: ``len(ref)``), and per bucket
+    the corpus BLEU of its rows (``SacreBleuScorer``: sacreBLEU's statistics summed)."""
+    ref_tokens, systems, stats, score = ted_bleu()
+    refs = read_lines(TED / "tokenized" / "ref.txt")
+    lengths = [len(t) for t in ref_tokens]
+    table = bucket_corpus(length_buckets(lengths), stats, score, n_boot=50, seed=1)
+    for b, row in enumerate(table.cells):
+        members = [i for i, n in enumerate(lengths) if cmt_bucket(n, LENGTH_EDGES) == b]
+        assert members
+        for s, cell in enumerate(row):
+            assert cell.rows.tolist() == members and cell.count == len(members)
+            expected = sacrebleu.corpus_bleu(
+                [systems[s][i] for i in members], [[refs[i] for i in members]]
+            ).score
+            assert cell.mean == pytest.approx(expected, abs=1e-9)
+            assert cell.low <= cell.high
+    # Not the mean of sentence BLEU: the two differ on every bucket here.
+    sentence = np.stack(
+        [[BLEU(effective_order=True).sentence_score(h, [r]).score for h, r in zip(s, refs)]
+         for s in systems]
+    )  # fmt: skip
+    means = bucket_means(length_buckets(lengths), sentence, n_boot=1)
+    assert all(
+        abs(a.mean - b.mean) > 0.1
+        for ra, rb in zip(table.cells, means.cells)
+        for a, b in zip(ra, rb)
+    )
+
+
+def test_corpus_interval_is_the_documented_bootstrap() -> None:
+    """The figure of each resample of the bucket's rows (numpy's default_rng((seed, b)), the
+    same draws for every system), and compare-mt's percentile rule."""
+    rng = np.random.default_rng(4)
+    stats = [rng.integers(0, 9, size=(40, 3)) for _ in range(2)]
+
+    def score(sums: np.ndarray) -> np.ndarray:
+        sums = np.asarray(sums, np.float64)
+        return 100 * sums[:, 0] / np.maximum(sums[:, 1] + sums[:, 2], 1)
+
+    values = np.arange(40) % 3
+    buckets = cut_buckets(values, [1, 2], by="x")
+    table = bucket_corpus(buckets, stats, score, n_boot=60, seed=9, rows=np.arange(0, 40, 2) + 0)
+    selected = set(range(0, 40, 2))
+    for b, row in enumerate(table.cells):
+        members = np.array([i for i in range(40) if values[i] == b and i in selected])
+        picks = np.random.default_rng((9, b)).integers(0, len(members), size=(60, len(members)))
+        for s, cell in enumerate(row):
+            assert cell.mean == score(stats[s][members].sum(0)[None])[0]
+            resampled = np.sort([score(stats[s][members[p]].sum(0)[None])[0] for p in picks])
+            assert cell.low == pytest.approx(resampled[int(60 * 0.025)], abs=1e-12)
+            assert cell.high == pytest.approx(resampled[int(60 * 0.975)], abs=1e-12)
+
+
+@needs(DE_EN)
+def test_corpus_figures_of_mean_statistics_are_bucket_means() -> None:
+    """A column whose corpus figure is a mean: the same means and, on the same draws, the same
+    intervals as :func:`bucket_means`, with the rows lacking a value left out of both."""
+    _, scores, hyp_len = de_en()
+    scores = scores.copy()
+    scores[1, ::5] = np.nan
+    ref_len = hyp_len[0] + 3
+    for buckets in (length_buckets(ref_len), ratio_buckets(hyp_len, ref_len)):
+        means = bucket_means(buckets, scores, n_boot=200, seed=5)
+        corpus = bucket_corpus(
+            buckets,
+            [mean_statistics(row) for row in scores],
+            mean_score,
+            present=~np.isnan(scores),
+            n_boot=200,
+            seed=5,
+        )
+        for row_a, row_b in zip(means.cells, corpus.cells):
+            for a, b in zip(row_a, row_b):
+                assert a.rows.tolist() == b.rows.tolist() and a.count == b.count
+                for x, y in ((a.mean, b.mean), (a.low, b.low), (a.high, b.high)):
+                    assert (np.isnan(x) and np.isnan(y)) or x == pytest.approx(y, rel=1e-12)
+
+
+def test_corpus_buckets_refuse_bad_shapes() -> None:
+    buckets = length_buckets([1, 2, 3])
+    with pytest.raises(ValueError, match=r"one \(n, K\) array per system"):
+        bucket_corpus(buckets, [np.zeros((3, 2)), np.zeros((3, 1))], mean_score)
+    with pytest.raises(ValueError, match="buckets cover 3 rows, statistics 2"):
+        bucket_corpus(buckets, [np.zeros((2, 2))], mean_score)
+    one = bucket_corpus(buckets, [np.ones((3, 2))], mean_score, rows=[0], n_boot=5)
+    assert one.cells[0][0].count == 1 and one.cells[0][0].mean == 1.0
+    assert all(np.isnan(row[0].mean) and row[0].count == 0 for row in one.cells[1:])
+
+
+# -- word frequencies from a training corpus -------------------------------------------------
+
+
+@needs(TED)
+def test_training_counts_fill_the_rarest_bucket_as_compare_mt() -> None:
+    """compare-mt's example with ``freq_count_file=ted.train.counts``: the count file read by
+    core.io.wordcounts as compare-mt reads it, and the F-measures compare-mt computes; the
+    ``<1`` bucket, always empty with the reference's own counts, now holds words."""
+    tok = TED / "tokenized"
+    ref = load_tokens(tok / "ref.txt")
+    outs = [load_tokens(tok / "sys.pbmt.txt"), load_tokens(tok / "sys.nmt.txt")]
+    counts = read_word_counts(TED / "train.counts.tsv")
+    assert counts == read_counts(TED / "train.counts.tsv")
+    trained = word_accuracy_by_frequency(reference=ref, systems=outs, counts=counts, n_boot=0)
+    assert as_statistics(trained) == cmt_word_statistics(ref, outs, counts, FREQUENCY_EDGES)
+    own = word_accuracy_by_frequency(reference=ref, systems=outs, n_boot=0)
+    assert own.ref_total[0] == 0 and own.fmeasure[:, 0].tolist() == [0.0, 0.0]
+    unseen = sum(1 for line in ref for w in line if counts.get(w, 0) == 0)
+    assert trained.ref_total[0] == unseen > 100
+    assert (trained.fmeasure[:, 0] > 0).all()

@@ -21,6 +21,7 @@ from matchlight.core.analysis.columnstats import (
     pairwise_for_column,
     significance_by_column,
     significance_columns,
+    without_values,
 )
 from matchlight.core.analysis.significance import (
     SignificanceCancelled,
@@ -28,6 +29,7 @@ from matchlight.core.analysis.significance import (
     pairwise_significance,
     table_statistics,
 )
+from matchlight.core.annotation.columns import MQM_COLUMN
 from matchlight.core.metrics.base import ScoreColumn, mean_score, mean_statistics
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
@@ -219,3 +221,43 @@ def test_progress_covers_every_column_and_cancel_stops() -> None:
     assert results[2].result is None and "count" in (results[2].reason or "")
     with pytest.raises(SignificanceCancelled):
         significance_by_column(table, ["bleu"], baseline=0, n_samples=50, cancel=lambda: True)
+
+
+@needs(DE_EN)
+def test_a_system_without_values_is_not_tested() -> None:
+    """Issue 16, finding 5: a system nobody annotated got p = 0.0010* in the MQM table."""
+    text, _ = de_en()
+    table = score_corpus(text, ScoringConfig(metrics=("bleu",)))
+    rng = np.random.default_rng(16)
+    values = np.full((3, 600), np.nan)
+    rated = rng.choice(600, size=40, replace=False)
+    values[0, rated] = rng.choice([0.0, 1.0, 5.0, 10.0], size=40)
+    values[2, rated[:25]] = rng.choice([0.0, 1.0, 5.0], size=25)
+    table.add_column(MQM_COLUMN, values)
+    assert without_values(table, "mqm") == {"LT22"}
+    assert without_values(table, "mqm", rated[25:]) == {"LT22", "Online-W"}
+    (test,) = significance_by_column(table, ["mqm"], baseline=0, n_samples=200, seed=4)
+    assert test.untested == frozenset({"LT22"})
+    lines = test.result.systems
+    assert [line.name for line in lines] == list(NAMES)
+    assert lines[1].p_value is not None  # the resampling ran, but its p-value means nothing
+    assert [test.why_untested(i) for i in range(3)] == [None, "no values: not tested", None]
+    assert [test.tested(i) for i in range(3)] == [False, False, True]
+    assert test.verdicts()[1] is None
+    # Against a baseline without values, nothing is tested.
+    (flipped,) = significance_by_column(table, ["mqm"], baseline=1, n_samples=200, seed=4)
+    assert [flipped.why_untested(i) for i in range(3)] == [
+        "no values: not tested",
+        "not tested: the baseline has no values",
+        "not tested: the baseline has no values",
+    ]
+    assert flipped.verdicts() == (None, None, None)
+    # The pairwise matrix: no p-value for a pair with LT22; the other pair as core computes it.
+    pairs = pairwise_for_column(table, "mqm", n_samples=200, seed=4)
+    stats, score = table_statistics(table, "mqm")
+    plain = pairwise_significance(stats, score, names=list(NAMES), n_samples=200, seed=4)
+    assert pairs.p_values[0][2] == plain.p_values[0][2] is not None
+    assert [pairs.p_values[1][j] for j in range(3)] == [None, None, None]
+    assert [pairs.p_values[i][1] for i in range(3)] == [None, None, None]
+    with pytest.raises(ValueError, match="'JDExploreAcademy' and 'LT22' were not tested"):
+        pairs.p_value(0, 1)

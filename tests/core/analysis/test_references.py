@@ -14,7 +14,9 @@ from sacrebleu.metrics.bleu import BLEU
 from matchlight.core.analysis.references import (
     audit_references,
     identical_counts_in_steps,
+    leak_messages,
     normalise_whitespace,
+    reference_leaks,
     score_by_reference,
 )
 from matchlight.core.metrics.bleu import sacrebleu_scores
@@ -253,3 +255,57 @@ def test_identical_lines_counted_in_steps_give_the_same_audit() -> None:
             system_names=sys_names,
             identical=counts[:, :1],
         )
+
+
+@needs(EN_ZH)
+def test_leak_in_words_is_the_audits_finding() -> None:
+    """What the summary, the commands and the report warn with: one sentence per flagged
+    pair, from the identical-line audit, and nothing on a clean subset or a clean dataset."""
+    d = dataset("wmt22-en-zh")
+    refs = [d.read(p) for p in d.refs]
+    systems = [d.read(p) for p in d.systems]
+    ref_names, sys_names = names(d)
+    found = reference_leaks(
+        references=refs, systems=systems, reference_names=ref_names, system_names=sys_names
+    )
+    others = [
+        identical_lines(refs[1], s) for i, s in enumerate(systems) if sys_names[i] != "Online-B"
+    ]
+    assert found == (
+        "ref2 looks made from Online-B's output: 373 of 2037 lines identical to Online-B, "
+        f"other systems {np.median(others):g} (median). Scores against ref2 favour Online-B.",
+    )
+    audit = audit_references(
+        references=refs, systems=systems, reference_names=ref_names, system_names=sys_names
+    )
+    assert leak_messages(audit) == found
+    # The rows where ref2 is not Online-B's line: nothing to say.
+    online_b = systems[sys_names.index("Online-B")]
+    differ = [normalise_whitespace(r) != normalise_whitespace(o) for r, o in zip(refs[1], online_b)]
+    assert (
+        reference_leaks(
+            references=refs,
+            systems=systems,
+            reference_names=ref_names,
+            system_names=sys_names,
+            rows=np.flatnonzero(differ),
+        )
+        == ()
+    )
+    de_en = dataset("wmt22-de-en")
+    assert (
+        reference_leaks(
+            references=[de_en.read(p) for p in de_en.refs],
+            systems=[de_en.read(p) for p in de_en.systems],
+            reference_names=names(de_en)[0],
+            system_names=names(de_en)[1],
+        )
+        == ()
+    )
+    # One system: nothing to compare it with, nothing to say.
+    assert (
+        reference_leaks(
+            references=[refs[1]], systems=[online_b], reference_names=["ref2"], system_names=["B"]
+        )
+        == ()
+    )

@@ -26,6 +26,7 @@ from matchlight.core.annotation.interchange import (
     import_mqm_tsv,
     import_wmt24_esa,
     import_xcomet,
+    sniff_import_format,
     write_export,
 )
 from matchlight.core.annotation.model import (
@@ -918,3 +919,21 @@ def test_hostile_numbers_in_esa_and_mqm_files(tmp_path: Path) -> None:
     assert str(info.value) == (
         f"{mqm}, line 2: seg_id '11111111111111111111...' is not a segment number"
     )
+
+
+def test_the_import_format_is_told_from_the_name_and_first_record_never_from_a_pipe(
+    tmp_path: Path, finishes
+) -> None:
+    """The import dialog guessed the format by opening the file in the window's thread: a FIFO
+    named *.jsonl froze it."""
+    esa = tmp_path / "esa.jsonl"
+    esa.write_text('\n{"line_id": 0, "annotator": "r1", "esa_spans": []}\n', encoding="utf-8")
+    comet = tmp_path / "comet.jsonl"
+    comet.write_text('[{"text": "x", "start": 0, "end": 1, "severity": "minor"}]\n')
+    assert sniff_import_format(esa) == "wmt24-esa-jsonl"
+    assert sniff_import_format(comet) == "xcomet-jsonl"
+    assert sniff_import_format(tmp_path / "any.tsv") == "wmt-mqm-tsv"
+    assert sniff_import_format(tmp_path / "missing.jsonl") is None
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    assert finishes(lambda: sniff_import_format(fifo), fifo, seconds=5) is None

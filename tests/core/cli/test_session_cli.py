@@ -141,3 +141,23 @@ def test_spans_of_unknown_systems_are_refused_by_name(
     err = capsys.readouterr().err
     assert "other.jsonl" in err and "Nobody" in err
     assert not (batch / "batches" / "b1.matchlight").exists()
+
+
+@needs_data
+def test_report_of_a_session_whose_input_became_a_fifo_ends_with_a_message(
+    batch: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], finishes
+) -> None:
+    """``report --session`` hung forever hashing a recorded input that became a FIFO."""
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("needs FIFOs")
+    assert create() == 0
+    system = batch / "data" / "sys.LT22.txt"
+    system.unlink()
+    os.mkfifo(system)
+    session = batch / "batches" / "b1.matchlight"
+    out = tmp_path / "r.html"
+    status = finishes(lambda: report_main(["--session", str(session), "--out", str(out)]), system)
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "missing" in err and "sys.LT22.txt" in err and "named pipe" in err
+    assert not out.exists()

@@ -8,11 +8,13 @@ oracle written here from the definition (clipped n-gram pairing, first occurrenc
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from functools import cache
 from itertools import groupby, pairwise
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,9 +23,12 @@ from hypothesis import strategies as st
 from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.version import __version__ as sacrebleu_version
 
+from matchlight.core.cli import main as cli_main
+from matchlight.core.metrics.base import SettingError
 from matchlight.core.metrics.chrf import (
     SACREBLEU_VERSION,
     ChrfDetail,
+    ChrfSettings,
     chrf_breakdown,
     chrf_chunk,
     chrf_chunk_stats,
@@ -34,7 +39,11 @@ from matchlight.core.metrics.chrf import (
     chrf_signature,
     stats_width,
 )
-from tests.conftest import DATASETS, Dataset
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.engine import score_corpus
+from matchlight.core.text.corpus import CorpusText
+from tests.conftest import DATASETS, SAMPLE, Dataset
+from tests.kit import read_lines
 from tests.refs import (
     chrf_f_score,
     chrf_punctuation,
@@ -592,3 +601,64 @@ def test_signature_with_bootstrap_and_variable_references(monkeypatch: pytest.Mo
     assert sacrebleu_version == SACREBLEU_VERSION
     with pytest.raises(ValueError, match="nrefs"):
         chrf_signature(nrefs=0)
+
+
+# -- settings sacreBLEU accepts: character order 0, beta 0 ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("char_order", "word_order", "beta"), [(0, 2, 2), (6, 0, 0), (0, 1, 0), (0, 3, 1)]
+)
+def test_zero_character_order_and_zero_beta_are_sacrebleus(
+    tmp_path: Path, char_order: int, word_order: int, beta: int
+) -> None:
+    """``--chrf-char-order 0`` (word n-grams only) and ``--chrf-beta 0`` (precision alone) are
+    accepted as sacreBLEU accepts them, and score as it does: through the registry's settings,
+    the engine and the command line, on the sample with its two references."""
+    refs = [read_lines(SAMPLE / name) for name in ("ref.en.txt", "ref2.en.txt")]
+    hyps = read_lines(SAMPLE / "sys.literal.txt")
+    config = (
+        ScoringConfig()
+        .with_metrics("chrf")
+        .with_settings("chrf", char_order=char_order, word_order=word_order, beta=beta)
+    )
+    table = score_corpus(
+        CorpusText(references=tuple(refs), systems=(tuple(hyps),), system_names=("literal",)),
+        config,
+        workers=1,
+    )
+    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta)
+    corpus = metric.corpus_score(hyps, refs)
+    assert table.corpus(0).value("chrf") == corpus.score
+    for i in range(0, len(hyps), 7):
+        row = [ref[i] for ref in refs]
+        assert table.value("chrf", 0, i) == metric.sentence_score(hyps[i], row).score
+    assert config.signatures(2)["chrf"] == str(metric.get_signature())
+    assert table.column_info("chrf").label == corpus.name
+    # A word-only chrF covers no characters: it offers no highlight mode.
+    assert bool(config.highlight_modes()) == bool(char_order)
+
+    out = tmp_path / "chrf.json"
+    options = ["--chrf-char-order", str(char_order), "--chrf-word-order", str(word_order)]
+    options += ["--chrf-beta", str(beta)]
+    args = [a for name in ("ref.en.txt", "ref2.en.txt") for a in ("--ref", str(SAMPLE / name))]
+    args += ["--hyp", str(SAMPLE / "sys.literal.txt"), "--metrics", "chrf", "--json", str(out)]
+    assert cli_main([*args, *options, "--quiet"]) == 0
+    entry = json.loads(out.read_text(encoding="utf-8"))["systems"]["literal"]
+    assert entry["chrf"] == corpus.score
+    assert entry["chrf_signature"] == str(metric.get_signature())
+
+
+def test_no_ngrams_at_all_is_refused_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
+    """Character order 0 with word order 0: sacreBLEU scores one line 0 and fails on two with
+    an IndexError; here the setting is refused, saying which options to change."""
+    with pytest.raises(SettingError, match=r"--chrf-char-order.*--chrf-word-order"):
+        ChrfSettings(char_order=0, word_order=0)
+    args = ["--ref", str(SAMPLE / "ref.en.txt"), "--hyp", str(SAMPLE / "sys.literal.txt")]
+    with pytest.raises(SystemExit) as exit_info:
+        cli_main([*args, "--metrics", "chrf", "--chrf-char-order", "0"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "chrF needs some n-grams" in err and "Traceback" not in err
+    with pytest.raises(IndexError):  # what sacreBLEU itself does
+        CHRF(char_order=0, word_order=0).corpus_score(["a b", "c"], [["a b", "c"]])

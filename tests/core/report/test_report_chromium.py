@@ -226,7 +226,7 @@ def test_a_full_report_renders_with_every_section(tmp_path: Path) -> None:
     assert shown.returncode == 0
     dom = Dom(shown.stdout)
     assert [n.attrs["id"] for n in dom.all("section")] == [
-        "summary", "significance", "mqm", "charts", "rows",
+        "summary", "language", "significance", "mqm", "charts", "rows",
     ]  # fmt: skip
     assert len(dom.all("article")) == 12
     assert len(dom.all("tr", data_system="0")) == 1  # no selection: one summary table

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from matchlight.core.annotation.history import AddSpan
-from matchlight.core.annotation.model import ErrorSpan
+from matchlight.core.annotation.model import ErrorSpan, SegmentScore
 from matchlight.core.annotation.workspace import AnnotationWorkspace
 from matchlight.core.session.ownership import held_elsewhere
 from matchlight.core.session.store import SessionError, SessionInput, SessionStore
@@ -369,3 +369,21 @@ def test_an_sqlite_file_of_another_program_is_untouched(tmp_path: Path) -> None:
         SessionStore.open(path)
     assert error.value.kind == "not-session" and not error.value.copy_helps
     assert path.read_bytes() == before
+
+
+def test_hostile_json_in_a_session_is_a_message(tmp_path: Path) -> None:
+    """Deep nesting and huge numbers in a session raised RecursionError and OverflowError."""
+    with make(tmp_path) as store:
+        store.set_segment_score(SegmentScore("S", 0, "ann", 50.0))
+        path = store.path
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("UPDATE meta SET value=? WHERE key='layout'", ("[" * 100_000 + "]" * 100_000,))
+    conn.execute("UPDATE meta SET value=? WHERE key='settings'", ('{"x": ' + "9" * 5000 + "}",))
+    conn.execute("UPDATE segment_scores SET extra=?", ('{"a": 1e999}',))
+    conn.close()
+    with SessionStore.open(path, read_only=True) as store:
+        with pytest.raises(SessionError, match="settings are unreadable") as error:
+            store.state()
+        assert error.value.kind == "damaged"
+        with pytest.raises(SessionError, match="segment scores are unreadable"):
+            store.segment_scores()

@@ -18,6 +18,7 @@ from matchlight.core.annotation.interchange import export_mqm_tsv, import_mqm_ts
 from matchlight.core.annotation.model import AnnotationError, ErrorSpan, SegmentScore, Status
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, AnnotationMode
+from matchlight.core.session.document import SessionDocument
 from matchlight.core.session.locations import RECOVERY_ENV, recovery_dir
 from matchlight.core.session.recovery import (
     create_untitled,
@@ -418,7 +419,7 @@ def test_save_as_copies_atomically_and_protects_inputs(tmp_path: Path) -> None:
 def test_untitled_sessions_are_recoverable_and_discardable(tmp_path: Path) -> None:
     assert recovery_dir() == tmp_path / "recovery"
     assert list_recoverable() == []
-    crashed = create_untitled(inputs=real_inputs(), settings={})
+    crashed = create_untitled(SessionDocument(tuple(real_inputs())))
     crashed.add_span(a_span(0))
     crashed_path = crashed.path
     # A crash: the connection is dropped without close() recording it (owner stays recorded,
@@ -427,7 +428,7 @@ def test_untitled_sessions_are_recoverable_and_discardable(tmp_path: Path) -> No
     with pytest.raises(SessionError, match="open in another Matchlight window"):
         discard_recoverable(crashed_path)
     crashed.close()
-    second = create_untitled(inputs=real_inputs()[:2], settings={})
+    second = create_untitled(SessionDocument(tuple(real_inputs()[:2])))
     second.close()
     found = list_recoverable()
     assert [f.path for f in found] == [second.path, crashed_path]

@@ -13,9 +13,10 @@ from PySide6.QtWidgets import QApplication
 from matchlight.core.annotation.model import ErrorSpan
 from matchlight.core.io.inputs import InputSpec
 from matchlight.gui.annotate.controller import AnnotationController
-from matchlight.gui.annotate.install import install_annotations
+from matchlight.gui.annotate.install import Annotations
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs
 from matchlight.gui.shell.mainwindow import MainWindow
+from matchlight.gui.shell.sessionfiles import SessionFiles
 
 TIMEOUT = 120_000
 EMOJI = "\U0001f600"  # 😀: two UTF-16 units
@@ -85,14 +86,15 @@ class Harness:
         self.paths: list[str | None] = []
         self.window = MainWindow(settings=self.settings, error_sink=self._on_error)
         qtbot.addWidget(self.window)
-        controller = getattr(self.window, "annotations", None)
-        if not isinstance(controller, AnnotationController):
-            file_menu = self.window.menuBar().actions()[0].menu()
-            controller = install_annotations(self.window, file_menu, specs_type=ComparisonSpecs)
-            self.window.annotations = controller  # what the window's own line does
-        self.c: AnnotationController = controller
+        #: The annotation feature's parts, its controller and the session files behind it.
+        self.a: Annotations = self.window.annotations
+        self.c: AnnotationController = self.a.controller
+        self.s: SessionFiles = self.window.sessions
+        self.offers: list[tuple[str, str]] = []
         self.c.notice_sink = self._on_notice
-        self.c.ask_path = self._ask_path
+        self.s.notice_sink = self._on_notice
+        self.s.offer_save_as = self._on_offer
+        self.a.ui.ask_path = self._ask_path
         self.window.resize(1400, 900)
 
     def _on_error(self, title: str, message: str) -> None:
@@ -101,8 +103,33 @@ class Harness:
     def _on_notice(self, title: str, message: str) -> None:
         self.notices.append((title, message))
 
+    def _on_offer(self, title: str, message: str) -> None:
+        self.offers.append((title, message))
+
     def _ask_path(self, parent, caption, suggested, file_filter, saving) -> str | None:
         return self.paths.pop(0) if self.paths else None
+
+    def open_session(self, path: Path, **kwargs) -> bool:
+        """Open a session file and wait until it is read: True when its comparison is being
+        opened, False when it was refused (the reason is in :attr:`errors` or a dialog)."""
+        assert self.s.open_session(path, **kwargs), self.errors
+        self.qtbot.waitUntil(lambda: not self.s.is_reading_file(), timeout=TIMEOUT)
+        return self.s.is_opening()
+
+    def import_annotations(self, path: Path, fmt: str, **kwargs):
+        """Import a file of pre-annotations (read in a worker) and wait: its ImportResult, or
+        None when it was refused (the reason is in :attr:`errors`)."""
+        transfer = self.a.transfer
+        with self.qtbot.waitSignal(transfer.import_finished, timeout=TIMEOUT) as blocker:
+            transfer.import_annotations(path, fmt, **kwargs)
+        return blocker.args[0]
+
+    def agreement_with(self, path: Path):
+        """Agreement with another session (computed in a worker): the report, or None."""
+        transfer = self.a.transfer
+        with self.qtbot.waitSignal(transfer.agreement_finished, timeout=TIMEOUT) as blocker:
+            transfer.agreement_with(path)
+        return blocker.args[0]
 
     def open(self, specs: ComparisonSpecs) -> None:
         with self.qtbot.waitSignal(self.window.controller.scoring_finished, timeout=TIMEOUT):
@@ -191,5 +218,5 @@ def wait_scored(h: Harness, config=None) -> None:
 def open_in_new_window(qtbot, tmp_path: Path, path: Path, name: str, **kwargs) -> Harness:
     other = Harness(qtbot, tmp_path, name=name)
     other.window.show()
-    assert other.c.open_session(path, **kwargs), other.errors
+    assert other.s.open_session(path, **kwargs), other.errors
     return other

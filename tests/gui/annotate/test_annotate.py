@@ -26,12 +26,17 @@ from matchlight.core.annotation.mqm import (
     segment_mqm,
     system_mqm,
 )
-from matchlight.core.annotation.offsets import utf16_length
+from matchlight.core.annotation.offsets import snap_point, utf16_length
 from matchlight.core.annotation.typology import AnnotationMode
 from matchlight.core.annotation.workspace import AnnotationQuery
 from matchlight.core.session.store import SessionStore
-from matchlight.gui.annotate.controller import AnnotationController, snap_point
-from matchlight.gui.annotate.dialogs import AgreementDialog, agreement_rows, guess_format
+from matchlight.gui.annotate.agreementdialog import (
+    AGREEMENT_HEADERS,
+    AgreementDialog,
+    agreement_rows,
+)
+from matchlight.gui.annotate.controller import AnnotationController
+from matchlight.gui.annotate.dialogs import guess_format
 from matchlight.gui.annotate.keys import SHORTCUTS, annotation_shortcuts
 from matchlight.gui.annotate.painting import SEVERITY_COLORS, range_rects, span_style
 from tests.gui.annotate.annotatekit import (
@@ -87,7 +92,7 @@ def test_keyboard_selection_after_astral_characters_is_stored_in_code_points(sma
     assert span.prefix == line[max(0, start - 20) : start] and span.annotator == "ann"
     assert c.draft.empty  # the draft is gone, the cursor at the end of the span
     # The same in the file, committed.
-    with SessionStore.open_copy_read_only(c.store.path) as copy:
+    with SessionStore.open_copy_read_only(small.s.store.path) as copy:
         assert copy.spans() == [span]
 
 
@@ -144,7 +149,7 @@ def test_minor_major_critical_keys_and_editing_the_span_under_the_cursor(small):
     assert len(c.target_spans()) == 1
     h.key(Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert c.target_spans() == []
-    with SessionStore.open_copy_read_only(c.store.path) as copy:
+    with SessionStore.open_copy_read_only(small.s.store.path) as copy:
         assert copy.spans(system="A", segment=2) == []
 
 
@@ -223,15 +228,15 @@ def test_help_lists_every_shortcut_and_actions_carry_them(small):
     text = "\n".join(f"{what}: {keys}" for what, keys in rows)
     for shortcut in SHORTCUTS:
         assert f"{shortcut.help}: {'  or  '.join(shortcut.keys)}" in text
-        action = small.c.actions[shortcut.name]
+        action = small.a.actions.actions[shortcut.name]
         assert [s.toString() for s in action.shortcuts()] == list(shortcut.keys)
     assert rows[0][1] == "1 … 9"
-    assert [a.shortcut().toString() for a in small.c.category_actions] == [
+    assert [a.shortcut().toString() for a in small.a.actions.category_actions] == [
         str(n) for n in range(1, 10)
     ]
     session_keys = {
-        small.c.open_session_action.shortcut().toString(),
-        small.c.save_session_action.shortcut().toString(),
+        small.s.open_session_action.shortcut().toString(),
+        small.s.save_session_action.shortcut().toString(),
     }
     assert session_keys == {"Ctrl+Shift+O", "Ctrl+Shift+S"} and all(k in text for k in session_keys)
     keys = [k for s in SHORTCUTS for k in s.keys]
@@ -279,7 +284,7 @@ def test_mqm_column_follows_every_edit_and_equals_core(small):
     weights = MQMWeights((WeightRule(2.0, Severity.MINOR), WeightRule(10.0, Severity.MAJOR)))
     c.set_weights(weights)
     assert table.value("mqm", 0, 0) == 12.0
-    with SessionStore.open_copy_read_only(c.store.path) as copy:
+    with SessionStore.open_copy_read_only(small.s.store.path) as copy:
         assert copy.state().weights == weights
 
 
@@ -298,7 +303,7 @@ def test_esa_mode_prefills_from_the_errors(small):
     h, c = small, small.c
     window = h.window
     h.select_row(2)
-    c.esa_action.trigger()
+    small.a.actions.esa_action.trigger()
     assert c.mode is AnnotationMode.ESA
     line = c.line(2, 0)
     start = line.index("sleep")
@@ -324,7 +329,7 @@ def test_esa_mode_prefills_from_the_errors(small):
     h.key("n")
     h.key("d")
     assert c.workspace.score("A", 3).score == 100.0
-    with SessionStore.open_copy_read_only(c.store.path) as copy:
+    with SessionStore.open_copy_read_only(small.s.store.path) as copy:
         assert copy.state().mode is AnnotationMode.ESA
         assert {(s.segment, s.score) for s in copy.segment_scores()} == {(2, 72.0), (3, 100.0)}
 
@@ -340,19 +345,19 @@ def test_filters_by_annotation(small):
     add(c, 0, 5, 0, 2, "minor", "Accuracy")
     c.set_annotator("other")
     add(c, 1, 2, 4, 7, "minor", "Style")
-    n = c.apply_filter(AnnotationQuery(category="accuracy"))
+    n = small.a.table.apply_filter(AnnotationQuery(category="accuracy"))
     assert n == 2 and window.proxy.visible_segments().tolist() == [0, 5]
-    assert c.apply_filter(AnnotationQuery(severity=Severity.MINOR, system="B")) == 2
+    assert small.a.table.apply_filter(AnnotationQuery(severity=Severity.MINOR, system="B")) == 2
     assert window.proxy.visible_segments().tolist() == [2, 4]
-    assert c.apply_filter(AnnotationQuery(annotator="OTHER")) == 1
-    assert c.apply_filter(AnnotationQuery(annotated=False, system="A")) == 4
+    assert small.a.table.apply_filter(AnnotationQuery(annotator="OTHER")) == 1
+    assert small.a.table.apply_filter(AnnotationQuery(annotated=False, system="A")) == 4
     assert window.proxy.visible_segments().tolist() == [1, 2, 3, 4]
     # The filter is one row set in the session's selection, beside the bar's filters.
     window.proxy.set_text_filter("the")
     filters = window.session.selection.filters
     assert sum(isinstance(f, RowSet) for f in filters) == 1
     assert {f.kind for f in filters} == {"rows", "text"}
-    c.clear_filter()
+    small.a.table.clear_filter()
     assert [f.kind for f in window.session.selection.filters] == ["text"]
     # The panel offers the same queries.
     panel = c.panel
@@ -388,7 +393,7 @@ def test_xcomet_import_is_reviewed_with_enter_and_backspace(small, tmp_path):
     ]
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     assert guess_format(str(path)) == "xcomet-jsonl"
-    result = c.import_annotations(path, "xcomet-jsonl", system="A")
+    result = small.import_annotations(path, "xcomet-jsonl", system="A")
     expected = import_xcomet(path, lines=c.lines(), system="A")
     assert [(s.start, s.end, s.severity) for s in result.spans] == [
         (s.start, s.end, s.severity) for s in expected.spans
@@ -427,7 +432,7 @@ def test_mqm_tsv_and_esa_imports(small, tmp_path):
     ]
     tsv.write_text(header + "".join(rows), encoding="utf-8")
     assert guess_format(str(tsv)) == "wmt-mqm-tsv"
-    c.import_annotations(tsv, "wmt-mqm-tsv")
+    small.import_annotations(tsv, "wmt-mqm-tsv")
     spans = c.workspace.spans("B", 0)
     assert [(s.text, s.status, s.annotator) for s in spans] == [
         ("carpet", Status.UNDECIDED, "rater1")
@@ -459,7 +464,7 @@ def test_mqm_tsv_and_esa_imports(small, tmp_path):
     }
     esa.write_text(json.dumps(record) + "\n", encoding="utf-8")
     assert guess_format(str(esa)) == "wmt24-esa-jsonl"
-    c.import_annotations(esa, "wmt24-esa-jsonl")
+    small.import_annotations(esa, "wmt24-esa-jsonl")
     (span,) = c.workspace.spans("A", 5)
     assert span.text == "bread" and span.status is Status.UNDECIDED
     assert c.workspace.score("A", 5, annotator="esa1").score == 66.0
@@ -467,7 +472,7 @@ def test_mqm_tsv_and_esa_imports(small, tmp_path):
     # Round trip through the file formats: export what was confirmed.
     c.set_status(spans[0].id, Status.CONFIRMED)
     out = tmp_path / "out.tsv"
-    assert c.export_annotations(out, "wmt-mqm-tsv") == out
+    assert small.a.transfer.export_annotations(out, "wmt-mqm-tsv") == out
     text = out.read_text(encoding="utf-8")
     assert "<v>carpet</v>" in text and "Accuracy/Mistranslation" in text
 
@@ -484,20 +489,20 @@ def test_exports_and_their_safety(small, tmp_path):
         system=0,
     )
     csv_path = tmp_path / "spans.csv"
-    c.export_annotations(csv_path, "csv")
+    small.a.transfer.export_annotations(csv_path, "csv")
     assert csv_path.read_text(encoding="utf-8") == export_csv(c.workspace.spans())
     assert "'=cmd" in csv_path.read_text(encoding="utf-8")  # spreadsheet-safe
     jsonl = tmp_path / "spans.jsonl"
-    c.export_annotations(jsonl, "xcomet-jsonl")
+    small.a.transfer.export_annotations(jsonl, "xcomet-jsonl")
     (record,) = [json.loads(x) for x in jsonl.read_text(encoding="utf-8").splitlines()]
     assert (record["text"], record["segment"], record["system"]) == ("The", 1, "A")
     esa = tmp_path / "esa.jsonl"
-    c.export_annotations(esa, "wmt24-esa-jsonl")
+    small.a.transfer.export_annotations(esa, "wmt24-esa-jsonl")
     assert json.loads(esa.read_text(encoding="utf-8"))["tgt"] == SYSTEM_A[0]
     # Never over an input file.
     system_file = h.window.comparison.systems[0].path
     before = Path(system_file).read_bytes()
-    assert c.export_annotations(system_file, "csv") is None
+    assert small.a.transfer.export_annotations(system_file, "csv") is None
     assert Path(system_file).read_bytes() == before
     assert h.errors and "Cannot export" in h.errors[-1][0]
 
@@ -509,7 +514,7 @@ def test_agreement_with_a_second_annotator(qtbot, small, tmp_path, save_shot):
     add(c, 1, 1, 0, 3, "minor", "Style")
     add(c, 0, 3, 0, 2, "major", "Style")
     mine = tmp_path / "first.matchlight"
-    c.save_session_as(mine)
+    small.s.save_session_as(mine)
     # The second annotator: another window on the same files.
     other = Harness(qtbot, tmp_path, name="second")
     try:
@@ -521,8 +526,8 @@ def test_agreement_with_a_second_annotator(qtbot, small, tmp_path, save_shot):
         o.add_span(start=2, end=6, severity="minor", category="Style", segment=1, system=1)
         o.add_span(start=0, end=2, severity="minor", category="Style", segment=3, system=0)
         theirs = tmp_path / "second.matchlight"
-        o.save_session_as(theirs)
-        report = c.agreement_with(theirs)
+        other.s.save_session_as(theirs)
+        report = small.agreement_with(theirs)
         with SessionStore.open_copy_read_only(theirs) as copy:
             want = agreement(
                 c.workspace.spans(), copy.spans(), c.workspace.scores(), copy.segment_scores()
@@ -533,14 +538,16 @@ def test_agreement_with_a_second_annotator(qtbot, small, tmp_path, save_shot):
         assert report.per_system["A"].exact_f1 == pytest.approx(1 / 3)
         assert report.per_system["A"].position_f1 == pytest.approx(2 / 3)
         rows = agreement_rows(report)
-        assert rows[-1][0] == "all systems" and rows[-1][3] == f"{want.overall.exact_f1:.3f}"
+        exact = AGREEMENT_HEADERS.index("All (exact) F1")
+        assert rows[-1][0] == "all systems" and rows[-1][exact] == f"{want.overall.exact_f1:.3f}"
         dialog = AgreementDialog(report, str(theirs), small.window)
         dialog.show()
-        assert dialog.table.item(0, 3).text() == rows[0][3]
+        assert dialog.table.item(0, exact).text() == rows[0][exact]
         save_shot(dialog, "annotate-agreement-dialog")
         dialog.close()
         assert want.correlations["A"].n == 3
-        assert rows[0][8] == f"{want.correlations['A'].pearson:.3f}" == "-0.500"
+        pearson = AGREEMENT_HEADERS.index("MQM Pearson r")
+        assert rows[0][pearson] == f"{want.correlations['A'].pearson:.3f}" == "-0.500"
     finally:
         other.window.close()
 
@@ -555,10 +562,10 @@ def test_agreement_refuses_sessions_of_other_files(qtbot, small, tmp_path):
         other.open(specs)
         add(other.c, 0, 0, 0, 3, "major", "Accuracy")
         theirs = tmp_path / "second.matchlight"
-        other.c.save_session_as(theirs)
+        other.s.save_session_as(theirs)
     finally:
         other.window.close()
-    assert c.agreement_with(theirs) is None
+    assert small.agreement_with(theirs) is None
     assert "different files" in h.errors[-1][0] and "A" in h.errors[-1][1]
 
 
@@ -650,7 +657,7 @@ def test_annotated_rows_screenshot(small, dark, save_shot):
         h.select_row(0)
         window.table_view.scrollTo(window.proxy.index(0, window.model.hypothesis_column(1)))
         h.qtbot.waitUntil(lambda: window.summary.model.value(1, "mqm") == 13.0)
-        c.ui.dock.raise_()
+        small.a.ui.dock.raise_()
         c.focus_text()
         for _ in range(5):
             QApplication.processEvents()

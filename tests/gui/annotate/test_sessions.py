@@ -40,7 +40,7 @@ from matchlight.core.session.store import (  # noqa: E402
     file_digest,
 )
 from matchlight.gui.annotate.dialogs import RecoveryDialog  # noqa: E402
-from matchlight.gui.annotate.install import add_session_argument, start_session  # noqa: E402
+from matchlight.gui.shell.app import build_parser, start_session  # noqa: E402
 from tests.core.session.sessionkit import damage_spans  # noqa: E402
 from tests.gui.annotate.annotatekit import (  # noqa: E402
     SYSTEM_A,
@@ -63,15 +63,15 @@ def digest(path: Path) -> str:
 
 def test_autosave_starts_with_the_first_edit(small, recovery):
     c = small.c
-    assert c.store is None and not list(recovery.glob("*.matchlight"))
+    assert small.s.store is None and not list(recovery.glob("*.matchlight"))
     c.undo()  # nothing to undo: no file either
     c.focus_text()
     small.key("m")  # a draft is no edit
-    assert c.store is None and not list(recovery.glob("*.matchlight"))
+    assert small.s.store is None and not list(recovery.glob("*.matchlight"))
     span = add(c, 0, 1, 0, 1, "minor", "Style")
-    assert c.store is not None and c.is_untitled()
-    assert c.store.path.parent == recovery
-    with SessionStore.open_copy_read_only(c.store.path) as copy:
+    assert small.s.store is not None and small.s.is_untitled()
+    assert small.s.store.path.parent == recovery
+    with SessionStore.open_copy_read_only(small.s.store.path) as copy:
         assert copy.spans() == [span]
         inputs = copy.inputs()
         assert [(i.role, i.name) for i in inputs] == [
@@ -83,10 +83,10 @@ def test_autosave_starts_with_the_first_edit(small, recovery):
         for item in inputs:
             assert (item.sha256, item.size) == file_digest(item.path)
         assert copy.state().annotator == "ann"
-    assert c.ui.status_label.text() == "Session: untitled (autosaved)"
+    assert small.s.status_label.text() == "Session: untitled (autosaved)"
     # Every later edit is in the file as soon as it returns.
     c.set_status(span.id, Status.REJECTED)
-    with SessionStore.open_copy_read_only(c.store.path) as copy:
+    with SessionStore.open_copy_read_only(small.s.store.path) as copy:
         assert copy.spans()[0].status is Status.REJECTED
 
 
@@ -134,7 +134,7 @@ def test_save_and_reopen_restores_everything(qtbot, small, tmp_path, recovery):
     c.go_to_segment(4)
     h.settle()
     c.mark_done()
-    c.apply_filter(AnnotationQuery(annotated=True))
+    small.a.table.apply_filter(AnnotationQuery(annotated=True))
     window.proxy.set_text_filter("the")
     h.settle()
     c.move_system(1)
@@ -148,10 +148,10 @@ def test_save_and_reopen_restores_everything(qtbot, small, tmp_path, recovery):
     current = window.current_segment()
     path = tmp_path / "saved" / "work.matchlight"
     h.paths.append(str(path))
-    window_saved = c.save_session_as()
+    window_saved = small.s.save_session_as()
     assert window_saved == path and path.exists()
     assert not list(recovery.glob("*.matchlight"))  # the untitled file went
-    assert c.ui.status_label.text() == "Session: work.matchlight"
+    assert small.s.status_label.text() == "Session: work.matchlight"
     expected = {
         "spans": c.workspace.spans(),
         "scores": c.workspace.scores(),
@@ -185,8 +185,8 @@ def test_save_and_reopen_restores_everything(qtbot, small, tmp_path, recovery):
             for col in range(w2.model.columnCount())
             if w2.table_view.isColumnHidden(col)
         ] == hidden
-        assert o.session_path == path and not o.is_untitled()
-        assert o.recent_sessions() == [str(path)]
+        assert other.s.session_path == path and not other.s.is_untitled()
+        assert other.s.recent_sessions() == [str(path)]
         # It goes on in the same file.
         add(o, 0, 3, 0, 2, "minor", "Style")
         with SessionStore.open_copy_read_only(path) as copy:
@@ -201,7 +201,7 @@ def test_changed_input_is_named_and_errors_kept_reattached_or_flagged(qtbot, sma
     moved = add(c, 0, 2, 8, 13, "major", "Fluency")  # "sleep" of line 3
     lost = add(c, 0, 4, 11, 15, "minor", "Style")  # "good" of line 5
     path = tmp_path / "work.matchlight"
-    c.save_session_as(path)
+    small.s.save_session_as(path)
     h.window.close()
     changed = list(SYSTEM_A)
     changed[2] = "Yes, the dog sleep in garden."
@@ -226,7 +226,7 @@ def test_changed_input_is_named_and_errors_kept_reattached_or_flagged(qtbot, sma
         panel = o.panel
         assert panel.flagged_label.isVisibleTo(panel)
         assert "1 errors could not be found" in panel.flagged_label.text()
-        assert o.show_flagged() == 1
+        assert other.a.table.show_flagged() == 1
         assert other.window.proxy.visible_segments().tolist() == [4]
         # The flagged span is not painted where its text no longer is; it can be deleted.
         assert o.delete_span(lost.id) and o.flagged == set()
@@ -238,13 +238,13 @@ def test_missing_input_is_named_and_nothing_changes(qtbot, small, tmp_path):
     h, c = small, small.c
     add(c, 0, 0, 4, 7, "minor", "Style")
     path = tmp_path / "work.matchlight"
-    c.save_session_as(path)
+    small.s.save_session_as(path)
     h.window.close()
     Path(h.window.comparison.systems[1].path).unlink()
     before = digest(path)
     other = Harness(qtbot, tmp_path, name="second")
     try:
-        assert not other.c.open_session(path)
+        assert not other.open_session(path)
         ((_title, message),) = other.errors
         assert "missing" in message and "sys.B.en" in message and "B (system)" in message
         assert digest(path) == before
@@ -260,7 +260,7 @@ def saved_session(h: Harness, tmp_path: Path, n_spans: int = 0) -> Path:
     c = h.c
     add(c, 0, 0, 4, 7, "minor", "Style")
     path = tmp_path / "work.matchlight"
-    c.save_session_as(path)
+    h.s.save_session_as(path)
     h.window.close()
     if n_spans:
         with SessionStore.open(path) as store:
@@ -287,31 +287,32 @@ def test_damaged_session_is_refused_untouched_and_opens_as_a_read_only_copy(
     path = saved_session(small, tmp_path, n_spans=3000)
     damage_spans(path)
     before = digest(path)
-    siblings = sorted(p.name for p in path.parent.iterdir())
     other = Harness(qtbot, tmp_path, name="second")
+    # What lies beside the session (the harnesses' own settings files aside).
+    siblings = sorted(p.name for p in path.parent.iterdir() if p.suffix != ".ini")
     try:
         o = other.c
         other.window.show()
-        assert not o.open_session(path)
-        box = o.refusal_box
+        assert not other.open_session(path)
+        box = other.s.refusal_box
         assert isinstance(box, QMessageBox) and box.isVisible()
         assert "damaged" in box.text() and "was not changed" in box.text()
         assert digest(path) == before
-        assert sorted(p.name for p in path.parent.iterdir()) == siblings
+        assert sorted(p.name for p in path.parent.iterdir() if p.suffix != ".ini") == siblings
         copy_button = next(b for b in box.buttons() if "read-only copy" in b.text())
         copy_button.click()
         wait_scored(other)
-        assert o.read_only and o.store.path != path
+        assert other.s.read_only and other.s.store.path != path
         assert any("damaged" in m for _, m in other.notices)
-        assert "read-only copy" in o.ui.status_label.text()
+        assert "read-only copy" in other.s.status_label.text()
         # Editing is refused, with a reason; the file stays as it was.
         assert o.add_span(start=0, end=3, severity="minor", category="Style") is None
         assert "read-only" in o.message
         assert digest(path) == before
         # Save as: a new, sound session with what could be read.
         target = tmp_path / "salvaged.matchlight"
-        assert o.save_session_as(target) == target
-        assert not o.read_only
+        assert other.s.save_session_as(target) == target
+        assert not other.s.read_only
         added = o.add_span(start=0, end=3, severity="minor", category="Style", segment=0)
         assert added is not None
         with SessionStore.open_copy_read_only(target) as store:
@@ -330,10 +331,10 @@ def test_session_of_a_newer_matchlight_is_refused_untouched(qtbot, small, tmp_pa
     before = digest(path)
     other = Harness(qtbot, tmp_path, name="second")
     try:
-        assert not other.c.open_session(path)
+        assert not other.open_session(path)
         ((_title, message),) = other.errors
         assert "newer Matchlight" in message and "was not changed" in message
-        assert getattr(other.c, "refusal_box", None) is None  # no copy: it could not be read
+        assert other.s.refusal_box is None  # no copy: it could not be read
         assert digest(path) == before
     finally:
         other.window.close()
@@ -344,7 +345,7 @@ def test_not_a_session_is_refused(qtbot, tmp_path, recovery):
     path.write_text("not a database", encoding="utf-8")
     h = Harness(qtbot, tmp_path)
     try:
-        assert not h.c.open_session(path)
+        assert not h.open_session(path)
         assert "not a Matchlight session" in h.errors[0][1]
         assert path.read_text(encoding="utf-8") == "not a database"
     finally:
@@ -365,7 +366,7 @@ def test_recovery_is_offered_on_start(qtbot, small, tmp_path, recovery, save_sho
         other.window.show()
         args = argparse.Namespace(session=None, sample=False, src=None, ref=[], hyp=[])
         assert not start_session(other.window, args, offer_recovery=True)
-        dialog = other.c.ui.dialog
+        dialog = other.a.ui.dialog
         assert isinstance(dialog, RecoveryDialog) and dialog.isVisible()
         assert dialog.tree.topLevelItemCount() == 1
         item = dialog.tree.topLevelItem(0)
@@ -375,9 +376,9 @@ def test_recovery_is_offered_on_start(qtbot, small, tmp_path, recovery, save_sho
         wait_scored(other)
         o = other.c
         assert o.workspace.spans() == [span]
-        assert o.is_untitled() and o.session_path == left.path
+        assert other.s.is_untitled() and other.s.session_path == left.path
         # Naming it takes it out of the recovery folder.
-        assert o.save_session_as(tmp_path / "named.matchlight")
+        assert other.s.save_session_as(tmp_path / "named.matchlight")
         assert list_recoverable() == []
     finally:
         other.window.close()
@@ -389,22 +390,18 @@ def test_recovered_session_can_be_discarded(qtbot, small, tmp_path, recovery):
     other = Harness(qtbot, tmp_path, name="second")
     try:
         other.window.show()
-        dialog = other.c.ui.offer_recovery()
+        dialog = other.s.offer_recovery()
         assert dialog is not None
         dialog.discard_button.click()
         assert list_recoverable() == [] and not dialog.isVisible()
-        assert other.c.ui.offer_recovery() is None  # nothing left to offer
+        assert other.s.offer_recovery() is None  # nothing left to offer
     finally:
         other.window.close()
 
 
 def test_command_line_opens_a_session(qtbot, small, tmp_path):
     path = saved_session(small, tmp_path)
-    from matchlight.gui.shell import app
-
-    parser = app.build_parser()
-    if not any(a.dest == "session" for a in parser._actions):
-        add_session_argument(parser)
+    parser = build_parser()
     args = parser.parse_args([str(path)])
     assert args.session == str(path)
     other = Harness(qtbot, tmp_path, name="second")
@@ -412,8 +409,8 @@ def test_command_line_opens_a_session(qtbot, small, tmp_path):
         other.window.show()
         assert start_session(other.window, args, offer_recovery=True)
         wait_scored(other)
-        assert len(other.c.workspace.spans()) == 1 and other.c.session_path == path
-        assert other.c.ui.dialog is None  # no recovery offer when a session was named
+        assert len(other.c.workspace.spans()) == 1 and other.s.session_path == path
+        assert other.a.ui.dialog is None  # no recovery offer when a session was named
         bad = parser.parse_args([str(path), "--sample"])
         assert start_session(other.window, bad, offer_recovery=False)
         assert "do not combine" in other.errors[-1][1]
@@ -439,11 +436,12 @@ def test_the_app_opens_a_session_named_on_its_command_line(qtbot, small, tmp_pat
     try:
         qtbot.waitUntil(
             lambda: (
-                window.annotations.workspace is not None and window.annotations.session_path == path
+                window.annotations.controller.workspace is not None
+                and window.sessions.session_path == path
             ),
             timeout=TIMEOUT,
         )
-        assert len(window.annotations.workspace.spans()) == 1 and errors == []
+        assert len(window.annotations.controller.workspace.spans()) == 1 and errors == []
     finally:
         window.close()
 
@@ -564,7 +562,7 @@ def test_app_killed_mid_burst_loses_no_reported_edit(qtbot, tmp_path, recovery):
     h = Harness(qtbot, tmp_path, name="reopen")
     try:
         h.window.show()
-        assert h.c.open_session(last), h.errors
+        assert h.s.open_session(last), h.errors
         wait_scored(h)
         with SessionStore.open_copy_read_only(last) as copy:
             assert h.c.workspace.spans() == copy.spans()

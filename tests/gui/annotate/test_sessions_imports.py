@@ -76,7 +76,7 @@ def expected_values(paths: list[str]) -> np.ndarray:
 
 
 def test_imported_scores_and_labels_come_back_in_a_new_window(qtbot, small, tmp_path, save_shot):
-    h, c, window = small, small.c, small.window
+    h, window = small, small.window
     paths, meta = write_inputs(tmp_path)
     key = import_through_the_dock(h, paths, meta)
     values = expected_values(paths)
@@ -89,7 +89,7 @@ def test_imported_scores_and_labels_come_back_in_a_new_window(qtbot, small, tmp_
     assert rows == np.flatnonzero(values[0] >= threshold).tolist() and 0 < len(rows) < 6
     save_shot(window, "session-imports-before-saving")
     path = tmp_path / "saved" / "imports.matchlight"
-    assert c.save_session_as(path) == path
+    assert small.s.save_session_as(path) == path
     with SessionStore.open_copy_read_only(path) as copy:
         assert [r.key for r in copy.imports()] == [key, "domain"]
     window.close()
@@ -127,12 +127,12 @@ def test_imported_scores_and_labels_come_back_in_a_new_window(qtbot, small, tmp_
 
 
 def test_a_changed_score_file_is_named_and_the_saved_values_are_used(qtbot, small, tmp_path):
-    h, c, window = small, small.c, small.window
+    h, window = small, small.window
     paths, meta = write_inputs(tmp_path)
     key = import_through_the_dock(h, paths, meta)
     values = expected_values(paths)
     path = tmp_path / "imports.matchlight"
-    assert c.save_session_as(path) == path
+    assert small.s.save_session_as(path) == path
     window.close()
     Path(paths[0]).write_text("score\n" + "0.5\n" * 6, encoding="utf-8")
 
@@ -152,13 +152,13 @@ def test_a_changed_score_file_is_named_and_the_saved_values_are_used(qtbot, smal
 
 
 def test_a_column_removed_from_the_comparison_leaves_the_session(small, tmp_path):
-    h, c = small, small.c
+    h = small
     paths, meta = write_inputs(tmp_path)
     key = import_through_the_dock(h, paths, meta)
     path = tmp_path / "imports.matchlight"
-    assert c.save_session_as(path) == path
+    assert small.s.save_session_as(path) == path
     h.window.session.session.remove_column(key)
-    c.flush()
+    small.s.flush()
     with SessionStore.open_copy_read_only(path) as copy:
         assert [r.key for r in copy.imports()] == ["domain"]
 
@@ -166,9 +166,9 @@ def test_a_column_removed_from_the_comparison_leaves_the_session(small, tmp_path
 def test_a_format_1_session_opens_in_the_app_and_stays_format_1(qtbot, small, tmp_path):
     """A session saved before imports existed opens as before (no imports, nothing reported)
     and is not upgraded by being opened, so the Matchlight that wrote it can still open it."""
-    h, c = small, small.c
+    h = small
     path = tmp_path / "old.matchlight"
-    assert c.save_session_as(path) == path
+    assert small.s.save_session_as(path) == path
     h.window.close()
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("DROP TABLE imports")
@@ -182,7 +182,7 @@ def test_a_format_1_session_opens_in_the_app_and_stays_format_1(qtbot, small, tm
         assert other.errors == [] and other.notices == []
         assert not any(k.startswith("imported") for k in other.window.table.column_keys)
         assert other.window.comparison_docks.link.labels == {}
-        other.c.flush()
+        other.s.flush()
     finally:
         other.window.close()
     with SessionStore.open_copy_read_only(path) as copy:

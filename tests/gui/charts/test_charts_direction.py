@@ -17,10 +17,10 @@ from PySide6.QtWidgets import QDialogButtonBox, QMainWindow
 from matchlight.core.analysis.compare import difference_influence
 from matchlight.core.analysis.selection import RowSet
 from matchlight.core.analysis.significance import table_statistics
+from matchlight.core.annotation.columns import MQM_COLUMN
 from matchlight.core.io.scores import ScoreSpec, read_scores
 from matchlight.core.metrics.base import Scale
 from matchlight.core.style.palette import LIGHT
-from matchlight.gui.annotate.controller import MQM_COLUMN
 from matchlight.gui.charts.buckets import BucketsPanel
 from matchlight.gui.charts.comparison import ComparisonDocks
 from matchlight.gui.charts.distributions import DistributionsPanel

@@ -75,7 +75,7 @@ def test_approximate_randomization_and_the_pairwise_matrix(qtbot, qtmodeltester,
     assert panel.pairwise_model.result == expected
     qtmodeltester.check(panel.pairwise_model)
     p = expected.p_value(0, 2)
-    assert cell(panel.pairwise_model, 0, 2) == f"{p:.4f}" + ("*" if p <= 0.05 else "")
+    assert cell(panel.pairwise_model, 0, 2) == f"{p:.4f}" + ("*" if p <= 0.05 / 3 else "")
     assert cell(panel.pairwise_model, 1, 1) == "—"
     assert "3 tests" in panel.pairwise_note.text()
     assert "0.05 / 3" in panel.pairwise_note.text()
@@ -122,3 +122,56 @@ def test_screenshots(qtbot, save_shot, dataset: str, dark: bool) -> None:
     assert panel.pairwise_model.rowCount() == 5
     settle()
     save_shot(panel, f"charts-significance-{dataset}-{'dark' if dark else 'light'}")
+
+
+def test_the_matrix_stars_at_the_bonferroni_level_it_recommends(qtbot, save_shot) -> None:
+    """chrF on wmt22-de-en: JDExploreAcademy against Lan-Bridge has p = 0.024, below 0.05 but
+    above 0.05 / 10: no star, not bold, not coloured; every other cell follows the same rule."""
+    for dark in (False, True):
+        panel = make_panel(qtbot, de_en(), size=(1150, 640))
+        if dark:
+            panel.setPalette(dark_palette())
+        panel.pairwise_check.setChecked(True)
+        panel.pairwise_combo.setCurrentIndex(panel.pairwise_combo.findData("chrf"))
+        panel.run()
+        wait_job(qtbot, panel.job)
+        model = panel.pairwise_model
+        expected = pairwise_for_column(de_en().table, "chrf", rows=np.arange(1984))
+        assert model.result == expected
+        assert model.alpha == 0.005
+        names = list(expected.names)
+        a, b = names.index("JDExploreAcademy"), names.index("Lan-Bridge")
+        assert 0.005 < expected.p_value(a, b) <= 0.05
+        assert cell(model, a, b) == f"{expected.p_value(a, b):.4f}"  # no star
+        starred = 0
+        for i in range(5):
+            for j in range(5):
+                if i == j:
+                    continue
+                p = expected.p_value(i, j)
+                significant = p <= 0.005
+                starred += significant
+                assert cell(model, i, j).endswith("*") == significant
+                assert cell(model, i, j, Qt.ItemDataRole.FontRole).bold() == significant
+                colour = cell(model, i, j, Qt.ItemDataRole.ForegroundRole)
+                assert (colour is not None) == (
+                    significant and expected.scores[i] != expected.scores[j]
+                )
+        assert 0 < starred < 20
+        note = panel.pairwise_note.text()
+        assert (
+            "* (bold, coloured) marks p ≤ 0.005, the Bonferroni-corrected level (0.05 / 10)" in note
+        )
+        settle()
+        save_shot(panel, f"charts-significance-pairs-{'dark' if dark else 'light'}")
+
+
+def test_too_few_resamples_for_the_corrected_level_are_said(qtbot) -> None:
+    panel = make_panel(qtbot, de_en())
+    panel.pairwise_check.setChecked(True)
+    panel.run(n_samples=150)  # 10 pairs: 0.005 < 1/151
+    wait_job(qtbot, panel.job)
+    assert "With 150 resamples no p-value is below 0.006623" in panel.pairwise_note.text()
+    assert not any(
+        cell(panel.pairwise_model, i, j).endswith("*") for i in range(5) for j in range(5)
+    )

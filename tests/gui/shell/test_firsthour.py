@@ -67,7 +67,7 @@ def test_welcome_page_at_1280x720_shows_all_its_text(qtbot, harness, tmp_path):
     shot(window, tmp_path, "mainwindow-1280x720-welcome")
 
 
-def test_scores_of_three_systems_fit_1280x720(qtbot, harness, tmp_path):
+def test_the_first_output_and_its_scores_fit_1280x720(qtbot, harness, tmp_path):
     window = harness.window
     window.resize(WIDTH, HEIGHT)
     window.show()
@@ -79,12 +79,12 @@ def test_scores_of_three_systems_fit_1280x720(qtbot, harness, tmp_path):
     width = view.viewport().width()
     numeric = model.columns_of_kind("score") + model.columns_of_kind("delta")
     assert len(numeric) == 10  # BLEU and R-L of 3 systems, and 2 differences of each
-    for col in numeric:
+    # The texts, then the first system's output with its scores: all on the first screen.
+    for col in range(model.hypothesis_column(1)):
         right = view.columnViewportPosition(col) + view.columnWidth(col)
         assert view.columnViewportPosition(col) >= 0 and right <= width, model.headerData(
             col, Qt.Orientation.Horizontal
         )
-    # Titles wrap at their spaces rather than widening the columns.
     header = view.horizontalHeader()
     assert header.height() >= 2 * header.fontMetrics().lineSpacing()
     shot(window, tmp_path, "mainwindow-1280x720-sample")
@@ -317,7 +317,7 @@ def test_the_row_menu_copies_shows_and_filters(qtbot, harness, sample_expected):
         "&Copy row",
         "Copy this cell",
         "Show the whole text…",
-        "Rows where rough scores below fluent (baseline) on BLEU",
+        "Rows where rough scores worse than fluent (baseline) on BLEU",
         "Clear filters",
     ]
     actions = {a.text(): a for a in menu.actions()}
@@ -328,14 +328,14 @@ def test_the_row_menu_copies_shows_and_filters(qtbot, harness, sample_expected):
     assert cell.text() == text.systems[2][7]
     assert cell.windowTitle().startswith("Segment 8, rough")
     cell.close()
-    actions["Rows where rough scores below fluent (baseline) on BLEU"].trigger()
+    actions["Rows where rough scores worse than fluent (baseline) on BLEU"].trigger()
     worse = np.flatnonzero(expected.column("bleu", 0) - expected.column("bleu", 2) >= 0.1)
     assert sorted(int(s) for s in proxy.visible_segments()) == list(worse)
     assert window.filter_bar.delta_check.isChecked()  # the filter bar shows it
     # On a score cell the menu offers that cell's system and metric.
     score = model.score_column(1, "rougeL_f")
     menu = window.table_menu(proxy.index(0, score))
-    assert "Rows where literal scores below fluent (baseline) on R-L" in [
+    assert "Rows where literal scores worse than fluent (baseline) on R-L" in [
         a.text() for a in menu.actions()
     ]
     menu.deleteLater()

@@ -419,7 +419,7 @@ def test_highlight_mode_and_baseline(qtbot, harness):
         window.model.headerData(c, Qt.Orientation.Horizontal)
         for c in window.model.columns_of_kind("delta")
     ]
-    assert headers == ["fluent ΔBLEU", "literal ΔBLEU", "fluent ΔR-L", "literal ΔR-L"]
+    assert headers == ["fluent ΔBLEU", "fluent ΔR-L", "literal ΔBLEU", "literal ΔR-L"]
     window.ref_system_combo.setCurrentIndex(2)
     assert window.delegate.reference_system() == 1
 
@@ -654,11 +654,11 @@ def test_search_caches_are_built_while_the_files_are_read(qtbot, harness):
 def test_the_first_screen_is_detailed_while_the_files_are_read(qtbot, harness):
     """The first rows' highlights are computed in the reading thread: painted once, at once."""
     from matchlight.core.scoring.detail import RowDetailer
-    from matchlight.gui.shell.mainwindow import FIRST_SCREEN_ROWS
+    from matchlight.gui.shell.lifecycle import FIRST_SCREEN_ROWS
 
     window = harness.window
     harness.open_and_show(sample_specs())
-    cache, text = window.detail_cache, window._text
+    cache, text = window.detail_cache, window.lifecycle.core.text
     assert cache.pending() == []  # nothing queued: no paint has asked yet
     first = min(FIRST_SCREEN_ROWS, len(text))
     detailer = RowDetailer(window.config)
@@ -667,7 +667,7 @@ def test_the_first_screen_is_detailed_while_the_files_are_read(qtbot, harness):
         assert detail is not None
         expected = detailer.row(
             segment=segment,
-            source=window._source[segment],
+            source=window.lifecycle.core.source[segment],
             references=[ref[segment] for ref in text.references],
             systems=list(zip(text.system_names, (s[segment] for s in text.systems), strict=True)),
         )
@@ -687,7 +687,7 @@ def test_a_new_comparison_is_shown_in_steps(qtbot, harness, monkeypatch):
     # The steps are taken by hand here: on the timer, the first one (1 ms) can come before
     # waitSignal's event loop returns, on a slow machine.
     started: list[int] = []
-    monkeypatch.setattr(window._reveal_timer, "start", started.append)
+    monkeypatch.setattr(window.lifecycle._reveal_timer, "start", started.append)
     harness.open_and_show(sample_specs())
     assert started == [1]
     # Right after set_comparison: the models are there, nothing was painted or filled yet.
@@ -698,11 +698,11 @@ def test_a_new_comparison_is_shown_in_steps(qtbot, harness, monkeypatch):
     assert window.detail_pane.detail() is None
     # First the table (the window), then the detail pane and the summary: one step at a time
     # here, where the window takes them on a timer.
-    window._reveal_next()
+    window.lifecycle._reveal_next()
     assert window.updatesEnabled() and window.table_view.updatesEnabled()
     assert not window.detail_pane.updatesEnabled() and not window.summary.updatesEnabled()
     assert window.revealing() and window.detail_pane.detail() is None
-    window._reveal_next()
+    window.lifecycle._reveal_next()
     assert not window.revealing()
     assert window.detail_pane.updatesEnabled() and window.summary.updatesEnabled()
     harness.wait_for_detail(0)

@@ -207,7 +207,7 @@ def test_annotations_of_the_workspace_are_in_the_report(qtbot, harness, tmp_path
     window = harness.window
     specs = copied_sample(tmp_path / "sample")
     harness.open_and_wait(specs)
-    controller = window.annotations
+    controller = window.annotations.controller
     spans = [
         controller.add_span(start=0, end=3, severity="major", category="Accuracy", segment=2),
         controller.add_span(

@@ -20,8 +20,8 @@ from matchlight.core.scoring.engine import score_corpus
 from matchlight.gui.dialogs.opendialog import sample_specs
 from matchlight.gui.highlight.palette import is_dark_palette
 from matchlight.gui.shell.banner import BANNER_COLOURS
-from matchlight.gui.shell.mainwindow import ROW_LINES_KEY, ZOOM_KEY
 from matchlight.gui.shell.theme import THEME_KEY, apply_theme
+from matchlight.gui.shell.viewcontrol import ROW_LINES_KEY, ZOOM_KEY
 from matchlight.gui.shell.viewstate import VIEWSTATE_KEY, ViewState, column_id
 from matchlight.gui.table.model import ColumnInfo
 from tests.gui.shell.windowkit import TIMEOUT, Harness, shot, zh_specs
@@ -60,7 +60,7 @@ def test_the_arrangement_of_a_comparison_comes_back_with_its_files(qtbot, harnes
     window.highlight_actions["lcs"].trigger()
     window.baseline_combo.setCurrentIndex(1)  # literal
     window.set_shown_scores(["bleu", "rouge1_f", "rougeL_f"])
-    qtbot.waitUntil(lambda: not window._view_timer.isActive(), timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: not window.view._timer.isActive(), timeout=TIMEOUT)
     layout = window.session.session.layout  # saved with the session too
     assert layout["hidden_columns"] == ["reference:1"]
     assert layout["highlight_mode"] == "lcs" and layout["baseline"] == "literal"
@@ -125,7 +125,7 @@ def test_dark_theme_reaches_every_part_and_is_remembered(qtbot, harness, tmp_pat
     harness.select(0)
     shot(window, tmp_path, "mainwindow-theme-light")
     assert not window.summary.is_dark() and not window.banner.is_dark()
-    window.theme_actions["dark"].trigger()
+    window.view.theme_actions["dark"].trigger()
     app = QApplication.instance()
     assert is_dark_palette(app.palette())
     qtbot.waitUntil(lambda: window.summary.is_dark(), timeout=TIMEOUT)
@@ -147,7 +147,7 @@ def test_dark_theme_reaches_every_part_and_is_remembered(qtbot, harness, tmp_pat
     other = Harness(qtbot, tmp_path)
     try:
         assert other.window.theme == "dark"
-        assert other.window.theme_actions["dark"].isChecked()
+        assert other.window.view.theme_actions["dark"].isChecked()
         assert is_dark_palette(QApplication.instance().palette())
         other.window.set_theme("system")
         assert not is_dark_palette(QApplication.instance().palette())
@@ -200,7 +200,7 @@ def test_row_height_shows_more_of_long_cells(qtbot, harness, tmp_path):
     harness.open_and_wait(sample_specs())
     lines = window.table_view.fontMetrics().lineSpacing()
     assert window.table_view.verticalHeader().defaultSectionSize() == 2 * lines + 8
-    window.row_lines_actions[4].trigger()
+    window.view.row_lines_actions[4].trigger()
     assert window.row_lines == 4
     assert window.table_view.verticalHeader().defaultSectionSize() == 4 * lines + 8
     assert window.settings.value(ROW_LINES_KEY) in (4, "4")

@@ -492,7 +492,7 @@ def test_a_reopened_session_shows_its_filters_and_a_new_baseline_keeps_them(
     window, bar = h.window, h.window.filter_bar
     add(c, 0, 0, 4, 7, "minor", "Style")
     add(c, 0, 2, 0, 3, "major", "Style")
-    assert c.apply_filter(AnnotationQuery(annotated=True)) == 2
+    assert small.a.table.apply_filter(AnnotationQuery(annotated=True)) == 2
     bar.search_edit.setText("the")
     bar.apply_text_filter()
     bar.range_check.setChecked(True)
@@ -505,13 +505,13 @@ def test_a_reopened_session_shows_its_filters_and_a_new_baseline_keeps_them(
     assert len(saved.filters) == 3
     path = tmp_path / "saved" / "work.matchlight"
     h.paths.append(str(path))
-    assert c.save_session_as() == path
+    assert small.s.save_session_as() == path
     window.close()
 
     other = Harness(qtbot, tmp_path, name="second")
     try:
         other.window.show()
-        assert other.c.open_session(path), other.errors
+        assert other.s.open_session(path), other.errors
         w2 = other.window
         qtbot.waitUntil(
             lambda: w2.table is not None and w2.table.complete and not w2.controller.running,

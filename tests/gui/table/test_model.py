@@ -22,6 +22,7 @@ from matchlight.gui.table.model import (
     RECORD_ROLE,
     REF_ROLE,
     SEGMENT_ROLE,
+    SHORT_TITLE_ROLE,
     SORT_ROLE,
     SYSTEM_ROLE,
     ColumnInfo,
@@ -67,33 +68,38 @@ def headers(model: SegmentTableModel) -> list[str]:
 
 
 def test_columns_of_the_sample(sample: Any) -> None:
-    """Scores first (so that they show on a laptop screen), grouped by metric; texts after."""
+    """The texts, each output followed by its scores and (but the baseline's) its differences;
+    the table shows a score by its metric, next to its system's output."""
     model = model_of(sample)
     assert headers(model) == [
         "#",
-        "fluent BLEU",
-        "literal BLEU",
-        "rough BLEU",
-        "literal ΔBLEU",
-        "rough ΔBLEU",
-        "fluent R-L",
-        "literal R-L",
-        "rough R-L",
-        "literal ΔR-L",
-        "rough ΔR-L",
         "Source",
         "ref.en",
         "ref2.en",
         "fluent",
+        "fluent BLEU",
+        "fluent R-L",
         "literal",
+        "literal BLEU",
+        "literal ΔBLEU",
+        "literal R-L",
+        "literal ΔR-L",
         "rough",
+        "rough BLEU",
+        "rough ΔBLEU",
+        "rough R-L",
+        "rough ΔR-L",
     ]
+    shown = [model.headerData(c, Qt.Orientation.Horizontal, SHORT_TITLE_ROLE) for c in range(8)]
+    assert shown == ["#", "Source", "ref.en", "ref2.en", "fluent", "BLEU", "R-L", "literal"]
+    assert model.headerData(9, Qt.Orientation.Horizontal, SHORT_TITLE_ROLE) == "ΔBLEU"
     assert model.column_info(0) == ColumnInfo("segment")
-    assert model.column_info(1) == ColumnInfo("score", system=0, metric="bleu")
-    assert model.column_info(5) == ColumnInfo("delta", system=2, metric="bleu")
+    assert model.column_info(3) == ColumnInfo("reference", reference=1)
+    assert model.column_info(4) == ColumnInfo("hypothesis", system=0)
+    assert model.column_info(5) == ColumnInfo("score", system=0, metric="bleu")
     assert model.column_info(6) == ColumnInfo("score", system=0, metric="rougeL_f")
-    assert model.column_info(13) == ColumnInfo("reference", reference=1)
-    assert model.column_info(14) == ColumnInfo("hypothesis", system=0)
+    assert model.column_info(14) == ColumnInfo("delta", system=2, metric="bleu")
+    assert model.numeric_runs() == [(5, 6), (8, 11), (13, 16)]
     assert model.rowCount() == 160
     # Roles describing the column agree with column_info everywhere.
     for col in range(model.columnCount()):
@@ -116,14 +122,14 @@ def test_the_shown_score_columns_come_from_the_registry_and_can_change(
         model.set_shown_scores(["rouge1_f", "hyp_len", "nope", "rouge2_p"])
     # Only score columns the table has; counts are not per-system score columns.
     assert model.shown_scores == ("rouge1_f", "rouge2_p")
-    assert headers(model)[1:4] == ["fluent R-1", "literal R-1", "rough R-1"]
-    assert "fluent R-2 P" in headers(model)
+    assert headers(model)[4:7] == ["fluent", "fluent R-1", "fluent R-2 P"]
+    assert "rough ΔR-2 P" in headers(model)
 
 
 def test_one_system_and_no_source_has_no_delta_or_source_column() -> None:
     text = corpus_text_from_lines(references=[["a b c"]], systems=[["a b"]], names=["only"])
     model = bare_model(text, None, ScoringConfig())
-    assert headers(model) == ["#", "only BLEU", "only R-L", "Reference", "only"]
+    assert headers(model) == ["#", "Reference", "only", "only BLEU", "only R-L"]
 
 
 def test_scores_are_read_from_the_score_table(sample: Any) -> None:
@@ -244,30 +250,34 @@ def test_unscored_rows_show_pending_and_chunks_fill_them(qtbot, qtmodeltester, s
     assert model.index(159, bleu_col).data(DISPLAY) == f"{expected.value('bleu', 0, 159):.1f}"
 
 
-def test_the_baseline_of_the_session_relabels_the_delta_columns(
+def test_a_new_baseline_moves_the_delta_columns_to_the_old_baselines_group(
     qtbot, qtmodeltester, sample: Any
 ) -> None:
     model = model_of(sample)
     qtmodeltester.check(model)
     before = model.columnCount()
-    deltas = model.columns_of_kind("delta")
-    with (
-        qtbot.waitSignal(model.headerDataChanged) as header_signal,
-        qtbot.waitSignal(model.dataChanged) as data_signal,
-    ):
+    with qtbot.waitSignal(model.modelReset):
         model.session.session.set_baseline(2)
-    assert header_signal.args == [Qt.Orientation.Horizontal, deltas[0], deltas[-1]]
-    top_left, bottom_right = data_signal.args[:2]
-    assert (top_left.row(), top_left.column()) == (0, deltas[0])
-    assert (bottom_right.row(), bottom_right.column()) == (159, deltas[-1])
+    qtmodeltester.check(model)
     assert model.columnCount() == before
     assert model.baseline == 2
-    assert headers(model)[4:6] == ["fluent ΔBLEU", "literal ΔBLEU"]
+    assert headers(model)[4:12] == [
+        "fluent",
+        "fluent BLEU",
+        "fluent ΔBLEU",
+        "fluent R-L",
+        "fluent ΔR-L",
+        "literal",
+        "literal BLEU",
+        "literal ΔBLEU",
+    ]
+    assert [model.column_info(c).system for c in model.columns_of_kind("delta")] == [0, 0, 1, 1]
+    delta = model.delta_column(0, "bleu")
     table = sample.table
     expected = table.column("bleu", 0) - table.column("bleu", 2)
-    np.testing.assert_allclose(model.values(deltas[0]), expected)
-    assert model.index(3, deltas[0]).data(SORT_ROLE) == pytest.approx(expected[3])
-    with qtbot.assertNotEmitted(model.headerDataChanged):
+    np.testing.assert_allclose(model.values(delta), expected)
+    assert model.index(3, delta).data(SORT_ROLE) == pytest.approx(expected[3])
+    with qtbot.assertNotEmitted(model.modelReset):
         model.session.session.set_baseline(2)
     with pytest.raises(ValueError):
         model.session.session.set_baseline(3)

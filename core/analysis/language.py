@@ -1,0 +1,474 @@
+"""Outputs in another language than the reference, and outputs that copy the source.
+
+Two per-(system, segment) flags:
+
+* ``wrong_language``: the output is identified, with confidence, as another language than the
+  one the references are written in. The expectation is the references' language over the
+  whole file (:func:`expect_language`), never the row's own reference line alone, which is
+  often too short to tell. An output is flagged only when (1) it has at least
+  :data:`MIN_LETTERS` letters once URLs, e-mail addresses and @handles are left out (shorter
+  lines are never flagged: they cannot be told) and is more than a name (at most
+  :data:`NAME_WORDS` capitalised words), (2) the identifier gives the expected language
+  (with the languages it confuses it with, :data:`CLOSE_LANGUAGES`) at most
+  :data:`MAX_EXPECTED_PROBABILITY`, (3) either fewer than :data:`MIN_SCRIPT_SHARE` of the
+  output's letters are in the references' scripts (Latin output for Chinese references) or,
+  in the same script, another language has at least :data:`MIN_OTHER_PROBABILITY` and the line
+  has :data:`MIN_SAME_SCRIPT_LETTERS` letters, and (4) no reference line of the row is itself
+  outside the expected language by (2) (a title or a name the translator kept is no error of
+  the output). References in no clear language flag nothing.
+* ``copies_source``: the output is the source or nearly so: after NFKC, case folding and
+  keeping only letters and digits, their character similarity (:class:`difflib.SequenceMatcher`)
+  is at least :data:`COPY_SIMILARITY`. Lines that cannot be anything but copied do not count:
+  a source with fewer than :data:`MIN_COPY_LETTERS` letters (numbers such as ``12.``, URLs,
+  short names), a source of at most :data:`NAME_WORDS` words all capitalised (a name, a
+  title), and a row whose reference is itself at least :data:`REFERENCE_COPY` similar to the
+  source (the translator kept it too).
+
+Language identification is py3langid's naive Bayes model, which its wheel carries: nothing is
+downloaded at run time. Neural metrics are known to score untranslated output highly; these
+flags let such rows be counted and filtered. :func:`flag_rows` works on any slice of rows, so
+a streaming caller can flag chunk by chunk with one :class:`Expectation`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import operator
+import threading
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+import regex
+
+from matchlight.core.text.corpus import CorpusText
+
+__all__ = [
+    "CLOSE_LANGUAGES",
+    "COPY_SIMILARITY",
+    "EXPECT_CHARS",
+    "EXPECT_LINES",
+    "MAX_EXPECTED_PROBABILITY",
+    "MIN_COPY_LETTERS",
+    "MIN_LETTERS",
+    "MIN_OTHER_PROBABILITY",
+    "MIN_SAME_SCRIPT_LETTERS",
+    "MIN_SCRIPT_SHARE",
+    "NAME_WORDS",
+    "REFERENCE_COPY",
+    "Expectation",
+    "Flag",
+    "LanguageFlags",
+    "RowFlags",
+    "expect_language",
+    "flag_rows",
+    "language_flags",
+]
+
+#: What :meth:`LanguageFlags.rows` looks for: either flag, or both (``either``).
+Flag = Literal["wrong_language", "copies_source", "either"]
+BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
+
+#: Fewest letters an output needs before its language is judged at all. A Han, kana or Hangul
+#: character counts as two (:data:`DENSE_SCRIPTS`): ten of them say as much as twenty letters.
+MIN_LETTERS: Final = 20
+#: The identifier's largest probability of the expected language for a flagged output.
+MAX_EXPECTED_PROBABILITY: Final = 0.01
+#: Share of an output's letters in the references' scripts under which it is in another script.
+MIN_SCRIPT_SHARE: Final = 0.5
+#: In the references' script, the probability the other language needs ...
+MIN_OTHER_PROBABILITY: Final = 0.95
+#: ... and the letters the output needs (languages of one script are told apart by words).
+MIN_SAME_SCRIPT_LETTERS: Final = 25
+#: Character similarity (0-1) from which an output copies the source (real translations of
+#: name-heavy lines reach 0.90).
+COPY_SIMILARITY: Final = 0.95
+#: A pair of lines whose character bigrams overlap less (Dice) is not compared further: a
+#: shortcut past difflib's quadratic ratio, far below what any copy overlaps.
+MIN_BIGRAM_OVERLAP: Final = 0.5
+#: A reference at least this similar to the source keeps it too: copying it is then no error.
+REFERENCE_COPY: Final = 0.8
+#: Fewest letters (counted as for :data:`MIN_LETTERS`) a source needs before an output can be
+#: said to copy it.
+MIN_COPY_LETTERS: Final = 15
+#: A source of at most this many words, each capitalised, is a name or a title: not copyable.
+NAME_WORDS: Final = 5
+#: Lines of each reference read to find the expected language (the first ones): a caller that
+#: passes at least these gets the same expectation as one that passes the whole file.
+EXPECT_LINES: Final = 1000
+#: ... and at most this many characters of each.
+EXPECT_CHARS: Final = 200_000
+#: Letters the references need before their language is taken as known.
+MIN_EXPECT_LETTERS: Final = 200
+#: The references' language must be at least this probable over the lines read.
+MIN_EXPECT_PROBABILITY: Final = 0.9
+#: Share of the references' letters from which a script counts as theirs.
+SCRIPT_FLOOR: Final = 0.1
+#: Scripts whose characters count twice towards a line's letters: each one is a syllable or
+#: a word, and the lines are short in characters.
+DENSE_SCRIPTS: Final = frozenset({"HAN", "KANA", "HANGUL"})
+#: Languages py3langid confuses on single lines; an output identified as one of the expected
+#: language's group is not flagged. The groups are conservative: a flag means a plain error.
+CLOSE_LANGUAGES: Final[tuple[frozenset[str], ...]] = (
+    frozenset({"zh", "wuu", "yue"}),
+    frozenset({"en", "pcm"}),
+    frozenset({"no", "nn", "da"}),
+    frozenset({"sr", "hr", "bs"}),
+    frozenset({"cs", "sk"}),
+    frozenset({"ms", "id"}),
+    frozenset({"es", "gl", "an", "ext"}),
+    frozenset({"pt", "gl"}),
+    frozenset({"ca", "oc", "an"}),
+    frozenset({"ar", "ary", "arz"}),
+)
+
+#: URLs, e-mail addresses and @handles: no language of their own.
+_NOT_WORDS = regex.compile(r"(?:https?://|www\.)\S+|\S+@\S+\.\S+|@\w+", regex.IGNORECASE)
+_NOT_ALNUM = regex.compile(r"[^\p{L}\p{N}]+")
+_WORD = regex.compile(r"\p{L}[\p{L}\p{M}'’\-]*")
+#: Characters of a line that are identified and counted: plenty to tell a language, and a
+#: 100,000-character line costs no more than a sentence.
+IDENTIFY_CHARS: Final = 2000
+#: Rows flagged per step of :func:`language_flags` (its cancel and progress checks).
+_STEP: Final = 512
+
+
+# -- the identifier ----------------------------------------------------------------------------
+
+_LOCK = threading.Lock()
+_LOADED: list[Any] = []
+
+
+def _identifier() -> Any:
+    """py3langid's identifier with probabilities: its model ships in its wheel and is read
+    once per process (about two seconds), by whichever thread asks first."""
+    if not _LOADED:
+        with _LOCK:
+            if not _LOADED:
+                from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+                _LOADED.append(LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True))
+    return _LOADED[0]
+
+
+def _ranked(text: str) -> dict[str, float]:
+    """Every language's probability for ``text`` (py3langid's labels, summing to 1)."""
+    return dict(_identifier().rank(text))
+
+
+def _group(language: str) -> frozenset[str]:
+    group = {language}
+    for close in CLOSE_LANGUAGES:
+        if language in close:
+            group |= close
+    return frozenset(group)
+
+
+# -- scripts and letters ---------------------------------------------------------------------
+
+
+#: First words of Unicode character names that are not the script's usual name.
+_SCRIPT_NAMES: Final = {"CJK": "HAN", "HIRAGANA": "KANA", "KATAKANA": "KANA"}
+
+
+@lru_cache(maxsize=8192)
+def _script(ch: str) -> str:
+    """The writing system of letter ``ch``, from its Unicode name (kana is one script)."""
+    if ch.isascii():
+        return "LATIN"
+    word = unicodedata.name(ch, "UNKNOWN").split(" ", 1)[0]
+    return _SCRIPT_NAMES.get(word, word)
+
+
+def _words_only(line: str) -> str:
+    """The first :data:`IDENTIFY_CHARS` characters of ``line`` in NFKC, without URLs, e-mail
+    addresses and @handles."""
+    return _NOT_WORDS.sub(" ", unicodedata.normalize("NFKC", line[:IDENTIFY_CHARS]))
+
+
+def _letters(scripts: dict[str, int]) -> int:
+    """A line's letters from its :func:`_scripts` counts, those of dense scripts counted twice."""
+    return sum(2 * n if s in DENSE_SCRIPTS else n for s, n in scripts.items())
+
+
+def _scripts(text: str) -> dict[str, int]:
+    """Letters of ``text`` per script."""
+    if text.isascii():
+        n = sum(map(str.isalpha, text))
+        return {"LATIN": n} if n else {}
+    counts: dict[str, int] = {}
+    for ch, n in Counter(text).items():  # each distinct character once
+        if ch.isalpha():
+            script = _script(ch)
+            counts[script] = counts.get(script, 0) + n
+    return counts
+
+
+# -- the expectation ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """The language the references are written in, as :func:`expect_language` found it.
+
+    ``language`` is a py3langid label (ISO 639, ``zh``, ``ko``, ``en``...), ``probability`` the
+    identifier's over the lines read, ``accepted`` the labels taken as that language (its
+    :data:`CLOSE_LANGUAGES`), ``scripts`` the writing systems of the references (each at least
+    :data:`SCRIPT_FLOOR` of their letters: ``HAN``... as Unicode names them, ``KANA``)."""
+
+    language: str
+    probability: float
+    accepted: frozenset[str]
+    scripts: frozenset[str]
+
+
+def expect_language(references: Sequence[Sequence[str]]) -> Expectation | None:
+    """The references' language, read from the first :data:`EXPECT_LINES` lines of each (at
+    most :data:`EXPECT_CHARS` characters of each).
+
+    None when it cannot be told: fewer than :data:`MIN_EXPECT_LETTERS` letters, or no
+    language at least :data:`MIN_EXPECT_PROBABILITY` probable (references in several
+    languages): then no output is flagged as being in another language.
+    """
+    parts: list[str] = []
+    for lines in references:
+        size = 0
+        for line in list(lines[:EXPECT_LINES]):
+            parts.append(_words_only(line))
+            size += len(parts[-1])
+            if size >= EXPECT_CHARS:
+                break
+    sample = "\n".join(parts)
+    scripts = _scripts(sample)
+    letters = sum(scripts.values())
+    if letters < MIN_EXPECT_LETTERS:
+        return None
+    ranked = _ranked(sample)
+    language = max(ranked, key=ranked.__getitem__)
+    if ranked[language] < MIN_EXPECT_PROBABILITY or language == "zxx":
+        return None
+    accepted = _group(language)
+    return Expectation(
+        language=language,
+        probability=min(1.0, sum(ranked.get(label, 0.0) for label in accepted)),
+        accepted=accepted,
+        scripts=frozenset(s for s, n in scripts.items() if n >= SCRIPT_FLOOR * letters),
+    )
+
+
+# -- flagging rows -----------------------------------------------------------------------------
+
+
+def _elsewhere(text: str, expectation: Expectation) -> dict[str, float] | None:
+    """Every language's probability for ``text`` when the expected one is at most
+    :data:`MAX_EXPECTED_PROBABILITY` probable, else None. The identifier's best guess comes
+    first: when it is the expected language (most lines), no full ranking is needed."""
+    best, _p = _identifier().classify(text)
+    if best in expectation.accepted:
+        return None
+    ranked = _ranked(text)
+    expected = sum(ranked.get(label, 0.0) for label in expectation.accepted)
+    return ranked if expected <= MAX_EXPECTED_PROBABILITY else None
+
+
+def _in_other_language(line: str, expectation: Expectation) -> bool:
+    """The language rule of the module docs, on one output."""
+    text = _words_only(line)
+    scripts = _scripts(text)
+    letters = _letters(scripts)
+    if letters < MIN_LETTERS or _is_name(text):
+        return False
+    ranked = _elsewhere(text, expectation)
+    if ranked is None:
+        return False
+    total = sum(scripts.values())
+    if sum(n for s, n in scripts.items() if s in expectation.scripts) < MIN_SCRIPT_SHARE * total:
+        return True
+    if letters < MIN_SAME_SCRIPT_LETTERS:
+        return False
+    others = {label: p for label, p in ranked.items() if label not in expectation.accepted}
+    # The most probable other language, with the languages confused with it (sk with cs).
+    top = max(others, key=others.__getitem__)
+    return sum(others.get(label, 0.0) for label in _group(top)) >= MIN_OTHER_PROBABILITY
+
+
+def _reference_elsewhere(line: str, expectation: Expectation) -> bool:
+    """Whether a reference line is itself not in the expected language (a kept title...)."""
+    text = _words_only(line)
+    return bool(_letters(_scripts(text))) and _elsewhere(text, expectation) is not None
+
+
+def _cased(ch: str) -> bool:
+    return ch.lower() != ch.upper()
+
+
+def _copy_key(line: str) -> str:
+    """``line`` as copies are compared: NFKC, case-folded, letters and digits only."""
+    return _NOT_ALNUM.sub(" ", unicodedata.normalize("NFKC", line).casefold()).strip()
+
+
+def _may_match(a: str, b: str, threshold: float) -> bool:
+    """Whether the lengths of ``a`` and ``b`` allow a similarity of ``threshold`` (difflib's
+    ratio is at most 2·min / (len a + len b)); empty lines match nothing."""
+    return bool(a) and bool(b) and 2 * min(len(a), len(b)) >= threshold * (len(a) + len(b))
+
+
+def _similar(matcher: difflib.SequenceMatcher[str], line: str, key: str, threshold: float) -> bool:
+    """Whether ``line`` is at least ``threshold`` alike ``key``, ``matcher``'s second sequence
+    (difflib's ratio, after its cheap upper bounds: unlike lines cost little)."""
+    if line == key:
+        return True
+    if not _may_match(line, key, threshold):
+        return False
+    if _bigram_overlap(line, key) < MIN_BIGRAM_OVERLAP:
+        return False
+    matcher.set_seq1(line)
+    return matcher.quick_ratio() >= threshold and matcher.ratio() >= threshold
+
+
+def _bigram_overlap(a: str, b: str) -> float:
+    """The Dice overlap of the character bigrams of ``a`` and ``b`` (at C speed): two lines
+    of one script share most letters, but a translation shares few bigrams with its source."""
+    first = Counter(map(operator.add, a, a[1:]))
+    second = Counter(map(operator.add, b, b[1:]))
+    total = first.total() + second.total()
+    return 2 * (first & second).total() / total if total else 1.0
+
+
+def _is_name(text: str) -> bool:
+    """Whether ``text`` is at most :data:`NAME_WORDS` words, each capitalised: a name or a
+    title, which stays as it is in many languages (a script without capitals never is)."""
+    words = _WORD.findall(text)
+    if len(words) > NAME_WORDS or any(ch.isalpha() and not _cased(ch) for ch in text):
+        return False
+    return all(w[0].isupper() for w in words if _cased(w[0]))
+
+
+def _copyable(source: str) -> bool:
+    """Whether an output equal to ``source`` says the source was copied: enough letters once
+    URLs and numbers are left out, and more than a name."""
+    text = _words_only(source)
+    return _letters(_scripts(text)) >= MIN_COPY_LETTERS and not _is_name(text)
+
+
+@dataclass(frozen=True, slots=True)
+class RowFlags:
+    """The flags of a slice of rows: ``(S, m)`` for the slice's ``m`` rows."""
+
+    wrong_language: BoolArray
+    copies_source: BoolArray
+
+
+def flag_rows(
+    expectation: Expectation | None,
+    *,
+    references: Sequence[Sequence[str]],
+    systems: Sequence[Sequence[str]],
+    source: Sequence[str] | None,
+) -> RowFlags:
+    """Both flags for the rows given (every column holds the same rows; any slice of a
+    comparison). ``expectation`` None: no output is flagged as another language; ``source``
+    None: none as a copy."""
+    n = len(references[0]) if references else 0
+    wrong = np.zeros((len(systems), n), np.bool_)
+    copies = np.zeros((len(systems), n), np.bool_)
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    for i in range(n):
+        if expectation is not None:
+            for s, outputs in enumerate(systems):
+                wrong[s, i] = _in_other_language(outputs[i], expectation)
+            if wrong[:, i].any() and any(
+                _reference_elsewhere(r[i], expectation) for r in references
+            ):
+                wrong[:, i] = False
+        if source is None:
+            continue
+        key = _copy_key(source[i])
+        keys = [_copy_key(outputs[i]) for outputs in systems]
+        if not any(_may_match(k, key, COPY_SIMILARITY) for k in keys) or not _copyable(source[i]):
+            continue
+        matcher.set_seq2(key)  # difflib prepares the second sequence once, for every output
+        if not any(_similar(matcher, _copy_key(r[i]), key, REFERENCE_COPY) for r in references):
+            for s, k in enumerate(keys):
+                copies[s, i] = _similar(matcher, k, key, COPY_SIMILARITY)
+    return RowFlags(wrong, copies)
+
+
+# -- a whole comparison --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageFlags:
+    """Both flags for every (system, segment) of a comparison, ``(S, n)``."""
+
+    systems: tuple[str, ...]
+    expectation: Expectation | None
+    has_source: bool
+    wrong_language: BoolArray
+    copies_source: BoolArray
+
+    @property
+    def n_segments(self) -> int:
+        return int(self.wrong_language.shape[1])
+
+    def counts(self, rows: npt.ArrayLike | None = None) -> list[tuple[int, int]]:
+        """Per system, (rows in another language, rows copying the source) among ``rows``
+        (None: all)."""
+        wrong, copies = self.wrong_language, self.copies_source
+        if rows is not None:
+            index = np.asarray(rows, dtype=np.int64)
+            wrong, copies = wrong[:, index], copies[:, index]
+        return [(int(w), int(c)) for w, c in zip(wrong.sum(axis=1), copies.sum(axis=1))]
+
+    def rows(self, flag: Flag) -> IntArray:
+        """The segments where some system's output has ``flag`` (``wrong_language``,
+        ``copies_source``, or ``either``)."""
+        if flag == "wrong_language":
+            mask = self.wrong_language.any(axis=0)
+        elif flag == "copies_source":
+            mask = self.copies_source.any(axis=0)
+        elif flag == "either":
+            mask = (self.wrong_language | self.copies_source).any(axis=0)
+        else:
+            raise ValueError(
+                f"unknown flag {flag!r}; expected wrong_language, copies_source or either"
+            )
+        return np.flatnonzero(mask).astype(np.int64)
+
+
+def language_flags(
+    text: CorpusText,
+    source: Sequence[str] | None,
+    *,
+    cancelled: Callable[[], bool] | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> LanguageFlags | None:
+    """:func:`flag_rows` over a whole comparison, in steps; None when ``cancelled()`` said
+    stop between two steps. ``progress(fraction)`` is told how far it got."""
+    if source is not None and len(source) != len(text):
+        raise ValueError(f"the source has {len(source)} lines but the texts have {len(text)}")
+    expectation = expect_language(text.references)
+    n = len(text)
+    wrong = np.zeros((len(text.systems), n), np.bool_)
+    copies = np.zeros((len(text.systems), n), np.bool_)
+    for start in range(0, n, _STEP):
+        if cancelled is not None and cancelled():
+            return None
+        stop = min(start + _STEP, n)
+        part = flag_rows(
+            expectation,
+            references=[r[start:stop] for r in text.references],
+            systems=[s[start:stop] for s in text.systems],
+            source=None if source is None else source[start:stop],
+        )
+        wrong[:, start:stop] = part.wrong_language
+        copies[:, start:stop] = part.copies_source
+        if progress is not None:
+            progress(stop / n)
+    return LanguageFlags(text.system_names, expectation, source is not None, wrong, copies)

@@ -1,0 +1,720 @@
+"""The open comparison's life in the window: reading its files, showing it in steps, scoring it,
+resuming, closing it.
+
+:class:`ComparisonLifecycle` holds what a shown comparison needs besides its state: the Qt
+adapter of the :class:`~core.session.comparison.ComparisonSession` (texts, settings, scores,
+baseline, selection: never copied here), the table model and proxy, the detail cache, the
+scoring controller and the background read. Files are read by :mod:`core.io.inputs` in a
+:class:`~gui.workers.loader.BackgroundCall` (cancellable; the event loop runs as usual), which
+also prepares what showing the comparison needs. Showing a comparison either completes or leaves
+nothing of it behind (:meth:`ComparisonLifecycle.set_comparison`), so a failure never leaves one
+comparison's figures next to another's table.
+
+Signals:
+    comparison_opened: a comparison was shown and its scoring started.
+    open_failed(str message): the files of a comparison could not be read.
+    reading_changed(bool reading): reading files started, or ended.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtWidgets import QStyledItemDelegate, QWidget
+
+from matchlight.core.analysis.language import LanguageFlags, language_flags
+from matchlight.core.analysis.textsearch import SearchColumn
+from matchlight.core.io.inputs import Comparison, InputError
+from matchlight.core.io.specs import ComparisonSpecs
+from matchlight.core.scoring.advice import TextProfile, profile_references
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.detail import RowDetail
+from matchlight.core.scoring.engine import empty_table
+from matchlight.core.scoring.results import ScoreChunk, ScoreTable
+from matchlight.core.session.comparison import ComparisonSession
+from matchlight.core.text.corpus import CorpusText
+from matchlight.gui.charts.jobs import BackgroundJob
+from matchlight.gui.highlight.detailcache import DetailCache, compute_ahead
+from matchlight.gui.shell.fonts import missing_fonts, script_samples
+from matchlight.gui.state.session import SessionModel
+from matchlight.gui.table.delegate import HighlightDelegate
+from matchlight.gui.table.model import SegmentTableModel
+from matchlight.gui.table.proxy import SegmentFilterProxy
+from matchlight.gui.workers.controller import (
+    ScoringController,
+    release_long_lived,
+    settle_long_lived,
+)
+from matchlight.gui.workers.loader import BackgroundCall, ReadCancelled
+
+log = logging.getLogger(__name__)
+
+__all__ = ["FIRST_SCREEN_ROWS", "ComparisonLifecycle", "comparison_name"]
+
+#: Rows whose highlight detail is computed while the files are read: a screenful, so that the
+#: table is painted once with its highlights when it appears (not plain, then again).
+FIRST_SCREEN_ROWS = 64
+#: How long after the table's first paint was scheduled the detail pane is filled.
+REVEAL_DETAIL_MS = 30
+#: How long after the detail pane is filled the language check starts (off the GUI thread).
+LANGUAGE_CHECK_MS = 200
+#: Pages of the window's central stack.
+WELCOME_PAGE, COMPARISON_PAGE, READING_PAGE = 0, 1, 2
+
+
+def comparison_name(specs: ComparisonSpecs | None, comparison: Comparison) -> str:
+    """A short name for titles: the folder of the first reference (else its stem)."""
+    path = Path(comparison.references[0].path)
+    if specs is not None and specs.references:
+        path = Path(specs.references[0].path)
+    return path.parent.name or path.stem
+
+
+def reference_names(comparison: Comparison) -> tuple[str, ...]:
+    """The references' names as the files call them (``ref.en``, ``ref2.en``)."""
+    return tuple(Path(c.path).stem or f"Ref {i + 1}" for i, c in enumerate(comparison.references))
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A comparison just read, and what showing it needs, made in the reading thread."""
+
+    comparison: Comparison
+    text: CorpusText
+    search: list[SearchColumn]
+    table: ScoreTable
+    profile: TextProfile
+    fonts: dict[str, str]
+    details: dict[int, RowDetail]
+
+
+class ComparisonLifecycle(QObject):
+    """Reading, showing, scoring and closing the window's comparison (see the module docs)."""
+
+    comparison_opened = Signal()
+    open_failed = Signal(str)
+    reading_changed = Signal(bool)
+
+    def __init__(self, window: Any, scoring: ScoringController) -> None:
+        super().__init__(window)
+        self.window = window
+        self.scoring = scoring
+        self.session: SessionModel | None = None
+        self.model: SegmentTableModel | None = None
+        self.proxy: SegmentFilterProxy | None = None
+        self.detail_cache: DetailCache | None = None
+        self.delegate: HighlightDelegate | None = None
+        #: Facts about the references the scoring advice uses (derived once per comparison).
+        self.profile: TextProfile | None = None
+        self.missing_fonts: list[Any] = []
+        self._prepared: Prepared | None = None
+        self._read_call: BackgroundCall | None = None
+        self._reading_specs: ComparisonSpecs | None = None
+        self._pending_detail: int | None = None
+        # Showing a new comparison, in steps (see _reveal_next).
+        self._reveal_steps: list[tuple[int, Callable[[], None]]] = []
+        self._reveal_timer = QTimer(self)
+        self._reveal_timer.setSingleShot(True)
+        self._reveal_timer.timeout.connect(self._reveal_next)
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(120)
+        self._refresh_timer.timeout.connect(self._on_refresh_timeout)
+        #: Outputs in another language, outputs copying the source (core.analysis.language):
+        #: checked in the background once the comparison is shown; None until then.
+        self.language: LanguageFlags | None = None
+        self._language_job = BackgroundJob(self, name="matchlight-language")
+        self._language_job.finished.connect(self._on_language_checked)
+        self._language_timer = QTimer(self)
+        self._language_timer.setSingleShot(True)
+        self._language_timer.setInterval(LANGUAGE_CHECK_MS)
+        self._language_timer.timeout.connect(self._check_language)
+        scoring.scoring_started.connect(self._on_scoring_started)
+        scoring.progress_changed.connect(self._on_progress_changed)
+        scoring.chunk_ready.connect(self._on_chunk_ready)
+        scoring.scoring_finished.connect(self._on_scoring_finished)
+        scoring.scoring_cancelled.connect(self._on_scoring_cancelled)
+        scoring.scoring_failed.connect(self._on_scoring_failed)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    @property
+    def core(self) -> ComparisonSession | None:
+        return None if self.session is None else self.session.session
+
+    @property
+    def config(self) -> ScoringConfig:
+        """The open comparison's settings (a new one starts from the defaults)."""
+        core = self.core
+        return ScoringConfig() if core is None else core.config
+
+    @property
+    def table(self) -> ScoreTable | None:
+        return None if self.session is None else self.session.table
+
+    def is_reading(self) -> bool:
+        return self._read_call is not None
+
+    def revealing(self) -> bool:
+        """Whether a comparison just set is still being shown in steps."""
+        return bool(self._reveal_steps)
+
+    def open_specs(self, specs: ComparisonSpecs) -> bool:
+        """Read the files of ``specs`` in the background, then show them and start scoring.
+
+        Returns at once (True: the read started). The window says it is reading, with a Cancel
+        button; a read already running is cancelled first. The outcome is
+        :attr:`comparison_opened`, or :attr:`open_failed` with the message also given to the
+        window's error sink (an InputError names the file, the line and the problem).
+        """
+        self.cancel_reading()
+        call = self.reader(specs)
+        call.setParent(self)
+        call.finished.connect(self._on_read_finished)
+        call.failed.connect(self._on_read_failed)
+        call.cancelled.connect(self._on_read_cancelled)
+        self._read_call = call
+        self._reading_specs = specs
+        self._show_reading(True)
+        call.start()
+        return True
+
+    @Slot()
+    def cancel_reading(self) -> None:
+        """Stop reading files (nothing is opened; the window shows what it showed before)."""
+        if self._read_call is not None:
+            self._read_call.cancel()
+
+    def reader(self, specs: ComparisonSpecs) -> BackgroundCall:
+        """A background read of ``specs`` (not started) that also prepares what showing the
+        comparison needs while the window waits anyway, rather than in the GUI thread: the text
+        search's caches, the empty score table, the facts the advice and the font check need,
+        the first screen's highlights. Its value is a :class:`Prepared`. The Open dialog reads
+        through this as well.
+        """
+        release_long_lived()
+        config = ScoringConfig()  # a new comparison starts from the defaults
+
+        def read(cancel: threading.Event) -> Prepared:
+            def check() -> None:
+                if cancel.is_set():
+                    raise ReadCancelled()
+
+            loaded = specs.load()
+            check()
+            columns = [c for c in (loaded.source, *loaded.references, *loaded.systems) if c]
+            text = loaded.corpus_text()
+            source = loaded.source.lines if loaded.source is not None else None
+            search = []
+            for column in columns:
+                check()
+                search.append(SearchColumn(column.lines).prepare())
+            check()
+            table = empty_table(text, config)
+            profile = profile_references([c.lines for c in loaded.references])
+            fonts = script_samples(c.lines for c in columns)
+            check()
+            details = compute_ahead(text, source, config, range(FIRST_SCREEN_ROWS))
+            return Prepared(loaded, text, search, table, profile, fonts, details)
+
+        return BackgroundCall(read)
+
+    def prepare_with(self, loaded: object) -> None:
+        """What a dialog's own read prepared, for the comparison it is about to show."""
+        self._prepared = loaded if isinstance(loaded, Prepared) else None
+
+    @Slot(object)
+    def _on_read_finished(self, prepared: object) -> None:
+        specs = self._end_read()
+        if not isinstance(prepared, Prepared):
+            raise TypeError(f"the reader returned {type(prepared).__name__}")
+        self._prepared = prepared
+        self.set_comparison(prepared.comparison, specs)
+
+    @Slot(object)
+    def _on_read_failed(self, error: object) -> None:
+        self._end_read()
+        if isinstance(error, InputError):
+            message = str(error)
+        else:  # a bug rather than the user's files: the details go to the log
+            log.error("reading the comparison failed", exc_info=error)  # type: ignore[arg-type]
+            message = f"Could not read the files: {error} ({type(error).__name__})"
+        self.window.report_error("Cannot open the comparison", message)
+        self.open_failed.emit(message)
+
+    @Slot()
+    def _on_read_cancelled(self) -> None:
+        self._end_read()
+        self.window.statusBar().showMessage("Reading cancelled; nothing was opened.", 6000)
+
+    def _show_reading(self, reading: bool) -> None:
+        """Say that files are being read: a page of its own while nothing is open (never the
+        "No comparison open" page), else the status bar; with a Cancel button either way."""
+        w, specs = self.window, self._reading_specs
+        if reading:
+            count = len(specs.paths) if specs is not None else 0
+            message = f"Reading {count} {'file' if count == 1 else 'files'}…"
+            if self.session is None:  # the page says it, with its own Cancel button
+                w.reading_page.set_files(specs.paths if specs is not None else ())
+                w.pages.setCurrentIndex(READING_PAGE)
+            else:
+                w.progress_label.setText(message)
+                w.progress_label.show()
+                w.cancel_button.setToolTip("Stop reading the files; nothing is opened")
+                w.cancel_button.show()
+            w.statusBar().clearMessage()
+        else:
+            if w.pages.currentIndex() == READING_PAGE:
+                w.pages.setCurrentIndex(WELCOME_PAGE if self.session is None else COMPARISON_PAGE)
+            if not self.scoring.running:
+                w.progress_label.hide()
+                w.cancel_button.hide()
+            w.cancel_button.setToolTip("Stop scoring; the rows scored so far stay")
+            w.statusBar().clearMessage()
+        self.reading_changed.emit(reading)
+
+    def _end_read(self) -> ComparisonSpecs | None:
+        call, specs = self._read_call, self._reading_specs
+        self._read_call = self._reading_specs = None
+        if call is not None:
+            call.deleteLater()
+        self._show_reading(False)
+        return specs
+
+    # -- showing -------------------------------------------------------------------------------
+
+    def set_comparison(self, comparison: Comparison, specs: ComparisonSpecs | None = None) -> None:
+        """Show ``comparison`` and start scoring it under the default settings.
+
+        The window is painted and the detail pane filled in the next turns of the event loop
+        (:meth:`_reveal_next`). If showing it fails half-way, nothing of it stays: the window
+        goes back to showing no comparison (and the error is raised).
+        """
+        w = self.window
+        # No paint until this is done: the new table is painted in a turn of its own, the
+        # detail pane and the summary in the next one.
+        w.setUpdatesEnabled(False)
+        for widget in self._revealed_last():
+            widget.setUpdatesEnabled(False)
+        # (delay in ms, step): the detail pane waits for the table's paint, which the window
+        # system schedules up to a frame (16 ms) after the update.
+        self._reveal_steps = [(1, self._reveal_window), (REVEAL_DETAIL_MS, self._reveal_detail)]
+        try:
+            self._show(comparison, specs)
+        except BaseException:
+            self.close_comparison()
+            raise
+        finally:  # whatever happened, the window is painted again
+            self._reveal_timer.start(self._reveal_steps[0][0])
+        self.comparison_opened.emit()
+
+    def _show(self, comparison: Comparison, specs: ComparisonSpecs | None) -> None:
+        w = self.window
+        w.view.save()  # the comparison shown so far keeps its arrangement
+        prepared, self._prepared = self._prepared, None
+        if prepared is not None and prepared.comparison is not comparison:
+            prepared = None
+        text = prepared.text if prepared else comparison.corpus_text()
+        source = comparison.source.lines if comparison.source is not None else None
+        columns = [c for c in (comparison.source, *comparison.references, *comparison.systems) if c]
+        self.profile = (
+            prepared.profile
+            if prepared
+            else profile_references([c.lines for c in comparison.references])
+        )
+        fonts = prepared.fonts if prepared else script_samples(c.lines for c in columns)
+        self.missing_fonts = missing_fonts(fonts, w.glyph_check)
+        w.warnings.reset()
+        self._pending_detail = None
+        config = ScoringConfig()  # settings belong to the comparison: a new one starts afresh
+        view = w.view.stored(specs)
+        table = prepared.table if prepared is not None else None
+        fits = table is not None and table.config == config
+        core = ComparisonSession(
+            text,
+            config=config,
+            source=source,
+            reference_names=reference_names(comparison),
+            comparison=comparison,
+            specs=specs,
+            search=prepared.search if prepared is not None else (),
+            table=table if fits else None,
+        )
+        old_session = self.session
+        self.session = SessionModel(core, self)
+        self.session.selection_changed.connect(self._on_selection_changed)
+        self.session.baseline_changed.connect(self._on_baseline_changed)
+        self.session.columns_changed.connect(w.summary.column_changed)
+        baseline = view.baseline_in(text.system_names) if view is not None else 0
+        if baseline:
+            core.set_baseline(baseline)
+        table = self.scoring.start(text, config, core.table, apply=self.session.apply_chunk)
+        old_model, old_proxy, old_cache = self.model, self.proxy, self.detail_cache
+        self.model = SegmentTableModel(
+            self.session, w, shown=view.shown if view is not None and view.shown else None
+        )
+        self.proxy = SegmentFilterProxy(w)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.filter_changed.connect(self.refresh_counts)
+        self.proxy.filter_error.connect(self._on_filter_error)
+        for signal in (
+            self.proxy.rowsInserted,
+            self.proxy.rowsRemoved,
+            self.proxy.modelReset,
+            self.proxy.layoutChanged,
+        ):
+            signal.connect(self.schedule_refresh)
+        table_view = w.table_view
+        with w.view.restoring():
+            table_view.setModel(self.proxy)
+            table_view.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
+            table_view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
+            w.columns.size_columns()
+            w.columns.apply_state(view)
+        self.detail_cache = DetailCache(
+            text,
+            source,
+            config,
+            parent=w,
+            ready=prepared.details if fits and prepared is not None else None,
+        )
+        self.detail_cache.detail_ready.connect(self._on_detail_ready)
+        w.view.rebuild_highlight_actions()
+        if self.delegate is None:
+            self.delegate = HighlightDelegate(self.detail_cache, table_view)
+            self.delegate.set_mode(w.highlight_mode)
+            self.delegate.modes_changed.connect(w.view.rebuild_highlight_actions)
+            table_view.setItemDelegate(self.delegate)
+        else:
+            self.delegate.set_cache(self.detail_cache)
+        self.delegate.set_reference_system(None)
+        self.delegate.set_baseline(core.baseline)
+        if old_cache is not None:
+            old_cache.shutdown()
+        if old_session is not None:
+            old_session.close()
+        for obj in (old_proxy, old_model, old_cache, old_session):
+            if obj is not None:
+                obj.deleteLater()
+        pane = w.detail_pane
+        pane.set_config(config)
+        pane.set_reference_names(core.reference_names)
+        pane.set_reference_system(None)
+        pane.set_baseline(core.baseline)
+        pane.show_row(None)
+        if view is not None and view.mode in w.highlight_actions:
+            w.view.set_mode(view.mode)
+        w.filter_bar.set_proxy(
+            self.proxy,
+            text_columns=w.columns.text_columns(),
+            systems=text.system_names,
+            metrics=table.columns,
+        )
+        w.summary.set_table(table)
+        self._set_language(None)  # the check of the comparison shown before is stale
+        w.comparison_docks.set_session(self.session)
+        w.set_systems(text.system_names, core.baseline)
+        w.pages.setCurrentIndex(COMPARISON_PAGE)
+        w.setWindowTitle(f"{comparison_name(specs, comparison)} — {w.APP_NAME}")
+        if specs is not None:
+            w.recent.remember(specs)
+        if view is not None:
+            core.set_layout(**view.to_dict())
+        w.warnings.update()
+        w.update_actions()
+        self.refresh_counts()
+        if self.proxy.rowCount():
+            table_view.setCurrentIndex(self.proxy.index(0, 0))
+        table_view.setFocus()
+        settle_long_lived()
+
+    def close_comparison(self) -> None:
+        """Show no comparison: after a comparison could not be shown in full, nothing of it
+        (or of the one before) may stay, or the next one's figures would sit next to stale
+        parts. Every step is tried; a step that fails is logged, not raised (the failure that
+        brought us here is already on its way to the user)."""
+        w = self.window
+
+        def attempt(step: Callable[[], object]) -> None:
+            try:
+                step()
+            except Exception:
+                log.exception("could not clear part of the window")
+
+        attempt(self.scoring.cancel)
+        self._refresh_timer.stop()
+        attempt(w.view.stop)
+        session, model, proxy, cache = self.session, self.model, self.proxy, self.detail_cache
+        self.session = None
+        self.model = self.proxy = None
+        self.detail_cache = None
+        self.profile = None
+        self.missing_fonts = []
+        self._prepared = None
+        self._pending_detail = None
+        attempt(lambda: w.table_view.setModel(None))
+        delegate, self.delegate = self.delegate, None  # it holds the old detail cache
+        if delegate is not None:
+            attempt(lambda: w.table_view.setItemDelegate(QStyledItemDelegate(w.table_view)))
+            delegate.deleteLater()
+        attempt(lambda: w.filter_bar.set_proxy(None, text_columns=(), systems=(), metrics=()))
+        attempt(lambda: w.summary.set_table(None))
+        attempt(lambda: self._set_language(None))
+        attempt(lambda: w.detail_pane.show_row(None))
+        attempt(w.warnings.clear)
+        if cache is not None:
+            attempt(cache.shutdown)
+        if session is not None:
+            attempt(session.close)
+        for obj in (proxy, model, cache, session):
+            if obj is not None:
+                obj.deleteLater()
+        w.pages.setCurrentIndex(WELCOME_PAGE)
+        w.setWindowTitle(w.APP_NAME)
+        attempt(w.update_actions)
+
+    @Slot()
+    def _reveal_next(self) -> None:
+        """Take the next step of showing a new comparison; each step gets a turn of its own.
+
+        Setting up the models, the first paint of the table (a document per visible cell) and
+        filling the detail pane each take tens of milliseconds on a big comparison; done in one
+        go, they would keep the event loop from handling input. A timer between the steps lets
+        the events waiting meanwhile through.
+        """
+        if self._reveal_steps:
+            self._reveal_steps.pop(0)[1]()
+        if self._reveal_steps:
+            self._reveal_timer.start(self._reveal_steps[0][0])
+
+    def _revealed_last(self) -> tuple[QWidget, ...]:
+        return (self.window.detail_pane, self.window.summary)
+
+    def _reveal_window(self) -> None:
+        self.window.setUpdatesEnabled(True)  # all but what _revealed_last names
+
+    def _reveal_detail(self) -> None:
+        self.show_current_detail()
+        for widget in self._revealed_last():
+            widget.setUpdatesEnabled(True)
+        self._language_timer.start()
+
+    # -- the language check --------------------------------------------------------------------
+
+    @Slot()
+    def _check_language(self) -> None:
+        """Flag outputs in another language and outputs copying the source, in a worker thread
+        (reading py3langid's model takes seconds the first time)."""
+        core = self.core
+        if core is None:
+            return
+        text, source = core.text, core.source
+
+        def work(cancelled: Callable[[], bool], progress: Callable[[float], None]) -> object:
+            return language_flags(text, source, cancelled=cancelled, progress=progress)
+
+        self._language_job.start(work)
+
+    def _set_language(self, flags: LanguageFlags | None) -> None:
+        if flags is None:  # a run still going, or about to start, is for the one before
+            self._language_timer.stop()
+            self._language_job.cancel()
+        self.language = flags
+        self.window.filter_bar.set_language_flags(flags)
+        self.window.summary.set_language_flags(flags)
+
+    @Slot(object)
+    def _on_language_checked(self, flags: object) -> None:
+        core = self.core
+        if not isinstance(flags, LanguageFlags) or core is None:
+            return
+        if flags.systems == core.system_names and flags.n_segments == core.n_segments:
+            self._set_language(flags)
+
+    # -- scoring -------------------------------------------------------------------------------
+
+    def apply_config(self, config: ScoringConfig) -> None:
+        """Rescore the open comparison with ``config`` (it belongs to this comparison)."""
+        session, w = self.session, self.window
+        if session is None or config == session.config:
+            return
+        table = session.session.set_config(config)
+        w.view.rebuild_highlight_actions()
+        self.scoring.start(session.session.text, config, table, apply=session.apply_chunk)
+        if self.detail_cache is not None:
+            self.detail_cache.set_config(config)
+        w.detail_pane.set_config(config)
+        w.summary.set_table(table)
+        self.refresh_counts()
+        w.filter_bar.set_metrics(table.columns)
+        w.warnings.update()
+        w.update_actions()
+        self.show_current_detail()
+
+    def resume_scoring(self) -> None:
+        """Score the rows left unscored when scoring was cancelled, into the same table.
+
+        Scoring restarts at the first unscored row; rows after it that were already scored
+        are scored again, to the same values (a row stored twice counts once).
+        """
+        session = self.session
+        if session is None or self.scoring.running:
+            return
+        table, text = session.table, session.session.text
+        missing = np.flatnonzero(~table.done)
+        if not len(missing):
+            return
+        first = int(missing[0])
+        rest = CorpusText(
+            references=tuple(r[first:] for r in text.references),
+            systems=tuple(s[first:] for s in text.systems),
+            system_names=text.system_names,
+        )
+
+        def apply(chunk: ScoreChunk) -> None:
+            session.apply_chunk(replace(chunk, start=chunk.start + first, stop=chunk.stop + first))
+
+        self.window.resume_button.hide()
+        self.scoring.start(rest, session.config, apply=apply)
+
+    @Slot()
+    def _on_scoring_started(self) -> None:
+        self.window.show_progress(self.table, started=True)
+        self.window.update_actions()
+
+    @Slot(int, int)
+    def _on_progress_changed(self, _done: int, _total: int) -> None:
+        self.window.show_progress(self.table)  # the whole comparison's count (also resuming)
+
+    @Slot(int, int)
+    def _on_chunk_ready(self, _start: int, _stop: int) -> None:
+        self.schedule_refresh()
+        proxy = self.proxy
+        nothing_current = self._pending_detail is None and self.window.current_segment() is None
+        if nothing_current and proxy is not None and proxy.rowCount():
+            self.window.table_view.setCurrentIndex(proxy.index(0, 0))
+
+    def _scoring_done(self, message: str) -> None:
+        self.window.end_progress(message, reading=self._read_call is not None)
+        self._refresh_timer.stop()
+        if self.session is not None:
+            self.session.refresh_now()
+        self._on_refresh_timeout()
+        self.window.summary.refresh()
+        self.window.update_actions()
+
+    @Slot()
+    def _on_scoring_finished(self) -> None:
+        table = self.table
+        n = table.n_segments if table is not None else 0
+        self._scoring_done(f"Scored {n:,} {'row' if n == 1 else 'rows'}.")
+
+    @Slot()
+    def _on_scoring_cancelled(self) -> None:
+        table = self.table
+        done = table.n_done if table is not None else 0
+        total = table.n_segments if table is not None else 0
+        self._scoring_done(
+            f"Scoring cancelled: {done:,} of {total:,} rows scored. Export writes those rows; "
+            "Resume scoring scores the rest."
+        )
+
+    @Slot(str)
+    def _on_scoring_failed(self, message: str) -> None:
+        self._scoring_done("Scoring failed.")
+        self.window.report_error("Scoring failed", message)
+
+    # -- rows, counts and the detail pane ------------------------------------------------------
+
+    @Slot()
+    def schedule_refresh(self) -> None:
+        if not self._refresh_timer.isActive():
+            self._refresh_timer.start()
+
+    @Slot()
+    def _on_refresh_timeout(self) -> None:
+        self.refresh_counts()
+        self.window.warnings.update()
+
+    @Slot()
+    def refresh_counts(self) -> None:
+        """The filter bar's "n of N rows" and the summary's figures over the selected rows."""
+        w = self.window
+        if self.proxy is None or self.model is None:
+            return
+        w.filter_bar.set_total(self.proxy.rowCount(), self.model.rowCount())
+        core = self.core
+        if core is None or not core.is_filtered():
+            w.summary.set_filtered_rows(None)
+        else:
+            w.summary.set_filtered_rows(core.selected_rows())
+        self._forget_hidden_detail()
+
+    @Slot(bool)
+    def _on_selection_changed(self, _rows_changed: bool) -> None:
+        self.schedule_refresh()
+
+    @Slot(int)
+    def _on_baseline_changed(self, system: int) -> None:
+        """The baseline changed (the toolbar, or a reopened session): the gain and loss marks
+        against it follow."""
+        if self.delegate is not None:
+            self.delegate.set_baseline(system)
+        self.window.detail_pane.set_baseline(system)
+
+    @Slot(str)
+    def _on_filter_error(self, message: str) -> None:
+        self.window.statusBar().showMessage(message, 8000)
+
+    @Slot(object, object)
+    def _on_current_row_changed(self, current: Any, _previous: Any) -> None:
+        if current.isValid():
+            self.show_current_detail()
+
+    @Slot(int)
+    def _on_detail_ready(self, segment: int) -> None:
+        if segment == self._pending_detail and self.detail_cache is not None:
+            detail = self.detail_cache.get(segment)
+            if detail is not None:
+                self._pending_detail = None
+                self.window.detail_pane.show_row(detail)
+
+    def show_current_detail(self) -> None:
+        segment = self.window.current_segment()
+        if segment is None or self.detail_cache is None:
+            return
+        if any(step == self._reveal_detail for _, step in self._reveal_steps):
+            return  # a step of showing a new comparison does it
+        detail = self.detail_cache.get(segment)
+        if detail is None:
+            self._pending_detail = segment
+        else:
+            self._pending_detail = None
+            self.window.detail_pane.show_row(detail)
+
+    def _forget_hidden_detail(self) -> None:
+        """The detail pane shows no row the filter hides while nothing is selected."""
+        pane = self.window.detail_pane
+        shown, proxy = pane.detail(), self.proxy
+        if shown is None or proxy is None or self.window.current_segment() is not None:
+            return
+        if proxy.proxy_row(shown.segment) < 0:
+            self._pending_detail = None
+            pane.show_row(None)
+
+    def shutdown(self) -> None:
+        """The window closes: stop reading and scoring; nothing waits for the read's thread."""
+        self.cancel_reading()
+        self._language_job.shutdown()
+        self.scoring.shutdown()
+        if self.detail_cache is not None:
+            self.detail_cache.shutdown()
+        gc.unfreeze()  # what settle_long_lived() held back is collectable again

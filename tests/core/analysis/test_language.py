@@ -1,0 +1,288 @@
+"""matchlight.core.analysis.language on the shared real data and on systems made from it.
+
+Real systems are checked against an independent reading of the same files (a Chinese output
+with no Han character and twenty letters is untranslated), constructed systems against what
+they were made of: the source copied as a system, another pair's lines as output.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+import regex
+
+from matchlight.core.analysis import language
+from matchlight.core.analysis.language import (
+    EXPECT_LINES,
+    MIN_LETTERS,
+    expect_language,
+    flag_rows,
+    language_flags,
+)
+from matchlight.core.text.corpus import CorpusText
+from tests.conftest import SHARED_DATA
+from tests.kit import data_lines, needs
+
+EN_ZH = SHARED_DATA / "wmt22-en-zh"
+EN_KO = SHARED_DATA / "flores-en-ko-opusmt"
+SK_EN = SHARED_DATA / "compare-mt-ted-sk-en"
+DE_EN = SHARED_DATA / "wmt22-de-en"
+
+
+def letters(line: str, script: str = "L") -> int:
+    return len(regex.findall(rf"\p{{{script}}}", line))
+
+
+def cycled(lines: list[str], n: int) -> list[str]:
+    return [lines[i % len(lines)] for i in range(n)]
+
+
+@cache
+def comparison(folder: Path, other: Path | None = None) -> tuple[CorpusText, list[str]]:
+    """The real systems of ``folder``, then its source as a system ("copy"), then ``other``'s
+    lines (cycled to the length) as a system ("other"); and the source."""
+    refs = data_lines(folder / "ref.txt")
+    source = data_lines(folder / "src.txt")
+    paths = sorted(folder.glob("sys.*.txt"))
+    systems = [data_lines(p) for p in paths]
+    names = [p.stem.removeprefix("sys.") for p in paths]
+    systems.append(source)
+    names.append("copy")
+    if other is not None:
+        systems.append(cycled(data_lines(other), len(refs)))
+        names.append("other")
+    text = CorpusText((tuple(refs),), tuple(map(tuple, systems)), tuple(names))
+    return text, source
+
+
+@cache
+def flags_of(folder: Path, other: Path | None = None) -> language.LanguageFlags:
+    text, source = comparison(folder, other)
+    flags = language_flags(text, source)
+    assert flags is not None
+    return flags
+
+
+def system(flags: language.LanguageFlags, name: str) -> int:
+    return flags.systems.index(name)
+
+
+# -- real data -----------------------------------------------------------------------------------
+
+
+@needs(EN_ZH)
+def test_wmt22_en_zh_flags_exactly_the_untranslated_outputs_of_the_real_systems() -> None:
+    flags = flags_of(EN_ZH, DE_EN / "ref.txt")
+    text, source = comparison(EN_ZH, DE_EN / "ref.txt")
+    assert flags.expectation is not None and flags.expectation.language == "zh"
+    real = [s for s, name in enumerate(flags.systems) if name not in ("copy", "other")]
+    # The independent reading: an output with no Han character and at least twenty letters.
+    untranslated = {
+        (s, i)
+        for s in real
+        for i, line in enumerate(text.systems[s])
+        if letters(line, "Han") == 0 and letters(line) >= MIN_LETTERS
+    }
+    assert untranslated == {
+        (system(flags, "HuaweiTSC"), 883),
+        (system(flags, "Online-B"), 1238),
+    }
+    wrong = {(s, int(i)) for s in real for i in np.flatnonzero(flags.wrong_language[s])}
+    copies = {(s, int(i)) for s in real for i in np.flatnonzero(flags.copies_source[s])}
+    assert wrong == untranslated
+    # Both are the English source, word for word.
+    assert copies == untranslated
+    assert all(text.systems[s][i] == source[i] for s, i in copies)
+
+
+@needs(EN_ZH)
+@needs(DE_EN)
+def test_wmt22_en_zh_constructed_systems_are_caught() -> None:
+    flags = flags_of(EN_ZH, DE_EN / "ref.txt")
+    text, source = comparison(EN_ZH, DE_EN / "ref.txt")
+    n = flags.n_segments
+    copy, other = system(flags, "copy"), system(flags, "other")
+    # English output for Chinese references: every line long enough to tell is caught.
+    long_enough = np.array([letters(line) >= MIN_LETTERS for line in text.systems[other]])
+    assert np.array_equal(flags.wrong_language[other], long_enough)
+    assert long_enough.sum() > 0.9 * n
+    assert not flags.copies_source[other].any()
+    # The source as a system: nearly every row copies it, and none copied is short.
+    caught = flags.copies_source[copy]
+    assert caught.sum() > 0.95 * n
+    assert all(letters(source[i]) >= 10 for i in np.flatnonzero(caught))
+    assert flags.wrong_language[copy].sum() > 0.9 * n
+
+
+@needs(EN_KO)
+@needs(EN_ZH)
+def test_flores_en_ko_real_systems_clean_copy_and_chinese_caught() -> None:
+    flags = flags_of(EN_KO, EN_ZH / "ref.txt")
+    text, _source = comparison(EN_KO, EN_ZH / "ref.txt")
+    assert flags.expectation is not None and flags.expectation.language == "ko"
+    assert flags.expectation.scripts == frozenset({"HANGUL"})
+    for name in ("opusmt-big", "opusmt-bt"):
+        s = system(flags, name)
+        assert not flags.wrong_language[s].any() and not flags.copies_source[s].any()
+    copy = system(flags, "copy")
+    # FLORES sources are whole sentences: every one copied is caught, as both flags.
+    assert flags.copies_source[copy].all() and flags.wrong_language[copy].all()
+    other = system(flags, "other")
+    chinese = text.systems[other]
+    wrong = flags.wrong_language[other]
+    # A Chinese line of ten Han characters or more is told; under ten letters, never.
+    assert all(wrong[i] for i, line in enumerate(chinese) if letters(line, "Han") >= 10)
+    assert not any(wrong[i] for i, line in enumerate(chinese) if letters(line) < 10)
+    assert flags.counts() == [(0, 0), (0, 0), (1012, 1012), (int(wrong.sum()), 0)]
+
+
+@needs(SK_EN)
+@needs(DE_EN)
+def test_same_script_german_for_english_is_caught_without_touching_real_systems() -> None:
+    flags = flags_of(SK_EN, DE_EN / "src.txt")
+    assert flags.expectation is not None and flags.expectation.language == "en"
+    for name in ("nmt", "pbmt"):
+        s = system(flags, name)
+        assert not flags.wrong_language[s].any() and not flags.copies_source[s].any()
+    n = flags.n_segments
+    other, copy = system(flags, "other"), system(flags, "copy")
+    assert flags.wrong_language[other].sum() > 0.8 * n
+    assert flags.copies_source[copy].sum() > 0.9 * n
+    assert (
+        flags.rows("copies_source").tolist() == np.flatnonzero(flags.copies_source[copy]).tolist()
+    )
+
+
+@needs(EN_ZH)
+def test_flags_of_a_slice_are_the_slice_of_the_flags() -> None:
+    """What a streaming caller gets chunk by chunk is what the whole comparison gets."""
+    text, source = comparison(EN_ZH, DE_EN / "ref.txt")
+    whole = flags_of(EN_ZH, DE_EN / "ref.txt")
+    expectation = expect_language(text.references)
+    assert expectation == whole.expectation
+    # The expectation reads the first EXPECT_LINES lines: the rest of the file changes nothing.
+    assert expect_language([r[:EXPECT_LINES] for r in text.references]) == expectation
+    for start, stop in ((0, 97), (97, 300), (1230, 1240), (2000, len(text))):
+        part = flag_rows(
+            expectation,
+            references=[r[start:stop] for r in text.references],
+            systems=[s[start:stop] for s in text.systems],
+            source=source[start:stop],
+        )
+        assert np.array_equal(part.wrong_language, whole.wrong_language[:, start:stop])
+        assert np.array_equal(part.copies_source, whole.copies_source[:, start:stop])
+
+
+# -- the rules, line by line ---------------------------------------------------------------------
+
+
+@cache
+def chinese() -> language.Expectation:
+    found = expect_language([data_lines(EN_ZH / "ref.txt")])
+    assert found is not None
+    return found
+
+
+def one_row(output: str, *, reference: str, source: str | None) -> tuple[bool, bool]:
+    flags = flag_rows(
+        chinese(),
+        references=[[reference]],
+        systems=[[output]],
+        source=None if source is None else [source],
+    )
+    return bool(flags.wrong_language[0, 0]), bool(flags.copies_source[0, 0])
+
+
+@needs(EN_ZH)
+@pytest.mark.parametrize(
+    "line",
+    [
+        "12.",
+        "3,500 USD",
+        "https://www.example.com/orders/12345?lang=en",
+        "Donald Trump",
+        "Dalhousie University, Halifax",
+        "OK, thanks!",
+    ],
+)
+def test_numbers_urls_names_and_short_lines_are_neither_copies_nor_another_language(
+    line: str,
+) -> None:
+    assert one_row(line, reference="这是一个很长的参考句子，用来说明情况。", source=line) == (
+        False,
+        False,
+    )
+
+
+@needs(EN_ZH)
+def test_a_copy_survives_case_punctuation_and_spacing() -> None:
+    source = "Please check the delivery status of your order in the app."
+    output = "please check the delivery status of your order in the app"
+    assert one_row(output, reference="请在应用程序中查看订单的配送状态。", source=source) == (
+        True,
+        True,
+    )
+    # Chinese output is neither.
+    assert one_row(
+        "请在应用程序中查看订单的配送状态。", reference="请查看订单状态。", source=source
+    ) == (False, False)
+
+
+@needs(EN_ZH)
+def test_a_row_whose_reference_keeps_the_source_flags_nothing() -> None:
+    source = "The Shuttlebays of the Enterprise-D and the Warp Core Breach Sequence"
+    assert one_row(source, reference=source, source=source) == (False, False)
+
+
+def test_references_without_enough_text_flag_no_language() -> None:
+    assert expect_language([["1.", "2.", "OK"]]) is None
+    flags = flag_rows(
+        None,
+        references=[["你好"]],
+        systems=[["This output is plainly English and long enough to tell."]],
+        source=None,
+    )
+    assert not flags.wrong_language.any() and not flags.copies_source.any()
+
+
+@needs(EN_ZH)
+def test_cancel_and_progress() -> None:
+    text, source = comparison(EN_ZH, DE_EN / "ref.txt")
+    seen: list[float] = []
+    assert language_flags(text, source, cancelled=lambda: bool(seen), progress=seen.append) is None
+    assert len(seen) == 1 and 0 < seen[0] < 1
+    small = CorpusText(
+        tuple(r[:600] for r in text.references),
+        tuple(s[:600] for s in text.systems),
+        text.system_names,
+    )
+    seen.clear()
+    assert language_flags(small, source[:600], progress=seen.append) is not None
+    assert seen[-1] == 1.0 and seen == sorted(seen)
+    with pytest.raises(ValueError, match="the source has 3 lines"):
+        language_flags(small, ["a", "b", "c"])
+
+
+def test_the_model_ships_in_the_wheel_and_needs_no_network() -> None:
+    """Identification works with every socket refused: nothing is fetched at run time."""
+    script = (
+        "import socket\n"
+        "def refuse(*a, **k):\n"
+        "    raise OSError('no network in this test')\n"
+        "socket.socket = refuse\n"
+        "socket.create_connection = refuse\n"
+        "socket.getaddrinfo = refuse\n"
+        "from matchlight.core.analysis.language import expect_language\n"
+        "lines = ['Das ist ein ganz normaler deutscher Satz über das Wetter heute.'] * 20\n"
+        "print(expect_language([lines]).language)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "de"
