@@ -4,6 +4,8 @@ and against the Rust ports (bleuscore + rouge-score-rs) writing the same CSV, in
     python tests/benchmarks/bench_cli.py [--repeat 3] [--systems 3] [--runs 5] [--workers 0]
     python tests/benchmarks/bench_cli.py --rows 1000000 --systems 2 --runs 1 --only matchlight \\
         --compare          # the 1M x 2 case: score and compare, time and peak memory
+    ... --no-language-check   # matchlight score without its language check
+    ... --source              # with the source (--src): the check also looks for copies
 
 The corpus is ../shared/data/wmt22-de-en: ``ref.txt`` and the first ``--systems`` system
 outputs, each repeated ``--repeat`` times (default: 3 x 1,984 lines x 3 systems = 17,856 pairs),
@@ -180,9 +182,10 @@ def run_measured(command: list[str]) -> dict[str, float]:
 
 def make_corpus(
     folder: Path, *, systems: int, repeat: int, rows: int | None
-) -> tuple[str, list[str]]:
-    """``ref.txt`` and ``systems`` outputs of wmt22-de-en in ``folder``, repeated."""
-    sources = [DE_EN / "ref.txt", *sorted(DE_EN.glob("sys.*.txt"))[:systems]]
+) -> tuple[str, list[str], str]:
+    """``ref.txt``, ``systems`` outputs and ``src.txt`` of wmt22-de-en in ``folder``,
+    repeated."""
+    sources = [DE_EN / "ref.txt", *sorted(DE_EN.glob("sys.*.txt"))[:systems], DE_EN / "src.txt"]
     paths = []
     for source in sources:
         lines = read_lines(source)
@@ -191,7 +194,7 @@ def make_corpus(
         target = folder / source.name
         target.write_text("\n".join(body) + "\n", encoding="utf-8")
         paths.append(str(target))
-    return paths[0], paths[1:]
+    return paths[0], paths[1:-1], paths[-1]
 
 
 def main() -> None:
@@ -205,6 +208,16 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true", help="also time matchlight compare")
     parser.add_argument("--engine", default="local", help="matchlight's --engine")
     parser.add_argument("--keep", metavar="DIR", help="write the corpus and CSVs here, and keep")
+    parser.add_argument(
+        "--no-language-check",
+        action="store_true",
+        help="pass --no-language-check to matchlight score (the check runs by default)",
+    )
+    parser.add_argument(
+        "--source",
+        action="store_true",
+        help="give matchlight the source too (--src): the language check also looks for copies",
+    )
     parser.add_argument("--baseline", choices=["reference", "rust"], help=argparse.SUPPRESS)
     parser.add_argument("--ref", help=argparse.SUPPRESS)
     parser.add_argument("--hyp", action="append", help=argparse.SUPPRESS)
@@ -217,15 +230,20 @@ def main() -> None:
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-cli-"))
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        ref, hyps = make_corpus(folder, systems=args.systems, repeat=args.repeat, rows=args.rows)
+        ref, hyps, src = make_corpus(
+            folder, systems=args.systems, repeat=args.repeat, rows=args.rows
+        )
         pairs = len(read_lines(ref)) * len(hyps)
         size = sum(os.path.getsize(p) for p in (ref, *hyps)) / 2**20
         script = Path(sys.executable).with_name("matchlight")
         inputs = ["--ref", ref, *(a for h in hyps for a in ("--hyp", h))]
+        if args.source:
+            inputs += ["--src", src]
+        checks = ["--no-language-check"] if args.no_language_check else []
         commands = {
             "matchlight": [
                 str(script), "score", *inputs, "--csv", str(folder / "matchlight.csv"), "-q",
-                "--workers", args.workers, "--engine", args.engine,
+                "--workers", args.workers, "--engine", args.engine, *checks,
             ],
             "reference": [
                 sys.executable, __file__, "--baseline", "reference", "--ref", ref,
