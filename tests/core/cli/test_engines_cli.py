@@ -1,6 +1,7 @@
 """``matchlight score --engine dask|ray`` on a local cluster writes the local engine's files,
 byte for byte, however many tasks the rows are cut into (a cluster starts in seconds: one run
-each)."""
+each); the JSON's counts of the checks made beside the scores (the language check, with the
+source) come from the cluster's workers too."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ OUTPUTS = ("csv", "jsonl", "json")
 
 def _score(folder: Path, *options: str) -> dict[str, bytes]:
     folder.mkdir()
-    args = [a for r in REFS for a in ("--ref", str(r))]
+    args = ["--src", str(SAMPLE / "src.de.txt")]
+    args += [a for r in REFS for a in ("--ref", str(r))]
     args += [a for s in SYSTEMS for a in ("--hyp", str(s))]
     args += ["--metrics", "bleu,chrf,rouge", "--quiet"]
     args += [a for fmt in OUTPUTS for a in (f"--{fmt}", str(folder / f"s.{fmt}"))]
@@ -33,3 +35,4 @@ def test_a_local_cluster_writes_the_local_engines_files(tmp_path: Path, engine: 
     # 160 rows in tasks of 7: 23 tasks, scored by two workers in whatever order they finish.
     cluster = _score(tmp_path / engine, "--engine", engine, "--workers", "2", "--task-rows", "7")
     assert cluster == local
+    assert b'"reference_language": "en"' in local["json"] and b'"copies_source": 0' in local["json"]
