@@ -37,6 +37,8 @@ __all__ = [
     "ReferenceBreakdown",
     "ReferenceCloseness",
     "audit_references",
+    "counted_leaks",
+    "identical_counts",
     "leak_messages",
     "normalise_whitespace",
     "reference_leaks",
@@ -119,6 +121,18 @@ def _identical_counts(norm_refs: Sequence[list[str]], norm_sys: Sequence[list[st
     return np.array(
         [[sum(map(str.__eq__, ref, out)) for out in norm_sys] for ref in norm_refs], np.int64
     ).reshape(len(norm_refs), len(norm_sys))
+
+
+def identical_counts(
+    references: Sequence[Sequence[str]], systems: Sequence[Sequence[str]]
+) -> IntArray:
+    """``identical[r, s]``: the rows where reference ``r`` and system ``s`` are the same line
+    after whitespace normalisation. The counts add up over slices of rows, so a streaming
+    caller sums them chunk by chunk and hands the sum to :func:`counted_leaks`."""
+    return _identical_counts(
+        [_normalised(column, None) for column in references],
+        [_normalised(column, None) for column in systems],
+    )
 
 
 def identical_counts_in_steps(
@@ -204,6 +218,61 @@ def _excess(count: int, baseline: float, n_rows: int, share: float, ratio: float
     return count - baseline >= share * n_rows and count >= ratio * baseline
 
 
+def _closeness(
+    counts: IntArray,
+    identical_base: FloatArray,
+    n_rows: int,
+    *,
+    reference_names: Sequence[str],
+    system_names: Sequence[str],
+    near: IntArray | None,
+    near_base: FloatArray | None,
+    mean_sim: FloatArray | None,
+    near_threshold: float,
+    min_excess_share: float,
+    min_ratio: float,
+) -> list[ReferenceCloseness]:
+    """Every (reference, system) pair of :func:`audit_references`, judged from its counts."""
+    pairs: list[ReferenceCloseness] = []
+    for r, ref_name in enumerate(reference_names):
+        for s, sys_name in enumerate(system_names):
+            count = int(counts[r, s])
+            base = float(identical_base[r, s])
+            reasons: list[str] = []
+            if _excess(count, base, n_rows, min_excess_share, min_ratio):
+                reasons.append(
+                    f"{count} of {n_rows} lines identical to {sys_name}, other systems "
+                    f"{base:g} (median)"
+                )
+            near_count: int | None = None
+            near_baseline: float | None = None
+            mean: float | None = None
+            if near is not None and near_base is not None and mean_sim is not None:
+                near_count = int(near[r, s])
+                near_baseline = float(near_base[r, s])
+                mean = float(mean_sim[r, s])
+                if _excess(near_count, near_baseline, n_rows, min_excess_share, min_ratio):
+                    reasons.append(
+                        f"{near_count} of {n_rows} lines at least {near_threshold:g} similar "
+                        f"to {sys_name}, other systems {near_baseline:g} (median)"
+                    )
+            pairs.append(
+                ReferenceCloseness(
+                    reference=ref_name,
+                    system=sys_name,
+                    n_rows=n_rows,
+                    identical=count,
+                    identical_baseline=base,
+                    near=near_count,
+                    near_baseline=near_baseline,
+                    mean_similarity=mean,
+                    flagged=bool(reasons),
+                    reason="; ".join(reasons),
+                )
+            )
+    return pairs
+
+
 def audit_references(
     *,
     references: Sequence[Sequence[str]],
@@ -266,43 +335,19 @@ def audit_references(
         with np.errstate(invalid="ignore"):
             mean_sim = sim.mean(axis=2) if n_rows else np.full(near.shape, np.nan)
 
-    pairs: list[ReferenceCloseness] = []
-    for r, ref_name in enumerate(reference_names):
-        for s, sys_name in enumerate(system_names):
-            count = int(counts[r, s])
-            base = float(identical_base[r, s])
-            reasons: list[str] = []
-            if _excess(count, base, n_rows, min_excess_share, min_ratio):
-                reasons.append(
-                    f"{count} of {n_rows} lines identical to {sys_name}, other systems "
-                    f"{base:g} (median)"
-                )
-            near_count: int | None = None
-            near_baseline: float | None = None
-            mean: float | None = None
-            if near is not None and near_base is not None and mean_sim is not None:
-                near_count = int(near[r, s])
-                near_baseline = float(near_base[r, s])
-                mean = float(mean_sim[r, s])
-                if _excess(near_count, near_baseline, n_rows, min_excess_share, min_ratio):
-                    reasons.append(
-                        f"{near_count} of {n_rows} lines at least {near_threshold:g} similar "
-                        f"to {sys_name}, other systems {near_baseline:g} (median)"
-                    )
-            pairs.append(
-                ReferenceCloseness(
-                    reference=ref_name,
-                    system=sys_name,
-                    n_rows=n_rows,
-                    identical=count,
-                    identical_baseline=base,
-                    near=near_count,
-                    near_baseline=near_baseline,
-                    mean_similarity=mean,
-                    flagged=bool(reasons),
-                    reason="; ".join(reasons),
-                )
-            )
+    pairs = _closeness(
+        counts,
+        identical_base,
+        n_rows,
+        reference_names=reference_names,
+        system_names=system_names,
+        near=near,
+        near_base=near_base,
+        mean_sim=mean_sim,
+        near_threshold=near_threshold,
+        min_excess_share=min_excess_share,
+        min_ratio=min_ratio,
+    )
     return ReferenceAudit(tuple(pairs), min_excess_share, min_ratio, near_threshold)
 
 
@@ -337,3 +382,37 @@ def reference_leaks(
             rows=rows,
         )
     )
+
+
+def counted_leaks(
+    *,
+    identical: npt.ArrayLike,
+    n_rows: int,
+    reference_names: Sequence[str],
+    system_names: Sequence[str],
+) -> tuple[str, ...]:
+    """:func:`reference_leaks` from identical-line counts ``(R, S)`` over ``n_rows`` rows,
+    summed elsewhere (:func:`identical_counts` chunk by chunk): the same sentences, without
+    holding the texts."""
+    counts = np.asarray(identical, np.int64)
+    if counts.shape != (len(reference_names), len(system_names)):
+        raise ValueError(
+            f"identical must have shape {(len(reference_names), len(system_names))}, "
+            f"got {counts.shape}"
+        )
+    if len(system_names) < 2:
+        return ()
+    pairs = _closeness(
+        counts,
+        _baselines(counts),
+        n_rows,
+        reference_names=reference_names,
+        system_names=system_names,
+        near=None,
+        near_base=None,
+        mean_sim=None,
+        near_threshold=NEAR_THRESHOLD,
+        min_excess_share=MIN_EXCESS_SHARE,
+        min_ratio=MIN_RATIO,
+    )
+    return leak_messages(ReferenceAudit(tuple(pairs), MIN_EXCESS_SHARE, MIN_RATIO, NEAR_THRESHOLD))

@@ -349,27 +349,27 @@ def _draw_indices(rng: np.random.Generator, rows: int, n: int) -> AnyArray:
     return rng.choice(n, size=(rows, n), replace=True)
 
 
-def _bootstrap_sums(
+def _bootstrap_blocks(
     rng: np.random.Generator,
     stacked: AnyArray,
     n_samples: int,
     integer: bool,
     ticker: _Progress,
-) -> AnyArray:
-    """The column sums of every bootstrap resample of ``stacked`` ``(n, W)``: float32 sums
-    equal to sacreBLEU's for integer statistics, float64 sums otherwise."""
+) -> Iterator[tuple[int, int, AnyArray]]:
+    """The column sums of every bootstrap resample of ``stacked`` ``(n, W)``, a block of
+    resamples at a time (``start``, ``stop``, sums): float32 sums equal to sacreBLEU's for
+    integer statistics, float64 sums otherwise."""
     n, width = stacked.shape
     block = _bootstrap_block_rows(n)
     if not integer:
         pieces = _Pieces.of(stacked.astype(np.float64))
         counts = np.zeros((block, pieces.padded), dtype=np.float64)
-        out: AnyArray = np.empty((n_samples, width), dtype=np.float64)
         for start, stop in _blocks(n_samples, block):
             idx = _draw_indices(rng, stop - start, n)
             _fill_counts(counts, idx, n)
-            out[start:stop] = pieces.product(counts[: stop - start])
+            yield start, stop, pieces.product(counts[: stop - start])
             ticker.step()
-        return out
+        return
 
     as32 = stacked.astype(np.float32)  # what sacreBLEU resamples
     nonnegative = bool((stacked >= 0).all())
@@ -382,18 +382,55 @@ def _bootstrap_sums(
         pieces = _Pieces.of(np.hstack([as64, np.abs(as64)]))
         check_from = width
     counts = np.zeros((block, pieces.padded), dtype=pieces.right.dtype)
-    out = np.empty((n_samples, width), dtype=np.float32)
     for start, stop in _blocks(n_samples, block):
         m = stop - start
         idx = _draw_indices(rng, m, n)
         _fill_counts(counts, idx, n)
         sums = pieces.product(counts[:m])
-        out[start:stop] = sums[:, :width]
+        out = np.array(sums[:, :width], dtype=np.float32)
         inexact = np.flatnonzero((sums[:, check_from:] >= _FLOAT32_EXACT).any(axis=1))
         for r in inexact.tolist():
             # sacreBLEU's own float32 sum of this resample (rounding and all).
-            out[start + r] = as32[idx[r]].sum(0)
+            out[r] = as32[idx[r]].sum(0)
+        yield start, stop, out
         ticker.step()
+
+
+def _bootstrap_sums(
+    rng: np.random.Generator,
+    stacked: AnyArray,
+    n_samples: int,
+    integer: bool,
+    ticker: _Progress,
+) -> AnyArray:
+    """Every resample's sums in one array (:func:`_bootstrap_blocks` joined), for comparing
+    the arithmetic with sacreBLEU's own sums (the paired tests score a block at a time)."""
+    return np.concatenate(
+        [sums for _, _, sums in _bootstrap_blocks(rng, stacked, n_samples, integer, ticker)]
+    )
+
+
+def _bootstrap_scores(
+    rng: np.random.Generator,
+    stacked: AnyArray,
+    n_samples: int,
+    integer: bool,
+    ticker: _Progress,
+    score: ScoreFunction,
+    count: int,
+    width: int,
+) -> list[AnyArray]:
+    """Each of the ``count`` systems' corpus score on every bootstrap resample of ``stacked``
+    (``count`` systems' statistics side by side, ``width`` columns each). Each block of
+    resamples is scored as it is drawn: memory holds the scores, never every resample's sums,
+    whatever the number of resamples."""
+    out: list[AnyArray] = []
+    for start, stop, sums in _bootstrap_blocks(rng, stacked, n_samples, integer, ticker):
+        scores = _split_scores(score, sums, count, width)
+        if not out:
+            out = [np.empty(n_samples, dtype=values.dtype) for values in scores]
+        for target, values in zip(out, scores, strict=True):
+            target[start:stop] = values
     return out
 
 
@@ -441,22 +478,22 @@ def _n_ar_blocks(n_trials: int, n: int) -> int:
     return -(-n_trials // _ar_block_rows(n))
 
 
-def _ar_selected_sums(
+def _ar_blocks(
     rng: np.random.Generator,
     stacked: AnyArray,
     n_trials: int,
     integer: bool,
     ticker: _Progress,
-) -> AnyArray:
+) -> Iterator[AnyArray]:
     """``pos_sel @ stacked`` for sacreBLEU's ``pos_sel = rng.integers(2, size=(n_trials, n),
-    dtype=bool)``: int64 for integer statistics, float64 otherwise."""
-    n, width = stacked.shape
+    dtype=bool)``, a block of trials at a time: int64 for integer statistics, float64
+    otherwise."""
+    n = stacked.shape[0]
     block = _ar_block_rows(n)
     exact32 = integer and bool((np.abs(stacked).sum(axis=0) < _FLOAT32_EXACT).all())
     dtype = np.float32 if exact32 else np.float64
     pieces = _Pieces.of(stacked.astype(dtype))
     selected = np.zeros((block, pieces.padded), dtype=dtype)
-    out: AnyArray = np.empty((n_trials, width), dtype=dtype)
     for start, stop in _blocks(n_trials, block):
         m = stop - start
         n_bits = m * n
@@ -466,11 +503,21 @@ def _ar_selected_sums(
             words.astype("<u4", copy=False).view(np.uint8), count=n_bits, bitorder="little"
         )
         np.copyto(selected[:m, :n], bits.reshape(m, n))
-        out[start:stop] = pieces.product(selected[:m])
+        out = pieces.product(selected[:m])
+        yield np.rint(out).astype(np.int64) if integer else out
         ticker.step()
-    if integer:
-        return np.rint(out).astype(np.int64)
-    return out
+
+
+def _ar_selected_sums(
+    rng: np.random.Generator,
+    stacked: AnyArray,
+    n_trials: int,
+    integer: bool,
+    ticker: _Progress,
+) -> AnyArray:
+    """Every trial's sums in one array (:func:`_ar_blocks` joined), for comparing the
+    arithmetic with sacreBLEU's own sums (the paired tests count a block at a time)."""
+    return np.concatenate(list(_ar_blocks(rng, stacked, n_trials, integer, ticker)))
 
 
 # -- the statistics sacreBLEU computes from the scores -----------------------------------------
@@ -515,8 +562,14 @@ def _bs_p_value(base: AnyArray, other: AnyArray, real_difference: float) -> floa
     return _p_value(sample_diffs - sample_diffs.mean(), real_difference)
 
 
-def _ar_p_value(scores_a: AnyArray, scores_b: AnyArray, real_difference: float) -> float:
-    return _p_value(np.abs(scores_a - scores_b), real_difference)
+def _ar_exceed(scores_a: AnyArray, scores_b: AnyArray, real_difference: float) -> int:
+    """How many trials' statistics exceed the observed difference (sacreBLEU's count)."""
+    return int(np.sum(np.abs(scores_a - scores_b) > real_difference))
+
+
+def _ar_p(exceeding: int, n_trials: int) -> float:
+    """sacreBLEU's "+1" estimate from the count of :func:`_ar_exceed` over every trial."""
+    return (exceeding + 1) / (n_trials + 1)
 
 
 # -- the tests -----------------------------------------------------------------------------------
@@ -563,10 +616,16 @@ def paired_bootstrap(
     ticker = _Progress(cancel, progress)
     ticker.add(_n_bootstrap_blocks(n_samples, data.n))
     count = len(data.stats)
-    sums = _bootstrap_sums(
-        np.random.default_rng(used), _stacked(data, range(count)), n_samples, data.integer, ticker
+    resampled = _bootstrap_scores(
+        np.random.default_rng(used),
+        _stacked(data, range(count)),
+        n_samples,
+        data.integer,
+        ticker,
+        score,
+        count,
+        data.width,
     )
-    resampled = _split_scores(score, sums, count, data.width)
     results = []
     for i in range(count):
         mean, ci = _estimate_ci(resampled[i])
@@ -608,30 +667,45 @@ def paired_approximate_randomization(
     if confidence_samples is not None:
         ticker.add(2 * _n_bootstrap_blocks(confidence_samples, data.n))
     rng = np.random.default_rng(used)
-    # pos_sel @ (system - baseline): sacreBLEU's shuffled sums follow from it and the totals.
-    selected = _ar_selected_sums(rng, _differences(data), n_samples, data.integer, ticker)
     totals = [s.sum(axis=0) for s in data.stats]
-    p_values: list[float | None] = [None]
     width = data.width
-    for i in range(1, count):
-        moved = selected[:, (i - 1) * width : i * width]
-        shuffled_a = totals[i] - moved  # pos_sel @ baseline + neg_sel @ system
-        shuffled_b = totals[0] + moved  # neg_sel @ baseline + pos_sel @ system
-        p_values.append(
-            _ar_p_value(
+    exceeding = [0] * count
+    # pos_sel @ (system - baseline): sacreBLEU's shuffled sums follow from it and the totals;
+    # the trials are counted a block at a time, never all held.
+    for selected in _ar_blocks(rng, _differences(data), n_samples, data.integer, ticker):
+        for i in range(1, count):
+            moved = selected[:, (i - 1) * width : i * width]
+            shuffled_a = totals[i] - moved  # pos_sel @ baseline + neg_sel @ system
+            shuffled_b = totals[0] + moved  # neg_sel @ baseline + pos_sel @ system
+            exceeding[i] += _ar_exceed(
                 _scores(score, shuffled_a), _scores(score, shuffled_b), abs(actual[0] - actual[i])
             )
-        )
+    p_values: list[float | None] = [None]
+    p_values += [_ar_p(exceeding[i], n_samples) for i in range(1, count)]
     means: list[float | None] = [None] * count
     cis: list[float | None] = [None] * count
     if confidence_samples is not None:
-        systems = _bootstrap_sums(
-            rng, _stacked(data, range(1, count)), confidence_samples, data.integer, ticker
+        systems = _bootstrap_scores(
+            rng,
+            _stacked(data, range(1, count)),
+            confidence_samples,
+            data.integer,
+            ticker,
+            score,
+            count - 1,
+            width,
         )
-        baseline = _bootstrap_sums(
-            np.random.default_rng(used), data.stats[0], confidence_samples, data.integer, ticker
+        (baseline,) = _bootstrap_scores(
+            np.random.default_rng(used),
+            data.stats[0],
+            confidence_samples,
+            data.integer,
+            ticker,
+            score,
+            1,
+            width,
         )
-        resampled = [_scores(score, baseline), *_split_scores(score, systems, count - 1, width)]
+        resampled = [baseline, *systems]
         for i, values in enumerate(resampled):
             means[i], cis[i] = _estimate_ci(values)
     results = tuple(
@@ -680,8 +754,9 @@ def pairwise_significance(
     if test == "bs":
         ticker.add(_n_bootstrap_blocks(n_samples, data.n))
         stacked = _stacked(data, range(count))
-        sums = _bootstrap_sums(rng, stacked, n_samples, data.integer, ticker)
-        resampled = _split_scores(score, sums, count, width)
+        resampled = _bootstrap_scores(
+            rng, stacked, n_samples, data.integer, ticker, score, count, width
+        )
         for i in range(count):
             means[i], cis[i] = _estimate_ci(resampled[i])
         for i in range(count):
@@ -690,21 +765,24 @@ def pairwise_significance(
                 matrix[i][j] = matrix[j][i] = p
     else:
         ticker.add(_n_ar_blocks(n_samples, data.n))
-        selected = _ar_selected_sums(rng, _differences(data), n_samples, data.integer, ticker)
         totals = [s.sum(axis=0) for s in data.stats]
-        # parts[i] = pos_sel @ (system i - system 0); differences of parts are what matter.
-        parts = [np.zeros_like(selected[:, :width])]
-        parts += [selected[:, i * width : (i + 1) * width] for i in range(count - 1)]
+        exceeding = [[0] * count for _ in range(count)]
+        for selected in _ar_blocks(rng, _differences(data), n_samples, data.integer, ticker):
+            # parts[i] = pos_sel @ (system i - system 0); differences of parts are what matter.
+            parts = [np.zeros_like(selected[:, :width])]
+            parts += [selected[:, i * width : (i + 1) * width] for i in range(count - 1)]
+            for i in range(count):
+                for j in range(i + 1, count):
+                    shuffled_a = totals[j] + (parts[i] - parts[j])
+                    shuffled_b = totals[i] + (parts[j] - parts[i])
+                    exceeding[i][j] += _ar_exceed(
+                        _scores(score, shuffled_a),
+                        _scores(score, shuffled_b),
+                        abs(actual[i] - actual[j]),
+                    )
         for i in range(count):
             for j in range(i + 1, count):
-                shuffled_a = totals[j] + (parts[i] - parts[j])
-                shuffled_b = totals[i] + (parts[j] - parts[i])
-                p = _ar_p_value(
-                    _scores(score, shuffled_a),
-                    _scores(score, shuffled_b),
-                    abs(actual[i] - actual[j]),
-                )
-                matrix[i][j] = matrix[j][i] = p
+                matrix[i][j] = matrix[j][i] = _ar_p(exceeding[i][j], n_samples)
     return PairwiseSignificance(
         test,
         n_samples,

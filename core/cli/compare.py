@@ -12,45 +12,39 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal
 
 from matchlight.core import __version__
-from matchlight.core.analysis.clusters import SystemClusters, system_clusters
-from matchlight.core.analysis.significance import (
-    DEFAULT_AR_TRIALS,
-    DEFAULT_BOOTSTRAP_SAMPLES,
-    DEFAULT_SEED,
-    SignificanceResult,
-    paired_approximate_randomization,
-    paired_bootstrap,
-    signature_with,
-    table_statistics,
-)
 from matchlight.core.cli.options import (
     CommandParser,
-    Setup,
+    add_engine,
     add_inputs,
     add_paired_test,
     add_running,
     add_scoring,
     add_version,
     count,
-    fail,
     number,
     print_out,
-    read_setup,
     run,
-    score_comparison,
 )
-from matchlight.core.cli.score import json_number, warn_scored
-from matchlight.core.io.export import input_paths, write_json
 from matchlight.core.metrics.base import ScoreColumn, SettingError
 from matchlight.core.metrics.registry import METRICS, cli_name
-from matchlight.core.report.latex import latex_column, latex_table, write_latex
-from matchlight.core.scoring.config import ScoringConfig
-from matchlight.core.scoring.results import ScoreTable
+
+# The tests and the engine are imported when the command runs (``--help`` needs neither).
+if TYPE_CHECKING:
+    import numpy as np
+
+    from matchlight.core.analysis.clusters import SystemClusters
+    from matchlight.core.analysis.significance import ScoreFunction, SignificanceResult
+    from matchlight.core.cli.streaming import StreamSetup
+    from matchlight.core.scoring.config import ScoringConfig
+    from matchlight.core.scoring.results import ScoreChunk
+
+#: sacreBLEU's defaults (those of :mod:`core.analysis.significance`, which checks they agree).
+DEFAULT_BOOTSTRAP_SAMPLES = 1000
+DEFAULT_AR_TRIALS = 10000
+DEFAULT_SEED = 12345
 
 __all__ = [
     "SIGNIFICANT",
@@ -150,7 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
         "per tested column at its precision, the best in bold, daggers for a significant "
         "difference from the baseline, and the significance clusters",
     )
-    add_running(out)
+    add_running(out, workers=0)
+    add_engine(parser)
     add_version(parser)
     return parser
 
@@ -180,6 +175,8 @@ def tested_columns(config: ScoringConfig) -> list[ScoreColumn]:
 
 def _check_testable(config: ScoringConfig) -> None:
     """Refuse, before anything is read, a metric whose corpus figure no resample has."""
+    import numpy as np
+
     for metric, settings in config.enabled():
         if not any(c.corpus == "stats" and c.headline for c in metric.columns(settings)):
             continue
@@ -195,11 +192,78 @@ def _check_testable(config: ScoringConfig) -> None:
             )
 
 
+class ColumnStatistics:
+    """What the paired tests resample, gathered from streamed chunks: per system and row,
+    the additive statistics of each tested column's metric (corpus BLEU, corpus chrF) or the
+    column's values (a mean: ROUGE). The texts are never held, nor any other column: memory
+    is these arrays, :func:`~core.analysis.significance.table_statistics`' without a table."""
+
+    def __init__(
+        self,
+        config: ScoringConfig,
+        columns: Sequence[ScoreColumn],
+        *,
+        systems: Sequence[str],
+        n_rows: int,
+    ) -> None:
+        import numpy as np
+
+        self.config = config
+        self.systems = tuple(systems)
+        self.n_rows = n_rows
+        n_sys = len(self.systems)
+        index = {c.key: i for i, c in enumerate(config.columns())}
+        self._stats: dict[str, np.ndarray] = {}  # metric -> (S, n, K)
+        self._scores: dict[str, ScoreFunction] = {}
+        self._values: dict[str, np.ndarray] = {}  # column -> (S, n)
+        self._positions: dict[str, int] = {}
+        for column in columns:
+            if column.corpus == "stats":
+                metric = METRICS[column.metric]
+                settings = config.settings(column.metric)
+                empty = {
+                    name: np.zeros((n_sys, 0, *shape), np.int64)
+                    for name, shape in metric.stat_shapes(settings).items()
+                }
+                found = metric.additive(settings, empty)
+                if found is None:  # pragma: no cover - refused by _check_testable
+                    raise SettingError(f"{column.label} has no additive corpus figure")
+                stacked, score = found
+                width = stacked.shape[-1]
+                self._stats[column.metric] = np.zeros((n_sys, n_rows, width), np.int64)
+                self._scores[column.metric] = score
+            else:
+                self._values[column.key] = np.zeros((n_sys, n_rows))
+                self._positions[column.key] = index[column.key]
+        self._at = 0
+
+    def add(self, chunk: ScoreChunk) -> None:
+        """Take the next rows' statistics (in order)."""
+        k = chunk.scores.shape[1]
+        rows = slice(self._at, self._at + k)
+        for key, array in self._stats.items():
+            found = METRICS[key].additive(self.config.settings(key), chunk.stats[key])
+            if found is None:  # pragma: no cover - checked in __init__
+                raise SettingError(f"{key} has no additive corpus figure")
+            array[:, rows] = found[0]
+        for key, values in self._values.items():
+            values[:, rows] = chunk.scores[:, :, self._positions[key]]
+        self._at += k
+
+    def statistics(self, column: ScoreColumn) -> tuple[list[Any], ScoreFunction]:
+        """Each system's ``(n, K)`` statistics behind ``column``'s corpus figure and the score
+        of summed statistics (as :func:`~core.analysis.significance.table_statistics`)."""
+        from matchlight.core.metrics.base import mean_score, mean_statistics
+
+        if column.key in self._values:
+            return list(mean_statistics(self._values[column.key])), mean_score
+        return list(self._stats[column.metric]), self._scores[column.metric]
+
+
 def run_paired_tests(
-    table: ScoreTable,
+    statistics: ColumnStatistics,
     columns: Sequence[ScoreColumn],
     *,
-    rows: np.ndarray | None,
     bootstrap: int | None,
     trials: int | None,
     seed: int | None,
@@ -208,22 +272,26 @@ def run_paired_tests(
     """Every system against the first on each column: the paired bootstrap with ``bootstrap``
     resamples and/or approximate randomization with ``trials`` trials (None: not run), all on
     one seed (``None``: drawn once). Returns the results and the seed used."""
+    from matchlight.core.analysis.significance import (
+        paired_approximate_randomization,
+        paired_bootstrap,
+    )
+
+    names = statistics.systems
     results = []
     for column in columns:
-        stats, score = table_statistics(table, column.key)
+        stats, score = statistics.statistics(column)
         bs = ar = None
         if bootstrap is not None:
             if announce is not None:
                 announce(f"{column.label}: paired bootstrap, {bootstrap} resamples")
-            bs = paired_bootstrap(
-                stats, score, names=table.systems, n_samples=bootstrap, seed=seed, rows=rows
-            )
+            bs = paired_bootstrap(stats, score, names=names, n_samples=bootstrap, seed=seed)
             seed = bs.seed_used
         if trials is not None:
             if announce is not None:
                 announce(f"{column.label}: approximate randomization, {trials} trials")
             ar = paired_approximate_randomization(
-                stats, score, names=table.systems, n_samples=trials, seed=seed, rows=rows
+                stats, score, names=names, n_samples=trials, seed=seed
             )
             seed = ar.seed_used
         results.append(PairedColumn(column, bs, ar))
@@ -294,9 +362,10 @@ def _signature_fields(tests: PairedColumn) -> dict[str, str]:
     return fields
 
 
-def _test_signatures(table: ScoreTable, tests: Sequence[PairedColumn]) -> dict[str, str]:
+def _test_signatures(signatures: dict[str, str], tests: Sequence[PairedColumn]) -> dict[str, str]:
     """The corpus signature of each tested metric, with the tests' fields."""
-    signatures = table.signatures()
+    from matchlight.core.analysis.significance import signature_with
+
     found: dict[str, str] = {}
     for t in tests:
         key = t.column.metric
@@ -305,7 +374,7 @@ def _test_signatures(table: ScoreTable, tests: Sequence[PairedColumn]) -> dict[s
     return found
 
 
-def _signature_label(table: ScoreTable, key: str, tests: Sequence[PairedColumn]) -> str:
+def _signature_label(key: str, tests: Sequence[PairedColumn]) -> str:
     """sacreBLEU's name for a signature: the score's (``BLEU``, ``chrF2``), or the metric's
     when it has several tested columns (``ROUGE``)."""
     mine = [t.column for t in tests if t.column.metric == key]
@@ -313,10 +382,15 @@ def _signature_label(table: ScoreTable, key: str, tests: Sequence[PairedColumn])
 
 
 def format_paired_table(
-    table: ScoreTable, tests: Sequence[PairedColumn], *, width: int = 1, segments: str | None = None
+    signatures: dict[str, str],
+    tests: Sequence[PairedColumn],
+    *,
+    width: int = 1,
+    segments: str | None = None,
 ) -> str:
     """sacreBLEU's console report of a paired test (``sacrebleu -f text``, without colours):
-    the table, what the test means, and the signatures. Columns whose figure is a mean of
+    the table, what the test means, and the signatures (``signatures``: each metric's corpus
+    signature, to which the tests' fields are added). Columns whose figure is a mean of
     segment scores (ROUGE) are added to its table and said to be an extension."""
     first = tests[0].first
     bs = tests[0].bs
@@ -376,23 +450,40 @@ def format_paired_table(
     if segments is not None:
         lines += [f" - Tested on {first.n_segments} segments: {segments}.", ""]
     lines += ["-----------------", "Metric signatures", "-----------------"]
-    for key, signature in _test_signatures(table, tests).items():
-        lines.append(f" - {_signature_label(table, key, tests):<10} {signature}")
+    for key, signature in _test_signatures(signatures, tests).items():
+        lines.append(f" - {_signature_label(key, tests):<10} {signature}")
     return "\n".join(lines)
 
 
 def column_clusters(
-    table: ScoreTable, tests: Sequence[PairedColumn], *, rows: np.ndarray | None, seed: int
+    statistics: ColumnStatistics, tests: Sequence[PairedColumn], *, seed: int
 ) -> list[SystemClusters]:
     """Each tested column's systems ranked into significance clusters
     (:mod:`core.analysis.clusters`), with the test and seed of the run (the bootstrap unless
-    only approximate randomization ran)."""
+    only approximate randomization ran): every pair tested with the same draws."""
+    from matchlight.core.analysis.clusters import rank_clusters
+    from matchlight.core.analysis.significance import pairwise_significance
+
     out = []
     for t in tests:
         test: Literal["bs", "ar"] = "bs" if t.bs is not None else "ar"
-        n = t.first.n_samples
+        stats, score = statistics.statistics(t.column)
+        pairwise = pairwise_significance(
+            stats,
+            score,
+            names=statistics.systems,
+            test=test,
+            n_samples=t.first.n_samples,
+            seed=seed,
+        )
         out.append(
-            system_clusters(table, t.column.key, rows=rows, test=test, n_samples=n, seed=seed)
+            rank_clusters(
+                t.column.label,
+                statistics.systems,
+                pairwise.scores,
+                pairwise.p_value,
+                better=t.column.better,
+            )
         )
     return out
 
@@ -413,44 +504,48 @@ def format_clusters(clusters: Sequence[SystemClusters]) -> str:
 
 
 def compare_latex(
-    table: ScoreTable,
+    systems: Sequence[str],
+    signatures: dict[str, str],
     tests: Sequence[PairedColumn],
     clusters: Sequence[SystemClusters],
 ) -> str:
     """The LaTeX table of a run (:func:`core.report.latex.latex_table`): the baseline (the
     first system) and the test the clusters used (the bootstrap unless only approximate
-    randomization ran)."""
+    randomization ran); ``signatures`` are the run's corpus signatures."""
+    from matchlight.core.report.latex import latex_column, latex_table
+
     first = tests[0]
     test: Literal["bs", "ar"] = "bs" if first.bs is not None else "ar"
     columns = [
-        latex_column(t.column, table.systems, t.bs if test == "bs" else t.ar, c)
+        latex_column(t.column, systems, t.bs if test == "bs" else t.ar, c)
         for t, c in zip(tests, clusters, strict=True)
     ]
     result = first.bs if test == "bs" else first.ar
     if result is None:  # pragma: no cover - the test of every column ran
         raise ValueError("no test was run")
     return latex_table(
-        systems=table.systems,
+        systems=systems,
         baseline=0,
         columns=columns,
         test=test,
         n_samples=result.n_samples,
         seed=result.seed_used,
         n_segments=result.n_segments,
-        signatures=_test_signatures(table, tests),
+        signatures=_test_signatures(signatures, tests),
     )
 
 
 def _compare_payload(
-    setup: Setup,
-    table: ScoreTable,
+    setup: StreamSetup,
     tests: Sequence[PairedColumn],
     seed: int,
     clusters: Sequence[SystemClusters] = (),
 ) -> dict[str, Any]:
+    from matchlight.core.cli.score import json_number
+
     first = tests[0]
     systems: dict[str, dict[str, Any]] = {}
-    for s, name in enumerate(table.systems):
+    for s, name in enumerate(setup.systems):
         entry: dict[str, Any] = {}
         for t in tests:
             figures: dict[str, Any] = {"score": json_number(t.first.systems[s].score)}
@@ -466,14 +561,14 @@ def _compare_payload(
         systems[name] = entry
     return {
         "matchlight_version": __version__,
-        "baseline": table.systems[0],
+        "baseline": setup.systems[0],
         "seed": seed,
         "paired_bs_n": None if first.bs is None else first.bs.n_samples,
         "paired_ar_n": None if first.ar is None else first.ar.n_samples,
-        "metrics": list(table.metric_keys),
+        "metrics": list(setup.config.metrics),
         "columns": [t.column.key for t in tests],
-        "settings": table.config.to_dict(),
-        "signatures": _test_signatures(table, tests),
+        "settings": setup.config.to_dict(),
+        "signatures": _test_signatures(setup.config.signatures(setup.nrefs), tests),
         "segments": first.first.n_segments,
         "segment_list": setup.segments,
         "systems": systems,
@@ -493,14 +588,32 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from matchlight.core.cli.options import Failed
+    from matchlight.core.cli.score import counts_dropped, warn_scored
+    from matchlight.core.cli.streaming import Streamed, open_command_engine, read_stream_setup
+    from matchlight.core.io.export import input_paths, write_json
+    from matchlight.core.io.segmentrows import RowJob
+    from matchlight.core.report.latex import write_latex
+    from matchlight.core.scoring.summary import StreamedCorpus
+
     if len(args.hyp) < 2:
         parser.error(
             "compare needs a baseline and at least one other system: give --hyp at least twice "
             "(the first is the baseline)"
         )
     outputs = [("--json", args.json), ("--latex", args.latex)]
-    setup = read_setup(parser, args, outputs, check=_check_testable)
-    table, text = score_comparison(setup.comparison, setup.config, workers=args.workers)
+    setup = read_stream_setup(parser, args, outputs, check=_check_testable)
+    columns = tested_columns(setup.config)
+    statistics = ColumnStatistics(setup.config, columns, systems=setup.systems, n_rows=setup.n_rows)
+    corpus = StreamedCorpus(
+        systems=setup.systems, n_rows=setup.n_rows, config=setup.config, nrefs=setup.nrefs
+    )
+    job = RowJob(setup.config, count_dropped=counts_dropped(setup.config))
+    with open_command_engine(args) as engine:
+        streamed = Streamed(setup, job, engine, rows=args.task_rows, leaks=True)
+        for result in streamed.results():
+            corpus.add(result.chunk)
+            statistics.add(result.chunk)
     bootstrap = args.paired_bs_n if args.paired_bs or not args.paired_ar else None
     trials = args.paired_ar_n if args.paired_ar else None
     announce = None
@@ -510,27 +623,22 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             print(f"matchlight: {message}", file=sys.stderr, flush=True)
 
     tests, seed = run_paired_tests(
-        table,
-        tested_columns(setup.config),
-        rows=setup.rows,
-        bootstrap=bootstrap,
-        trials=trials,
-        seed=args.seed,
-        announce=announce,
+        statistics, columns, bootstrap=bootstrap, trials=trials, seed=args.seed, announce=announce
     )
-    clusters = column_clusters(table, tests, rows=setup.rows, seed=seed)
-    print_out(format_paired_table(table, tests, width=args.width, segments=setup.segments))
+    clusters = column_clusters(statistics, tests, seed=seed)
+    signatures = setup.config.signatures(setup.nrefs)
+    print_out(format_paired_table(signatures, tests, width=args.width, segments=setup.segments))
     print_out("\n" + format_clusters(clusters))
-    warn_scored(setup, table, text, quiet=args.quiet)
+    warn_scored(corpus, streamed, quiet=args.quiet)
     try:
         if args.json:
-            payload = _compare_payload(setup, table, tests, seed, clusters)
+            payload = _compare_payload(setup, tests, seed, clusters)
             write_json(args.json, payload, inputs=setup.inputs)
         if args.latex:
-            latex = compare_latex(table, tests, clusters)
+            latex = compare_latex(setup.systems, signatures, tests, clusters)
             write_latex(args.latex, latex, protect=input_paths(setup.inputs))
     except OSError as error:
-        return fail(str(error))
+        raise Failed(str(error)) from None
     return 0
 
 

@@ -29,16 +29,16 @@ from matchlight.core.annotation.spanscores import human_from_spans
 from matchlight.core.cli.options import (
     CommandParser,
     Failed,
+    add_engine,
     add_inputs,
     add_running,
     add_scoring,
     add_version,
     count,
     print_out,
-    read_setup,
     run,
-    score_comparison,
 )
+from matchlight.core.cli.streaming import read_stream_setup, scored_table
 from matchlight.core.io.export import write_json
 from matchlight.core.io.human import HumanJudgements, read_human
 from matchlight.core.io.inputs import InputError
@@ -137,7 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     out = parser.add_argument_group("output")
     out.add_argument("--json", metavar="OUT.json", help="every figure, interval and cluster")
-    add_running(out)
+    add_running(out, workers=0)
+    add_engine(parser)
     add_version(parser)
     return parser
 
@@ -292,10 +293,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if not hasattr(args, "metrics"):
         args.metrics = "bleu,chrf"
-    setup = read_setup(parser, args, [("--json", args.json)])
-    if len(setup.comparison.systems) < 2:
+    setup = read_stream_setup(parser, args, [("--json", args.json)])
+    if len(setup.systems) < 2:
         parser.error("give --hyp at least twice: a meta-evaluation ranks systems")
-    table, _text = score_comparison(setup.comparison, setup.config, workers=args.workers)
+    table = scored_table(setup, args)
     human = _read_human(args, table.systems, table.n_segments)
     if not args.quiet:
         for warning in human.warnings:

@@ -14,22 +14,20 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, NoReturn
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from matchlight.core import __version__
-from matchlight.core.analysis.selection import SelectionError, format_segments, parse_segments
-from matchlight.core.io.export import comparison_inputs, input_paths
-from matchlight.core.io.inputs import Comparison, InputError, InputSpec, load_comparison, parse_spec
-from matchlight.core.io.safewrite import check_write_targets
 from matchlight.core.metrics.base import Setting, SettingError
 from matchlight.core.metrics.registry import DEFAULT_METRICS, METRICS, cli_name, parse_metrics
-from matchlight.core.scoring.config import ScoringConfig
-from matchlight.core.scoring.engine import default_workers, score_corpus
-from matchlight.core.scoring.results import ScoreTable
-from matchlight.core.text.corpus import CorpusText
+
+# What a command runs is imported when it runs: ``--help`` and ``--version`` need none of it.
+if TYPE_CHECKING:
+    import numpy as np
+
+    from matchlight.core.io.inputs import Comparison, InputSpec
+    from matchlight.core.scoring.config import ScoringConfig
+    from matchlight.core.scoring.results import ScoreTable
+    from matchlight.core.text.corpus import CorpusText
 
 __all__ = [
     "EXIT_INPUT_ERROR",
@@ -40,7 +38,7 @@ __all__ = [
     "Command",
     "CommandParser",
     "Failed",
-    "Setup",
+    "add_engine",
     "add_inputs",
     "add_paired_test",
     "add_running",
@@ -56,7 +54,6 @@ __all__ = [
     "parse_separator",
     "print_out",
     "read_comparison",
-    "read_setup",
     "run",
     "score_comparison",
     "segment_rows",
@@ -225,6 +222,8 @@ def input_specs(
 ) -> tuple[InputSpec | None, list[InputSpec], list[InputSpec]]:
     """The source, references and systems named by ``--src``, ``--ref`` and ``--hyp``; raises
     :class:`Failed` for an empty one."""
+    from matchlight.core.io.inputs import InputError, parse_spec
+
     try:
         source = parse_spec(args.src) if args.src else None
         references = [parse_spec(r) for r in args.ref or ()]
@@ -237,6 +236,8 @@ def read_comparison(
     source: InputSpec | None, references: Sequence[InputSpec], systems: Sequence[InputSpec]
 ) -> Comparison:
     """The inputs read and checked; raises :class:`Failed` naming the file and the problem."""
+    from matchlight.core.io.inputs import InputError, load_comparison
+
     try:
         comparison = load_comparison(source=source, references=references, systems=systems)
     except InputError as error:
@@ -259,6 +260,8 @@ def segment_rows(
     """``--segments``' rows (None: all); a bad list is a usage error."""
     if spec is None:
         return None
+    from matchlight.core.analysis.selection import SelectionError, parse_segments
+
     try:
         return parse_segments(spec, n_segments)
     except SelectionError as error:
@@ -279,6 +282,8 @@ def check_targets(outputs: Sequence[tuple[str, str | None]], *, protect: Iterabl
     """Refuse, before scoring, an output (``(option, path)``) that would replace one of
     ``protect`` (the inputs) or a session, cannot be written, or is the same file as another
     output (:func:`~core.io.safewrite.check_write_targets`); raises :class:`Failed`."""
+    from matchlight.core.io.safewrite import check_write_targets
+
     given = [(option, target) for option, target in outputs if target]
     try:
         check_write_targets(given, protect=protect)
@@ -357,6 +362,8 @@ def parse_separator(text: str) -> str | None:
 def config_from_args(args: argparse.Namespace, base: ScoringConfig | None = None) -> ScoringConfig:
     """``base`` (a saved session's configuration; None: the defaults) with the scoring options
     given on the command line. Raises :class:`~core.metrics.base.SettingError`."""
+    from matchlight.core.scoring.config import ScoringConfig
+
     config = base or ScoringConfig()
     if hasattr(args, "metrics"):
         config = config.with_metrics(parse_metrics(args.metrics))
@@ -377,68 +384,63 @@ def config_from_args(args: argparse.Namespace, base: ScoringConfig | None = None
 
 
 def add_running(
-    group: argparse._ArgumentGroup, *, quiet_help: str = "no warnings on stderr"
+    group: argparse._ArgumentGroup,
+    *,
+    quiet_help: str = "no warnings on stderr",
+    workers: int = 1,
 ) -> None:
-    """``--workers`` and ``--quiet``."""
+    """``--workers`` (default ``workers``) and ``--quiet``."""
+    default = "all cores" if workers == 0 else str(workers)
     group.add_argument(
         "--workers",
         type=count("--workers", minimum=0, maximum=256),
-        default=1,
+        default=workers,
         metavar="N",
-        help="processes to score with (0 = all cores; default 1)",
+        help=f"processes to score with (0 = all cores; default {default})",
     )
     group.add_argument("--quiet", "-q", action="store_true", help=quiet_help)
+
+
+#: ``--engine``'s choices (:data:`core.scoring.engines.ENGINES`, which imports nothing
+#: before it runs).
+ENGINE_NAMES = ("local", "dask", "ray")
+
+
+def add_engine(parser: argparse.ArgumentParser) -> None:
+    """``--engine`` and ``--engine-address``: where the chunks are scored."""
+    group = parser.add_argument_group(
+        "engine (where the chunks are scored; the numbers never depend on it)"
+    )
+    group.add_argument(
+        "--engine",
+        choices=ENGINE_NAMES,
+        default="local",
+        help="local: --workers processes of this machine (default); dask, ray: the workers of "
+        "a Dask or Ray cluster (pip install 'matchlight[dask]' or 'matchlight[ray]'): the one "
+        "at --engine-address, or a local one of --workers workers started for the run",
+    )
+    group.add_argument(
+        "--engine-address",
+        metavar="ADDRESS",
+        help="the cluster's scheduler (Dask: tcp://HOST:8786) or head node (Ray: HOST:6379, "
+        "or 'auto' for the one running on this machine)",
+    )
+    group.add_argument(
+        "--task-rows",
+        type=count("--task-rows", minimum=1, maximum=1_000_000),
+        metavar="N",
+        help="rows scored per task (default: 2048, fewer for a small input so that every "
+        "worker gets several); larger tasks spend less on a remote cluster's round trips",
+    )
 
 
 def score_comparison(
     comparison: Comparison, config: ScoringConfig, *, workers: int
 ) -> tuple[ScoreTable, CorpusText]:
     """Every row of ``comparison`` scored with ``workers`` processes (``--workers``: 0 = all
-    cores), and the texts scored."""
+    cores), and the texts scored: for a command that shows the texts (``report``)."""
+    from matchlight.core.scoring.engine import default_workers, score_corpus
+
     text = comparison.corpus_text()
     processes = default_workers() if workers == 0 else workers
     return score_corpus(text, config, workers=processes), text
-
-
-# -- what score and compare read before scoring ---------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """A command's inputs once read and checked: the texts, the configuration, the rows asked
-    for (None: all) and the inputs' record that every written file must not replace."""
-
-    comparison: Comparison
-    config: ScoringConfig
-    rows: np.ndarray | None
-    inputs: dict[str, Any]
-
-    @property
-    def segments(self) -> str | None:
-        """``--segments`` as written to the JSON (normalised), None for all rows."""
-        return None if self.rows is None else format_segments(self.rows)
-
-
-def read_setup(
-    parser: argparse.ArgumentParser,
-    args: argparse.Namespace,
-    outputs: Sequence[tuple[str, str | None]],
-    check: Callable[[ScoringConfig], None] | None = None,
-) -> Setup:
-    """Read and check everything a command needs before it scores: the configuration (usage
-    errors exit 2 with one line), the inputs, ``--segments``, and the ``outputs``
-    (``(option, path)``; none may replace an input). Raises :class:`Failed`."""
-    try:
-        config = config_from_args(args)
-        if check is not None:
-            check(config)
-    except SettingError as error:
-        parser.error(str(error))
-    check_names(parser, outputs)
-    comparison = read_comparison(*input_specs(args))
-    rows = segment_rows(parser, args.segments, len(comparison))
-    inputs = comparison_inputs(comparison)
-    check_targets(outputs, protect=input_paths(inputs))
-    if not args.quiet:
-        warn_inputs(comparison)
-    return Setup(comparison, config, rows, inputs)

@@ -1,9 +1,14 @@
-"""``matchlight score``: corpus scores of line-aligned outputs, on the app's engine.
+"""``matchlight score``: corpus scores of line-aligned outputs, on the app's engine, streamed.
 
-It prints the corpus table and every signature, and writes per-segment scores (``--csv``) and
-corpus scores (``--json``). Its options, inputs and ``--segments`` are those of every command
-(:mod:`core.cli.options`); the warnings it prints are the app's banner
-(:mod:`core.scoring.advice`). ``matchlight compare`` prints the same warnings.
+It prints the corpus table and every signature, writes per-segment rows (``--csv``, ``--jsonl``,
+``--parquet``; ``--keep`` picks the rows written) and corpus scores (``--json``). The inputs are
+read as streams (:mod:`core.cli.streaming`): checked and counted first, then scored a chunk at a
+time on an engine while the rows are written, so memory does not grow with the input. Corpus
+figures come from summed statistics (:class:`~core.scoring.summary.StreamedCorpus`): the app's
+numbers, bit for bit. The warnings it prints are the app's banner (:mod:`core.scoring.advice`),
+the references that look made from one system's output, and (unless ``--no-language-check``)
+the outputs in another language than the references or copying the source, counted chunk by
+chunk where the chunks are scored (:class:`~core.cli.streaming.ChunkChecks`).
 """
 
 from __future__ import annotations
@@ -12,41 +17,43 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, TextIO
 
 from matchlight.core import __version__
-from matchlight.core.analysis.language import LanguageFlags, language_flags
-from matchlight.core.analysis.references import reference_leaks
 from matchlight.core.cli.options import (
     CommandParser,
-    Setup,
+    add_engine,
     add_inputs,
     add_running,
     add_scoring,
     add_version,
     fail,
     print_out,
-    read_setup,
     run,
-    score_comparison,
 )
-from matchlight.core.io.export import sidecar_path, write_csv, write_json
+from matchlight.core.metrics.base import SettingError
 from matchlight.core.metrics.registry import METRICS
-from matchlight.core.scoring.advice import profile_references, scoring_advice
-from matchlight.core.scoring.results import ScoreTable
-from matchlight.core.text.corpus import CorpusText
+
+if TYPE_CHECKING:
+    from matchlight.core.cli.streaming import LanguageCounts, Streamed, StreamSetup
+    from matchlight.core.io.export import SegmentRowsWriter
+    from matchlight.core.io.segmentrows import KeepRule
+    from matchlight.core.scoring.advice import Advice
+    from matchlight.core.scoring.config import ScoringConfig
+    from matchlight.core.scoring.summary import StreamedCorpus
 
 __all__ = [
+    "ROW_OUTPUTS",
     "build_parser",
     "corpus_summary",
     "format_table",
     "json_number",
     "main",
     "warn_about",
-    "warn_scored",
 ]
+
+#: The per-segment outputs: option, format.
+ROW_OUTPUTS = (("--csv", "csv"), ("--jsonl", "jsonl"), ("--parquet", "parquet"))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,10 +63,15 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Score line-aligned system outputs against references. Defaults reproduce "
             "sacreBLEU 2.6.0's sentence_bleu/corpus_bleu and rouge-score 0.1.2's RougeScorer "
-            "(no stemming, several references as score_multi)."
+            "(no stemming, several references as score_multi). Inputs are read as streams: "
+            "memory does not grow with them."
         ),
     )
-    add_inputs(parser, hyp_help="a system output; repeat")
+    add_inputs(
+        parser,
+        hyp_help="a system output; repeat",
+        note="; .parquet columns with pyarrow",
+    )
     add_scoring(
         parser,
         segments_help="score only these 1-based segments, e.g. 1-500,800,900- (as the app's "
@@ -69,6 +81,23 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument(
         "--csv", metavar="OUT.csv", help="per-segment scores, one row per system and segment"
     )
+    out.add_argument(
+        "--jsonl", metavar="OUT.jsonl", help="the same rows as JSON Lines (null: no score)"
+    )
+    out.add_argument(
+        "--parquet",
+        metavar="OUT.parquet",
+        help="the same rows as Parquet (pip install 'matchlight[parquet]')",
+    )
+    out.add_argument(
+        "--keep",
+        action="append",
+        metavar="RULE",
+        help="write only the rows where every condition holds: COLUMN OP NUMBER, separated "
+        "by commas, e.g. 'chrf>=40,rougeL_f>30' (OP: >= > <= < == !=; a row without a score "
+        "there is left out); repeat to add conditions. Corpus figures stay those of every "
+        "scored row",
+    )
     out.add_argument("--json", metavar="OUT.json", help="corpus scores and signatures per system")
     out.add_argument(
         "--no-language-check",
@@ -76,7 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="do not count outputs in another language than the references or copying the "
         "source (warned on stderr and written to --json by default)",
     )
-    add_running(out)
+    add_running(out, workers=0)
+    add_engine(parser)
     add_version(parser)
     return parser
 
@@ -86,60 +116,49 @@ def json_number(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def corpus_summary(table: ScoreTable, rows: np.ndarray | None = None) -> dict[str, dict[str, Any]]:
+def corpus_summary(corpus: StreamedCorpus) -> dict[str, dict[str, Any]]:
     """The ``--json`` payload's ``systems`` mapping (NaN written as null)."""
-    signatures = table.signatures()
+    signatures = corpus.signatures()
     result: dict[str, dict[str, Any]] = {}
-    for s, name in enumerate(table.systems):
-        corpus = table.corpus(s, rows)
-        entry: dict[str, Any] = {"segments": corpus.n_segments}
-        for column in table.columns:
-            value = corpus.values.get(column.key, math.nan)
+    for s, name in enumerate(corpus.systems):
+        figures = corpus.corpus(s)
+        entry: dict[str, Any] = {"segments": figures.n_segments}
+        for column in corpus.columns:
+            value = figures.values.get(column.key, math.nan)
             if column.kind == "count":
                 entry[column.key] = int(value) if math.isfinite(value) else None
                 continue
             entry[column.key] = json_number(value)
             if column.corpus == "stats":
-                entry[f"{column.key}_sentence_mean"] = json_number(corpus.means[column.key])
-        for key, detail in corpus.details.items():
+                entry[f"{column.key}_sentence_mean"] = json_number(figures.means[column.key])
+        for key, detail in figures.details.items():
             extras = getattr(detail, "json_fields", None)
             if callable(extras):
                 entry.update({f"{key}_{k}": v for k, v in extras().items()})
         for sig_name, signature in signatures.items():
             entry[f"{sig_name}_signature"] = signature
-        missing = _missing_counts(table, s, rows)
+        missing = corpus.missing(s)
         if missing:
             entry["no_score"] = missing
         result[name] = entry
     return result
 
 
-def _missing_counts(table: ScoreTable, system: int, rows: np.ndarray | None) -> dict[str, int]:
-    """Per score column, how many of the rows have no score (NaN)."""
-    scores = table.scores[system] if rows is None else table.scores[system][rows]
-    counts = np.isnan(scores).sum(axis=0)
-    return {
-        column.key: int(count)
-        for column, count in zip(table.columns, counts, strict=True)
-        if count and column.kind == "score"
-    }
-
-
-def format_table(table: ScoreTable, rows: np.ndarray | None = None) -> str:
+def format_table(corpus: StreamedCorpus) -> str:
     """The corpus table printed to stdout, then every signature."""
-    headline = [c for c in table.columns if c.headline]
+    headline = [c for c in corpus.columns if c.headline]
     header = ["system", *(c.short for c in headline)]
-    with_detail = [key for key in table.metric_keys if key == "bleu"]
+    with_detail = [key for key in corpus.metric_keys if key == "bleu"]
     header += [f"{METRICS[key].label} detail" for key in with_detail]
     lines_rows: list[list[str]] = []
-    for s, name in enumerate(table.systems):
-        corpus = table.corpus(s, rows)
+    for s, name in enumerate(corpus.systems):
+        figures = corpus.corpus(s)
         cells = [name]
         for column in headline:
-            value = corpus.values.get(column.key, math.nan)
+            value = figures.values.get(column.key, math.nan)
             cells.append("—" if math.isnan(value) else f"{value:.2f}")
         for key in with_detail:
-            describe = getattr(corpus.details.get(key), "describe", None)
+            describe = getattr(figures.details.get(key), "describe", None)
             cells.append(describe() if callable(describe) else "")
         lines_rows.append(cells)
     widths = [max(len(r[i]) for r in [header, *lines_rows]) for i in range(len(header))]
@@ -149,33 +168,31 @@ def format_table(table: ScoreTable, rows: np.ndarray | None = None) -> str:
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.append("")
-    for name, signature in table.signatures().items():
+    for name, signature in corpus.signatures().items():
         lines.append(f"{name} signature: {signature}")
     return "\n".join(lines)
 
 
-def warn_about(
-    table: ScoreTable, text: CorpusText, stream: TextIO, rows: np.ndarray | None = None
-) -> None:
-    """Print what the app's warnings banner would show (see :mod:`core.scoring.advice`), and
-    how many rows have no score, and why."""
-    for advice in scoring_advice(table, profile=profile_references(text.references)):
-        hint = _CLI_FIX_HINTS.get(advice.key, "")
-        print(f"matchlight: warning: {advice.message}{hint}", file=stream)
-    n = table.n_segments if rows is None else len(rows)
-    for s, name in enumerate(table.systems):
-        for column, count in _missing_counts(table, s, rows).items():
-            why = table.column_info(column)
+def warn_about(corpus: StreamedCorpus, advice: Sequence[Advice], stream: TextIO) -> None:
+    """Print what the app's warnings banner would show (``advice``, see
+    :mod:`core.scoring.advice`), and how many rows have no score, and why."""
+    for item in advice:
+        hint = _CLI_FIX_HINTS.get(item.key, "")
+        print(f"matchlight: warning: {item.message}{hint}", file=stream)
+    for s, name in enumerate(corpus.systems):
+        for column, count in corpus.missing(s).items():
+            why = corpus.column_info(column)
             print(
-                f"matchlight: warning: {name}: {why.label} has no score on {count} of {n} rows "
-                f"({_why_missing(table, why.metric)}); the JSON writes null there",
+                f"matchlight: warning: {name}: {why.label} has no score on {count} of "
+                f"{corpus.count} rows ({_why_missing(corpus.config, why.metric)}); the JSON "
+                "writes null there",
                 file=stream,
             )
 
 
-def _why_missing(table: ScoreTable, metric: str) -> str:
+def _why_missing(config: ScoringConfig, metric: str) -> str:
     if metric == "nltk_bleu":
-        smoothing = table.config.settings("nltk_bleu").smoothing  # type: ignore[attr-defined]
+        smoothing = config.settings("nltk_bleu").smoothing  # type: ignore[attr-defined]
         return f"NLTK itself fails on them with smoothing {smoothing}"
     return "the metric is undefined there"
 
@@ -190,28 +207,22 @@ _CLI_FIX_HINTS = {
 }
 
 
-def warn_scored(setup: Setup, table: ScoreTable, text: CorpusText, *, quiet: bool) -> None:
-    """:func:`warn_about` the scored rows on stderr (unless ``quiet``)."""
+def warn_scored(corpus: StreamedCorpus, streamed: Streamed, *, quiet: bool) -> None:
+    """:func:`warn_about` the scored rows on stderr (unless ``quiet``), then the references
+    that look made from one system's output."""
     if quiet:
         return
-    # (warn_about's "lsum-none" advice covers --lsum-sep none)
-    warn_about(table, text, sys.stderr, setup.rows)
-    for message in reference_leaks(
-        references=text.references,
-        systems=text.systems,
-        reference_names=[column.name for column in setup.comparison.references],
-        system_names=text.system_names,
-        rows=setup.rows,
-    ):
+    warn_about(corpus, streamed.advice(corpus), sys.stderr)
+    for message in streamed.leaks():
         print(f"matchlight: warning: {message}", file=sys.stderr)
 
 
 def warn_language(
-    flags: LanguageFlags, rows: np.ndarray | None, stream: TextIO, n_rows: int
+    systems: Sequence[str], language: LanguageCounts, stream: TextIO, n_rows: int
 ) -> None:
     """One warning per system with outputs in another language or copying the source."""
-    expected = flags.expectation
-    for name, (wrong, copies) in zip(flags.systems, flags.counts(rows), strict=True):
+    expected = language.expectation
+    for name, (wrong, copies) in zip(systems, language.counts, strict=True):
         parts = []
         if wrong:
             parts.append(
@@ -229,32 +240,35 @@ def warn_language(
 
 
 def _language_json(
-    payload: dict[str, Any], flags: LanguageFlags | None, rows: np.ndarray | None
+    payload: dict[str, Any], systems: Sequence[str], language: LanguageCounts | None
 ) -> dict[str, Any]:
     """``payload`` with the language check: the references' language, and per system
     ``wrong_language`` and ``copies_source`` (null where the check could not tell)."""
-    if flags is None:
+    if language is None:
         return payload
-    expected = flags.expectation
+    expected = language.expectation
     payload["reference_language"] = expected.language if expected else None
-    for name, (wrong, copies) in zip(flags.systems, flags.counts(rows), strict=True):
+    for name, (wrong, copies) in zip(systems, language.counts, strict=True):
         entry = payload["systems"][name]
         entry["wrong_language"] = wrong if expected is not None else None
-        entry["copies_source"] = copies if flags.has_source else None
+        entry["copies_source"] = copies if language.has_source else None
     return payload
 
 
-def _json_payload(
-    table: ScoreTable, rows: np.ndarray | None, segments: str | None
-) -> dict[str, Any]:
+def counts_dropped(config: ScoringConfig) -> bool:
+    """Whether the warnings count the references rouge-score's tokenizer mostly empties."""
+    return "rouge" in config.metrics and config.settings("rouge").tokenizer == "rouge-score"  # type: ignore[attr-defined]
+
+
+def _json_payload(corpus: StreamedCorpus, segments: str | None) -> dict[str, Any]:
     return {
         "matchlight_version": __version__,
-        "metrics": list(table.metric_keys),
-        "settings": table.config.to_dict(),
-        "signatures": table.signatures(),
-        "segments": table.n_segments if rows is None else len(rows),
+        "metrics": list(corpus.metric_keys),
+        "settings": corpus.config.to_dict(),
+        "signatures": corpus.signatures(),
+        "segments": corpus.count,
         "segment_list": segments,
-        "systems": corpus_summary(table, rows),
+        "systems": corpus_summary(corpus),
     }
 
 
@@ -263,33 +277,129 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(build_parser, _main, argv)
 
 
-def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    targets: list[tuple[str, str | None]] = [("--csv", args.csv)]
-    if args.csv:
-        targets.append(("--csv's sidecar", str(sidecar_path(args.csv))))
-    targets.append(("--json", args.json))
-    setup = read_setup(parser, args, targets)
-    table, text = score_comparison(setup.comparison, setup.config, workers=args.workers)
-    rows = setup.rows
-    print_out(format_table(table, rows))
-    warn_scored(setup, table, text, quiet=args.quiet)
-    language = None
-    if not args.no_language_check:
-        source = setup.comparison.source
-        language = language_flags(text, None if source is None else source.lines)
-        if language is not None and not args.quiet:
-            n = table.n_segments if rows is None else len(rows)
-            warn_language(language, rows, sys.stderr, n)
+def _keep_rule(args: argparse.Namespace, config: ScoringConfig) -> KeepRule | None:
+    """``--keep``'s rule over the scored columns; a bad rule is a usage error."""
+    if not args.keep:
+        return None
+    from matchlight.core.io.segmentrows import KeepError, KeepRule, RowLayout
+
+    if not any(getattr(args, option[2:]) for option, _ in ROW_OUTPUTS):
+        raise SettingError("--keep picks the rows of --csv, --jsonl or --parquet: give one")
     try:
-        if args.csv:
-            write_csv(
-                args.csv, table, rows=None if rows is None else rows.tolist(), inputs=setup.inputs
-            )
-        if args.json:
-            payload = _language_json(_json_payload(table, rows, setup.segments), language, rows)
-            write_json(args.json, payload, inputs=setup.inputs)
+        return KeepRule.parse(args.keep, RowLayout.of_config(config))
+    except KeepError as error:
+        raise SettingError(f"--keep: {error}") from None
+
+
+def _writers(
+    args: argparse.Namespace, setup: StreamSetup, keep: KeepRule | None
+) -> list[tuple[SegmentRowsWriter, Any]]:
+    """A writer and a renderer for each per-segment output asked for."""
+    from matchlight.core.io.export import SegmentRowsWriter, export_meta, input_paths
+    from matchlight.core.io.segmentrows import RowLayout, RowRenderer
+
+    layout = RowLayout.of_config(setup.config)
+    meta = {
+        **export_meta(
+            setup.config, setup.nrefs, setup.inputs, setup.n_rows, setup.rows is not None
+        ),
+        "systems": list(setup.systems),
+        "keep": None if keep is None else str(keep),
+    }
+    made = []
+    try:
+        for option, fmt in ROW_OUTPUTS:
+            path = getattr(args, option[2:])
+            if path:
+                writer = SegmentRowsWriter(
+                    path,
+                    fmt,
+                    layout=layout,
+                    systems=setup.systems,
+                    meta=meta,
+                    protect=input_paths(setup.inputs),
+                )
+                made.append((writer, RowRenderer(fmt, layout, setup.systems)))
+    except BaseException:
+        for writer, _ in made:
+            writer.abandon()
+        raise
+    return made
+
+
+def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from matchlight.core.cli.options import Failed
+    from matchlight.core.cli.streaming import Streamed, open_command_engine, read_stream_setup
+    from matchlight.core.io.export import sidecar_path, write_json
+    from matchlight.core.io.segmentrows import RowJob
+    from matchlight.core.scoring.summary import StreamedCorpus
+
+    targets: list[tuple[str, str | None]] = []
+    for option, _ in ROW_OUTPUTS:
+        path = getattr(args, option[2:])
+        targets.append((option, path))
+        if path:
+            targets.append((f"{option}'s sidecar", str(sidecar_path(path))))
+    targets.append(("--json", args.json))
+    rule: list[KeepRule | None] = [None]
+
+    def check(config: ScoringConfig) -> None:
+        rule[0] = _keep_rule(args, config)
+
+    setup = read_stream_setup(parser, args, targets, check=check)
+    corpus = StreamedCorpus(
+        systems=setup.systems, n_rows=setup.n_rows, config=setup.config, nrefs=setup.nrefs
+    )
+    try:
+        writers = _writers(args, setup, rule[0])
     except OSError as error:
         return fail(str(error))
+    job = RowJob(
+        setup.config,
+        renderers=tuple(renderer for _, renderer in writers),
+        keep=rule[0],
+        count_dropped=counts_dropped(setup.config),
+    )
+    try:
+        with open_command_engine(args) as engine:
+            streamed = Streamed(
+                setup,
+                job,
+                engine,
+                rows=args.task_rows,
+                leaks=True,
+                language=not args.no_language_check,
+            )
+            for result in streamed.results():
+                corpus.add(result.chunk)
+                for (writer, _), rows in zip(writers, result.rows, strict=True):
+                    for s, part in enumerate(rows):
+                        writer.write(s, part, result.kept[s])
+        print_out(format_table(corpus))
+        warn_scored(corpus, streamed, quiet=args.quiet)
+        language = streamed.language()
+        if language is not None and not args.quiet:
+            warn_language(setup.systems, language, sys.stderr, corpus.count)
+        if rule[0] is not None and not args.quiet:
+            kept = writers[0][0].rows
+            for name, count in zip(setup.systems, kept, strict=True):
+                print(
+                    f"matchlight: {name}: --keep {rule[0]} kept {count:,} of {corpus.count:,} rows",
+                    file=sys.stderr,
+                )
+        for writer, _ in writers:
+            writer.finish()
+        if args.json:
+            payload = _language_json(_json_payload(corpus, setup.segments), setup.systems, language)
+            write_json(args.json, payload, inputs=setup.inputs)
+    except OSError as error:
+        for writer, _ in writers:
+            writer.abandon()
+        raise Failed(str(error)) from None
+    except BaseException:
+        for writer, _ in writers:
+            writer.abandon()
+        raise
     return 0
 
 

@@ -14,29 +14,30 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import itertools
 import json
-import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+import numpy as np
+
 from matchlight.core import __version__
 from matchlight.core.io import jsonsafe
-from matchlight.core.io.csvfile import Cell, csv_text
+from matchlight.core.io.csvfile import csv_text
 from matchlight.core.io.files import FileError, FileTooLarge, file_digest, read_bytes_capped
-from matchlight.core.io.inputs import Comparison, InputError
-from matchlight.core.io.safewrite import write_file_atomic, write_files_atomic
+from matchlight.core.io.inputs import Comparison, ComparisonScan, InputError
+from matchlight.core.io.safewrite import AtomicFiles, write_file_atomic
+from matchlight.core.io.segmentrows import RowLayout, RowRenderer
 from matchlight.core.scoring.results import ScoreTable
 
 __all__ = [
     "MAX_SIDECAR_BYTES",
     "SIDECAR_SUFFIX",
     "ExportMetaError",
+    "SegmentRowsWriter",
     "comparison_inputs",
-    "csv_header",
-    "csv_rows",
+    "export_meta",
     "input_paths",
     "read_export_meta",
     "sidecar_path",
@@ -47,54 +48,12 @@ __all__ = [
 SIDECAR_SUFFIX = ".meta.json"
 
 
-def _layout(table: ScoreTable) -> tuple[list[int], list[int], list[str]]:
-    """The CSV's columns: score columns, then counts (both by table index), then row flags.
-
-    Built from the registry's columns, so a new metric adds its columns here by itself.
-    """
-    scores = [i for i, c in enumerate(table.columns) if c.kind == "score"]
-    counts = [i for i, c in enumerate(table.columns) if c.kind == "count"]
-    return scores, counts, list(table.row_flags)
-
-
-def csv_header(table: ScoreTable) -> list[str]:
-    scores, counts, flags = _layout(table)
-    keys = table.column_keys
-    return ["system", "segment", *(keys[i] for i in scores), *(keys[i] for i in counts), *flags]
-
-
-def csv_rows(
-    table: ScoreTable,
-    *,
-    rows: Sequence[int] | None = None,
-    systems: Sequence[int] | None = None,
-) -> Iterable[list[Cell]]:
-    """Rows of the CSV, system-major, segments 1-based, scores as floats (written at full
-    precision), counts and flags as integers; None (an empty cell) where there is no score."""
-    index = range(table.n_segments) if rows is None else sorted(int(r) for r in rows)
-    chosen = range(len(table.systems)) if systems is None else systems
-    score_cols, count_cols, flag_names = _layout(table)
-    flags = [table.row_flags[name] for name in flag_names]
-    for s in chosen:
-        name = table.systems[s]
-        scores = table.scores[s]
-        for i in index:
-            row = scores[i].tolist()
-            yield [
-                name,
-                i + 1,
-                *(row[c] for c in score_cols),
-                *(None if math.isnan(row[c]) else int(row[c]) for c in count_cols),
-                *(int(flag[i]) for flag in flags),
-            ]
-
-
 def sidecar_path(path: str | os.PathLike[str]) -> Path:
     p = Path(path)
     return p.with_name(p.name + SIDECAR_SUFFIX)
 
 
-def comparison_inputs(comparison: Comparison) -> dict[str, Any]:
+def comparison_inputs(comparison: Comparison | ComparisonScan) -> dict[str, Any]:
     """Where a comparison's texts came from, as recorded in the export sidecar."""
     return {
         "source": comparison.source.path if comparison.source else None,
@@ -141,6 +100,143 @@ def write_json(
     return write_file_atomic(path, _json_bytes(payload), protect=input_paths(inputs))
 
 
+class SegmentRowsWriter:
+    """Per-segment rows written as they are scored, and the sidecar that describes them.
+
+    The file holds the rows system after system, as :func:`write_csv` always wrote them: the
+    first system's rows go straight to it, the others' to scratch files next to it, appended
+    once the last row is in (so memory never holds more than a chunk). The file and its
+    sidecar are temporary files until :meth:`finish`, then renamed over their targets, the file
+    first (:class:`~core.io.safewrite.AtomicFiles`: never over an input or a session). The
+    sidecar records the file's size and SHA-256 (:func:`read_export_meta` checks them), and
+    ``meta`` besides. ``fmt`` is one of :data:`~core.io.segmentrows.ROW_FORMATS`; rows come
+    from :class:`~core.io.segmentrows.RowRenderer` in the same format.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        fmt: str,
+        *,
+        layout: RowLayout,
+        systems: Sequence[str],
+        meta: Mapping[str, Any],
+        protect: Iterable[str] = (),
+    ) -> None:
+        self.path = path
+        self.fmt = fmt
+        self.layout = layout
+        self.systems = tuple(systems)
+        self.meta = dict(meta)
+        self.rows = [0] * len(self.systems)
+        self._files = AtomicFiles([path, sidecar_path(path)], protect=protect)
+        self._handles = self._files.__enter__()
+        self._digest = hashlib.sha256()
+        self._size = 0
+        self._parts: list[Any] = []
+        self._parquet: Any = None
+        try:
+            main = self._handles[0]
+            if fmt == "parquet":
+                from matchlight.core.io.columnar import BatchSpool, ParquetRows
+
+                self._parquet = ParquetRows(main)
+                self._parts = [BatchSpool(self._files.scratch()) for _ in self.systems[1:]]
+            else:
+                self._parts = [self._files.scratch() for _ in self.systems[1:]]
+                if fmt == "csv":
+                    self._text(csv_text([layout.header()]).encode("utf-8"))
+        except BaseException as error:
+            self._files.__exit__(type(error), error, None)
+            raise
+
+    def _text(self, data: bytes) -> None:
+        self._handles[0].write(data)
+        self._digest.update(data)
+        self._size += len(data)
+
+    def write(self, system: int, rows: Any, count: int) -> None:
+        """Append ``count`` rows of system ``system`` (as its renderer made them)."""
+        self.rows[system] += count
+        if system == 0:
+            if self._parquet is not None:
+                self._parquet.write(rows)
+            else:
+                self._text(rows)
+        else:
+            self._parts[system - 1].write(rows)
+
+    def finish(self) -> Path:
+        """Complete the file and its sidecar and rename both over their targets; returns the
+        sidecar's path."""
+        try:
+            if self._parquet is not None:
+                for spool in self._parts:
+                    for batch in spool.replay():
+                        self._parquet.write(batch)
+                from matchlight.core.io.columnar import empty_batch
+
+                self._parquet.close(empty_batch(self.layout.header(), self.layout.kinds()).schema)
+                self._digest, self._size = _digest_of(self._handles[0])
+            else:
+                for part in self._parts:
+                    part.seek(0)
+                    while block := part.read(_COPY_BLOCK):
+                        self._text(block)
+            for part in self._parts:
+                close = getattr(part, "close", None)
+                if callable(close):
+                    close()
+            record = {"size": self._size, "sha256": self._digest.hexdigest()}
+            meta = {
+                **self.meta,
+                "format": self.fmt,
+                "rows": dict(zip(self.systems, self.rows, strict=True)),
+                ("csv" if self.fmt == "csv" else "file"): record,
+            }
+            self._handles[1].write(_json_bytes(meta))
+        except BaseException as error:
+            self._files.__exit__(type(error), error, None)
+            raise
+        self._files.__exit__(None, None, None)
+        return sidecar_path(self.path)
+
+    def abandon(self) -> None:
+        """Remove the temporary files: nothing is written."""
+        self._files.__exit__(RuntimeError, RuntimeError("abandoned"), None)
+
+
+#: Bytes copied at a time from a scratch file.
+_COPY_BLOCK: Final[int] = 1 << 22
+
+
+def _digest_of(handle: Any) -> tuple[Any, int]:
+    """The SHA-256 and size of what was written to ``handle`` (a temporary file)."""
+    handle.flush()
+    digest = hashlib.sha256()
+    size = 0
+    fd = handle.fileno()
+    while block := os.pread(fd, _COPY_BLOCK, size):
+        digest.update(block)
+        size += len(block)
+    return digest, size
+
+
+def export_meta(
+    config: Any, nrefs: int, inputs: Mapping[str, Any] | None, segments: int, filtered: bool
+) -> dict[str, Any]:
+    """What a sidecar says besides the file's own record: the signatures and settings, the
+    version, the segments and whether they were a selection, the inputs."""
+    return {
+        "signatures": config.signatures(nrefs),
+        "config": config.to_dict(),
+        "matchlight_version": __version__,
+        "segments": segments,
+        "filtered": filtered,
+        "inputs": dict(inputs or {}),
+    }
+
+
 def write_csv(
     path: str | os.PathLike[str],
     table: ScoreTable,
@@ -149,30 +245,46 @@ def write_csv(
     systems: Sequence[int] | None = None,
     inputs: dict[str, Any] | None = None,
 ) -> Path:
-    """Write the per-segment CSV and its signature sidecar; return the sidecar's path.
+    """Write the per-segment CSV of ``table`` and its signature sidecar; return the sidecar's
+    path.
 
-    Neither file may be one of ``inputs`` (a :func:`comparison_inputs` record). Both are
-    written to temporary files first and then renamed, the CSV first; the sidecar records the
-    CSV's size and SHA-256, so :func:`read_export_meta` detects a CSV and sidecar that do not
-    belong together (a kill between the two renames, or an edit). Raises
+    One row per system (``systems``, default all) and segment (``rows``, default all, in
+    order), as ``matchlight score --csv`` writes them (:class:`SegmentRowsWriter`). Neither
+    file may be one of ``inputs`` (a :func:`comparison_inputs` record); both are temporary
+    files until complete, then renamed, the CSV first. Raises
     :class:`~matchlight.core.io.safewrite.WriteError` (an ``OSError``).
     """
-    header: list[Cell] = list(csv_header(table))
-    body = csv_rows(table, rows=rows, systems=systems)
-    data = csv_text(itertools.chain([header], body)).encode("utf-8")
+    index = np.arange(table.n_segments) if rows is None else np.array(sorted(int(r) for r in rows))
+    chosen = list(range(len(table.systems)) if systems is None else systems)
+    scored = len(table.config.columns())
+    layout = RowLayout.of(table.columns[:scored], list(table.row_flags))
+    names = [table.systems[s] for s in chosen]
+    renderer = RowRenderer("csv", layout, tuple(names))
     meta = {
-        "signatures": table.signatures(),
-        "config": table.config.to_dict(),
-        "matchlight_version": __version__,
-        "systems": list(table.systems),
-        "segments": table.n_segments if rows is None else len(rows),
-        "filtered": rows is not None,
-        "inputs": inputs or {},
-        "csv": {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()},
+        **export_meta(
+            table.config,
+            table.nrefs,
+            inputs,
+            table.n_segments if rows is None else len(rows),
+            rows is not None,
+        ),
+        "systems": names,
     }
-    side = sidecar_path(path)
-    write_files_atomic([(path, data), (side, _json_bytes(meta))], protect=input_paths(inputs))
-    return side
+    writer = SegmentRowsWriter(
+        path, "csv", layout=layout, systems=names, meta=meta, protect=input_paths(inputs)
+    )
+    for k, s in enumerate(chosen):
+        for a in range(0, len(index), _CSV_CHUNK):
+            part = index[a : a + _CSV_CHUNK]
+            flags = {name: values[part] for name, values in table.row_flags.items()}
+            writer.write(
+                k, renderer.render(k, part, table.scores[s, part, :scored], flags), len(part)
+            )
+    return writer.finish()
+
+
+#: Rows of one system rendered at a time by :func:`write_csv`.
+_CSV_CHUNK: Final[int] = 4096
 
 
 class ExportMetaError(InputError):
@@ -222,7 +334,7 @@ def read_export_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
 
     # Paths of undecodable file names are stored as \udcXX escapes (see _json_bytes): kept.
     meta = jsonsafe.loads(text, path=str(side), error=invalid, surrogates="keep")
-    record = meta.get("csv") if isinstance(meta, dict) else None
+    record = (meta.get("csv") or meta.get("file")) if isinstance(meta, dict) else None
     if (
         not isinstance(record, dict)
         or not isinstance(record.get("size"), int)

@@ -45,6 +45,7 @@ __all__ = [
     "TooManyLines",
     "check_regular",
     "file_digest",
+    "iter_blocks",
     "iter_lines",
     "read_bytes_capped",
     "read_head",
@@ -324,6 +325,53 @@ def read_bytes_capped(
     if total > cap:
         raise _grew(cap, what, name)
     return b"".join(chunks)
+
+
+def iter_blocks(
+    path: StrPath,
+    cap: int,
+    *,
+    what: str = "a file",
+    block: int = _BLOCK,
+    expect: os.stat_result | None = None,
+    cancel: threading.Event | None = None,
+) -> Iterator[bytes]:
+    """The bytes of the regular file ``path``, ``block`` bytes at a time, for readers that
+    stream a file instead of holding it.
+
+    Refused as :func:`read_bytes_capped` refuses (not a regular file, over ``cap`` bytes from
+    its size or once it grew past it). With ``expect`` (an earlier ``stat``), a file that is no
+    longer the same file of the same size and modification time is refused before it is read:
+    a second pass over a file must read what the first pass checked.
+    """
+    name = _name(path)
+    fd, info = _open_regular(name)
+    with open(fd, "rb", buffering=0, closefd=True) as handle:
+        if info.st_size > cap:
+            raise _too_large(info.st_size, cap, what, name)
+        if expect is not None and _identity(info) != _identity(expect):
+            raise FileError(
+                "changed since it was first read (a different size, time or file); read it "
+                "again once whatever writes it has finished",
+                name,
+            )
+        total = 0
+        while True:
+            _check_cancel(cancel)
+            try:
+                chunk = handle.read(min(block, cap + 1 - total))
+            except OSError as exc:
+                raise _os_problem(exc, name) from None
+            if not chunk:
+                return
+            total += len(chunk)
+            if total > cap:
+                raise _grew(cap, what, name)
+            yield chunk
+
+
+def _identity(info: os.stat_result) -> tuple[int, int, int, int]:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
 
 
 def iter_lines(

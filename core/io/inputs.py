@@ -36,37 +36,44 @@ Decisions worth knowing:
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import csv
-import operator
+import itertools
 import os
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Final
-
-import charset_normalizer
-from charset_normalizer.utils import is_multi_byte_encoding
+from typing import Any, Final, TypeVar
 
 from matchlight.core.io import jsonsafe
 from matchlight.core.io.files import (
     MAX_INPUT_BYTES,
     FileError,
     LineLimit,
+    check_regular,
+    iter_blocks,
     read_bytes_capped,
+    size_text,
 )
 from matchlight.core.io.jsonsafe import json_type
 from matchlight.core.text.corpus import CorpusText
 from matchlight.core.text.textspan import split_lines
 
 __all__ = [
+    "COLUMNAR_FORMATS",
     "FORMATS",
     "MAX_INPUT_BYTES",
+    "MAX_STREAM_BYTES",
+    "ColumnScan",
     "Comparison",
+    "ComparisonScan",
     "InputError",
     "InputSpec",
     "LineLimit",
+    "SegmentReader",
     "TextColumn",
     "decode_bytes",
     "default_name",
@@ -74,17 +81,24 @@ __all__ = [
     "parse_spec",
     "read_column",
     "read_input_bytes",
+    "scan_column",
+    "scan_comparison",
     "split_lines",
+    "stream_column",
 ]
 
 #: Input formats understood by :func:`read_column` (for CLI ``choices=`` and GUI combo boxes).
 FORMATS: Final[tuple[str, ...]] = ("text", "tsv", "csv", "jsonl")
+#: Columnar formats, read through pyarrow (the optional extra ``matchlight[parquet]``; see
+#: :mod:`core.io.columnar`).
+COLUMNAR_FORMATS: Final[tuple[str, ...]] = ("parquet",)
 
 _EXTENSION_FORMATS: Final[dict[str, str]] = {
     ".tsv": "tsv",
     ".csv": "csv",
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
+    ".parquet": "parquet",
 }
 
 
@@ -137,6 +151,28 @@ class InputSpec:
     name: str | None = None
     column: str | None = None
     fmt: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnScan:
+    """What the first pass over one input found: its name, encoding, number of segments and
+    warnings, and how to read it again (``codec`` after ``skip`` bytes of byte-order mark;
+    ``identity``, the ``stat`` of the file that was checked)."""
+
+    spec: InputSpec
+    name: str
+    fmt: str
+    encoding: str
+    detected: bool
+    segments: int
+    warnings: tuple[str, ...]
+    codec: str = "utf-8"
+    skip: int = 0
+    identity: os.stat_result | None = None
+
+    @property
+    def path(self) -> str:
+        return self.spec.path
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,6 +364,10 @@ def _looks_mostly_utf8(data: bytes) -> bool:
 
 
 def _detect(data: bytes, path: str, utf8_error: UnicodeDecodeError) -> tuple[str, str]:
+    # Imported here: only a file that is not UTF-8 needs it, and it takes a while to load.
+    import charset_normalizer
+    from charset_normalizer.utils import is_multi_byte_encoding
+
     matches = list(charset_normalizer.from_bytes(data))
     if not matches:
         line = data.count(b"\n", 0, utf8_error.start) + 1
@@ -424,13 +464,30 @@ def _search_slices(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
 
 
 def _has_lone_cr(text: str) -> bool:
-    return text.count("\r") > text.count("\r\n")
+    return "\r" in text and text.count("\r") > text.count("\r\n")
+
+
+#: The ASCII characters of :data:`_CONTROL_CHARS`.
+_ASCII_CONTROLS: Final[bytes] = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+
+
+#: The C1 controls of :data:`_CONTROL_CHARS` (U+0080-U+0084, U+0086-U+009F) in UTF-8.
+_C1_UTF8: Final[re.Pattern[bytes]] = re.compile(b"\xc2[\x80-\x84\x86-\x9f]")
+
+
+def _has_control(text: str) -> bool:
+    """Whether :data:`_CONTROL_CHARS` occurs in ``text``, checked on its UTF-8 bytes: several
+    times faster than the regular expression over the text, which holds the GIL meanwhile."""
+    data = text.encode("ascii") if text.isascii() else text.encode("utf-8", "surrogatepass")
+    if len(data.translate(None, _ASCII_CONTROLS)) != len(data):
+        return True
+    return not text.isascii() and _C1_UTF8.search(data) is not None
 
 
 #: (quick test on the whole text, per-line pattern, what was found)
 _CHECKS: Final[tuple[tuple[Callable[[str], bool], re.Pattern[str], str], ...]] = (
     (
-        lambda t: _search_slices(_CONTROL_CHARS, t) is not None,
+        _has_control,
         _CONTROL_CHARS,
         "control characters",
     ),
@@ -459,54 +516,125 @@ _CHECKS: Final[tuple[tuple[Callable[[str], bool], re.Pattern[str], str], ...]] =
 _SURROGATES: Final[re.Pattern[str]] = re.compile("[\ud800-\udfff]")
 
 
-def _replace_surrogates(
-    segments: list[str], where: Callable[[int], str], unit: str
-) -> tuple[list[str], str]:
-    """``segments`` with every lone surrogate replaced by U+FFFD, and a warning saying where."""
-    hits = [i for i, segment in enumerate(segments) if _SURROGATES.search(segment)]
-    fixed = list(segments)
-    for i in hits:
-        fixed[i] = _SURROGATES.sub("\ufffd", segments[i])
-    found = _SURROGATES.search(segments[hits[0]])
-    code = f"U+{ord(found.group()):04X}" if found else "U+D800-U+DFFF"
-    what = (
-        f"a lone surrogate ({code}, e.g. from a \\u{code[2:].lower()} escape in JSON), which "
-        "is not a character; replaced with U+FFFD"
-    )
-    if len(hits) == 1:
-        return fixed, f"{where(hits[0])} contains {what}"
-    return fixed, f"{len(hits)} {unit}s contain {what}; first: {where(hits[0])}"
+# --------------------------------------------------------------------------- what a column holds
 
 
-def _content_warnings(
-    lines: Sequence[str], joined: str, where: Callable[[int], str], unit: str
-) -> list[str]:
-    """Warnings about characters that are easy to miss; ``joined`` is all lines in one string.
+def _where(index: int, line: int, place: str = "line") -> str:
+    """Segment ``index`` (0-based) at file line ``line`` (or table row), for a message."""
+    return f"{place} {line}" if line == index + 1 else f"segment {index + 1} ({place} {line})"
 
-    Each check scans ``joined`` once at C speed; only a check that finds something loops over
-    the lines.
+
+@dataclass(slots=True)
+class _Batch:
+    """Consecutive segments of a column and where they are in the file.
+
+    ``first`` is the 1-based file line of ``segments[0]``; ``lines`` the line of each segment
+    where they are not one line each (a CSV record may span several). ``raw`` is the text the
+    content checks scan: the block as read for plain text (they must see its line endings),
+    else the segments joined by newlines.
     """
-    warnings: list[str] = []
-    for quick, pattern, what in _CHECKS:
-        if not quick(joined):
-            continue
-        hits = [i for i, line in enumerate(lines) if pattern.search(line)]
-        if not hits:  # cannot happen for one-character patterns; kept as a guard
-            continue
-        detail = ""
-        if pattern is _CONTROL_CHARS:
-            found = pattern.search(lines[hits[0]])
-            detail = f" (U+{ord(found.group()):04X})" if found else ""
-        if len(hits) == 1:
-            warnings.append(f"{where(hits[0])} contains {what}{detail}")
-        else:
-            warnings.append(f"{len(hits)} {unit}s contain {what}; first: {where(hits[0])}{detail}")
-    empty = lines.count("")
-    if empty == 1:
-        warnings.append(f"{where(lines.index(''))} is empty")
-    elif empty:
-        warnings.append(f"{empty} {unit}s are empty; first: {where(lines.index(''))}")
-    return warnings
+
+    segments: list[str]
+    first: int
+    lines: list[int] | None = None
+    raw: str | None = None
+
+    def line(self, i: int) -> int:
+        return self.first + i if self.lines is None else self.lines[i]
+
+    def text(self) -> str:
+        return "\n".join(self.segments) if self.raw is None else self.raw
+
+
+def _fix_surrogates(batch: _Batch) -> list[tuple[int, str]]:
+    """Replace every lone surrogate in ``batch`` with U+FFFD (in place); returns the segments
+    that held one, with the code point of their first (``U+D800``)."""
+    text = batch.text()
+    if text.isascii() or _search_slices(_SURROGATES, text) is None:
+        return []
+    hits = []
+    for i, segment in enumerate(batch.segments):
+        found = _SURROGATES.search(segment)
+        if found is not None:
+            hits.append((i, f"U+{ord(found.group()):04X}"))
+            batch.segments[i] = _SURROGATES.sub("\ufffd", segment)
+    if batch.raw is not None:
+        batch.raw = _SURROGATES.sub("\ufffd", batch.raw)
+    return hits
+
+
+@dataclass(slots=True)
+class _Hit:
+    count: int = 0
+    index: int = -1  # the first hit: segment index, file line, what was found there
+    line: int = 0
+    found: str = ""
+
+    def record(self, index: int, line: int, found: str) -> None:
+        if not self.count:
+            self.index, self.line, self.found = index, line, found
+        self.count += 1
+
+
+class _Findings:
+    """What is easy to miss in a column's segments (control characters, lone carriage returns,
+    Unicode line separators, byte-order marks, tabs, empty segments, lone surrogates),
+    gathered batch after batch, so a streamed column gets the warnings of the whole."""
+
+    def __init__(self, unit: str, place: str = "line") -> None:
+        self.unit = unit
+        self.place = place
+        self.count = 0
+        self.surrogates = _Hit()
+        self.checks = [_Hit() for _ in _CHECKS]
+        self.empty = _Hit()
+
+    def add(self, batch: _Batch, surrogates: list[tuple[int, str]]) -> None:
+        """Take a batch whose lone surrogates were replaced (``surrogates``: where, and
+        which)."""
+        for i, code in surrogates:
+            self.surrogates.record(self.count + i, batch.line(i), code)
+        text = batch.text()
+        for hit, (quick, pattern, _) in zip(self.checks, _CHECKS, strict=True):
+            if not quick(text):
+                continue
+            for i, segment in enumerate(batch.segments):
+                found = pattern.search(segment)
+                if found is not None:
+                    hit.record(self.count + i, batch.line(i), found.group())
+        if "" in batch.segments:
+            for i, segment in enumerate(batch.segments):
+                if not segment:
+                    self.empty.record(self.count + i, batch.line(i), "")
+        self.count += len(batch.segments)
+
+    def _said(self, hit: _Hit, what: str, detail: str = "") -> str:
+        where = _where(hit.index, hit.line, self.place)
+        if hit.count == 1:
+            return f"{where} contains {what}{detail}"
+        return f"{hit.count} {self.unit}s contain {what}; first: {where}{detail}"
+
+    def warnings(self) -> list[str]:
+        said: list[str] = []
+        if self.surrogates.count:
+            code = self.surrogates.found or "U+D800-U+DFFF"
+            said.append(
+                self._said(
+                    self.surrogates,
+                    f"a lone surrogate ({code}, e.g. from a \\u{code[2:].lower()} escape in "
+                    "JSON), which is not a character; replaced with U+FFFD",
+                )
+            )
+        for hit, (_, pattern, what) in zip(self.checks, _CHECKS, strict=True):
+            if hit.count:
+                detail = f" (U+{ord(hit.found):04X})" if pattern is _CONTROL_CHARS else ""
+                said.append(self._said(hit, what, detail))
+        if self.empty.count == 1:
+            said.append(f"{_where(self.empty.index, self.empty.line, self.place)} is empty")
+        elif self.empty.count:
+            first = _where(self.empty.index, self.empty.line, self.place)
+            said.append(f"{self.empty.count} {self.unit}s are empty; first: {first}")
+        return said
 
 
 # --------------------------------------------------------------------------- formats
@@ -515,7 +643,7 @@ def _content_warnings(
 def _resolve_format(spec: InputSpec) -> str:
     if spec.fmt is None:
         return _EXTENSION_FORMATS.get(Path(spec.path).suffix.lower(), "text")
-    if spec.fmt not in FORMATS:
+    if spec.fmt not in FORMATS and spec.fmt not in COLUMNAR_FORMATS:
         raise InputError(
             f"unknown input format {spec.fmt!r}; choose one of {', '.join(FORMATS)}", spec.path
         )
@@ -537,25 +665,38 @@ def read_input_bytes(path: str, *, max_lines: LineLimit | None = None) -> bytes:
         raise InputError(error.problem, path, error.line) from None
 
 
-def _strip_trailing_blank(
-    rows: list[list[str]], blank: Callable[[list[str]], bool]
-) -> tuple[list[list[str]], int]:
-    end = len(rows)
-    while end and blank(rows[end - 1]):
-        end -= 1
-    return rows[:end], len(rows) - end
-
-
 def _field_list(fields: Sequence[str]) -> str:
     return ", ".join(repr(f) for f in fields)
 
 
-@dataclass(frozen=True, slots=True)
-class _Parsed:
-    segments: list[str]
-    #: 1-based file line of segments[i]: an offset for line-per-record formats, else a list
-    line_of: int | list[int]
-    warnings: list[str]
+# --------------------------------------------------------------------------- parsers
+#
+# One parser per format, shared by the reader of whole files (read_column, the app) and the
+# streaming reader (stream_column, the command line). A parser takes the decoded text in blocks
+# that end at a line break (a whole file is one block) and yields batches of segments.
+
+#: Segments in a batch of a tabular or JSON Lines parser.
+_BATCH: Final = 8192
+
+Blocks = Iterable[str]
+
+
+def _numbered_lines(blocks: Blocks) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` of every line of the blocks, as :func:`split_lines` splits."""
+    number = 0
+    for block in blocks:
+        for line in split_lines(block):
+            number += 1
+            yield number, line
+
+
+def _text_batches(blocks: Blocks) -> Iterator[_Batch]:
+    line = 1
+    for block in blocks:
+        segments = split_lines(block)
+        if segments:
+            yield _Batch(segments, line, raw=block)
+            line += len(segments)
 
 
 def _csv_lines(text: str) -> Iterator[str]:
@@ -573,98 +714,161 @@ def _csv_lines(text: str) -> Iterator[str]:
         start = stop + 1
 
 
+def _tsv_rows(blocks: Blocks) -> Iterator[tuple[int, list[str]]]:
+    """TSV rows: split on tabs, no quoting at all."""
+    for number, line in _numbered_lines(blocks):
+        yield number, line.split("\t")
+
+
+def _csv_rows(
+    blocks: Blocks, path: str, max_rows: LineLimit | None
+) -> Iterator[tuple[int, list[str]]]:
+    """CSV rows (Excel dialect, strict) with the file line each starts on."""
+    reader = csv.reader((line for block in blocks for line in _csv_lines(block)), strict=True)
+    count = 0
+    while True:
+        start = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            problem = str(exc)
+            if "unexpected end of data" in problem:
+                raise InputError(
+                    "a quoted field starting on this line is never closed", path, start
+                ) from None
+            if "new-line character" in problem:
+                problem = "a carriage return (\\r) inside an unquoted field; quote the field"
+            raise InputError(f"malformed CSV: {problem}", path, reader.line_num) from None
+        count += 1
+        if max_rows is not None and count > max_rows.lines:
+            raise InputError(max_rows.problem("row"), path)
+        yield start, row
+
+
+def _blank_row(row: list[str]) -> bool:
+    return not row or row == [""]
+
+
+def _tabular_batches(
+    rows: Iterator[tuple[int, list[str]]],
+    fmt: str,
+    column: str | None,
+    path: str,
+    warnings: list[str],
+) -> Iterator[_Batch]:
+    """The segments of one column of TSV/CSV rows.
+
+    A column given by name means the first row is a header; by a 1-based number, every row is
+    data. Every row must have the first row's width; blank rows at the very end are ignored
+    (with a warning), a blank row in the middle is an empty segment in a one-column file and an
+    error otherwise. Blank rows are held back until a row with content shows they are not at
+    the end, so a stream is checked exactly as a whole file.
+    """
+    label = fmt.upper()
+    held: list[tuple[int, list[str]]] = []  # blank rows not yet known to be inside the data
+    index = width = -1
+    first_line = 0
+    header = False
+    segments: list[str] = []
+    lines: list[int] = []
+
+    def take(number: int, row: list[str]) -> None:
+        nonlocal index, width, first_line, header
+        if width < 0:
+            first_line = number
+            if column is None:
+                raise InputError(
+                    f"{label} input needs a column: add #NAME (a header name) or #N (a 1-based "
+                    f"column number) to the path; the first row is: {_field_list(row)}",
+                    path,
+                )
+            if column.isascii() and column.isdigit():
+                index = int(column) - 1
+                if index < 0:
+                    raise InputError("column numbers start at 1", path)
+                width = len(row)
+                if index >= width:
+                    raise InputError(
+                        f"has no column {column}: the first row has only "
+                        f"{_plural(width, 'field')} ({_field_list(row)})",
+                        path,
+                        number,
+                    )
+            else:
+                if column not in row:
+                    raise InputError(
+                        f"no column named {column!r} in the header row; available columns: "
+                        f"{_field_list(row)}",
+                        path,
+                        number,
+                    )
+                if row.count(column) > 1:
+                    raise InputError(
+                        f"the header row names column {column!r} more than once", path, 1
+                    )
+                index, width, header = row.index(column), len(row), True
+                return
+        if width == 1 and not row:
+            row = [""]  # a blank line is an empty segment
+        if len(row) != width:
+            reference = "the header row" if header else f"line {first_line}"
+            if _blank_row(row):
+                problem = (
+                    f"blank line in the middle of the data; expected {_plural(width, 'field')}"
+                )
+            else:
+                problem = f"has {_plural(len(row), 'field')}, but {reference} has {width}" + (
+                    " (a tab inside a segment?)" if fmt == "tsv" and len(row) > width else ""
+                )
+            raise InputError(problem, path, number)
+        segments.append(row[index])
+        lines.append(number)
+
+    for number, row in rows:
+        if _blank_row(row):
+            held.append((number, row))
+            continue
+        for item in held:
+            take(*item)
+        held.clear()
+        take(number, row)
+        if len(segments) >= _BATCH:
+            yield _Batch(segments, lines[0], lines)
+            segments, lines = [], []
+    if held:
+        warnings.append(f"ignored {_plural(len(held), 'blank line')} at the end")
+    if width < 0 and column is None:
+        raise InputError(
+            f"{label} input needs a column: add #NAME (a header name) or #N (a 1-based column "
+            "number) to the path; the first row is: (the file is empty)",
+            path,
+        )
+    if segments:
+        yield _Batch(segments, lines[0], lines)
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    segments: list[str]
+    line_of: list[int]  # the file line of each segment
+    warnings: list[str]
+
+
 def _parse_tabular(
     text: str, fmt: str, column: str | None, path: str, max_rows: LineLimit | None = None
 ) -> _Parsed:
-    label = fmt.upper()
-    if fmt == "tsv":
-        rows = [line.split("\t") for line in split_lines(text)]
-        starts: list[int] | None = None
-    else:
-        rows, starts = [], []
-        reader = csv.reader(_csv_lines(text), strict=True)
-        while True:
-            start = reader.line_num + 1
-            try:
-                row = next(reader)
-            except StopIteration:
-                break
-            except csv.Error as exc:
-                problem = str(exc)
-                if "unexpected end of data" in problem:
-                    raise InputError(
-                        "a quoted field starting on this line is never closed", path, start
-                    ) from None
-                if "new-line character" in problem:
-                    problem = "a carriage return (\\r) inside an unquoted field; quote the field"
-                raise InputError(f"malformed CSV: {problem}", path, reader.line_num) from None
-            rows.append(row)
-            starts.append(start)
-            if max_rows is not None and len(rows) > max_rows.lines:
-                raise InputError(max_rows.problem("row"), path)
-
-    def line_number(i: int) -> int:
-        return i + 1 if starts is None else starts[i]
-
-    rows, dropped = _strip_trailing_blank(rows, lambda r: r in ([], [""]))
-    warnings = [f"ignored {_plural(dropped, 'blank line')} at the end"] if dropped else []
-
-    if column is None:
-        first = _field_list(rows[0]) if rows else "(the file is empty)"
-        raise InputError(
-            f"{label} input needs a column: add #NAME (a header name) or #N (a 1-based column "
-            f"number) to the path; the first row is: {first}",
-            path,
-        )
-    if not rows:
-        return _Parsed([], 1, warnings)
-
-    header: list[str] | None = None
-    if column.isascii() and column.isdigit():
-        index = int(column) - 1
-        if index < 0:
-            raise InputError("column numbers start at 1", path)
-        width = len(rows[0])
-        if index >= width:
-            raise InputError(
-                f"has no column {column}: the first row has only {_plural(width, 'field')} "
-                f"({_field_list(rows[0])})",
-                path,
-                line_number(0),
-            )
-        data_from = 0
-    else:
-        header = rows[0]
-        if column not in header:
-            raise InputError(
-                f"no column named {column!r} in the header row; available columns: "
-                f"{_field_list(header)}",
-                path,
-                line_number(0),
-            )
-        if header.count(column) > 1:
-            raise InputError(f"the header row names column {column!r} more than once", path, 1)
-        index, width, data_from = header.index(column), len(header), 1
-
-    if width == 1:  # a blank line is an empty segment
-        for i in range(data_from, len(rows)):
-            if not rows[i]:
-                rows[i] = [""]
-    widths = set(map(len, rows[data_from:]))
-    if widths - {width}:
-        bad = next(i for i in range(data_from, len(rows)) if len(rows[i]) != width)
-        reference = "the header row" if header is not None else f"line {line_number(0)}"
-        if rows[bad] in ([], [""]):
-            problem = f"blank line in the middle of the data; expected {_plural(width, 'field')}"
-        else:
-            problem = f"has {_plural(len(rows[bad]), 'field')}, but {reference} has {width}" + (
-                " (a tab inside a segment?)" if fmt == "tsv" and len(rows[bad]) > width else ""
-            )
-        raise InputError(problem, path, line_number(bad))
-
-    segments = list(map(operator.itemgetter(index), rows[data_from:]))
-    line_of: int | list[int] = data_from + 1 if starts is None else starts[data_from:]
-    return _Parsed(segments, line_of, warnings)
+    """One column of a whole TSV/CSV text, with :func:`read_column`'s rules (for
+    :mod:`core.io.scores`, which reads several columns of one file)."""
+    warnings: list[str] = []
+    rows = _tsv_rows([text]) if fmt == "tsv" else _csv_rows([text], path, max_rows)
+    segments: list[str] = []
+    lines: list[int] = []
+    for batch in _tabular_batches(rows, fmt, column, path, warnings):
+        segments += batch.segments
+        lines += batch.lines or range(batch.first, batch.first + len(batch.segments))
+    return _Parsed(segments, lines, warnings)
 
 
 def _lookup(obj: dict[str, object], key: str, path: str, line: int) -> str:
@@ -695,39 +899,94 @@ def _lookup(obj: dict[str, object], key: str, path: str, line: int) -> str:
 
 def _json_record(line: str, path: str, number: int) -> object:
     """One JSON Lines record, read by the untrusted-JSON loader. Lone surrogates are kept:
-    :func:`read_column` replaces them and says which segments held one."""
+    the reader replaces them and says which segments held one."""
     return jsonsafe.loads(
         line, path=path, first_line=number, error=InputError, surrogates="keep", strict=False
     )
 
 
-def _parse_jsonl(text: str, key: str | None, path: str) -> _Parsed:
-    raw = split_lines(text)
-    end = len(raw)
-    while end and not raw[end - 1].strip():
-        end -= 1
-    dropped = len(raw) - end
-    warnings = [f"ignored {_plural(dropped, 'blank line')} at the end"] if dropped else []
-    if key is None:
-        try:
-            first = _json_record(raw[0], path, 1) if end else None
-        except InputError:
-            first = None
-        keys = f"; available keys: {_field_list(list(first))}" if isinstance(first, dict) else ""
-        raise InputError(
-            "JSON Lines input needs a key: add #KEY to the path (dotted keys such as "
-            f"translation.de reach into nested objects){keys}",
-            path,
-        )
+def _needs_key(path: str, first: object) -> InputError:
+    keys = f"; available keys: {_field_list(list(first))}" if isinstance(first, dict) else ""
+    return InputError(
+        "JSON Lines input needs a key: add #KEY to the path (dotted keys such as "
+        f"translation.de reach into nested objects){keys}",
+        path,
+    )
+
+
+def _jsonl_batches(
+    blocks: Blocks, key: str | None, path: str, warnings: list[str]
+) -> Iterator[_Batch]:
+    """The value of ``key`` in every record; blank lines at the end are ignored (with a
+    warning), one in the middle is an error."""
+    held: list[int] = []  # blank lines not yet known to be inside the data
     segments: list[str] = []
-    for number, line in enumerate(raw[:end], start=1):
+    first = 0
+    for number, line in _numbered_lines(blocks):
+        if key is None:
+            record: object = None
+            if line.strip():
+                with contextlib.suppress(InputError):
+                    record = _json_record(line, path, number)
+            raise _needs_key(path, record)
         if not line.strip():
-            raise InputError("blank line in the middle of a JSON Lines file", path, number)
+            held.append(number)
+            continue
+        if held:
+            raise InputError("blank line in the middle of a JSON Lines file", path, held[0])
         obj = _json_record(line, path, number)
         if not isinstance(obj, dict):
             raise InputError(f"expected a JSON object, found {json_type(obj)}", path, number)
+        if not segments:
+            first = number
         segments.append(_lookup(obj, key, path, number))
-    return _Parsed(segments, 1, warnings)
+        if len(segments) >= _BATCH:
+            yield _Batch(segments, first)
+            segments = []
+    if key is None:
+        raise _needs_key(path, None)
+    if held:
+        warnings.append(f"ignored {_plural(len(held), 'blank line')} at the end")
+    if segments:
+        yield _Batch(segments, first)
+
+
+class _Parse:
+    """One pass of a column's parser over its text blocks: the segments, batch by batch (lone
+    surrogates replaced), and, with ``check``, what :class:`_Findings` notices in them."""
+
+    def __init__(
+        self,
+        spec: InputSpec,
+        fmt: str,
+        blocks: Blocks,
+        *,
+        check: bool = True,
+        max_rows: LineLimit | None = None,
+    ) -> None:
+        self.parser_warnings: list[str] = []
+        self.findings = _Findings("line" if fmt == "text" else "segment") if check else None
+        # Decoders never produce a lone surrogate; a JSON escape can.
+        self._json = fmt == "jsonl"
+        path = spec.path
+        if fmt == "text":
+            self._batches = _text_batches(blocks)
+        elif fmt == "jsonl":
+            self._batches = _jsonl_batches(blocks, spec.column, path, self.parser_warnings)
+        else:
+            rows = _tsv_rows(blocks) if fmt == "tsv" else _csv_rows(blocks, path, max_rows)
+            self._batches = _tabular_batches(rows, fmt, spec.column, path, self.parser_warnings)
+
+    def __iter__(self) -> Iterator[list[str]]:
+        for batch in self._batches:
+            surrogates = _fix_surrogates(batch) if self._json else []
+            if self.findings is not None:
+                self.findings.add(batch, surrogates)
+            yield batch.segments
+
+    def warnings(self) -> list[str]:
+        found = [] if self.findings is None else self.findings.warnings()
+        return [*self.parser_warnings, *found]
 
 
 #: File-name prefixes that only say "this is a system output" (``sys.online-b.txt``).
@@ -748,6 +1007,43 @@ def default_name(path: str) -> str:
     return stem or Path(path).name
 
 
+def _display_name(spec: InputSpec) -> tuple[str, str | None]:
+    """The column's display name (see :func:`read_column`) and a warning about it, if any."""
+    path = spec.path
+    if spec.name is not None:
+        name = spec.name
+    elif spec.column is None:
+        name = default_name(path)
+    elif spec.column.isascii() and spec.column.isdigit():
+        name = f"{default_name(path)}#{spec.column}"
+    else:
+        name = spec.column
+    if _SURROGATES.search(name) is None:
+        return name, None
+    # From a file name or command line argument with bytes that are not UTF-8.
+    name = _SURROGATES.sub("\ufffd", name)
+    return name, (
+        f"the name {name!r} had bytes that are not UTF-8 (shown as U+FFFD); "
+        "rename the file or give a NAME=PATH"
+    )
+
+
+def _check_column_choice(spec: InputSpec, fmt: str) -> None:
+    if fmt == "text" and spec.column is not None:
+        raise InputError(
+            f"a column (#{spec.column}) can only be chosen in TSV, CSV or JSONL input, but this "
+            "is read as plain text; use a .tsv/.csv/.jsonl extension or choose the format",
+            spec.path,
+        )
+
+
+def _detected_warning(encoding: str) -> str:
+    return (
+        f"encoding detected as {encoding} (not UTF-8); check that the text looks right, "
+        "or re-save the file as UTF-8"
+    )
+
+
 def read_column(spec: InputSpec, *, max_rows: LineLimit | None = None) -> TextColumn:
     """Read one input file (or one column of it) into a :class:`TextColumn`.
 
@@ -758,60 +1054,21 @@ def read_column(spec: InputSpec, *, max_rows: LineLimit | None = None) -> TextCo
     """
     path = spec.path
     fmt = _resolve_format(spec)
-    if fmt == "text" and spec.column is not None:
-        raise InputError(
-            f"a column (#{spec.column}) can only be chosen in TSV, CSV or JSONL input, but this "
-            "is read as plain text; use a .tsv/.csv/.jsonl extension or choose the format",
-            path,
-        )
+    if fmt in COLUMNAR_FORMATS:
+        scan = scan_column(spec)
+        lines = [s for batch in stream_column(scan) for s in batch]
+        return TextColumn(scan.name, path, tuple(lines), scan.encoding, False, scan.warnings)
+    _check_column_choice(spec, fmt)
     data = read_input_bytes(path, max_lines=None if fmt == "csv" else max_rows)
     text, encoding, detected = decode_bytes(data, path=path)
-    warnings: list[str] = []
-    if detected:
-        warnings.append(
-            f"encoding detected as {encoding} (not UTF-8); check that the text looks right, "
-            "or re-save the file as UTF-8"
-        )
-
-    if fmt == "text":
-        parsed = _Parsed(split_lines(text), 1, [])
-        joined = text
-    else:
-        if fmt == "jsonl":
-            parsed = _parse_jsonl(text, spec.column, path)
-        else:
-            parsed = _parse_tabular(text, fmt, spec.column, path, max_rows)
-        joined = "\n".join(parsed.segments)
-    line_of = parsed.line_of
-
-    def where(i: int) -> str:
-        line = line_of + i if isinstance(line_of, int) else line_of[i]
-        return f"line {line}" if line == i + 1 else f"segment {i + 1} (line {line})"
-
-    warnings += parsed.warnings
-    unit = "line" if fmt == "text" else "segment"
-    segments = parsed.segments
-    if _search_slices(_SURROGATES, joined) is not None:
-        segments, note = _replace_surrogates(segments, where, unit)
-        joined = _SURROGATES.sub("\ufffd", joined)
+    del data
+    parse = _Parse(spec, fmt, [text], max_rows=max_rows)
+    segments = [segment for batch in parse for segment in batch]
+    warnings = [_detected_warning(encoding)] if detected else []
+    warnings += parse.warnings()
+    name, note = _display_name(spec)
+    if note is not None:
         warnings.append(note)
-    warnings += _content_warnings(segments, joined, where, unit)
-
-    if spec.name is not None:
-        name = spec.name
-    elif spec.column is None:
-        name = default_name(path)
-    elif spec.column.isascii() and spec.column.isdigit():
-        name = f"{default_name(path)}#{spec.column}"
-    else:
-        name = spec.column
-    if _SURROGATES.search(name) is not None:
-        # From a file name or command line argument with bytes that are not UTF-8.
-        name = _SURROGATES.sub("\ufffd", name)
-        warnings.append(
-            f"the name {name!r} had bytes that are not UTF-8 (shown as U+FFFD); "
-            "rename the file or give a NAME=PATH"
-        )
     return TextColumn(
         name=name,
         path=path,
@@ -824,11 +1081,13 @@ def read_column(spec: InputSpec, *, max_rows: LineLimit | None = None) -> TextCo
 
 # --------------------------------------------------------------------------- comparison
 
+_Column = TypeVar("_Column", TextColumn, ColumnScan)
 
-def _unique_names(columns: list[TextColumn], role: str) -> tuple[TextColumn, ...]:
+
+def _unique_names(columns: list[_Column], role: str) -> tuple[_Column, ...]:
     taken = {c.name for c in columns}
     seen: set[str] = set()
-    result: list[TextColumn] = []
+    result: list[_Column] = []
     for column in columns:
         if column.name not in seen:
             seen.add(column.name)
@@ -841,28 +1100,65 @@ def _unique_names(columns: list[TextColumn], role: str) -> tuple[TextColumn, ...
         taken.add(new)
         seen.add(new)
         note = f"renamed to {new!r}: another {role} is also named {column.name!r}"
-        result.append(replace(column, name=new, warnings=(*column.warnings, note)))
+        result.append(_renamed(column, new, note))
     return tuple(result)
 
 
-def _count_table(entries: list[tuple[InputSpec, str, TextColumn]]) -> str:
-    counts = [len(c.lines) for _, _, c in entries]
+def _renamed(column: Any, name: str, note: str) -> Any:
+    """``column`` (a :class:`TextColumn` or :class:`ColumnScan`) named ``name``, ``note``
+    added to its warnings."""
+    return replace(column, name=name, warnings=(*column.warnings, note))
+
+
+#: One input as the line-count check sees it: its spec, its role, its count, its warnings.
+_Entry = tuple[InputSpec, str, int, tuple[str, ...]]
+
+
+def _count_table(entries: list[_Entry]) -> str:
+    counts = [count for _, _, count, _ in entries]
     ranked = Counter(counts).most_common(2)
     usual: int | None = ranked[0][0]
     if ranked[0][1] < 2 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
         usual = None  # no clear majority
     rows = ["line counts differ:"]
-    for (spec, role, column), count in zip(entries, counts, strict=True):
+    for spec, role, count, warnings in entries:
         label = spec.path if spec.column is None else f"{spec.path}#{spec.column}"
         unit = "line" if _resolve_format(spec) == "text" else "record"
         row = f"  {label} ({role}): {_plural(count, unit)}"
         if usual is not None and count != usual:
             row += "  <- differs"
-        cr = [w for w in column.warnings if "carriage return" in w]
+        cr = [w for w in warnings if "carriage return" in w]
         if cr:
             row += f"  [{cr[0]}]"
         rows.append(row)
     return "\n".join(rows)
+
+
+def _check_counts(
+    source: tuple[InputSpec, _Column] | None,
+    references: Sequence[tuple[InputSpec, _Column]],
+    systems: Sequence[tuple[InputSpec, _Column]],
+    count: Callable[[_Column], int],
+) -> None:
+    """Raise :class:`InputError` listing every input, its role and its count unless all have
+    the same number of segments."""
+    entries: list[_Entry] = []
+    if source is not None:
+        entries.append((source[0], "source", count(source[1]), source[1].warnings))
+    for i, (spec, col) in enumerate(references, start=1):
+        role = "reference" if len(references) == 1 else f"reference {i}"
+        entries.append((spec, role, count(col), col.warnings))
+    for spec, col in systems:
+        entries.append((spec, f"system {col.name}", count(col), col.warnings))
+    if len({n for _, _, n, _ in entries}) > 1:
+        raise InputError(_count_table(entries))
+
+
+def _require_inputs(references: Sequence[InputSpec], systems: Sequence[InputSpec]) -> None:
+    if not references:
+        raise InputError("at least one reference file is needed")
+    if not systems:
+        raise InputError("at least one system output file is needed")
 
 
 def load_comparison(
@@ -877,21 +1173,446 @@ def load_comparison(
     message listing every file, its role and its count. Duplicate names within the references
     or within the systems get `` (2)``, `` (3)``, ... appended, noted in the column's warnings.
     """
-    if not references:
-        raise InputError("at least one reference file is needed")
-    if not systems:
-        raise InputError("at least one system output file is needed")
+    _require_inputs(references, systems)
     src = None if source is None else read_column(source)
     refs = _unique_names([read_column(s) for s in references], "reference")
     syss = _unique_names([read_column(s) for s in systems], "system")
-
-    entries: list[tuple[InputSpec, str, TextColumn]] = []
-    if source is not None and src is not None:
-        entries.append((source, "source", src))
-    for i, (spec, col) in enumerate(zip(references, refs, strict=True), start=1):
-        entries.append((spec, "reference" if len(refs) == 1 else f"reference {i}", col))
-    for spec, col in zip(systems, syss, strict=True):
-        entries.append((spec, f"system {col.name}", col))
-    if len({len(c.lines) for _, _, c in entries}) > 1:
-        raise InputError(_count_table(entries))
+    _check_counts(
+        None if source is None or src is None else (source, src),
+        list(zip(references, refs, strict=True)),
+        list(zip(systems, syss, strict=True)),
+        lambda column: len(column.lines),
+    )
     return Comparison(source=src, references=refs, systems=syss)
+
+
+# --------------------------------------------------------------------------- streams
+#
+# The command line reads its inputs twice, never holding them: a first pass checks everything
+# read_column checks and counts the segments (scan_column), a second pass reads the segments a
+# batch at a time while they are scored (stream_column), and refuses a file that changed in
+# between. Counting first lets every problem, and unequal line counts, be reported before any
+# scoring starts, and gives the corpus means the count numpy's summation needs.
+
+#: The largest input read as a stream (1 TiB; memory does not grow with it).
+MAX_STREAM_BYTES: Final[int] = 1 << 40
+#: The longest line of a streamed input: as long as a whole input the app reads.
+MAX_STREAM_LINE: Final[int] = MAX_INPUT_BYTES
+#: Bytes read at a time from a streamed input.
+_STREAM_BLOCK: Final[int] = 1 << 22
+#: Bytes that tell a file's kind: the longest magic number and byte-order mark.
+_HEAD_BYTES: Final[int] = max(len(m) for m, _ in _MAGIC_NUMBERS)
+
+
+class _Undecodable(Exception):
+    """A streamed input is not in the encoding its start declares (or UTF-8): read it whole,
+    as the app does, to detect its encoding or to name its first bad byte."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(slots=True)
+class _Encoding:
+    """How a streamed input is decoded, known once its first bytes are read."""
+
+    encoding: str = "utf-8"
+    detected: bool = False
+    codec: str = "utf-8"
+    skip: int = 0
+
+
+def _line_too_long(path: str, line: int) -> InputError:
+    return InputError(
+        f"the line is longer than the {size_text(MAX_STREAM_LINE)} a line may have", path, line
+    )
+
+
+def _utf8_blocks(path: str, raws: Iterable[bytes]) -> Iterator[str]:
+    """UTF-8 bytes (after any byte-order mark) as text blocks ending at line breaks, with
+    :func:`decode_bytes`' checks: NUL bytes, the share of control bytes, the first bad byte."""
+    head = b""
+    offset = 0  # bytes checked so far
+    controls = 0
+    carry = b""  # the start of a line not ended yet
+    lines = 0
+    for raw in raws:
+        if not head:
+            head = raw[:4096]
+        nul = raw.find(b"\x00")
+        if nul >= 0:
+            if _looks_like_bomless_utf16(head):
+                raise InputError(
+                    "looks like UTF-16 text without a byte-order mark (BOM), which cannot be "
+                    "read reliably; re-save it as UTF-8 (or as UTF-16 with a BOM)",
+                    path,
+                )
+            raise _binary(f"contains NUL bytes, the first at byte offset {offset + nul}", path)
+        controls += len(raw) - len(raw.translate(None, _CONTROL_BYTES))
+        start = offset - len(carry)
+        offset += len(raw)
+        data = carry + raw if carry else raw
+        cut = data.rfind(b"\n") + 1
+        carry = data[cut:]
+        if len(carry) > MAX_STREAM_LINE:
+            raise _line_too_long(path, lines + 1)
+        if cut:
+            text = _decode_utf8(data[:cut], start, lines, path)
+            lines += text.count("\n")
+            yield text
+    if carry:
+        yield _decode_utf8(carry, offset - len(carry), lines, path)
+    if offset and controls / offset > _MAX_CONTROL_SHARE:
+        raise _binary(f"{controls / offset:.0%} of its bytes are control characters", path)
+
+
+def _decode_utf8(piece: bytes, start: int, lines: int, path: str) -> str:
+    try:
+        return piece.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = lines + piece.count(b"\n", 0, exc.start) + 1
+        raise _Undecodable(
+            f"not valid UTF-8: byte {piece[exc.start]:02x} at byte offset {start + exc.start} "
+            f"(line {line}) cannot be decoded ({exc.reason}); an input over "
+            f"{size_text(MAX_INPUT_BYTES)} is read as a stream and must be UTF-8 (or UTF-16/32 "
+            "with a byte-order mark): re-save it as UTF-8"
+        ) from None
+
+
+def _wide_blocks(path: str, raws: Iterable[bytes], codec: str, label: str) -> Iterator[str]:
+    """UTF-16/32 bytes (after their byte-order mark) as text blocks ending at line breaks;
+    a NUL character is refused, naming its line."""
+    decoder = codecs.getincrementaldecoder(codec)("strict")
+    carry = ""
+    lines = 0
+    final = False
+    raws = iter(raws)
+    while not final:
+        raw = next(raws, None)
+        final = raw is None
+        try:
+            text = carry + decoder.decode(b"" if raw is None else raw, final=final)
+        except UnicodeDecodeError as exc:
+            raise _Undecodable(
+                f"not valid {label} ({exc.reason}) after line {lines}; an input over "
+                f"{size_text(MAX_INPUT_BYTES)} is read as a stream and must decode as its "
+                "byte-order mark says: re-save it as UTF-8"
+            ) from None
+        cut = len(text) if final else text.rfind("\n") + 1
+        block, carry = text[:cut], text[cut:]
+        if len(carry) > MAX_STREAM_LINE:
+            raise _line_too_long(path, lines + 1)
+        nul = block.find("\x00")
+        if nul >= 0:
+            line = lines + block.count("\n", 0, nul) + 1
+            raise _binary(f"contains NUL characters, the first on line {line}", path)
+        if block:
+            lines += block.count("\n")
+            yield block
+
+
+def _checked_blocks(path: str, info: os.stat_result, found: _Encoding) -> Iterator[str]:
+    """The text of a streamed input in blocks that end at line breaks, checked as
+    :func:`decode_bytes` checks a whole file: magic numbers of binary formats, a byte-order
+    mark (UTF-8, UTF-16, UTF-32), NUL bytes, control bytes; UTF-8 without a byte-order mark.
+    Raises :class:`_Undecodable` at the first bytes that do not decode."""
+    raws = iter_blocks(
+        path, MAX_STREAM_BYTES, what="an input file", block=_STREAM_BLOCK, expect=info
+    )
+    first = b""
+    while len(first) < _HEAD_BYTES and (more := next(raws, b"")):
+        first += more  # enough for every magic number and byte-order mark
+    for magic, what in _MAGIC_NUMBERS:
+        if first.startswith(magic):
+            raise _binary(what, path)
+    for bom, encoding, codec, label in _BOMS:
+        if first.startswith(bom):
+            found.encoding, found.codec, found.skip = encoding, codec, len(bom)
+            rest = itertools.chain([first[len(bom) :]], raws)
+            if codec == "utf-8":
+                yield from _utf8_blocks(path, rest)
+            else:
+                yield from _wide_blocks(path, rest, codec, label)
+            return
+    yield from _utf8_blocks(path, itertools.chain([first], raws))
+
+
+def _codec_of(data: bytes, encoding: str) -> tuple[str, int]:
+    """How :func:`decode_bytes` decoded ``data`` as ``encoding``: the codec and the bytes of
+    byte-order mark before the text."""
+    for bom, name, codec, _ in _BOMS:
+        if encoding == name and data.startswith(bom):
+            return codec, len(bom)
+    return encoding, 0
+
+
+def scan_column(spec: InputSpec) -> ColumnScan:
+    """Check one input as :func:`read_column` does and count its segments, without holding it.
+
+    The file is read as a stream of blocks; one that is not UTF-8 (nor UTF-16/32 with a
+    byte-order mark) is read whole as the app reads it (up to :data:`MAX_INPUT_BYTES`), to
+    detect its encoding or name its first bad byte. Raises :class:`InputError`.
+    """
+    fmt = _resolve_format(spec)
+    if fmt in COLUMNAR_FORMATS:
+        return _scan_parquet(spec)
+    _check_column_choice(spec, fmt)
+    path = spec.path
+    if not path:
+        raise InputError("no file name given")
+    found = _Encoding()
+    try:
+        info = check_regular(path)
+        try:
+            blocks = _checked_blocks(path, info, found)
+            parse = _Parse(spec, fmt, blocks)
+            try:
+                segments = sum(map(len, parse))
+            except InputError:
+                # The app checks a file's bytes before it parses it: a problem with the bytes
+                # further on is the one to report.
+                for _ in blocks:
+                    pass
+                raise
+        except _Undecodable as problem:
+            if info.st_size > MAX_INPUT_BYTES:
+                raise InputError(problem.message, path) from None
+            data = read_input_bytes(path)
+            text, encoding, detected = decode_bytes(data, path=path)
+            codec, skip = _codec_of(data, encoding)
+            del data
+            found = _Encoding(encoding, detected, codec, skip)
+            parse = _Parse(spec, fmt, [text])
+            segments = sum(map(len, parse))
+            del text
+    except FileError as error:
+        raise InputError(error.problem, path, error.line) from None
+    warnings = [_detected_warning(found.encoding)] if found.detected else []
+    warnings += parse.warnings()
+    name, note = _display_name(spec)
+    if note is not None:
+        warnings.append(note)
+    return ColumnScan(
+        spec=spec,
+        name=name,
+        fmt=fmt,
+        encoding=found.encoding,
+        detected=found.detected,
+        segments=segments,
+        warnings=tuple(warnings),
+        codec=found.codec,
+        skip=found.skip,
+        identity=info,
+    )
+
+
+@dataclass(slots=True)
+class _ParquetScan:
+    """What reading a Parquet column found: its rows, its name, its warnings."""
+
+    rows: int = 0
+    column: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+def _parquet_batches(
+    spec: InputSpec,
+    identity: os.stat_result | None,
+    found: _ParquetScan | None = None,
+) -> Iterator[list[str]]:
+    """The text column ``spec.column`` of a Parquet file, a batch at a time; a null is refused
+    naming its row. With ``found``, the values are also checked (:class:`_Findings`) and what
+    was found is put there."""
+    from matchlight.core.io.columnar import ColumnarError, ParquetColumn  # pyarrow if asked
+
+    path = spec.path
+    try:
+        now = check_regular(path)
+        if identity is not None and _identity_of(now) != _identity_of(identity):
+            raise _changed(path, "a different size, time or file")
+        column = ParquetColumn(path, spec.column)
+        findings = None if found is None else _Findings("segment", place="row")
+        row = 0
+        for values in column.batches():
+            if None in values:
+                raise InputError(
+                    f"row {row + values.index(None) + 1} of column {column.name!r} has no "
+                    "value (null)",
+                    path,
+                )
+            segments = [value or "" for value in values]
+            if findings is not None:
+                findings.add(_Batch(segments, row + 1), [])
+            row += len(segments)
+            yield segments
+    except ColumnarError as error:
+        raise InputError(str(error), path) from None
+    except FileError as error:
+        raise InputError(error.problem, path, error.line) from None
+    if found is not None and findings is not None:
+        found.rows, found.column, found.warnings = row, column.name, tuple(findings.warnings())
+
+
+def _scan_parquet(spec: InputSpec) -> ColumnScan:
+    """:func:`scan_column` of a Parquet column: its values checked and counted."""
+    path = spec.path
+    if not path:
+        raise InputError("no file name given")
+    try:
+        info = check_regular(path)
+    except FileError as error:
+        raise InputError(error.problem, path, error.line) from None
+    found = _ParquetScan()
+    for _ in _parquet_batches(spec, info, found):
+        pass
+    name, note = _display_name(InputSpec(path, spec.name, found.column, spec.fmt))
+    return ColumnScan(
+        spec=spec,
+        name=name,
+        fmt="parquet",
+        encoding="parquet",
+        detected=False,
+        segments=found.rows,
+        warnings=found.warnings if note is None else (*found.warnings, note),
+        identity=info,
+    )
+
+
+def _identity_of(info: os.stat_result) -> tuple[int, int, int, int]:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _changed(path: str, how: str) -> InputError:
+    return InputError(
+        f"changed since it was first read ({how}); read it again once whatever writes it has "
+        "finished",
+        path,
+    )
+
+
+def _decoded_blocks(scan: ColumnScan) -> Iterator[str]:
+    """The text of an input that :func:`scan_column` checked, in blocks ending at line breaks."""
+    decoder = codecs.getincrementaldecoder(scan.codec)("strict")
+    skip = scan.skip
+    carry = ""
+    raws = iter_blocks(
+        scan.path,
+        MAX_STREAM_BYTES,
+        what="an input file",
+        block=_STREAM_BLOCK,
+        expect=scan.identity,
+    )
+    try:
+        for raw in raws:
+            if skip:
+                raw, skip = raw[skip:], max(0, skip - len(raw))
+            text = carry + decoder.decode(raw)
+            cut = text.rfind("\n") + 1
+            carry = text[cut:]
+            if len(carry) > MAX_STREAM_LINE:
+                raise _changed(scan.path, "a line is now too long")
+            if cut:
+                yield text[:cut]
+        text = carry + decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raise _changed(scan.path, f"it no longer decodes as {scan.encoding}") from None
+    if text:
+        yield text
+
+
+def stream_column(scan: ColumnScan) -> Generator[list[str], None, None]:
+    """The segments of an input that :func:`scan_column` checked, a batch at a time, exactly
+    as :func:`read_column` would read them. Raises :class:`InputError` when the file is no
+    longer the file that was checked (another size or time, or another number of segments)."""
+    if scan.fmt in COLUMNAR_FORMATS:
+        yield from _parquet_batches(scan.spec, scan.identity)
+        return
+    total = 0
+    try:
+        for segments in _Parse(scan.spec, scan.fmt, _decoded_blocks(scan), check=False):
+            total += len(segments)
+            if total > scan.segments:
+                raise _changed(scan.path, f"it now has more than {scan.segments:,} segments")
+            yield segments
+    except FileError as error:
+        raise InputError(error.problem, scan.path, error.line) from None
+    if total != scan.segments:
+        raise _changed(scan.path, f"it now has {total:,} segments, not {scan.segments:,}")
+
+
+class SegmentReader:
+    """An input read as a stream, a given number of segments at a time (:meth:`take`)."""
+
+    def __init__(self, scan: ColumnScan) -> None:
+        self.scan = scan
+        self._batches = stream_column(scan)
+        self._buffer: list[str] = []
+        self._at = 0
+
+    def take(self, count: int) -> list[str]:
+        """The next ``count`` segments (fewer at the end of the input)."""
+        if self._at == 0 and len(self._buffer) == count:
+            out, self._buffer = self._buffer, []
+            return out
+        out = []
+        while len(out) < count:
+            if self._at >= len(self._buffer):
+                batch = next(self._batches, None)
+                if batch is None:
+                    break
+                self._buffer, self._at = batch, 0
+                continue
+            piece = self._buffer[self._at : self._at + count - len(out)]
+            self._at += len(piece)
+            out.extend(piece) if out else (out := piece)
+        return out
+
+    def finish(self) -> None:
+        """Read to the end, so that a file that grew since it was checked is refused."""
+        for _ in self._batches:
+            pass
+
+    def close(self) -> None:
+        """Stop reading (the file is closed): for a reader of the first lines only."""
+        self._batches.close()
+
+
+@dataclass(frozen=True, slots=True)
+class ComparisonScan:
+    """Every input of an evaluation checked and counted (:func:`scan_comparison`), to be read
+    as streams; all have the same number of segments."""
+
+    source: ColumnScan | None
+    references: tuple[ColumnScan, ...]
+    systems: tuple[ColumnScan, ...]
+
+    @property
+    def columns(self) -> tuple[ColumnScan, ...]:
+        """Every input: the source (if any), then the references, then the systems."""
+        head = () if self.source is None else (self.source,)
+        return head + self.references + self.systems
+
+    def __len__(self) -> int:
+        return self.references[0].segments
+
+
+def scan_comparison(
+    *,
+    source: InputSpec | None,
+    references: Sequence[InputSpec],
+    systems: Sequence[InputSpec],
+) -> ComparisonScan:
+    """:func:`scan_column` every input and check that all have the same number of segments,
+    with :func:`load_comparison`'s messages, names and warnings; nothing is held."""
+    _require_inputs(references, systems)
+    src = None if source is None else scan_column(source)
+    refs = _unique_names([scan_column(s) for s in references], "reference")
+    syss = _unique_names([scan_column(s) for s in systems], "system")
+    _check_counts(
+        None if source is None or src is None else (source, src),
+        list(zip(references, refs, strict=True)),
+        list(zip(systems, syss, strict=True)),
+        lambda column: column.segments,
+    )
+    return ComparisonScan(source=src, references=refs, systems=syss)

@@ -29,10 +29,11 @@ import contextlib
 import errno
 import os
 import stat
+import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import BinaryIO, Final
 
 from matchlight.core.io.files import read_head
 
@@ -40,6 +41,7 @@ __all__ = [
     "SESSION_APPLICATION_ID",
     "SESSION_SIDECARS",
     "SESSION_SUFFIX",
+    "AtomicFiles",
     "StrPath",
     "WriteError",
     "check_write_target",
@@ -214,7 +216,8 @@ def _plan(
 def _create_temp(plan: _Plan) -> tuple[int, str]:
     """Open a new, empty temporary file next to ``plan.real``: ``(fd, path)``."""
     directory, name = os.path.split(plan.real)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    # Read too: a streamed export hashes what it wrote before the rename.
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     for _ in range(_TEMP_ATTEMPTS):
         temp = os.path.join(directory, f".{name}.{os.urandom(6).hex()}.tmp")
@@ -226,19 +229,24 @@ def _create_temp(plan: _Plan) -> tuple[int, str]:
     raise _refuse(errno.EEXIST, "no unused temporary file name next to it", plan.typed)
 
 
-def _fill(fd: int, data: bytes, plan: _Plan) -> None:
-    """Write all of ``data``, give it the target's mode and owner, and fsync it."""
+def _settle(fd: int, plan: _Plan) -> None:
+    """Give a written temporary file the target's mode and owner, and fsync it."""
     existing = plan.existing
     if existing is not None and hasattr(os, "fchown"):  # POSIX
         os.fchmod(fd, stat.S_IMODE(existing.st_mode) & 0o777)
         if (existing.st_uid, existing.st_gid) != (os.geteuid(), os.getegid()):
             with contextlib.suppress(OSError):  # only root (or a group member) may do it
                 os.fchown(fd, existing.st_uid, existing.st_gid)
+    os.fsync(fd)
+
+
+def _fill(fd: int, data: bytes, plan: _Plan) -> None:
+    """Write all of ``data``, give it the target's mode and owner, and fsync it."""
     view = memoryview(data)
     while view:
         written = os.write(fd, view)
         view = view[written:]
-    os.fsync(fd)
+    _settle(fd, plan)
 
 
 def _fsync_directory(directory: str) -> None:
@@ -265,6 +273,109 @@ def _same_file(a: _Plan, b: _Plan) -> bool:
     )
 
 
+def _planned(
+    targets: Sequence[StrPath], protect: Iterable[StrPath], allow_session: bool
+) -> list[_Plan]:
+    """The checked plans of targets written together (none may be another one)."""
+    inputs = _input_stats(protect)
+    plans = [_plan(path, inputs, allow_session=allow_session) for path in targets]
+    for i, plan in enumerate(plans):
+        for earlier in plans[:i]:
+            if _same_file(plan, earlier):
+                raise _refuse(
+                    errno.EINVAL,
+                    f"is the same file as {earlier.typed}, also written now",
+                    plan.typed,
+                )
+    return plans
+
+
+def _rename_all(plans: Sequence[_Plan], temps: Sequence[str]) -> None:
+    """Rename every complete temporary file over its target, in order, and make the renames
+    durable (a temporary file already renamed no longer exists: removing the temporary files
+    after a failed rename leaves the renamed targets alone)."""
+    for plan, temp in zip(plans, temps, strict=True):
+        try:
+            os.replace(temp, plan.real)
+        except OSError as exc:
+            raise _as_write_error(exc, plan.typed) from None
+    for directory in dict.fromkeys(os.path.dirname(plan.real) for plan in plans):
+        _fsync_directory(directory)
+
+
+class AtomicFiles:
+    """Files that belong together written as streams, then renamed over their targets at once:
+    :func:`write_files_atomic` for data too large to hold (a streamed export and its sidecar).
+
+    ``with AtomicFiles(targets, protect=...) as handles:`` checks every target first (as
+    :func:`write_files_atomic` does: no input, no session, no two targets the same file), opens
+    one temporary file per target in the target's folder, and gives their binary handles. When
+    the block ends, each is fsynced, given the target's mode, and renamed over its target in
+    the given order; when it raises, every temporary file is removed and no target is touched.
+    :meth:`scratch` gives an unnamed scratch file in a target's folder, gone when closed.
+    """
+
+    def __init__(
+        self,
+        targets: Sequence[StrPath],
+        *,
+        protect: Iterable[StrPath] = (),
+        allow_session: bool = False,
+    ) -> None:
+        self.targets = [os.fspath(t) for t in targets]
+        self._plans = _planned(targets, protect, allow_session)
+        self._temps: list[str] = []
+        self._handles: list[BinaryIO] = []
+
+    def __enter__(self) -> list[BinaryIO]:
+        try:
+            for plan in self._plans:
+                try:
+                    fd, temp = _create_temp(plan)
+                except OSError as exc:
+                    raise _as_write_error(exc, plan.typed) from None
+                self._temps.append(temp)
+                self._handles.append(os.fdopen(fd, "wb", buffering=1 << 20))
+        except BaseException:
+            self._discard()
+            raise
+        return list(self._handles)
+
+    def scratch(self, index: int = 0) -> BinaryIO:
+        """A scratch file next to target ``index``: on its file system, so a large export
+        never fills another; removed when closed (or when this process ends)."""
+        directory = os.path.dirname(self._plans[index].real) or "."
+        try:
+            return tempfile.TemporaryFile(dir=directory)
+        except OSError as exc:
+            raise _as_write_error(exc, self._plans[index].typed) from None
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if kind is not None:
+            self._discard()
+            return
+        try:
+            for plan, handle in zip(self._plans, self._handles, strict=True):
+                try:
+                    handle.flush()
+                    _settle(handle.fileno(), plan)
+                    handle.close()
+                except OSError as exc:
+                    raise _as_write_error(exc, plan.typed) from None
+            _rename_all(self._plans, self._temps)
+        except BaseException:
+            self._discard()
+            raise
+
+    def _discard(self) -> None:
+        for handle in self._handles:
+            with contextlib.suppress(OSError):
+                handle.close()
+        for temp in self._temps:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+
+
 def write_files_atomic(
     files: Sequence[tuple[StrPath, bytes]],
     *,
@@ -280,16 +391,7 @@ def write_files_atomic(
     earlier targets new and the later ones old; a reader must detect that (the CSV sidecar
     records the CSV's checksum for this, see :func:`matchlight.core.io.export.read_export_meta`).
     """
-    inputs = _input_stats(protect)
-    plans = [_plan(path, inputs, allow_session=allow_session) for path, _ in files]
-    for i, plan in enumerate(plans):
-        for earlier in plans[:i]:
-            if _same_file(plan, earlier):
-                raise _refuse(
-                    errno.EINVAL,
-                    f"is the same file as {earlier.typed}, also written now",
-                    plan.typed,
-                )
+    plans = _planned([path for path, _ in files], protect, allow_session)
     temps: list[str] = []
     renamed = 0  # temps[:renamed] are targets now; the others are removed on any error
     try:
@@ -305,14 +407,8 @@ def write_files_atomic(
                 raise _as_write_error(exc, plan.typed) from None
             finally:
                 os.close(fd)
-        for plan, temp in zip(plans, temps, strict=True):
-            try:
-                os.replace(temp, plan.real)
-            except OSError as exc:
-                raise _as_write_error(exc, plan.typed) from None
-            renamed += 1
-        for directory in dict.fromkeys(os.path.dirname(plan.real) for plan in plans):
-            _fsync_directory(directory)
+        _rename_all(plans, temps)
+        renamed = len(temps)
     except BaseException:
         for temp in temps[renamed:]:
             with contextlib.suppress(OSError):

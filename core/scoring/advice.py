@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import regex
 
+from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.tokenizers import bleu_tokenizer_unavailable
 
@@ -25,7 +26,9 @@ __all__ = [
     "SCRIPT_SAMPLE_LINES",
     "SEGMENTED_SHARE",
     "Advice",
+    "ScoredRows",
     "TextProfile",
+    "advice_for",
     "detect_script",
     "has_sentence_marker",
     "is_presegmented",
@@ -266,16 +269,47 @@ def _japanese_advice(tokenize: str) -> Advice:
     )
 
 
-def _rouge_tokens_advice(
-    table: ScoreTable, done: npt.NDArray[np.bool_], profile: TextProfile | None
-) -> Advice | None:
-    empty = int(table.flag("empty_refs")[done].sum())
-    dropped = 0
-    if profile is not None and profile.rouge_dropped.shape == (table.nrefs, table.n_segments):
-        dropped = int(profile.rouge_dropped[:, done].sum())
+@dataclass(frozen=True, slots=True)
+class ScoredRows:
+    """What the advice reads about the scored rows: the configuration, how many rows and
+    references per row were scored, and how many references ROUGE found without a token
+    (``empty_refs``), how many rows had no sentence boundary (``lsum_fallback``) and how many
+    references lose most of their letters to rouge-score's tokenizer (``dropped``, None when
+    not counted). A :class:`ScoreTable` gives them (:meth:`of_table`); a command that streams
+    its rows sums them as they pass."""
+
+    config: ScoringConfig
+    rows: int
+    nrefs: int
+    empty_refs: int = 0
+    lsum_fallback: int = 0
+    dropped: int | None = None
+
+    @classmethod
+    def of_table(cls, table: ScoreTable, profile: TextProfile | None = None) -> ScoredRows:
+        done = table.done
+        dropped = None
+        if profile is not None and profile.rouge_dropped.shape == (table.nrefs, table.n_segments):
+            dropped = int(profile.rouge_dropped[:, done].sum())
+        flags = table.row_flags
+        return cls(
+            config=table.config,
+            rows=int(done.sum()),
+            nrefs=table.nrefs,
+            empty_refs=int(flags["empty_refs"][done].sum()) if "empty_refs" in flags else 0,
+            lsum_fallback=(
+                int(flags["lsum_fallback"][done].sum()) if "lsum_fallback" in flags else 0
+            ),
+            dropped=dropped,
+        )
+
+
+def _rouge_tokens_advice(scored: ScoredRows) -> Advice | None:
+    empty = scored.empty_refs
+    dropped = scored.dropped or 0
     if not empty and not dropped:
         return None
-    total = int(done.sum()) * table.nrefs
+    total = scored.rows * scored.nrefs
     tokenizer = "the rouge-score tokenizer (it keeps only a-z0-9)"
     if empty:
         message = (
@@ -319,8 +353,25 @@ def scoring_advice(
     if profile is not None:
         script, has_marker = profile.script, profile.has_marker
     segmented = profile is not None and profile.segmented
-    config = table.config
-    done = table.done
+    return advice_for(
+        ScoredRows.of_table(table, profile),
+        script=script,
+        segmented=segmented,
+        has_marker=has_marker,
+    )
+
+
+def advice_for(
+    scored: ScoredRows,
+    *,
+    script: str | None = None,
+    segmented: bool = False,
+    has_marker: bool = False,
+) -> list[Advice]:
+    """:func:`scoring_advice` of the rows ``scored`` describes: ``script``
+    (:func:`detect_script`), ``segmented`` (:func:`is_presegmented`) and ``has_marker``
+    (:func:`has_sentence_marker`) of the references."""
+    config = scored.config
     advice: list[Advice] = []
     if script in ("zh", "ja") and not segmented and "bleu" in config.metrics:
         tokenize = config.settings("bleu").tokenize  # type: ignore[attr-defined]
@@ -346,11 +397,11 @@ def scoring_advice(
     if "rouge" in config.metrics:
         rouge = config.settings("rouge")
         if rouge.tokenizer == "rouge-score":  # type: ignore[attr-defined]
-            tokens = _rouge_tokens_advice(table, done, profile)
+            tokens = _rouge_tokens_advice(scored)
             if tokens is not None:
                 advice.append(tokens)
         separator = config.sentence_separator
-        fallback = int(table.flag("lsum_fallback")[done].sum())
+        fallback = scored.lsum_fallback
         if separator is None:
             advice.append(
                 Advice(
@@ -366,7 +417,7 @@ def scoring_advice(
             advice.append(
                 Advice(
                     "lsum-fallback",
-                    f"ROUGE-Lsum equals ROUGE-L on {fallback} of {int(done.sum())} rows: no "
+                    f"ROUGE-Lsum equals ROUGE-L on {fallback} of {scored.rows} rows: no "
                     f"sentence boundary ({_separator_label(separator)}) was found in them.",
                     {"text": {"sentence_separator": "<n>"}} if use_marker else {},
                     "Use the <n> separator" if use_marker else "Set a separator",

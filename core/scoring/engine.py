@@ -33,6 +33,21 @@ from matchlight.core.scoring.results import ScoreChunk, ScoreTable
 from matchlight.core.scoring.scorer import ChunkScorer
 from matchlight.core.text.corpus import CorpusText
 
+__all__ = [
+    "DEFAULT_CHUNK_SIZE",
+    "background_process_pool",
+    "chunk_bounds",
+    "default_workers",
+    "empty_table",
+    "iter_score_chunks",
+    "iter_score_chunks_offloaded",
+    "iter_score_chunks_parallel",
+    "parallel_bounds",
+    "prestart_worker_server",
+    "process_context",
+    "score_corpus",
+]
+
 log = logging.getLogger(__name__)
 
 DEFAULT_CHUNK_SIZE = 256
@@ -172,7 +187,7 @@ def _row_costs(text: CorpusText) -> npt.NDArray[np.float64]:
     return costs
 
 
-def _process_context() -> BaseContext:
+def process_context() -> BaseContext:
     """How to start the workers.
 
     ``fork`` is the cheapest by far (the worker starts at once with everything imported), but
@@ -253,7 +268,7 @@ def iter_score_chunks_parallel(
     helpers = min(workers - 1, len(tasks) - 1)
     pool = ProcessPoolExecutor(
         max_workers=helpers,
-        mp_context=_process_context(),
+        mp_context=process_context(),
         initializer=_init_worker,
         initargs=(config,),
     )
@@ -350,7 +365,7 @@ def _head_rows(text: CorpusText, limit: int) -> int:
 
 def _background_context(niceness: int) -> tuple[BaseContext, int | None]:
     """How to start niced workers for a caller with threads, and the niceness they take."""
-    context = _process_context()
+    context = process_context()
     if niceness <= 0:
         return context, None
     target = os.getpriority(os.PRIO_PROCESS, 0) + niceness

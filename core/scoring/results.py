@@ -168,10 +168,14 @@ class ScoreTable:
 
     # -- filling -----------------------------------------------------------------------------
 
-    def apply(self, chunk: ScoreChunk) -> None:
-        """Store one chunk of results (a chunk applied twice is not counted twice)."""
-        rows = slice(chunk.start, chunk.stop)
-        new = ~self.done[rows]
+    def apply(self, chunk: ScoreChunk, rows: npt.ArrayLike | None = None) -> None:
+        """Store one chunk of results (a chunk applied twice is not counted twice): the rows
+        ``chunk.start:chunk.stop``, or the segments ``rows`` (for a chunk of rows that do not
+        follow each other: a selection streamed)."""
+        index: npt.NDArray[np.intp] | slice = (
+            slice(chunk.start, chunk.stop) if rows is None else np.asarray(rows, dtype=np.intp)
+        )
+        new = ~self.done[index]
         scored = self._scored_columns
         if new.any():
             for key, fields in chunk.stats.items():
@@ -179,13 +183,13 @@ class ScoreTable:
                     self._run_stats[key][name] += values[:, new].sum(axis=1)
             self._run_scores[:, :scored] += chunk.scores[:, new].sum(axis=1)
             self._run_count += int(new.sum())
-        self.scores[:, rows, :scored] = chunk.scores
+        self.scores[:, index, :scored] = chunk.scores
         for key, fields in chunk.stats.items():
             for name, values in fields.items():
-                self.stats[key][name][:, rows] = values
+                self.stats[key][name][:, index] = values
         for name, values in chunk.row_flags.items():
-            self.row_flags[name][rows] = values
-        self.done[rows] = True
+            self.row_flags[name][index] = values
+        self.done[index] = True
 
     def add_column(self, column: ScoreColumn, values: npt.ArrayLike) -> None:
         """Add (or replace) a column computed elsewhere: imported segment scores (COMET,

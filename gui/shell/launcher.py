@@ -1,8 +1,8 @@
 """The ``matchlight`` console script.
 
 ``matchlight NAME ...`` runs the headless command NAME of :mod:`core.cli` (listed in
-:mod:`core.cli.commands`, one module per command) without importing Qt; every other invocation
-opens the desktop app.
+:mod:`core.cli.commands`, one module per command) without importing Qt, and ``matchlight
+--version`` answers without it too; every other invocation opens the desktop app.
 """
 
 from __future__ import annotations
@@ -12,6 +12,12 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
+    if args == ["--version"]:
+        # What the app's own parser prints for --version, without starting Qt for it.
+        from matchlight.core import __version__
+
+        print(f"matchlight {__version__}")
+        return 0
     if args:
         from matchlight.core.cli.commands import command_main
 

@@ -300,16 +300,18 @@ def test_an_output_over_an_input_is_refused_before_scoring(tmp_path: Path, capsy
     assert str(ref) in err and "input" in err
 
 
-def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys) -> None:
-    import matchlight.core.cli.options as cli
+def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys, tmp_path: Path) -> None:
+    import matchlight.core.cli.streaming as streaming
 
     def interrupted(*args: object, **kwargs: object) -> object:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "score_corpus", interrupted)
-    assert main(_sample_args()) == 130
+    monkeypatch.setattr(streaming, "ordered", interrupted)
+    out = tmp_path / "s.csv"
+    assert main(_sample_args("--csv", str(out))) == 130
     err = capsys.readouterr().err
     assert err.strip() == "matchlight: interrupted"
+    assert sorted(tmp_path.iterdir()) == []  # no CSV, no sidecar, no temporary file
 
 
 # -- hostile arguments and outputs -------------------------------------------------------------
@@ -342,12 +344,12 @@ def test_hostile_numbers_are_usage_errors_with_a_short_message(
 
 
 def _never_scores(monkeypatch: pytest.MonkeyPatch) -> None:
-    import matchlight.core.cli.options as cli
+    import matchlight.core.cli.streaming as streaming
 
     def scoring(*args: object, **kwargs: object) -> object:
         pytest.fail("scored before checking the outputs")
 
-    monkeypatch.setattr(cli, "score_corpus", scoring)
+    monkeypatch.setattr(streaming, "open_command_engine", scoring)
 
 
 def test_csv_and_json_naming_one_file_are_refused_before_scoring(

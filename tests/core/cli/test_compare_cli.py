@@ -22,7 +22,6 @@ import pytest
 from sacrebleu.metrics import BLEU, CHRF
 from sacrebleu.significance import PairedTest
 
-import matchlight.core.cli.compare as cli
 from matchlight.core.cli import compare_main
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
@@ -487,7 +486,9 @@ def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys) -> None:
     def interrupted(*args: object, **kwargs: object) -> object:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "paired_bootstrap", interrupted)
+    import matchlight.core.analysis.significance as significance
+
+    monkeypatch.setattr(significance, "paired_bootstrap", interrupted)
     assert compare_main(sample_args("-m", "bleu")) == 130
     err = capsys.readouterr().err
     assert err.strip() == "matchlight: interrupted"
@@ -535,14 +536,14 @@ def test_hostile_numbers_are_usage_errors_with_a_short_message(
 def test_json_over_a_session_is_refused_before_testing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
-    import matchlight.core.cli.options as options
+    import matchlight.core.cli.streaming as streaming
     from matchlight.core.session.store import SessionInput, SessionStore
 
     session = tmp_path / "work.matchlight"
     ref = SessionInput.from_file(SAMPLE_REFS[0], role="reference")
     SessionStore.create(session, inputs=[ref], settings={}).close()
     before = session.read_bytes()
-    monkeypatch.setattr(options, "score_corpus", lambda *a, **k: pytest.fail("scored"))
+    monkeypatch.setattr(streaming, "open_command_engine", lambda *a, **k: pytest.fail("scored"))
     assert compare_main(sample_args("--json", str(session))) == 2
     assert "is a Matchlight session (.matchlight); refusing" in capsys.readouterr().err
     assert session.read_bytes() == before

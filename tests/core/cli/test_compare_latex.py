@@ -89,12 +89,12 @@ def test_approximate_randomization_alone_is_said(tmp_path: Path) -> None:
 def test_an_input_or_a_clash_is_refused_before_scoring(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import matchlight.core.cli.compare as compare
+    import matchlight.core.cli.streaming as streaming
 
     def never(*args: object, **kwargs: object) -> object:
         raise AssertionError("scored")
 
-    monkeypatch.setattr(compare, "score_comparison", never)
+    monkeypatch.setattr(streaming, "open_command_engine", never)
     target = SAMPLE / "sys.rough.txt"
     before = target.read_bytes()
     assert compare_main(_args("--latex", str(target))) == 2

@@ -1,0 +1,132 @@
+"""The checks ``matchlight score`` streams beside the scores give the in-memory figures.
+
+The language check (:func:`core.analysis.language.language_flags`) and the reference-leak
+warnings (:func:`core.analysis.references.reference_leaks`) run on the whole texts in the
+app; the command counts them chunk by chunk in its workers. On WMT22 en-zh with both
+references, two real systems (HuaweiTSC's segment 884 and Online-B's 1239 are the English
+source; ref2 is Online-B's output on 373 lines), the source as a system and English lines from
+de-en as a system, the streamed counts equal the in-memory ones on any split of the rows, any
+worker count and any ``--segments``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from matchlight.core.analysis.language import LanguageFlags, language_flags
+from matchlight.core.analysis.references import reference_leaks
+from matchlight.core.analysis.selection import parse_segments
+from matchlight.core.cli.score import main
+from matchlight.core.text.corpus import CorpusText
+from tests.conftest import SHARED_DATA
+from tests.kit import needs, read_lines
+
+EN_ZH = SHARED_DATA / "wmt22-en-zh"
+DE_EN = SHARED_DATA / "wmt22-de-en"
+REAL = ("HuaweiTSC", "Online-B")
+NAMES = (*REAL, "copy", "other")
+
+
+def _texts(tmp_path: Path) -> tuple[list[list[str]], list[list[str]], list[str], list[Path]]:
+    """References, systems, source, and the systems' files (the constructed ones written)."""
+    source = read_lines(EN_ZH / "src.txt")
+    refs = [read_lines(EN_ZH / "ref.txt"), read_lines(EN_ZH / "ref2.txt")]
+    english = read_lines(DE_EN / "ref.txt")
+    other = [english[i % len(english)] for i in range(len(source))]
+    paths = [EN_ZH / f"sys.{name}.txt" for name in REAL]
+    for name, lines in (("copy", source), ("other", other)):
+        path = tmp_path / f"{name}.txt"
+        path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+        paths.append(path)
+    systems = [read_lines(p) for p in paths]
+    return refs, systems, source, paths
+
+
+def _args(paths: list[Path], *extra: str) -> list[str]:
+    out = ["--src", str(EN_ZH / "src.txt")]
+    out += ["--ref", str(EN_ZH / "ref.txt"), "--ref", str(EN_ZH / "ref2.txt")]
+    for name, path in zip(NAMES, paths, strict=True):
+        out += ["--hyp", f"{name}={path}"]
+    return [*out, "--metrics", "chrf", *extra]
+
+
+@pytest.fixture(scope="module")
+def in_memory(tmp_path_factory: pytest.TempPathFactory) -> tuple[LanguageFlags, Path]:
+    folder = tmp_path_factory.mktemp("checks")
+    refs, systems, source, _ = _texts(folder)
+    text = CorpusText(tuple(map(tuple, refs)), tuple(map(tuple, systems)), NAMES)
+    flags = language_flags(text, source)
+    assert flags is not None and flags.expectation is not None
+    return flags, folder
+
+
+@needs(EN_ZH)
+@needs(DE_EN)
+@pytest.mark.parametrize(
+    ("segments", "extra"),
+    [
+        (None, ("--workers", "1")),
+        ("1-900,1200-1300,1500-", ("--workers", "2", "--task-rows", "97")),
+    ],
+)
+def test_streamed_checks_equal_the_in_memory_ones(
+    in_memory: tuple[LanguageFlags, Path],
+    segments: str | None,
+    extra: tuple[str, ...],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    flags, folder = in_memory
+    refs, systems, _, paths = _texts(folder)
+    rows = None if segments is None else parse_segments(segments, len(refs[0]))
+    picked = ("--segments", segments) if segments else ()
+    out = tmp_path / "c.json"
+    assert main(_args(paths, "--json", str(out), *picked, *extra)) == 0
+    err = capsys.readouterr().err
+    payload = json.loads(out.read_text(encoding="utf-8"))
+    n = len(refs[0]) if rows is None else len(rows)
+    assert payload["segments"] == n
+    assert payload["reference_language"] == "zh"
+    expected = flags.counts(rows)
+    streamed = [
+        (payload["systems"][name]["wrong_language"], payload["systems"][name]["copies_source"])
+        for name in NAMES
+    ]
+    assert streamed == expected
+    # Real counts, not zeros: the constructed systems are caught, the real ones once each.
+    copy, other = expected[2], expected[3]
+    assert copy[1] > 0.9 * n and other[0] > 0.9 * n
+    if rows is None:
+        assert expected[:2] == [(1, 1), (1, 1)]
+    for name, (wrong, copies) in zip(NAMES, expected, strict=True):
+        if wrong or copies:
+            assert f"matchlight: warning: {name}: " in err
+    leaks = reference_leaks(
+        references=refs,
+        systems=systems,
+        reference_names=["ref", "ref2"],
+        system_names=list(NAMES),
+        rows=rows,
+    )
+    assert any("ref2 looks made from Online-B's output" in message for message in leaks)
+    assert [line for line in err.splitlines() if "looks made from" in line] == [
+        f"matchlight: warning: {message}" for message in leaks
+    ]
+
+
+@needs(EN_ZH)
+def test_without_a_source_no_copy_is_counted(tmp_path: Path) -> None:
+    args = ["--ref", str(EN_ZH / "ref.txt"), "--metrics", "chrf", "--json", str(tmp_path / "j")]
+    for name in REAL:
+        args += ["--hyp", str(EN_ZH / f"sys.{name}.txt")]
+    assert main(args) == 0
+    payload = json.loads((tmp_path / "j").read_text(encoding="utf-8"))
+    counts = [
+        (payload["systems"][n]["wrong_language"], payload["systems"][n]["copies_source"])
+        for n in REAL
+    ]
+    assert counts == [(1, None), (1, None)]
+    assert payload["reference_language"] == "zh"
