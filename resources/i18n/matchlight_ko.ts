@@ -2540,7 +2540,7 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
     <message>
         <source>{name} › (press {0} again to step through)</source>
-        <translation>{name} › ({0}을(를) 다시 누르면 차례로 선택)</translation>
+        <translation>{name} › ({0} 키를 다시 누르면 차례로 선택)</translation>
     </message>
     <message>
         <source>Choose a segment to annotate.</source>
