@@ -12,7 +12,6 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from matchlight.core.annotation.model import Side
 from matchlight.core.io.inputs import InputSpec
 from matchlight.core.session.locations import RECOVERY_ENV
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs
