@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QWidget
 
@@ -86,10 +86,10 @@ class AnnotationActions(QObject):
         #: Actions by shortcut name.
         self.actions: dict[str, QAction] = {}
         for shortcut in SHORTCUTS:
-            action = QAction(shortcut.text, window)
+            action = QAction(shortcut.menu_text(), window)
             action.setShortcuts([QKeySequence(k) for k in shortcut.keys])
-            action.setToolTip(shortcut.help)
-            action.setStatusTip(shortcut.help)
+            action.setToolTip(shortcut.help_text())
+            action.setStatusTip(shortcut.help_text())
             action.triggered.connect(slots[shortcut.name])
             self.actions[shortcut.name] = action
         for name in _WINDOW_WIDE:
@@ -97,12 +97,17 @@ class AnnotationActions(QObject):
             window.addAction(self.actions[name])
         self.category_actions: list[QAction] = []
         for number in range(1, 10):
-            action = QAction(f"Category {number}", window)
+            action = QAction(
+                QCoreApplication.translate("actions", "Category {0}").format(number), window
+            )
             action.setShortcut(QKeySequence(str(number)))
             action.setData(number)
             action.triggered.connect(self._on_category_key)
             self.category_actions.append(action)
-        self.esa_action = QAction("&ESA mode (severities and a 0–100 score)", window)
+        self.esa_action = QAction(
+            QCoreApplication.translate("actions", "&ESA mode (severities and a 0–100 score)"),
+            window,
+        )
         self.esa_action.setCheckable(True)
         self.esa_action.toggled.connect(self._on_esa_toggled)
         #: Bulk review, by (status, scope) (:meth:`add_review`).
@@ -116,11 +121,28 @@ class AnnotationActions(QObject):
         output, this segment, this system or everywhere (one undo step each)."""
         self._review = review
         window = self.parent()
-        for status, verb in ((Status.CONFIRMED, "Confirm"), (Status.REJECTED, "Reject")):
-            for scope, where in REVIEW_SCOPES:
-                action = QAction(f"{verb} undecided errors of {where}", window)
+        words = (
+            (
+                Status.CONFIRMED,
+                QCoreApplication.translate("actions", "Confirm undecided errors of {where}"),
+                QCoreApplication.translate(
+                    "actions", "Confirm every undecided error of {where}, as one step"
+                ),
+            ),
+            (
+                Status.REJECTED,
+                QCoreApplication.translate("actions", "Reject undecided errors of {where}"),
+                QCoreApplication.translate(
+                    "actions", "Reject every undecided error of {where}, as one step"
+                ),
+            ),
+        )
+        for status, text, tip in words:
+            for scope, label in REVIEW_SCOPES:
+                where = QCoreApplication.translate("reviewbox", label)
+                action = QAction(text.format(where=where), window)
                 action.setData(f"{status.value}:{scope.value}")
-                action.setStatusTip(f"{verb} every undecided error of {where}, as one step")
+                action.setStatusTip(tip.format(where=where))
                 action.triggered.connect(self._on_review_triggered)
                 self.review_actions[(status, scope)] = action
         self.update()
@@ -159,7 +181,7 @@ class AnnotationActions(QObject):
         menu.addAction(self.esa_action)
         if self.review_actions:
             menu.addSeparator()
-            review = menu.addMenu("Re&view pre-annotations")
+            review = menu.addMenu(QCoreApplication.translate("actions", "Re&view pre-annotations"))
             review.setToolTipsVisible(True)
             for status in (Status.CONFIRMED, Status.REJECTED):
                 for scope, _ in REVIEW_SCOPES:
@@ -172,13 +194,25 @@ class AnnotationActions(QObject):
         c = self.controller
         ws = c.workspace
         editable = ws is not None and c.editable()
-        for name, base in (("undo", "&Undo"), ("redo", "&Redo")):
+        words = (
+            (
+                "undo",
+                QCoreApplication.translate("actions", "&Undo"),
+                QCoreApplication.translate("actions", "&Undo {step}"),
+            ),
+            (
+                "redo",
+                QCoreApplication.translate("actions", "&Redo"),
+                QCoreApplication.translate("actions", "&Redo {step}"),
+            ),
+        )
+        for name, base, named in words:
             label = None
             if ws is not None:
                 history = ws.history
                 label = history.undo_label() if name == "undo" else history.redo_label()
             action = self.actions[name]
-            action.setText(f"{base} {label.lower()}" if label else base)
+            action.setText(named.format(step=label.lower()) if label else base)
             action.setEnabled(label is not None and editable)
         self.esa_action.blockSignals(True)
         self.esa_action.setChecked(c.mode is AnnotationMode.ESA)

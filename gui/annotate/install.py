@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -49,10 +49,10 @@ __all__ = ["AnnotationUi", "Annotations", "install_annotations"]
 
 
 _EXPORT_FILTERS = {
-    "csv": "CSV files (*.csv)",
-    "xcomet-jsonl": "JSON Lines (*.jsonl)",
-    "wmt24-esa-jsonl": "JSON Lines (*.jsonl)",
-    "wmt-mqm-tsv": "TSV files (*.tsv)",
+    "csv": QT_TRANSLATE_NOOP("AnnotationUi", "CSV files (*.csv)"),
+    "xcomet-jsonl": QT_TRANSLATE_NOOP("AnnotationUi", "JSON Lines (*.jsonl)"),
+    "wmt24-esa-jsonl": QT_TRANSLATE_NOOP("AnnotationUi", "JSON Lines (*.jsonl)"),
+    "wmt-mqm-tsv": QT_TRANSLATE_NOOP("AnnotationUi", "TSV files (*.tsv)"),
 }
 _EXPORT_SUFFIX = {"csv": ".csv", "xcomet-jsonl": ".jsonl", "wmt24-esa-jsonl": ".jsonl"}
 #: Export formats that write each error's status (the others hold confirmed errors only).
@@ -83,7 +83,7 @@ class AnnotationUi(QObject):
         #: Where export dialogs start (the session file's folder, once there is one).
         self.folder: Any = Path.home
         self.panel = AnnotationPanel(controller, table, review=review)
-        self.dock = QDockWidget("Annotation", window)
+        self.dock = QDockWidget(QCoreApplication.translate("AnnotationUi", "Annotation"), window)
         self.dock.setObjectName("annotation-dock")
         self.dock.setWidget(self.panel)
         self.dock.setFeatures(
@@ -117,19 +117,29 @@ class AnnotationUi(QObject):
     def build_menu(self, menu: QMenu) -> None:
         self.actions.build_menu(menu)
         menu.addSeparator()
-        self.import_action = self._add(menu, "&Import pre-annotations…", self._on_import)
-        export = menu.addMenu("E&xport annotations")
+        self.import_action = self._add(
+            menu,
+            QCoreApplication.translate("AnnotationUi", "&Import pre-annotations…"),
+            self._on_import,
+        )
+        export = menu.addMenu(QCoreApplication.translate("AnnotationUi", "E&xport annotations"))
         for fmt, label in EXPORT_FORMATS.items():
             action = export.addAction(label)
             action.setData(fmt)
         export.triggered.connect(self._on_export_triggered)
         self.export_menu = export
         self.agreement_action = self._add(
-            menu, "A&greement with another session…", self._on_agreement
+            menu,
+            QCoreApplication.translate("AnnotationUi", "A&greement with another session…"),
+            self._on_agreement,
         )
         menu.addSeparator()
-        self.typology_action = self._add(menu, "Error &typology…", self._on_typology)
-        self.weights_action = self._add(menu, "MQM &weights…", self._on_weights)
+        self.typology_action = self._add(
+            menu, QCoreApplication.translate("AnnotationUi", "Error &typology…"), self._on_typology
+        )
+        self.weights_action = self._add(
+            menu, QCoreApplication.translate("AnnotationUi", "MQM &weights…"), self._on_weights
+        )
         menu.addSeparator()
         menu.addAction(self.dock.toggleViewAction())
 
@@ -147,7 +157,9 @@ class AnnotationUi(QObject):
         """Open the annotation view (or bring it to the front), the keyboard in the output."""
         view = self.view
         if self.controller.comparison_session is None:
-            self.controller.say("Open a comparison to annotate it.")
+            self.controller.say(
+                QCoreApplication.translate("AnnotationUi", "Open a comparison to annotate it.")
+            )
             return
         view.show()
         view.raise_()
@@ -178,12 +190,14 @@ class AnnotationUi(QObject):
             return
         dialog = QInputDialog(self._parent())
         dialog.setObjectName("go-to-segment")
-        dialog.setWindowTitle("Go to segment")
+        dialog.setWindowTitle(QCoreApplication.translate("AnnotationUi", "Go to segment"))
         dialog.setInputMode(QInputDialog.InputMode.IntInput)
         dialog.setIntRange(1, core.n_segments)
         target = c.target()
         dialog.setIntValue(1 if target is None else target[0] + 1)
-        dialog.setLabelText(f"Segment (1–{core.n_segments:,}):")
+        dialog.setLabelText(
+            QCoreApplication.translate("AnnotationUi", "Segment (1–{0:,}):").format(core.n_segments)
+        )
         dialog.intValueSelected.connect(self._on_segment_chosen)
         self.show_dialog(dialog)
 
@@ -226,18 +240,22 @@ class AnnotationUi(QObject):
         def browse() -> str | None:
             return self.ask_path(
                 self._parent(),
-                "Import pre-annotations",
+                QCoreApplication.translate("AnnotationUi", "Import pre-annotations"),
                 str(Path.home()),
-                "Annotation files (*.jsonl *.tsv *.json);;All files (*)",
+                QCoreApplication.translate(
+                    "AnnotationUi", "Annotation files (*.jsonl *.tsv *.json);;All files (*)"
+                ),
                 False,
             )
 
         def browse_ids() -> str | None:
             return self.ask_path(
                 self._parent(),
-                "Segment ids (line i holds segment i's id)",
+                QCoreApplication.translate(
+                    "AnnotationUi", "Segment ids (line i holds segment i's id)"
+                ),
                 str(Path.home()),
-                "Text files (*.txt);;All files (*)",
+                QCoreApplication.translate("AnnotationUi", "Text files (*.txt);;All files (*)"),
                 False,
             )
 
@@ -286,18 +304,20 @@ class AnnotationUi(QObject):
         with_status = fmt in _WITH_STATUS
         text = f"{missing}"
         if with_status:
-            text += (
-                "\n\nThis format keeps each error's status: export every error with it, or the "
-                "confirmed ones only."
+            text += "\n\n" + QCoreApplication.translate(
+                "AnnotationUi",
+                "This format keeps each error's status: export every error with it, or the "
+                "confirmed ones only.",
             )
         else:
-            text += (
-                "\n\nThis format has no status: only confirmed errors are written. CSV and "
-                "xCOMET JSON Lines keep every error with its status."
+            text += "\n\n" + QCoreApplication.translate(
+                "AnnotationUi",
+                "This format has no status: only confirmed errors are written. CSV and "
+                "xCOMET JSON Lines keep every error with its status.",
             )
         box = QMessageBox(
             QMessageBox.Icon.Question,
-            "Some errors are not in this export",
+            QCoreApplication.translate("AnnotationUi", "Some errors are not in this export"),
             text,
             QMessageBox.StandardButton.Cancel,
             self._parent(),
@@ -307,10 +327,13 @@ class AnnotationUi(QObject):
         everything = None
         if with_status and self.transfer.left_out(fmt, all_statuses=True) != missing:
             everything = box.addButton(
-                "Export every error, with its status", QMessageBox.ButtonRole.AcceptRole
+                QCoreApplication.translate("AnnotationUi", "Export every error, with its status"),
+                QMessageBox.ButtonRole.AcceptRole,
             )
         confirmed = box.addButton(
-            "Export the confirmed errors only" if with_status else "Export without them",
+            QCoreApplication.translate("AnnotationUi", "Export the confirmed errors only")
+            if with_status
+            else QCoreApplication.translate("AnnotationUi", "Export without them"),
             QMessageBox.ButtonRole.AcceptRole,
         )
         box.setDefaultButton(everything or confirmed)
@@ -335,7 +358,11 @@ class AnnotationUi(QObject):
     def _export_to(self, fmt: str, *, all_statuses: bool) -> None:
         suggested = str(Path(self.folder()) / f"annotations{_EXPORT_SUFFIX.get(fmt, '.tsv')}")
         path = self.ask_path(
-            self._parent(), "Export annotations", suggested, _EXPORT_FILTERS[fmt], True
+            self._parent(),
+            QCoreApplication.translate("AnnotationUi", "Export annotations"),
+            suggested,
+            QCoreApplication.translate("AnnotationUi", _EXPORT_FILTERS[fmt]),
+            True,
         )
         if path:
             self.transfer.export_annotations(path, fmt, all_statuses=all_statuses)
@@ -347,9 +374,11 @@ class AnnotationUi(QObject):
             return
         path = self.ask_path(
             self._parent(),
-            "Another annotator's session of the same files",
+            QCoreApplication.translate(
+                "AnnotationUi", "Another annotator's session of the same files"
+            ),
             str(Path.home()),
-            f"Matchlight sessions (*{SUFFIX})",
+            QCoreApplication.translate("AnnotationUi", "Matchlight sessions (*{0})").format(SUFFIX),
             False,
         )
         if not path:
@@ -442,11 +471,12 @@ def install_annotations(window: QMainWindow) -> Annotations:
     table = AnnotationTableLink(controller, host)
     transfer = AnnotationTransfer(controller)
     ui = AnnotationUi(window, controller, actions, table, transfer, review)
-    menu = QMenu("&Annotate", window)
+    menu = QMenu(QCoreApplication.translate("AnnotationUi", "&Annotate"), window)
     ui.build_menu(menu)
     bar = window.menuBar()
+    help_text = QCoreApplication.translate("menus", "&Help")
     help_menu = next(
-        (a for a in bar.actions() if a.menu() is not None and a.text().replace("&", "") == "Help"),
+        (a for a in bar.actions() if a.menu() is not None and a.text() == help_text),
         None,
     )
     if help_menu is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Slot
 from PySide6.QtGui import QAction, QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -43,14 +43,15 @@ from matchlight.gui.annotate.painting import SEVERITY_COLORS
 from matchlight.gui.annotate.review import AnnotationReview
 from matchlight.gui.annotate.reviewbox import ReviewBox, SystemFigures
 from matchlight.gui.annotate.tablelink import AnnotationTableLink
+from matchlight.gui.annotate.viewtools import severity_name, status_name
 from matchlight.gui.highlight.palette import is_dark_palette
 
 __all__ = ["AnnotationPanel"]
 
 _SEVERITY_KEYS = (
-    (Severity.MINOR, "m", "Minor"),
-    (Severity.MAJOR, "M", "Major"),
-    (Severity.CRITICAL, "C", "Critical"),
+    (Severity.MINOR, "m", QT_TRANSLATE_NOOP("ToolsPanel", "Minor")),
+    (Severity.MAJOR, "M", QT_TRANSLATE_NOOP("ToolsPanel", "Major")),
+    (Severity.CRITICAL, "C", QT_TRANSLATE_NOOP("ToolsPanel", "Critical")),
 )
 _ANY = -1  # combo data for "any system" (never None, see gui.shell.qtfix)
 
@@ -86,7 +87,9 @@ class AnnotationPanel(QWidget):
         layout.setSpacing(6)
 
         # -- header --
-        self.title = _bold(QLabel("No comparison open."))
+        self.title = _bold(
+            QLabel(QCoreApplication.translate("AnnotationPanel", "No comparison open."))
+        )
         self.title.setWordWrap(True)
         self.session_label = QLabel()
         self.session_label.setObjectName("session-label")
@@ -94,15 +97,25 @@ class AnnotationPanel(QWidget):
         self.session_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.annotator_edit = QLineEdit()
         self.annotator_edit.setObjectName("annotator")
-        self.annotator_edit.setToolTip("Your name, stored with every error you mark")
+        self.annotator_edit.setToolTip(
+            QCoreApplication.translate(
+                "AnnotationPanel", "Your name, stored with every error you mark"
+            )
+        )
         self.annotator_edit.editingFinished.connect(self._on_annotator_edited)
         self.system_combo = QComboBox()
-        self.system_combo.setToolTip("The system whose output you annotate (S / Shift+S)")
+        self.system_combo.setToolTip(
+            QCoreApplication.translate(
+                "AnnotationPanel", "The system whose output you annotate (S / Shift+S)"
+            )
+        )
         self.system_combo.currentIndexChanged.connect(self._on_system_chosen)
         form = QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
-        form.addRow("Annotator:", self.annotator_edit)
-        form.addRow("System:", self.system_combo)
+        form.addRow(
+            QCoreApplication.translate("AnnotationPanel", "Annotator:"), self.annotator_edit
+        )
+        form.addRow(QCoreApplication.translate("AnnotationPanel", "System:"), self.system_combo)
         layout.addWidget(self.title)
         layout.addLayout(form)
         layout.addWidget(self.session_label)
@@ -115,10 +128,13 @@ class AnnotationPanel(QWidget):
         layout.addWidget(self.message_label)
 
         # -- the draft --
-        draft_box = QGroupBox("New error")
+        draft_box = QGroupBox(QCoreApplication.translate("AnnotationPanel", "New error"))
         draft_box.setToolTip(
-            "Select the words of an error in the output (mouse, or T then Shift+arrows); with "
-            "nothing selected, the error is an omission at the cursor"
+            QCoreApplication.translate(
+                "AnnotationPanel",
+                "Select the words of an error in the output (mouse, or T then Shift+arrows); with "
+                "nothing selected, the error is an omission at the cursor",
+            )
         )
         draft_layout = QVBoxLayout(draft_box)
         self.selection_label = QLabel("—")
@@ -132,11 +148,16 @@ class AnnotationPanel(QWidget):
         self.category_buttons: list[QToolButton] = []
         severity_row = QHBoxLayout()
         self.severity_buttons: dict[Severity, QToolButton] = {}
-        for severity, key, text in _SEVERITY_KEYS:
+        for severity, key, name in _SEVERITY_KEYS:
+            text = QCoreApplication.translate("ToolsPanel", name)
             button = QToolButton()
             button.setText(f"{key}  {text}")
             button.setCheckable(True)
-            button.setToolTip(f"Severity {text.lower()} (key {key})")
+            button.setToolTip(
+                QCoreApplication.translate("ToolsPanel", "Severity {severity} (key {key})").format(
+                    severity=text, key=key
+                )
+            )
             button.setProperty("severity", severity.value)
             button.clicked.connect(self._on_severity_clicked)
             light, _ = SEVERITY_COLORS[severity]
@@ -147,17 +168,29 @@ class AnnotationPanel(QWidget):
         draft_layout.addLayout(severity_row)
         self.note_edit = QLineEdit()
         self.note_edit.setObjectName("note")
-        self.note_edit.setPlaceholderText("Note (F2) — needed for Other")
+        self.note_edit.setPlaceholderText(
+            QCoreApplication.translate("AnnotationPanel", "Note (F2) — needed for Other")
+        )
         draft_layout.addWidget(self.note_edit)
         buttons = QHBoxLayout()
-        self.add_button = QPushButton("Add ⏎")
-        self.add_button.setToolTip("Add the drafted error (Enter)")
+        self.add_button = QPushButton(QCoreApplication.translate("AnnotationPanel", "Add ⏎"))
+        self.add_button.setToolTip(
+            QCoreApplication.translate("AnnotationPanel", "Add the drafted error (Enter)")
+        )
         self.add_button.clicked.connect(self._on_add_clicked)
-        self.cancel_button = QPushButton("Drop (Esc)")
-        self.cancel_button.setToolTip("Drop the drafted error (Escape)")
+        self.cancel_button = QPushButton(
+            QCoreApplication.translate("AnnotationPanel", "Drop (Esc)")
+        )
+        self.cancel_button.setToolTip(
+            QCoreApplication.translate("AnnotationPanel", "Drop the drafted error (Escape)")
+        )
         self.cancel_button.clicked.connect(self._on_cancel_clicked)
-        self.done_button = QPushButton("Done (D)")
-        self.done_button.setToolTip("No further errors in this output: it counts as annotated (D)")
+        self.done_button = QPushButton(QCoreApplication.translate("AnnotationPanel", "Done (D)"))
+        self.done_button.setToolTip(
+            QCoreApplication.translate(
+                "AnnotationPanel", "No further errors in this output: it counts as annotated (D)"
+            )
+        )
         self.done_button.clicked.connect(self._on_done_clicked)
         buttons.addWidget(self.add_button)
         buttons.addWidget(self.cancel_button)
@@ -166,13 +199,22 @@ class AnnotationPanel(QWidget):
         layout.addWidget(draft_box)
 
         # -- the output's errors --
-        spans_box = QGroupBox("Errors in this output")
+        spans_box = QGroupBox(
+            QCoreApplication.translate("AnnotationPanel", "Errors in this output")
+        )
         spans_layout = QVBoxLayout(spans_box)
         self.spans_view = QTreeWidget()
         self.spans_view.setObjectName("spans")
         self.spans_view.setRootIsDecorated(False)
         self.spans_view.setUniformRowHeights(True)
-        self.spans_view.setHeaderLabels(["Text", "Category", "Severity", "Status"])
+        self.spans_view.setHeaderLabels(
+            [
+                QCoreApplication.translate("AnnotationPanel", "Text"),
+                QCoreApplication.translate("AnnotationPanel", "Category"),
+                QCoreApplication.translate("AnnotationPanel", "Severity"),
+                QCoreApplication.translate("AnnotationPanel", "Status"),
+            ]
+        )
         self.spans_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.spans_view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.spans_view.header().setStretchLastSection(False)
@@ -181,18 +223,33 @@ class AnnotationPanel(QWidget):
         self.spans_view.setMinimumHeight(110)
         spans_layout.addWidget(self.spans_view)
         row = QHBoxLayout()
-        self.confirm_button = QPushButton("Confirm")
-        self.confirm_button.setToolTip("Confirm the pre-annotated error (Enter on it)")
+        self.confirm_button = QPushButton(QCoreApplication.translate("AnnotationPanel", "Confirm"))
+        self.confirm_button.setToolTip(
+            QCoreApplication.translate(
+                "AnnotationPanel", "Confirm the pre-annotated error (Enter on it)"
+            )
+        )
         self.confirm_button.clicked.connect(self._on_confirm_clicked)
-        self.reject_button = QPushButton("Reject")
-        self.reject_button.setToolTip("Reject the pre-annotated error (Backspace on it)")
+        self.reject_button = QPushButton(QCoreApplication.translate("AnnotationPanel", "Reject"))
+        self.reject_button.setToolTip(
+            QCoreApplication.translate(
+                "AnnotationPanel", "Reject the pre-annotated error (Backspace on it)"
+            )
+        )
         self.reject_button.clicked.connect(self._on_reject_clicked)
-        self.delete_button = QPushButton("Delete")
-        self.delete_button.setToolTip("Delete the error (Backspace on it)")
+        self.delete_button = QPushButton(QCoreApplication.translate("AnnotationPanel", "Delete"))
+        self.delete_button.setToolTip(
+            QCoreApplication.translate("AnnotationPanel", "Delete the error (Backspace on it)")
+        )
         self.delete_button.clicked.connect(self._on_delete_clicked)
-        self.reattach_button = QPushButton("Re-attach")
+        self.reattach_button = QPushButton(
+            QCoreApplication.translate("AnnotationPanel", "Re-attach")
+        )
         self.reattach_button.setToolTip(
-            "Put the chosen lost error (flagged: not found) on the text selected in the output"
+            QCoreApplication.translate(
+                "AnnotationPanel",
+                "Put the chosen lost error (flagged: not found) on the text selected in the output",
+            )
         )
         self.reattach_button.clicked.connect(self._on_reattach_clicked)
         for widget in (
@@ -207,7 +264,9 @@ class AnnotationPanel(QWidget):
         self.flagged_label = QLabel()
         self.flagged_label.setObjectName("flagged")
         self.flagged_label.setWordWrap(True)
-        self.flagged_button = QPushButton("Show their rows")
+        self.flagged_button = QPushButton(
+            QCoreApplication.translate("AnnotationPanel", "Show their rows")
+        )
         self.flagged_button.clicked.connect(self._on_show_flagged_clicked)
         flagged_row = QHBoxLayout()
         flagged_row.addWidget(self.flagged_label, 1)
@@ -218,20 +277,26 @@ class AnnotationPanel(QWidget):
         layout.addWidget(self.review_box)
 
         # -- scores --
-        score_box = QGroupBox("Scores")
+        score_box = QGroupBox(QCoreApplication.translate("AnnotationPanel", "Scores"))
         score_layout = QFormLayout(score_box)
         self.mqm_label = QLabel("—")
         self.mqm_label.setObjectName("mqm")
         self.mqm_label.setWordWrap(True)
-        score_layout.addRow("MQM penalty:", self.mqm_label)
+        score_layout.addRow(
+            QCoreApplication.translate("AnnotationPanel", "MQM penalty:"), self.mqm_label
+        )
         esa_row = QHBoxLayout()
         self.esa_spin = QSpinBox()
         self.esa_spin.setObjectName("esa-score")
         self.esa_spin.setRange(0, 100)
-        self.esa_spin.setToolTip("The output's ESA score, 0–100 (E, then Enter)")
+        self.esa_spin.setToolTip(
+            QCoreApplication.translate(
+                "AnnotationPanel", "The output's ESA score, 0–100 (E, then Enter)"
+            )
+        )
         self.esa_spin.valueChanged.connect(self._on_esa_spin_changed)
         self.esa_hint = QLabel()
-        self.esa_save = QPushButton("Save score")
+        self.esa_save = QPushButton(QCoreApplication.translate("AnnotationPanel", "Save score"))
         self.esa_save.clicked.connect(self._on_esa_save_clicked)
         esa_row.addWidget(self.esa_spin)
         esa_row.addWidget(self.esa_save)
@@ -239,24 +304,26 @@ class AnnotationPanel(QWidget):
         self.esa_row = QWidget()
         self.esa_row.setLayout(esa_row)
         esa_row.setContentsMargins(0, 0, 0, 0)
-        self.esa_caption = QLabel("ESA score:")
+        self.esa_caption = QLabel(QCoreApplication.translate("AnnotationPanel", "ESA score:"))
         score_layout.addRow(self.esa_caption, self.esa_row)
         layout.addWidget(score_box)
         self.figures = SystemFigures(self.review)
         layout.addWidget(self.figures)
 
         # -- filter --
-        filter_box = QGroupBox("Show rows")
+        filter_box = QGroupBox(QCoreApplication.translate("AnnotationPanel", "Show rows"))
         filter_layout = QGridLayout(filter_box)
         self.filter_combo = QComboBox()
         self.filter_combo.setObjectName("annotation-filter")
         self.filter_system_combo = QComboBox()
-        self.filter_apply = QPushButton("Apply")
+        self.filter_apply = QPushButton(QCoreApplication.translate("AnnotationPanel", "Apply"))
         self.filter_apply.clicked.connect(self._on_filter_apply_clicked)
-        self.filter_clear = QPushButton("All rows")
+        self.filter_clear = QPushButton(QCoreApplication.translate("AnnotationPanel", "All rows"))
         self.filter_clear.clicked.connect(self._on_filter_clear_clicked)
         filter_layout.addWidget(self.filter_combo, 0, 0, 1, 2)
-        filter_layout.addWidget(QLabel("of"), 1, 0)
+        filter_layout.addWidget(
+            QLabel(QCoreApplication.translate("AnnotationPanel", "of", "any system of …")), 1, 0
+        )
         filter_layout.addWidget(self.filter_system_combo, 1, 1)
         filter_layout.addWidget(self.filter_apply, 2, 0)
         filter_layout.addWidget(self.filter_clear, 2, 1)
@@ -327,7 +394,11 @@ class AnnotationPanel(QWidget):
 
     def edit_score(self) -> None:
         if self.controller.mode is not AnnotationMode.ESA:
-            self.controller.message_changed.emit("The ESA score is for ESA mode (Annotate menu).")
+            self.controller.message_changed.emit(
+                QCoreApplication.translate(
+                    "ToolsPanel", "The ESA score is for ESA mode (Annotate menu)."
+                )
+            )
             return
         self.esa_spin.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.esa_spin.selectAll()
@@ -362,10 +433,15 @@ class AnnotationPanel(QWidget):
             button.setCheckable(True)
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             button.setProperty("category", node.name)
-            button.setToolTip(
-                f"Category {node.name} (key {i + 1}"
-                + ("; press again for its sub-categories)" if node.children else ")")
+            tip = (
+                QCoreApplication.translate(
+                    "AnnotationPanel",
+                    "Category {name} (key {0}; press again for its sub-categories)",
+                )
+                if node.children
+                else QCoreApplication.translate("AnnotationPanel", "Category {name} (key {0})")
             )
+            button.setToolTip(tip.format(i + 1, name=node.name))
             button.clicked.connect(self._on_category_clicked)
             if node.children:
                 menu = QMenu(button)
@@ -391,11 +467,19 @@ class AnnotationPanel(QWidget):
             self.annotator_edit.setText(c.annotator)
         target = c.target()
         if target is None:
-            self.title.setText("Choose a row to annotate." if names else "No comparison open.")
+            self.title.setText(
+                QCoreApplication.translate("AnnotationPanel", "Choose a row to annotate.")
+                if names
+                else QCoreApplication.translate("AnnotationPanel", "No comparison open.")
+            )
         else:
             segment, system = target
             mode = "ESA" if c.mode is AnnotationMode.ESA else "MQM"
-            self.title.setText(f"Segment {segment + 1} · {names[system]} · {mode}")
+            self.title.setText(
+                QCoreApplication.translate(
+                    "AnnotationPanel", "Segment {0} · {system} · {mode}"
+                ).format(segment + 1, system=names[system], mode=mode)
+            )
         if c.workspace is None:
             self.session_label.setText("")
 
@@ -408,21 +492,30 @@ class AnnotationPanel(QWidget):
         if selected is None:
             text = "—"
         elif under is not None and draft.empty:
-            text = (
-                f"On error «{under.text or '‸'}»: keys change it "
-                "(Enter confirms, Backspace removes)"
-            )
+            text = QCoreApplication.translate(
+                "AnnotationPanel",
+                "On error «{text}»: keys change it (Enter confirms, Backspace removes)",
+            ).format(text=under.text or "‸")
         elif selected.start != selected.end:
-            text = f"Selected: «{_short(selected.text)}»"
+            text = QCoreApplication.translate("AnnotationPanel", "Selected: «{text}»").format(
+                text=_short(selected.text)
+            )
         elif draft.empty:
-            text = "Select the words of an error: mouse, or Shift+arrows in the output (T)."
+            text = QCoreApplication.translate(
+                "AnnotationPanel",
+                "Select the words of an error: mouse, or Shift+arrows in the output (T).",
+            )
         else:
             point = draft.point if draft.point is not None else selected.start
             before = selected.line[max(0, point - 12) : point]
             after = selected.line[point : point + 12]
-            text = f"Omission at “{before}‸{after}”"
+            text = QCoreApplication.translate(
+                "AnnotationPanel", "Omission at “{before}‸{after}”"
+            ).format(before=before, after=after)
         if draft.category:
-            text += f"\nCategory: {draft.category.replace(SEPARATOR, ' › ')}"
+            text += "\n" + QCoreApplication.translate("AnnotationPanel", "Category: {0}").format(
+                draft.category.replace(SEPARATOR, " › ")
+            )
         self.selection_label.setText(text)
         chosen_top = (under.category if under is not None and draft.empty else draft.category) or ""
         chosen_top = chosen_top.split(SEPARATOR)[0]
@@ -446,13 +539,23 @@ class AnnotationPanel(QWidget):
         dark = is_dark_palette(self.palette())
         for span in spans:
             flagged = span.id in c.flagged
-            status = "flagged: not found" if flagged else span.status.value
-            text = span.text if span.text else "‸ (omission)"
+            status = (
+                QCoreApplication.translate("AnnotationPanel", "flagged: not found")
+                if flagged
+                else status_name(span.status)
+            )
+            text = (
+                span.text
+                if span.text
+                else QCoreApplication.translate("AnnotationPanel", "‸ (omission)")
+            )
             item = QTreeWidgetItem(
                 [
-                    f"source: {text}" if span.side is Side.SOURCE else text,
+                    QCoreApplication.translate("AnnotationPanel", "source: {0}").format(text)
+                    if span.side is Side.SOURCE
+                    else text,
                     span.category or "—",
-                    span.severity.value,
+                    severity_name(span.severity),
                     status,
                 ]
             )
@@ -461,10 +564,17 @@ class AnnotationPanel(QWidget):
             item.setForeground(2, QBrush(color))
             if flagged:
                 item.setForeground(3, QBrush(QColor(theme(dark).unmatched_line)))
-            tip = [f"{span.category or 'error'} · {span.severity.value} · {span.status.value}"]
+            category = span.category or QCoreApplication.translate("AnnotationPanel", "error")
+            tip = [f"{category} · {severity_name(span.severity)} · {status_name(span.status)}"]
             if span.note:
-                tip.append(f"Note: {span.note}")
-            tip.append(f"By {span.annotator} ({span.origin.label()})")
+                tip.append(
+                    QCoreApplication.translate("AnnotationPanel", "Note: {0}").format(span.note)
+                )
+            tip.append(
+                QCoreApplication.translate("AnnotationPanel", "By {annotator} ({origin})").format(
+                    annotator=span.annotator, origin=span.origin.label()
+                )
+            )
             item.setToolTip(0, "\n".join(tip))
             self.spans_view.addTopLevelItem(item)
             if span.id == current:
@@ -474,7 +584,11 @@ class AnnotationPanel(QWidget):
         ws = c.workspace
         lost = 0 if ws is None else sum(1 for i in c.flagged if ws.get(i) is not None)
         self.flagged_label.setText(
-            f"⚠ {lost} errors could not be found again in the changed files." if lost else ""
+            QCoreApplication.translate(
+                "AnnotationPanel", "⚠ {0} errors could not be found again in the changed files."
+            ).format(lost)
+            if lost
+            else ""
         )
         self.flagged_label.setVisible(bool(lost))
         self.flagged_button.setVisible(bool(lost))
@@ -494,17 +608,37 @@ class AnnotationPanel(QWidget):
         penalty = ws.segment_penalty(name, segment)
         mask = ws.mqm_mask(name)
         values = ws.mqm_values()[system][mask]
-        mean = f"{values.mean():.2f} over {int(mask.sum())} rated outputs" if len(values) else "—"
-        here = "not rated yet" if math.isnan(penalty) else f"{penalty:.4g}"
-        self.mqm_label.setText(f"this output: {here}; {name}: {mean}")
+        mean = (
+            QCoreApplication.translate("AnnotationPanel", "{0:.2f} over {1} rated outputs").format(
+                values.mean(), int(mask.sum())
+            )
+            if len(values)
+            else "—"
+        )
+        here = (
+            QCoreApplication.translate("AnnotationPanel", "not rated yet")
+            if math.isnan(penalty)
+            else f"{penalty:.4g}"
+        )
+        self.mqm_label.setText(
+            QCoreApplication.translate(
+                "AnnotationPanel", "this output: {here}; {name}: {mean}"
+            ).format(here=here, name=name, mean=mean)
+        )
         prefill = ws.prefill(name, segment)
         score = ws.score(name, segment)
         if not self.esa_spin.hasFocus():
             self.esa_spin.blockSignals(True)
             self.esa_spin.setValue(round(c.esa_value()))
             self.esa_spin.blockSignals(False)
-        saved = "" if score is None or score.score is None else f"saved {score.score:g}; "
-        self.esa_hint.setText(f"{saved}from the errors: {prefill:g}")
+        hint = QCoreApplication.translate("AnnotationPanel", "from the errors: {0:g}").format(
+            prefill
+        )
+        if score is not None and score.score is not None:
+            hint = QCoreApplication.translate("AnnotationPanel", "saved {0:g}; {hint}").format(
+                score.score, hint=hint
+            )
+        self.esa_hint.setText(hint)
 
     def _refresh_filters(self) -> None:
         c = self.controller
@@ -515,21 +649,41 @@ class AnnotationPanel(QWidget):
         combo.clear()
         self._queries: list[dict[str, Any]] = []
         entries: list[tuple[str, dict[str, Any]]] = [
-            ("not annotated", {"annotated": False}),
-            ("annotated", {"annotated": True}),
-            ("with errors to review (imported)", {"statuses": (Status.UNDECIDED,)}),
+            (QCoreApplication.translate("AnnotationPanel", "not annotated"), {"annotated": False}),
+            (QCoreApplication.translate("AnnotationPanel", "annotated"), {"annotated": True}),
+            (
+                QCoreApplication.translate("AnnotationPanel", "with errors to review (imported)"),
+                {"statuses": (Status.UNDECIDED,)},
+            ),
         ]
         entries += [
-            (f"{s.value} errors", {"severity": s})
+            (
+                QCoreApplication.translate("AnnotationPanel", "{0} errors").format(
+                    severity_name(s)
+                ),
+                {"severity": s},
+            )
             for s in (Severity.MINOR, Severity.MAJOR, Severity.CRITICAL)
         ]
         for path in c.typology.paths():
             depth = path.count(SEPARATOR)
             entries.append(
-                ("    " * depth + f"{path.split(SEPARATOR)[-1]} errors", {"category": path})
+                (
+                    "    " * depth
+                    + QCoreApplication.translate("AnnotationPanel", "{0} errors").format(
+                        path.split(SEPARATOR)[-1]
+                    ),
+                    {"category": path},
+                )
             )
         if ws is not None:
-            entries += [(f"errors by {name}", {"annotator": name}) for name in ws.annotators()]
+            entries += [
+                (
+                    QCoreApplication.translate("AnnotationPanel", "errors by {0}").format(name),
+                    {"annotator": name},
+                )
+                for name in ws.annotators()
+            ]
         for label, values in entries:
             combo.addItem(label)
             self._queries.append(values)
@@ -537,10 +691,10 @@ class AnnotationPanel(QWidget):
         combo.setCurrentIndex(max(index, 0))
         combo.blockSignals(False)
         systems = self.filter_system_combo
-        names = ["any system", *c.system_names]
+        names = [QCoreApplication.translate("AnnotationPanel", "any system"), *c.system_names]
         if [systems.itemText(i) for i in range(systems.count())] != names:
             systems.clear()
-            systems.addItem("any system", _ANY)
+            systems.addItem(QCoreApplication.translate("AnnotationPanel", "any system"), _ANY)
             for i, name in enumerate(c.system_names):
                 systems.addItem(name, i)
         enabled = ws is not None
@@ -649,14 +803,19 @@ class AnnotationPanel(QWidget):
             self.controller.select_range(span.start, span.end, span.side)
         elif span is not None:
             self.controller.say(
-                f"«{span.text}» was not found again: select its new text in the output and "
-                "press Re-attach, or delete it."
+                QCoreApplication.translate(
+                    "AnnotationPanel",
+                    "«{0}» was not found again: select its new text in the output and "
+                    "press Re-attach, or delete it.",
+                ).format(span.text)
             )
 
     def _act_on_selected(self, status: Status | None) -> None:
         span_id = self._selected_span_id()
         if span_id is None:
-            self.controller.message_changed.emit("Pick an error in the list first.")
+            self.controller.message_changed.emit(
+                QCoreApplication.translate("AnnotationPanel", "Pick an error in the list first.")
+            )
             return
         if status is None:
             self.controller.delete_span(span_id)
@@ -683,7 +842,11 @@ class AnnotationPanel(QWidget):
     def _on_reattach_clicked(self) -> None:
         span_id = self._selected_span_id()
         if span_id is None:
-            self.controller.say("Pick the lost error in the list first.")
+            self.controller.say(
+                QCoreApplication.translate(
+                    "AnnotationPanel", "Pick the lost error in the list first."
+                )
+            )
             return
         if self.review.reattach(span_id):
             self.controller.focus_text()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -44,10 +44,10 @@ __all__ = ["FIGURE_HEADERS", "REVIEW_SCOPES", "ReviewBox", "SystemFigures"]
 
 #: The bulk-review scopes, as the combo box and the Annotate menu name them.
 REVIEW_SCOPES: tuple[tuple[ReviewScope, str], ...] = (
-    (ReviewScope.OUTPUT, "this output"),
-    (ReviewScope.SEGMENT, "this segment (every system)"),
-    (ReviewScope.SYSTEM, "this system"),
-    (ReviewScope.ALL, "everywhere"),
+    (ReviewScope.OUTPUT, QT_TRANSLATE_NOOP("reviewbox", "this output")),
+    (ReviewScope.SEGMENT, QT_TRANSLATE_NOOP("reviewbox", "this segment (every system)")),
+    (ReviewScope.SYSTEM, QT_TRANSLATE_NOOP("reviewbox", "this system")),
+    (ReviewScope.ALL, QT_TRANSLATE_NOOP("reviewbox", "everywhere")),
 )
 #: How long the figures wait for a burst of edits to settle (ms).
 _FIGURES_DELAY_MS = 250
@@ -63,7 +63,7 @@ class ReviewBox(QGroupBox):
         self.scope_combo = QComboBox()
         self.scope_combo.setObjectName("review-scope")
         for scope, label in REVIEW_SCOPES:
-            self.scope_combo.addItem(label, scope.value)
+            self.scope_combo.addItem(QCoreApplication.translate("reviewbox", label), scope.value)
         self.scope_combo.setToolTip(
             QCoreApplication.translate("reviewbox", "Which undecided errors the buttons rule on")
         )

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
+
 from matchlight.core.annotation.model import Side
 from matchlight.core.annotation.offsets import snap_range, word_at, words_between
 from matchlight.core.annotation.typology import AnnotationMode
@@ -173,8 +175,19 @@ class Selecting:
         if not self.select(start, end, side):
             return False
         self._anchor = (segment, system, side, start, end)
-        what = "its category and severity" if c.mode is AnnotationMode.MQM else "its severity"
-        c.say(f"«{line[start:end]}»: click the last word of the error, or pick {what}.")
+        c.say(
+            (
+                QCoreApplication.translate(
+                    "Selecting",
+                    "«{text}»: click the last word of the error, or pick its category and "
+                    "severity.",
+                )
+                if c.mode is AnnotationMode.MQM
+                else QCoreApplication.translate(
+                    "Selecting", "«{text}»: click the last word of the error, or pick its severity."
+                )
+            ).format(text=line[start:end])
+        )
         return True
 
     def word_anchor(self) -> tuple[Side, int, int] | None:
@@ -202,5 +215,15 @@ class Selecting:
     def _hint(self, line: str, start: int, end: int) -> None:
         c = self._c
         if c.draft.empty and start < end:
-            what = "a category and a severity" if c.mode is AnnotationMode.MQM else "a severity"
-            c.say(f"«{line[start:end]}» selected: pick {what}, then press Enter.")
+            c.say(
+                (
+                    QCoreApplication.translate(
+                        "Selecting",
+                        "«{text}» selected: pick a category and a severity, then press Enter.",
+                    )
+                    if c.mode is AnnotationMode.MQM
+                    else QCoreApplication.translate(
+                        "Selecting", "«{text}» selected: pick a severity, then press Enter."
+                    )
+                ).format(text=line[start:end])
+            )

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Slot
 from PySide6.QtGui import QPainter, QTextDocument
 
 from matchlight.core.analysis.selection import RowSet, Selection, SelectionError
@@ -30,8 +30,9 @@ from matchlight.gui.annotate.painting import paint_spans
 
 __all__ = ["FILTER_LABEL", "FILTER_SOURCE", "AnnotationTableLink", "is_annotation_filter"]
 
-#: Label prefix of the row sets the annotation filter puts into the selection.
-FILTER_LABEL = "annotations: "
+#: Label prefix of the row sets the annotation filter puts into the selection (translated
+#: where it is used).
+FILTER_LABEL = QT_TRANSLATE_NOOP("AnnotationTableLink", "annotations: {0}")
 #: The source of the row set the annotation filters put in the selection (beside a chart's).
 FILTER_SOURCE = "annotations"
 #: Lines longer than this may be cut in a table cell; shorter ones never are.
@@ -195,14 +196,20 @@ class AnnotationTableLink(QObject):
         except AnnotationError as exc:
             self.controller.say(str(exc))
             return 0
-        label = FILTER_LABEL + query.label()
+        label = QCoreApplication.translate("AnnotationTableLink", FILTER_LABEL).format(
+            query.label()
+        )
         if not self._set_rows(tuple(int(r) for r in rows), label):
             return 0
         self._filter = query
         core = self.controller.comparison_session
         if core is not None:
             core.set_layout(annotation_filter=query.to_dict())
-        self.controller.say(f"{len(rows)} rows: {query.label()}.")
+        self.controller.say(
+            QCoreApplication.translate("AnnotationTableLink", "{0} rows: {1}.").format(
+                len(rows), query.label()
+            )
+        )
         return len(rows)
 
     def restore_filter(self, query: AnnotationQuery) -> None:
@@ -231,7 +238,12 @@ class AnnotationTableLink(QObject):
         rows = sorted(
             {s.segment for s in ws.spans() if s.id in flagged and 0 <= s.segment < ws.n_segments}
         )
-        self._set_rows(tuple(rows), FILTER_LABEL + "flagged errors")
+        self._set_rows(
+            tuple(rows),
+            QCoreApplication.translate("AnnotationTableLink", FILTER_LABEL).format(
+                QCoreApplication.translate("AnnotationTableLink", "flagged errors")
+            ),
+        )
         return len(rows)
 
     def _set_rows(self, rows: tuple[int, ...], label: str) -> bool:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Slot
+from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, Qt, QTimer, Slot
 from PySide6.QtGui import (
     QCloseEvent,
     QColor,
@@ -82,7 +82,7 @@ class AnnotationView(QWidget):
         self.host = host
         controller.view = self
         self.setObjectName("annotation-view")
-        self.setWindowTitle("Annotate — Matchlight")
+        self.setWindowTitle(QCoreApplication.translate("AnnotationView", "Annotate — Matchlight"))
         self._documents: DocumentIndex | None = None
         self._doc_column: str | None = None
         self._session: Any = None
@@ -129,18 +129,26 @@ class AnnotationView(QWidget):
         row = QHBoxLayout(header)
         row.setContentsMargins(8, 5, 8, 5)
         row.setSpacing(6)
-        self.previous_system = self._nav_button("◀", "Previous system (Shift+S)")
+        self.previous_system = self._nav_button(
+            "◀", QCoreApplication.translate("AnnotationView", "Previous system (Shift+S)")
+        )
         self.previous_system.clicked.connect(lambda: self.controller.move_system(-1))
         self.system_combo = QComboBox(header)
         self.system_combo.setObjectName("view-system")
-        self.system_combo.setToolTip("The system whose output you annotate (S / Shift+S)")
+        self.system_combo.setToolTip(
+            QCoreApplication.translate(
+                "AnnotationView", "The system whose output you annotate (S / Shift+S)"
+            )
+        )
         self.system_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         font = self.system_combo.font()
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.35)
         self.system_combo.setFont(font)
         self.system_combo.activated.connect(self._on_system_chosen)
-        self.next_system = self._nav_button("▶", "Next system (S)")
+        self.next_system = self._nav_button(
+            "▶", QCoreApplication.translate("AnnotationView", "Next system (S)")
+        )
         self.next_system.clicked.connect(lambda: self.controller.move_system(1))
         self.system_count = QLabel(header)
         row.addWidget(self.previous_system)
@@ -148,21 +156,35 @@ class AnnotationView(QWidget):
         row.addWidget(self.next_system)
         row.addWidget(self.system_count)
         row.addSpacing(18)
-        self.previous_segment = self._nav_button("▲", "Previous segment (P)")
+        self.previous_segment = self._nav_button(
+            "▲", QCoreApplication.translate("AnnotationView", "Previous segment (P)")
+        )
         self.previous_segment.clicked.connect(lambda: self.controller.move_segment(-1))
-        segment_label = QLabel("Segment", header)
+        segment_label = QLabel(QCoreApplication.translate("AnnotationView", "Segment"), header)
         self.segment_spin = QSpinBox(header)
         self.segment_spin.setObjectName("view-segment")
         self.segment_spin.setKeyboardTracking(False)
-        self.segment_spin.setToolTip("Type a segment number and press Enter (Ctrl+G)")
+        self.segment_spin.setToolTip(
+            QCoreApplication.translate(
+                "AnnotationView", "Type a segment number and press Enter (Ctrl+G)"
+            )
+        )
         self.segment_spin.setButtonSymbols(QSpinBox.ButtonSymbols.NoButtons)
         segment_label.setBuddy(self.segment_spin)
         self.segment_total = QLabel(header)
-        self.next_segment = self._nav_button("▼", "Next segment (N)")
+        self.next_segment = self._nav_button(
+            "▼", QCoreApplication.translate("AnnotationView", "Next segment (N)")
+        )
         self.next_segment.clicked.connect(lambda: self.controller.move_segment(1))
-        self.todo_button = QPushButton("Next to do (U)", header)
+        self.todo_button = QPushButton(
+            QCoreApplication.translate("AnnotationView", "Next to do (U)"), header
+        )
         self.todo_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-        self.todo_button.setToolTip("The next segment whose output of this system is not done")
+        self.todo_button.setToolTip(
+            QCoreApplication.translate(
+                "AnnotationView", "The next segment whose output of this system is not done"
+            )
+        )
         self.todo_button.clicked.connect(lambda: self.controller.next_unannotated(1))
         for widget in (
             self.previous_segment,
@@ -178,16 +200,27 @@ class AnnotationView(QWidget):
         self.mode_label.setObjectName("view-mode")
         self.evidence_button = QToolButton(header)
         self.evidence_button.setObjectName("view-evidence")
-        self.evidence_button.setText("Metric evidence (V)")
+        self.evidence_button.setText(
+            QCoreApplication.translate("AnnotationView", "Metric evidence (V)")
+        )
         self.evidence_button.setCheckable(True)
         self.evidence_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.evidence_button.setToolTip(
-            "The references with this system's matches, its scores and why (V)"
+            QCoreApplication.translate(
+                "AnnotationView",
+                "The references with this system's matches, its scores and why (V)",
+            )
         )
         self.evidence_button.toggled.connect(self._on_evidence_toggled)
-        self.table_button = QPushButton("Table", header)
+        self.table_button = QPushButton(
+            QCoreApplication.translate("AnnotationView", "Table"), header
+        )
         self.table_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-        self.table_button.setToolTip("Back to the main window (the table and its scores)")
+        self.table_button.setToolTip(
+            QCoreApplication.translate(
+                "AnnotationView", "Back to the main window (the table and its scores)"
+            )
+        )
         self.table_button.clicked.connect(self._on_table_clicked)
         row.addWidget(self.mode_label)
         row.addWidget(self.evidence_button)
@@ -238,7 +271,9 @@ class AnnotationView(QWidget):
         bold = self.current_number.font()
         bold.setBold(True)
         self.current_number.setFont(bold)
-        self.source_caption = QLabel("Source", self.current)
+        self.source_caption = QLabel(
+            QCoreApplication.translate("AnnotationView", "Source"), self.current
+        )
         self.source_caption.setFont(bold)
         self.target_caption = QLabel(self.current)
         self.target_caption.setObjectName("target-caption")
@@ -383,7 +418,9 @@ class AnnotationView(QWidget):
             for row in (*self.before_rows, *self.after_rows):
                 row.hide()
             self.doc_caption.setText(
-                "Choose a segment in the table." if names else "Open a comparison to annotate."
+                QCoreApplication.translate("AnnotationView", "Choose a segment in the table.")
+                if names
+                else QCoreApplication.translate("AnnotationView", "Open a comparison to annotate.")
             )
             self.evidence.set_target(None, None)
             self.tools.refresh()
@@ -395,7 +432,11 @@ class AnnotationView(QWidget):
         has_source = core.source is not None
         self.source_caption.setVisible(has_source)
         self.source_text.setVisible(has_source)
-        self.target_caption.setText(f"{names[system]} — the output you annotate")
+        self.target_caption.setText(
+            QCoreApplication.translate("AnnotationView", "{0} — the output you annotate").format(
+                names[system]
+            )
+        )
         self._fill_texts(segment, system)
         self._fill_context(segment, system)
         self.evidence.set_target(segment, system)
@@ -413,18 +454,31 @@ class AnnotationView(QWidget):
         combo.blockSignals(True)
         combo.setCurrentIndex(c.system if names else -1)
         combo.blockSignals(False)
-        self.system_count.setText(f"system {c.system + 1} of {len(names)}" if names else "")
+        self.system_count.setText(
+            QCoreApplication.translate("AnnotationView", "system {0} of {1}").format(
+                c.system + 1, len(names)
+            )
+            if names
+            else ""
+        )
         core = c.comparison_session
         n = 0 if core is None else core.n_segments
         self.segment_spin.setRange(1, max(1, n))
         if target is not None and not self.segment_spin.hasFocus():
             self.segment_spin.setValue(target[0] + 1)
-        self.segment_total.setText(f"of {n:,}")
+        self.segment_total.setText(
+            QCoreApplication.translate("AnnotationView", "of {0:,}").format(n)
+        )
         mode = "ESA" if c.mode is AnnotationMode.ESA else "MQM"
         self.mode_label.setText(f"{mode} · {c.annotator}")
         name = names[c.system] if names and target is not None else ""
-        title = f"Annotate {name}, segment {target[0] + 1}" if name and target else "Annotate"
-        self.setWindowTitle(f"{title} — Matchlight")
+        if name and target:
+            title = QCoreApplication.translate(
+                "AnnotationView", "Annotate {name}, segment {0} — Matchlight"
+            ).format(target[0] + 1, name=name)
+        else:
+            title = QCoreApplication.translate("AnnotationView", "Annotate — Matchlight")
+        self.setWindowTitle(title)
 
     def _fill_texts(self, segment: int, system: int) -> None:
         c = self.controller
@@ -456,11 +510,18 @@ class AnnotationView(QWidget):
         documents = self._document_index()
         context = documents.context(segment, before=CONTEXT, after=CONTEXT)
         if context.document is None:
-            where = "No document column: the lines around it (File ▸ Load label column: docid)"
+            where = QCoreApplication.translate(
+                "AnnotationView",
+                "No document column: the lines around it (File ▸ Load label column: docid)",
+            )
         else:
-            where = f"Document {context.document} ({self._doc_column})"
+            where = QCoreApplication.translate("AnnotationView", "Document {0} ({column})").format(
+                context.document, column=self._doc_column
+            )
         self.doc_caption.setText(
-            f"{where} · segment {context.position + 1} of {context.size:,} there"
+            QCoreApplication.translate(
+                "AnnotationView", "{where} · segment {0} of {1:,} there"
+            ).format(context.position + 1, context.size, where=where)
         )
         source = core.source
         before = list(context.before)
@@ -644,8 +705,11 @@ class AnnotationView(QWidget):
             self._fill_texts(*target)
         self._fit_context()
         self.controller.say(
-            "Metric evidence shown: the references with this output's matches, and why it "
-            "scores so (V hides it)."
+            QCoreApplication.translate(
+                "AnnotationView",
+                "Metric evidence shown: the references with this output's matches, and why it "
+                "scores so (V hides it).",
+            )
             if shown
             else ""
         )

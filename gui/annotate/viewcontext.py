@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PySide6.QtCore import QEvent, QPointF, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QFontMetrics,
     QMouseEvent,
@@ -188,7 +188,11 @@ class ContextRow(QFrame):
         self.source.setVisible(source is not None)
         self.source.set_text(source or "")
         self.target.set_text(target)
-        self.setToolTip(f"Segment {segment + 1}: click to annotate it")
+        self.setToolTip(
+            QCoreApplication.translate("ContextRow", "Segment {0}: click to annotate it").format(
+                segment + 1
+            )
+        )
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton and self.segment >= 0:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPoint, QPointF, Qt, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPoint, QPointF, Qt, Slot
 from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -44,15 +44,41 @@ from matchlight.gui.highlight.palette import is_dark_palette
 __all__ = ["ToolsPanel"]
 
 _SEVERITIES = (
-    (Severity.MINOR, "m", "Minor"),
-    (Severity.MAJOR, "M", "Major"),
-    (Severity.CRITICAL, "C", "Critical"),
+    (Severity.MINOR, "m", QT_TRANSLATE_NOOP("ToolsPanel", "Minor")),
+    (Severity.MAJOR, "M", QT_TRANSLATE_NOOP("ToolsPanel", "Major")),
+    (Severity.CRITICAL, "C", QT_TRANSLATE_NOOP("ToolsPanel", "Critical")),
 )
 #: Appraise's ESA anchors (0 broken, 33 flawed, 66 good, 100 perfect).
-_ESA_ANCHORS = ("0 broken", "33 flawed", "66 good", "100 perfect")
+_ESA_ANCHORS = (
+    (0, QT_TRANSLATE_NOOP("ToolsPanel", "0 broken")),
+    (33, QT_TRANSLATE_NOOP("ToolsPanel", "33 flawed")),
+    (66, QT_TRANSLATE_NOOP("ToolsPanel", "66 good")),
+    (100, QT_TRANSLATE_NOOP("ToolsPanel", "100 perfect")),
+)
+_STATUSES = {
+    Status.CONFIRMED: QT_TRANSLATE_NOOP("ToolsPanel", "confirmed"),
+    Status.UNDECIDED: QT_TRANSLATE_NOOP("ToolsPanel", "undecided"),
+    Status.REJECTED: QT_TRANSLATE_NOOP("ToolsPanel", "rejected"),
+}
+_SEVERITY_WORDS = {
+    Severity.NEUTRAL: QT_TRANSLATE_NOOP("ToolsPanel", "neutral"),
+    Severity.MINOR: QT_TRANSLATE_NOOP("ToolsPanel", "minor"),
+    Severity.MAJOR: QT_TRANSLATE_NOOP("ToolsPanel", "major"),
+    Severity.CRITICAL: QT_TRANSLATE_NOOP("ToolsPanel", "critical"),
+}
 _TOP_COLUMNS = 3
 _SUB_COLUMNS = 2
 _SUB_ROWS = 3
+
+
+def severity_name(severity: Severity) -> str:
+    """The severity's word (minor, major, critical) in the interface language."""
+    return QCoreApplication.translate("ToolsPanel", _SEVERITY_WORDS[severity])
+
+
+def status_name(status: Status) -> str:
+    """The error's status (confirmed, undecided, rejected) in the interface language."""
+    return QCoreApplication.translate("ToolsPanel", _STATUSES[status])
 
 
 def _heading(text: str) -> QLabel:
@@ -92,8 +118,8 @@ class _EsaScale(QWidget):
         painter = QPainter(self)
         painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
         metrics = self.fontMetrics()
-        for text in _ESA_ANCHORS:
-            value = int(text.split()[0])
+        for value, anchor in _ESA_ANCHORS:
+            text = QCoreApplication.translate("ToolsPanel", anchor)
             width = metrics.horizontalAdvance(text)
             x = self.x_of(value) - width / 2
             x = max(0.0, min(x, self.width() - width))
@@ -126,7 +152,7 @@ class ToolsPanel(QWidget):
         box = QVBoxLayout(self.category_box)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(3)
-        box.addWidget(_heading("Category"))
+        box.addWidget(_heading(QCoreApplication.translate("ToolsPanel", "Category")))
         self.top_grid = QGridLayout()
         self.top_grid.setSpacing(3)
         box.addLayout(self.top_grid)
@@ -149,13 +175,22 @@ class ToolsPanel(QWidget):
         self._subs_of: str | None = None
 
         # -- severity --
-        layout.addWidget(_heading("Severity"))
+        layout.addWidget(_heading(QCoreApplication.translate("ToolsPanel", "Severity")))
         severity_row = QHBoxLayout()
         severity_row.setSpacing(4)
         self.severity_buttons: dict[Severity, QToolButton] = {}
-        for severity, key, text in _SEVERITIES:
-            button = self._tool_button(f"{text}  ({key})")
-            button.setToolTip(f"Severity {text.lower()} (key {key})")
+        for severity, key, name in _SEVERITIES:
+            text = QCoreApplication.translate("ToolsPanel", name)
+            button = self._tool_button(
+                QCoreApplication.translate("ToolsPanel", "{severity}  ({key})").format(
+                    severity=text, key=key
+                )
+            )
+            button.setToolTip(
+                QCoreApplication.translate("ToolsPanel", "Severity {severity} (key {key})").format(
+                    severity=text, key=key
+                )
+            )
             button.setProperty("severity", severity.value)
             button.clicked.connect(self._on_severity_clicked)
             severity_row.addWidget(button, 1)
@@ -165,16 +200,24 @@ class ToolsPanel(QWidget):
         # -- note and the draft's buttons --
         self.note_edit = QLineEdit()
         self.note_edit.setObjectName("view-note")
-        self.note_edit.setPlaceholderText("Note (F2) — needed for Other")
+        self.note_edit.setPlaceholderText(
+            QCoreApplication.translate("ToolsPanel", "Note (F2) — needed for Other")
+        )
         self.note_edit.setClearButtonEnabled(True)
         layout.addWidget(self.note_edit)
         row = QHBoxLayout()
-        self.add_button = QPushButton("Add error  ⏎")
+        self.add_button = QPushButton(QCoreApplication.translate("ToolsPanel", "Add error  ⏎"))
         self.add_button.setObjectName("view-add")
-        self.add_button.setToolTip("Add the error (Enter)")
+        self.add_button.setToolTip(
+            QCoreApplication.translate("ToolsPanel", "Add the error (Enter)")
+        )
         self.add_button.clicked.connect(self._on_add_clicked)
-        self.drop_button = QPushButton("Drop  Esc")
-        self.drop_button.setToolTip("Drop the drafted error and the selection (Escape)")
+        self.drop_button = QPushButton(QCoreApplication.translate("ToolsPanel", "Drop  Esc"))
+        self.drop_button.setToolTip(
+            QCoreApplication.translate(
+                "ToolsPanel", "Drop the drafted error and the selection (Escape)"
+            )
+        )
         self.drop_button.clicked.connect(self._on_drop_clicked)
         for button in (self.add_button, self.drop_button):
             button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
@@ -182,7 +225,9 @@ class ToolsPanel(QWidget):
         layout.addLayout(row)
 
         # -- the output's errors --
-        self.errors_heading = _heading("Errors in this output")
+        self.errors_heading = _heading(
+            QCoreApplication.translate("ToolsPanel", "Errors in this output")
+        )
         layout.addWidget(self.errors_heading)
         self.errors = QTreeWidget()
         self.errors.setObjectName("view-errors")
@@ -206,7 +251,7 @@ class ToolsPanel(QWidget):
         score = QVBoxLayout(self.score_frame)
         score.setContentsMargins(6, 4, 6, 4)
         score.setSpacing(3)
-        self.score_heading = _heading("Score")
+        self.score_heading = _heading(QCoreApplication.translate("ToolsPanel", "Score"))
         score.addWidget(self.score_heading)
         self.esa_row = QWidget()
         esa = QGridLayout(self.esa_row)
@@ -221,15 +266,20 @@ class ToolsPanel(QWidget):
         self.esa_slider.setTickInterval(10)
         self.esa_slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.esa_slider.setToolTip(
-            "The output's ESA score: drag, or arrows (±1) and Page Up/Down (±10); it is saved "
-            "when you let go, press Enter or D, or move on"
+            QCoreApplication.translate(
+                "ToolsPanel",
+                "The output's ESA score: drag, or arrows (±1) and Page Up/Down (±10); it is saved "
+                "when you let go, press Enter or D, or move on",
+            )
         )
         self.esa_slider.valueChanged.connect(self._on_esa_moved)
         self.esa_slider.sliderReleased.connect(self._on_esa_released)
         self.esa_spin = QSpinBox()
         self.esa_spin.setObjectName("view-esa-score")
         self.esa_spin.setRange(0, 100)
-        self.esa_spin.setToolTip("Type the ESA score (E), then Enter")
+        self.esa_spin.setToolTip(
+            QCoreApplication.translate("ToolsPanel", "Type the ESA score (E), then Enter")
+        )
         self.esa_spin.valueChanged.connect(self._on_esa_moved)
         self.esa_scale = _EsaScale(self.esa_slider)
         esa.addWidget(self.esa_slider, 0, 0)
@@ -240,7 +290,9 @@ class ToolsPanel(QWidget):
         self.score_label.setObjectName("view-score-label")
         self.score_label.setWordWrap(True)
         score.addWidget(self.score_label)
-        self.done_button = QPushButton("Done — no further errors  (D)")
+        self.done_button = QPushButton(
+            QCoreApplication.translate("ToolsPanel", "Done — no further errors  (D)")
+        )
         self.done_button.setObjectName("view-done")
         self.done_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.done_button.clicked.connect(self._on_done_clicked)
@@ -325,7 +377,11 @@ class ToolsPanel(QWidget):
 
     def edit_score(self) -> None:
         if self.controller.mode is not AnnotationMode.ESA:
-            self.controller.say("The ESA score is for ESA mode (Annotate menu).")
+            self.controller.say(
+                QCoreApplication.translate(
+                    "ToolsPanel", "The ESA score is for ESA mode (Annotate menu)."
+                )
+            )
             return
         self.esa_spin.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.esa_spin.selectAll()
@@ -350,8 +406,14 @@ class ToolsPanel(QWidget):
         for i, node in enumerate(c.typology.categories[:9]):
             button = self._tool_button(f"{i + 1}  {node.name}")
             button.setProperty("category", node.name)
-            hint = "; press again for its sub-categories" if node.children else ""
-            button.setToolTip(f"{node.name} (key {i + 1}{hint})")
+            tip = (
+                QCoreApplication.translate(
+                    "ToolsPanel", "{name} (key {0}; press again for its sub-categories)"
+                )
+                if node.children
+                else QCoreApplication.translate("ToolsPanel", "{name} (key {0})")
+            )
+            button.setToolTip(tip.format(i + 1, name=node.name))
             button.clicked.connect(self._on_category_clicked)
             self.top_grid.addWidget(button, i // _TOP_COLUMNS, i % _TOP_COLUMNS)
             self.top_buttons.append(button)
@@ -369,13 +431,21 @@ class ToolsPanel(QWidget):
         node = next((n for n in self.controller.typology.categories if n.name == top), None)
         if node is None or not node.children:
             self.sub_caption.setText(
-                f"{top}: no sub-categories"
+                QCoreApplication.translate("ToolsPanel", "{name}: no sub-categories").format(
+                    name=top
+                )
                 if node is not None
-                else "Sub-categories: choose a category first"
+                else QCoreApplication.translate(
+                    "ToolsPanel", "Sub-categories: choose a category first"
+                )
             )
             return
         number = self.controller.categories().index(top) + 1
-        self.sub_caption.setText(f"{top} › (press {number} again to step through)")
+        self.sub_caption.setText(
+            QCoreApplication.translate(
+                "ToolsPanel", "{name} › (press {0} again to step through)"
+            ).format(number, name=top)
+        )
         for i, child in enumerate(node.children):
             path = f"{top}{SEPARATOR}{child.name}"
             button = self._tool_button(child.name)
@@ -392,24 +462,48 @@ class ToolsPanel(QWidget):
         selected = c.selection()
         under = c.span_under_cursor()
         on_span = under is not None and draft.empty
-        where = "the source" if c.selecting.side is Side.SOURCE else "the output"
+        source = c.selecting.side is Side.SOURCE
         if selected is None:
-            text = "Choose a segment to annotate."
+            text = QCoreApplication.translate("ToolsPanel", "Choose a segment to annotate.")
         elif on_span and under is not None:
             text = (
-                f"On the error «{_short(under.text) or '‸'}» in {where}: the keys change it "
-                "(Enter confirms, Backspace removes)."
-            )
+                QCoreApplication.translate(
+                    "ToolsPanel",
+                    "On the error «{text}» in the source: the keys change it "
+                    "(Enter confirms, Backspace removes).",
+                )
+                if source
+                else QCoreApplication.translate(
+                    "ToolsPanel",
+                    "On the error «{text}» in the output: the keys change it "
+                    "(Enter confirms, Backspace removes).",
+                )
+            ).format(text=_short(under.text) or "‸")
         elif selected.start != selected.end:
-            text = f"Selected in {where}: «{_short(selected.text)}»"
+            text = (
+                QCoreApplication.translate("ToolsPanel", "Selected in the source: «{text}»")
+                if source
+                else QCoreApplication.translate("ToolsPanel", "Selected in the output: «{text}»")
+            ).format(text=_short(selected.text))
         elif draft.empty:
             text = (
-                f"Click the first and the last word of an error in {where} (or drag, or "
-                "Shift+arrows); Shift+T: the source."
+                QCoreApplication.translate(
+                    "ToolsPanel",
+                    "Click the first and the last word of an error in the source (or drag, or "
+                    "Shift+arrows); Shift+T: the source.",
+                )
+                if source
+                else QCoreApplication.translate(
+                    "ToolsPanel",
+                    "Click the first and the last word of an error in the output (or drag, or "
+                    "Shift+arrows); Shift+T: the source.",
+                )
             )
         else:
             point = draft.point if draft.point is not None else selected.start
-            text = f"Omission at “{selected.line[max(0, point - 14) : point]}‸…”"
+            text = QCoreApplication.translate("ToolsPanel", "Omission at “{text}‸…”").format(
+                text=selected.line[max(0, point - 14) : point]
+            )
         self.selection_label.setText(text)
         category = (under.category if on_span and under is not None else draft.category) or ""
         top = category.split(SEPARATOR)[0]
@@ -428,7 +522,11 @@ class ToolsPanel(QWidget):
         editable = c.workspace is not None and c.editable()
         for widget in (self.add_button, self.drop_button, self.note_edit, self.done_button):
             widget.setEnabled(editable)
-        self.note_edit.setPlaceholderText("Note (F2)" if esa else "Note (F2) — needed for Other")
+        self.note_edit.setPlaceholderText(
+            QCoreApplication.translate("ToolsPanel", "Note (F2)")
+            if esa
+            else QCoreApplication.translate("ToolsPanel", "Note (F2) — needed for Other")
+        )
         self.refresh_score()
 
     def refresh_errors(self) -> None:
@@ -442,26 +540,31 @@ class ToolsPanel(QWidget):
             if span.status is Status.REJECTED:
                 continue
             shown += 1
-            text = span.text or "‸ omission"
+            text = span.text or QCoreApplication.translate("ToolsPanel", "‸ omission")
             if span.side is Side.SOURCE:
-                text = "source: " + text
+                text = QCoreApplication.translate("ToolsPanel", "source: {text}").format(text=text)
             if span.status is Status.UNDECIDED:
                 text = "? " + text
             item = QTreeWidgetItem(
                 [
                     _short(text, 60),
                     (span.category or "—").replace(SEPARATOR, " › "),
-                    span.severity.value,
+                    severity_name(span.severity),
                 ]
             )
             item.setData(0, Qt.ItemDataRole.UserRole, span.id)
             color = QColor(SEVERITY_COLORS[span.severity][1 if dark else 0])
             item.setForeground(2, QBrush(color))
-            tip = f"{span.category or 'error'} · {span.severity.value} · {span.status.value}"
+            category = span.category or QCoreApplication.translate("ToolsPanel", "error")
+            tip = f"{category} · {severity_name(span.severity)} · {status_name(span.status)}"
             if span.status is Status.UNDECIDED:
-                tip += " (imported: Enter confirms, Backspace rejects)"
+                tip += QCoreApplication.translate(
+                    "ToolsPanel", " (imported: Enter confirms, Backspace rejects)"
+                )
             if span.note:
-                tip += f"\nNote: {span.note}"
+                tip += "\n" + QCoreApplication.translate("ToolsPanel", "Note: {note}").format(
+                    note=span.note
+                )
             item.setToolTip(0, tip)
             self.errors.addTopLevelItem(item)
             if span.id == chosen:
@@ -470,7 +573,9 @@ class ToolsPanel(QWidget):
         for column in (1, 2):
             self.errors.resizeColumnToContents(column)
         self.errors_heading.setText(
-            f"Errors in this output ({shown})" if shown else "Errors in this output: none yet"
+            QCoreApplication.translate("ToolsPanel", "Errors in this output ({0})").format(shown)
+            if shown
+            else QCoreApplication.translate("ToolsPanel", "Errors in this output: none yet")
         )
         self.refresh_score()
 
@@ -479,8 +584,14 @@ class ToolsPanel(QWidget):
         ws, target = c.workspace, c.target()
         esa = c.mode is AnnotationMode.ESA
         self.esa_row.setVisible(esa)
-        self.score_heading.setText("ESA score" if esa else "MQM")
-        self.done_button.setText("Save the score  (D)" if esa else "Done — no further errors  (D)")
+        self.score_heading.setText(
+            QCoreApplication.translate("ToolsPanel", "ESA score") if esa else "MQM"
+        )
+        self.done_button.setText(
+            QCoreApplication.translate("ToolsPanel", "Save the score  (D)")
+            if esa
+            else QCoreApplication.translate("ToolsPanel", "Done — no further errors  (D)")
+        )
         if ws is None or target is None:
             self.score_label.setText("")
             self.progress_label.setText("")
@@ -497,21 +608,41 @@ class ToolsPanel(QWidget):
             saved = ws.score(name, segment)
             suggested = ws.prefill(name, segment)
             if c.esa_pending():
-                state = "not saved yet (Enter or D saves; moving on saves too)"
+                state = QCoreApplication.translate(
+                    "ToolsPanel", "not saved yet (Enter or D saves; moving on saves too)"
+                )
             elif saved is not None and saved.score is not None:
-                state = f"saved {saved.score:g}"
+                state = QCoreApplication.translate("ToolsPanel", "saved {0:g}").format(saved.score)
             else:
-                state = "not scored yet"
-            self.score_label.setText(f"{state} · the errors suggest {suggested:g}")
+                state = QCoreApplication.translate("ToolsPanel", "not scored yet")
+            self.score_label.setText(
+                QCoreApplication.translate(
+                    "ToolsPanel", "{state} · the errors suggest {0:g}"
+                ).format(suggested, state=state)
+            )
         else:
             penalty = ws.segment_penalty(name, segment)
-            here = "not rated yet" if math.isnan(penalty) else f"{penalty:.4g}"
-            self.score_label.setText(f"MQM penalty of this output: {here}")
+            here = (
+                QCoreApplication.translate("ToolsPanel", "not rated yet")
+                if math.isnan(penalty)
+                else f"{penalty:.4g}"
+            )
+            self.score_label.setText(
+                QCoreApplication.translate("ToolsPanel", "MQM penalty of this output: {0}").format(
+                    here
+                )
+            )
         done = int(ws.annotated_mask(name).sum())
-        self.progress_label.setText(
-            f"{name}: {done:,} of {ws.n_segments:,} outputs annotated"
-            + (" · this one is done" if ws.is_annotated(name, segment) else "")
+        progress = (
+            QCoreApplication.translate(
+                "ToolsPanel", "{name}: {0:,} of {1:,} outputs annotated · this one is done"
+            )
+            if ws.is_annotated(name, segment)
+            else QCoreApplication.translate(
+                "ToolsPanel", "{name}: {0:,} of {1:,} outputs annotated"
+            )
         )
+        self.progress_label.setText(progress.format(done, ws.n_segments, name=name))
 
     def _chosen_span(self) -> str | None:
         items = self.errors.selectedItems()

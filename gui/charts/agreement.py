@@ -26,6 +26,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
     Qt,
     Slot,
 )
@@ -94,38 +96,50 @@ IntArray = npt.NDArray[np.int64]
 class AgreementPanel(JobPanel):
     """How well each metric agrees with a human judgement, on the selected rows."""
 
-    title = "Human agreement"
+    title = QT_TRANSLATE_NOOP("ChartPanel", "Human agreement")
     job_name = "matchlight-agreement"
-    failure = "The agreement could not be computed"
+    failure = QT_TRANSLATE_NOOP("agreement", "The agreement could not be computed")
     progress_width = 120
     progress_text = True
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:
         super().__init__(link, parent)
         self.human_combo = QComboBox()
-        self.human_combo.setToolTip("The human judgements the metrics are compared with")
+        self.human_combo.setToolTip(
+            QCoreApplication.translate(
+                "agreement", "The human judgements the metrics are compared with"
+            )
+        )
         compact(self.human_combo, 20)
         self.human_combo.currentIndexChanged.connect(self._on_choice_changed)
         self.metrics_button = QToolButton()
         self.metrics_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.metrics_button.setToolTip("The score columns to meta-evaluate")
+        self.metrics_button.setToolTip(
+            QCoreApplication.translate("agreement", "The score columns to meta-evaluate")
+        )
         self.metrics_menu = QMenu(self.metrics_button)
         self.metrics_button.setMenu(self.metrics_menu)
-        self.quick_check = QCheckBox("Quick")
+        self.quick_check = QCheckBox(QCoreApplication.translate("agreement", "Quick"))
         self.quick_check.setToolTip(
-            "Point values only: no intervals and no significance clusters (about a second)"
+            QCoreApplication.translate(
+                "agreement",
+                "Point values only: no intervals and no significance clusters (about a second)",
+            )
         )
         self.quick_check.toggled.connect(self._on_choice_changed)
         self.settings_button = QToolButton()
-        self.settings_button.setText("Settings")
+        self.settings_button.setText(QCoreApplication.translate("agreement", "Settings"))
         self.settings_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.resamples_spin = QSpinBox()
         self.permutations_spin = QSpinBox()
         self.settings_button.setMenu(self._settings_menu())
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(QCoreApplication.translate("agreement", "Cancel"))
         self.cancel_button.setToolTip(
-            "Stop computing: the intervals and clusters (Quick is ticked: untick it to compute "
-            "them), or the point values (until the rows or the choices change)"
+            QCoreApplication.translate(
+                "agreement",
+                "Stop computing: the intervals and clusters (Quick is ticked: untick it to compute "
+                "them), or the point values (until the rows or the choices change)",
+            )
         )
         self.cancel_button.clicked.connect(self._on_cancel_clicked)
         self.cancel_button.hide()
@@ -141,16 +155,21 @@ class AgreementPanel(JobPanel):
         ):
             self.controls.addWidget(widget)
         self.controls.addStretch(1)
-        self.export_button.menu().addAction("Copy the table as text").triggered.connect(
-            self._on_copy_clicked
-        )
+        self.export_button.menu().addAction(
+            QCoreApplication.translate("agreement", "Copy the table as text")
+        ).triggered.connect(self._on_copy_clicked)
 
         self.level_combo = QComboBox()
-        self.level_combo.addItem("System level", "system")
-        self.level_combo.addItem("Segment level", "segment")
+        self.level_combo.addItem(QCoreApplication.translate("agreement", "System level"), "system")
+        self.level_combo.addItem(
+            QCoreApplication.translate("agreement", "Segment level"), "segment"
+        )
         self.level_combo.setToolTip(
-            "System level: the metric's corpus figure against the human score of each system; "
-            "segment level: every judged (system, segment) pair"
+            QCoreApplication.translate(
+                "agreement",
+                "System level: the metric's corpus figure against the human score of each system; "
+                "segment level: every judged (system, segment) pair",
+            )
         )
         self.level_combo.currentIndexChanged.connect(self._on_level_changed)
         self.scope_label = QLabel()
@@ -162,7 +181,9 @@ class AgreementPanel(JobPanel):
         self.graphics = self.scatter.graphics  # what the panel's Export writes
         self.plot = self.scatter.plot
         self.clusters = QTreeWidget()
-        self.clusters.setHeaderLabels(["Significance clusters, best first"])
+        self.clusters.setHeaderLabels(
+            [QCoreApplication.translate("agreement", "Significance clusters, best first")]
+        )
         self.clusters.setIndentation(12)
         self.clusters.setWordWrap(True)
         self.clusters.setMinimumHeight(60)
@@ -219,14 +240,20 @@ class AgreementPanel(JobPanel):
             (
                 self.resamples_spin,
                 defaults.confidence_samples,
-                "Resamples:",
-                "Segment resamples for the 95% intervals (WMT: 1,000; 0: no intervals)",
+                QCoreApplication.translate("agreement", "Resamples:"),
+                QCoreApplication.translate(
+                    "agreement",
+                    "Segment resamples for the 95% intervals (WMT: 1,000; 0: no intervals)",
+                ),
             ),
             (
                 self.permutations_spin,
                 defaults.permutations,
-                "Permutations:",
-                "Permutations of the test between two metrics (WMT: 1,000; 0: no clusters)",
+                QCoreApplication.translate("agreement", "Permutations:"),
+                QCoreApplication.translate(
+                    "agreement",
+                    "Permutations of the test between two metrics (WMT: 1,000; 0: no clusters)",
+                ),
             ),
         ):
             spin.setRange(0, 100_000)
@@ -249,8 +276,10 @@ class AgreementPanel(JobPanel):
         self._narrow = narrow
         self.model.set_intervals(not narrow)
         if narrow:
-            self.lower_tabs.addTab(self.scatter, "Scatter")
-            self.lower_tabs.addTab(self.clusters, "Clusters")
+            self.lower_tabs.addTab(self.scatter, QCoreApplication.translate("agreement", "Scatter"))
+            self.lower_tabs.addTab(
+                self.clusters, QCoreApplication.translate("agreement", "Clusters")
+            )
         else:
             self.lower_split.addWidget(self.scatter)
             self.lower_split.addWidget(self.clusters)
@@ -351,7 +380,11 @@ class AgreementPanel(JobPanel):
                 action.setData(key)
                 action.toggled.connect(self._on_metric_toggled)
                 self.metrics_menu.addAction(action)
-        self.metrics_button.setText(f"Metrics ({sum(1 for *_, on in shown if on)})")
+        self.metrics_button.setText(
+            QCoreApplication.translate("agreement", "Metrics ({0})").format(
+                sum(1 for *_, on in shown if on)
+            )
+        )
         segment = human is not None and human.level == "segment"
         item = self.level_combo.model().item(1)  # type: ignore[attr-defined]
         item.setEnabled(segment)
@@ -416,21 +449,30 @@ class AgreementPanel(JobPanel):
         keys = self.metric_keys()
         rows = np.flatnonzero(self.link.population(self)).astype(np.int64)
         if table is None or core is None:
-            message = "Open a comparison to see which metric agrees with human judgements."
+            message = QCoreApplication.translate(
+                "agreement", "Open a comparison to see which metric agrees with human judgements."
+            )
         elif len(table.systems) < 2:
-            message = "Agreement with humans ranks systems: it needs two or more."
+            message = QCoreApplication.translate(
+                "agreement", "Agreement with humans ranks systems: it needs two or more."
+            )
         elif not table.complete:
-            message = "Scoring… this view appears when every segment is scored."
+            message = QCoreApplication.translate(
+                "agreement", "Scoring… this view appears when every segment is scored."
+            )
         elif human is None:
-            message = (
+            message = QCoreApplication.translate(
+                "agreement",
                 "No human judgements yet. Load them with File ▸ Load human judgements… (scores "
                 "per system such as WMT's DA table, scores per segment, or MQM error spans), "
-                "or annotate segments (MQM or ESA) and compare with those."
+                "or annotate segments (MQM or ESA) and compare with those.",
             )
         elif not keys:
-            message = "Choose at least one metric (the Metrics button)."
+            message = QCoreApplication.translate(
+                "agreement", "Choose at least one metric (the Metrics button)."
+            )
         elif rows.size == 0:
-            message = "No segments are selected."
+            message = QCoreApplication.translate("agreement", "No segments are selected.")
         if message is not None or table is None or human is None:
             self.job.cancel()
             self.show_placeholder(message or "")
@@ -460,7 +502,10 @@ class AgreementPanel(JobPanel):
             return
         if fingerprint == self._cancelled:
             self.show_placeholder(
-                "Cancelled. Change the rows, the human side or the metrics to compute again."
+                QCoreApplication.translate(
+                    "agreement",
+                    "Cancelled. Change the rows, the human side or the metrics to compute again.",
+                )
             )
             return
         self.model.set_stale(run is not None)
@@ -522,13 +567,21 @@ class AgreementPanel(JobPanel):
             self.run = None
             self.model.set_run(None)
             self.show_placeholder(
-                "Cancelled. Change the rows, the human side or the metrics to compute again."
+                QCoreApplication.translate(
+                    "agreement",
+                    "Cancelled. Change the rows, the human side or the metrics to compute again.",
+                )
             )
 
     def job_failed(self, message: str) -> None:
         self.run = None
         self.model.set_run(None)
-        self.show_placeholder(f"{self.failure}: {message}")
+        failure = QCoreApplication.translate("agreement", type(self).failure)
+        self.show_placeholder(
+            QCoreApplication.translate("agreement", "{failure}: {0}").format(
+                message, failure=failure
+            )
+        )
 
     def job_done(self, result: object) -> None:
         if not isinstance(result, AgreementRun) or result.fingerprint == self._cancelled:
@@ -551,13 +604,29 @@ class AgreementPanel(JobPanel):
         self.scatter.draw(run, () if table is None else table.systems)
         self._show_clusters(run)
         result = run.result
-        judged = f", {result.n_judged:,} judged pairs" if run.human.level == "segment" else ""
-        scope = (
-            f"{len(result.systems)} systems judged, {run.n_rows:,} "
-            f"{'selected ' if run.filtered else ''}segments{judged}."
-        )
+        if run.human.level == "segment":
+            scope = (
+                QCoreApplication.translate(
+                    "agreement", "{0} systems judged, {1:,} selected segments, {2:,} judged pairs."
+                )
+                if run.filtered
+                else QCoreApplication.translate(
+                    "agreement", "{0} systems judged, {1:,} segments, {2:,} judged pairs."
+                )
+            )
+        else:
+            scope = (
+                QCoreApplication.translate(
+                    "agreement", "{0} systems judged, {1:,} selected segments."
+                )
+                if run.filtered
+                else QCoreApplication.translate("agreement", "{0} systems judged, {1:,} segments.")
+            )
+        scope = scope.format(len(result.systems), run.n_rows, result.n_judged)
         if run.left_out:
-            scope += " Left out: " + "; ".join(run.left_out) + "."
+            scope += " " + QCoreApplication.translate("agreement", "Left out: {0}.").format(
+                "; ".join(run.left_out)
+            )
         self.scope_label.setText(scope)
         self._update_caption()
 
@@ -589,31 +658,58 @@ class AgreementPanel(JobPanel):
     def _update_caption(self) -> None:
         run = self.run
         if run is None:
-            self.caption.setText("Computing the agreement of each metric with the humans…")
+            self.caption.setText(
+                QCoreApplication.translate(
+                    "agreement", "Computing the agreement of each metric with the humans…"
+                )
+            )
             return
         settings = run.result.settings
         human = run.human.column
-        way = "higher" if human.higher_is_better else "lower"
-        text = (
-            f"Against {human.label} ({way} is better), as mt-metrics-eval computes it for the "
-            "WMT metrics task; both sides turned higher-is-better. "
+        against = (
+            QCoreApplication.translate(
+                "agreement",
+                "Against {human} (higher is better), as mt-metrics-eval computes it for the "
+                "WMT metrics task; both sides turned higher-is-better.",
+            )
+            if human.higher_is_better
+            else QCoreApplication.translate(
+                "agreement",
+                "Against {human} (lower is better), as mt-metrics-eval computes it for the "
+                "WMT metrics task; both sides turned higher-is-better.",
+            )
         )
+        parts = [against.format(human=human.label)]
         if run.full and settings.confidence_samples and run.human.level == "segment":
-            where = "[low, high]" if self.model.intervals else "Tooltips give"
-            text += (
-                f"{where}: {settings.confidence:.0%} interval, {settings.confidence_samples:,} "
-                "segment resamples. "
+            interval = (
+                QCoreApplication.translate(
+                    "agreement",
+                    "[low, high]: {confidence:.0%} interval, {samples:,} segment resamples.",
+                )
+                if self.model.intervals
+                else QCoreApplication.translate(
+                    "agreement",
+                    "Tooltips give the {confidence:.0%} interval, {samples:,} segment resamples.",
+                )
+            )
+            parts.append(
+                interval.format(confidence=settings.confidence, samples=settings.confidence_samples)
             )
         if run.full and settings.permutations:
-            text += (
-                f"(n): significance cluster, 1 = best ({settings.permutations:,} permutations, "
-                f"p ≤ {settings.p_threshold}). "
+            parts.append(
+                QCoreApplication.translate(
+                    "agreement",
+                    "(n): significance cluster, 1 = best ({0:,} permutations, p ≤ {p}).",
+                ).format(settings.permutations, p=settings.p_threshold)
             )
-        text += "Bold: best."
+        parts.append(QCoreApplication.translate("agreement", "Bold: best."))
         if self._running is not None and self._running[1] and not run.full:
-            text += " Computing intervals and clusters…"
+            parts.append(
+                QCoreApplication.translate("agreement", "Computing intervals and clusters…")
+            )
         elif not run.full:
-            text += " Quick: point values only."
+            parts.append(QCoreApplication.translate("agreement", "Quick: point values only."))
+        text = " ".join(parts)
         self.caption.setText(text)
 
     def _show_clusters(self, run: AgreementRun) -> None:
@@ -622,9 +718,11 @@ class AgreementPanel(JobPanel):
         rankings = [r for r in run.result.rankings if r.level == self.level]
         if not rankings:
             why = (
-                "Quick: no permutation tests, no clusters."
+                QCoreApplication.translate("agreement", "Quick: no permutation tests, no clusters.")
                 if not run.full
-                else "No permutation tests (permutations 0, or one metric)."
+                else QCoreApplication.translate(
+                    "agreement", "No permutation tests (permutations 0, or one metric)."
+                )
             )
             tree.addTopLevelItem(QTreeWidgetItem([why]))
             return

@@ -8,12 +8,13 @@ score per system for the scatter, in one :class:`AgreementRun`.
 """
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
 import numpy as np
 import numpy.typing as npt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from matchlight.core.analysis.metaeval import (
     SEGMENT_STATISTICS,
@@ -65,18 +66,45 @@ LABELS: Final = {
     "kendall_b": "Kendall τb",
     "acc23_item": "acc23",
 }
-MEANINGS: Final = {
-    "pearson": "Pearson correlation",
-    "spearman": "Spearman rank correlation",
-    "kendall": "Kendall tau-b",
-    "pairwise_accuracy": "pairwise accuracy (Kocmi et al. 2021): the share of system pairs "
-    "the metric orders as the humans do",
-    "spa": "soft pairwise accuracy (WMT24): pairwise accuracy weighted by how sure both "
-    "sides are (needs every pair judged)",
-    "kendall_b": "Kendall tau-b over all judged (system, segment) pairs",
-    "acc23_item": "acc23 (Deutsch et al. 2023): pairwise accuracy with ties, with the "
-    "metric's optimised tie threshold, averaged over segments",
+_MEANINGS: Final = {
+    "pearson": QT_TRANSLATE_NOOP("agreement", "Pearson correlation"),
+    "spearman": QT_TRANSLATE_NOOP("agreement", "Spearman rank correlation"),
+    "kendall": QT_TRANSLATE_NOOP("agreement", "Kendall tau-b"),
+    "pairwise_accuracy": QT_TRANSLATE_NOOP(
+        "agreement",
+        "pairwise accuracy (Kocmi et al. 2021): the share of system pairs "
+        "the metric orders as the humans do",
+    ),
+    "spa": QT_TRANSLATE_NOOP(
+        "agreement",
+        "soft pairwise accuracy (WMT24): pairwise accuracy weighted by how sure both "
+        "sides are (needs every pair judged)",
+    ),
+    "kendall_b": QT_TRANSLATE_NOOP(
+        "agreement", "Kendall tau-b over all judged (system, segment) pairs"
+    ),
+    "acc23_item": QT_TRANSLATE_NOOP(
+        "agreement",
+        "acc23 (Deutsch et al. 2023): pairwise accuracy with ties, with the "
+        "metric's optimised tie threshold, averaged over segments",
+    ),
 }
+
+
+class _Meanings(Mapping[str, str]):
+    """What each statistic is, in the interface language (read where it is shown)."""
+
+    def __getitem__(self, statistic: str) -> str:
+        return QCoreApplication.translate("agreement", _MEANINGS[statistic])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_MEANINGS)
+
+    def __len__(self) -> int:
+        return len(_MEANINGS)
+
+
+MEANINGS: Final = _Meanings()
 STATISTICS: Final[dict[Level, tuple[str, ...]]] = {
     "system": SYSTEM_STATISTICS,
     "segment": SEGMENT_STATISTICS,
@@ -114,12 +142,22 @@ def human_choices(core: ComparisonSession) -> list[HumanChoice]:
     ]
     columns.sort(key=lambda c: c.metric not in HUMAN_METRICS)
     out = [
-        HumanChoice(f"column:{c.key}", f"{c.label} (per segment)", "segment", c, key=c.key)
+        HumanChoice(
+            f"column:{c.key}",
+            QCoreApplication.translate("agreement", "{0} (per segment)").format(c.label),
+            "segment",
+            c,
+            key=c.key,
+        )
         for c in columns
     ]
     out += [
         HumanChoice(
-            f"system:{j.name}", f"{j.name} (per system)", "system", j.column, values=j.values
+            f"system:{j.name}",
+            QCoreApplication.translate("agreement", "{0} (per system)").format(j.name),
+            "system",
+            j.column,
+            values=j.values,
         )
         for j in core.system_judgements()
     ]
@@ -192,7 +230,11 @@ def compute_agreement(
     for key in metric_keys:
         column = table.column_info(key)
         if column.label in labels:
-            left_out.append(f"{column.label} ({key}): another column has that name")
+            left_out.append(
+                QCoreApplication.translate(
+                    "agreement", "{label} ({key}): another column has that name"
+                ).format(label=column.label, key=key)
+            )
             continue
         values = table.scores[:, index, table.metric_index(key)]
         if human_values is not None:
@@ -201,12 +243,20 @@ def compute_agreement(
             assert human.values is not None
             missing = np.isnan(values).all(axis=1) & ~np.isnan(human.values)
         if missing.any():
-            left_out.append(f"{column.label}: no value where humans judged")
+            left_out.append(
+                QCoreApplication.translate("agreement", "{0}: no value where humans judged").format(
+                    column.label
+                )
+            )
             continue
         keys.append(key)
         labels.add(column.label)
     if not keys:
-        raise ValueError("no metric has a value wherever the humans judged")
+        raise ValueError(
+            QCoreApplication.translate(
+                "agreement", "no metric has a value wherever the humans judged"
+            )
+        )
     polls = [0]
     expected = _expected_polls(len(keys), human.level == "segment", settings)
 

@@ -13,6 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -173,31 +174,62 @@ class AgreementModel(QAbstractTableModel):
         statistic = self.statistics[column - 1]
         result = run.result
         name = result.metrics[row].name
-        what = f"{self.level.capitalize()}-level {MEANINGS[statistic]} of {name} against"
-        lines = [f"{what} {run.human.column.label}."]
+        what = (
+            QCoreApplication.translate(
+                "agreement", "System-level {meaning} of {name} against {human}."
+            )
+            if self.level == "system"
+            else QCoreApplication.translate(
+                "agreement", "Segment-level {meaning} of {name} against {human}."
+            )
+        )
+        lines = [what.format(meaning=MEANINGS[statistic], name=name, human=run.human.column.label)]
         if estimate is None or not math.isfinite(estimate.value):
             if statistic == "spa":
-                lines.append("SPA needs every (system, segment) pair of the rows judged.")
+                lines.append(
+                    QCoreApplication.translate(
+                        "agreement", "SPA needs every (system, segment) pair of the rows judged."
+                    )
+                )
             else:
-                lines.append("Not computable from these judgements.")
+                lines.append(
+                    QCoreApplication.translate("agreement", "Not computable from these judgements.")
+                )
             return "\n".join(lines)
-        lines.append(f"Value: {estimate.value!r}")
+        lines.append(
+            QCoreApplication.translate("agreement", "Value: {0}").format(repr(estimate.value))
+        )
         if estimate.low is not None and estimate.high is not None:
             lines.append(
-                f"{result.settings.confidence:.0%} interval over "
-                f"{result.settings.confidence_samples:,} segment resamples: "
-                f"{estimate.low:.4f} to {estimate.high:.4f}"
+                QCoreApplication.translate(
+                    "agreement",
+                    "{confidence:.0%} interval over {samples:,} segment resamples: {low} to {high}",
+                ).format(
+                    confidence=result.settings.confidence,
+                    samples=result.settings.confidence_samples,
+                    low=f"{estimate.low:.4f}",
+                    high=f"{estimate.high:.4f}",
+                )
             )
         if cluster is not None:
             ranking = result.ranking(self.level, statistic)
             assert ranking is not None
             lines.append(
-                f"Significance cluster {cluster} of {max(ranking.clusters)} (1 = best; "
-                f"permutation tests, {result.settings.permutations:,} permutations, "
-                f"p ≤ {result.settings.p_threshold})"
+                QCoreApplication.translate(
+                    "agreement",
+                    "Significance cluster {0} of {1} (1 = best; permutation tests, "
+                    "{permutations:,} permutations, p ≤ {p})",
+                ).format(
+                    cluster,
+                    max(ranking.clusters),
+                    permutations=result.settings.permutations,
+                    p=result.settings.p_threshold,
+                )
             )
         if self.is_best(row, column):
-            lines.append("The best value of this statistic.")
+            lines.append(
+                QCoreApplication.translate("agreement", "The best value of this statistic.")
+            )
         return "\n".join(lines)
 
     def headerData(
@@ -212,10 +244,19 @@ class AgreementModel(QAbstractTableModel):
             font.setPointSizeF(font.pointSizeF() * 0.9)
             return font
         if role == Qt.ItemDataRole.DisplayRole:
-            return "Metric" if section == 0 else LABELS[self.statistics[section - 1]]
+            return (
+                QCoreApplication.translate("agreement", "Metric")
+                if section == 0
+                else LABELS[self.statistics[section - 1]]
+            )
         if role == Qt.ItemDataRole.ToolTipRole and section > 0:
             statistic = self.statistics[section - 1]
-            return f"{self.level.capitalize()} level: {MEANINGS[statistic]}"
+            level = (
+                QCoreApplication.translate("agreement", "System level: {0}")
+                if self.level == "system"
+                else QCoreApplication.translate("agreement", "Segment level: {0}")
+            )
+            return level.format(MEANINGS[statistic])
         return None
 
     def as_text(self) -> str:
@@ -262,7 +303,9 @@ class SystemScatter(QWidget):
         super().__init__()
         self._panel = panel
         self.combo = QComboBox()
-        self.combo.setToolTip("The metric on the horizontal axis")
+        self.combo.setToolTip(
+            QCoreApplication.translate("agreement", "The metric on the horizontal axis")
+        )
         compact(self.combo)
         self.graphics = pg.GraphicsLayoutWidget()
         self.graphics.setMinimumHeight(120)
@@ -273,7 +316,7 @@ class SystemScatter(QWidget):
         self.graphics.addItem(self.plot)
         self.plot.getViewBox().sigResized.connect(self.place_labels)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Metric:"))
+        row.addWidget(QLabel(QCoreApplication.translate("agreement", "Metric:")))
         row.addWidget(self.combo, 1)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
@@ -334,14 +377,34 @@ class SystemScatter(QWidget):
                 yRange=(float(ys[finite].min()), float(ys[finite].max())),
                 padding=0.1,
             )
-        rows = f"{run.n_rows:,} {'selected ' if run.filtered else ''}segments"
-        plot.setLabel("bottom", f"corpus {column.label} ({rows}){better_note(column)}")
-        mean = "" if run.human.level == "system" else "mean "
-        plot.setLabel("left", f"{mean}{human.label}{better_note(human)}")
+        rows = (
+            QCoreApplication.translate("agreement", "{0:,} selected segments")
+            if run.filtered
+            else QCoreApplication.translate("agreement", "{0:,} segments")
+        ).format(run.n_rows)
+        plot.setLabel(
+            "bottom",
+            QCoreApplication.translate("agreement", "corpus {label} ({rows})").format(
+                label=column.label, rows=rows
+            )
+            + better_note(column),
+        )
+        left = (
+            human.label
+            if run.human.level == "system"
+            else QCoreApplication.translate("agreement", "mean {0}").format(human.label)
+        )
+        plot.setLabel("left", left + better_note(human))
         figures = result.metric(name).system
         pearson = figures.get("pearson")
         value = "" if pearson is None else f": Pearson {pearson.value:.3f}"
-        self._panel.style_plot(plot, f"{name} against {human.label}{value}")
+        self._panel.style_plot(
+            plot,
+            QCoreApplication.translate("agreement", "{name} against {human}").format(
+                name=name, human=human.label
+            )
+            + value,
+        )
         digits, human_digits = corpus_decimals(column), corpus_decimals(human)
         points.setToolTip(
             "\n".join(

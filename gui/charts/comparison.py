@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -101,8 +101,14 @@ class ComparisonPanel(QWidget):
         self.brush_label = QLabel()
         self.brush_label.setWordWrap(True)
         self.brush_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.clear_button = QPushButton("Clear chart selection")
-        self.clear_button.setToolTip("Show the rows the other filters keep again")
+        self.clear_button = QPushButton(
+            QCoreApplication.translate("ComparisonDock", "Clear chart selection")
+        )
+        self.clear_button.setToolTip(
+            QCoreApplication.translate(
+                "ComparisonDock", "Show the rows the other filters keep again"
+            )
+        )
         self.clear_button.clicked.connect(self._on_clear_clicked)
         self.message_label = QLabel()
         self.message_label.setWordWrap(True)
@@ -167,12 +173,16 @@ class ComparisonPanel(QWidget):
         self.warning_label.setText(text)
         self.warning_label.setVisible(bool(text))
         index = self.tabs.indexOf(self.references)
-        self.tabs.setTabText(index, f"{self.references.title} ⚠" if text else "References")
+        self.tabs.setTabText(index, f"{self.references.title} ⚠" if text else self.references.title)
 
     @Slot()
     def _on_selection_changed(self) -> None:
         label = self.link.brush_label()
-        self.brush_label.setText(f"Chart selection — {label}" if label else "")
+        self.brush_label.setText(
+            QCoreApplication.translate("ComparisonDock", "Chart selection — {0}").format(label)
+            if label
+            else ""
+        )
         self.brush_label.setVisible(label is not None)
         self.clear_button.setVisible(label is not None)
 
@@ -217,7 +227,9 @@ class ComparisonDocks(QObject):
         self._filter_bar = filter_bar
         self.link = ChartLink(table_view=table_view, parent=self)
         self.panel = ComparisonPanel(self.link)
-        self.dock = QDockWidget("Compare systems", window)
+        self.dock = QDockWidget(
+            QCoreApplication.translate("ComparisonDock", "Compare systems"), window
+        )
         self.dock.setObjectName("compare-dock")
         self.dock.setWidget(self.panel)
         self.dock.setFeatures(
@@ -232,20 +244,35 @@ class ComparisonDocks(QObject):
             window.tabifyDockWidget(tabify_with, self.dock)
             tabify_with.raise_()
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
-        self.load_scores_action = QAction("Load segment &scores…", window)
+        self.load_scores_action = QAction(
+            QCoreApplication.translate("ComparisonDock", "Load segment &scores…"), window
+        )
         self.load_scores_action.setStatusTip(
-            "Add per-segment scores computed elsewhere (COMET, BLEURT, human) as a column"
+            QCoreApplication.translate(
+                "ComparisonDock",
+                "Add per-segment scores computed elsewhere (COMET, BLEURT, human) as a column",
+            )
         )
         self.load_scores_action.triggered.connect(self._on_load_scores_triggered)
-        self.load_labels_action = QAction("Load &label column…", window)
+        self.load_labels_action = QAction(
+            QCoreApplication.translate("ComparisonDock", "Load &label column…"), window
+        )
         self.load_labels_action.setStatusTip(
-            "Group segments by a label per line (domain, document) in the Buckets tab"
+            QCoreApplication.translate(
+                "ComparisonDock",
+                "Group segments by a label per line (domain, document) in the Buckets tab",
+            )
         )
         self.load_labels_action.triggered.connect(self._on_load_labels_triggered)
-        self.load_human_action = QAction("Load &human judgements…", window)
+        self.load_human_action = QAction(
+            QCoreApplication.translate("ComparisonDock", "Load &human judgements…"), window
+        )
         self.load_human_action.setStatusTip(
-            "Add human judgements (per system, per segment, or MQM from error spans) to see "
-            "which metric agrees with them in the Human agreement tab"
+            QCoreApplication.translate(
+                "ComparisonDock",
+                "Add human judgements (per system, per segment, or MQM from error spans) to see "
+                "which metric agrees with them in the Human agreement tab",
+            )
         )
         self.load_human_action.triggered.connect(self._on_load_human_triggered)
         self.panel.load_scores_button.setDefaultAction(self.load_scores_action)
@@ -434,7 +461,9 @@ class ComparisonDocks(QObject):
         systems = core.system_names
         if not set(imported.systems) & set(systems):
             self.import_failed.emit(
-                f"{imported.name}: the files score none of this comparison's systems"
+                QCoreApplication.translate(
+                    "ComparisonDock", "{0}: the files score none of this comparison's systems"
+                ).format(imported.name)
             )
             return None
         column = imported_column(imported, core.table.column_keys)
@@ -446,7 +475,12 @@ class ComparisonDocks(QObject):
             record = ScoreImport.from_imported(imported, column)
         except OSError as error:
             record = None
-            notes.append(f"not kept in the session file: cannot read the files again ({error})")
+            notes.append(
+                QCoreApplication.translate(
+                    "ComparisonDock",
+                    "not kept in the session file: cannot read the files again ({0})",
+                ).format(error)
+            )
         try:
             if record is None:
                 core.set_column(column, values)
@@ -458,10 +492,20 @@ class ComparisonDocks(QObject):
         self._show_imported(column.key)
         missing = [s for s in systems if s not in imported.systems]
         if missing:
-            notes.append(f"no scores for {', '.join(missing)}")
+            notes.append(
+                QCoreApplication.translate("ComparisonDock", "no scores for {0}").format(
+                    ", ".join(missing)
+                )
+            )
         finite = values[np.isfinite(values)]
-        spread = f"values {finite.min():.4g} to {finite.max():.4g}; " if finite.size else ""
-        message = f"Added {imported.name} ({spread}{describe_scale(column)})."
+        scale = describe_scale(column)
+        if finite.size:
+            scale = QCoreApplication.translate(
+                "ComparisonDock", "values {low} to {high}; {scale}"
+            ).format(low=f"{finite.min():.4g}", high=f"{finite.max():.4g}", scale=scale)
+        message = QCoreApplication.translate("ComparisonDock", "Added {name} ({0}).").format(
+            scale, name=imported.name
+        )
         if notes:
             message += " " + "; ".join(notes) + "."
         self.link.message.emit(message)
@@ -476,7 +520,9 @@ class ComparisonDocks(QObject):
             record = LabelImport.from_column(labels)
         except OSError as error:
             record = None
-            note = f" It is not kept in the session file: cannot read it again ({error})."
+            note = " " + QCoreApplication.translate(
+                "ComparisonDock", "It is not kept in the session file: cannot read it again ({0})."
+            ).format(error)
         try:
             if record is None or core is None:
                 self.link.add_labels(labels)
@@ -486,7 +532,9 @@ class ComparisonDocks(QObject):
             self.import_failed.emit(str(error))
             return
         self.link.message.emit(
-            f"Loaded the label column {labels.name!r} ({labels.distinct:,} labels): see Buckets."
+            QCoreApplication.translate(
+                "ComparisonDock", "Loaded the label column {name} ({0:,} labels): see Buckets."
+            ).format(labels.distinct, name=repr(labels.name))
             + note
         )
         self.panel.tabs.setCurrentWidget(self.panel.buckets)
@@ -592,10 +640,18 @@ def _human_message(judgements: HumanJudgements, notes: list[str]) -> str:
     """What the strip says about human judgements just loaded (short: the strip is narrow)."""
     values = judgements.values
     if judgements.level == "system":
-        what = f"{int(np.isfinite(values).sum())} of {len(judgements.systems)} systems"
+        message = QCoreApplication.translate(
+            "ComparisonDock", "Loaded {name} per system ({0} of {1} systems): see Human agreement."
+        ).format(int(np.isfinite(values).sum()), len(judgements.systems), name=judgements.name)
     else:
-        what = f"{int(np.isfinite(values).sum()):,} judged pairs"
-    message = f"Loaded {judgements.name} per {judgements.level} ({what}): see Human agreement."
+        message = QCoreApplication.translate(
+            "ComparisonDock", "Loaded {name} per segment ({0:,} judged pairs): see Human agreement."
+        ).format(int(np.isfinite(values).sum()), name=judgements.name)
     if notes:
-        message += f" {len(notes)} note{'s' if len(notes) > 1 else ''} (hover)."
+        note = (
+            QCoreApplication.translate("ComparisonDock", " {0} note (hover).")
+            if len(notes) == 1
+            else QCoreApplication.translate("ComparisonDock", " {0} notes (hover).")
+        )
+        message += note.format(len(notes))
     return message

@@ -23,7 +23,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Mapping, Sequence
 
-from PySide6.QtCore import QEvent, QPointF, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
@@ -130,7 +130,9 @@ class SegmentText(QTextEdit):
         """`` (first N of M characters shown)`` for a cut text, else ``""``."""
         if self._full_length <= len(self._text):
             return ""
-        return f" (first {len(self._text):,} of {self._full_length:,} characters shown)"
+        return QCoreApplication.translate(
+            "DetailPane", " (first {0:,} of {1:,} characters shown)"
+        ).format(len(self._text), self._full_length)
 
     def ranges(self) -> list[Range]:
         return list(self._ranges)
@@ -303,7 +305,9 @@ class DetailPane(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
         outer.setSpacing(4)
-        self.title = QLabel("Select a row to see its matches.", self)
+        self.title = QLabel(
+            QCoreApplication.translate("DetailPane", "Select a row to see its matches."), self
+        )
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         title_font = self.title.font()
         title_font.setBold(True)
@@ -311,9 +315,13 @@ class DetailPane(QWidget):
         self.title.setFont(title_font)
         self.mode_combo = QComboBox(self)
         self.mode_combo.setObjectName("highlight-mode")
-        self.mode_combo.setToolTip("What the highlights show: the matches of one metric")
+        self.mode_combo.setToolTip(
+            QCoreApplication.translate(
+                "DetailPane", "What the highlights show: the matches of one metric"
+            )
+        )
         self.mode_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        mode_label = QLabel("Highlight:", self)
+        mode_label = QLabel(QCoreApplication.translate("DetailPane", "Highlight:"), self)
         mode_label.setBuddy(self.mode_combo)
         header = QHBoxLayout()
         header.setContentsMargins(0, 0, 0, 0)
@@ -329,7 +337,11 @@ class DetailPane(QWidget):
         self.link_label = QLabel(" ", self)
         self.link_label.setTextFormat(Qt.TextFormat.PlainText)
         self.link_label.setWordWrap(True)
-        self.link_label.setToolTip("Hover a word of a system output to see where it matched.")
+        self.link_label.setToolTip(
+            QCoreApplication.translate(
+                "DetailPane", "Hover a word of a system output to see where it matched."
+            )
+        )
         self._scroll = QScrollArea(self)
         self._scroll.setWidgetResizable(True)
         self._scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -596,24 +608,36 @@ class DetailPane(QWidget):
         kind = None if unit is None else unit[2]
         what = []
         if kind == "match" and unit is not None and unit[3] > 1:
-            what.append(f"part of a matched {unit[3]}-gram")
+            what.append(
+                QCoreApplication.translate("DetailPane", "part of a matched {0}-gram").format(
+                    unit[3]
+                )
+            )
         elif kind == "lcs":
-            what.append("in the longest common subsequence")
+            what.append(
+                QCoreApplication.translate("DetailPane", "in the longest common subsequence")
+            )
         if linked:
             where = ", ".join(
                 self._ref_name(r) + (f" ({len(s)}×)" if len(s) > 1 else "")
                 for r, s in linked.items()
             )
-            what.append(f"matched in {where}")
+            what.append(QCoreApplication.translate("DetailPane", "matched in {0}").format(where))
         elif kind not in ("match", "lcs"):
-            what.append("not matched in any reference")
+            what.append(QCoreApplication.translate("DetailPane", "not matched in any reference"))
         elif not what:
-            what.append("matched")  # a layer without links does not say where
+            what.append(
+                QCoreApplication.translate("DetailPane", "matched")
+            )  # a layer without links does not say where
         return f"“{text}” ({detail.systems[system]}): {'; '.join(what)}"
 
     def _ref_name(self, r: int) -> str:
         names = self._reference_names
-        return names[r] if r < len(names) else f"Ref {r + 1}"
+        return (
+            names[r]
+            if r < len(names)
+            else QCoreApplication.translate("DetailPane", "Ref {0}").format(r + 1)
+        )
 
     def _all_ref_names(self) -> list[str]:
         n = 0 if self._detail is None else len(self._detail.references)
@@ -709,7 +733,9 @@ class DetailPane(QWidget):
         # No row: no texts of the row shown before under the invitation to pick one.
         self._body.setVisible(detail is not None)
         if detail is None:
-            self.title.setText("Select a row to see its matches.")
+            self.title.setText(
+                QCoreApplication.translate("DetailPane", "Select a row to see its matches.")
+            )
             self.legend.set_mode(None)
             self._show_notes({})
             return
@@ -719,16 +745,24 @@ class DetailPane(QWidget):
         max_level = DEFAULT_MAX_LEVEL if mode is None else mode.max_level
         kinds: set[str] = set()
         contrast = row_marks(detail, key, self._reference_system, self._baseline)
-        self.title.setText(f"Segment {detail.segment + 1}")
+        self.title.setText(
+            QCoreApplication.translate("DetailPane", "Segment {0}").format(detail.segment + 1)
+        )
         if self._source_section is not None and detail.source is not None:
             view = self._source_section.view
             view.set_content(detail.source, [], dark)
-            self._source_section.caption.setText("Source" + view.truncation_note())
+            self._source_section.caption.setText(
+                QCoreApplication.translate("DetailPane", "Source") + view.truncation_note()
+            )
         for r, section in enumerate(self._ref_sections):
             ranges = reference_ranges(detail, r, key, self._reference_system)
             kinds |= range_kinds(ranges)
             missed = sum(1 for _, _, kind, _ in ranges if kind == "missed")
-            note = f" — {missed} {'part' if missed == 1 else 'parts'} no system matched"
+            note = (
+                QCoreApplication.translate("DetailPane", " — {0} part no system matched")
+                if missed == 1
+                else QCoreApplication.translate("DetailPane", " — {0} parts no system matched")
+            ).format(missed)
             note = note if missed else ""
             if contrast is not None:
                 ranges = ranges + contrast.reference_ranges(r)  # over the layer's own
@@ -762,8 +796,16 @@ class DetailPane(QWidget):
         """`` — S: 2 parts gained, 1 lost against B``: the marks of one reference, counted."""
         gained, lost = len(contrast.gains[reference]), len(contrast.losses[reference])
         system, baseline = detail.systems[contrast.system], detail.systems[contrast.baseline]
-        parts = "part" if gained == 1 else "parts"
-        return f" — {system}: {gained} {parts} gained, {lost} lost against {baseline}"
+        words = (
+            QCoreApplication.translate(
+                "DetailPane", " — {system}: {0} part gained, {1} lost against {baseline}"
+            )
+            if gained == 1
+            else QCoreApplication.translate(
+                "DetailPane", " — {system}: {0} parts gained, {1} lost against {baseline}"
+            )
+        )
+        return words.format(gained, lost, system=system, baseline=baseline)
 
     def _scores_caption(self, detail: RowDetail, system: int) -> str:
         """``name — BLEU 23.4 · R-1 50.0 ...``: the headline scores of the configuration."""
@@ -782,7 +824,11 @@ class DetailPane(QWidget):
         for key, note in notes.items():
             metric = METRICS.get(key)
             label = metric.label if metric is not None else key
-            lines.append(f"{label}: no highlights or breakdown for this row — {note}")
+            lines.append(
+                QCoreApplication.translate(
+                    "DetailPane", "{label}: no highlights or breakdown for this row — {note}"
+                ).format(label=label, note=note)
+            )
         self.notes_label.setText("\n".join(lines))
         self.notes_label.setVisible(bool(lines))
 

@@ -9,7 +9,7 @@ follows the pane (another row, another mode) and holds nothing of its own.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
@@ -102,11 +102,13 @@ class EvidenceView(QWidget):
         self.breakdown.setVisible(ready)
         self.legend.setVisible(ready)
         if not ready or detail is None or self._system is None:
-            self.caption.setText("Metric evidence")
+            self.caption.setText(QCoreApplication.translate("EvidenceView", "Metric evidence"))
             self.waiting.setText(
-                "Working out the matches of this segment…"
+                QCoreApplication.translate(
+                    "EvidenceView", "Working out the matches of this segment…"
+                )
                 if self._segment is not None
-                else "Choose a segment."
+                else QCoreApplication.translate("EvidenceView", "Choose a segment.")
             )
             for label, view in self._ref_views:
                 label.hide()
@@ -124,8 +126,16 @@ class EvidenceView(QWidget):
             ranges = reference_ranges(detail, r, key, system)
             kinds |= range_kinds(ranges)
             view.set_content(detail.references[r], ranges, dark, max_level)
-            name = names[r] if r < len(names) else f"Ref {r + 1}"
-            label.setText(f"{name} — as {detail.systems[system]} matched it")
+            name = (
+                names[r]
+                if r < len(names)
+                else QCoreApplication.translate("EvidenceView", "Ref {0}").format(r + 1)
+            )
+            label.setText(
+                QCoreApplication.translate(
+                    "EvidenceView", "{reference} — as {system} matched it"
+                ).format(reference=name, system=detail.systems[system])
+            )
             label.show()
             view.show()
         self.caption.setText(pane.scores_caption(system))

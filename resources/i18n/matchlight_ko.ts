@@ -17,6 +17,508 @@
     </message>
 </context>
 <context>
+    <name>AnnotationPanel</name>
+    <message>
+        <source>No comparison open.</source>
+        <translation>열린 비교가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Your name, stored with every error you mark</source>
+        <translation>표시하는 모든 오류에 함께 저장되는 이름</translation>
+    </message>
+    <message>
+        <source>The system whose output you annotate (S / Shift+S)</source>
+        <translation>주석을 달 출력의 시스템 (S / Shift+S)</translation>
+    </message>
+    <message>
+        <source>Annotator:</source>
+        <translation>주석자:</translation>
+    </message>
+    <message>
+        <source>System:</source>
+        <translation>시스템:</translation>
+    </message>
+    <message>
+        <source>New error</source>
+        <translation>새 오류</translation>
+    </message>
+    <message>
+        <source>Select the words of an error in the output (mouse, or T then Shift+arrows); with nothing selected, the error is an omission at the cursor</source>
+        <translation>출력에서 오류에 해당하는 단어를 선택하세요(마우스, 또는 T 다음 Shift+화살표). 아무것도 선택하지 않으면 커서 위치의 누락 오류가 됩니다</translation>
+    </message>
+    <message>
+        <source>Note (F2) — needed for Other</source>
+        <translation>메모 (F2) — Other에는 필수</translation>
+    </message>
+    <message>
+        <source>Add ⏎</source>
+        <translation>추가 ⏎</translation>
+    </message>
+    <message>
+        <source>Add the drafted error (Enter)</source>
+        <translation>작성 중인 오류 추가 (Enter)</translation>
+    </message>
+    <message>
+        <source>Drop (Esc)</source>
+        <translation>취소 (Esc)</translation>
+    </message>
+    <message>
+        <source>Drop the drafted error (Escape)</source>
+        <translation>작성 중인 오류 취소 (Escape)</translation>
+    </message>
+    <message>
+        <source>Done (D)</source>
+        <translation>완료 (D)</translation>
+    </message>
+    <message>
+        <source>No further errors in this output: it counts as annotated (D)</source>
+        <translation>이 출력에 더 이상 오류가 없음: 주석 완료로 처리합니다 (D)</translation>
+    </message>
+    <message>
+        <source>Errors in this output</source>
+        <translation>이 출력의 오류</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>텍스트</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>범주</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>심각도</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Confirm</source>
+        <translation>확정</translation>
+    </message>
+    <message>
+        <source>Confirm the pre-annotated error (Enter on it)</source>
+        <translation>사전 주석 오류 확정 (해당 오류에서 Enter)</translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation>거부</translation>
+    </message>
+    <message>
+        <source>Reject the pre-annotated error (Backspace on it)</source>
+        <translation>사전 주석 오류 거부 (해당 오류에서 Backspace)</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>삭제</translation>
+    </message>
+    <message>
+        <source>Delete the error (Backspace on it)</source>
+        <translation>오류 삭제 (해당 오류에서 Backspace)</translation>
+    </message>
+    <message>
+        <source>Re-attach</source>
+        <translation>다시 연결</translation>
+    </message>
+    <message>
+        <source>Put the chosen lost error (flagged: not found) on the text selected in the output</source>
+        <translation>선택한 유실 오류(표시: 찾을 수 없음)를 출력에서 선택한 텍스트에 연결</translation>
+    </message>
+    <message>
+        <source>Show their rows</source>
+        <translation>해당 행 표시</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>점수</translation>
+    </message>
+    <message>
+        <source>MQM penalty:</source>
+        <translation>MQM 감점:</translation>
+    </message>
+    <message>
+        <source>The output&apos;s ESA score, 0–100 (E, then Enter)</source>
+        <translation>출력의 ESA 점수, 0–100 (E 다음 Enter)</translation>
+    </message>
+    <message>
+        <source>Save score</source>
+        <translation>점수 저장</translation>
+    </message>
+    <message>
+        <source>ESA score:</source>
+        <translation>ESA 점수:</translation>
+    </message>
+    <message>
+        <source>Show rows</source>
+        <translation>행 표시</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>적용</translation>
+    </message>
+    <message>
+        <source>All rows</source>
+        <translation>모든 행</translation>
+    </message>
+    <message>
+        <source>of</source>
+        <comment>any system of …</comment>
+        <translation>대상</translation>
+    </message>
+    <message>
+        <source>Category {name} (key {0}; press again for its sub-categories)</source>
+        <translation>범주 {name} (키 {0}, 다시 누르면 하위 범주)</translation>
+    </message>
+    <message>
+        <source>Category {name} (key {0})</source>
+        <translation>범주 {name} (키 {0})</translation>
+    </message>
+    <message>
+        <source>Choose a row to annotate.</source>
+        <translation>주석을 달 행을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Segment {0} · {system} · {mode}</source>
+        <translation>세그먼트 {0} · {system} · {mode}</translation>
+    </message>
+    <message>
+        <source>On error «{text}»: keys change it (Enter confirms, Backspace removes)</source>
+        <translation>오류 «{text}» 위: 키로 바꿀 수 있습니다 (Enter 확정, Backspace 제거)</translation>
+    </message>
+    <message>
+        <source>Selected: «{text}»</source>
+        <translation>선택됨: «{text}»</translation>
+    </message>
+    <message>
+        <source>Select the words of an error: mouse, or Shift+arrows in the output (T).</source>
+        <translation>오류에 해당하는 단어를 선택하세요: 마우스, 또는 출력에서 Shift+화살표 (T).</translation>
+    </message>
+    <message>
+        <source>Omission at “{before}‸{after}”</source>
+        <translation>누락 위치: “{before}‸{after}”</translation>
+    </message>
+    <message>
+        <source>Category: {0}</source>
+        <translation>범주: {0}</translation>
+    </message>
+    <message>
+        <source>flagged: not found</source>
+        <translation>표시됨: 찾을 수 없음</translation>
+    </message>
+    <message>
+        <source>‸ (omission)</source>
+        <translation>‸ (누락)</translation>
+    </message>
+    <message>
+        <source>source: {0}</source>
+        <translation>원문: {0}</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>오류</translation>
+    </message>
+    <message>
+        <source>Note: {0}</source>
+        <translation>메모: {0}</translation>
+    </message>
+    <message>
+        <source>By {annotator} ({origin})</source>
+        <translation>작성: {annotator} ({origin})</translation>
+    </message>
+    <message>
+        <source>⚠ {0} errors could not be found again in the changed files.</source>
+        <translation>⚠ 변경된 파일에서 오류 {0}개를 다시 찾지 못했습니다.</translation>
+    </message>
+    <message>
+        <source>{0:.2f} over {1} rated outputs</source>
+        <translation>평가된 출력 {1}개 평균 {0:.2f}</translation>
+    </message>
+    <message>
+        <source>not rated yet</source>
+        <translation>아직 평가되지 않음</translation>
+    </message>
+    <message>
+        <source>this output: {here}; {name}: {mean}</source>
+        <translation>이 출력: {here}, {name}: {mean}</translation>
+    </message>
+    <message>
+        <source>from the errors: {0:g}</source>
+        <translation>오류 기준: {0:g}</translation>
+    </message>
+    <message>
+        <source>saved {0:g}; {hint}</source>
+        <translation>저장됨 {0:g}, {hint}</translation>
+    </message>
+    <message>
+        <source>not annotated</source>
+        <translation>주석 없음</translation>
+    </message>
+    <message>
+        <source>annotated</source>
+        <translation>주석 완료</translation>
+    </message>
+    <message>
+        <source>with errors to review (imported)</source>
+        <translation>검토할 오류 있음(가져옴)</translation>
+    </message>
+    <message>
+        <source>{0} errors</source>
+        <translation>{0} 오류</translation>
+    </message>
+    <message>
+        <source>errors by {0}</source>
+        <translation>{0}의 오류</translation>
+    </message>
+    <message>
+        <source>any system</source>
+        <translation>모든 시스템</translation>
+    </message>
+    <message>
+        <source>«{0}» was not found again: select its new text in the output and press Re-attach, or delete it.</source>
+        <translation>«{0}»을(를) 다시 찾지 못했습니다. 출력에서 새 텍스트를 선택하고 &quot;다시 연결&quot;을 누르거나 삭제하세요.</translation>
+    </message>
+    <message>
+        <source>Pick an error in the list first.</source>
+        <translation>먼저 목록에서 오류를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Pick the lost error in the list first.</source>
+        <translation>먼저 목록에서 유실된 오류를 선택하세요.</translation>
+    </message>
+</context>
+<context>
+    <name>AnnotationTableLink</name>
+    <message>
+        <source>annotations: {0}</source>
+        <extracomment>Label prefix of the row sets the annotation filter puts into the selection (translated where it is used).</extracomment>
+        <translation>주석: {0}</translation>
+    </message>
+    <message>
+        <source>{0} rows: {1}.</source>
+        <extracomment>The source of the row set the annotation filters put in the selection (beside a chart&apos;s). Lines longer than this may be cut in a table cell; shorter ones never are. How long the summary waits for a burst of edits to settle before it recomputes (ms).</extracomment>
+        <translation>{0}개 행: {1}.</translation>
+    </message>
+    <message>
+        <source>flagged errors</source>
+        <translation>표시된 오류</translation>
+    </message>
+</context>
+<context>
+    <name>AnnotationUi</name>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 파일 (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>TSV files (*.tsv)</source>
+        <translation>TSV 파일 (*.tsv)</translation>
+    </message>
+    <message>
+        <source>Annotation</source>
+        <extracomment>Export formats that write each error&apos;s status (the others hold confirmed errors only). ``ask_path(parent, caption, suggested, file_filter, saving)``; tests replace it. Where export dialogs start (the session file&apos;s folder, once there is one).</extracomment>
+        <translation>주석</translation>
+    </message>
+    <message>
+        <source>&amp;Import pre-annotations…</source>
+        <extracomment>The question asked before an export that would leave errors out (while it is open). The annotation view: a window made for annotating (Annotate ▸ Annotation view).</extracomment>
+        <translation>사전 주석 가져오기(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>E&amp;xport annotations</source>
+        <translation>주석 내보내기(&amp;X)</translation>
+    </message>
+    <message>
+        <source>A&amp;greement with another session…</source>
+        <translation>다른 세션과의 일치도(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Error &amp;typology…</source>
+        <translation>오류 유형 체계(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>MQM &amp;weights…</source>
+        <translation>MQM 가중치(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Open a comparison to annotate it.</source>
+        <translation>주석을 달려면 비교를 여세요.</translation>
+    </message>
+    <message>
+        <source>Go to segment</source>
+        <translation>세그먼트로 이동</translation>
+    </message>
+    <message>
+        <source>Segment (1–{0:,}):</source>
+        <translation>세그먼트 (1–{0:,}):</translation>
+    </message>
+    <message>
+        <source>Import pre-annotations</source>
+        <translation>사전 주석 가져오기</translation>
+    </message>
+    <message>
+        <source>Annotation files (*.jsonl *.tsv *.json);;All files (*)</source>
+        <translation>주석 파일 (*.jsonl *.tsv *.json);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Segment ids (line i holds segment i&apos;s id)</source>
+        <translation>세그먼트 ID (i번째 줄에 세그먼트 i의 ID)</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>텍스트 파일 (*.txt);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>This format keeps each error&apos;s status: export every error with it, or the confirmed ones only.</source>
+        <translation>이 형식은 오류마다 상태를 보존합니다. 모든 오류를 상태와 함께 내보내거나, 확정된 오류만 내보낼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>This format has no status: only confirmed errors are written. CSV and xCOMET JSON Lines keep every error with its status.</source>
+        <translation>이 형식에는 상태가 없어 확정된 오류만 기록됩니다. CSV와 xCOMET JSON Lines는 모든 오류를 상태와 함께 보존합니다.</translation>
+    </message>
+    <message>
+        <source>Some errors are not in this export</source>
+        <translation>일부 오류가 이번 내보내기에 포함되지 않습니다</translation>
+    </message>
+    <message>
+        <source>Export every error, with its status</source>
+        <translation>모든 오류를 상태와 함께 내보내기</translation>
+    </message>
+    <message>
+        <source>Export the confirmed errors only</source>
+        <translation>확정된 오류만 내보내기</translation>
+    </message>
+    <message>
+        <source>Export without them</source>
+        <translation>제외하고 내보내기</translation>
+    </message>
+    <message>
+        <source>Export annotations</source>
+        <translation>주석 내보내기</translation>
+    </message>
+    <message>
+        <source>Another annotator&apos;s session of the same files</source>
+        <translation>같은 파일에 대한 다른 주석자의 세션</translation>
+    </message>
+    <message>
+        <source>Matchlight sessions (*{0})</source>
+        <translation>Matchlight 세션 (*{0})</translation>
+    </message>
+    <message>
+        <source>&amp;Annotate</source>
+        <translation>주석(&amp;A)</translation>
+    </message>
+</context>
+<context>
+    <name>AnnotationView</name>
+    <message>
+        <source>Annotate — Matchlight</source>
+        <extracomment>The neighbours shown on each side of the segment, at most (fewer when they do not fit).</extracomment>
+        <translation>주석 — Matchlight</translation>
+    </message>
+    <message>
+        <source>Previous system (Shift+S)</source>
+        <translation>이전 시스템 (Shift+S)</translation>
+    </message>
+    <message>
+        <source>The system whose output you annotate (S / Shift+S)</source>
+        <translation>주석을 달 출력의 시스템 (S / Shift+S)</translation>
+    </message>
+    <message>
+        <source>Next system (S)</source>
+        <translation>다음 시스템 (S)</translation>
+    </message>
+    <message>
+        <source>Previous segment (P)</source>
+        <translation>이전 세그먼트 (P)</translation>
+    </message>
+    <message>
+        <source>Segment</source>
+        <translation>세그먼트</translation>
+    </message>
+    <message>
+        <source>Type a segment number and press Enter (Ctrl+G)</source>
+        <translation>세그먼트 번호를 입력하고 Enter를 누르세요 (Ctrl+G)</translation>
+    </message>
+    <message>
+        <source>Next segment (N)</source>
+        <translation>다음 세그먼트 (N)</translation>
+    </message>
+    <message>
+        <source>Next to do (U)</source>
+        <translation>다음 미완료 (U)</translation>
+    </message>
+    <message>
+        <source>The next segment whose output of this system is not done</source>
+        <translation>이 시스템의 출력이 아직 완료되지 않은 다음 세그먼트</translation>
+    </message>
+    <message>
+        <source>Metric evidence (V)</source>
+        <translation>지표 근거 (V)</translation>
+    </message>
+    <message>
+        <source>The references with this system&apos;s matches, its scores and why (V)</source>
+        <translation>이 시스템과 일치한 부분을 표시한 참조 번역, 점수와 그 근거 (V)</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>표</translation>
+    </message>
+    <message>
+        <source>Back to the main window (the table and its scores)</source>
+        <translation>메인 창(표와 점수)으로 돌아가기</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>원문</translation>
+    </message>
+    <message>
+        <source>Choose a segment in the table.</source>
+        <translation>표에서 세그먼트를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Open a comparison to annotate.</source>
+        <translation>주석을 달려면 비교를 여세요.</translation>
+    </message>
+    <message>
+        <source>{0} — the output you annotate</source>
+        <translation>{0} — 주석을 다는 출력</translation>
+    </message>
+    <message>
+        <source>system {0} of {1}</source>
+        <translation>시스템 {0}/{1}</translation>
+    </message>
+    <message>
+        <source>of {0:,}</source>
+        <translation>/ {0:,}</translation>
+    </message>
+    <message>
+        <source>Annotate {name}, segment {0} — Matchlight</source>
+        <translation>{name} 주석, 세그먼트 {0} — Matchlight</translation>
+    </message>
+    <message>
+        <source>No document column: the lines around it (File ▸ Load label column: docid)</source>
+        <translation>문서 열 없음: 앞뒤 줄을 표시합니다 (파일 ▸ 레이블 열 불러오기: docid)</translation>
+    </message>
+    <message>
+        <source>Document {0} ({column})</source>
+        <translation>문서 {0} ({column})</translation>
+    </message>
+    <message>
+        <source>{where} · segment {0} of {1:,} there</source>
+        <translation>{where} · 문서 내 세그먼트 {0}/{1:,}</translation>
+    </message>
+    <message>
+        <source>Metric evidence shown: the references with this output&apos;s matches, and why it scores so (V hides it).</source>
+        <translation>지표 근거 표시 중: 이 출력과 일치한 부분을 표시한 참조 번역과 점수의 근거입니다 (V를 누르면 숨김).</translation>
+    </message>
+</context>
+<context>
     <name>BucketsPanel</name>
     <message>
         <source>The buckets could not be computed</source>
@@ -208,6 +710,99 @@
         <source>Significance</source>
         <translation>유의성</translation>
     </message>
+    <message>
+        <source>Human agreement</source>
+        <extracomment>The scatter&apos;s least height when the table takes what it needs (pixels). Below this width (pixels) the cells leave their intervals to the tooltips, and the scatter and the clusters become two tabs.</extracomment>
+        <translation>사람 평가 일치도</translation>
+    </message>
+</context>
+<context>
+    <name>ComparisonDock</name>
+    <message>
+        <source>Clear chart selection</source>
+        <extracomment>The warning&apos;s colours on light and dark palettes. How wide the dock is made when it is shown at a side of the window (charts need room), as a share of the window&apos;s width, and at most.</extracomment>
+        <translation>차트 선택 해제</translation>
+    </message>
+    <message>
+        <source>Show the rows the other filters keep again</source>
+        <translation>다른 필터가 남긴 행을 다시 표시</translation>
+    </message>
+    <message>
+        <source>Chart selection — {0}</source>
+        <translation>차트 선택 — {0}</translation>
+    </message>
+    <message>
+        <source>Compare systems</source>
+        <translation>시스템 비교</translation>
+    </message>
+    <message>
+        <source>Load segment &amp;scores…</source>
+        <translation>세그먼트 점수 불러오기(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Add per-segment scores computed elsewhere (COMET, BLEURT, human) as a column</source>
+        <translation>다른 곳에서 계산한 세그먼트별 점수(COMET, BLEURT, 사람 평가)를 열로 추가</translation>
+    </message>
+    <message>
+        <source>Load &amp;label column…</source>
+        <translation>레이블 열 불러오기(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Group segments by a label per line (domain, document) in the Buckets tab</source>
+        <translation>줄마다 붙은 레이블(도메인, 문서)로 구간별 탭에서 세그먼트를 묶습니다</translation>
+    </message>
+    <message>
+        <source>Load &amp;human judgements…</source>
+        <translation>사람 평가 불러오기(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Add human judgements (per system, per segment, or MQM from error spans) to see which metric agrees with them in the Human agreement tab</source>
+        <translation>사람 평가(시스템별, 세그먼트별, 또는 오류 구간에서 얻은 MQM)를 추가해 &quot;사람 평가 일치도&quot; 탭에서 어느 지표가 사람과 일치하는지 확인</translation>
+    </message>
+    <message>
+        <source>{0}: the files score none of this comparison&apos;s systems</source>
+        <translation>{0}: 파일에 이 비교의 시스템 점수가 하나도 없습니다</translation>
+    </message>
+    <message>
+        <source>not kept in the session file: cannot read the files again ({0})</source>
+        <translation>세션 파일에 보관되지 않음: 파일을 다시 읽을 수 없습니다 ({0})</translation>
+    </message>
+    <message>
+        <source>no scores for {0}</source>
+        <translation>{0}의 점수 없음</translation>
+    </message>
+    <message>
+        <source>values {low} to {high}; {scale}</source>
+        <translation>값 {low}~{high}, {scale}</translation>
+    </message>
+    <message>
+        <source>Added {name} ({0}).</source>
+        <translation>{name}을(를) 추가했습니다 ({0}).</translation>
+    </message>
+    <message>
+        <source>It is not kept in the session file: cannot read it again ({0}).</source>
+        <translation>세션 파일에 보관되지 않습니다: 다시 읽을 수 없습니다 ({0}).</translation>
+    </message>
+    <message>
+        <source>Loaded the label column {name} ({0:,} labels): see Buckets.</source>
+        <translation>레이블 열 {name}을(를) 불러왔습니다 (레이블 {0:,}개). 구간별 탭을 보세요.</translation>
+    </message>
+    <message>
+        <source>Loaded {name} per system ({0} of {1} systems): see Human agreement.</source>
+        <translation>{name}을(를) 시스템별로 불러왔습니다 (시스템 {1}개 중 {0}개). &quot;사람 평가 일치도&quot; 탭을 보세요.</translation>
+    </message>
+    <message>
+        <source>Loaded {name} per segment ({0:,} judged pairs): see Human agreement.</source>
+        <translation>{name}을(를) 세그먼트별로 불러왔습니다 (평가된 쌍 {0:,}개). &quot;사람 평가 일치도&quot; 탭을 보세요.</translation>
+    </message>
+    <message>
+        <source> {0} note (hover).</source>
+        <translation> 참고 {0}건 (마우스를 올려 보기).</translation>
+    </message>
+    <message>
+        <source> {0} notes (hover).</source>
+        <translation> 참고 {0}건 (마우스를 올려 보기).</translation>
+    </message>
 </context>
 <context>
     <name>ComparisonLifecycle</name>
@@ -251,6 +846,14 @@
     <message>
         <source>Scoring failed</source>
         <translation>채점 실패</translation>
+    </message>
+</context>
+<context>
+    <name>ContextRow</name>
+    <message>
+        <source>Segment {0}: click to annotate it</source>
+        <extracomment>Lines of a neighbour&apos;s text shown (the rest is elided).</extracomment>
+        <translation>세그먼트 {0}: 클릭하면 주석을 답니다</translation>
     </message>
 </context>
 <context>
@@ -306,6 +909,82 @@
     <message>
         <source>no worker could be started</source>
         <translation>작업 스레드를 시작할 수 없습니다</translation>
+    </message>
+</context>
+<context>
+    <name>DetailPane</name>
+    <message>
+        <source> (first {0:,} of {1:,} characters shown)</source>
+        <extracomment>Characters of a text shown in a view of the pane. Laying out a very long line holds the window each time its row is shown; the start of such a text is what anyone reads, and the caption says how much is shown. ``paint(painter, view, segment, system)``: draws over a hypothesis view once its text is painted (error spans); the painter is in document coordinates.</extracomment>
+        <translation> ({1:,}자 중 처음 {0:,}자 표시)</translation>
+    </message>
+    <message>
+        <source>Select a row to see its matches.</source>
+        <translation>행을 선택하면 일치한 부분을 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>What the highlights show: the matches of one metric</source>
+        <translation>강조 표시의 내용: 한 지표의 일치 부분</translation>
+    </message>
+    <message>
+        <source>Highlight:</source>
+        <translation>강조 표시:</translation>
+    </message>
+    <message>
+        <source>Hover a word of a system output to see where it matched.</source>
+        <translation>시스템 출력의 단어에 마우스를 올리면 어디와 일치했는지 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>part of a matched {0}-gram</source>
+        <translation>일치한 {0}-gram의 일부</translation>
+    </message>
+    <message>
+        <source>in the longest common subsequence</source>
+        <translation>최장 공통 부분 수열에 속함</translation>
+    </message>
+    <message>
+        <source>matched in {0}</source>
+        <translation>{0}에서 일치</translation>
+    </message>
+    <message>
+        <source>not matched in any reference</source>
+        <translation>어느 참조 번역과도 일치하지 않음</translation>
+    </message>
+    <message>
+        <source>matched</source>
+        <translation>일치</translation>
+    </message>
+    <message>
+        <source>Ref {0}</source>
+        <translation>참조 {0}</translation>
+    </message>
+    <message>
+        <source>Segment {0}</source>
+        <translation>세그먼트 {0}</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>원문</translation>
+    </message>
+    <message>
+        <source> — {0} part no system matched</source>
+        <translation> — 어느 시스템도 일치하지 않은 부분 {0}개</translation>
+    </message>
+    <message>
+        <source> — {0} parts no system matched</source>
+        <translation> — 어느 시스템도 일치하지 않은 부분 {0}개</translation>
+    </message>
+    <message>
+        <source> — {system}: {0} part gained, {1} lost against {baseline}</source>
+        <translation> — {system}: {baseline} 대비 {0}개 부분 얻음, {1}개 잃음</translation>
+    </message>
+    <message>
+        <source> — {system}: {0} parts gained, {1} lost against {baseline}</source>
+        <translation> — {system}: {baseline} 대비 {0}개 부분 얻음, {1}개 잃음</translation>
+    </message>
+    <message>
+        <source>{label}: no highlights or breakdown for this row — {note}</source>
+        <translation>{label}: 이 행에는 강조 표시나 세부 내역이 없습니다 — {note}</translation>
     </message>
 </context>
 <context>
@@ -386,6 +1065,29 @@
     <message>
         <source>Pick two different systems</source>
         <translation>서로 다른 두 시스템을 고르세요</translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceView</name>
+    <message>
+        <source>Metric evidence</source>
+        <translation>지표 근거</translation>
+    </message>
+    <message>
+        <source>Working out the matches of this segment…</source>
+        <translation>이 세그먼트의 일치 부분을 계산하는 중…</translation>
+    </message>
+    <message>
+        <source>Choose a segment.</source>
+        <translation>세그먼트를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Ref {0}</source>
+        <translation>참조 {0}</translation>
+    </message>
+    <message>
+        <source>{reference} — as {system} matched it</source>
+        <translation>{reference} — {system}과(와) 일치한 부분</translation>
     </message>
 </context>
 <context>
@@ -1038,6 +1740,26 @@ Set outside the filter bar; ✕ removes this filter.</source>
     </message>
 </context>
 <context>
+    <name>Selecting</name>
+    <message>
+        <source>«{text}»: click the last word of the error, or pick its category and severity.</source>
+        <extracomment>The detail pane as a surface (outputs only). (segment, system, side, start, end) of the first word clicked.</extracomment>
+        <translation>«{text}»: 오류의 마지막 단어를 클릭하거나, 범주와 심각도를 고르세요.</translation>
+    </message>
+    <message>
+        <source>«{text}»: click the last word of the error, or pick its severity.</source>
+        <translation>«{text}»: 오류의 마지막 단어를 클릭하거나, 심각도를 고르세요.</translation>
+    </message>
+    <message>
+        <source>«{text}» selected: pick a category and a severity, then press Enter.</source>
+        <translation>«{text}» 선택됨: 범주와 심각도를 고른 뒤 Enter를 누르세요.</translation>
+    </message>
+    <message>
+        <source>«{text}» selected: pick a severity, then press Enter.</source>
+        <translation>«{text}» 선택됨: 심각도를 고른 뒤 Enter를 누르세요.</translation>
+    </message>
+</context>
+<context>
     <name>SeparationPanel</name>
     <message>
         <source>System A</source>
@@ -1213,6 +1935,7 @@ The annotation was not made: Matchlight saves every edit at once.</source>
     </message>
     <message>
         <source>Cannot open the session</source>
+        <extracomment>The opening read, waiting for its comparison to be shown.</extracomment>
         <translation>세션을 열 수 없습니다</translation>
     </message>
     <message>
@@ -1681,6 +2404,250 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
 </context>
 <context>
+    <name>ToolsPanel</name>
+    <message>
+        <source>Minor</source>
+        <translation>경미</translation>
+    </message>
+    <message>
+        <source>Major</source>
+        <translation>중대</translation>
+    </message>
+    <message>
+        <source>Critical</source>
+        <translation>치명</translation>
+    </message>
+    <message>
+        <source>Severity {severity} (key {key})</source>
+        <translation>심각도 {severity} (키 {key})</translation>
+    </message>
+    <message>
+        <source>The ESA score is for ESA mode (Annotate menu).</source>
+        <translation>ESA 점수는 ESA 모드에서 매깁니다 (주석 메뉴).</translation>
+    </message>
+    <message>
+        <source>0 broken</source>
+        <extracomment>Appraise&apos;s ESA anchors (0 broken, 33 flawed, 66 good, 100 perfect).</extracomment>
+        <translation>0 엉망</translation>
+    </message>
+    <message>
+        <source>33 flawed</source>
+        <translation>33 결함</translation>
+    </message>
+    <message>
+        <source>66 good</source>
+        <translation>66 양호</translation>
+    </message>
+    <message>
+        <source>100 perfect</source>
+        <translation>100 완벽</translation>
+    </message>
+    <message>
+        <source>confirmed</source>
+        <translation>확정</translation>
+    </message>
+    <message>
+        <source>undecided</source>
+        <translation>미결정</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>거부</translation>
+    </message>
+    <message>
+        <source>neutral</source>
+        <translation>중립</translation>
+    </message>
+    <message>
+        <source>minor</source>
+        <translation>경미</translation>
+    </message>
+    <message>
+        <source>major</source>
+        <translation>중대</translation>
+    </message>
+    <message>
+        <source>critical</source>
+        <translation>치명</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>범주</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>심각도</translation>
+    </message>
+    <message>
+        <source>{severity}  ({key})</source>
+        <translation>{severity}  ({key})</translation>
+    </message>
+    <message>
+        <source>Note (F2) — needed for Other</source>
+        <translation>메모 (F2) — Other에는 필수</translation>
+    </message>
+    <message>
+        <source>Add error  ⏎</source>
+        <translation>오류 추가  ⏎</translation>
+    </message>
+    <message>
+        <source>Add the error (Enter)</source>
+        <translation>오류 추가 (Enter)</translation>
+    </message>
+    <message>
+        <source>Drop  Esc</source>
+        <translation>취소  Esc</translation>
+    </message>
+    <message>
+        <source>Drop the drafted error and the selection (Escape)</source>
+        <translation>작성 중인 오류와 선택 취소 (Escape)</translation>
+    </message>
+    <message>
+        <source>Errors in this output</source>
+        <translation>이 출력의 오류</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>점수</translation>
+    </message>
+    <message>
+        <source>The output&apos;s ESA score: drag, or arrows (±1) and Page Up/Down (±10); it is saved when you let go, press Enter or D, or move on</source>
+        <translation>출력의 ESA 점수: 끌거나 화살표(±1), Page Up/Down(±10)으로 조정합니다. 손을 떼거나, Enter나 D를 누르거나, 다른 곳으로 이동하면 저장됩니다</translation>
+    </message>
+    <message>
+        <source>Type the ESA score (E), then Enter</source>
+        <translation>ESA 점수를 입력한 뒤 Enter (E)</translation>
+    </message>
+    <message>
+        <source>Done — no further errors  (D)</source>
+        <translation>완료 — 더 이상 오류 없음  (D)</translation>
+    </message>
+    <message>
+        <source>{name} (key {0}; press again for its sub-categories)</source>
+        <translation>{name} (키 {0}, 다시 누르면 하위 범주)</translation>
+    </message>
+    <message>
+        <source>{name} (key {0})</source>
+        <translation>{name} (키 {0})</translation>
+    </message>
+    <message>
+        <source>{name}: no sub-categories</source>
+        <translation>{name}: 하위 범주 없음</translation>
+    </message>
+    <message>
+        <source>Sub-categories: choose a category first</source>
+        <translation>하위 범주: 먼저 범주를 고르세요</translation>
+    </message>
+    <message>
+        <source>{name} › (press {0} again to step through)</source>
+        <translation>{name} › ({0} 키를 다시 누르면 차례로 선택)</translation>
+    </message>
+    <message>
+        <source>Choose a segment to annotate.</source>
+        <translation>주석을 달 세그먼트를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>On the error «{text}» in the source: the keys change it (Enter confirms, Backspace removes).</source>
+        <translation>원문의 오류 «{text}» 위: 키로 바꿀 수 있습니다 (Enter 확정, Backspace 제거).</translation>
+    </message>
+    <message>
+        <source>On the error «{text}» in the output: the keys change it (Enter confirms, Backspace removes).</source>
+        <translation>출력의 오류 «{text}» 위: 키로 바꿀 수 있습니다 (Enter 확정, Backspace 제거).</translation>
+    </message>
+    <message>
+        <source>Selected in the source: «{text}»</source>
+        <translation>원문에서 선택됨: «{text}»</translation>
+    </message>
+    <message>
+        <source>Selected in the output: «{text}»</source>
+        <translation>출력에서 선택됨: «{text}»</translation>
+    </message>
+    <message>
+        <source>Click the first and the last word of an error in the source (or drag, or Shift+arrows); Shift+T: the source.</source>
+        <translation>원문에서 오류의 첫 단어와 마지막 단어를 클릭하세요(또는 끌기, Shift+화살표). Shift+T: 원문.</translation>
+    </message>
+    <message>
+        <source>Click the first and the last word of an error in the output (or drag, or Shift+arrows); Shift+T: the source.</source>
+        <translation>출력에서 오류의 첫 단어와 마지막 단어를 클릭하세요(또는 끌기, Shift+화살표). Shift+T: 원문.</translation>
+    </message>
+    <message>
+        <source>Omission at “{text}‸…”</source>
+        <translation>누락 위치: “{text}‸…”</translation>
+    </message>
+    <message>
+        <source>Note (F2)</source>
+        <translation>메모 (F2)</translation>
+    </message>
+    <message>
+        <source>‸ omission</source>
+        <translation>‸ 누락</translation>
+    </message>
+    <message>
+        <source>source: {text}</source>
+        <translation>원문: {text}</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>오류</translation>
+    </message>
+    <message>
+        <source> (imported: Enter confirms, Backspace rejects)</source>
+        <translation> (가져옴: Enter 확정, Backspace 거부)</translation>
+    </message>
+    <message>
+        <source>Note: {note}</source>
+        <translation>메모: {note}</translation>
+    </message>
+    <message>
+        <source>Errors in this output ({0})</source>
+        <translation>이 출력의 오류 ({0})</translation>
+    </message>
+    <message>
+        <source>Errors in this output: none yet</source>
+        <translation>이 출력의 오류: 아직 없음</translation>
+    </message>
+    <message>
+        <source>ESA score</source>
+        <translation>ESA 점수</translation>
+    </message>
+    <message>
+        <source>Save the score  (D)</source>
+        <translation>점수 저장  (D)</translation>
+    </message>
+    <message>
+        <source>not saved yet (Enter or D saves; moving on saves too)</source>
+        <translation>아직 저장 안 됨 (Enter나 D로 저장, 이동해도 저장됨)</translation>
+    </message>
+    <message>
+        <source>saved {0:g}</source>
+        <translation>저장됨 {0:g}</translation>
+    </message>
+    <message>
+        <source>not scored yet</source>
+        <translation>아직 점수 없음</translation>
+    </message>
+    <message>
+        <source>{state} · the errors suggest {0:g}</source>
+        <translation>{state} · 오류 기준 제안 점수 {0:g}</translation>
+    </message>
+    <message>
+        <source>not rated yet</source>
+        <translation>아직 평가되지 않음</translation>
+    </message>
+    <message>
+        <source>MQM penalty of this output: {0}</source>
+        <translation>이 출력의 MQM 감점: {0}</translation>
+    </message>
+    <message>
+        <source>{name}: {0:,} of {1:,} outputs annotated · this one is done</source>
+        <translation>{name}: 출력 {1:,}개 중 {0:,}개 주석 완료 · 이 출력은 완료</translation>
+    </message>
+    <message>
+        <source>{name}: {0:,} of {1:,} outputs annotated</source>
+        <translation>{name}: 출력 {1:,}개 중 {0:,}개 주석 완료</translation>
+    </message>
+</context>
+<context>
     <name>ViewControl</name>
     <message>
         <source>{lines} lines of text</source>
@@ -1760,6 +2727,55 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <message>
         <source>NLTK BLEU equals NLTK</source>
         <translation>NLTK BLEU는 NLTK와 일치</translation>
+    </message>
+</context>
+<context>
+    <name>actions</name>
+    <message>
+        <source>Category {0}</source>
+        <extracomment>The Annotate menu&apos;s groups of shortcut names, separated by lines. The actions that work wherever the focus is in the window. The actions of the annotation view alone. The annotation feature&apos;s widgets (gui.annotate.install.AnnotationUi), once built. Actions by shortcut name.</extracomment>
+        <translation>범주 {0}</translation>
+    </message>
+    <message>
+        <source>&amp;ESA mode (severities and a 0–100 score)</source>
+        <translation>ESA 모드(심각도와 0–100 점수)(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Confirm undecided errors of {where}</source>
+        <extracomment>Bulk review, by (status, scope) (:meth:`add_review`).</extracomment>
+        <translation>{where}의 미결정 오류 확정</translation>
+    </message>
+    <message>
+        <source>Confirm every undecided error of {where}, as one step</source>
+        <translation>{where}의 미결정 오류를 모두 한 번에 확정</translation>
+    </message>
+    <message>
+        <source>Reject undecided errors of {where}</source>
+        <translation>{where}의 미결정 오류 거부</translation>
+    </message>
+    <message>
+        <source>Reject every undecided error of {where}, as one step</source>
+        <translation>{where}의 미결정 오류를 모두 한 번에 거부</translation>
+    </message>
+    <message>
+        <source>Re&amp;view pre-annotations</source>
+        <translation>사전 주석 검토(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>실행 취소(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo {step}</source>
+        <translation>실행 취소(&amp;U): {step}</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>다시 실행(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo {step}</source>
+        <translation>다시 실행(&amp;R): {step}</translation>
     </message>
 </context>
 <context>
@@ -1879,6 +2895,308 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <message>
         <source>Set a separator</source>
         <translation>구분자 설정</translation>
+    </message>
+</context>
+<context>
+    <name>agreement</name>
+    <message>
+        <source>The agreement could not be computed</source>
+        <translation>일치도를 계산할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>The human judgements the metrics are compared with</source>
+        <translation>지표와 비교할 사람 평가</translation>
+    </message>
+    <message>
+        <source>The score columns to meta-evaluate</source>
+        <translation>메타 평가할 점수 열</translation>
+    </message>
+    <message>
+        <source>Quick</source>
+        <translation>빠르게</translation>
+    </message>
+    <message>
+        <source>Point values only: no intervals and no significance clusters (about a second)</source>
+        <translation>점추정값만: 구간과 유의성 군집 없이 (1초 정도)</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>설정</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Stop computing: the intervals and clusters (Quick is ticked: untick it to compute them), or the point values (until the rows or the choices change)</source>
+        <translation>계산 중지: 구간과 군집(빠르게가 선택됨, 계산하려면 선택 해제), 또는 점추정값(행이나 선택이 바뀔 때까지)</translation>
+    </message>
+    <message>
+        <source>Copy the table as text</source>
+        <translation>표를 텍스트로 복사</translation>
+    </message>
+    <message>
+        <source>System level</source>
+        <translation>시스템 수준</translation>
+    </message>
+    <message>
+        <source>Segment level</source>
+        <translation>세그먼트 수준</translation>
+    </message>
+    <message>
+        <source>System level: the metric&apos;s corpus figure against the human score of each system; segment level: every judged (system, segment) pair</source>
+        <translation>시스템 수준: 각 시스템의 지표 코퍼스 수치와 사람 평가 점수를 비교, 세그먼트 수준: 평가된 모든 (시스템, 세그먼트) 쌍</translation>
+    </message>
+    <message>
+        <source>Significance clusters, best first</source>
+        <translation>유의성 군집 (최상위부터)</translation>
+    </message>
+    <message>
+        <source>Resamples:</source>
+        <extracomment>The run shown (None: none yet), and what the run in progress is for. What the user cancelled the point values of (not run again until something changes). The user&apos;s choices of metrics (key -&gt; meta-evaluated), over the defaults. The metrics menu&apos;s entries (key, label, checked), as last built. Bumped whenever the scores or the human judgements change.</extracomment>
+        <translation>재표본 수:</translation>
+    </message>
+    <message>
+        <source>Segment resamples for the 95% intervals (WMT: 1,000; 0: no intervals)</source>
+        <translation>95% 구간을 위한 세그먼트 재표본 수 (WMT: 1,000, 0: 구간 없음)</translation>
+    </message>
+    <message>
+        <source>Permutations:</source>
+        <translation>순열 수:</translation>
+    </message>
+    <message>
+        <source>Permutations of the test between two metrics (WMT: 1,000; 0: no clusters)</source>
+        <translation>두 지표 간 검정의 순열 수 (WMT: 1,000, 0: 군집 없음)</translation>
+    </message>
+    <message>
+        <source>Scatter</source>
+        <translation>산점도</translation>
+    </message>
+    <message>
+        <source>Clusters</source>
+        <translation>군집</translation>
+    </message>
+    <message>
+        <source>Metrics ({0})</source>
+        <translation>지표 ({0})</translation>
+    </message>
+    <message>
+        <source>Open a comparison to see which metric agrees with human judgements.</source>
+        <translation>비교를 열면 어느 지표가 사람 평가와 일치하는지 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Agreement with humans ranks systems: it needs two or more.</source>
+        <translation>사람 평가 일치도는 시스템 순위를 비교하므로 시스템이 둘 이상 필요합니다.</translation>
+    </message>
+    <message>
+        <source>Scoring… this view appears when every segment is scored.</source>
+        <translation>채점 중… 모든 세그먼트의 채점이 끝나면 이 보기가 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>No human judgements yet. Load them with File ▸ Load human judgements… (scores per system such as WMT&apos;s DA table, scores per segment, or MQM error spans), or annotate segments (MQM or ESA) and compare with those.</source>
+        <translation>아직 사람 평가가 없습니다. 파일 ▸ 사람 평가 불러오기…로 불러오거나(WMT DA 표 같은 시스템별 점수, 세그먼트별 점수, 또는 MQM 오류 구간), 세그먼트에 직접 주석(MQM 또는 ESA)을 달아 비교하세요.</translation>
+    </message>
+    <message>
+        <source>Choose at least one metric (the Metrics button).</source>
+        <translation>지표를 하나 이상 선택하세요 (지표 버튼).</translation>
+    </message>
+    <message>
+        <source>No segments are selected.</source>
+        <translation>선택된 세그먼트가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Cancelled. Change the rows, the human side or the metrics to compute again.</source>
+        <translation>취소했습니다. 다시 계산하려면 행, 사람 평가 또는 지표를 바꾸세요.</translation>
+    </message>
+    <message>
+        <source>{failure}: {0}</source>
+        <translation>{failure}: {0}</translation>
+    </message>
+    <message>
+        <source>{0} systems judged, {1:,} selected segments, {2:,} judged pairs.</source>
+        <translation>평가된 시스템 {0}개, 선택된 세그먼트 {1:,}개, 평가된 쌍 {2:,}개.</translation>
+    </message>
+    <message>
+        <source>{0} systems judged, {1:,} segments, {2:,} judged pairs.</source>
+        <translation>평가된 시스템 {0}개, 세그먼트 {1:,}개, 평가된 쌍 {2:,}개.</translation>
+    </message>
+    <message>
+        <source>{0} systems judged, {1:,} selected segments.</source>
+        <translation>평가된 시스템 {0}개, 선택된 세그먼트 {1:,}개.</translation>
+    </message>
+    <message>
+        <source>{0} systems judged, {1:,} segments.</source>
+        <translation>평가된 시스템 {0}개, 세그먼트 {1:,}개.</translation>
+    </message>
+    <message>
+        <source>Left out: {0}.</source>
+        <translation>제외됨: {0}.</translation>
+    </message>
+    <message>
+        <source>Computing the agreement of each metric with the humans…</source>
+        <translation>각 지표와 사람 평가의 일치도를 계산하는 중…</translation>
+    </message>
+    <message>
+        <source>Against {human} (higher is better), as mt-metrics-eval computes it for the WMT metrics task; both sides turned higher-is-better.</source>
+        <translation>{human}(높을수록 좋음)과 비교. WMT 지표 과제에서 mt-metrics-eval이 계산하는 방식이며, 양쪽 모두 높을수록 좋은 방향으로 맞췄습니다.</translation>
+    </message>
+    <message>
+        <source>Against {human} (lower is better), as mt-metrics-eval computes it for the WMT metrics task; both sides turned higher-is-better.</source>
+        <translation>{human}(낮을수록 좋음)과 비교. WMT 지표 과제에서 mt-metrics-eval이 계산하는 방식이며, 양쪽 모두 높을수록 좋은 방향으로 맞췄습니다.</translation>
+    </message>
+    <message>
+        <source>[low, high]: {confidence:.0%} interval, {samples:,} segment resamples.</source>
+        <translation>[하한, 상한]: {confidence:.0%} 구간, 세그먼트 재표본 {samples:,}회.</translation>
+    </message>
+    <message>
+        <source>Tooltips give the {confidence:.0%} interval, {samples:,} segment resamples.</source>
+        <translation>도움말에 {confidence:.0%} 구간 표시, 세그먼트 재표본 {samples:,}회.</translation>
+    </message>
+    <message>
+        <source>(n): significance cluster, 1 = best ({0:,} permutations, p ≤ {p}).</source>
+        <translation>(n): 유의성 군집, 1 = 최상 (순열 {0:,}회, p ≤ {p}).</translation>
+    </message>
+    <message>
+        <source>Bold: best.</source>
+        <translation>굵게: 최상.</translation>
+    </message>
+    <message>
+        <source>Computing intervals and clusters…</source>
+        <translation>구간과 군집을 계산하는 중…</translation>
+    </message>
+    <message>
+        <source>Quick: point values only.</source>
+        <translation>빠르게: 점추정값만.</translation>
+    </message>
+    <message>
+        <source>Quick: no permutation tests, no clusters.</source>
+        <translation>빠르게: 순열 검정과 군집 없음.</translation>
+    </message>
+    <message>
+        <source>No permutation tests (permutations 0, or one metric).</source>
+        <translation>순열 검정 없음 (순열 수 0, 또는 지표 하나).</translation>
+    </message>
+    <message>
+        <source>Pearson correlation</source>
+        <extracomment>The ``metric`` of columns that hold human judgements (imported ones, MQM and ESA from the annotations): offered as the human side, never as a metric. Point values only: no intervals, no permutation tests. Statistics as the table heads them, and what each one is.</extracomment>
+        <translation>Pearson 상관계수</translation>
+    </message>
+    <message>
+        <source>Spearman rank correlation</source>
+        <translation>Spearman 순위 상관계수</translation>
+    </message>
+    <message>
+        <source>Kendall tau-b</source>
+        <translation>Kendall tau-b</translation>
+    </message>
+    <message>
+        <source>pairwise accuracy (Kocmi et al. 2021): the share of system pairs the metric orders as the humans do</source>
+        <translation>쌍별 정확도(Kocmi et al. 2021): 지표가 사람과 같은 순서로 매긴 시스템 쌍의 비율</translation>
+    </message>
+    <message>
+        <source>soft pairwise accuracy (WMT24): pairwise accuracy weighted by how sure both sides are (needs every pair judged)</source>
+        <translation>소프트 쌍별 정확도(WMT24): 양쪽의 확신 정도로 가중한 쌍별 정확도 (모든 쌍이 평가되어야 함)</translation>
+    </message>
+    <message>
+        <source>Kendall tau-b over all judged (system, segment) pairs</source>
+        <translation>평가된 모든 (시스템, 세그먼트) 쌍에 대한 Kendall tau-b</translation>
+    </message>
+    <message>
+        <source>acc23 (Deutsch et al. 2023): pairwise accuracy with ties, with the metric&apos;s optimised tie threshold, averaged over segments</source>
+        <translation>acc23(Deutsch et al. 2023): 지표별로 최적화한 동점 임계값을 쓰는 동점 포함 쌍별 정확도의 세그먼트 평균</translation>
+    </message>
+    <message>
+        <source>{0} (per segment)</source>
+        <translation>{0} (세그먼트별)</translation>
+    </message>
+    <message>
+        <source>{0} (per system)</source>
+        <translation>{0} (시스템별)</translation>
+    </message>
+    <message>
+        <source>{label} ({key}): another column has that name</source>
+        <translation>{label} ({key}): 같은 이름의 열이 이미 있음</translation>
+    </message>
+    <message>
+        <source>{0}: no value where humans judged</source>
+        <translation>{0}: 사람이 평가한 곳에 값이 없음</translation>
+    </message>
+    <message>
+        <source>no metric has a value wherever the humans judged</source>
+        <translation>사람이 평가한 모든 곳에 값이 있는 지표가 없습니다</translation>
+    </message>
+    <message>
+        <source>System-level {meaning} of {name} against {human}.</source>
+        <translation>{name}과(와) {human}의 시스템 수준 {meaning}.</translation>
+    </message>
+    <message>
+        <source>Segment-level {meaning} of {name} against {human}.</source>
+        <translation>{name}과(와) {human}의 세그먼트 수준 {meaning}.</translation>
+    </message>
+    <message>
+        <source>SPA needs every (system, segment) pair of the rows judged.</source>
+        <translation>SPA는 행의 모든 (시스템, 세그먼트) 쌍이 평가되어야 합니다.</translation>
+    </message>
+    <message>
+        <source>Not computable from these judgements.</source>
+        <translation>이 평가로는 계산할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Value: {0}</source>
+        <translation>값: {0}</translation>
+    </message>
+    <message>
+        <source>{confidence:.0%} interval over {samples:,} segment resamples: {low} to {high}</source>
+        <translation>세그먼트 재표본 {samples:,}회에 대한 {confidence:.0%} 구간: {low}~{high}</translation>
+    </message>
+    <message>
+        <source>Significance cluster {0} of {1} (1 = best; permutation tests, {permutations:,} permutations, p ≤ {p})</source>
+        <translation>유의성 군집 {0}/{1} (1 = 최상, 순열 검정, 순열 {permutations:,}회, p ≤ {p})</translation>
+    </message>
+    <message>
+        <source>The best value of this statistic.</source>
+        <translation>이 통계량의 최상값입니다.</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>지표</translation>
+    </message>
+    <message>
+        <source>System level: {0}</source>
+        <translation>시스템 수준: {0}</translation>
+    </message>
+    <message>
+        <source>Segment level: {0}</source>
+        <translation>세그먼트 수준: {0}</translation>
+    </message>
+    <message>
+        <source>The metric on the horizontal axis</source>
+        <translation>가로축의 지표</translation>
+    </message>
+    <message>
+        <source>Metric:</source>
+        <translation>지표:</translation>
+    </message>
+    <message>
+        <source>{0:,} selected segments</source>
+        <extracomment>The points, the systems&apos; names and the lines to names set apart from their point.</extracomment>
+        <translation>선택된 세그먼트 {0:,}개</translation>
+    </message>
+    <message>
+        <source>{0:,} segments</source>
+        <translation>세그먼트 {0:,}개</translation>
+    </message>
+    <message>
+        <source>corpus {label} ({rows})</source>
+        <translation>코퍼스 {label} ({rows})</translation>
+    </message>
+    <message>
+        <source>mean {0}</source>
+        <translation>평균 {0}</translation>
+    </message>
+    <message>
+        <source>{name} against {human}</source>
+        <translation>{name} 대 {human}</translation>
     </message>
 </context>
 <context>
@@ -2295,10 +3613,244 @@ Your files were not changed. The technical details were written to the error out
     </message>
 </context>
 <context>
+    <name>keys</name>
+    <message>
+        <source>Select in the &amp;output</source>
+        <translation>출력에서 선택(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Put the text cursor in the current system&apos;s output (select with Shift+arrows)</source>
+        <translation>현재 시스템의 출력에 텍스트 커서를 놓습니다 (Shift+화살표로 선택)</translation>
+    </message>
+    <message>
+        <source>Select in the s&amp;ource</source>
+        <translation>원문에서 선택(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Put the text cursor in the source, to mark a source error or an omission (the source words the output left out); in the annotation view</source>
+        <translation>원문 오류나 누락(출력이 빠뜨린 원문 단어)을 표시하도록 원문에 텍스트 커서를 놓습니다. 주석 보기에서</translation>
+    </message>
+    <message>
+        <source>&amp;Minor</source>
+        <translation>경미(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Severity minor (m) for the drafted error or the error under the cursor</source>
+        <translation>작성 중인 오류나 커서 위치의 오류를 심각도 경미(m)로</translation>
+    </message>
+    <message>
+        <source>M&amp;ajor</source>
+        <translation>중대(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Severity major (Shift+M, capital M) for the drafted error or the error under the cursor</source>
+        <translation>작성 중인 오류나 커서 위치의 오류를 심각도 중대(Shift+M, 대문자 M)로</translation>
+    </message>
+    <message>
+        <source>&amp;Critical</source>
+        <translation>치명(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Severity critical for the drafted error or the error under the cursor</source>
+        <translation>작성 중인 오류나 커서 위치의 오류를 심각도 치명으로</translation>
+    </message>
+    <message>
+        <source>&amp;Add or confirm error</source>
+        <translation>오류 추가 또는 확정(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Add the drafted error; confirm the pre-annotated error under the cursor</source>
+        <translation>작성 중인 오류를 추가하거나, 커서 위치의 사전 주석 오류를 확정합니다</translation>
+    </message>
+    <message>
+        <source>&amp;Remove error</source>
+        <translation>오류 제거(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Delete the error under the cursor (a pre-annotation is rejected)</source>
+        <translation>커서 위치의 오류를 삭제합니다 (사전 주석은 거부)</translation>
+    </message>
+    <message>
+        <source>Drop the &amp;draft</source>
+        <translation>작성 중인 오류 취소(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Drop the drafted error and the selection; from a field of the annotation view, back to the text</source>
+        <translation>작성 중인 오류와 선택을 취소합니다. 주석 보기의 입력란에서는 텍스트로 돌아갑니다</translation>
+    </message>
+    <message>
+        <source>&amp;Note…</source>
+        <translation>메모(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Write the note of the drafted error or the one under the cursor</source>
+        <translation>작성 중인 오류나 커서 위치 오류의 메모를 씁니다</translation>
+    </message>
+    <message>
+        <source>Output &amp;done</source>
+        <translation>출력 완료(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Mark this output as annotated (no further errors; in ESA mode: save the score)</source>
+        <translation>이 출력을 주석 완료로 표시합니다 (더 이상 오류 없음, ESA 모드: 점수 저장)</translation>
+    </message>
+    <message>
+        <source>ESA &amp;score…</source>
+        <translation>ESA 점수(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Type this output&apos;s ESA score (0–100)</source>
+        <translation>이 출력의 ESA 점수 입력 (0–100)</translation>
+    </message>
+    <message>
+        <source>Next error</source>
+        <translation>다음 오류</translation>
+    </message>
+    <message>
+        <source>Select the next error in this output</source>
+        <translation>이 출력의 다음 오류 선택</translation>
+    </message>
+    <message>
+        <source>Previous error</source>
+        <translation>이전 오류</translation>
+    </message>
+    <message>
+        <source>Select the previous error in this output</source>
+        <translation>이 출력의 이전 오류 선택</translation>
+    </message>
+    <message>
+        <source>&amp;Next segment</source>
+        <translation>다음 세그먼트(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Next row of the table</source>
+        <translation>표의 다음 행</translation>
+    </message>
+    <message>
+        <source>&amp;Previous segment</source>
+        <translation>이전 세그먼트(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Previous row of the table</source>
+        <translation>표의 이전 행</translation>
+    </message>
+    <message>
+        <source>Next s&amp;ystem</source>
+        <translation>다음 시스템(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Annotate the next system&apos;s output</source>
+        <translation>다음 시스템의 출력에 주석 달기</translation>
+    </message>
+    <message>
+        <source>Previous sys&amp;tem</source>
+        <translation>이전 시스템(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Annotate the previous system&apos;s output</source>
+        <translation>이전 시스템의 출력에 주석 달기</translation>
+    </message>
+    <message>
+        <source>Next &amp;unannotated</source>
+        <translation>다음 미주석(&amp;U)</translation>
+    </message>
+    <message>
+        <source>The next row whose output of the current system is not annotated yet</source>
+        <translation>현재 시스템의 출력에 아직 주석이 없는 다음 행</translation>
+    </message>
+    <message>
+        <source>Previous unannotated</source>
+        <translation>이전 미주석</translation>
+    </message>
+    <message>
+        <source>The previous row whose output of the current system is not annotated yet</source>
+        <translation>현재 시스템의 출력에 아직 주석이 없는 이전 행</translation>
+    </message>
+    <message>
+        <source>&amp;Go to segment…</source>
+        <translation>세그먼트로 이동(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Go to a segment by its number (Enter goes, Escape returns to the text)</source>
+        <translation>번호로 세그먼트로 이동합니다 (Enter 이동, Escape로 텍스트에 복귀)</translation>
+    </message>
+    <message>
+        <source>Annotation &amp;view</source>
+        <translation>주석 보기(&amp;V)</translation>
+    </message>
+    <message>
+        <source>A window made for annotating: the output with its source, its document&apos;s neighbouring segments, every category, severity and the score in sight</source>
+        <translation>주석 작업용 창: 출력과 원문, 같은 문서의 앞뒤 세그먼트, 모든 범주·심각도·점수를 한눈에</translation>
+    </message>
+    <message>
+        <source>Metric e&amp;vidence</source>
+        <translation>지표 근거(&amp;E)</translation>
+    </message>
+    <message>
+        <source>In the annotation view: show or hide the references with this output&apos;s matches, its scores and why (Escape hides it too)</source>
+        <translation>주석 보기에서: 이 출력과 일치한 부분을 표시한 참조 번역, 점수와 그 근거를 보이거나 숨깁니다 (Escape로도 숨김)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>실행 취소(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Undo the last annotation edit</source>
+        <translation>마지막 주석 편집을 취소합니다</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>다시 실행(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Redo the annotation edit undone last</source>
+        <translation>마지막으로 취소한 주석 편집을 다시 실행합니다</translation>
+    </message>
+    <message>
+        <source>Error category 1–9 (press again for its sub-categories; not in ESA mode)</source>
+        <translation>오류 범주 1–9 (다시 누르면 하위 범주, ESA 모드에서는 없음)</translation>
+    </message>
+    <message>
+        <source>  or  </source>
+        <translation>  또는  </translation>
+    </message>
+    <message>
+        <source>Annotation view: select an error by clicking its first word, then its last word (one word: one click), or by dragging (whole words are taken)</source>
+        <translation>주석 보기: 오류의 첫 단어, 이어서 마지막 단어를 클릭하거나(한 단어면 한 번 클릭) 끌어서 선택합니다 (단어 단위로 선택됨)</translation>
+    </message>
+    <message>
+        <source>Click, click  or  drag</source>
+        <translation>클릭, 클릭  또는  끌기</translation>
+    </message>
+    <message>
+        <source>Annotation view: move by words, or select word by word, as a click does</source>
+        <translation>주석 보기: 클릭할 때처럼 단어 단위로 이동하거나 선택</translation>
+    </message>
+    <message>
+        <source>Ctrl+Left / Ctrl+Right  (with Shift: select)</source>
+        <translation>Ctrl+Left / Ctrl+Right  (Shift와 함께: 선택)</translation>
+    </message>
+    <message>
+        <source>Annotation view: the ESA score by one, by ten</source>
+        <translation>주석 보기: ESA 점수를 1씩, 10씩 조정</translation>
+    </message>
+    <message>
+        <source>Arrows, Page Up / Page Down</source>
+        <translation>화살표, Page Up / Page Down</translation>
+    </message>
+    <message>
+        <source>Open a session file</source>
+        <translation>세션 파일 열기</translation>
+    </message>
+    <message>
+        <source>Save the session as…</source>
+        <translation>다른 이름으로 세션 저장…</translation>
+    </message>
+</context>
+<context>
     <name>latexexport</name>
     <message>
         <source>Cannot export the LaTeX table</source>
-        <extracomment>``ask_path(parent, caption, suggested) -&gt; path or None`` (the window&apos;s injectable dialog).</extracomment>
         <translation>LaTeX 표를 내보낼 수 없습니다</translation>
     </message>
     <message>
@@ -2560,7 +4112,6 @@ Your files were not changed. The technical details were written to the error out
     <name>reportexport</name>
     <message>
         <source>Cannot export the report</source>
-        <extracomment>``ask_path(parent, caption, suggested) -&gt; path or None`` (the window&apos;s injectable dialog).</extracomment>
         <translation>보고서를 내보낼 수 없습니다</translation>
     </message>
     <message>
@@ -2571,8 +4122,25 @@ Your files were not changed. The technical details were written to the error out
 <context>
     <name>reviewbox</name>
     <message>
+        <source>this output</source>
+        <extracomment>The bulk-review scopes, as the combo box and the Annotate menu name them.</extracomment>
+        <translation>이 출력</translation>
+    </message>
+    <message>
+        <source>this segment (every system)</source>
+        <translation>이 세그먼트(모든 시스템)</translation>
+    </message>
+    <message>
+        <source>this system</source>
+        <translation>이 시스템</translation>
+    </message>
+    <message>
+        <source>everywhere</source>
+        <translation>전체</translation>
+    </message>
+    <message>
         <source>Which undecided errors the buttons rule on</source>
-        <extracomment>The bulk-review scopes, as the combo box and the Annotate menu name them. How long the figures wait for a burst of edits to settle (ms).</extracomment>
+        <extracomment>How long the figures wait for a burst of edits to settle (ms).</extracomment>
         <translation>버튼이 결정할 미결정 오류의 범위</translation>
     </message>
     <message>

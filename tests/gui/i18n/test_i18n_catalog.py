@@ -28,20 +28,9 @@ BIN = Path(sys.executable).parent
 #: Remove an entry once its file goes through tr()/translate() (the scan then holds it).
 PENDING_FILES = frozenset(
     {
-        "gui/annotate/actions.py",
         "gui/annotate/controller.py",
-        "gui/annotate/install.py",
-        "gui/annotate/panel.py",
-        "gui/annotate/tablelink.py",
-        "gui/annotate/keys.py",
-        "gui/annotate/outputview.py",
-        "gui/detail/detailpane.py",
-        "gui/charts/agreement.py",
-        "gui/charts/agreementrun.py",
-        "gui/charts/agreementviews.py",
         "gui/charts/humanimport.py",
         "gui/charts/imports.py",
-        "gui/charts/comparison.py",
     }
 )
 
