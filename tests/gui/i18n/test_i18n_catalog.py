@@ -28,7 +28,6 @@ BIN = Path(sys.executable).parent
 #: Remove an entry once its file goes through tr()/translate() (the scan then holds it).
 PENDING_FILES = frozenset(
     {
-        "gui/annotate/controller.py",
         "gui/charts/humanimport.py",
         "gui/charts/imports.py",
     }
