@@ -297,7 +297,7 @@ class ChartPanel(QWidget):
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._on_timer)
         self.listen(link.session_changed, self._on_link_changed)
-        self.listen(link.data_changed, self._on_data_changed)
+        self.listen(link.data_changed, self._on_link_data_changed)
         self.listen(link.selection_changed, self._on_link_changed)
         self._dialog: QFileDialog | None = None
 
@@ -412,7 +412,7 @@ class ChartPanel(QWidget):
         self.schedule()
 
     @Slot()
-    def _on_data_changed(self) -> None:
+    def _on_link_data_changed(self) -> None:
         key = self.link.changed_column
         if key is not None and not self.follows_column(key):
             return
