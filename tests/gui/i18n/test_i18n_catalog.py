@@ -29,8 +29,6 @@ BIN = Path(sys.executable).parent
 PENDING_FILES = frozenset(
     {
         "gui/annotate/controller.py",
-        "gui/charts/humanimport.py",
-        "gui/charts/imports.py",
     }
 )
 
