@@ -423,7 +423,7 @@ def advice_for(
                     "Use the <n> separator" if use_marker else "Set a separator",
                     {
                         "fallback": fallback,
-                        "rows": int(done.sum()),
+                        "rows": scored.rows,
                         "separator": separator,
                         "marker": use_marker,
                     },

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from matchlight.core.annotation.history import (
@@ -349,7 +349,7 @@ class AnnotationController(AnnotationNavigation, QObject):
         seg = segment if segment is not None else (None if target is None else target[0])
         sys_index = system if system is not None else self._system
         if seg is None:
-            self.say("Choose a row first.")
+            self.say(QCoreApplication.translate("AnnotationController", "Choose a row first."))
             return None
         try:
             line = self.text_of(seg, sys_index, side)
@@ -386,11 +386,20 @@ class AnnotationController(AnnotationNavigation, QObject):
     def pick_category(self, number: int) -> None:
         """Key ``number``: the number-th top-level category; again: its sub-categories in turn."""
         if self.mode is AnnotationMode.ESA:
-            self.say("ESA mode: errors have a severity only (m, M, C).")
+            self.say(
+                QCoreApplication.translate(
+                    "AnnotationController", "ESA mode: errors have a severity only (m, M, C)."
+                )
+            )
             return
         top = self.typology.categories
         if not 1 <= number <= len(top):
-            self.say(f"There is no category {number} (the typology has {len(top)}).")
+            self.say(
+                QCoreApplication.translate(
+                    "AnnotationController",
+                    "There is no category {number} (the typology has {count}).",
+                ).format(number=number, count=len(top))
+            )
             return
         node = top[number - 1]
         choices = [node.name] + [f"{node.name}{SEPARATOR}{c.name}" for c in node.children]
@@ -411,7 +420,11 @@ class AnnotationController(AnnotationNavigation, QObject):
             return
         span = self.span_under_cursor()
         if span is not None:
-            self._edit_span(span, "Change category", category=canonical)
+            self._edit_span(
+                span,
+                QCoreApplication.translate("AnnotationController", "Change category"),
+                category=canonical,
+            )
             return
         if not self._start_draft():
             return
@@ -422,7 +435,11 @@ class AnnotationController(AnnotationNavigation, QObject):
         """The severity of the span under the cursor, else of the draft."""
         span = self.span_under_cursor()
         if span is not None:
-            self._edit_span(span, "Change severity", severity=severity)
+            self._edit_span(
+                span,
+                QCoreApplication.translate("AnnotationController", "Change severity"),
+                severity=severity,
+            )
             return
         if not self._start_draft():
             return
@@ -433,7 +450,11 @@ class AnnotationController(AnnotationNavigation, QObject):
         span = self.span_under_cursor()
         if span is not None:
             if note != span.note:
-                self._edit_span(span, "Change note", note=note)
+                self._edit_span(
+                    span,
+                    QCoreApplication.translate("AnnotationController", "Change note"),
+                    note=note,
+                )
             return
         self._draft.note = note
         self.draft_changed.emit()
@@ -442,13 +463,21 @@ class AnnotationController(AnnotationNavigation, QObject):
         """Anchor the draft: at the selection, or (nothing selected) at an omission point."""
         selected = self.selection()
         if selected is None:
-            self.say("Show the row in the detail pane first (select a row, then press T).")
+            self.say(
+                QCoreApplication.translate(
+                    "AnnotationController",
+                    "Show the row in the detail pane first (select a row, then press T).",
+                )
+            )
             return False
         if selected.start == selected.end:
             if selected.side is Side.SOURCE:
                 self.say(
-                    "Select the source words of the error (an omission: the words the output "
-                    "left out)."
+                    QCoreApplication.translate(
+                        "AnnotationController",
+                        "Select the source words of the error (an omission: the words the "
+                        "output left out).",
+                    )
                 )
                 return False
             self._draft.point = snap_point(selected.line, selected.start)
@@ -460,19 +489,36 @@ class AnnotationController(AnnotationNavigation, QObject):
         draft = self._draft
         missing = []
         if draft.category is None and self.mode is AnnotationMode.MQM:
-            missing.append("a category (1–9)")
+            missing.append(QCoreApplication.translate("AnnotationController", "a category (1–9)"))
         if draft.severity is None:
-            missing.append("a severity (m minor, M major, C critical)")
+            missing.append(
+                QCoreApplication.translate(
+                    "AnnotationController", "a severity (m minor, M major, C critical)"
+                )
+            )
         if missing:
-            self.say("Draft: pick " + " and ".join(missing) + ", then press Enter.")
+            self.say(
+                QCoreApplication.translate(
+                    "AnnotationController", "Draft: pick {what}, then press Enter."
+                ).format(
+                    what=QCoreApplication.translate("AnnotationController", " and ").join(missing)
+                )
+            )
         elif (
             draft.category is not None
             and self.typology.note_required(draft.category)
             and not draft.note.strip()
         ):
-            self.say(f"{draft.category} needs a note: press F2 and say what the error is.")
+            self.say(
+                QCoreApplication.translate(
+                    "AnnotationController",
+                    "{category} needs a note: press F2 and say what the error is.",
+                ).format(category=draft.category)
+            )
         else:
-            self.say("Press Enter to add the error.")
+            self.say(
+                QCoreApplication.translate("AnnotationController", "Press Enter to add the error.")
+            )
         self.draft_changed.emit()
 
     def confirm(self) -> bool:
@@ -487,15 +533,27 @@ class AnnotationController(AnnotationNavigation, QObject):
                     self.flagged.discard(span.id)
                     return True
                 return False
-            self.say("This error is already confirmed.")
+            self.say(
+                QCoreApplication.translate(
+                    "AnnotationController", "This error is already confirmed."
+                )
+            )
             return False
         if selected is None:
-            self.say("Show the row in the detail pane first (select a row, then press T).")
+            self.say(
+                QCoreApplication.translate(
+                    "AnnotationController",
+                    "Show the row in the detail pane first (select a row, then press T).",
+                )
+            )
             return False
         if not drafting:
             self.say(
-                "Select the words of an error (Shift+arrows or the mouse) and pick its "
-                "category and severity; press D when this output has no further errors."
+                QCoreApplication.translate(
+                    "AnnotationController",
+                    "Select the words of an error (Shift+arrows or the mouse) and pick its "
+                    "category and severity; press D when this output has no further errors.",
+                )
             )
             return False
         if draft.severity is None:
@@ -507,7 +565,12 @@ class AnnotationController(AnnotationNavigation, QObject):
         if selected.start != selected.end:
             start, end = trim_spaces(selected.line, selected.start, selected.end)
             if start == end:
-                self.say("Only spaces are selected; select the words of the error.")
+                self.say(
+                    QCoreApplication.translate(
+                        "AnnotationController",
+                        "Only spaces are selected; select the words of the error.",
+                    )
+                )
                 return False
         else:
             start = end = draft.point if draft.point is not None else selected.start
@@ -535,7 +598,9 @@ class AnnotationController(AnnotationNavigation, QObject):
             if not self._draft.empty:
                 self.cancel()
                 return True
-            self.say("No error under the cursor.")
+            self.say(
+                QCoreApplication.translate("AnnotationController", "No error under the cursor.")
+            )
             return False
         if span.status is Status.UNDECIDED:
             return self.set_status(span.id, Status.REJECTED)
@@ -560,9 +625,13 @@ class AnnotationController(AnnotationNavigation, QObject):
         span = None if ws is None else ws.get(span_id)
         if span is None or span.status is status:
             return False
-        label = "Confirm error" if status is Status.CONFIRMED else "Reject error"
+        label = (
+            QCoreApplication.translate("AnnotationController", "Confirm error")
+            if status is Status.CONFIRMED
+            else QCoreApplication.translate("AnnotationController", "Reject error")
+        )
         if status is Status.UNDECIDED:
-            label = "Reopen error"
+            label = QCoreApplication.translate("AnnotationController", "Reopen error")
         after = reviewed(span, status, self._annotator)
         return self.execute(UpdateSpan(span, after, label=label))
 
@@ -583,7 +652,7 @@ class AnnotationController(AnnotationNavigation, QObject):
         target = self.target()
         ws = self._workspace
         if target is None or ws is None:
-            self.say("Choose a row first.")
+            self.say(QCoreApplication.translate("AnnotationController", "Choose a row first."))
             return False
         segment, system = target
         name = ws.systems[system]
@@ -591,11 +660,25 @@ class AnnotationController(AnnotationNavigation, QObject):
         if ws.mode is AnnotationMode.ESA:
             return self.set_esa_score(self.esa_value())
         if existing is not None:
-            self.say("This output is already marked as annotated.")
+            self.say(
+                QCoreApplication.translate(
+                    "AnnotationController", "This output is already marked as annotated."
+                )
+            )
             return False
         score = SegmentScore(name, segment, self._annotator, None)
-        if self.execute(SetSegmentScore(None, score, label="Mark output done")):
-            self.say(f"{name}, segment {segment + 1}: done.")
+        if self.execute(
+            SetSegmentScore(
+                None,
+                score,
+                label=QCoreApplication.translate("AnnotationController", "Mark output done"),
+            )
+        ):
+            self.say(
+                QCoreApplication.translate(
+                    "AnnotationController", "{name}, segment {segment}: done."
+                ).format(name=name, segment=segment + 1)
+            )
             return True
         return False
 
@@ -617,7 +700,13 @@ class AnnotationController(AnnotationNavigation, QObject):
             self.draft_changed.emit()
         if before is not None and before.score == after.score:
             return False
-        return self.execute(SetSegmentScore(before, after, label="Set ESA score"))
+        return self.execute(
+            SetSegmentScore(
+                before,
+                after,
+                label=QCoreApplication.translate("AnnotationController", "Set ESA score"),
+            )
+        )
 
     def esa_value(self) -> float:
         """The ESA score shown for the output being annotated: the one being set, else the one
@@ -665,38 +754,65 @@ class AnnotationController(AnnotationNavigation, QObject):
         if before is not None and before.score == value:
             return
         after = SegmentScore(name, segment, self._annotator, value)
-        if self.execute(SetSegmentScore(before, after, label="Set ESA score")):
-            self.say(f"Saved the ESA score {value:g} of {name}, segment {segment + 1}.")
+        if self.execute(
+            SetSegmentScore(
+                before,
+                after,
+                label=QCoreApplication.translate("AnnotationController", "Set ESA score"),
+            )
+        ):
+            self.say(
+                QCoreApplication.translate(
+                    "AnnotationController",
+                    "Saved the ESA score {value} of {name}, segment {segment}.",
+                ).format(value=f"{value:g}", name=name, segment=segment + 1)
+            )
 
     def undo(self) -> None:
         ws = self._workspace
         if ws is None or not ws.history.can_undo:
-            self.say("Nothing to undo.")
+            self.say(QCoreApplication.translate("AnnotationController", "Nothing to undo."))
             return
         if not self.before_edit():
             return
         try:
             command = ws.undo()
         except AnnotationError as exc:
-            self.host.report_error("Cannot undo", str(exc))
+            self.host.report_error(
+                QCoreApplication.translate("AnnotationController", "Cannot undo"), str(exc)
+            )
             return
         self.history_changed.emit()
-        self.say("Nothing to undo." if command is None else f"Undone: {command.label}")
+        self.say(
+            QCoreApplication.translate("AnnotationController", "Nothing to undo.")
+            if command is None
+            else QCoreApplication.translate("AnnotationController", "Undone: {step}").format(
+                step=command.label
+            )
+        )
 
     def redo(self) -> None:
         ws = self._workspace
         if ws is None or not ws.history.can_redo:
-            self.say("Nothing to redo.")
+            self.say(QCoreApplication.translate("AnnotationController", "Nothing to redo."))
             return
         if not self.before_edit():
             return
         try:
             command = ws.redo()
         except AnnotationError as exc:
-            self.host.report_error("Cannot redo", str(exc))
+            self.host.report_error(
+                QCoreApplication.translate("AnnotationController", "Cannot redo"), str(exc)
+            )
             return
         self.history_changed.emit()
-        self.say("Nothing to redo." if command is None else f"Redone: {command.label}")
+        self.say(
+            QCoreApplication.translate("AnnotationController", "Nothing to redo.")
+            if command is None
+            else QCoreApplication.translate("AnnotationController", "Redone: {step}").format(
+                step=command.label
+            )
+        )
 
     # -- settings -----------------------------------------------------------------------------
 
@@ -732,9 +848,13 @@ class AnnotationController(AnnotationNavigation, QObject):
         self._reset_draft()
         self.settings_changed.emit()
         self.say(
-            "ESA mode: severities only, and a 0–100 score per output."
+            QCoreApplication.translate(
+                "AnnotationController", "ESA mode: severities only, and a 0–100 score per output."
+            )
             if mode is AnnotationMode.ESA
-            else "MQM mode: category and severity per error."
+            else QCoreApplication.translate(
+                "AnnotationController", "MQM mode: category and severity per error."
+            )
         )
         self.annotations_changed.emit()
         self.target_changed.emit()

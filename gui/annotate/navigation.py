@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QModelIndex, Slot
+from PySide6.QtCore import QCoreApplication, QModelIndex, Slot
 
 from matchlight.core.annotation.model import ErrorSpan, Side, Status
 
@@ -60,7 +60,7 @@ class AnnotationNavigation:
         """T: the keyboard goes to the output being annotated (select with Shift+arrows)."""
         target = self.target()
         if target is None:
-            self.say("Choose a row first.")
+            self.say(QCoreApplication.translate("AnnotationController", "Choose a row first."))
             return
         self.selecting.focus(target[1], Side.TARGET)
 
@@ -68,12 +68,21 @@ class AnnotationNavigation:
         """Shift+T: the keyboard goes to the source, to mark source errors and omissions."""
         target = self.target()
         if target is None:
-            self.say("Choose a row first.")
+            self.say(QCoreApplication.translate("AnnotationController", "Choose a row first."))
             return
         if not self.has_source:
-            self.say("This comparison has no source to annotate.")
+            self.say(
+                QCoreApplication.translate(
+                    "AnnotationController", "This comparison has no source to annotate."
+                )
+            )
         elif not self.selecting.focus(target[1], Side.SOURCE):
-            self.say("Errors on the source are marked in the annotation view (Ctrl+Shift+A).")
+            self.say(
+                QCoreApplication.translate(
+                    "AnnotationController",
+                    "Errors on the source are marked in the annotation view (Ctrl+Shift+A).",
+                )
+            )
 
     def move_segment(self, step: int) -> None:
         proxy, view = self.host.proxy, self.host.table_view
@@ -98,13 +107,21 @@ class AnnotationNavigation:
         if proxy is None or core is None:
             return False
         if not 0 <= segment < core.n_segments:
-            self.say(f"There is no segment {segment + 1}: the segments are 1–{core.n_segments}.")
+            self.say(
+                QCoreApplication.translate(
+                    "AnnotationController",
+                    "There is no segment {segment}: the segments are 1–{count}.",
+                ).format(segment=segment + 1, count=core.n_segments)
+            )
             return False
         row = proxy.proxy_row(segment)
         if row < 0:
             self.say(
-                f"Segment {segment + 1} is hidden by the filters of the table; clear them to "
-                "go there."
+                QCoreApplication.translate(
+                    "AnnotationController",
+                    "Segment {segment} is hidden by the filters of the table; clear them to go "
+                    "there.",
+                ).format(segment=segment + 1)
             )
             return False
         self._go_to_row(row)
@@ -116,7 +133,11 @@ class AnnotationNavigation:
             return
         self._set_system((self._system + step) % n)
         self.focus_text()
-        self.say(f"Annotating {self.system_names[self._system]}.")
+        self.say(
+            QCoreApplication.translate("AnnotationController", "Annotating {system}.").format(
+                system=self.system_names[self._system]
+            )
+        )
 
     def next_unannotated(self, step: int = 1) -> bool:
         """U: the next row (in the table's order) whose current system's output is not
@@ -135,7 +156,11 @@ class AnnotationNavigation:
         positions %= n
         todo = positions[~done[positions]]
         if len(todo) == 0:
-            self.say(f"Every output of {ws.systems[self._system]} shown is annotated.")
+            self.say(
+                QCoreApplication.translate(
+                    "AnnotationController", "Every output of {system} shown is annotated."
+                ).format(system=ws.systems[self._system])
+            )
             return False
         self._go_to_row(int(todo[0]))
         return True
@@ -145,7 +170,9 @@ class AnnotationNavigation:
         then those on its source (where the surface shows the source)."""
         selected, target = self.selection(), self.target()
         if selected is None or target is None:
-            self.say("No errors in this output.")
+            self.say(
+                QCoreApplication.translate("AnnotationController", "No errors in this output.")
+            )
             return
         segment, system = target
         sides = {Side.TARGET}
@@ -160,7 +187,9 @@ class AnnotationNavigation:
             key=lambda s: key(s.side, s.start, s.end),
         )
         if not spans:
-            self.say("No errors in this output.")
+            self.say(
+                QCoreApplication.translate("AnnotationController", "No errors in this output.")
+            )
             return
         here = key(selected.side, selected.start, selected.end)
         if step > 0:
@@ -170,9 +199,18 @@ class AnnotationNavigation:
             before = [s for s in spans if key(s.side, s.start, s.end) < here]
             chosen = before[-1] if before else spans[-1]
         self.select_range(chosen.start, chosen.end, chosen.side)
-        where = " on the source" if chosen.side is Side.SOURCE else ""
+        what = chosen.category or QCoreApplication.translate("AnnotationController", "error")
+        said = (
+            QCoreApplication.translate(
+                "AnnotationController", "{error} on the source ({severity}, {status})"
+            )
+            if chosen.side is Side.SOURCE
+            else QCoreApplication.translate(
+                "AnnotationController", "{error} ({severity}, {status})"
+            )
+        )
         self.say(
-            f"{chosen.category or 'error'}{where} ({chosen.severity.value}, {chosen.status.value})"
+            said.format(error=what, severity=chosen.severity.value, status=chosen.status.value)
         )
 
     def select_range(self, start: int, end: int, side: Side | None = None) -> bool:
