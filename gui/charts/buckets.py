@@ -350,7 +350,7 @@ class BucketsPanel(JobPanel):
 
     title = QT_TRANSLATE_NOOP("ChartPanel", "Buckets")
     job_name = "matchlight-buckets"
-    failure = QCoreApplication.translate("BucketsPanel", "The buckets could not be computed")
+    failure = QT_TRANSLATE_NOOP("JobPanel", "The buckets could not be computed")
 
     def __init__(
         self, link: ChartLink, parent: QWidget | None = None, *, ask_file: AskFile | None = None

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -43,12 +43,21 @@ __all__ = [
     "read_human_file",
 ]
 
-#: What File ▸ Load human judgements reads: (kind, what the dialog calls it).
+#: What File ▸ Load human judgements reads: (kind, what the dialog calls it; translated where
+#: shown, in the context "humanimport").
 HUMAN_KINDS: tuple[tuple[str, str], ...] = (
-    ("system", "Scores per system (one row per system, e.g. WMT's DA table)"),
-    ("long", "Scores per segment: one row per system and segment"),
-    ("wide", "Scores per segment: one column per system"),
-    ("spans", "MQM from error spans (a WMT MQM TSV)"),
+    (
+        "system",
+        QT_TRANSLATE_NOOP(
+            "humanimport", "Scores per system (one row per system, e.g. WMT's DA table)"
+        ),
+    ),
+    (
+        "long",
+        QT_TRANSLATE_NOOP("humanimport", "Scores per segment: one row per system and segment"),
+    ),
+    ("wide", QT_TRANSLATE_NOOP("humanimport", "Scores per segment: one column per system")),
+    ("spans", QT_TRANSLATE_NOOP("humanimport", "MQM from error spans (a WMT MQM TSV)")),
 )
 
 
@@ -73,7 +82,11 @@ def parse_renames(text: str) -> dict[str, str]:
             continue
         old, sep, new = (part.strip() for part in item.partition("="))
         if not sep or not old or not new:
-            raise ValueError(f"{item!r}: write the file's name, '=', then the comparison's")
+            raise ValueError(
+                QCoreApplication.translate(
+                    "humanimport", "{0}: write the file's name, '=', then the comparison's"
+                ).format(repr(item))
+            )
         renames[old] = new
     return renames
 
@@ -144,7 +157,8 @@ def read_human_file(
     try:
         recorded = tuple(ImportedFile.from_file(p, spec=spec) for p, spec in files)
     except OSError as error:
-        return HumanRead(judgements, None, f"not kept in the session file: {error}")
+        note = QCoreApplication.translate("humanimport", "not kept in the session file: {0}")
+        return HumanRead(judgements, None, note.format(error))
     record = ScoreImport(judgements.column, judgements.systems, judgements.values, recorded)
     return HumanRead(judgements, record)
 
@@ -169,52 +183,86 @@ class HumanImportDialog(ReadingDialog):
         start_dir: str = "",
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__("Load human judgements", parent)
+        super().__init__(QCoreApplication.translate("humanimport", "Load human judgements"), parent)
         self.systems = tuple(systems)
         self.n_segments = n_segments
         self._start_dir = start_dir
         self.kind_combo = QComboBox()
         for kind, label in HUMAN_KINDS:
-            self.kind_combo.addItem(label, kind)
+            self.kind_combo.addItem(QCoreApplication.translate("humanimport", label), kind)
         self.path_edit = QLineEdit()
-        browse = QPushButton("Browse…")
+        browse = QPushButton(QCoreApplication.translate("humanimport", "Browse…"))
         browse.clicked.connect(self._on_browse_clicked)
         path_row = QHBoxLayout()
         path_row.addWidget(self.path_edit, 1)
         path_row.addWidget(browse)
         self.column_combo = QComboBox()
         self.column_combo.setEditable(True)
-        self.column_combo.setToolTip("The column of the scores: a header name, or a JSON key")
+        self.column_combo.setToolTip(
+            QCoreApplication.translate(
+                "humanimport", "The column of the scores: a header name, or a JSON key"
+            )
+        )
         self.column_combo.setEditText("score")
         self.system_edit = QLineEdit("system")
-        self.system_edit.setToolTip("The column naming the system of each row")
+        self.system_edit.setToolTip(
+            QCoreApplication.translate("humanimport", "The column naming the system of each row")
+        )
         self.segment_edit = QLineEdit()
-        self.segment_edit.setPlaceholderText("optional; 1-based segment numbers (else in order)")
+        self.segment_edit.setPlaceholderText(
+            QCoreApplication.translate(
+                "humanimport", "optional; 1-based segment numbers (else in order)"
+            )
+        )
         self.segid_edit = QLineEdit()
-        self.segid_edit.setPlaceholderText("optional; the TSV's seg_id of each line (segid.txt)")
-        segid_browse = QPushButton("Browse…")
+        self.segid_edit.setPlaceholderText(
+            QCoreApplication.translate(
+                "humanimport", "optional; the TSV's seg_id of each line (segid.txt)"
+            )
+        )
+        segid_browse = QPushButton(QCoreApplication.translate("humanimport", "Browse…"))
         segid_browse.clicked.connect(self._on_segid_browse_clicked)
         self.segid_row = segid_row = QHBoxLayout()
         segid_row.addWidget(self.segid_edit, 1)
         segid_row.addWidget(segid_browse)
         self.renames_edit = QLineEdit()
-        self.renames_edit.setPlaceholderText("e.g. ref=ref-A (the file's name = the comparison's)")
+        self.renames_edit.setPlaceholderText(
+            QCoreApplication.translate(
+                "humanimport", "e.g. ref=ref-A (the file's name = the comparison's)"
+            )
+        )
         self.name_edit = QLineEdit()
-        self.name_edit.setPlaceholderText("default: the column's name")
+        self.name_edit.setPlaceholderText(
+            QCoreApplication.translate("humanimport", "default: the column's name")
+        )
         self.better_combo = QComboBox()
-        self.better_combo.addItem("As the name says (MQM, error: lower)", "")
-        self.better_combo.addItem("Higher is better", "higher")
-        self.better_combo.addItem("Lower is better", "lower")
+        self.better_combo.addItem(
+            QCoreApplication.translate("humanimport", "As the name says (MQM, error: lower)"), ""
+        )
+        self.better_combo.addItem(
+            QCoreApplication.translate("humanimport", "Higher is better"), "higher"
+        )
+        self.better_combo.addItem(
+            QCoreApplication.translate("humanimport", "Lower is better"), "lower"
+        )
         self.form = QFormLayout()
-        self.form.addRow("What:", self.kind_combo)
-        self.form.addRow("File:", path_row)
-        self.form.addRow("Score column:", self.column_combo)
-        self.form.addRow("System column:", self.system_edit)
-        self.form.addRow("Segment column:", self.segment_edit)
-        self.form.addRow("Segment ids:", segid_row)
-        self.form.addRow("Systems renamed:", self.renames_edit)
-        self.form.addRow("Name:", self.name_edit)
-        self.form.addRow("Better:", self.better_combo)
+        self.form.addRow(QCoreApplication.translate("humanimport", "What:"), self.kind_combo)
+        self.form.addRow(QCoreApplication.translate("humanimport", "File:"), path_row)
+        self.form.addRow(
+            QCoreApplication.translate("humanimport", "Score column:"), self.column_combo
+        )
+        self.form.addRow(
+            QCoreApplication.translate("humanimport", "System column:"), self.system_edit
+        )
+        self.form.addRow(
+            QCoreApplication.translate("humanimport", "Segment column:"), self.segment_edit
+        )
+        self.form.addRow(QCoreApplication.translate("humanimport", "Segment ids:"), segid_row)
+        self.form.addRow(
+            QCoreApplication.translate("humanimport", "Systems renamed:"), self.renames_edit
+        )
+        self.form.addRow(QCoreApplication.translate("humanimport", "Name:"), self.name_edit)
+        self.form.addRow(QCoreApplication.translate("humanimport", "Better:"), self.better_combo)
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.form.addRow(self.note)
@@ -254,32 +302,50 @@ class HumanImportDialog(ReadingDialog):
         }
         for field, shown in rows.items():
             self.form.setRowVisible(field, shown)
+        placeholders = {
+            "spans": QCoreApplication.translate("humanimport", "default: MQM"),
+            "wide": QCoreApplication.translate("humanimport", "default: the file's name"),
+        }
         self.name_edit.setPlaceholderText(
-            {"spans": "default: MQM", "wide": "default: the file's name"}.get(
-                kind, "default: the score column's name"
+            placeholders.get(
+                kind, QCoreApplication.translate("humanimport", "default: the score column's name")
             )
         )
         systems = ", ".join(self.systems)
         notes = {
-            "system": f"One row per system, named as in the comparison ({systems}); systems "
-            "the file has and the comparison has not are ignored. Kept while the comparison is "
-            "open (not in a session file).",
-            "long": f"One row per system and segment ({self.n_segments:,} segments each, in "
-            "order unless a segment column numbers them); empty, NA or - where a pair was not "
-            "judged. It becomes a column of the comparison, kept in the session file.",
-            "wide": f"One row per segment ({self.n_segments:,}), one column per system, headed "
-            "with its name; empty, NA or - where a pair was not judged. It becomes a column of "
-            "the comparison, kept in the session file.",
-            "spans": "A WMT MQM TSV (system, doc, doc_id, seg_id, rater, source, target, "
-            "category, severity): each rated (system, segment) gets its MQM penalty (lower is "
-            "better). seg_id is the line number unless a segment-id file maps it. It becomes a "
-            "column of the comparison, kept in the session file.",
+            "system": QCoreApplication.translate(
+                "humanimport",
+                "One row per system, named as in the comparison ({systems}); systems the file "
+                "has and the comparison has not are ignored. Kept while the comparison is open "
+                "(not in a session file).",
+            ),
+            "long": QCoreApplication.translate(
+                "humanimport",
+                "One row per system and segment ({0:,} segments each, in order unless a segment "
+                "column numbers them); empty, NA or - where a pair was not judged. It becomes a "
+                "column of the comparison, kept in the session file.",
+            ),
+            "wide": QCoreApplication.translate(
+                "humanimport",
+                "One row per segment ({0:,}), one column per system, headed with its name; "
+                "empty, NA or - where a pair was not judged. It becomes a column of the "
+                "comparison, kept in the session file.",
+            ),
+            "spans": QCoreApplication.translate(
+                "humanimport",
+                "A WMT MQM TSV (system, doc, doc_id, seg_id, rater, source, target, category, "
+                "severity): each rated (system, segment) gets its MQM penalty (lower is better). "
+                "seg_id is the line number unless a segment-id file maps it. It becomes a column "
+                "of the comparison, kept in the session file.",
+            ),
         }
-        self.note.setText(notes[kind])
+        self.note.setText(notes[kind].format(self.n_segments, systems=systems))
 
     @Slot()
     def _on_browse_clicked(self) -> None:
-        dialog = QFileDialog(self, "Human judgements", self._start_dir)
+        dialog = QFileDialog(
+            self, QCoreApplication.translate("humanimport", "Human judgements"), self._start_dir
+        )
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.fileSelected.connect(self.set_path)
         self._dialog = dialog
@@ -287,7 +353,9 @@ class HumanImportDialog(ReadingDialog):
 
     @Slot()
     def _on_segid_browse_clicked(self) -> None:
-        dialog = QFileDialog(self, "Segment ids", self._start_dir)
+        dialog = QFileDialog(
+            self, QCoreApplication.translate("humanimport", "Segment ids"), self._start_dir
+        )
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.fileSelected.connect(self.segid_edit.setText)
         self._dialog = dialog
@@ -327,17 +395,19 @@ class HumanImportDialog(ReadingDialog):
     def _on_ok(self) -> None:
         path = self.path_edit.text().strip()
         if not path:
-            self.show_error("Choose a file.")
+            self.show_error(QCoreApplication.translate("humanimport", "Choose a file."))
             return
         kind = self.kind
         try:
             renames = parse_renames(self.renames_edit.text()) if kind == "spans" else {}
         except ValueError as error:
-            self.show_error(f"Systems renamed: {error}")
+            self.show_error(
+                QCoreApplication.translate("humanimport", "Systems renamed: {0}").format(error)
+            )
             return
         column = self.column_combo.currentText().strip()
         if kind in ("system", "long") and not column:
-            self.show_error("Name the score column.")
+            self.show_error(QCoreApplication.translate("humanimport", "Name the score column."))
             return
         self.header_job.cancel()
         arguments: dict[str, object] = {

@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -74,6 +74,7 @@ def imported_column(imported: ImportedScores, taken: Sequence[str] = ()) -> Scor
         label=imported.name,
         short=imported.name if len(imported.name) <= 12 else imported.name[:11] + "…",
         metric="imported",
+        # English, as core's columns are: a session file keeps it.
         description=f"{imported.name}, imported from {files}; the corpus figure is the mean",
         kind="score",
         corpus="mean",
@@ -84,16 +85,35 @@ def imported_column(imported: ImportedScores, taken: Sequence[str] = ()) -> Scor
 def describe_scale(column: ScoreColumn) -> str:
     """``higher is better, 0 to 1, 3 decimals``: a column's scale in words (the right-click
     menu of the table's header changes it)."""
+    low = "" if column.low is None else f"{column.low:g}"
+    high = "" if column.high is None else f"{column.high:g}"
     if column.low is None and column.high is None:
-        span = "no bounds"
+        span = QCoreApplication.translate("imports", "no bounds")
     elif column.high is None:
-        span = f"from {column.low:g}"
+        span = QCoreApplication.translate("imports", "from {low}").format(low=low)
     elif column.low is None:
-        span = f"up to {column.high:g}"
+        span = QCoreApplication.translate("imports", "up to {high}").format(high=high)
     else:
-        span = f"{column.low:g} to {column.high:g}"
-    places = "decimal" if column.decimals == 1 else "decimals"
-    return f"{column.better} is better, {span}, {column.decimals} {places}"
+        span = QCoreApplication.translate("imports", "{low} to {high}").format(low=low, high=high)
+    better = (
+        QCoreApplication.translate("imports", "lower is better")
+        if column.better == "lower"
+        else QCoreApplication.translate("imports", "higher is better")
+    )
+    places = (
+        QCoreApplication.translate("imports", "1 decimal")
+        if column.decimals == 1
+        else QCoreApplication.translate("imports", "{0} decimals").format(column.decimals)
+    )
+    return QCoreApplication.translate("imports", "{better}, {span}, {places}").format(
+        better=better, span=span, places=places
+    )
+
+
+def _filled_in() -> str:
+    return QCoreApplication.translate(
+        "imports", "Filled in from the values once the files are read."
+    )
 
 
 class ReadingDialog(QDialog):
@@ -180,75 +200,102 @@ class ScoreImportDialog(ReadingDialog):
         start_dir: str = "",
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__("Load segment scores", parent)
+        super().__init__(QCoreApplication.translate("imports", "Load segment scores"), parent)
         self.systems = tuple(systems)
         self.n_segments = n_segments
         self._start_dir = start_dir
         self.name_edit = QLineEdit()
-        self.name_edit.setPlaceholderText("e.g. COMET-22")
+        self.name_edit.setPlaceholderText(QCoreApplication.translate("imports", "e.g. COMET-22"))
         self.files = QListWidget()
         self.files.setMinimumHeight(90)
-        add = QPushButton("Add files…")
+        add = QPushButton(QCoreApplication.translate("imports", "Add files…"))
         add.clicked.connect(self._on_add_clicked)
-        remove = QPushButton("Remove")
+        remove = QPushButton(QCoreApplication.translate("imports", "Remove"))
         remove.clicked.connect(self._on_remove_clicked)
         buttons = QHBoxLayout()
         buttons.addWidget(add)
         buttons.addWidget(remove)
         buttons.addStretch(1)
         self.format_combo = QComboBox()
-        self.format_combo.addItem("from the file name", "")
+        self.format_combo.addItem(QCoreApplication.translate("imports", "from the file name"), "")
         for fmt in SCORE_FORMATS:
             self.format_combo.addItem(fmt, fmt)
         self.column_edit = QLineEdit()
-        self.column_edit.setPlaceholderText("header name or 1-based number; JSON key")
+        self.column_edit.setPlaceholderText(
+            QCoreApplication.translate("imports", "header name or 1-based number; JSON key")
+        )
         self.system_edit = QLineEdit()
-        self.system_edit.setPlaceholderText("only for one file holding every system")
+        self.system_edit.setPlaceholderText(
+            QCoreApplication.translate("imports", "only for one file holding every system")
+        )
         self.segment_edit = QLineEdit()
-        self.segment_edit.setPlaceholderText("optional; 1-based segment numbers")
+        self.segment_edit.setPlaceholderText(
+            QCoreApplication.translate("imports", "optional; 1-based segment numbers")
+        )
         form = QFormLayout()
-        form.addRow("Score name:", self.name_edit)
+        form.addRow(QCoreApplication.translate("imports", "Score name:"), self.name_edit)
         files = QVBoxLayout()
         files.addWidget(self.files)
         files.addLayout(buttons)
-        form.addRow("Files:", files)
-        form.addRow("Format:", self.format_combo)
-        form.addRow("Score column:", self.column_edit)
-        form.addRow("System column:", self.system_edit)
-        form.addRow("Segment column:", self.segment_edit)
+        form.addRow(QCoreApplication.translate("imports", "Files:"), files)
+        form.addRow(QCoreApplication.translate("imports", "Format:"), self.format_combo)
+        form.addRow(QCoreApplication.translate("imports", "Score column:"), self.column_edit)
+        form.addRow(QCoreApplication.translate("imports", "System column:"), self.system_edit)
+        form.addRow(QCoreApplication.translate("imports", "Segment column:"), self.segment_edit)
         self.better_combo = QComboBox()
-        self.better_combo.addItem("Higher is better", "higher")
-        self.better_combo.addItem("Lower is better", "lower")
-        self.better_combo.setToolTip("Lower is better for an error rate or a penalty (TER, MQM)")
+        self.better_combo.addItem(
+            QCoreApplication.translate("imports", "Higher is better"), "higher"
+        )
+        self.better_combo.addItem(QCoreApplication.translate("imports", "Lower is better"), "lower")
+        self.better_combo.setToolTip(
+            QCoreApplication.translate(
+                "imports", "Lower is better for an error rate or a penalty (TER, MQM)"
+            )
+        )
         self.low_edit = QLineEdit("0")
         self.high_edit = QLineEdit("100")
-        for edit, end in ((self.low_edit, "lowest"), (self.high_edit, "highest")):
-            edit.setPlaceholderText("none")
-            edit.setToolTip(f"The {end} value the score can take; empty: no bound")
+        tips = (
+            QCoreApplication.translate(
+                "imports", "The lowest value the score can take; empty: no bound"
+            ),
+            QCoreApplication.translate(
+                "imports", "The highest value the score can take; empty: no bound"
+            ),
+        )
+        for edit, tip in zip((self.low_edit, self.high_edit), tips, strict=True):
+            edit.setPlaceholderText(QCoreApplication.translate("imports", "none"))
+            edit.setToolTip(tip)
             edit.setMaximumWidth(90)
         self.decimals_spin = QSpinBox()
         self.decimals_spin.setRange(0, 12)
         self.decimals_spin.setValue(1)
-        self.decimals_spin.setToolTip("Decimals the table shows (corpus figures get one more)")
+        self.decimals_spin.setToolTip(
+            QCoreApplication.translate(
+                "imports", "Decimals the table shows (corpus figures get one more)"
+            )
+        )
         scale = QHBoxLayout()
         scale.addWidget(self.better_combo)
         scale.addSpacing(8)
-        scale.addWidget(QLabel("from"))
+        scale.addWidget(QLabel(QCoreApplication.translate("imports", "from")))
         scale.addWidget(self.low_edit)
-        scale.addWidget(QLabel("to"))
+        scale.addWidget(QLabel(QCoreApplication.translate("imports", "to")))
         scale.addWidget(self.high_edit)
         scale.addSpacing(8)
-        scale.addWidget(QLabel("decimals"))
+        scale.addWidget(QLabel(QCoreApplication.translate("imports", "decimals")))
         scale.addWidget(self.decimals_spin)
         scale.addStretch(1)
-        form.addRow("Scale:", scale)
-        self.scale_note = QLabel("Filled in from the values once the files are read.")
+        form.addRow(QCoreApplication.translate("imports", "Scale:"), scale)
+        self.scale_note = QLabel(_filled_in())
         self.scale_note.setWordWrap(True)
         form.addRow("", self.scale_note)
         note = QLabel(
-            f"One value per segment ({n_segments:,}) for each system "
-            f"({', '.join(self.systems)}): a file per system (named after it, as sys.NAME.tsv), "
-            "or one file with a system column, or COMET's output."
+            QCoreApplication.translate(
+                "imports",
+                "One value per segment ({0:,}) for each system ({systems}): a file per system "
+                "(named after it, as sys.NAME.tsv), or one file with a system column, or "
+                "COMET's output.",
+            ).format(n_segments, systems=", ".join(self.systems))
         )
         note.setWordWrap(True)
         form.addRow(note)
@@ -298,7 +345,23 @@ class ScoreImportDialog(ReadingDialog):
     def scale(self) -> Scale:
         """The scale the fields say; ValueError (a message for the user) when they say none."""
         ends: list[float | None] = []
-        for edit, name in ((self.low_edit, "lowest"), (self.high_edit, "highest")):
+        problems = (
+            (
+                QCoreApplication.translate("imports", "The lowest value, {0}, is not a number."),
+                QCoreApplication.translate(
+                    "imports", "The lowest value must be a finite number, not {0}."
+                ),
+            ),
+            (
+                QCoreApplication.translate("imports", "The highest value, {0}, is not a number."),
+                QCoreApplication.translate(
+                    "imports", "The highest value must be a finite number, not {0}."
+                ),
+            ),
+        )
+        for edit, (not_number, not_finite) in zip(
+            (self.low_edit, self.high_edit), problems, strict=True
+        ):
             text = edit.text().strip()
             if not text:
                 ends.append(None)
@@ -306,13 +369,17 @@ class ScoreImportDialog(ReadingDialog):
             try:
                 value = float(text)
             except ValueError:
-                raise ValueError(f"The {name} value, {text!r}, is not a number.") from None
+                raise ValueError(not_number.format(repr(text))) from None
             if not math.isfinite(value):
-                raise ValueError(f"The {name} value must be a finite number, not {text!r}.")
+                raise ValueError(not_finite.format(repr(text)))
             ends.append(value)
         low, high = ends
         if low is not None and high is not None and low > high:
-            raise ValueError(f"The lowest value ({low:g}) is above the highest ({high:g}).")
+            raise ValueError(
+                QCoreApplication.translate(
+                    "imports", "The lowest value ({low}) is above the highest ({high})."
+                ).format(low=f"{low:g}", high=f"{high:g}")
+            )
         better = "lower" if self.better_combo.currentData() == "lower" else "higher"
         return Scale(better, low, high, self.decimals_spin.value())
 
@@ -346,13 +413,20 @@ class ScoreImportDialog(ReadingDialog):
     @Slot(object)
     def _on_preview_read(self, result: object) -> None:
         if not isinstance(result, ImportedScores):
-            self.scale_note.setText("Filled in from the values once the files are read.")
+            self.scale_note.setText(_filled_in())
             return
         finite = result.values[np.isfinite(result.values)]
         if finite.size:
+            text = (
+                QCoreApplication.translate("imports", "The values run from {low} to {high}.")
+                if self.scale_chosen
+                else QCoreApplication.translate(
+                    "imports",
+                    "The values run from {low} to {high}; the scale above is what they suggest.",
+                )
+            )
             self.scale_note.setText(
-                f"The values run from {finite.min():.4g} to {finite.max():.4g}"
-                + ("." if self.scale_chosen else "; the scale above is what they suggest.")
+                text.format(low=f"{finite.min():.4g}", high=f"{finite.max():.4g}")
             )
         if not self.scale_chosen:
             self._show_scale(result.column_scale())
@@ -372,7 +446,9 @@ class ScoreImportDialog(ReadingDialog):
 
     @Slot()
     def _on_add_clicked(self) -> None:
-        dialog = QFileDialog(self, "Segment score files", self._start_dir)
+        dialog = QFileDialog(
+            self, QCoreApplication.translate("imports", "Segment score files"), self._start_dir
+        )
         dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
         dialog.filesSelected.connect(self._on_files_selected)
         self._dialog = dialog
@@ -392,11 +468,15 @@ class ScoreImportDialog(ReadingDialog):
     def _on_ok(self) -> None:
         name = self.name_edit.text().strip()
         if not name:
-            self.show_error("Name the score (e.g. COMET-22): the table and the charts show it.")
+            self.show_error(
+                QCoreApplication.translate(
+                    "imports", "Name the score (e.g. COMET-22): the table and the charts show it."
+                )
+            )
             return
         specs = self.specs()
         if not specs:
-            self.show_error("Add at least one file.")
+            self.show_error(QCoreApplication.translate("imports", "Add at least one file."))
             return
         try:
             chosen = self.scale() if self.scale_chosen else None
@@ -435,26 +515,35 @@ class LabelImportDialog(ReadingDialog):
     def __init__(
         self, *, n_segments: int, start_dir: str = "", parent: QWidget | None = None
     ) -> None:
-        super().__init__("Load label column", parent)
+        super().__init__(QCoreApplication.translate("imports", "Load label column"), parent)
         self.n_segments = n_segments
         self._start_dir = start_dir
         self.path_edit = QLineEdit()
-        browse = QPushButton("Browse…")
+        browse = QPushButton(QCoreApplication.translate("imports", "Browse…"))
         browse.clicked.connect(self._on_browse_clicked)
         row = QHBoxLayout()
         row.addWidget(self.path_edit, 1)
         row.addWidget(browse)
         self.column_edit = QLineEdit()
-        self.column_edit.setPlaceholderText("TSV/CSV: header name or 1-based number; JSONL: key")
+        self.column_edit.setPlaceholderText(
+            QCoreApplication.translate(
+                "imports", "TSV/CSV: header name or 1-based number; JSONL: key"
+            )
+        )
         self.name_edit = QLineEdit()
-        self.name_edit.setPlaceholderText("default: the file's name")
+        self.name_edit.setPlaceholderText(
+            QCoreApplication.translate("imports", "default: the file's name")
+        )
         form = QFormLayout()
-        form.addRow("File:", row)
-        form.addRow("Column:", self.column_edit)
-        form.addRow("Name:", self.name_edit)
+        form.addRow(QCoreApplication.translate("imports", "File:"), row)
+        form.addRow(QCoreApplication.translate("imports", "Column:"), self.column_edit)
+        form.addRow(QCoreApplication.translate("imports", "Name:"), self.name_edit)
         note = QLabel(
-            f"One label per segment ({n_segments:,} lines), in the order of the segments. The "
-            "Buckets tab then compares the systems per label."
+            QCoreApplication.translate(
+                "imports",
+                "One label per segment ({0:,} lines), in the order of the segments. The Buckets "
+                "tab then compares the systems per label.",
+            ).format(n_segments)
         )
         note.setWordWrap(True)
         form.addRow(note)
@@ -463,7 +552,9 @@ class LabelImportDialog(ReadingDialog):
 
     @Slot()
     def _on_browse_clicked(self) -> None:
-        dialog = QFileDialog(self, "Label column", self._start_dir)
+        dialog = QFileDialog(
+            self, QCoreApplication.translate("imports", "Label column"), self._start_dir
+        )
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.fileSelected.connect(self.path_edit.setText)
         self._dialog = dialog
@@ -473,7 +564,7 @@ class LabelImportDialog(ReadingDialog):
     def _on_ok(self) -> None:
         path = self.path_edit.text().strip()
         if not path:
-            self.show_error("Choose a file.")
+            self.show_error(QCoreApplication.translate("imports", "Choose a file."))
             return
         column = self.column_edit.text().strip() or None
         name = self.name_edit.text().strip() or None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from PySide6.QtCore import QCoreApplication, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Slot
 from PySide6.QtWidgets import QProgressBar, QWidget
 
 from matchlight.gui.charts.base import ChartPanel
@@ -33,10 +33,10 @@ class JobPanel(ChartPanel):
 
     #: The worker thread's name.
     job_name: ClassVar[str] = "matchlight-chart"
-    #: A failed run shows "<failure>: <what went wrong>" in place of the chart.
-    failure: ClassVar[str] = QCoreApplication.translate(
-        "JobPanel", "This view could not be computed"
-    )
+    #: A failed run shows "<failure>: <what went wrong>" in place of the chart. Marked with
+    #: ``QT_TRANSLATE_NOOP("JobPanel", ...)``: set at import, before the translator is
+    #: installed, and translated when shown.
+    failure: ClassVar[str] = QT_TRANSLATE_NOOP("JobPanel", "This view could not be computed")
     #: The progress bar's widest, and whether it shows its percentage.
     progress_width: ClassVar[int] = 160
     progress_text: ClassVar[bool] = False
@@ -76,7 +76,12 @@ class JobPanel(ChartPanel):
 
     def job_failed(self, message: str) -> None:
         """Say why a run failed, in place of the chart."""
-        self.show_placeholder(f"{self.failure}: {message}")
+        failure = QCoreApplication.translate("JobPanel", type(self).failure)
+        self.show_placeholder(
+            QCoreApplication.translate("JobPanel", "{failure}: {0}").format(
+                message, failure=failure
+            )
+        )
 
     # -- the job's signals ----------------------------------------------------------------------
 

@@ -309,7 +309,7 @@ class ReferencesPanel(JobPanel):
 
     title = QT_TRANSLATE_NOOP("ChartPanel", "References")
     job_name = "matchlight-references"
-    failure = QCoreApplication.translate("ReferencesPanel", "The references could not be scored")
+    failure = QT_TRANSLATE_NOOP("JobPanel", "The references could not be scored")
     warning_changed = Signal(str)
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:

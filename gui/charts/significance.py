@@ -388,7 +388,7 @@ class SignificancePanel(JobPanel):
 
     title = QT_TRANSLATE_NOOP("ChartPanel", "Significance")
     job_name = "matchlight-significance"
-    failure = QCoreApplication.translate("SignificancePanel", "The tests failed")
+    failure = QT_TRANSLATE_NOOP("SignificancePanel", "The tests failed")
     progress_width = 180
     progress_text = True
 
@@ -745,7 +745,12 @@ class SignificancePanel(JobPanel):
         self.run_button.setEnabled(table is not None and table.complete)
 
     def job_failed(self, message: str) -> None:
-        self.caption.setText(f"{self.failure}: {message}")
+        failure = QCoreApplication.translate("SignificancePanel", type(self).failure)
+        self.caption.setText(
+            QCoreApplication.translate("SignificancePanel", "{failure}: {0}").format(
+                message, failure=failure
+            )
+        )
 
     def job_done(self, payload: object) -> None:
         if not isinstance(payload, tuple):

@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QCoreApplication,
     QEvent,
@@ -79,7 +80,8 @@ from matchlight.gui.charts.jobs import BackgroundJob
 from matchlight.gui.highlight.palette import is_dark_palette
 
 REFRESH_MS = 150
-NOTHING_OPEN = QCoreApplication.translate(
+#: Translated where shown (set at import, before the translator is installed).
+NOTHING_OPEN = QT_TRANSLATE_NOOP(
     "summary", "No comparison open. Its corpus scores per system show here."
 )
 #: The first refresh of a new table comes later, after the burst of work of showing it.
@@ -472,7 +474,7 @@ class SummaryWidget(QWidget):
         self.cluster_job.failed.connect(self._on_clusters_failed)
         self.cluster_job.progress_changed.connect(self._on_clusters_progress)
 
-        self.caption = QLabel(NOTHING_OPEN)
+        self.caption = QLabel(QCoreApplication.translate("summary", NOTHING_OPEN))
         self.caption.setWordWrap(True)
         self.caption.setToolTip(
             QCoreApplication.translate(
@@ -694,7 +696,7 @@ class SummaryWidget(QWidget):
         self.caption.setText(
             QCoreApplication.translate("SummaryWidget", "Scoring…")
             if table is not None
-            else NOTHING_OPEN
+            else QCoreApplication.translate("summary", NOTHING_OPEN)
         )
         if table is None:
             self.signature_field.setPlainText("")
@@ -793,7 +795,7 @@ class SummaryWidget(QWidget):
             self._rebuild_curves()
         if table is None:
             self._drawn = None
-            self.caption.setText(NOTHING_OPEN)
+            self.caption.setText(QCoreApplication.translate("summary", NOTHING_OPEN))
             self.model.set_values((), (), {}, {})
             self._update_clusters(None, np.zeros(0, np.int64))
             return

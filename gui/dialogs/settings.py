@@ -16,7 +16,7 @@ from the defaults.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractButton,
     QCheckBox,
@@ -56,7 +56,8 @@ _INT_BOUND = 1_000_000
 _GROUP_COLUMNS = 2
 #: The tallest the settings get before they scroll, in pixels.
 _MAX_SCROLL_HEIGHT = 560
-_SEPARATOR_HELP = QCoreApplication.translate(
+#: Translated where shown (set at import, before the translator is installed).
+_SEPARATOR_HELP = QT_TRANSLATE_NOOP(
     "settings",
     "How the sentences of a segment are marked. ROUGE-Lsum scores sentence by "
     "sentence; BLEU and chrF read the marked sentences joined by spaces (the marker is "
@@ -148,6 +149,7 @@ class SettingsPanel(QWidget):
             groups_layout.addWidget(box, n // _GROUP_COLUMNS, n % _GROUP_COLUMNS)
             self.metric_groups[metric.key] = box
 
+        separator_help = QCoreApplication.translate("settings", _SEPARATOR_HELP)
         text_box = QGroupBox(QCoreApplication.translate("SettingsPanel", "Text"))
         text_form = QFormLayout(text_box)
         self.separator_combo = QComboBox()
@@ -155,18 +157,18 @@ class SettingsPanel(QWidget):
         for label, value in LSUM_SEPARATORS.items():
             self.separator_combo.addItem(label, NO_SEPARATOR if value is None else value)
         self.separator_combo.addItem(CUSTOM_SEPARATOR, CUSTOM_SEPARATOR)
-        self.separator_combo.setToolTip(_SEPARATOR_HELP)
+        self.separator_combo.setToolTip(separator_help)
         self.separator_edit = QLineEdit()
         self.separator_edit.setObjectName("text.custom_separator")
         self.separator_edit.setPlaceholderText(
             QCoreApplication.translate("SettingsPanel", "separator text, e.g. </s>")
         )
-        self.separator_edit.setToolTip(_SEPARATOR_HELP)
+        self.separator_edit.setToolTip(separator_help)
         separator_row = QHBoxLayout()
         separator_row.addWidget(self.separator_combo, 1)
         separator_row.addWidget(self.separator_edit, 1)
         separator_label = QLabel(QCoreApplication.translate("SettingsPanel", "Sentence separator"))
-        separator_label.setToolTip(_SEPARATOR_HELP)
+        separator_label.setToolTip(separator_help)
         separator_label.setBuddy(self.separator_combo)
         text_form.addRow(separator_label, separator_row)
         self.separator_combo.currentIndexChanged.connect(self._on_widget_changed)

@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSize
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QPointF, QRectF, QSize
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
@@ -359,7 +359,7 @@ def legend_entries(
             )
         )
     if "unmatched" in wanted:
-        entries.append(("unmatched", "unmatched", 0))
+        entries.append((QCoreApplication.translate("palette", "unmatched"), "unmatched", 0))
     if "missed" in wanted:
         entries.append(
             (
@@ -509,7 +509,7 @@ class LegendWidget(QWidget):
                     )
                 )
             if kinds & set(TER_EDIT_KINDS):
-                tips.append(TER_LEGEND_TIP)
+                tips.append(QCoreApplication.translate("palette", TER_LEGEND_TIP))
             self.setToolTip("\n".join(tips))
         return self._doc
 
@@ -562,27 +562,33 @@ class LegendWidget(QWidget):
 # (a bracket over the phrase, a triangle where it moves to, a caret where words are missing);
 # the point kinds (empty ranges) only have formats for the legend's samples.
 
-#: What a legend says for each TER kind, in the order it says them.
+#: What a legend says for each TER kind, in the order it says them (translated where shown,
+#: in the context "palette", as is the tip).
 TER_LEGEND: tuple[tuple[str, str], ...] = (
-    ("ter_sub", "substituted"),
-    ("ter_del", "deleted"),
-    ("ter_ins", "to insert (reference words the output lacks)"),
-    ("ter_gap", "\u2038 where words are missing"),
-    ("ter_shift", "shifted phrase"),
-    ("ter_dest", "\u25bc where it moves to"),
+    ("ter_sub", QT_TRANSLATE_NOOP("palette", "substituted")),
+    ("ter_del", QT_TRANSLATE_NOOP("palette", "deleted")),
+    ("ter_ins", QT_TRANSLATE_NOOP("palette", "to insert (reference words the output lacks)")),
+    ("ter_gap", QT_TRANSLATE_NOOP("palette", "‸ where words are missing")),
+    ("ter_shift", QT_TRANSLATE_NOOP("palette", "shifted phrase")),
+    ("ter_dest", QT_TRANSLATE_NOOP("palette", "▼ where it moves to")),
 )
-TER_LEGEND_TIP = (
+TER_LEGEND_TIP = QT_TRANSLATE_NOOP(
+    "palette",
     "TER edits against the reference with the fewest edits: substituted words are tinted and "
     "dotted, deleted words struck through, reference words the output lacks tinted green (a "
     "caret marks where they belong in the output), shifted phrases carry a bracket and a "
-    "triangle marks where each moves to. Hover a mark for the details; matched words are plain."
+    "triangle marks where each moves to. Hover a mark for the details; matched words are plain.",
 )
 
 
 def ter_legend_entries(wanted: Iterable[str]) -> list[tuple[str, str, int]]:
     """(label, kind, 0) of the TER kinds among ``wanted``."""
     chosen = set(wanted)
-    return [(label, kind, 0) for kind, label in TER_LEGEND if kind in chosen]
+    return [
+        (QCoreApplication.translate("palette", label), kind, 0)
+        for kind, label in TER_LEGEND
+        if kind in chosen
+    ]
 
 
 @lru_cache(maxsize=32)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QCoreApplication, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QWidget
 
@@ -30,7 +30,8 @@ from matchlight.gui.shell.reportexport import session_snapshot
 
 __all__ = ["ERROR_TITLE", "LatexExporter", "ask_latex_path"]
 
-ERROR_TITLE = QCoreApplication.translate("latexexport", "Cannot export the LaTeX table")
+#: Translated where shown (set at import, before the translator is installed).
+ERROR_TITLE = QT_TRANSLATE_NOOP("latexexport", "Cannot export the LaTeX table")
 
 
 def ask_latex_path(parent: QWidget, caption: str, suggested: str) -> str | None:
@@ -86,7 +87,7 @@ class LatexExporter(BackgroundExport):
         self.action.setEnabled(False)  # until a comparison is scored (checked as the menu opens)
 
     def error_title(self) -> str:
-        return ERROR_TITLE
+        return QCoreApplication.translate("latexexport", ERROR_TITLE)
 
     def written_message(self, path: str) -> str:
         return QCoreApplication.translate("LatexExporter", "LaTeX table written to {path}").format(

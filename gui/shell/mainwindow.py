@@ -635,7 +635,13 @@ class MainWindow(QMainWindow):
                 QCoreApplication.translate("MainWindow", "Up / Down, Page Up / Page Down"),
             )
         )
-        dialog = ShortcutsDialog(rows, self, sections=[("Annotation", annotation_shortcuts())])
+        dialog = ShortcutsDialog(
+            rows,
+            self,
+            sections=[
+                (QCoreApplication.translate("MainWindow", "Annotation"), annotation_shortcuts())
+            ],
+        )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from PySide6.QtCore import QCoreApplication, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QStatusBar, QWidget
 
@@ -49,7 +49,8 @@ __all__ = [
     "suggested_report_path",
 ]
 
-ERROR_TITLE = QCoreApplication.translate("reportexport", "Cannot export the report")
+#: Translated where shown (set at import, before the translator is installed).
+ERROR_TITLE = QT_TRANSLATE_NOOP("reportexport", "Cannot export the report")
 SHORTCUT = "Ctrl+Shift+R"
 
 
@@ -180,7 +181,7 @@ class ReportExporter(BackgroundExport):
         self.update_action()
 
     def error_title(self) -> str:
-        return ERROR_TITLE
+        return QCoreApplication.translate("reportexport", ERROR_TITLE)
 
     def written_message(self, path: str) -> str:
         return QCoreApplication.translate("ReportExporter", "Report written to {path}").format(

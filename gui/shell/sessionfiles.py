@@ -186,8 +186,8 @@ class SessionFiles(QObject):
                 "SessionFiles", "Session: {0} edits not saved yet ({1}); retrying"
             ).format(ws.unsaved, ws.sink_error)
         if self.is_untitled():
-            return "Session: untitled (autosaved)"
-        return f"Session: {store.path.name}"
+            return QCoreApplication.translate("SessionFiles", "Session: untitled (autosaved)")
+        return QCoreApplication.translate("SessionFiles", "Session: {0}").format(store.path.name)
 
     @Slot()
     def _on_session_changed(self) -> None:

@@ -17,6 +17,186 @@
     </message>
 </context>
 <context>
+    <name>AnnotationController</name>
+    <message>
+        <source>Choose a row first.</source>
+        <extracomment>``notice(title, message)``: tells the user something that is not an error. An omission drafted at this point (code points), when nothing was selected. Asked before every edit; False refuses it (no session file can take it). The session files install theirs (it creates the untitled session on the first edit). Whether edits are allowed (a read-only copy of a session is not editable). Spans whose text could not be found again after an input changed. Set while a session&apos;s saved state is put back (no layout is remembered meanwhile). The annotation panel, once installed (gui.annotate.install). The annotation view, once installed: a window made for annotating. Where the annotator selects (the pane or the annotation view), on which side. An ESA score moved but not saved yet: (system name, segment, value).</extracomment>
+        <translation>먼저 행을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>ESA mode: errors have a severity only (m, M, C).</source>
+        <translation>ESA 모드: 오류에는 심각도만 있습니다 (m, M, C).</translation>
+    </message>
+    <message>
+        <source>There is no category {number} (the typology has {count}).</source>
+        <translation>범주 {number}은(는) 없습니다 (유형 체계의 범주는 {count}개).</translation>
+    </message>
+    <message>
+        <source>Change category</source>
+        <translation>범주 변경</translation>
+    </message>
+    <message>
+        <source>Change severity</source>
+        <translation>심각도 변경</translation>
+    </message>
+    <message>
+        <source>Change note</source>
+        <translation>메모 변경</translation>
+    </message>
+    <message>
+        <source>Show the row in the detail pane first (select a row, then press T).</source>
+        <translation>먼저 세부 창에 행을 표시하세요 (행을 선택한 뒤 T).</translation>
+    </message>
+    <message>
+        <source>Select the source words of the error (an omission: the words the output left out).</source>
+        <translation>오류에 해당하는 원문 단어를 선택하세요 (누락: 출력이 빠뜨린 단어).</translation>
+    </message>
+    <message>
+        <source>a category (1–9)</source>
+        <translation>범주(1–9)</translation>
+    </message>
+    <message>
+        <source>a severity (m minor, M major, C critical)</source>
+        <translation>심각도(m 경미, M 중대, C 치명)</translation>
+    </message>
+    <message>
+        <source>Draft: pick {what}, then press Enter.</source>
+        <translation>작성 중: {what}을(를) 고른 뒤 Enter를 누르세요.</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> 및 </translation>
+    </message>
+    <message>
+        <source>{category} needs a note: press F2 and say what the error is.</source>
+        <translation>{category}에는 메모가 필요합니다: F2를 누르고 어떤 오류인지 적으세요.</translation>
+    </message>
+    <message>
+        <source>Press Enter to add the error.</source>
+        <translation>Enter를 누르면 오류가 추가됩니다.</translation>
+    </message>
+    <message>
+        <source>This error is already confirmed.</source>
+        <translation>이 오류는 이미 확정되었습니다.</translation>
+    </message>
+    <message>
+        <source>Select the words of an error (Shift+arrows or the mouse) and pick its category and severity; press D when this output has no further errors.</source>
+        <translation>오류에 해당하는 단어를 선택하고(Shift+화살표 또는 마우스) 범주와 심각도를 고르세요. 이 출력에 더 이상 오류가 없으면 D를 누르세요.</translation>
+    </message>
+    <message>
+        <source>Only spaces are selected; select the words of the error.</source>
+        <translation>공백만 선택되었습니다. 오류에 해당하는 단어를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>No error under the cursor.</source>
+        <translation>커서 위치에 오류가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Confirm error</source>
+        <translation>오류 확정</translation>
+    </message>
+    <message>
+        <source>Reject error</source>
+        <translation>오류 거부</translation>
+    </message>
+    <message>
+        <source>Reopen error</source>
+        <translation>오류를 미결정으로 되돌리기</translation>
+    </message>
+    <message>
+        <source>This output is already marked as annotated.</source>
+        <translation>이 출력은 이미 주석 완료로 표시되어 있습니다.</translation>
+    </message>
+    <message>
+        <source>Mark output done</source>
+        <translation>출력 완료 표시</translation>
+    </message>
+    <message>
+        <source>{name}, segment {segment}: done.</source>
+        <translation>{name}, 세그먼트 {segment}: 완료.</translation>
+    </message>
+    <message>
+        <source>Set ESA score</source>
+        <translation>ESA 점수 설정</translation>
+    </message>
+    <message>
+        <source>Saved the ESA score {value} of {name}, segment {segment}.</source>
+        <translation>{name}, 세그먼트 {segment}의 ESA 점수 {value}을(를) 저장했습니다.</translation>
+    </message>
+    <message>
+        <source>Nothing to undo.</source>
+        <translation>실행 취소할 작업이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Cannot undo</source>
+        <translation>실행 취소할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Undone: {step}</source>
+        <translation>실행 취소됨: {step}</translation>
+    </message>
+    <message>
+        <source>Nothing to redo.</source>
+        <translation>다시 실행할 작업이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Cannot redo</source>
+        <translation>다시 실행할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Redone: {step}</source>
+        <translation>다시 실행됨: {step}</translation>
+    </message>
+    <message>
+        <source>ESA mode: severities only, and a 0–100 score per output.</source>
+        <translation>ESA 모드: 심각도만 매기고, 출력마다 0–100 점수를 줍니다.</translation>
+    </message>
+    <message>
+        <source>MQM mode: category and severity per error.</source>
+        <translation>MQM 모드: 오류마다 범주와 심각도를 매깁니다.</translation>
+    </message>
+    <message>
+        <source>This comparison has no source to annotate.</source>
+        <translation>이 비교에는 주석을 달 원문이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Errors on the source are marked in the annotation view (Ctrl+Shift+A).</source>
+        <translation>원문의 오류는 주석 보기에서 표시합니다 (Ctrl+Shift+A).</translation>
+    </message>
+    <message>
+        <source>There is no segment {segment}: the segments are 1–{count}.</source>
+        <translation>세그먼트 {segment}은(는) 없습니다. 세그먼트 번호는 1–{count}입니다.</translation>
+    </message>
+    <message>
+        <source>Segment {segment} is hidden by the filters of the table; clear them to go there.</source>
+        <translation>세그먼트 {segment}은(는) 표의 필터에 가려져 있습니다. 이동하려면 필터를 지우세요.</translation>
+    </message>
+    <message>
+        <source>Annotating {system}.</source>
+        <translation>{system}에 주석을 다는 중입니다.</translation>
+    </message>
+    <message>
+        <source>Every output of {system} shown is annotated.</source>
+        <translation>표시된 {system}의 출력은 모두 주석 완료입니다.</translation>
+    </message>
+    <message>
+        <source>No errors in this output.</source>
+        <translation>이 출력에는 오류가 없습니다.</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>오류</translation>
+    </message>
+    <message>
+        <source>{error} on the source ({severity}, {status})</source>
+        <translation>원문의 {error} ({severity}, {status})</translation>
+    </message>
+    <message>
+        <source>{error} ({severity}, {status})</source>
+        <translation>{error} ({severity}, {status})</translation>
+    </message>
+</context>
+<context>
     <name>AnnotationPanel</name>
     <message>
         <source>No comparison open.</source>
@@ -521,10 +701,6 @@
 <context>
     <name>BucketsPanel</name>
     <message>
-        <source>The buckets could not be computed</source>
-        <translation>구간을 계산할 수 없습니다</translation>
-    </message>
-    <message>
         <source>How segments are grouped</source>
         <translation>세그먼트를 묶는 기준</translation>
     </message>
@@ -645,7 +821,7 @@
     <name>ChartLink</name>
     <message>
         <source>Segment {0} is not among the rows the table shows (filtered out).</source>
-        <extracomment>How long chart updates wait to batch scores arriving in chunks (ms). The source of the row set a chart brush puts in the selection (one per selection).</extracomment>
+        <extracomment>How long chart updates wait to batch scores arriving in chunks (ms). The source of the row set a chart brush puts in the selection (one per selection). While :attr:`data_changed` is emitted for one column&apos;s values (an annotation edit, an import): that column&apos;s key; None for any other change.</extracomment>
         <translation>세그먼트 {0}은(는) 표에 표시된 행에 없습니다(필터로 제외됨).</translation>
     </message>
 </context>
@@ -658,6 +834,7 @@
     </message>
     <message>
         <source>Export</source>
+        <extracomment>Whether the panel draws only the columns chosen in its combo boxes (see :meth:`follows_column`).</extracomment>
         <translation>내보내기</translation>
     </message>
     <message>
@@ -1327,8 +1504,21 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <name>JobPanel</name>
     <message>
         <source>This view could not be computed</source>
-        <extracomment>The worker thread&apos;s name. A failed run shows &quot;&lt;failure&gt;: &lt;what went wrong&gt;&quot; in place of the chart.</extracomment>
+        <extracomment>The worker thread&apos;s name. A failed run shows &quot;&lt;failure&gt;: &lt;what went wrong&gt;&quot; in place of the chart. Marked with ``QT_TRANSLATE_NOOP(&quot;JobPanel&quot;, ...)``: set at import, before the translator is installed, and translated when shown.</extracomment>
         <translation>이 보기를 계산할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>{failure}: {0}</source>
+        <extracomment>The progress bar&apos;s widest, and whether it shows its percentage.</extracomment>
+        <translation>{failure}: {0}</translation>
+    </message>
+    <message>
+        <source>The buckets could not be computed</source>
+        <translation>구간을 계산할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>The references could not be scored</source>
+        <translation>참조 번역을 채점할 수 없습니다</translation>
     </message>
 </context>
 <context>
@@ -1435,6 +1625,10 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <message>
         <source>Up / Down, Page Up / Page Down</source>
         <translation>Up / Down, Page Up / Page Down</translation>
+    </message>
+    <message>
+        <source>Annotation</source>
+        <translation>주석</translation>
     </message>
 </context>
 <context>
@@ -1574,10 +1768,6 @@ Set outside the filter bar; ✕ removes this filter.</source>
 </context>
 <context>
     <name>ReferencesPanel</name>
-    <message>
-        <source>The references could not be scored</source>
-        <translation>참조 번역을 채점할 수 없습니다</translation>
-    </message>
     <message>
         <source>The score computed against each reference alone</source>
         <translation>각 참조 번역 하나만으로 계산한 점수</translation>
@@ -1872,6 +2062,14 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <message>
         <source>Session: {0} edits not saved yet ({1}); retrying</source>
         <translation>세션: 편집 {0}개가 아직 저장되지 않음 ({1}), 다시 시도하는 중</translation>
+    </message>
+    <message>
+        <source>Session: untitled (autosaved)</source>
+        <translation>세션: 제목 없음 (자동 저장됨)</translation>
+    </message>
+    <message>
+        <source>Session: {0}</source>
+        <translation>세션: {0}</translation>
     </message>
     <message>
         <source>Open &amp;session…</source>
@@ -2182,6 +2380,10 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <message>
         <source>The selection changed: the significance run was cancelled.</source>
         <translation>선택이 바뀌어 유의성 검정을 취소했습니다.</translation>
+    </message>
+    <message>
+        <source>{failure}: {0}</source>
+        <translation>{failure}: {0}</translation>
     </message>
     <message>
         <source>All pairs not tested: {0}</source>
@@ -3605,6 +3807,391 @@ Your files were not changed. The technical details were written to the error out
     </message>
 </context>
 <context>
+    <name>humanimport</name>
+    <message>
+        <source>Scores per system (one row per system, e.g. WMT&apos;s DA table)</source>
+        <extracomment>What File ▸ Load human judgements reads: (kind, what the dialog calls it; translated where shown, in the context &quot;humanimport&quot;).</extracomment>
+        <translation>시스템별 점수 (시스템마다 한 행, 예: WMT의 DA 표)</translation>
+    </message>
+    <message>
+        <source>Scores per segment: one row per system and segment</source>
+        <translation>세그먼트별 점수: 시스템과 세그먼트마다 한 행</translation>
+    </message>
+    <message>
+        <source>Scores per segment: one column per system</source>
+        <translation>세그먼트별 점수: 시스템마다 한 열</translation>
+    </message>
+    <message>
+        <source>MQM from error spans (a WMT MQM TSV)</source>
+        <translation>오류 구간에서 얻은 MQM (WMT MQM TSV)</translation>
+    </message>
+    <message>
+        <source>{0}: write the file&apos;s name, &apos;=&apos;, then the comparison&apos;s</source>
+        <translation>{0}: 파일에서의 이름, &apos;=&apos;, 비교에서의 이름 순으로 쓰세요</translation>
+    </message>
+    <message>
+        <source>not kept in the session file: {0}</source>
+        <translation>세션 파일에 보관되지 않음: {0}</translation>
+    </message>
+    <message>
+        <source>Load human judgements</source>
+        <translation>사람 평가 불러오기</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>찾아보기…</translation>
+    </message>
+    <message>
+        <source>The column of the scores: a header name, or a JSON key</source>
+        <translation>점수가 있는 열: 헤더 이름 또는 JSON 키</translation>
+    </message>
+    <message>
+        <source>The column naming the system of each row</source>
+        <translation>각 행의 시스템 이름이 있는 열</translation>
+    </message>
+    <message>
+        <source>optional; 1-based segment numbers (else in order)</source>
+        <translation>선택 사항, 1부터 시작하는 세그먼트 번호 (없으면 순서대로)</translation>
+    </message>
+    <message>
+        <source>optional; the TSV&apos;s seg_id of each line (segid.txt)</source>
+        <translation>선택 사항, 줄마다 TSV의 seg_id (segid.txt)</translation>
+    </message>
+    <message>
+        <source>e.g. ref=ref-A (the file&apos;s name = the comparison&apos;s)</source>
+        <translation>예: ref=ref-A (파일에서의 이름 = 비교에서의 이름)</translation>
+    </message>
+    <message>
+        <source>default: the column&apos;s name</source>
+        <translation>기본값: 열 이름</translation>
+    </message>
+    <message>
+        <source>As the name says (MQM, error: lower)</source>
+        <translation>이름에 따라 (MQM, error: 낮을수록 좋음)</translation>
+    </message>
+    <message>
+        <source>Higher is better</source>
+        <translation>높을수록 좋음</translation>
+    </message>
+    <message>
+        <source>Lower is better</source>
+        <translation>낮을수록 좋음</translation>
+    </message>
+    <message>
+        <source>What:</source>
+        <translation>종류:</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>파일:</translation>
+    </message>
+    <message>
+        <source>Score column:</source>
+        <translation>점수 열:</translation>
+    </message>
+    <message>
+        <source>System column:</source>
+        <translation>시스템 열:</translation>
+    </message>
+    <message>
+        <source>Segment column:</source>
+        <translation>세그먼트 열:</translation>
+    </message>
+    <message>
+        <source>Segment ids:</source>
+        <translation>세그먼트 ID:</translation>
+    </message>
+    <message>
+        <source>Systems renamed:</source>
+        <translation>시스템 이름 바꾸기:</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>이름:</translation>
+    </message>
+    <message>
+        <source>Better:</source>
+        <translation>좋은 방향:</translation>
+    </message>
+    <message>
+        <source>default: MQM</source>
+        <translation>기본값: MQM</translation>
+    </message>
+    <message>
+        <source>default: the file&apos;s name</source>
+        <translation>기본값: 파일 이름</translation>
+    </message>
+    <message>
+        <source>default: the score column&apos;s name</source>
+        <translation>기본값: 점수 열 이름</translation>
+    </message>
+    <message>
+        <source>One row per system, named as in the comparison ({systems}); systems the file has and the comparison has not are ignored. Kept while the comparison is open (not in a session file).</source>
+        <translation>시스템마다 한 행, 비교에서와 같은 이름({systems}). 파일에만 있고 비교에는 없는 시스템은 무시합니다. 비교가 열려 있는 동안 유지됩니다 (세션 파일에는 저장되지 않음).</translation>
+    </message>
+    <message>
+        <source>One row per system and segment ({0:,} segments each, in order unless a segment column numbers them); empty, NA or - where a pair was not judged. It becomes a column of the comparison, kept in the session file.</source>
+        <translation>시스템과 세그먼트마다 한 행 (시스템마다 세그먼트 {0:,}개, 세그먼트 열이 번호를 매기지 않으면 순서대로). 평가되지 않은 쌍은 빈칸, NA 또는 -. 비교의 열이 되며 세션 파일에 보관됩니다.</translation>
+    </message>
+    <message>
+        <source>One row per segment ({0:,}), one column per system, headed with its name; empty, NA or - where a pair was not judged. It becomes a column of the comparison, kept in the session file.</source>
+        <translation>세그먼트마다 한 행({0:,}개), 시스템마다 한 열(헤더는 시스템 이름). 평가되지 않은 쌍은 빈칸, NA 또는 -. 비교의 열이 되며 세션 파일에 보관됩니다.</translation>
+    </message>
+    <message>
+        <source>A WMT MQM TSV (system, doc, doc_id, seg_id, rater, source, target, category, severity): each rated (system, segment) gets its MQM penalty (lower is better). seg_id is the line number unless a segment-id file maps it. It becomes a column of the comparison, kept in the session file.</source>
+        <translation>WMT MQM TSV (system, doc, doc_id, seg_id, rater, source, target, category, severity): 평가된 (시스템, 세그먼트)마다 MQM 감점을 구합니다(낮을수록 좋음). 세그먼트 ID 파일로 대응시키지 않으면 seg_id는 줄 번호입니다. 비교의 열이 되며 세션 파일에 보관됩니다.</translation>
+    </message>
+    <message>
+        <source>Human judgements</source>
+        <translation>사람 평가</translation>
+    </message>
+    <message>
+        <source>Segment ids</source>
+        <translation>세그먼트 ID</translation>
+    </message>
+    <message>
+        <source>Choose a file.</source>
+        <translation>파일을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Systems renamed: {0}</source>
+        <translation>시스템 이름 바꾸기: {0}</translation>
+    </message>
+    <message>
+        <source>Name the score column.</source>
+        <translation>점수 열을 지정하세요.</translation>
+    </message>
+</context>
+<context>
+    <name>imports</name>
+    <message>
+        <source>no bounds</source>
+        <extracomment>How long the score dialog waits after a change before reading the files for the scale.</extracomment>
+        <translation>범위 제한 없음</translation>
+    </message>
+    <message>
+        <source>from {low}</source>
+        <translation>{low} 이상</translation>
+    </message>
+    <message>
+        <source>up to {high}</source>
+        <translation>{high} 이하</translation>
+    </message>
+    <message>
+        <source>{low} to {high}</source>
+        <translation>{low}~{high}</translation>
+    </message>
+    <message>
+        <source>lower is better</source>
+        <translation>낮을수록 좋음</translation>
+    </message>
+    <message>
+        <source>higher is better</source>
+        <translation>높을수록 좋음</translation>
+    </message>
+    <message>
+        <source>1 decimal</source>
+        <translation>소수점 1자리</translation>
+    </message>
+    <message>
+        <source>{0} decimals</source>
+        <translation>소수점 {0}자리</translation>
+    </message>
+    <message>
+        <source>{better}, {span}, {places}</source>
+        <translation>{better}, {span}, {places}</translation>
+    </message>
+    <message>
+        <source>Filled in from the values once the files are read.</source>
+        <translation>파일을 읽으면 값에 맞춰 채워집니다.</translation>
+    </message>
+    <message>
+        <source>Load segment scores</source>
+        <translation>세그먼트 점수 불러오기</translation>
+    </message>
+    <message>
+        <source>e.g. COMET-22</source>
+        <translation>예: COMET-22</translation>
+    </message>
+    <message>
+        <source>Add files…</source>
+        <translation>파일 추가…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>제거</translation>
+    </message>
+    <message>
+        <source>from the file name</source>
+        <translation>파일 이름으로 판단</translation>
+    </message>
+    <message>
+        <source>header name or 1-based number; JSON key</source>
+        <translation>헤더 이름 또는 1부터 시작하는 번호, JSON 키</translation>
+    </message>
+    <message>
+        <source>only for one file holding every system</source>
+        <translation>모든 시스템이 한 파일에 있을 때만</translation>
+    </message>
+    <message>
+        <source>optional; 1-based segment numbers</source>
+        <translation>선택 사항, 1부터 시작하는 세그먼트 번호</translation>
+    </message>
+    <message>
+        <source>Score name:</source>
+        <translation>점수 이름:</translation>
+    </message>
+    <message>
+        <source>Files:</source>
+        <translation>파일:</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>형식:</translation>
+    </message>
+    <message>
+        <source>Score column:</source>
+        <translation>점수 열:</translation>
+    </message>
+    <message>
+        <source>System column:</source>
+        <translation>시스템 열:</translation>
+    </message>
+    <message>
+        <source>Segment column:</source>
+        <translation>세그먼트 열:</translation>
+    </message>
+    <message>
+        <source>Higher is better</source>
+        <translation>높을수록 좋음</translation>
+    </message>
+    <message>
+        <source>Lower is better</source>
+        <translation>낮을수록 좋음</translation>
+    </message>
+    <message>
+        <source>Lower is better for an error rate or a penalty (TER, MQM)</source>
+        <translation>오류율이나 감점(TER, MQM)은 낮을수록 좋습니다</translation>
+    </message>
+    <message>
+        <source>The lowest value the score can take; empty: no bound</source>
+        <translation>점수가 가질 수 있는 최솟값 (비우면 제한 없음)</translation>
+    </message>
+    <message>
+        <source>The highest value the score can take; empty: no bound</source>
+        <translation>점수가 가질 수 있는 최댓값 (비우면 제한 없음)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>Decimals the table shows (corpus figures get one more)</source>
+        <translation>표에 표시할 소수 자릿수 (코퍼스 수치는 한 자리 더)</translation>
+    </message>
+    <message>
+        <source>from</source>
+        <translation>최솟값</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>최댓값</translation>
+    </message>
+    <message>
+        <source>decimals</source>
+        <translation>소수 자릿수</translation>
+    </message>
+    <message>
+        <source>Scale:</source>
+        <translation>척도:</translation>
+    </message>
+    <message>
+        <source>One value per segment ({0:,}) for each system ({systems}): a file per system (named after it, as sys.NAME.tsv), or one file with a system column, or COMET&apos;s output.</source>
+        <translation>시스템({systems})마다 세그먼트당 값 하나({0:,}개): 시스템마다 파일 하나(sys.NAME.tsv처럼 시스템 이름을 딴 파일), 시스템 열이 있는 파일 하나, 또는 COMET의 출력.</translation>
+    </message>
+    <message>
+        <source>The lowest value, {0}, is not a number.</source>
+        <extracomment>Whether the user set the scale (then it is theirs; else the values&apos; own).</extracomment>
+        <translation>최솟값 {0}은(는) 숫자가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>The lowest value must be a finite number, not {0}.</source>
+        <translation>최솟값은 유한한 숫자여야 합니다 ({0}은(는) 안 됨).</translation>
+    </message>
+    <message>
+        <source>The highest value, {0}, is not a number.</source>
+        <translation>최댓값 {0}은(는) 숫자가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>The highest value must be a finite number, not {0}.</source>
+        <translation>최댓값은 유한한 숫자여야 합니다 ({0}은(는) 안 됨).</translation>
+    </message>
+    <message>
+        <source>The lowest value ({low}) is above the highest ({high}).</source>
+        <translation>최솟값({low})이 최댓값({high})보다 큽니다.</translation>
+    </message>
+    <message>
+        <source>The values run from {low} to {high}.</source>
+        <translation>값의 범위는 {low}~{high}입니다.</translation>
+    </message>
+    <message>
+        <source>The values run from {low} to {high}; the scale above is what they suggest.</source>
+        <translation>값의 범위는 {low}~{high}이며, 위의 척도는 이 값에 맞춘 것입니다.</translation>
+    </message>
+    <message>
+        <source>Segment score files</source>
+        <translation>세그먼트 점수 파일</translation>
+    </message>
+    <message>
+        <source>Name the score (e.g. COMET-22): the table and the charts show it.</source>
+        <translation>점수 이름을 입력하세요 (예: COMET-22). 표와 차트에 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>Add at least one file.</source>
+        <translation>파일을 하나 이상 추가하세요.</translation>
+    </message>
+    <message>
+        <source>Load label column</source>
+        <translation>레이블 열 불러오기</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>찾아보기…</translation>
+    </message>
+    <message>
+        <source>TSV/CSV: header name or 1-based number; JSONL: key</source>
+        <translation>TSV/CSV: 헤더 이름 또는 1부터 시작하는 번호, JSONL: 키</translation>
+    </message>
+    <message>
+        <source>default: the file&apos;s name</source>
+        <translation>기본값: 파일 이름</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>파일:</translation>
+    </message>
+    <message>
+        <source>Column:</source>
+        <translation>열:</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>이름:</translation>
+    </message>
+    <message>
+        <source>One label per segment ({0:,} lines), in the order of the segments. The Buckets tab then compares the systems per label.</source>
+        <translation>세그먼트마다 레이블 하나(줄 {0:,}개)를 세그먼트 순서대로 씁니다. 그러면 구간별 탭에서 레이블별로 시스템을 비교합니다.</translation>
+    </message>
+    <message>
+        <source>Label column</source>
+        <translation>레이블 열</translation>
+    </message>
+    <message>
+        <source>Choose a file.</source>
+        <translation>파일을 선택하세요.</translation>
+    </message>
+</context>
+<context>
     <name>jobs</name>
     <message>
         <source>Out of memory: try fewer rows or fewer resamples.</source>
@@ -3851,6 +4438,7 @@ Your files were not changed. The technical details were written to the error out
     <name>latexexport</name>
     <message>
         <source>Cannot export the LaTeX table</source>
+        <extracomment>Translated where shown (set at import, before the translator is installed).</extracomment>
         <translation>LaTeX 표를 내보낼 수 없습니다</translation>
     </message>
     <message>
@@ -4088,6 +4676,10 @@ Your files were not changed. The technical details were written to the error out
         <translation>최장 공통 부분 수열에 포함</translation>
     </message>
     <message>
+        <source>unmatched</source>
+        <translation>일치하지 않음</translation>
+    </message>
+    <message>
         <source>missed by all systems</source>
         <translation>모든 시스템이 놓침</translation>
     </message>
@@ -4107,11 +4699,41 @@ Your files were not changed. The technical details were written to the error out
         <source>matched by {baseline}, not by {system}</source>
         <translation>{baseline}은(는) 일치, {system}은(는) 불일치</translation>
     </message>
+    <message>
+        <source>substituted</source>
+        <extracomment>What a legend says for each TER kind, in the order it says them (translated where shown, in the context &quot;palette&quot;, as is the tip).</extracomment>
+        <translation>대체됨</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>삭제됨</translation>
+    </message>
+    <message>
+        <source>to insert (reference words the output lacks)</source>
+        <translation>삽입 필요 (출력에 없는 참조 번역 단어)</translation>
+    </message>
+    <message>
+        <source>‸ where words are missing</source>
+        <translation>‸ 단어가 빠진 위치</translation>
+    </message>
+    <message>
+        <source>shifted phrase</source>
+        <translation>이동된 구</translation>
+    </message>
+    <message>
+        <source>▼ where it moves to</source>
+        <translation>▼ 이동할 위치</translation>
+    </message>
+    <message>
+        <source>TER edits against the reference with the fewest edits: substituted words are tinted and dotted, deleted words struck through, reference words the output lacks tinted green (a caret marks where they belong in the output), shifted phrases carry a bracket and a triangle marks where each moves to. Hover a mark for the details; matched words are plain.</source>
+        <translation>편집이 가장 적은 참조 번역에 대한 TER 편집: 대체된 단어는 색을 입히고 점선 밑줄을, 삭제된 단어는 취소선을 긋고, 출력에 없는 참조 번역 단어는 초록색으로 표시합니다(출력에서 들어갈 자리는 캐럿으로 표시). 이동된 구에는 괄호가, 이동할 위치에는 삼각형이 붙습니다. 표시에 마우스를 올리면 자세히 볼 수 있으며, 일치한 단어는 표시하지 않습니다.</translation>
+    </message>
 </context>
 <context>
     <name>reportexport</name>
     <message>
         <source>Cannot export the report</source>
+        <extracomment>Translated where shown (set at import, before the translator is installed).</extracomment>
         <translation>보고서를 내보낼 수 없습니다</translation>
     </message>
     <message>
@@ -4258,7 +4880,7 @@ The session was not changed; put the files back (next to the session file, or wh
     <name>settings</name>
     <message>
         <source>How the sentences of a segment are marked. ROUGE-Lsum scores sentence by sentence; BLEU and chrF read the marked sentences joined by spaces (the marker is never a word).</source>
-        <extracomment>Combo-box data standing for &quot;no separator&quot; (item data is never None: PySide6 6.12 on CPython 3.11 drops a reference to None whenever None item data comes back to Python). Spin-box bounds of an ``int`` setting without its own. The metrics&apos; groups are laid out in this many columns. The tallest the settings get before they scroll, in pixels.</extracomment>
+        <extracomment>Combo-box data standing for &quot;no separator&quot; (item data is never None: PySide6 6.12 on CPython 3.11 drops a reference to None whenever None item data comes back to Python). Spin-box bounds of an ``int`` setting without its own. The metrics&apos; groups are laid out in this many columns. The tallest the settings get before they scroll, in pixels. Translated where shown (set at import, before the translator is installed).</extracomment>
         <translation>세그먼트 안의 문장을 구분하는 방법입니다. ROUGE-Lsum은 문장 단위로 채점하고, BLEU와 chrF는 구분된 문장을 공백으로 이어 읽습니다 (구분자는 단어로 취급되지 않음).</translation>
     </message>
     <message>
@@ -4270,6 +4892,7 @@ The session was not changed; put the files back (next to the session file, or wh
     <name>summary</name>
     <message>
         <source>No comparison open. Its corpus scores per system show here.</source>
+        <extracomment>Translated where shown (set at import, before the translator is installed).</extracomment>
         <translation>열린 비교가 없습니다. 비교를 열면 시스템별 코퍼스 점수가 여기에 표시됩니다.</translation>
     </message>
     <message>
