@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
+import shiboken6
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPointF, QRectF, Qt, Slot
 from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
@@ -299,6 +300,8 @@ class DistributionsPanel(ChartPanel):
 
     @Slot()
     def _on_session_changed(self) -> None:
+        if not shiboken6.isValid(self.score_region):
+            return  # the window is going: its plots went first
         for combo in (self.a_combo, self.b_combo):
             fill_combo(combo, [])
         self.score_region.hide()
@@ -658,6 +661,8 @@ class DistributionsPanel(ChartPanel):
             self.select_difference_range(float(low), float(high))
 
     def schedule(self) -> None:
+        if not shiboken6.isValid(self.score_region):
+            return  # the window is going: its plots went first
         # A brush removed elsewhere (the table's "Clear filters") takes its range away.
         if self.link.brush_of(self.score_plot) is None:
             self.score_region.hide()

@@ -436,6 +436,8 @@ class SummaryWidget(QWidget):
         # Figures over all scored rows, kept while no new row is scored (a filter change
         # recomputes only the filtered scope): (table, rows done) -> per system.
         self._all_cache: tuple[ScoreTable, int, dict[str, list[CorpusScores]]] | None = None
+        #: What the histogram was last drawn from: (table, rows scored, column, filter) ids.
+        self._hist_key: tuple[int, int, str, int] | None = None
         self._curves_table: ScoreTable | None = None  # the table self._curves are for
         self._curves: list[pg.PlotDataItem] = []
         self._dark: bool | None = None
@@ -738,6 +740,8 @@ class SummaryWidget(QWidget):
         kept: an annotation edit changes the MQM column alone)."""
         if self._all_cache is not None:
             self._all_cache[2].pop(key, None)
+        if self._hist_key is not None and self._hist_key[2] == key:
+            self._hist_key = None
         for cache in (self._cluster_cache, self._cluster_reasons):
             for found in [k for k in cache if k[1] == key]:
                 del cache[found]
@@ -775,6 +779,7 @@ class SummaryWidget(QWidget):
 
     def _rebuild_curves(self) -> None:
         self._curves_table = self._table
+        self._hist_key = None  # new curves, no data yet
         for curve in self._curves:
             self.plot.removeItem(curve)
         self._curves = []
@@ -863,6 +868,12 @@ class SummaryWidget(QWidget):
 
         hist_rows = scopes.get("filtered", done)
         shown = columns[0] if columns else table.columns[0]
+        # The histogram again only when its rows or its column changed (an annotation edit
+        # changes the MQM column, not the sentence scores drawn here).
+        hist_key = (id(table), len(done), shown.key, id(self._filtered))
+        if hist_key == self._hist_key:
+            return
+        self._hist_key = hist_key
         column = table.metric_index(shown.key)
         self._drawn = (np.asarray(hist_rows, np.int64), column, shown.label)
         self._bounds = display_bounds(shown, table.scores[:, done, column])
