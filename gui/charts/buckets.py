@@ -410,7 +410,7 @@ class BucketsPanel(JobPanel):
         for label, widget, characters in (
             (QCoreApplication.translate("BucketsPanel", "By:"), self.by_combo, 16),
             (QCoreApplication.translate("BucketsPanel", "Score:"), self.metric_combo, 8),
-            (QCoreApplication.translate("BucketsPanel", "Show:"), self.statistic_combo, 22),
+            (QCoreApplication.translate("BucketsPanel", "Show:"), self.statistic_combo, 12),
             (QCoreApplication.translate("BucketsPanel", "Frequencies:"), self.frequency_combo, 14),
         ):
             self.controls.addWidget(QLabel(label))

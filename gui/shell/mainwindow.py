@@ -259,6 +259,9 @@ class MainWindow(QMainWindow):
         summary_scroll.setWidgetResizable(True)
         summary_scroll.setFrameShape(QFrame.Shape.NoFrame)
         summary_scroll.setWidget(self.summary)
+        # No wider than the summary itself asks: a vertical scroll bar takes its width from
+        # the figures rather than from the window's least width.
+        summary_scroll.setMinimumWidth(self.summary.minimumSizeHint().width())
         self.summary_dock.setWidget(summary_scroll)
         self.summary_dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetMovable
