@@ -256,8 +256,8 @@ def write_csv(
     """
     index = np.arange(table.n_segments) if rows is None else np.array(sorted(int(r) for r in rows))
     chosen = list(range(len(table.systems)) if systems is None else systems)
-    scored = len(table.config.columns())
-    layout = RowLayout.of(table.columns[:scored], list(table.row_flags))
+    # Every column of the table: the metrics' and those added to it (imported scores, MQM).
+    layout = RowLayout.of(table.columns, list(table.row_flags))
     names = [table.systems[s] for s in chosen]
     renderer = RowRenderer("csv", layout, tuple(names))
     meta = {
@@ -278,7 +278,7 @@ def write_csv(
             part = index[a : a + _CSV_CHUNK]
             flags = {name: values[part] for name, values in table.row_flags.items()}
             writer.write(
-                k, renderer.render(k, part, table.scores[s, part, :scored], flags), len(part)
+                k, renderer.render(k, part, table.scores[s, part], flags), len(part)
             )
     return writer.finish()
 

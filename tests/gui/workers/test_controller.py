@@ -8,6 +8,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import gc
 import threading
+import time
 from collections.abc import Iterator
 
 import numpy as np
@@ -79,15 +80,23 @@ class Recorder(QObject):
 class CountingSource:
     """Wraps iter_score_chunks and counts the chunks it produced (in the worker thread)."""
 
-    def __init__(self, fail_after: int | None = None) -> None:
+    def __init__(self, fail_after: int | None = None, *, hold_after_first: bool = False) -> None:
+        """``hold_after_first``: after the first chunk, produce the next only once the job is
+        cancelled (what a slow chunk would do, without depending on how fast this machine is)."""
         self.produced = 0
         self.fail_after = fail_after
+        self.hold_after_first = hold_after_first
         self.lock = threading.Lock()
 
     def __call__(self, text, config, **kwargs) -> Iterator[ScoreChunk]:
+        cancelled = kwargs.get("cancel")
         for chunk in iter_score_chunks(text, config, **kwargs):
             if self.fail_after is not None and self.produced >= self.fail_after:
                 raise ValueError("tokenizer exploded on segment 65")
+            if self.hold_after_first and self.produced == 1 and cancelled is not None:
+                deadline = time.monotonic() + 60  # a guard against a hang, nothing is timed
+                while not cancelled() and time.monotonic() < deadline:
+                    time.sleep(0.005)
             with self.lock:
                 self.produced += 1
             yield chunk
@@ -134,7 +143,7 @@ def test_rescore_with_new_config_gives_new_values(qtbot, controller, sample_text
 
 
 def test_cancel_after_first_chunk_applies_no_later_chunk(qtbot, big_text):
-    source = CountingSource()
+    source = CountingSource(hold_after_first=True)
     controller = ScoringController(chunk_source=source)
     try:
         recorder = Recorder(controller, cancel_after=1)
