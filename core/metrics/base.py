@@ -49,6 +49,7 @@ __all__ = [
     "ScoreColumn",
     "Setting",
     "SettingError",
+    "check_columns",
     "check_detail_size",
     "infer_scale",
     "mask_separator",
@@ -638,3 +639,25 @@ class Metric(ABC):
         self, settings: MetricSettings, separator: str | None
     ) -> Callable[[Sequence[str], Sequence[str]], MetricRowDetail]:
         """A function ``(references, outputs) -> MetricRowDetail`` for single rows."""
+
+
+def check_columns(
+    references: Sequence[Sequence[str]], systems: Sequence[Sequence[str]], *, metric: str
+) -> int:
+    """The number of rows of a chunk scorer's columns of lines (``references`` and ``systems``,
+    each a sequence of lines, all as long); a string where a column belongs, no reference, or
+    columns of different lengths raise TypeError / ValueError naming ``metric``."""
+    if isinstance(references, str) or isinstance(systems, str):
+        raise TypeError("references and systems must be sequences of columns of lines")
+    if len(references) == 0:
+        raise ValueError(f"{metric} needs at least one reference column")
+    n = len(references[0])
+    for column in (*references, *systems):
+        if isinstance(column, str):
+            raise TypeError(f"a column must be a sequence of lines, not a string: {column[:40]!r}")
+        if len(column) != n:
+            raise ValueError(
+                f"every reference and system column needs the same number of rows; got {n} and "
+                f"{len(column)}"
+            )
+    return n

@@ -51,6 +51,7 @@ from matchlight.core.metrics.base import (
     ScoreColumn,
     Setting,
     SettingError,
+    check_columns,
     check_detail_size,
     mask_separator,
 )
@@ -392,23 +393,6 @@ class ChrfChunk:
     reference: IntArray
 
 
-def _check_columns(references: Sequence[Sequence[str]], systems: Sequence[Sequence[str]]) -> int:
-    if isinstance(references, str) or isinstance(systems, str):
-        raise TypeError("references and systems must be sequences of columns of lines")
-    if len(references) == 0:
-        raise ValueError("chrF needs at least one reference column")
-    n = len(references[0])
-    for column in (*references, *systems):
-        if isinstance(column, str):
-            raise TypeError(f"a column must be a sequence of lines, not a string: {column[:40]!r}")
-        if len(column) != n:
-            raise ValueError(
-                f"every reference and system column needs the same number of rows; got {n} and "
-                f"{len(column)}"
-            )
-    return n
-
-
 @dataclass(frozen=True, slots=True)
 class _Split:
     """Many lines as chrF reads them: the code points of every line without whitespace, one
@@ -536,7 +520,7 @@ def chrf_chunk(
     """
     _check_orders(char_order, word_order)
     _check_beta(beta)
-    n = _check_columns(references, systems)
+    n = check_columns(references, systems, metric="chrF")
     if n <= _PIECE_ROWS:
         stats, chosen = _chunk_piece(references, systems, char_order, word_order, beta, lowercase)
         return ChrfChunk(stats=stats, reference=chosen)

@@ -58,6 +58,7 @@ from matchlight.core.metrics.base import (
     Run,
     ScoreColumn,
     Setting,
+    check_columns,
     check_detail_size,
     mask_separator,
 )
@@ -713,23 +714,6 @@ class TerChunk:
     reference: IntArray
 
 
-def _check_columns(references: Sequence[Sequence[str]], systems: Sequence[Sequence[str]]) -> int:
-    if isinstance(references, str) or isinstance(systems, str):
-        raise TypeError("references and systems must be sequences of columns of lines")
-    if len(references) == 0:
-        raise ValueError("TER needs at least one reference column")
-    n = len(references[0])
-    for column in (*references, *systems):
-        if isinstance(column, str):
-            raise TypeError(f"a column must be a sequence of lines, not a string: {column[:40]!r}")
-        if len(column) != n:
-            raise ValueError(
-                f"every reference and system column needs the same number of rows; got {n} and "
-                f"{len(column)}"
-            )
-    return n
-
-
 def ter_chunk(
     references: Sequence[Sequence[str]],
     systems: Sequence[Sequence[str]],
@@ -737,7 +721,7 @@ def ter_chunk(
 ) -> TerChunk:
     """TER's statistics of every system on every row (``references[r][k]``, ``systems[s][k]``),
     with ``tokenizer`` (sacreBLEU's default TER preprocessing when None)."""
-    n = _check_columns(references, systems)
+    n = check_columns(references, systems, metric="TER")
     tok = tokenizer if tokenizer is not None else tercom_tokenizer()
     refs = [[tok.reference(line) for line in column] for column in references]
     outs = [[tok(line) for line in column] for column in systems]
