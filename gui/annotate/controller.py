@@ -120,6 +120,7 @@ class AnnotationController(AnnotationNavigation, QObject):
         self._unsubscribe: Callable[[], None] | None = None
         self._system = 0
         self._draft = Draft()
+        self._changed: frozenset[Key] | None = None
         self._cycle: tuple[int, int] | None = None  # (category number, step) of the last key
         self._message = ""
         #: Spans whose text could not be found again after an input changed.
@@ -170,8 +171,12 @@ class AnnotationController(AnnotationNavigation, QObject):
             self._unsubscribe = None
         self._workspace, self._core = None, None
 
-    def _on_workspace_changed(self, _keys: frozenset[Key]) -> None:
-        self.annotations_changed.emit()
+    def _on_workspace_changed(self, keys: frozenset[Key]) -> None:
+        self._changed = keys
+        try:
+            self.annotations_changed.emit()
+        finally:
+            self._changed = None
         self.draft_changed.emit()
 
     # -- reading ----------------------------------------------------------------------------
@@ -183,6 +188,12 @@ class AnnotationController(AnnotationNavigation, QObject):
     @property
     def comparison_session(self) -> ComparisonSession | None:
         return self._core
+
+    @property
+    def changed(self) -> frozenset[Key] | None:
+        """While :attr:`annotations_changed` is delivered for an edit: the (system, segment)
+        outputs it changed; None when anything may have changed (an open, a mode change)."""
+        return self._changed
 
     @property
     def draft(self) -> Draft:

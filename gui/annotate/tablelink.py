@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QRect, QTimer, Slot
 from PySide6.QtGui import QPainter, QTextDocument
 
 from matchlight.core.analysis.selection import RowSet, Selection, SelectionError
@@ -39,6 +39,9 @@ FILTER_SOURCE = "annotations"
 _SHORT_LINE = 1000
 #: How long the summary waits for a burst of edits to settle before it recomputes (ms).
 _SUMMARY_DELAY_MS = 250
+
+#: Up to this many changed rows are repainted one by one; more repaint the whole table.
+_FEW_ROWS = 64
 
 
 def is_annotation_filter(f: object) -> bool:
@@ -79,8 +82,26 @@ class AnnotationTableLink(QObject):
     @Slot()
     def _on_annotations_changed(self) -> None:
         self.update_columns()
-        self.host.table_view.viewport().update()
+        self._repaint(self.controller.changed)
         self.host.detail_pane.update_hypothesis_views()
+
+    def _repaint(self, keys: frozenset[tuple[str, int]] | None) -> None:
+        """Repaint the rows of the outputs an edit changed (the span boxes), or the whole
+        table when the change is not one of a few outputs."""
+        view, proxy = self.host.table_view, self.host.proxy
+        viewport = view.viewport()
+        if keys is None or proxy is None or len(keys) > _FEW_ROWS:
+            viewport.update()
+            return
+        width = viewport.width()
+        for segment in {segment for _system, segment in keys}:
+            row = proxy.proxy_row(segment)
+            if row < 0:
+                continue
+            top = view.rowViewportPosition(row)
+            height = view.rowHeight(row)
+            if top + height >= 0 and top <= viewport.height():
+                viewport.update(QRect(0, top, width, height))
 
     # -- painting ------------------------------------------------------------------------------
 

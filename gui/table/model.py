@@ -144,7 +144,10 @@ class SegmentTableModel(QAbstractTableModel):
         self._shown = self._valid_shown(shown)
         self._columns: list[ColumnInfo] = []
         self._metric_col: list[int] = []  # per column: index into the table's columns, or -1
+        #: Per score column: its description when the header was last told of it.
+        self._headed: dict[str, ScoreColumn] = {}
         self._build_columns()
+        self._note_headers()
         session.scores_changed.connect(self.on_chunk_applied)
         session.baseline_changed.connect(self._on_baseline_changed)
         session.table_replaced.connect(self._on_table_replaced)
@@ -159,6 +162,15 @@ class SegmentTableModel(QAbstractTableModel):
             if kept:
                 return kept
         return tuple(c.key for c in table.columns if c.primary)
+
+    def _end_reset(self) -> None:
+        """End a model reset; the header now shows every column as the table describes it."""
+        self.endResetModel()
+        self._note_headers()
+
+    def _note_headers(self) -> None:
+        table = self._table
+        self._headed = {k: table.column_info(k) for k in self._shown if table.has(k)}
 
     def _build_columns(self) -> None:
         n_sys = len(self._text.systems)
@@ -204,7 +216,7 @@ class SegmentTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._shown = shown
         self._build_columns()
-        self.endResetModel()
+        self._end_reset()
 
     @property
     def table(self) -> ScoreTable:
@@ -303,7 +315,7 @@ class SegmentTableModel(QAbstractTableModel):
             return
         self.beginResetModel()
         self._build_columns()
-        self.endResetModel()
+        self._end_reset()
 
     @Slot(int, int)
     def on_chunk_applied(self, start: int, stop: int) -> None:
@@ -321,14 +333,23 @@ class SegmentTableModel(QAbstractTableModel):
             self.beginResetModel()
             self._shown = self._valid_shown(self._shown)
             self._build_columns()
-            self.endResetModel()
+            self._end_reset()
             return
         self._build_columns()
         if key in self._shown and len(self._text):
-            # Its values, or its scale (precision, direction), may have changed.
-            self._emit_score_changes(0, len(self._text) - 1)
+            # Its values, or its scale (precision, direction), may have changed: its cells and
+            # its header are repainted, and no other column's.
             numeric = [c for c, i in enumerate(self._columns) if i.metric == key]
-            self.headerDataChanged.emit(Qt.Orientation.Horizontal, numeric[0], numeric[-1])
+            roles = [_DISPLAY, _TOOLTIP, SORT_ROLE, RECORD_ROLE, BETTER_ROLE]
+            last_row = len(self._text) - 1
+            for first, last in _runs(numeric):
+                self.dataChanged.emit(self.index(0, first), self.index(last_row, last), roles)
+            # The header shows the column's name, direction and scale, not its values: it is
+            # told (which lays out and repaints the whole table) only when those changed.
+            info = self._table.column_info(key)
+            if self._headed.get(key) != info:
+                self._headed[key] = info
+                self.headerDataChanged.emit(Qt.Orientation.Horizontal, numeric[0], numeric[-1])
 
     @Slot(object)
     def _on_table_replaced(self, table: ScoreTable) -> None:
@@ -346,25 +367,18 @@ class SegmentTableModel(QAbstractTableModel):
             if len(self._text):
                 self._emit_score_changes(0, len(self._text) - 1)
             numeric = [c for c, i in enumerate(self._columns) if i.kind in NUMERIC_KINDS]
+            self._note_headers()
             if numeric:
                 self.headerDataChanged.emit(Qt.Orientation.Horizontal, numeric[0], numeric[-1])
         else:
             self.beginResetModel()
             self._shown = self._valid_shown(None)
             self._build_columns()
-            self.endResetModel()
+            self._end_reset()
 
     def numeric_runs(self) -> list[tuple[int, int]]:
         """(first, last) of every contiguous run of score/delta columns."""
-        runs: list[tuple[int, int]] = []
-        for col, info in enumerate(self._columns):
-            if info.kind not in NUMERIC_KINDS:
-                continue
-            if runs and runs[-1][1] == col - 1:
-                runs[-1] = (runs[-1][0], col)
-            else:
-                runs.append((col, col))
-        return runs
+        return _runs([c for c, info in enumerate(self._columns) if info.kind in NUMERIC_KINDS])
 
     def _emit_score_changes(self, first_row: int, last_row: int) -> None:
         roles = [_DISPLAY, _TOOLTIP, SORT_ROLE, RECORD_ROLE, BETTER_ROLE]
@@ -615,6 +629,17 @@ __all__ = [
     "SegmentScores",
     "SegmentTableModel",
 ]
+
+
+def _runs(columns: Sequence[int]) -> list[tuple[int, int]]:
+    """(first, last) of every run of consecutive numbers in the ascending ``columns``."""
+    runs: list[tuple[int, int]] = []
+    for col in columns:
+        if runs and runs[-1][1] == col - 1:
+            runs[-1] = (runs[-1][0], col)
+        else:
+            runs.append((col, col))
+    return runs
 
 
 def _shown(column: ScoreColumn, value: float, *, signed: bool = False) -> str:
