@@ -714,12 +714,20 @@ class FilterBar(QWidget):
             session.columns_changed.connect(self._on_columns_changed)
 
     @Slot(str)
-    def _on_columns_changed(self, _key: str) -> None:
+    def _on_columns_changed(self, key: str) -> None:
         """A column was added, removed or given another scale: offer the table's columns, with
-        boxes fitted to them."""
+        boxes fitted to them. New values in a column neither box shows (an annotation edit
+        changes the MQM column alone) change nothing here."""
         if self._session is not None and self._proxy is not None:
             with contextlib.suppress(RuntimeError):
-                self.set_metrics(self._session.session.table.columns)
+                columns = self._session.session.table.columns
+                shown = (
+                    self.range_metric_combo.currentData(),
+                    self.delta_metric_combo.currentData(),
+                )
+                if key not in shown and list(columns) == list(self._columns.values()):
+                    return
+                self.set_metrics(columns)
 
     def _set_enabled(self, enabled: bool) -> None:
         for widget in self.findChildren(QWidget):
