@@ -24,7 +24,8 @@ from matchlight.core.analysis.significance import signature_with
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Severity, Status
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, system_mqm
 from matchlight.core.cli.report import main
-from matchlight.core.io.inputs import load_comparison, parse_spec
+from matchlight.core.io.inputs import parse_spec
+from matchlight.core.io.reading import load_comparison
 from matchlight.core.report.export import (
     ReportOptions,
     export_report,

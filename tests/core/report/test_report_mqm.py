@@ -12,7 +12,8 @@ import pytest
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Side
 from matchlight.core.annotation.mqm import system_mqm
 from matchlight.core.annotation.workspace import AnnotationWorkspace
-from matchlight.core.io.inputs import load_comparison, parse_spec
+from matchlight.core.io.inputs import parse_spec
+from matchlight.core.io.reading import load_comparison
 from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.report.page import ReportAnnotations, ReportOptions, render_report
 from matchlight.core.scoring.config import ScoringConfig
