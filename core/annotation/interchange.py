@@ -276,6 +276,8 @@ def line_for(
 def line_in(
     lines: Mapping[str, Sequence[str]], system: str, segment: int, path: str, number: int
 ) -> str:
+    """The comparison's line for (system, segment); an InputError names an unknown system or
+    segment."""
     if system not in lines:
         known = ", ".join(sorted(lines)) or "none"
         raise InputError(
@@ -296,6 +298,7 @@ MAX_DIGITS: Final = 9
 
 
 def int_field(value: Any, what: str, path: str, number: int, *, minimum: int = 0) -> int:
+    """``value`` as an integer of at most :data:`MAX_DIGITS` digits, at least ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "..."
         raise InputError(f"{what} must be an integer >= {minimum}, not {shown}", path, number)
@@ -305,6 +308,7 @@ def int_field(value: Any, what: str, path: str, number: int, *, minimum: int = 0
 
 
 def severity_field(value: Any, path: str, number: int) -> Severity:
+    """``value`` as a :class:`~matchlight.core.annotation.model.Severity`."""
     if not isinstance(value, str):
         raise InputError(f"severity must be a string, not {value!r}", path, number)
     try:

@@ -436,6 +436,8 @@ def _tabular_batches(
 
 @dataclass(frozen=True, slots=True)
 class Parsed:
+    """One column of a whole TSV/CSV text: its segments, the file line of each, and warnings."""
+
     segments: list[str]
     line_of: list[int]  # the file line of each segment
     warnings: list[str]

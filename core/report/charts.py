@@ -45,6 +45,7 @@ HISTOGRAM_EDGES: Final = tuple(float(e) for e in np.linspace(0.0, 100.0, 21))
 
 
 def charts_section(page: PageContext) -> str:
+    """The histograms per system, the system-vs-system scatter and the bucket charts."""
     table = page.table
     rows = page.rows
     parts = ['<section id="charts"><h2>Charts</h2>']

@@ -117,14 +117,17 @@ class ReportAnnotations:
 
 
 def fmt_number(value: float, digits: int = 2) -> str:
+    """``value`` with ``digits`` decimals, a dash for NaN or infinity."""
     return "–" if not math.isfinite(value) else f"{value:.{digits}f}"
 
 
 def or_nan(value: float | None) -> float:
+    """``value``, NaN for None."""
     return math.nan if value is None else value
 
 
 def num_cell(value: float, attrs: str, digits: int = 2) -> str:
+    """A right-aligned table cell of ``value``, its exact value in ``data-value``."""
     shown = fmt_number(value, digits)
     return f'<td class="num" {attrs} data-value="{number_attr(value)}">{shown}</td>'
 
@@ -145,6 +148,7 @@ def above_diagonal(column: ScoreColumn) -> str:
 
 
 def system_swatch(system: int) -> str:
+    """The colour swatch of system ``system``, as the app draws it."""
     return f'<span class="swatch" style="background:{palette.system_colour(system)}"></span>'
 
 
@@ -156,6 +160,7 @@ def score_columns(table: ScoreTable) -> list[ScoreColumn]:
 
 
 def primary_columns(table: ScoreTable) -> list[ScoreColumn]:
+    """The primary score column of each scored metric."""
     return [c for c in table.columns if c.primary and c.kind == "score"]
 
 

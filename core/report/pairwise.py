@@ -74,6 +74,7 @@ def _without_values(table: ScoreTable, key: str, rows: npt.ArrayLike | None) -> 
 
 
 def significance_section(page: PageContext) -> str:
+    """The paired bootstrap per column, the clusters and every pair's p-value, when asked."""
     if not page.wants_significance():
         return ""
     results = page.significance

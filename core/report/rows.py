@@ -66,6 +66,7 @@ def _legend(page: PageContext, kinds: set[str]) -> str:
 
 
 def rows_section(page: PageContext) -> str:
+    """The selected rows (up to ``max_rows``) with their highlights and error spans."""
     session = page.session
     table = page.table
     order = page.order

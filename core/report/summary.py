@@ -41,6 +41,8 @@ __all__ = ["header_section", "language_section", "mqm_section", "summary_section
 
 
 def header_section(page: PageContext, title: str) -> str:
+    """The title, the inputs, the selection, the links to the sections and the warnings (scoring
+    advice, references that look made from an output)."""
     session = page.session
     table = page.table
     items: list[tuple[str, str]] = [
@@ -121,6 +123,7 @@ def header_section(page: PageContext, title: str) -> str:
 
 
 def summary_section(page: PageContext) -> str:
+    """The corpus figures per system, over every row and over the selected rows."""
     table = page.table
     columns = score_columns(table)
     details = [k for k in table.metric_keys if k == "bleu"]
@@ -220,6 +223,7 @@ def language_section(page: PageContext) -> str:
 
 
 def mqm_section(page: PageContext) -> str:
+    """The annotations' MQM (or ESA) figures per system, when the report has annotations."""
     notes = page.annotations
     if notes is None:
         return ""
