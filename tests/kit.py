@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from matchlight.core.io.inputs import MAX_INPUT_BYTES
+from matchlight.core.io.files import MAX_INPUT_BYTES
 
 
 def read_lines(path: str | Path) -> list[str]:

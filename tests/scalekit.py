@@ -14,9 +14,9 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from matchlight.core.annotation.interchange import import_mqm_tsv
 from matchlight.core.annotation.model import Status
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, annotated_segments, segment_mqm
+from matchlight.core.annotation.wmtmqm import import_mqm_tsv
 from matchlight.core.metrics.base import ScoreColumn
 from tests.conftest import SHARED_DATA
 

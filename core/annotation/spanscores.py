@@ -1,6 +1,6 @@
 """Human judgements per segment and system made from error spans: MQM from a WMT MQM TSV.
 
-The spans are read by :func:`core.annotation.interchange.import_mqm_tsv` and scored by
+The spans are read by :func:`core.annotation.wmtmqm.import_mqm_tsv` and scored by
 :mod:`core.annotation.mqm` (its weights and its rule for a segment's score); nothing here
 weighs an error. A (system, segment) has a score when the file rates it (an error row or a
 ``No-error`` row); the others are NaN (not judged). The file's ``seg_id`` is the 1-based line
@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from matchlight.core.annotation.interchange import import_mqm_tsv, read_segment_ids
 from matchlight.core.annotation.model import Status
 from matchlight.core.annotation.mqm import annotated_segments, segment_mqm
+from matchlight.core.annotation.wmtmqm import import_mqm_tsv, read_segment_ids
 from matchlight.core.io.human import HumanJudgements, human_column
 from matchlight.core.io.inputs import InputError
 

@@ -15,15 +15,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from matchlight.core import __version__
-from matchlight.core.analysis.metaeval import (
+from matchlight.core.analysis.metaeval import metaevaluate, metric_columns
+from matchlight.core.analysis.metatypes import (
     SEGMENT_STATISTICS,
     SYSTEM_STATISTICS,
     Estimate,
     HumanColumn,
     MetaEvalResult,
     MetaEvalSettings,
-    metaevaluate,
-    metric_columns,
 )
 from matchlight.core.annotation.spanscores import human_from_spans
 from matchlight.core.cli.options import (

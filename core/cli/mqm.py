@@ -21,13 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from matchlight.core.annotation.interchange import (
-    ImportResult,
-    import_mqm_tsv,
-    import_wmt24_esa,
-    import_xcomet,
-    read_segment_ids,
-)
+from matchlight.core.annotation.interchange import ImportResult
 from matchlight.core.annotation.model import AnnotationError, Severity, Status
 from matchlight.core.annotation.mqm import (
     WEIGHT_PRESETS,
@@ -41,6 +35,9 @@ from matchlight.core.annotation.mqm import (
     system_esa,
     system_mqm,
 )
+from matchlight.core.annotation.wmtesa import import_wmt24_esa
+from matchlight.core.annotation.wmtmqm import import_mqm_tsv, read_segment_ids
+from matchlight.core.annotation.xcomet import import_xcomet
 from matchlight.core.cli.options import (
     CommandParser,
     Failed,

@@ -236,7 +236,8 @@ def read_comparison(
     source: InputSpec | None, references: Sequence[InputSpec], systems: Sequence[InputSpec]
 ) -> Comparison:
     """The inputs read and checked; raises :class:`Failed` naming the file and the problem."""
-    from matchlight.core.io.inputs import InputError, load_comparison
+    from matchlight.core.io.inputs import InputError
+    from matchlight.core.io.reading import load_comparison
 
     try:
         comparison = load_comparison(source=source, references=references, systems=systems)

@@ -40,13 +40,13 @@ from matchlight.core.cli.options import (
 from matchlight.core.io.export import comparison_inputs, input_paths
 from matchlight.core.io.inputs import InputSpec
 from matchlight.core.metrics.base import SettingError
-from matchlight.core.report.export import export_report
-from matchlight.core.report.page import (
+from matchlight.core.report.context import (
     DEFAULT_MAX_ROWS,
     ReportAnnotations,
     ReportError,
     ReportOptions,
 )
+from matchlight.core.report.export import export_report
 from matchlight.core.report.sessionfile import SavedSession, annotations_for, read_session
 from matchlight.core.session.comparison import ComparisonSession
 from matchlight.core.session.imported import ScoreImport

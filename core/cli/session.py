@@ -21,16 +21,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from matchlight.core.analysis.selection import SegmentRange, Selection
-from matchlight.core.annotation.interchange import (
-    IMPORT_FORMATS,
-    ImportResult,
-    import_mqm_tsv,
-    import_wmt24_esa,
-    import_xcomet,
-    sniff_import_format,
-)
+from matchlight.core.annotation.interchange import IMPORT_FORMATS, ImportResult, sniff_import_format
 from matchlight.core.annotation.model import AnnotationError
 from matchlight.core.annotation.typology import AnnotationMode
+from matchlight.core.annotation.wmtesa import import_wmt24_esa
+from matchlight.core.annotation.wmtmqm import import_mqm_tsv
+from matchlight.core.annotation.xcomet import import_xcomet
 from matchlight.core.cli.options import (
     CommandParser,
     Failed,

@@ -37,7 +37,8 @@ from matchlight.core.cli.options import (
     segment_rows,
 )
 from matchlight.core.io.export import comparison_inputs, input_paths
-from matchlight.core.io.inputs import ComparisonScan, InputError, SegmentReader, scan_comparison
+from matchlight.core.io.inputs import ComparisonScan, InputError
+from matchlight.core.io.reading import SegmentReader, scan_comparison
 from matchlight.core.io.segmentrows import RowJob, RowResult, prime, score_rows
 from matchlight.core.metrics.base import SettingError
 from matchlight.core.scoring.advice import (

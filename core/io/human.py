@@ -10,7 +10,7 @@
   segment.
 
 Every file is read by :func:`core.io.scores.read_scores` (the imported-scores reader, through
-:mod:`core.io.inputs`): the same size bound, encodings, missing-value markers and messages
+:mod:`core.io.decoding`): the same size bound, encodings, missing-value markers and messages
 naming the file and the line. Which way is better is the column's (a name saying MQM, error or
 penalty is lower-is-better, see :func:`~matchlight.core.metrics.base.infer_scale`) unless the
 caller says; :meth:`HumanJudgements.oriented` turns the values so that higher is better.
@@ -26,9 +26,11 @@ from typing import Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from matchlight.core.io.inputs import InputError, decode_bytes, read_input_bytes, split_lines
+from matchlight.core.io.decoding import decode_bytes, read_input_bytes
+from matchlight.core.io.inputs import InputError
 from matchlight.core.io.scores import ScoreSpec, read_scores
 from matchlight.core.metrics.base import Better, ScoreColumn, infer_scale
+from matchlight.core.text.textspan import split_lines
 
 __all__ = ["HUMAN_FORMATS", "HUMAN_LEVELS", "HumanJudgements", "human_column", "read_human"]
 

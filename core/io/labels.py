@@ -3,7 +3,7 @@
 Labels group rows for the bucket analyses (:func:`core.analysis.buckets.label_buckets`). They
 come one per line, as the WMT and compare-mt data ship them (``domain.txt``, ``docid.txt``), or
 as a column of a TSV/CSV file or a key of JSON Lines records; files are read by
-:func:`core.io.inputs.read_column`, with its size bound, encodings and file-and-line errors.
+:func:`core.io.reading.read_column`, with its size bound, encodings and file-and-line errors.
 A file with another number of labels than the comparison has segments is an
 :class:`~core.io.inputs.InputError` naming the file and both counts; a file with far more lines
 is refused as its lines stream in, before they take memory.
@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from matchlight.core.io.files import LineLimit
-from matchlight.core.io.inputs import InputError, InputSpec, default_name, read_column
+from matchlight.core.io.inputs import InputError, InputSpec, default_name
+from matchlight.core.io.reading import read_column
 
 __all__ = ["LabelColumn", "read_labels"]
 

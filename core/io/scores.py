@@ -17,7 +17,8 @@ order. Missing values must be explicit: an empty field, ``NA``, ``N/A``, ``NaN``
 ``None`` or ``-`` (JSON ``null``) becomes NaN; a segment with no entry at all is an error, as
 is a value that is not a finite number. Every problem raises
 :class:`~matchlight.core.io.inputs.InputError` naming the file, the line and the problem.
-Files are read through :mod:`core.io.inputs` (size bound, encodings, TSV/CSV rules).
+Files are read through :mod:`core.io.decoding` and :mod:`core.io.parsers` (size bound, encodings,
+TSV/CSV rules).
 """
 
 from __future__ import annotations
@@ -33,16 +34,12 @@ import numpy as np
 import numpy.typing as npt
 
 from matchlight.core.io import jsonsafe
+from matchlight.core.io.decoding import decode_bytes, read_input_bytes
 from matchlight.core.io.files import LineLimit
-from matchlight.core.io.inputs import (
-    InputError,
-    _parse_tabular,
-    decode_bytes,
-    default_name,
-    read_input_bytes,
-    split_lines,
-)
+from matchlight.core.io.inputs import InputError, default_name
+from matchlight.core.io.parsers import parse_tabular
 from matchlight.core.metrics.base import Scale, infer_scale
+from matchlight.core.text.textspan import split_lines
 
 __all__ = [
     "MAX_SYSTEMS_PER_FILE",
@@ -274,15 +271,15 @@ def _entries_tabular(spec: ScoreSpec, fmt: str, limit: LineLimit) -> list[_Entry
             path,
         )
     text = _read_text(path, None if fmt == "csv" else limit)
-    scores = _parse_tabular(text, fmt, spec.column, path, limit)
+    scores = parse_tabular(text, fmt, spec.column, path, limit)
     lines = _line_numbers(scores.line_of, len(scores.segments))
     systems = (
-        _parse_tabular(text, fmt, spec.system_column, path).segments
+        parse_tabular(text, fmt, spec.system_column, path).segments
         if spec.system_column is not None
         else None
     )
     segments = (
-        _parse_tabular(text, fmt, spec.segment_column, path).segments
+        parse_tabular(text, fmt, spec.segment_column, path).segments
         if spec.segment_column is not None
         else None
     )

@@ -20,9 +20,9 @@ from matchlight.core.io.inputs import (
     InputError,
     InputSpec,
     default_name,
-    load_comparison,
     parse_spec,
 )
+from matchlight.core.io.reading import load_comparison
 
 __all__ = [
     "ComparisonSpecs",

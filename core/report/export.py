@@ -14,14 +14,14 @@ from pathlib import Path
 from matchlight.core.analysis.columnstats import ColumnTest
 from matchlight.core.io.export import comparison_inputs, input_paths
 from matchlight.core.io.safewrite import write_file_atomic
-from matchlight.core.report.page import (
+from matchlight.core.report.context import (
     DEFAULT_MAX_ROWS,
     ReportAnnotations,
     ReportError,
     ReportOptions,
-    render_report,
-    report_significance,
 )
+from matchlight.core.report.page import render_report
+from matchlight.core.report.pairwise import report_significance
 from matchlight.core.report.sessionfile import annotations_from_store, read_session
 from matchlight.core.session.comparison import ComparisonSession
 

@@ -20,7 +20,7 @@ from matchlight.core.annotation.model import ErrorSpan, SegmentScore
 from matchlight.core.annotation.mqm import MQMWeights
 from matchlight.core.annotation.typology import AnnotationMode
 from matchlight.core.io.inputs import InputSpec
-from matchlight.core.report.page import ReportAnnotations
+from matchlight.core.report.context import ReportAnnotations
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.session.comparison import ComparisonSession
 from matchlight.core.session.document import SessionDocument, read_document

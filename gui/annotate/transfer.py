@@ -21,20 +21,20 @@ from matchlight.core.annotation.agreement import AgreementReport, agreement
 from matchlight.core.annotation.history import AddSpan, Batch, SetSegmentScore
 from matchlight.core.annotation.interchange import (
     ImportResult,
-    check_segment_ids,
     export_csv,
-    export_mqm_tsv,
-    export_wmt24_esa,
-    export_xcomet,
-    import_mqm_tsv,
-    import_wmt24_esa,
-    import_xcomet,
     left_out,
     left_out_message,
-    read_segment_ids,
     write_export,
 )
 from matchlight.core.annotation.model import AnnotationError, Status
+from matchlight.core.annotation.wmtesa import export_wmt24_esa, import_wmt24_esa
+from matchlight.core.annotation.wmtmqm import (
+    check_segment_ids,
+    export_mqm_tsv,
+    import_mqm_tsv,
+    read_segment_ids,
+)
+from matchlight.core.annotation.xcomet import export_xcomet, import_xcomet
 from matchlight.core.io.inputs import InputError
 from matchlight.core.session.store import SessionError, SessionInput, SessionStore
 from matchlight.gui.annotate.controller import AnnotationController

@@ -51,7 +51,7 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
-from matchlight.core.analysis.metaeval import MetaEvalSettings
+from matchlight.core.analysis.metatypes import MetaEvalSettings
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.gui.charts.agreementrun import (
     HUMAN_METRICS,

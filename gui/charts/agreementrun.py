@@ -16,16 +16,14 @@ import numpy as np
 import numpy.typing as npt
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from matchlight.core.analysis.metaeval import (
+from matchlight.core.analysis.metaeval import metaevaluate, metaevaluate_table, metric_columns
+from matchlight.core.analysis.metatypes import (
     SEGMENT_STATISTICS,
     SYSTEM_STATISTICS,
     Estimate,
     HumanColumn,
     MetaEvalResult,
     MetaEvalSettings,
-    metaevaluate,
-    metaevaluate_table,
-    metric_columns,
 )
 from matchlight.core.metrics.base import ScoreColumn
 from matchlight.core.scoring.results import ScoreTable

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from matchlight.core.analysis.metaeval import Estimate
+from matchlight.core.analysis.metatypes import Estimate
 from matchlight.core.analysis.scales import corpus_decimals
 from matchlight.core.style.palette import theme as palette_theme
 from matchlight.gui.charts.agreementrun import (

@@ -27,10 +27,12 @@ from PySide6.QtWidgets import (
 )
 
 from matchlight.core.annotation.spanscores import human_from_spans
+from matchlight.core.io.decoding import decode_bytes, read_input_bytes
 from matchlight.core.io.human import HumanJudgements, read_human
-from matchlight.core.io.inputs import InputError, decode_bytes, read_input_bytes, split_lines
+from matchlight.core.io.inputs import InputError
 from matchlight.core.metrics.base import Better
 from matchlight.core.session.imported import ImportedFile, ScoreImport
+from matchlight.core.text.textspan import split_lines
 from matchlight.gui.charts.imports import ReadingDialog
 from matchlight.gui.charts.jobs import BackgroundJob
 

@@ -35,7 +35,8 @@ import numpy as np  # noqa: E402
 from PySide6.QtCore import QElapsedTimer, QEventLoop, QObject, Qt, QTimer, Slot  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from matchlight.core.io.inputs import load_comparison, parse_spec  # noqa: E402
+from matchlight.core.io.inputs import parse_spec  # noqa: E402
+from matchlight.core.io.reading import load_comparison  # noqa: E402
 from tests.benchmarks.benchkit import DE_EN, read_lines  # noqa: E402
 
 DATA = DE_EN

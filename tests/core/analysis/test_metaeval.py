@@ -16,7 +16,21 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from matchlight.core.analysis import (
+    correlations,
+    metapermutation,
+    metaresample,
+    metatypes,
+    pairaccuracy,
+)
 from matchlight.core.analysis import metaeval as me
+from matchlight.core.analysis.metatypes import (
+    SEGMENT_STATISTICS,
+    SYSTEM_STATISTICS,
+    HumanColumn,
+    MetaEvalSettings,
+    MetricColumn,
+)
 from matchlight.core.metrics.base import mean_score, mean_statistics
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
@@ -56,8 +70,8 @@ def _oracle_segment(gold: np.ndarray, metric: np.ndarray) -> dict[str, float]:
     }
 
 
-def _mean_column(name: str, values: np.ndarray) -> me.MetricColumn:
-    return me.MetricColumn(name, values, mean_statistics(values), mean_score)
+def _mean_column(name: str, values: np.ndarray) -> MetricColumn:
+    return MetricColumn(name, values, mean_statistics(values), mean_score)
 
 
 # -- generated data --------------------------------------------------------------------------------
@@ -87,9 +101,9 @@ def test_every_statistic_equals_mt_metrics_eval(data: tuple[np.ndarray, ...]) ->
     gold, m1, _ = data
     result = me.metaevaluate(
         [_mean_column("m", m1)],
-        me.HumanColumn("h", segments=gold),
+        HumanColumn("h", segments=gold),
         systems=[f"s{i}" for i in range(gold.shape[0])],
-        settings=me.MetaEvalSettings(confidence_samples=0, permutations=0),
+        settings=MetaEvalSettings(confidence_samples=0, permutations=0),
     )
     (found,) = result.metrics
     judged_ = ~np.isnan(gold)
@@ -193,7 +207,7 @@ def test_permutation_tests_equal_mt_metrics_eval_with_the_same_draws(
     exactly, ties included."""
     gold, m1, m2 = data
     s = gold.shape[0]
-    options = me.MetaEvalSettings(permutations=PERMUTATIONS, block_size=PERMUTATIONS // 2)
+    options = MetaEvalSettings(permutations=PERMUTATIONS, block_size=PERMUTATIONS // 2)
     params = stats.PermutationSigDiffParams(PERMUTATIONS // 2, 0.02, 0.5)
 
     def check(
@@ -205,7 +219,7 @@ def test_permutation_tests_equal_mt_metrics_eval_with_the_same_draws(
         function: Callable[..., tuple],
         key: str,
     ) -> None:
-        mine = me._permutation_p(np.random.RandomState(seed), batch, x1, x2, options)
+        mine = metapermutation._permutation_p(np.random.RandomState(seed), batch, x1, x2, options)
         np.random.seed(seed)
         theirs = stats.PermutationSigDiff(c1, c2, function, "none", PERMUTATIONS, params)[0]
         assert mine == theirs, key
@@ -221,21 +235,25 @@ def test_permutation_tests_equal_mt_metrics_eval_with_the_same_draws(
         ("kendall", scipy.stats.kendalltau),
         ("pairwise_accuracy", _agreement),
     ):
-        check(me._statistic_batch(key, gold_sys), m1s, m2s, c1, c2, function, key)
+        check(metapermutation._statistic_batch(key, gold_sys), m1s, m2s, c1, c2, function, key)
     s1 = stats.Correlation(s, _nones(gold), list(m1.ravel()))
     s2 = stats.Correlation(s, _nones(gold), list(m2.ravel()))
     if judged_.all():  # SPA needs every pair judged
         pce = functools.partial(stats.PairwiseConfidenceError, num_sys=s)
-        check(me._spa_batch(gold.ravel(), s), m1.ravel(), m2.ravel(), s1, s2, pce, "spa")
+        check(
+            metapermutation._spa_batch(gold.ravel(), s), m1.ravel(), m2.ravel(), s1, s2, pce, "spa"
+        )
     g = gold.ravel()
     keep = ~np.isnan(g)
     for key, function in (("pearson", scipy.stats.pearsonr), ("kendall", scipy.stats.kendalltau)):
-        batch = me._statistic_batch(key, g[keep])
+        batch = metapermutation._statistic_batch(key, g[keep])
         check(batch, m1.ravel()[keep], m2.ravel()[keep], s1, s2, function, f"segment {key}")
     if (judged_.sum(axis=0) != 1).all():  # mt-metrics-eval divides by zero on a lone judgement
-        e1 = me.acc23_item(gold, m1)[1]
-        e2 = me.acc23_item(gold, m2)[1]
-        mine = me._pairs_acc23_p(np.random.RandomState(seed), gold, m1, m2, e1, e2, options)
+        e1 = pairaccuracy.acc23_item(gold, m1)[1]
+        e2 = pairaccuracy.acc23_item(gold, m2)[1]
+        mine = metapermutation._pairs_acc23_p(
+            np.random.RandomState(seed), gold, m1, m2, e1, e2, options
+        )
         np.random.seed(seed)
         theirs = stats.PairwisePermutationSigDiff(
             s1, s2, "acc23", "item", PERMUTATIONS, params, sample_rate=1.0
@@ -279,18 +297,18 @@ def test_every_resample_is_the_statistic_of_the_resampled_data(
     gold, m1, _ = data
     s, n = gold.shape
     column = _mean_column("m", m1)
-    prepared = me._prepare([column], me.HumanColumn("h", segments=gold), None, ["x"] * s)
+    prepared = metatypes.prepare([column], HumanColumn("h", segments=gold), None, ["x"] * s)
     samples = 4
-    counts = me.resample_counts(n, samples, seed)
-    indices = me.resample_indices(n, samples, seed).astype(int)
+    counts = metaresample.resample_counts(n, samples, seed)
+    indices = metaresample.resample_indices(n, samples, seed).astype(int)
     assert np.array_equal(counts, [np.bincount(i, minlength=n) for i in indices])
     cache: dict[str, object] = {}
     system = {
-        k: me._system_replicates(k, prepared, "m", indices, cache)
+        k: metaresample.system_replicates(k, prepared, "m", indices, cache)
         for k in ("pearson", "spearman", "kendall", "pairwise_accuracy")
     }
     segment = {
-        k: me._segment_replicates(k, prepared, "m", counts, cache)
+        k: metaresample.segment_replicates(k, prepared, "m", counts, cache)
         for k in ("pearson", "kendall_b", "acc23_item")
     }
     for r in range(samples):
@@ -317,13 +335,13 @@ def test_assign_ranks_starts_a_cluster_after_a_significant_loss() -> None:
     )
     # metric 2 is significantly worse than metric 0 (same cluster): new cluster at 2; within
     # the new cluster, 3 is not significantly worse than 2.
-    assert me.assign_ranks(p, 0.05) == [1, 1, 2, 2]
+    assert metapermutation.assign_ranks(p, 0.05) == [1, 1, 2, 2]
 
 
 def test_a_constant_metric_correlates_zero_as_mt_metrics_eval_averages_it() -> None:
     gold = np.array([[1.0, 2], [3, 4], [5, 7]])
     flat = np.full((3, 2), 5.0)
-    assert me.pearson(gold.mean(1), flat.mean(1)) == 0.0
+    assert correlations.pearson(gold.mean(1), flat.mean(1)) == 0.0
     corr = stats.Correlation(3, list(gold.mean(1)), list(flat.mean(1)))
     assert corr.Pearson()[0] == 0.0
 
@@ -338,7 +356,7 @@ def test_cancel_is_polled_between_the_permutation_tests_of_two_metrics() -> None
     ]
     arguments = {
         "systems": ["a", "b", "c", "d"],
-        "settings": me.MetaEvalSettings(confidence_samples=0, permutations=5),
+        "settings": MetaEvalSettings(confidence_samples=0, permutations=5),
     }
     polls = [0]
 
@@ -346,9 +364,9 @@ def test_cancel_is_polled_between_the_permutation_tests_of_two_metrics() -> None
         polls[0] += 1
         return False
 
-    human = me.HumanColumn("h", segments=gold)
+    human = HumanColumn("h", segments=gold)
     result = me.metaevaluate(metrics, human, cancel=count, **arguments)
-    per_metric = len(me.SYSTEM_STATISTICS) + len(me.SEGMENT_STATISTICS)
+    per_metric = len(SYSTEM_STATISTICS) + len(SEGMENT_STATISTICS)
     pairs = 3
     assert result.rankings
     assert polls[0] == 3 * per_metric + 1 + pairs * len(result.rankings)
@@ -366,7 +384,7 @@ def _read(path: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def ted() -> tuple[list[me.MetricColumn], np.ndarray, list[str]]:
+def ted() -> tuple[list[MetricColumn], np.ndarray, list[str]]:
     if not TED.is_dir():
         pytest.skip("shared/data/wmt21-ted-zh-en-mqm is not here")
     files = sorted(TED.glob("sys.*.txt"))
@@ -403,9 +421,9 @@ def test_ted_every_statistic_equals_mt_metrics_eval(ted: tuple) -> None:
     columns, gold, names = ted
     result = me.metaevaluate(
         columns,
-        me.HumanColumn("MQM", segments=gold),
+        HumanColumn("MQM", segments=gold),
         systems=names,
-        settings=me.MetaEvalSettings(confidence_samples=0, permutations=0),
+        settings=MetaEvalSettings(confidence_samples=0, permutations=0),
     )
     assert result.systems == tuple(names) and result.n_rows == 529
     s = len(names)
@@ -426,9 +444,9 @@ def test_ted_significance_and_clusters_follow_mt_metrics_eval(ted: tuple) -> Non
     """The whole ranking run against CompareMetrics' loop on the oracle, one global seed."""
     columns, gold, names = ted
     seed = 11
-    options = me.MetaEvalSettings(confidence_samples=0, permutations=20, block_size=10, seed=seed)
+    options = MetaEvalSettings(confidence_samples=0, permutations=20, block_size=10, seed=seed)
     result = me.metaevaluate(
-        columns, me.HumanColumn("MQM", segments=gold), systems=names, settings=options
+        columns, HumanColumn("MQM", segments=gold), systems=names, settings=options
     )
     s = len(names)
     params = stats.PermutationSigDiffParams(10, 0.02, 0.5)
@@ -470,19 +488,19 @@ def test_ted_significance_and_clusters_follow_mt_metrics_eval(ted: tuple) -> Non
                         }[key]
                         p = stats.PermutationSigDiff(c1, c2, function, "none", 20, params)[0]
                 assert ranking.p_values[i][j] == p, (ranking.level, key)
-        assert list(ranking.clusters) == me.assign_ranks(
+        assert list(ranking.clusters) == metapermutation.assign_ranks(
             np.array([[v or 0.0 for v in row] for row in ranking.p_values]), 0.05
         )
 
 
 def test_ted_intervals_hold_the_value_and_come_from_the_seed(ted: tuple) -> None:
     columns, gold, names = ted
-    options = me.MetaEvalSettings(confidence_samples=40, permutations=0, seed=3)
+    options = MetaEvalSettings(confidence_samples=40, permutations=0, seed=3)
     first = me.metaevaluate(
-        columns[:1], me.HumanColumn("MQM", segments=gold), systems=names, settings=options
+        columns[:1], HumanColumn("MQM", segments=gold), systems=names, settings=options
     )
     again = me.metaevaluate(
-        columns[:1], me.HumanColumn("MQM", segments=gold), systems=names, settings=options
+        columns[:1], HumanColumn("MQM", segments=gold), systems=names, settings=options
     )
     assert first.metrics == again.metrics
     (found,) = first.metrics
@@ -497,9 +515,9 @@ def test_ted_intervals_hold_the_value_and_come_from_the_seed(ted: tuple) -> None
 def test_rows_subset_and_system_level_human_scores(ted: tuple) -> None:
     columns, gold, names = ted
     rows = np.arange(0, 529, 3)
-    options = me.MetaEvalSettings(confidence_samples=0, permutations=0)
+    options = MetaEvalSettings(confidence_samples=0, permutations=0)
     subset = me.metaevaluate(
-        columns, me.HumanColumn("MQM", segments=gold), systems=names, rows=rows, settings=options
+        columns, HumanColumn("MQM", segments=gold), systems=names, rows=rows, settings=options
     )
     column = columns[0]
     corpus = column.score(column.stats[:, rows].sum(axis=1))
@@ -508,7 +526,7 @@ def test_rows_subset_and_system_level_human_scores(ted: tuple) -> None:
     # Judgements at the system level only: system statistics, no segment ones, no SPA.
     sys_only = me.metaevaluate(
         columns,
-        me.HumanColumn("DA", systems=gold.mean(axis=1)),
+        HumanColumn("DA", systems=gold.mean(axis=1)),
         systems=names,
         settings=options,
     )

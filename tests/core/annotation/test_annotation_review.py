@@ -14,14 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from matchlight.core.annotation.interchange import (
-    CSV_COLUMNS,
-    check_segment_ids,
-    export_csv,
-    export_xcomet,
-    import_mqm_tsv,
-    read_segment_ids,
-)
+from matchlight.core.annotation.interchange import CSV_COLUMNS, export_csv
 from matchlight.core.annotation.model import AnnotationError, ErrorSpan, Status
 from matchlight.core.annotation.review import (
     FLAGGED,
@@ -33,7 +26,9 @@ from matchlight.core.annotation.review import (
     reviewer_of,
 )
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, AnnotationMode
+from matchlight.core.annotation.wmtmqm import check_segment_ids, import_mqm_tsv, read_segment_ids
 from matchlight.core.annotation.workspace import AnnotationWorkspace
+from matchlight.core.annotation.xcomet import export_xcomet
 from matchlight.core.io.inputs import InputError
 from tests.conftest import SHARED_DATA
 from tests.kit import needs

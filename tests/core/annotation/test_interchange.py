@@ -20,12 +20,6 @@ from matchlight.core.annotation.interchange import (
     MAX_IMPORT_BYTES,
     TsvLayout,
     export_csv,
-    export_mqm_tsv,
-    export_wmt24_esa,
-    export_xcomet,
-    import_mqm_tsv,
-    import_wmt24_esa,
-    import_xcomet,
     sniff_import_format,
     write_export,
 )
@@ -38,6 +32,9 @@ from matchlight.core.annotation.model import (
     Status,
 )
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY
+from matchlight.core.annotation.wmtesa import export_wmt24_esa, import_wmt24_esa
+from matchlight.core.annotation.wmtmqm import export_mqm_tsv, import_mqm_tsv
+from matchlight.core.annotation.xcomet import export_xcomet, import_xcomet
 from matchlight.core.io.inputs import InputError
 from tests.conftest import SHARED_DATA
 from tests.kit import data_lines

@@ -14,18 +14,16 @@ import pytest
 from matchlight.core.annotation.interchange import (
     CSV_COLUMNS,
     export_csv,
-    export_mqm_tsv,
-    export_wmt24_esa,
-    export_xcomet,
-    import_mqm_tsv,
     left_out,
     left_out_message,
-    read_segment_ids,
 )
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Severity, Side, Status
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, segment_mqm
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, AnnotationMode
+from matchlight.core.annotation.wmtesa import export_wmt24_esa
+from matchlight.core.annotation.wmtmqm import export_mqm_tsv, import_mqm_tsv, read_segment_ids
 from matchlight.core.annotation.workspace import AnnotationWorkspace
+from matchlight.core.annotation.xcomet import export_xcomet
 from matchlight.core.io.inputs import InputError
 from tests.conftest import SHARED_DATA
 

@@ -209,10 +209,10 @@ def test_a_file_changed_after_it_was_checked_is_refused_and_nothing_is_written(
 
 
 def _peak_bytes(tmp_path: Path, repeat: int, monkeypatch: pytest.MonkeyPatch) -> int:
-    from matchlight.core.io import inputs
+    from matchlight.core.io import decoding, parsers
 
-    monkeypatch.setattr(inputs, "_STREAM_BLOCK", 1 << 14)
-    monkeypatch.setattr(inputs, "_BATCH", 256)
+    monkeypatch.setattr(decoding, "_STREAM_BLOCK", 1 << 14)
+    monkeypatch.setattr(parsers, "_BATCH", 256)
     folder = tmp_path / str(repeat)
     folder.mkdir()
     paths = []

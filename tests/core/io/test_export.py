@@ -27,7 +27,8 @@ from matchlight.core.io.export import (
     write_csv,
     write_json,
 )
-from matchlight.core.io.inputs import InputSpec, load_comparison, parse_spec
+from matchlight.core.io.inputs import InputSpec, parse_spec
+from matchlight.core.io.reading import load_comparison
 from matchlight.core.io.safewrite import WriteError
 from matchlight.core.io.spreadsheet import FORMULA_TRIGGERS, spreadsheet_safe
 from matchlight.core.scoring.config import ScoringConfig

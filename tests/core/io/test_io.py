@@ -1,5 +1,5 @@
-"""Tests for core.io.inputs: decoding, line splitting, TSV/CSV/JSONL columns and loading
-comparisons."""
+"""Tests for core.io.inputs, .decoding, .parsers and .reading: decoding, line splitting,
+TSV/CSV/JSONL columns and loading comparisons."""
 
 from __future__ import annotations
 
@@ -21,20 +21,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchlight.core.io import inputs as inputs_module
+from matchlight.core.io import decoding as decoding_module
+from matchlight.core.io.decoding import decode_bytes
+from matchlight.core.io.files import MAX_INPUT_BYTES
 from matchlight.core.io.inputs import (
     FORMATS,
-    MAX_INPUT_BYTES,
     Comparison,
     InputError,
     InputSpec,
     TextColumn,
-    decode_bytes,
-    load_comparison,
     parse_spec,
-    read_column,
-    split_lines,
 )
+from matchlight.core.io.reading import load_comparison, read_column
+from matchlight.core.text.textspan import split_lines
 
 DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
 
@@ -403,7 +402,7 @@ def test_file_over_the_size_limit_is_refused_before_reading(tmp_path: Path) -> N
 
 
 def test_size_limit_is_inclusive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(inputs_module, "MAX_INPUT_BYTES", 1000)
+    monkeypatch.setattr(decoding_module, "MAX_INPUT_BYTES", 1000)
     at_limit = write(tmp_path, "at.txt", "x" * 999 + "\n")
     assert read(at_limit).lines == ("x" * 999,)
     over = write(tmp_path, "over.txt", "x" * 1000 + "\n")
@@ -415,7 +414,7 @@ def test_file_growing_while_read_cannot_pass_the_limit(
 ) -> None:
     """The size is checked on the open file, then the file grows by 20 MB: at most limit + 1
     bytes are read, and the file is refused."""
-    monkeypatch.setattr(inputs_module, "MAX_INPUT_BYTES", 1000)
+    monkeypatch.setattr(decoding_module, "MAX_INPUT_BYTES", 1000)
     path = write(tmp_path, "growing.txt", "x\n" * 100)
     real_fstat = os.fstat
 
@@ -1006,7 +1005,7 @@ def test_six_files_of_100k_lines_load_completely(tmp_path: Path) -> None:
 
 def test_core_io_does_not_import_qt() -> None:
     code = (
-        "import sys, matchlight.core.io.inputs\n"
+        "import sys, matchlight.core.io.reading\n"
         "print(sorted(m for m in sys.modules if 'PySide' in m or 'Qt' in m))"
     )
     result = subprocess.run(
@@ -1022,16 +1021,16 @@ def test_core_io_does_not_import_qt() -> None:
 def test_control_characters_and_surrogates_are_found_past_the_first_scan_slice(tmp_path):
     """The checks scan a file in slices (the GIL is released between them); a character far
     into a big file is still found and reported on its line."""
-    from matchlight.core.io import inputs
+    from matchlight.core.io import parsers
 
-    filler = "a plain line of text\n" * ((inputs._SCAN_SLICE // 21) + 10)
+    filler = "a plain line of text\n" * ((parsers._SCAN_SLICE // 21) + 10)
     text = filler + "bell \x07 here\n" + filler
-    assert text.index("\x07") > inputs._SCAN_SLICE
-    found = inputs._search_slices(inputs._CONTROL_CHARS, text)
-    assert found is not None and found.start() == inputs._CONTROL_CHARS.search(text).start()
-    assert inputs._search_slices(inputs._CONTROL_CHARS, filler) is None
+    assert text.index("\x07") > parsers._SCAN_SLICE
+    found = parsers._search_slices(parsers._CONTROL_CHARS, text)
+    assert found is not None and found.start() == parsers._CONTROL_CHARS.search(text).start()
+    assert parsers._search_slices(parsers._CONTROL_CHARS, filler) is None
     path = tmp_path / "big.txt"
     path.write_text(text, encoding="utf-8")
-    column = inputs.read_column(inputs.parse_spec(str(path)))
+    column = read_column(parse_spec(str(path)))
     line = filler.count("\n") + 1
     assert any(f"line {line}" in w and "control characters" in w for w in column.warnings)

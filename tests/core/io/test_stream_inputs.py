@@ -1,4 +1,4 @@
-"""core.io.inputs read as streams (scan_column, stream_column, scan_comparison): the command
+"""core.io.reading read as streams (scan_column, stream_column, scan_comparison): the command
 line's way of reading, which must give exactly what read_column gives the app, batch after
 batch, and refuse what it refuses with the same message."""
 
@@ -10,10 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matchlight.core.io import inputs
-from matchlight.core.io.inputs import (
-    InputError,
-    InputSpec,
+from matchlight.core.io import decoding, parsers, reading
+from matchlight.core.io.inputs import InputError, InputSpec
+from matchlight.core.io.reading import (
     SegmentReader,
     read_column,
     scan_column,
@@ -51,7 +50,7 @@ def _streamed(spec: InputSpec) -> tuple[object, ...]:
 @pytest.fixture(params=[1, 3, 4096])
 def small_blocks(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
     """Stream files a few bytes at a time, so that every boundary case meets a block edge."""
-    monkeypatch.setattr(inputs, "_STREAM_BLOCK", request.param)
+    monkeypatch.setattr(decoding, "_STREAM_BLOCK", request.param)
     return int(request.param)
 
 
@@ -138,7 +137,7 @@ def test_a_large_file_that_is_not_utf8_is_refused_naming_the_line(
 ) -> None:
     """Over the app's cap a file cannot be read whole to guess its encoding: it must be UTF-8
     (or carry a byte-order mark), and the message says so with the line."""
-    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 10)
+    monkeypatch.setattr(reading, "MAX_INPUT_BYTES", 10)
     path = tmp_path / "big.txt"
     path.write_bytes(b"one line\nanother line\nbad \xe9 here\n")
     with pytest.raises(InputError) as error:
@@ -161,7 +160,7 @@ def test_a_file_changed_after_the_scan_is_refused(tmp_path: Path) -> None:
 def test_the_reader_takes_exact_counts_across_batches(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(inputs, "_BATCH", 7)
+    monkeypatch.setattr(parsers, "_BATCH", 7)
     path = tmp_path / "data.tsv"
     path.write_text("".join(f"{i}\tline {i}\n" for i in range(100)), encoding="utf-8")
     reader = SegmentReader(scan_column(InputSpec(str(path), column="2")))
@@ -196,7 +195,7 @@ def test_scan_comparison_names_counts_and_duplicates_as_load_comparison(tmp_path
     with pytest.raises(InputError) as streamed:
         scan_comparison(**kwargs)  # type: ignore[arg-type]
     with pytest.raises(InputError) as whole:
-        inputs.load_comparison(**kwargs)  # type: ignore[arg-type]
+        reading.load_comparison(**kwargs)  # type: ignore[arg-type]
     assert str(streamed.value) == str(whole.value)
     assert "line counts differ" in str(streamed.value) and "<- differs" in str(streamed.value)
 

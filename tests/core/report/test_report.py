@@ -24,14 +24,15 @@ from matchlight.core.analysis.significance import signature_with
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Severity, Status
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, system_mqm
 from matchlight.core.cli.report import main
-from matchlight.core.io.inputs import load_comparison, parse_spec
+from matchlight.core.io.inputs import parse_spec
+from matchlight.core.io.reading import load_comparison
+from matchlight.core.report.charts import HISTOGRAM_EDGES
 from matchlight.core.report.export import (
     ReportOptions,
     export_report,
     read_session,
     render_report,
 )
-from matchlight.core.report.page import HISTOGRAM_EDGES
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.detail import RowDetailer
 from matchlight.core.scoring.engine import score_corpus

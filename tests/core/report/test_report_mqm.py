@@ -12,9 +12,11 @@ import pytest
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Side
 from matchlight.core.annotation.mqm import system_mqm
 from matchlight.core.annotation.workspace import AnnotationWorkspace
-from matchlight.core.io.inputs import load_comparison, parse_spec
+from matchlight.core.io.inputs import parse_spec
+from matchlight.core.io.reading import load_comparison
 from matchlight.core.metrics.base import ScoreColumn
-from matchlight.core.report.page import ReportAnnotations, ReportOptions, render_report
+from matchlight.core.report.context import ReportAnnotations, ReportOptions
+from matchlight.core.report.page import render_report
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.session.comparison import ComparisonSession

@@ -15,7 +15,8 @@ import pytest
 from matchlight.core.analysis.columnstats import significance_by_column
 from matchlight.core.io.scores import ScoreSpec, read_scores
 from matchlight.core.metrics.base import ScoreColumn, infer_scale
-from matchlight.core.report.page import ReportOptions, render_report
+from matchlight.core.report.context import ReportOptions
+from matchlight.core.report.page import render_report
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.session.comparison import ComparisonSession

@@ -6,7 +6,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from matchlight.core.io.inputs import InputSpec, load_comparison
+from matchlight.core.io.inputs import InputSpec
+from matchlight.core.io.reading import load_comparison
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.session.comparison import ComparisonSession

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from matchlight.core.annotation.history import AddSpan, DeleteSpan, History, UpdateSpan, replay
-from matchlight.core.annotation.interchange import export_mqm_tsv, import_mqm_tsv
 from matchlight.core.annotation.model import AnnotationError, ErrorSpan, SegmentScore, Status
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, AnnotationMode
+from matchlight.core.annotation.wmtmqm import export_mqm_tsv, import_mqm_tsv
 from matchlight.core.session.document import SessionDocument
 from matchlight.core.session.locations import RECOVERY_ENV, recovery_dir
 from matchlight.core.session.recovery import (

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from matchlight.core.analysis.selection import RowSet
 from matchlight.core.annotation.agreement import agreement
-from matchlight.core.annotation.interchange import export_csv, import_xcomet
+from matchlight.core.annotation.interchange import export_csv
 from matchlight.core.annotation.model import ErrorSpan, Severity, Status
 from matchlight.core.annotation.mqm import (
     DEFAULT_WEIGHTS,
@@ -29,6 +29,7 @@ from matchlight.core.annotation.mqm import (
 from matchlight.core.annotation.offsets import snap_point, utf16_length
 from matchlight.core.annotation.typology import AnnotationMode
 from matchlight.core.annotation.workspace import AnnotationQuery
+from matchlight.core.annotation.xcomet import import_xcomet
 from matchlight.core.session.store import SessionStore
 from matchlight.gui.annotate.agreementdialog import (
     AGREEMENT_HEADERS,

@@ -16,10 +16,10 @@ from PySide6.QtGui import QMouseEvent, QTextLayout
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QInputDialog, QWidget
 
-from matchlight.core.annotation.interchange import import_mqm_tsv, read_segment_ids
 from matchlight.core.annotation.model import Severity, Side, Status
 from matchlight.core.annotation.offsets import word_edge
 from matchlight.core.annotation.typology import AnnotationMode
+from matchlight.core.annotation.wmtmqm import import_mqm_tsv, read_segment_ids
 from matchlight.core.annotation.workspace import AnnotationQuery
 from matchlight.core.io.inputs import InputSpec
 from matchlight.core.io.labels import read_labels

@@ -13,16 +13,11 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox, QScrollArea
 
-from matchlight.core.annotation.interchange import (
-    export_csv,
-    export_mqm_tsv,
-    left_out,
-    left_out_message,
-    read_segment_ids,
-)
+from matchlight.core.annotation.interchange import export_csv, left_out, left_out_message
 from matchlight.core.annotation.model import Severity, Side, Status
 from matchlight.core.annotation.review import REVIEWED_BY, ReviewScope, reviewer_of
 from matchlight.core.annotation.typology import AnnotationMode
+from matchlight.core.annotation.wmtmqm import export_mqm_tsv, read_segment_ids
 from matchlight.core.io.inputs import InputSpec
 from matchlight.core.session.imported import ImportedFile, LabelImport
 from matchlight.core.session.store import SessionStore

@@ -20,7 +20,8 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPalette
 
 from matchlight.core.annotation.model import ErrorSpan, SegmentScore, Severity, Status
-from matchlight.core.report.page import ReportAnnotations, ReportOptions, render_report
+from matchlight.core.report.context import ReportAnnotations, ReportOptions
+from matchlight.core.report.page import render_report
 from matchlight.core.style import palette as colours
 from matchlight.core.style.palette import MIN_TINT_CONTRAST
 from matchlight.gui.annotate.painting import box_rect, paint_spans, range_rects, span_style

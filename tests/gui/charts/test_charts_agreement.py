@@ -19,15 +19,13 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMainWindow
 
-from matchlight.core.analysis.metaeval import (
+from matchlight.core.analysis.metaeval import metaevaluate, metaevaluate_table, metric_columns
+from matchlight.core.analysis.metatypes import (
     SEGMENT_STATISTICS,
     SYSTEM_STATISTICS,
     HumanColumn,
     MetaEvalResult,
     MetaEvalSettings,
-    metaevaluate,
-    metaevaluate_table,
-    metric_columns,
 )
 from matchlight.core.analysis.selection import SegmentRange, Selection
 from matchlight.core.annotation.spanscores import human_from_spans
