@@ -59,7 +59,7 @@ class AgreementModel(QAbstractTableModel):
     is the value, its significance cluster in parentheses (1 = best) and its interval below
     (in the tooltip only when :attr:`intervals` is off: a narrow dock). The best value of each
     statistic is bold, and the metrics of the best cluster are in the theme's "better" colour.
-    ``Qt.UserRole`` gives the :class:`~core.analysis.metaeval.Estimate`."""
+    ``Qt.UserRole`` gives the :class:`~core.analysis.metatypes.Estimate`."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)

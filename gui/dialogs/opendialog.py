@@ -1,6 +1,6 @@
 """Choosing the files of a comparison: an optional source, 1..N references, 1..N systems.
 
-The dialog reads the files with :func:`core.io.inputs.load_comparison` in a background thread
+The dialog reads the files with :func:`core.io.reading.load_comparison` in a background thread
 when Open is pressed (a :class:`~gui.workers.loader.BackgroundCall`; Stop reading cancels it),
 and shows an :class:`~core.io.inputs.InputError` inline (the dialog stays open), so the user
 can fix the file choice right there. :class:`~core.io.specs.ComparisonSpecs` is what the app

@@ -4,7 +4,7 @@ resuming, closing it.
 :class:`ComparisonLifecycle` holds what a shown comparison needs besides its state: the Qt
 adapter of the :class:`~core.session.comparison.ComparisonSession` (texts, settings, scores,
 baseline, selection: never copied here), the table model and proxy, the detail cache, the
-scoring controller and the background read. Files are read by :mod:`core.io.inputs` in a
+scoring controller and the background read. Files are read by :mod:`core.io.reading` in a
 :class:`~gui.workers.loader.BackgroundCall` (cancellable; the event loop runs as usual), which
 also prepares what showing the comparison needs. Showing a comparison either completes or leaves
 nothing of it behind (:meth:`ComparisonLifecycle.set_comparison`), so a failure never leaves one
