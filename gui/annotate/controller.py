@@ -10,14 +10,14 @@ It knows nothing of files: the session file the workspace writes into belongs to
 :class:`~gui.shell.sessionfiles.SessionFiles`, which attaches the workspace here
 (:meth:`AnnotationController.attach`) and is asked before every edit
 (:attr:`AnnotationController.before_edit`) so that the first edit creates the untitled session.
-What the controller uses of the window is :class:`AnnotationHost`; the keys and menus are
-:mod:`.actions`, the table's overlays, columns and filters :mod:`.tablelink`, imports and
-exports :mod:`.transfer`.
+What the controller uses of the window is :class:`AnnotationHost`; its moves are
+:mod:`.navigation`, its ESA score :mod:`.esa` and its settings :mod:`.annotsettings` (bases of
+the controller); the keys and menus are :mod:`.actions`, the table's overlays, columns and
+filters :mod:`.tablelink`, imports and exports :mod:`.transfer`.
 """
 
 from __future__ import annotations
 
-import getpass
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +39,6 @@ from matchlight.core.annotation.model import (
     Side,
     Status,
 )
-from matchlight.core.annotation.mqm import MQMWeights
 from matchlight.core.annotation.offsets import snap_point, trim_spaces
 from matchlight.core.annotation.review import reviewed
 from matchlight.core.annotation.typology import (
@@ -50,6 +49,8 @@ from matchlight.core.annotation.typology import (
 )
 from matchlight.core.annotation.workspace import AnnotationWorkspace, Key
 from matchlight.core.session.comparison import ComparisonSession
+from matchlight.gui.annotate.annotsettings import ANNOTATOR_KEY, AnnotationSettings
+from matchlight.gui.annotate.esa import AnnotationEsa
 from matchlight.gui.annotate.host import AnnotationHost
 from matchlight.gui.annotate.navigation import AnnotationNavigation
 from matchlight.gui.annotate.outputview import TextSelection
@@ -63,8 +64,6 @@ __all__ = [
     "TextSelection",
     "snap_point",
 ]
-
-ANNOTATOR_KEY = "annotation/annotator"
 
 #: ``notice(title, message)``: tells the user something that is not an error.
 NoticeSink = Callable[[str, str], None]
@@ -85,7 +84,7 @@ class Draft:
         return self.category is None and self.severity is None and not self.note
 
 
-class AnnotationController(AnnotationNavigation, QObject):
+class AnnotationController(AnnotationNavigation, AnnotationEsa, AnnotationSettings, QObject):
     """Error annotation of the open comparison: the output being annotated, the draft, the edits.
 
     Signals:
@@ -693,92 +692,6 @@ class AnnotationController(AnnotationNavigation, QObject):
             return True
         return False
 
-    def set_esa_score(self, value: float | None) -> bool:
-        target = self.target()
-        ws = self._workspace
-        if target is None or ws is None:
-            return False
-        segment, system = target
-        name = ws.systems[system]
-        try:
-            after = SegmentScore(name, segment, self._annotator, value)
-        except AnnotationError as exc:
-            self.say(str(exc))
-            return False
-        before = ws.score(name, segment)
-        if self._esa_pending is not None and self._esa_pending[:2] == (name, segment):
-            self._esa_pending = None
-            self.draft_changed.emit()
-        if before is not None and before.score == after.score:
-            return False
-        return self.execute(
-            SetSegmentScore(
-                before,
-                after,
-                label=QCoreApplication.translate("AnnotationController", "Set ESA score"),
-            )
-        )
-
-    def esa_value(self) -> float:
-        """The ESA score shown for the output being annotated: the one being set, else the one
-        saved, else the one its errors suggest (100 without errors)."""
-        target = self.target()
-        ws = self._workspace
-        if target is None or ws is None:
-            return 100.0
-        segment, system = target
-        name = ws.systems[system]
-        if self._esa_pending is not None and self._esa_pending[:2] == (name, segment):
-            return self._esa_pending[2]
-        saved = ws.score(name, segment)
-        if saved is not None and saved.score is not None:
-            return saved.score
-        return ws.prefill(name, segment)
-
-    def esa_pending(self) -> bool:
-        """Whether the output's ESA score was moved and not saved yet."""
-        target = self.target()
-        ws = self._workspace
-        if target is None or ws is None or self._esa_pending is None:
-            return False
-        return self._esa_pending[:2] == (ws.systems[target[1]], target[0])
-
-    def set_esa_pending(self, value: float) -> None:
-        """The ESA score is being moved (a slider, a spin box): shown, saved on Enter, D, the
-        slider's release, or when the annotator moves on to another output."""
-        target = self.target()
-        ws = self._workspace
-        if target is None or ws is None or not 0 <= value <= 100:
-            return
-        segment, system = target
-        self._esa_pending = (ws.systems[system], segment, float(value))
-        self.draft_changed.emit()
-
-    def _save_pending_esa(self) -> None:
-        """Keep the ESA score moved on the output being left."""
-        pending, ws = self._esa_pending, self._workspace
-        self._esa_pending = None
-        if pending is None or ws is None or pending[0] not in ws.systems:
-            return
-        name, segment, value = pending
-        before = ws.score(name, segment)
-        if before is not None and before.score == value:
-            return
-        after = SegmentScore(name, segment, self._annotator, value)
-        if self.execute(
-            SetSegmentScore(
-                before,
-                after,
-                label=QCoreApplication.translate("AnnotationController", "Set ESA score"),
-            )
-        ):
-            self.say(
-                QCoreApplication.translate(
-                    "AnnotationController",
-                    "Saved the ESA score {value} of {name}, segment {segment}.",
-                ).format(value=f"{value:g}", name=name, segment=segment + 1)
-            )
-
     def undo(self) -> None:
         ws = self._workspace
         if ws is None or not ws.history.can_undo:
@@ -824,67 +737,6 @@ class AnnotationController(AnnotationNavigation, QObject):
                 step=command.label
             )
         )
-
-    # -- settings -----------------------------------------------------------------------------
-
-    def _initial_annotator(self) -> str:
-        stored = self.host.settings.value(ANNOTATOR_KEY)
-        if isinstance(stored, str) and stored.strip():
-            return stored.strip()
-        try:
-            return getpass.getuser()
-        except (KeyError, OSError):  # no login name (a container)
-            return "annotator"
-
-    def set_annotator(self, name: str, *, remember: bool = True) -> None:
-        """Annotate as ``name`` from now on (``remember``: for the next start too; a session's
-        own annotator is not)."""
-        name = name.strip()
-        if not name or name == self._annotator:
-            return
-        self._annotator = name
-        if remember:
-            self.host.settings.setValue(ANNOTATOR_KEY, name)
-        if self._workspace is not None:
-            self._workspace.annotator = name
-        self.settings_changed.emit()
-        self.target_changed.emit()
-
-    def set_mode(self, mode: AnnotationMode) -> None:
-        ws = self._workspace
-        if ws is None or ws.mode is mode or not self.editable():
-            self.settings_changed.emit()
-            return
-        ws.set_mode(mode)
-        self._reset_draft()
-        self.settings_changed.emit()
-        self.say(
-            QCoreApplication.translate(
-                "AnnotationController", "ESA mode: severities only, and a 0–100 score per output."
-            )
-            if mode is AnnotationMode.ESA
-            else QCoreApplication.translate(
-                "AnnotationController", "MQM mode: category and severity per error."
-            )
-        )
-        self.annotations_changed.emit()
-        self.target_changed.emit()
-
-    def set_typology(self, typology: Typology) -> None:
-        ws = self._workspace
-        if ws is None or not self.editable():
-            return
-        ws.set_typology(typology)
-        self.settings_changed.emit()
-        self.annotations_changed.emit()
-        self.target_changed.emit()
-
-    def set_weights(self, weights: MQMWeights) -> None:
-        ws = self._workspace
-        if ws is None or not self.editable():
-            return
-        ws.set_weights(weights)
-        self.settings_changed.emit()
 
     def _reset_draft(self) -> None:
         self._draft = Draft()
