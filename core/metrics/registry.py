@@ -8,9 +8,12 @@ same order. Adding a metric means writing its module and adding one line here an
 
 from __future__ import annotations
 
-from matchlight.core.metrics.base import Metric, Setting, SettingError
+from collections.abc import Iterable
+
+from matchlight.core.metrics import catalog
+from matchlight.core.metrics.base import Metric, Setting
 from matchlight.core.metrics.bleu import BleuMetric
-from matchlight.core.metrics.catalog import DEFAULT_METRICS, METRIC_OPTIONS, cli_name, parse_metrics
+from matchlight.core.metrics.catalog import DEFAULT_METRICS, METRIC_OPTIONS, cli_name
 from matchlight.core.metrics.chrf import ChrfMetric
 from matchlight.core.metrics.nltk_bleu import NltkBleuMetric
 from matchlight.core.metrics.rouge import RougeMetric
@@ -38,9 +41,13 @@ def metric(key: str) -> Metric:
     try:
         return METRICS[key]
     except KeyError:
-        raise SettingError(
-            f"unknown metric {key!r}; choose from {', '.join(cli_name(k) for k in METRICS)}"
-        ) from None
+        raise catalog.unknown_metric(key, METRICS) from None
+
+
+def parse_metrics(text: str | Iterable[str]) -> tuple[str, ...]:
+    """Metric keys from ``"bleu,chrf"`` (or a list), validated against the registered metrics
+    (one registered at run time included), duplicates dropped, in registry order."""
+    return catalog.parse_metrics(text, METRICS)
 
 
 def settings_by_cli() -> dict[str, tuple[Metric, Setting]]:

@@ -24,6 +24,7 @@ tercom) is reproduced exactly, quirks included:
 The search itself is ours: the candidates of a round (and the rounds of many segments at
 once) are scored together, one numpy operation per row of the beam instead of one Python loop
 per cell, each candidate starting from the rows it shares with the current output (where
+sacreBLEU's cache of rows saves the same work).
 
 * :func:`ter_alignments`: the :class:`TerAlignment` (edits, shifts, final alignment) of many
   word pairs;

@@ -35,3 +35,14 @@ def test_unknown_metrics_are_refused_alike() -> None:
     assert parse_metrics("TER, nltk-bleu,bleu,ter") == ("bleu", "nltk_bleu", "ter")
     with pytest.raises(SettingError, match="name at least one metric"):
         parse_metrics(" , ")
+
+
+def test_a_metric_registered_at_run_time_is_parsed_by_the_registry_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from matchlight.core.metrics import registry
+
+    monkeypatch.setitem(METRICS, "bleu_copy", METRICS["bleu"])
+    assert registry.parse_metrics("bleu-copy,bleu") == ("bleu", "bleu_copy")
+    with pytest.raises(SettingError, match="unknown metric 'bleu_copy'"):
+        parse_metrics("bleu-copy")
