@@ -13,21 +13,17 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from matchlight.core.metrics.bleu import (
-    BleuStats,
-    _check_max_order,
-    _check_tokens,
-    _closest_ref_len,
-)
+from matchlight.core.metrics.bleu import BleuStats, _check_tokens, _closest_ref_len
+from matchlight.core.metrics.bleuoptions import check_max_order
 from matchlight.core.metrics.lcs import lcs_length
 from matchlight.core.metrics.nltk_bleu import (
-    _METHOD5_ORDER,
     NLTK_DEFAULT_WEIGHTS,
     NltkStats,
     Weights,
     _weight_sets,
     nltk_bleu_from_stats,
 )
+from matchlight.core.metrics.nltkoptions import METHOD5_ORDER
 from matchlight.core.metrics.rouge import PreparedRef, RougeStats
 
 #: An n-gram key: unigrams are the token itself, longer n-grams are tuples of tokens.
@@ -72,7 +68,7 @@ def prepare_refs(references: Sequence[Sequence[str]], max_order: int = 4) -> Ref
     Any number of references (at least one) is accepted; an empty reference has length 0 and
     no n-grams.
     """
-    _check_max_order(max_order)
+    check_max_order(max_order)
     _check_tokens(references, "references")
     if len(references) == 0:
         raise ValueError("a segment needs at least one reference")
@@ -136,7 +132,7 @@ def nltk_stats_from_refs(hypothesis: Sequence[str], refs: RefNgrams, max_order: 
     """
     if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
         raise ValueError(f"max_order must be a positive integer, got {max_order!r}")
-    needed = max(max_order, _METHOD5_ORDER)
+    needed = max(max_order, METHOD5_ORDER)
     if refs.max_order < needed:
         raise ValueError(
             f"references were prepared up to order {refs.max_order}, "
@@ -153,8 +149,8 @@ def nltk_stats_from_refs(hypothesis: Sequence[str], refs: RefNgrams, max_order: 
         segments=1,
         last_hyp_len=stats.hyp_len,
         last_p5=(
-            stats.matches[_METHOD5_ORDER - 1],
-            max(1, stats.totals[_METHOD5_ORDER - 1]),
+            stats.matches[METHOD5_ORDER - 1],
+            max(1, stats.totals[METHOD5_ORDER - 1]),
         ),
     )
 
@@ -165,7 +161,7 @@ def nltk_stats(
     """:class:`NltkStats` of one hypothesis against its references (at least one)."""
     if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
         raise ValueError(f"max_order must be a positive integer, got {max_order!r}")
-    refs = prepare_refs(references, max(max_order, _METHOD5_ORDER))
+    refs = prepare_refs(references, max(max_order, METHOD5_ORDER))
     return nltk_stats_from_refs(hypothesis, refs, max_order)
 
 

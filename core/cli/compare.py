@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from matchlight.core import __version__
 from matchlight.core.cli.options import (
+    DEFAULT_AR_TRIALS,
+    DEFAULT_BOOTSTRAP_SAMPLES,
+    DEFAULT_SEED,
     CommandParser,
     add_engine,
     add_inputs,
@@ -28,8 +31,8 @@ from matchlight.core.cli.options import (
     print_out,
     run,
 )
-from matchlight.core.metrics.base import ScoreColumn, SettingError
-from matchlight.core.metrics.registry import METRICS, cli_name
+from matchlight.core.metrics.catalog import METRIC_OPTIONS, cli_name
+from matchlight.core.metrics.settings import SettingError
 
 # The tests and the engine are imported when the command runs (``--help`` needs neither).
 if TYPE_CHECKING:
@@ -38,13 +41,9 @@ if TYPE_CHECKING:
     from matchlight.core.analysis.clusters import SystemClusters
     from matchlight.core.analysis.significance import ScoreFunction, SignificanceResult
     from matchlight.core.cli.streaming import StreamSetup
+    from matchlight.core.metrics.base import Metric, ScoreColumn
     from matchlight.core.scoring.config import ScoringConfig
     from matchlight.core.scoring.results import ScoreChunk
-
-#: sacreBLEU's defaults (those of :mod:`core.analysis.significance`, which checks they agree).
-DEFAULT_BOOTSTRAP_SAMPLES = 1000
-DEFAULT_AR_TRIALS = 10000
-DEFAULT_SEED = 12345
 
 __all__ = [
     "SIGNIFICANT",
@@ -208,12 +207,15 @@ class ColumnStatistics:
     ) -> None:
         import numpy as np
 
+        from matchlight.core.metrics.registry import METRICS
+
         self.config = config
         self.systems = tuple(systems)
         self.n_rows = n_rows
         n_sys = len(self.systems)
         index = {c.key: i for i, c in enumerate(config.columns())}
         self._stats: dict[str, np.ndarray] = {}  # metric -> (S, n, K)
+        self._metrics: dict[str, Metric] = {}
         self._scores: dict[str, ScoreFunction] = {}
         self._values: dict[str, np.ndarray] = {}  # column -> (S, n)
         self._positions: dict[str, int] = {}
@@ -231,6 +233,7 @@ class ColumnStatistics:
                 stacked, score = found
                 width = stacked.shape[-1]
                 self._stats[column.metric] = np.zeros((n_sys, n_rows, width), np.int64)
+                self._metrics[column.metric] = metric
                 self._scores[column.metric] = score
             else:
                 self._values[column.key] = np.zeros((n_sys, n_rows))
@@ -242,7 +245,7 @@ class ColumnStatistics:
         k = chunk.scores.shape[1]
         rows = slice(self._at, self._at + k)
         for key, array in self._stats.items():
-            found = METRICS[key].additive(self.config.settings(key), chunk.stats[key])
+            found = self._metrics[key].additive(self.config.settings(key), chunk.stats[key])
             if found is None:  # pragma: no cover - checked in __init__
                 raise SettingError(f"{key} has no additive corpus figure")
             array[:, rows] = found[0]
@@ -378,7 +381,7 @@ def _signature_label(key: str, tests: Sequence[PairedColumn]) -> str:
     """sacreBLEU's name for a signature: the score's (``BLEU``, ``chrF2``), or the metric's
     when it has several tested columns (``ROUGE``)."""
     mine = [t.column for t in tests if t.column.metric == key]
-    return mine[0].label if len(mine) == 1 else METRICS[key].label
+    return mine[0].label if len(mine) == 1 else METRIC_OPTIONS[key].label
 
 
 def format_paired_table(

@@ -12,19 +12,9 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matchlight.core import __version__
-from matchlight.core.analysis.metaeval import metaevaluate, metric_columns
-from matchlight.core.analysis.metatypes import (
-    SEGMENT_STATISTICS,
-    SYSTEM_STATISTICS,
-    Estimate,
-    HumanColumn,
-    MetaEvalResult,
-    MetaEvalSettings,
-)
-from matchlight.core.annotation.spanscores import human_from_spans
 from matchlight.core.cli.options import (
     CommandParser,
     Failed,
@@ -37,10 +27,11 @@ from matchlight.core.cli.options import (
     print_out,
     run,
 )
-from matchlight.core.cli.streaming import read_stream_setup, scored_table
-from matchlight.core.io.export import write_json
-from matchlight.core.io.human import HumanJudgements, read_human
-from matchlight.core.io.inputs import InputError
+
+# What the command runs is imported when it runs: ``--help`` needs none of it.
+if TYPE_CHECKING:
+    from matchlight.core.analysis.metaeval import Estimate, MetaEvalResult
+    from matchlight.core.io.human import HumanJudgements
 
 __all__ = ["build_parser", "format_tables", "main", "result_payload"]
 
@@ -156,6 +147,10 @@ def _level(args: argparse.Namespace) -> str:
 def _read_human(
     args: argparse.Namespace, systems: Sequence[str], n_segments: int
 ) -> HumanJudgements:
+    from matchlight.core.annotation.spanscores import human_from_spans
+    from matchlight.core.io.human import read_human
+    from matchlight.core.io.inputs import InputError
+
     level = _level(args)
     try:
         if level == "spans":
@@ -199,6 +194,8 @@ def _cell(estimate: Estimate | None) -> str:
 def format_tables(result: MetaEvalResult) -> str:
     """The result as two text tables (system and segment level), with each metric's
     significance cluster per statistic in parentheses (1 = best)."""
+    from matchlight.core.analysis.metaeval import SEGMENT_STATISTICS, SYSTEM_STATISTICS
+
     lines = [
         f"Human: {result.human}; {len(result.systems)} systems, {result.n_rows} segments, "
         f"{result.n_judged} judged pairs."
@@ -246,6 +243,8 @@ def _json_estimate(estimate: Estimate | None) -> Any:
 def result_payload(result: MetaEvalResult) -> dict[str, Any]:
     """The JSON document: ``system_level`` and ``segment_level`` per metric and statistic (a
     number, or ``{"value", "ci"}``), the clusters and the settings."""
+    from matchlight.core.analysis.metaeval import SEGMENT_STATISTICS, SYSTEM_STATISTICS
+
     settings = result.settings
     return {
         "matchlight_version": __version__,
@@ -290,6 +289,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from matchlight.core.analysis.metaeval import (
+        HumanColumn,
+        MetaEvalSettings,
+        metaevaluate,
+        metric_columns,
+    )
+    from matchlight.core.cli.streaming import read_stream_setup, scored_table
+    from matchlight.core.io.export import write_json
+
     if not hasattr(args, "metrics"):
         args.metrics = "bleu,chrf"
     setup = read_stream_setup(parser, args, [("--json", args.json)])

@@ -19,9 +19,8 @@ import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from matchlight.core.annotation.interchange import ImportResult
 from matchlight.core.annotation.model import AnnotationError, Severity, Status
 from matchlight.core.annotation.mqm import (
     WEIGHT_PRESETS,
@@ -35,9 +34,6 @@ from matchlight.core.annotation.mqm import (
     system_esa,
     system_mqm,
 )
-from matchlight.core.annotation.wmtesa import import_wmt24_esa
-from matchlight.core.annotation.wmtmqm import import_mqm_tsv, read_segment_ids
-from matchlight.core.annotation.xcomet import import_xcomet
 from matchlight.core.cli.options import (
     CommandParser,
     Failed,
@@ -48,8 +44,10 @@ from matchlight.core.cli.options import (
     run,
 )
 from matchlight.core.cli.score import json_number
-from matchlight.core.io.inputs import InputError
-from matchlight.core.io.safewrite import write_file_atomic
+
+# The readers and the writer are imported when the command runs: ``--help`` needs neither.
+if TYPE_CHECKING:
+    from matchlight.core.annotation.interchange import ImportResult
 
 __all__ = ["FORMATS", "build_parser", "format_tables", "main", "mqm_payload", "read_weights"]
 
@@ -140,6 +138,11 @@ def read_weights(value: str) -> tuple[str, MQMWeights]:
 
 
 def _read(args: argparse.Namespace) -> ImportResult:
+    from matchlight.core.annotation.wmtesa import import_wmt24_esa
+    from matchlight.core.annotation.wmtmqm import import_mqm_tsv, read_segment_ids
+    from matchlight.core.annotation.xcomet import import_xcomet
+    from matchlight.core.io.inputs import InputError
+
     try:
         if args.format == "wmt-tsv":
             ids = read_segment_ids(args.segid) if args.segid else None
@@ -312,6 +315,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         raise Failed(f"{args.spans}: no ratings to score (no errors and no No-error rows)")
     print_out(format_tables(payload))
     if args.json:
+        from matchlight.core.io.safewrite import write_file_atomic
+
         text = json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
         try:
             write_file_atomic(

@@ -1,9 +1,10 @@
 """What the headless commands share: their parser, their options, their inputs and how they fail.
 
-A thin argparse layer. The metrics and their options come from the registry
-(:mod:`core.metrics.registry`): each metric's :class:`~core.metrics.base.Setting` becomes an
-option in the metric's own group, so the command line and the app's settings panel can never
-disagree. A scoring option the user does not give is absent from the parsed arguments:
+A thin argparse layer. The metrics and their options come from the catalog
+(:mod:`core.metrics.catalog`, the registry's metrics without their code): each metric's
+:class:`~core.metrics.settings.Setting` becomes an option in the metric's own group, so the
+command line and the app's settings panel can never disagree, and ``--help`` imports no numpy.
+A scoring option the user does not give is absent from the parsed arguments:
 :func:`config_from_args` starts from the defaults, or from a saved session's configuration, and
 changes only what was given. Inputs are ``--ref``/``--hyp``/``--src`` (``PATH``, ``NAME=PATH``
 or ``PATH#COLUMN``), ``--segments`` picks rows, and no written file may replace an input.
@@ -17,8 +18,13 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from matchlight.core import __version__
-from matchlight.core.metrics.base import Setting, SettingError
-from matchlight.core.metrics.registry import DEFAULT_METRICS, METRICS, cli_name, parse_metrics
+from matchlight.core.metrics.catalog import (
+    DEFAULT_METRICS,
+    METRIC_OPTIONS,
+    cli_name,
+    parse_metrics,
+)
+from matchlight.core.metrics.settings import Setting, SettingError
 
 # What a command runs is imported when it runs: ``--help`` and ``--version`` need none of it.
 if TYPE_CHECKING:
@@ -30,6 +36,9 @@ if TYPE_CHECKING:
     from matchlight.core.text.corpus import CorpusText
 
 __all__ = [
+    "DEFAULT_AR_TRIALS",
+    "DEFAULT_BOOTSTRAP_SAMPLES",
+    "DEFAULT_SEED",
     "EXIT_INPUT_ERROR",
     "EXIT_INTERRUPTED",
     "MAX_NUMBER_TEXT",
@@ -172,6 +181,12 @@ def count(option: str, *, minimum: int, maximum: int | None = None) -> Any:
 def add_version(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--version", action="version", version=f"matchlight {__version__}")
 
+
+#: The paired tests' defaults, sacreBLEU's: those of :mod:`core.analysis.significance` (tested
+#: equal), here so that ``--help`` does not import the tests.
+DEFAULT_BOOTSTRAP_SAMPLES = 1000
+DEFAULT_AR_TRIALS = 10000
+DEFAULT_SEED = 12345
 
 #: The most resamples or trials a paired test may be asked for.
 MAX_RESAMPLES = 10_000_000
@@ -334,13 +349,13 @@ def add_scoring(
         "-m",
         default=argparse.SUPPRESS,
         metavar="LIST",
-        help=f"comma-separated, from {', '.join(cli_name(k) for k in METRICS)} "
+        help=f"comma-separated, from {', '.join(cli_name(k) for k in METRIC_OPTIONS)} "
         f"(default: {default_metrics})",
     )
     what.add_argument("--segments", metavar="SPEC", help=segments_help)
     what.add_argument("--lsum-sep", default=argparse.SUPPRESS, metavar="SEP", help=separator_help)
 
-    for metric in METRICS.values():
+    for metric in METRIC_OPTIONS.values():
         group = parser.add_argument_group(f"{metric.label} (with --metrics {cli_name(metric.key)})")
         defaults = metric.settings_type()
         for spec in metric.settings:
@@ -370,7 +385,7 @@ def config_from_args(args: argparse.Namespace, base: ScoringConfig | None = None
         config = config.with_metrics(parse_metrics(args.metrics))
     if hasattr(args, "lsum_sep"):
         config = config.with_separator(parse_separator(args.lsum_sep))
-    for metric in METRICS.values():
+    for metric in METRIC_OPTIONS.values():
         given = {
             spec.key: getattr(args, _dest(metric.key, spec))
             for spec in metric.settings

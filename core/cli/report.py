@@ -12,10 +12,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from matchlight.core.analysis.selection import SegmentRange, Selection, SelectionError
-from matchlight.core.analysis.significance import DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED
 from matchlight.core.cli.options import (
+    DEFAULT_BOOTSTRAP_SAMPLES,
+    DEFAULT_SEED,
     MAX_NUMBER_TEXT,
     CommandParser,
     Failed,
@@ -37,22 +38,21 @@ from matchlight.core.cli.options import (
     shown,
     warn_inputs,
 )
-from matchlight.core.io.export import comparison_inputs, input_paths
-from matchlight.core.io.inputs import InputSpec
-from matchlight.core.metrics.base import SettingError
-from matchlight.core.report.context import (
-    DEFAULT_MAX_ROWS,
-    ReportAnnotations,
-    ReportError,
-    ReportOptions,
-)
-from matchlight.core.report.export import export_report
-from matchlight.core.report.sessionfile import SavedSession, annotations_for, read_session
-from matchlight.core.session.comparison import ComparisonSession
-from matchlight.core.session.imported import ScoreImport
-from matchlight.core.session.store import SessionError
+from matchlight.core.metrics.settings import SettingError
 
-__all__ = ["build_parser", "main"]
+# What the command runs is imported when it runs: ``--help`` needs none of it.
+if TYPE_CHECKING:
+    from matchlight.core.io.inputs import InputSpec
+    from matchlight.core.report.context import ReportAnnotations
+    from matchlight.core.report.sessionfile import SavedSession
+    from matchlight.core.session.comparison import ComparisonSession
+
+__all__ = ["DEFAULT_MAX_ROWS", "build_parser", "main"]
+
+#: The segments the page shows with their texts unless told otherwise: the page's own default
+#: (:data:`core.report.context.DEFAULT_MAX_ROWS`, tested equal), here so that ``--help`` does not
+#: import the page.
+DEFAULT_MAX_ROWS = 200
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -156,6 +156,8 @@ def _inputs(
 def _add_imports(session: ComparisonSession, saved: SavedSession) -> None:
     """The session's imported score and label columns, with the values it stored (a column that
     does not fit the comparison being reported is left out, with a warning)."""
+    from matchlight.core.session.imported import ScoreImport
+
     for record in saved.imports:
         try:
             if isinstance(record, ScoreImport):
@@ -169,6 +171,8 @@ def _add_imports(session: ComparisonSession, saved: SavedSession) -> None:
 def _baseline(wanted: str | int | None, names: Sequence[str]) -> int:
     """A system index from a name or a 1-based number given on the command line (a ``str``),
     or a session's stored index (an ``int``)."""
+    from matchlight.core.report.context import ReportError
+
     if wanted is None:
         return 0
     if isinstance(wanted, int):
@@ -191,6 +195,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from matchlight.core.analysis.selection import SegmentRange, Selection, SelectionError
+    from matchlight.core.io.export import comparison_inputs, input_paths
+    from matchlight.core.report.export import export_report
+    from matchlight.core.report.context import ReportError, ReportOptions
+    from matchlight.core.report.sessionfile import annotations_for, read_session
+    from matchlight.core.session.comparison import ComparisonSession
+    from matchlight.core.session.store import SessionError
+
     check_names(parser, [("--out", args.out)])
     saved: SavedSession | None = None
     if args.session:

@@ -31,8 +31,8 @@ from matchlight.core.cli.options import (
     print_out,
     run,
 )
-from matchlight.core.metrics.base import SettingError
-from matchlight.core.metrics.registry import METRICS
+from matchlight.core.metrics.catalog import METRIC_OPTIONS
+from matchlight.core.metrics.settings import SettingError
 
 if TYPE_CHECKING:
     from matchlight.core.cli.streaming import LanguageCounts, Streamed, StreamSetup
@@ -149,7 +149,7 @@ def format_table(corpus: StreamedCorpus) -> str:
     headline = [c for c in corpus.columns if c.headline]
     header = ["system", *(c.short for c in headline)]
     with_detail = [key for key in corpus.metric_keys if key == "bleu"]
-    header += [f"{METRICS[key].label} detail" for key in with_detail]
+    header += [f"{METRIC_OPTIONS[key].label} detail" for key in with_detail]
     lines_rows: list[list[str]] = []
     for s, name in enumerate(corpus.systems):
         figures = corpus.corpus(s)

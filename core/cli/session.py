@@ -19,14 +19,9 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from matchlight.core.analysis.selection import SegmentRange, Selection
-from matchlight.core.annotation.interchange import IMPORT_FORMATS, ImportResult, sniff_import_format
-from matchlight.core.annotation.model import AnnotationError
 from matchlight.core.annotation.typology import AnnotationMode
-from matchlight.core.annotation.wmtesa import import_wmt24_esa
-from matchlight.core.annotation.wmtmqm import import_mqm_tsv
-from matchlight.core.annotation.xcomet import import_xcomet
 from matchlight.core.cli.options import (
     CommandParser,
     Failed,
@@ -38,20 +33,20 @@ from matchlight.core.cli.options import (
     run,
     segment_rows,
 )
-from matchlight.core.io.inputs import Comparison, InputError
-from matchlight.core.io.specs import ComparisonSpecs, specs_from_arguments
-from matchlight.core.metrics.base import SettingError
-from matchlight.core.session.document import (
-    AnnotationSettings,
-    SessionDocument,
-    create_session,
-    inputs_for,
-    read_document,
-)
-from matchlight.core.session.files import SUFFIX, remove_database
-from matchlight.core.session.store import SessionError, SessionStore
+from matchlight.core.metrics.settings import SettingError
 
-__all__ = ["build_parser", "main"]
+# What the sub-commands run is imported when they run: ``--help`` needs none of it.
+if TYPE_CHECKING:
+    from matchlight.core.annotation.interchange import ImportResult
+    from matchlight.core.io.inputs import Comparison
+    from matchlight.core.io.specs import ComparisonSpecs
+
+__all__ = ["SPAN_FORMATS", "build_parser", "main"]
+
+#: ``--spans-format``'s formats: the keys of
+#: :data:`core.annotation.interchange.IMPORT_FORMATS` (tested equal), here so that ``--help``
+#: does not import the readers.
+SPAN_FORMATS = ("xcomet-jsonl", "wmt-mqm-tsv", "wmt24-esa-jsonl")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     spans.add_argument(
         "--spans-format",
-        choices=["auto", *IMPORT_FORMATS],
+        choices=["auto", *SPAN_FORMATS],
         default="auto",
         help="the format of --spans (default: from its name and first record)",
     )
@@ -125,6 +120,19 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def _create(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from matchlight.core.analysis.selection import SegmentRange, Selection
+    from matchlight.core.annotation.model import AnnotationError
+    from matchlight.core.io.inputs import InputError
+    from matchlight.core.io.specs import specs_from_arguments
+    from matchlight.core.session.document import (
+        AnnotationSettings,
+        SessionDocument,
+        create_session,
+        inputs_for,
+    )
+    from matchlight.core.session.files import SUFFIX, remove_database
+    from matchlight.core.session.store import SessionError
+
     out = Path(args.out)
     if out.suffix != SUFFIX:
         parser.error(f"--out {args.out!r}: a session file's name ends in {SUFFIX}")
@@ -178,15 +186,23 @@ def _reference_names(specs: ComparisonSpecs) -> tuple[str, ...]:
 
 def _sniff(path: str) -> str:
     """The format of a spans file from its name and first record."""
+    from matchlight.core.annotation.interchange import sniff_import_format
+
     fmt = sniff_import_format(path)
     if fmt is None:
         raise Failed(
-            f"{path}: cannot tell its format; give --spans-format ({', '.join(IMPORT_FORMATS)})"
+            f"{path}: cannot tell its format; give --spans-format ({', '.join(SPAN_FORMATS)})"
         )
     return fmt
 
 
 def _read_spans(args: argparse.Namespace, comparison: Comparison) -> ImportResult:
+    from matchlight.core.annotation.wmtesa import import_wmt24_esa
+    from matchlight.core.annotation.wmtmqm import import_mqm_tsv
+    from matchlight.core.annotation.xcomet import import_xcomet
+    from matchlight.core.annotation.model import AnnotationError
+    from matchlight.core.io.inputs import InputError
+
     path = args.spans
     if not os.path.isfile(path):
         kind = "no such file" if not os.path.lexists(path) else "not a regular file"
@@ -230,6 +246,9 @@ def _say_created(out: Path, comparison: Comparison, result: ImportResult | None)
 
 
 def _info(args: argparse.Namespace) -> int:
+    from matchlight.core.session.document import read_document
+    from matchlight.core.session.store import SessionError, SessionStore
+
     try:
         with SessionStore.open(args.session, read_only=True) as store:
             document = read_document(store)

@@ -21,14 +21,17 @@ import math
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar, Literal
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from matchlight.core.text.tokenizers import Tokenizer
+from matchlight.core.metrics.settings import MetricSettings, Setting, SettingError
 from matchlight.core.text.types import Span
+
+if TYPE_CHECKING:
+    from matchlight.core.text.tokenizers import Tokenizer
 
 __all__ = [
     "DETAIL_TOKEN_LIMIT",
@@ -60,10 +63,6 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 AnyArray = npt.NDArray[Any]
-
-
-class SettingError(ValueError):
-    """A setting is out of range; the message names the setting and the allowed values."""
 
 
 class DetailTooLarge(Exception):
@@ -109,105 +108,6 @@ def mean_score(sums: npt.ArrayLike) -> FloatArray:
         raise ValueError(f"a mean takes summed statistics of shape (m, 2), not {np.shape(sums)}")
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.asarray(array[:, 0] / array[:, 1], dtype=np.float64)
-
-
-# -- settings -----------------------------------------------------------------------------------
-
-SettingKind = Literal["choice", "flag", "int", "float"]
-
-
-@dataclass(frozen=True, slots=True)
-class Setting:
-    """One setting of a metric: how it is validated, offered on the command line and in the app.
-
-    ``key`` is the attribute of the metric's :class:`MetricSettings` dataclass. ``kind`` decides
-    the widget and the CLI parser: ``choice`` (one of ``choices``), ``flag`` (a boolean that the
-    CLI switches to the opposite of its default), ``int`` (``minimum``..``maximum``) or ``float``
-    (finite, at least ``minimum``; ``None`` allowed when ``optional``, meaning "the default for
-    the other settings").
-    """
-
-    key: str
-    label: str
-    kind: SettingKind
-    help: str
-    cli: str
-    aliases: tuple[str, ...] = ()
-    choices: tuple[str, ...] = ()
-    minimum: float | None = None
-    maximum: float | None = None
-    optional: bool = False
-
-    def check(self, value: object) -> None:
-        """Raise :class:`SettingError` unless ``value`` is allowed."""
-        if value is None and self.optional:
-            return
-        name = self.cli
-        if self.kind == "choice":
-            if value not in self.choices:
-                allowed = ", ".join(self.choices)
-                raise SettingError(f"{name} must be one of {allowed}; got {value!r}")
-        elif self.kind == "flag":
-            if not isinstance(value, bool):
-                raise SettingError(f"{name} must be true or false; got {value!r}")
-        elif self.kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise SettingError(f"{name} must be a whole number; got {value!r}")
-            self._check_range(value)
-        else:
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise SettingError(f"{name} must be a number; got {value!r}")
-            if not math.isfinite(value):
-                raise SettingError(f"{name} must be a finite number; got {value!r}")
-            self._check_range(value)
-
-    def _check_range(self, value: float) -> None:
-        low, high = self.minimum, self.maximum
-        if (low is not None and value < low) or (high is not None and value > high):
-            if high is None:
-                bound = f"at least {low:g}"
-            elif low is None:
-                bound = f"at most {high:g}"
-            else:
-                bound = f"{low:g} to {high:g}"
-            raise SettingError(f"{self.cli} must be {bound}, not {value:g}")
-
-
-@dataclass(frozen=True, slots=True)
-class MetricSettings:
-    """Base of each metric's frozen settings dataclass; validated against its :class:`Setting`s.
-
-    Subclasses set ``SPECS`` (one :class:`Setting` per field, same keys) and may override
-    :meth:`check` for rules that involve several settings.
-    """
-
-    SPECS: ClassVar[tuple[Setting, ...]] = ()
-
-    def __post_init__(self) -> None:
-        specs = {spec.key: spec for spec in self.SPECS}
-        for f in fields(self):
-            spec = specs.get(f.name)
-            if spec is None:
-                raise TypeError(f"{type(self).__name__}.{f.name} has no Setting spec")
-            spec.check(getattr(self, f.name))
-        self.check()
-
-    def check(self) -> None:
-        """Rules across settings (none by default)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> MetricSettings:
-        """Settings from :meth:`to_dict` output; unknown keys are ignored, missing ones default."""
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
-
-    def changed(self) -> dict[str, Any]:
-        """The settings that differ from the defaults (what a user should see next to scores)."""
-        default = type(self)()
-        return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
 
 
 # -- columns and statistics ---------------------------------------------------------------------

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, cast, overload
+from typing import Any, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -38,45 +38,26 @@ from matchlight.core.metrics.base import (
     MetricSettings,
     Run,
     ScoreColumn,
-    Setting,
 )
-from matchlight.core.metrics.bleu import (
-    MAX_ORDER_LIMIT,
-    TokenMatches,
-    check_tokenizer_installed,
-    chunk_stats,
-    match_row,
+from matchlight.core.metrics.bleu import chunk_stats
+from matchlight.core.metrics.bleudetail import TokenMatches, match_row
+from matchlight.core.metrics.nltkoptions import (
+    METHOD5_ORDER,
+    NLTK_BLEU_OPTIONS,
+    NLTK_SMOOTHING,
+    NltkBleuSettings,
 )
 from matchlight.core.metrics.signature import format_signature
-from matchlight.core.text.tokenizers import BLEU_TOKENIZERS, Tokenizer, bleu_tokenizer
 
 __all__ = [
     "NLTK_DEFAULT_WEIGHTS",
-    "NLTK_SMOOTHING",
     "NltkBleuMetric",
-    "NltkBleuSettings",
     "NltkStats",
     "nltk_bleu_from_stats",
 ]
 
-#: Names of NLTK's smoothing methods (``SmoothingFunction().method0`` ... ``method7``).
-NLTK_SMOOTHING: tuple[str, ...] = (
-    "method0",
-    "method1",
-    "method2",
-    "method3",
-    "method4",
-    "method5",
-    "method6",
-    "method7",
-)
-
 #: NLTK's default weights (BLEU-4).
 NLTK_DEFAULT_WEIGHTS: tuple[float, ...] = (0.25, 0.25, 0.25, 0.25)
-
-# Method 5 always looks one order beyond the weights at the 5-gram precision, whatever the
-# number of weights (NLTK hard-codes ``modified_precision(references, hypothesis, 5)``).
-_METHOD5_ORDER = 5
 
 Precision = Fraction | float
 Weights = Sequence[float] | Sequence[Sequence[float]]
@@ -322,71 +303,6 @@ def nltk_bleu_from_stats(
 FloatArray = npt.NDArray[np.float64]
 
 
-@dataclass(frozen=True, slots=True)
-class NltkBleuSettings(MetricSettings):
-    """``nltk.translate.bleu_score.sentence_bleu`` / ``corpus_bleu`` with uniform weights.
-
-    NLTK takes tokens, not text: most NLTK users split on whitespace, which is the default
-    here (``tokenize="none"``); any sacreBLEU tokenizer can be chosen instead.
-    """
-
-    SPECS: ClassVar[tuple[Setting, ...]] = (
-        Setting(
-            key="tokenize",
-            label="Tokenizer",
-            kind="choice",
-            choices=BLEU_TOKENIZERS,
-            help="how the text is split into NLTK's tokens: none = on whitespace (default, as "
-            "most NLTK users do), or one of sacreBLEU's tokenizers",
-            cli="--nltk-tokenize",
-        ),
-        Setting(
-            key="lowercase",
-            label="Lowercase",
-            kind="flag",
-            help="lowercase before tokenizing",
-            cli="--nltk-lowercase",
-        ),
-        Setting(
-            key="smoothing",
-            label="Smoothing",
-            kind="choice",
-            choices=NLTK_SMOOTHING,
-            help="NLTK SmoothingFunction method (default method0: none)",
-            cli="--nltk-smoothing",
-        ),
-        Setting(
-            key="max_order",
-            label="Max n-gram order",
-            kind="int",
-            minimum=1,
-            maximum=MAX_ORDER_LIMIT,
-            help="uniform weights over orders 1..N (default 4)",
-            cli="--nltk-max-order",
-        ),
-    )
-
-    tokenize: str = "none"
-    lowercase: bool = False
-    smoothing: str = "method0"
-    max_order: int = 4
-
-    def check(self) -> None:
-        check_tokenizer_installed(self.tokenize, "--nltk-tokenize")
-
-    @property
-    def weights(self) -> tuple[float, ...]:
-        return (1.0 / self.max_order,) * self.max_order
-
-    @property
-    def counted_order(self) -> int:
-        """The orders counted: NLTK's method 5 looks at 5-grams whatever the weights."""
-        return max(self.max_order, _METHOD5_ORDER)
-
-    def tokenizer(self) -> Tokenizer:
-        return bleu_tokenizer(self.tokenize, lowercase=self.lowercase)
-
-
 def _segment_stats(
     s: NltkBleuSettings, hyp_len: int, ref_len: int, matches: Sequence[int], totals: Sequence[int]
 ) -> NltkStats:
@@ -399,7 +315,7 @@ def _segment_stats(
         denominators=tuple([max(1, total) for total in totals[:order]]),
         segments=1,
         last_hyp_len=hyp_len,
-        last_p5=(matches[_METHOD5_ORDER - 1], max(1, totals[_METHOD5_ORDER - 1])),
+        last_p5=(matches[METHOD5_ORDER - 1], max(1, totals[METHOD5_ORDER - 1])),
     )
 
 
@@ -479,13 +395,13 @@ class NltkRowDetail(MetricRowDetail):
 class NltkBleuMetric(Metric):
     """NLTK's ``sentence_bleu`` per segment and ``corpus_bleu`` over the corpus."""
 
-    key = "nltk_bleu"
-    label = "NLTK-BLEU"
+    key = NLTK_BLEU_OPTIONS.key
+    label = NLTK_BLEU_OPTIONS.label
     description = (
         "NLTK's sentence_bleu per segment and corpus_bleu over the corpus (uniform weights), "
         "reproduced exactly, on the 0-100 scale"
     )
-    settings_type = NltkBleuSettings
+    settings_type = NLTK_BLEU_OPTIONS.settings_type
     running = False  # NLTK's corpus smoothing looks at the last segment
 
     def columns(self, settings: MetricSettings) -> tuple[ScoreColumn, ...]:
@@ -551,8 +467,8 @@ class NltkBleuMetric(Metric):
                 scores[system, row, 0] = _score(s, stats)
             p5 = np.stack(
                 (
-                    matches[:, :, _METHOD5_ORDER - 1],
-                    np.maximum(totals[:, :, _METHOD5_ORDER - 1], 1),
+                    matches[:, :, METHOD5_ORDER - 1],
+                    np.maximum(totals[:, :, METHOD5_ORDER - 1], 1),
                 ),
                 axis=-1,
             )

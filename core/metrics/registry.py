@@ -1,37 +1,39 @@
 """Every metric Matchlight scores, by key, in display order.
 
-The CLI's ``--metrics`` choices and per-metric options, the CSV and JSON columns, the table's
-columns, the summary, the filter bar, the breakdowns and the settings panel are all built from
-:data:`METRICS`. Adding a metric means writing its module and adding one line here.
+The CSV and JSON columns, the table's columns, the summary, the filter bar, the breakdowns and
+the settings panel are all built from :data:`METRICS`; the command line's options come from the
+same metrics' options (:mod:`core.metrics.catalog`, which imports none of the metrics), in the
+same order. Adding a metric means writing its module and adding one line here and one there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from matchlight.core.metrics.base import Metric, Setting, SettingError
+from matchlight.core.metrics import catalog
+from matchlight.core.metrics.base import Metric, Setting
 from matchlight.core.metrics.bleu import BleuMetric
+from matchlight.core.metrics.catalog import DEFAULT_METRICS, METRIC_OPTIONS, cli_name
 from matchlight.core.metrics.chrf import ChrfMetric
 from matchlight.core.metrics.nltk_bleu import NltkBleuMetric
 from matchlight.core.metrics.rouge import RougeMetric
 from matchlight.core.metrics.ter import TerMetric
 
-__all__ = ["DEFAULT_METRICS", "METRICS", "metric", "parse_metrics", "settings_by_cli"]
+__all__ = [
+    "DEFAULT_METRICS",
+    "METRICS",
+    "cli_name",
+    "metric",
+    "parse_metrics",
+    "settings_by_cli",
+]
 
-#: Registered metrics by key, in the order their columns are shown.
-METRICS: dict[str, Metric] = {
-    m.key: m
-    for m in (
-        BleuMetric(),
-        ChrfMetric(),
-        RougeMetric(),
-        NltkBleuMetric(),
-        TerMetric(),
-    )
+_CLASSES: dict[str, type[Metric]] = {
+    m.key: m for m in (BleuMetric, ChrfMetric, RougeMetric, NltkBleuMetric, TerMetric)
 }
 
-#: What is scored unless told otherwise.
-DEFAULT_METRICS: tuple[str, ...] = ("bleu", "rouge")
+#: Registered metrics by key, in the order their columns are shown (the catalog's).
+METRICS: dict[str, Metric] = {key: _CLASSES[key]() for key in METRIC_OPTIONS}
 
 
 def metric(key: str) -> Metric:
@@ -39,26 +41,13 @@ def metric(key: str) -> Metric:
     try:
         return METRICS[key]
     except KeyError:
-        raise SettingError(
-            f"unknown metric {key!r}; choose from {', '.join(cli_name(k) for k in METRICS)}"
-        ) from None
-
-
-def cli_name(key: str) -> str:
-    """A metric key as the command line spells it (``nltk_bleu`` -> ``nltk-bleu``)."""
-    return key.replace("_", "-")
+        raise catalog.unknown_metric(key, METRICS) from None
 
 
 def parse_metrics(text: str | Iterable[str]) -> tuple[str, ...]:
-    """Metric keys from ``"bleu,chrf"`` (or a list), validated, duplicates dropped, in
-    registry order (so the columns never depend on how the list was written)."""
-    names = text.split(",") if isinstance(text, str) else list(text)
-    wanted = {n.strip().lower().replace("-", "_") for n in names if n.strip()}
-    if not wanted:
-        raise SettingError("name at least one metric")
-    for key in wanted:
-        metric(key)
-    return tuple(key for key in METRICS if key in wanted)
+    """Metric keys from ``"bleu,chrf"`` (or a list), validated against the registered metrics
+    (one registered at run time included), duplicates dropped, in registry order."""
+    return catalog.parse_metrics(text, METRICS)
 
 
 def settings_by_cli() -> dict[str, tuple[Metric, Setting]]:

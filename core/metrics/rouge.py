@@ -30,12 +30,11 @@ ROUGE-Lsum's sentences are cut in one place, :func:`rouge_line` (rouge-score spl
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import ClassVar, cast
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -54,22 +53,21 @@ from matchlight.core.metrics.base import (
     Range,
     Run,
     ScoreColumn,
-    Setting,
     check_detail_size,
 )
 from matchlight.core.metrics.lcs import PreparedSequence, chunk_lcs_lengths
 from matchlight.core.metrics.matching import match_orders
 from matchlight.core.metrics.ngrams import Column, NgramCounts
+from matchlight.core.metrics.rougeoptions import ROUGE_OPTIONS, RougeSettings
 from matchlight.core.metrics.signature import format_signature
 from matchlight.core.text.textspan import sentence_spans
-from matchlight.core.text.tokenizers import ROUGE_TOKENIZERS, Tokenizer, rouge_tokenizer
+from matchlight.core.text.tokenizers import Tokenizer
 from matchlight.core.text.types import Span, Tokens
 
 __all__ = [
     "ROUGE_SCORE_VERSION",
     "PreparedRef",
     "RougeMetric",
-    "RougeSettings",
     "RougeStats",
     "Score",
     "prepare_ref",
@@ -82,7 +80,6 @@ __all__ = [
 
 #: The rouge-score release whose numbers these are.
 ROUGE_SCORE_VERSION = "0.1.2"
-ROUGE_N_LIMIT = 9
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -329,57 +326,6 @@ def rouge_prf(overlap: IntArray, hyp_count: IntArray, ref_count: IntArray) -> Fl
 
 
 # -- the metric ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class RougeSettings(MetricSettings):
-    """rouge-score's ``RougeScorer`` settings (several references: ``score_multi``)."""
-
-    SPECS: ClassVar[tuple[Setting, ...]] = (
-        Setting(
-            key="tokenizer",
-            label="ROUGE tokenizer",
-            kind="choice",
-            choices=ROUGE_TOKENIZERS,
-            help="rouge-score keeps only [a-z0-9] runs (other scripts vanish); unicode keeps "
-            "letters and numbers of every script, one token per Han ideograph and kana, "
-            "Hangul as space-separated words",
-            cli="--rouge-tokenizer",
-        ),
-        Setting(
-            key="stem",
-            label="Porter stemming",
-            kind="flag",
-            help="Porter stemming (nltk), as rouge-score's use_stemmer",
-            cli="--rouge-stem",
-        ),
-        Setting(
-            key="max_n",
-            label="ROUGE-N up to",
-            kind="int",
-            minimum=1,
-            maximum=ROUGE_N_LIMIT,
-            help="score ROUGE-1 .. ROUGE-N (default 2)",
-            cli="--rouge-n",
-        ),
-    )
-
-    tokenizer: str = "rouge-score"
-    stem: bool = False
-    max_n: int = 2
-
-    @property
-    def types(self) -> tuple[str, ...]:
-        """The ROUGE types scored, in rouge-score's spelling."""
-        return _rouge_types(self.max_n)
-
-    def word_tokenizer(self) -> Tokenizer:
-        return rouge_tokenizer(self.tokenizer, stem=self.stem)
-
-
-@functools.cache
-def _rouge_types(max_n: int) -> tuple[str, ...]:
-    return (*(f"rouge{n}" for n in range(1, max_n + 1)), "rougeL", "rougeLsum")
 
 
 def separator_name(separator: str | None) -> str:
@@ -682,14 +628,14 @@ class RougeRowDetail(MetricRowDetail):
 class RougeMetric(Metric):
     """rouge-score's ROUGE-N, ROUGE-L and ROUGE-Lsum; corpus figures are plain means."""
 
-    key = "rouge"
-    label = "ROUGE"
+    key = ROUGE_OPTIONS.key
+    label = ROUGE_OPTIONS.label
     description = (
         "rouge-score 0.1.2: precision, recall and F of ROUGE-1..N, ROUGE-L and ROUGE-Lsum per "
         "segment (several references: the best F, as score_multi); the corpus figure is the "
         "plain mean of the segment scores"
     )
-    settings_type = RougeSettings
+    settings_type = ROUGE_OPTIONS.settings_type
 
     def columns(self, settings: MetricSettings) -> tuple[ScoreColumn, ...]:
         s = cast(RougeSettings, settings)

@@ -60,57 +60,78 @@ class _Delete:
 
 _Step = _Rewrite | _Spaces | _Delete
 
-# tercom's language-independent and Western normalisation, in sacreBLEU's order.
-_WESTERN: Final[tuple[_Step, ...]] = (
-    _Rewrite("\n-", ""),
-    _Rewrite("\n", " "),
-    _Rewrite("&quot;", '"'),
-    _Rewrite("&amp;", "&"),
-    _Rewrite("&lt;", "<"),
-    _Rewrite("&gt;", ">"),
-    _Spaces(re.compile(r"^|$"), " "),  # sacreBLEU's f" {sent} "
-    # ASCII punctuation except ' , - . (the class also holds the space, which changes nothing).
-    _Spaces(re.compile(r"([{-~\[-` -&(-+:-@/])"), r" \1 "),
-    # sacreBLEU's "'s " -> " 's " and "'s$" -> " 's": a space before the possessive.
-    _Spaces(re.compile(r"(?='s )"), " "),
-    _Spaces(re.compile(r"(?='s$)"), " "),
-    _Spaces(re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
-    _Spaces(re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
-    _Spaces(re.compile(r"([0-9])(-)"), r"\1 \2 "),
-)
+# The steps are compiled on first use (:func:`_steps`): importing this module compiles nothing.
 
 _ASIAN_PUNCT: Final = r"([\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb])"
 _FULL_WIDTH_PUNCT: Final = r"([\uff0e\uff0c\uff1f\uff1a\uff1b\uff01\uff02\uff08\uff09])"
 
-# tercom's Asian normalisation: CJK ideographs, strokes, radicals, compatibility forms and
-# enclosed letters one by one; runs of kana (only ever at the start of the line, which the
-# Western padding has made a space, so these never apply, as in sacreBLEU); CJK punctuation.
-_ASIAN: Final[tuple[_Step, ...]] = (
-    _Spaces(re.compile(r"([\u4e00-\u9fff\u3400-\u4dbf])"), r" \1 "),
-    _Spaces(re.compile(r"([\u31c0-\u31ef\u2e80-\u2eff])"), r" \1 "),
-    _Spaces(re.compile(r"([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])"), r" \1 "),
-    _Spaces(re.compile(r"([\u3200-\u3f22])"), r" \1 "),
-    _Spaces(re.compile(r"(^|^[\u3040-\u309f])([\u3040-\u309f]+)(?=$|^[\u3040-\u309f])"), r"\1 \2 "),
-    _Spaces(re.compile(r"(^|^[\u30a0-\u30ff])([\u30a0-\u30ff]+)(?=$|^[\u30a0-\u30ff])"), r"\1 \2 "),
-    _Spaces(re.compile(r"(^|^[\u31f0-\u31ff])([\u31f0-\u31ff]+)(?=$|^[\u31f0-\u31ff])"), r"\1 \2 "),
-    _Spaces(re.compile(_ASIAN_PUNCT), r" \1 "),
-    _Spaces(re.compile(_FULL_WIDTH_PUNCT), r" \1 "),
-)
 
-_PUNCT: Final[tuple[_Step, ...]] = (_Delete(re.compile(r"[\.,\?:;!\"\(\)]")),)
-_ASIAN_PUNCT_STEPS: Final[tuple[_Step, ...]] = (
-    _Delete(re.compile(_ASIAN_PUNCT)),
-    _Delete(re.compile(_FULL_WIDTH_PUNCT)),
-)
+@cache
+def _steps(kind: str) -> tuple[_Step, ...]:
+    """The normalisation steps of ``kind``: ``western``, ``asian``, ``punct`` or
+    ``asian-punct``, compiled once."""
+    if kind == "western":
+        # tercom's language-independent and Western normalisation, in sacreBLEU's order.
+        return (
+            _Rewrite("\n-", ""),
+            _Rewrite("\n", " "),
+            _Rewrite("&quot;", '"'),
+            _Rewrite("&amp;", "&"),
+            _Rewrite("&lt;", "<"),
+            _Rewrite("&gt;", ">"),
+            _Spaces(re.compile(r"^|$"), " "),  # sacreBLEU's f" {sent} "
+            # ASCII punctuation except ' , - . (the class also holds the space, which changes
+            # nothing).
+            _Spaces(re.compile(r"([{-~\[-` -&(-+:-@/])"), r" \1 "),
+            # sacreBLEU's "'s " -> " 's " and "'s$" -> " 's": a space before the possessive.
+            _Spaces(re.compile(r"(?='s )"), " "),
+            _Spaces(re.compile(r"(?='s$)"), " "),
+            _Spaces(re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
+            _Spaces(re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
+            _Spaces(re.compile(r"([0-9])(-)"), r"\1 \2 "),
+        )
+    if kind == "asian":
+        # tercom's Asian normalisation: CJK ideographs, strokes, radicals, compatibility forms
+        # and enclosed letters one by one; runs of kana (only ever at the start of the line,
+        # which the Western padding has made a space, so these never apply, as in sacreBLEU);
+        # CJK punctuation.
+        return (
+            _Spaces(re.compile(r"([\u4e00-\u9fff\u3400-\u4dbf])"), r" \1 "),
+            _Spaces(re.compile(r"([\u31c0-\u31ef\u2e80-\u2eff])"), r" \1 "),
+            _Spaces(re.compile(r"([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])"), r" \1 "),
+            _Spaces(re.compile(r"([\u3200-\u3f22])"), r" \1 "),
+            _Spaces(
+                re.compile(r"(^|^[\u3040-\u309f])([\u3040-\u309f]+)(?=$|^[\u3040-\u309f])"),
+                r"\1 \2 ",
+            ),
+            _Spaces(
+                re.compile(r"(^|^[\u30a0-\u30ff])([\u30a0-\u30ff]+)(?=$|^[\u30a0-\u30ff])"),
+                r"\1 \2 ",
+            ),
+            _Spaces(
+                re.compile(r"(^|^[\u31f0-\u31ff])([\u31f0-\u31ff]+)(?=$|^[\u31f0-\u31ff])"),
+                r"\1 \2 ",
+            ),
+            _Spaces(re.compile(_ASIAN_PUNCT), r" \1 "),
+            _Spaces(re.compile(_FULL_WIDTH_PUNCT), r" \1 "),
+        )
+    if kind == "punct":
+        return (_Delete(re.compile(r"[\.,\?:;!\"\(\)]")),)
+    if kind == "asian-punct":
+        return (_Delete(re.compile(_ASIAN_PUNCT)), _Delete(re.compile(_FULL_WIDTH_PUNCT)))
+    raise ValueError(f"unknown tercom steps {kind!r}")
 
-_TEMPLATE_PART: Final = re.compile(r"\\(\d)| ")
+
+@cache
+def _template_part() -> re.Pattern[str]:
+    return re.compile(r"\\(\d)| ")
 
 
 def _template_parts(template: str) -> tuple[int | None, ...]:
     """A replacement template as group numbers and spaces (None)."""
     parts: list[int | None] = []
     pos = 0
-    for m in _TEMPLATE_PART.finditer(template):
+    for m in _template_part().finditer(template):
         if m.start() != pos:
             raise ValueError(f"template {template!r} holds more than groups and spaces")
         parts.append(int(m.group(1)) if m.group(1) else None)
@@ -242,13 +263,13 @@ class TercomTokenizer:
         self.case_sensitive = case_sensitive
         steps: list[_Step] = []
         if normalized:
-            steps += _WESTERN
+            steps += _steps("western")
             if asian_support:
-                steps += _ASIAN
+                steps += _steps("asian")
         if no_punct:
-            steps += _PUNCT
+            steps += _steps("punct")
             if asian_support:
-                steps += _ASIAN_PUNCT_STEPS
+                steps += _steps("asian-punct")
         self._steps: tuple[_Step, ...] = tuple(steps)
         self._words_cached: Callable[[str], tuple[str, ...]] = lru_cache(_WORDS_CACHE_SIZE)(
             self._words

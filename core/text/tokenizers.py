@@ -38,6 +38,11 @@ import regex
 
 from matchlight.core.text import mecab
 from matchlight.core.text.textspan import MappedText, sentence_spans, split_lines, word_spans
+from matchlight.core.text.tokenizernames import (
+    BLEU_TOKENIZERS,
+    ROUGE_TOKENIZERS,
+    bleu_tokenizer_unavailable,
+)
 from matchlight.core.text.types import Span, Tokens
 
 if TYPE_CHECKING:
@@ -54,12 +59,6 @@ __all__ = [
     "sentence_spans",
     "split_lines",
 ]
-
-#: Registry names of the BLEU tokenizers, for the CLI's ``choices=`` and the GUI's combo box.
-#: ``ja-mecab`` and ``ko-mecab`` are listed whether or not their packages are installed.
-BLEU_TOKENIZERS: tuple[str, ...] = ("13a", "intl", "char", "zh", "ja-mecab", "ko-mecab", "none")
-#: Registry names of the ROUGE tokenizers.
-ROUGE_TOKENIZERS: tuple[str, ...] = ("rouge-score", "unicode")
 
 _WORDS_CACHE_SIZE = 2**16
 _NO_TOKENS = Tokens((), ())
@@ -405,23 +404,6 @@ def bleu_tokenizer(name: str = "13a", *, lowercase: bool = False) -> Tokenizer:
     if problem is not None:
         raise mecab.MecabUnavailable(problem)
     return _bleu_instance(name, bool(lowercase))
-
-
-def bleu_tokenizer_unavailable(name: str) -> str | None:
-    """Why BLEU tokenizer ``name`` cannot be used here, with how to install what it needs
-    (``"ko-mecab (Korean) needs ...: pip install 'matchlight[ko]'"``); None when it can.
-
-    A MeCab tokenizer whose packages are there is loaded to be sure (once per process).
-    """
-    if name not in mecab.MECAB_KINDS:
-        return None
-    if not mecab.is_installed(name):
-        return mecab.install_hint(name)
-    try:
-        mecab.tagger(name)
-    except mecab.MecabUnavailable as error:
-        return str(error)
-    return None
 
 
 def bleu_tokenizer_signature(name: str) -> str:

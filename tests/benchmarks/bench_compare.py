@@ -50,7 +50,8 @@ from matchlight.core.analysis.compare import (  # noqa: E402
     ngram_differences,
 )
 from matchlight.core.analysis.references import audit_references  # noqa: E402
-from matchlight.core.metrics.bleu import BleuMetric, BleuSettings  # noqa: E402
+from matchlight.core.metrics.bleu import BleuMetric  # noqa: E402
+from matchlight.core.metrics.bleuoptions import BleuSettings  # noqa: E402
 from tests.benchmarks.benchkit import DE_EN, measure, read_lines  # noqa: E402
 from tests.refs import sacrebleu_statistics  # noqa: E402
 

@@ -38,13 +38,10 @@ import numpy as np  # noqa: E402
 from sacrebleu.metrics import TER  # noqa: E402
 
 from matchlight.core.metrics.base import ChunkText, mask_separator  # noqa: E402
-from matchlight.core.metrics.ter import (  # noqa: E402
-    TerMetric,
-    TerSettings,
-    ter_alignments,
-    ter_from_stats,
-    ter_row,
-)
+from matchlight.core.metrics.ter import TerMetric  # noqa: E402
+from matchlight.core.metrics.teralign import ter_alignments, ter_from_stats  # noqa: E402
+from matchlight.core.metrics.teroptions import TerSettings  # noqa: E402
+from matchlight.core.metrics.terpath import ter_row  # noqa: E402
 from matchlight.core.text.tercom import tercom_tokenizer  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"

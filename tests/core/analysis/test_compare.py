@@ -31,7 +31,8 @@ from matchlight.core.analysis.compare import (
     row_index,
 )
 from matchlight.core.metrics.base import mean_score, mean_statistics
-from matchlight.core.metrics.bleu import BleuMetric, BleuSettings, BleuStats, compute_bleu
+from matchlight.core.metrics.bleu import BleuMetric, BleuStats, compute_bleu
+from matchlight.core.metrics.bleuoptions import BleuSettings
 from tests.conftest import SHARED_DATA
 from tests.kit import needs, read_lines
 from tests.refs import sacrebleu_statistics

@@ -42,8 +42,10 @@ from matchlight.core.analysis.significance import (
     table_statistics,
 )
 from matchlight.core.metrics.base import mean_score, mean_statistics
-from matchlight.core.metrics.bleu import BleuMetric, BleuSettings
-from matchlight.core.metrics.chrf import ChrfMetric, ChrfSettings
+from matchlight.core.metrics.bleu import BleuMetric
+from matchlight.core.metrics.bleuoptions import BleuSettings
+from matchlight.core.metrics.chrf import ChrfMetric
+from matchlight.core.metrics.chrfoptions import ChrfSettings
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.scoring.results import ScoreTable

@@ -16,16 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU, BLEUScore
 
-from matchlight.core.metrics.bleu import (
-    SMOOTH_METHODS,
-    BleuDetail,
-    BleuScore,
-    BleuStats,
-    bleu_detail,
-    bleu_signature,
-    compute_bleu,
-    prepare_detail,
-)
+from matchlight.core.metrics.bleu import BleuScore, BleuStats, compute_bleu
+from matchlight.core.metrics.bleudetail import BleuDetail, bleu_detail, prepare_detail
+from matchlight.core.metrics.bleuoptions import SMOOTH_METHODS, bleu_signature
 from tests.conftest import SHARED_DATA
 from tests.oracles import bleu_stats, prepare_refs
 from tests.refs import sacrebleu_tokens

@@ -26,19 +26,15 @@ from sacrebleu.version import __version__ as sacrebleu_version
 from matchlight.core.cli import main as cli_main
 from matchlight.core.metrics.base import SettingError
 from matchlight.core.metrics.chrf import (
-    SACREBLEU_VERSION,
-    ChrfDetail,
-    ChrfSettings,
     chrf_breakdown,
     chrf_chunk,
     chrf_chunk_stats,
-    chrf_detail,
-    chrf_details,
     chrf_from_stats,
     chrf_name,
-    chrf_signature,
     stats_width,
 )
+from matchlight.core.metrics.chrfdetail import ChrfDetail, chrf_detail, chrf_details
+from matchlight.core.metrics.chrfoptions import SACREBLEU_VERSION, ChrfSettings, chrf_signature
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.core.text.corpus import CorpusText

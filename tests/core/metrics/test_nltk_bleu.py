@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
-from matchlight.core.metrics.nltk_bleu import NLTK_SMOOTHING, NltkStats, nltk_bleu_from_stats
+from matchlight.core.metrics.nltk_bleu import NltkStats, nltk_bleu_from_stats
+from matchlight.core.metrics.nltkoptions import NLTK_SMOOTHING
 from tests.conftest import SHARED_DATA
 from tests.oracles import (
     nltk_corpus_bleu,

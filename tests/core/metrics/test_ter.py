@@ -41,17 +41,10 @@ from matchlight.core.analysis.significance import (
 from matchlight.core.cli import main
 from matchlight.core.metrics.base import ChunkText, mask_separator
 from matchlight.core.metrics.registry import METRICS
-from matchlight.core.metrics.ter import (
-    TerAlignment,
-    TerMetric,
-    TerPath,
-    TerSettings,
-    ter_alignments,
-    ter_chunk,
-    ter_from_stats,
-    ter_row,
-    ter_signature,
-)
+from matchlight.core.metrics.ter import TerMetric
+from matchlight.core.metrics.teralign import TerAlignment, ter_alignments, ter_chunk, ter_from_stats
+from matchlight.core.metrics.teroptions import TerSettings, ter_signature
+from matchlight.core.metrics.terpath import TerPath, ter_row
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.detail import row_detail
 from matchlight.core.scoring.engine import score_corpus

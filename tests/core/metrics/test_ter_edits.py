@@ -16,8 +16,8 @@ from matchlight.core.metrics.ter import (
     TER_SHIFT,
     TER_SUB,
     TerEditLayer,
-    TerRowDetail,
 )
+from matchlight.core.metrics.terpath import TerRowDetail
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.detail import row_detail
 from matchlight.core.text.tercom import tercom_tokenizer

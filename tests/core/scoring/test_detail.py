@@ -20,7 +20,8 @@ from rouge_score import rouge_scorer
 from sacrebleu.metrics.bleu import BLEU
 
 from matchlight.core.metrics.base import DETAIL_TOKEN_LIMIT
-from matchlight.core.metrics.bleu import BleuRowDetail, BleuSettings
+from matchlight.core.metrics.bleudetail import BleuRowDetail
+from matchlight.core.metrics.bleuoptions import BleuSettings
 from matchlight.core.metrics.nltk_bleu import NltkRowDetail
 from matchlight.core.metrics.rouge import RougeRowDetail
 from matchlight.core.scoring.config import ScoringConfig

@@ -20,7 +20,7 @@ from PySide6.QtGui import QColor, QImage, QPalette, QTextCharFormat, QTextCursor
 
 import matchlight.gui.highlight.detailcache
 import matchlight.gui.table.delegate
-from matchlight.core.metrics.bleu import MAX_ORDER_LIMIT
+from matchlight.core.metrics.bleuoptions import MAX_ORDER_LIMIT
 from matchlight.core.metrics.registry import METRICS
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.detail import RowDetail, RowDetailer
