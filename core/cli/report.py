@@ -197,8 +197,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from matchlight.core.analysis.selection import SegmentRange, Selection, SelectionError
     from matchlight.core.io.export import comparison_inputs, input_paths
-    from matchlight.core.report.export import export_report
     from matchlight.core.report.context import ReportError, ReportOptions
+    from matchlight.core.report.export import export_report
     from matchlight.core.report.sessionfile import annotations_for, read_session
     from matchlight.core.session.comparison import ComparisonSession
     from matchlight.core.session.store import SessionError

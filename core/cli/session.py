@@ -197,10 +197,10 @@ def _sniff(path: str) -> str:
 
 
 def _read_spans(args: argparse.Namespace, comparison: Comparison) -> ImportResult:
+    from matchlight.core.annotation.model import AnnotationError
     from matchlight.core.annotation.wmtesa import import_wmt24_esa
     from matchlight.core.annotation.wmtmqm import import_mqm_tsv
     from matchlight.core.annotation.xcomet import import_xcomet
-    from matchlight.core.annotation.model import AnnotationError
     from matchlight.core.io.inputs import InputError
 
     path = args.spans
