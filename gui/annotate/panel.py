@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
@@ -40,14 +40,9 @@ from matchlight.gui.annotate.review import AnnotationReview
 from matchlight.gui.annotate.reviewbox import ReviewBox, SystemFigures
 from matchlight.gui.annotate.rowfilter import RowFilter
 from matchlight.gui.annotate.tablelink import AnnotationTableLink
+from matchlight.gui.annotate.viewtools import SEVERITY_KEYS
 
 __all__ = ["AnnotationPanel"]
-
-_SEVERITY_KEYS = (
-    (Severity.MINOR, "m", QT_TRANSLATE_NOOP("ToolsPanel", "Minor")),
-    (Severity.MAJOR, "M", QT_TRANSLATE_NOOP("ToolsPanel", "Major")),
-    (Severity.CRITICAL, "C", QT_TRANSLATE_NOOP("ToolsPanel", "Critical")),
-)
 
 
 def _bold(label: QLabel) -> QLabel:
@@ -142,7 +137,7 @@ class AnnotationPanel(QWidget):
         self.category_buttons: list[QToolButton] = []
         severity_row = QHBoxLayout()
         self.severity_buttons: dict[Severity, QToolButton] = {}
-        for severity, key, name in _SEVERITY_KEYS:
+        for severity, key, name in SEVERITY_KEYS:
             text = QCoreApplication.translate("ToolsPanel", name)
             button = QToolButton()
             button.setText(f"{key}  {text}")
