@@ -27,10 +27,13 @@ from matchlight.core.analysis.columnstats import NotTestable, pairwise_for_colum
 from matchlight.core.analysis.significance import DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.gui.charts.jobs import BackgroundJob
+from matchlight.gui.charts.scopedcache import ScopedCache
 from matchlight.gui.charts.summarymodel import SummaryModel, summary_metrics
 
 __all__ = ["CLUSTER_SAMPLES", "CLUSTER_SEED", "SummaryClusters"]
 
+#: A column's ranking: its systems' clusters, or why it cannot be ranked.
+Ranking = SystemClusters | str
 #: The clusters' paired test: sacreBLEU's bootstrap, its default resamples and seed.
 CLUSTER_SAMPLES = DEFAULT_BOOTSTRAP_SAMPLES
 CLUSTER_SEED = DEFAULT_SEED
@@ -54,13 +57,15 @@ class SummaryClusters(QObject):
         self.label.setWordWrap(True)
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.label.hide()
-        # (scope, column key) -> clusters, for self._table and the filtered rows fingerprinted
-        # by self._filter; columns that cannot be ranked, with why; the run under way (its
-        # token) and how far it got.
+        # Per scope ("all", "filtered"), each column's ranking (its clusters, or why it cannot
+        # be ranked), kept for self._table and, the filtered scope's, for the rows
+        # fingerprinted by self._filter; the run under way (its token) and how far it got.
         self._table: ScoreTable | None = None
         self._filter: bytes | None = None
-        self._found: dict[tuple[str, str], SystemClusters] = {}
-        self._reasons: dict[tuple[str, str], str] = {}
+        self._ranked: dict[str, ScopedCache[str, Ranking]] = {
+            "all": ScopedCache(),
+            "filtered": ScopedCache(),
+        }
         self._running: tuple[object, ...] | None = None
         self._progress = 0.0
         self.job = BackgroundJob(self, name="matchlight-clusters")
@@ -74,10 +79,14 @@ class SummaryClusters(QObject):
 
     def column_changed(self, key: str) -> None:
         """Column ``key`` was added, replaced or removed: its clusters are ranked again."""
-        for cache in (self._found, self._reasons):
-            for found in [k for k in cache if k[1] == key]:
-                del cache[found]
+        for ranked in self._ranked.values():
+            ranked.discard(key)
         self._running = None
+
+    def _kept(self, scope: str) -> dict[str, Ranking]:
+        """The rankings kept for ``scope`` of the table and the filtered rows ranked now."""
+        fingerprint = self._filter if scope == "filtered" else None
+        return self._ranked[scope].for_scope(self._table, fingerprint)
 
     @staticmethod
     def _scopes(
@@ -116,24 +125,28 @@ class SummaryClusters(QObject):
         if table is not self._table:
             self.job.cancel()
             self._table = table
-            self._found.clear()
-            self._reasons.clear()
             self._running = None
         scopes = self._scopes(filtered)
         chosen = scopes.get("filtered")
         fingerprint = None if chosen is None else chosen.tobytes()
-        if fingerprint != self._filter:
-            self._filter = fingerprint
-            for cache in (self._found, self._reasons):
-                for key in [k for k in cache if k[0] == "filtered"]:
-                    del cache[key]
+        self._filter = fingerprint
+        if chosen is None:
+            self._ranked["filtered"].clear()  # a filter again is ranked again
         keys = summary_metrics(table)
-        wanted = [(scope, key) for scope in scopes for key in keys]
+        kept = {scope: self._kept(scope) for scope in scopes}
         counts = {
             scope: table.n_segments if rows is None else len(rows) for scope, rows in scopes.items()
         }
-        self.model.set_clusters({k: v for k, v in self._found.items() if k in wanted}, counts)
-        missing = [k for k in wanted if k not in self._found and k not in self._reasons]
+        self.model.set_clusters(
+            {
+                (scope, key): ranking
+                for scope, ranked in kept.items()
+                for key, ranking in ranked.items()
+                if key in keys and isinstance(ranking, SystemClusters)
+            },
+            counts,
+        )
+        missing = [(scope, key) for scope in scopes for key in keys if key not in kept[scope]]
         if not missing:
             self._running = None
             self.label.setText(self._note(table, scopes, keys))
@@ -160,8 +173,7 @@ class SummaryClusters(QObject):
         infos = {key: table.column_info(key) for _, key in missing}
 
         def work(cancelled: Any, progress: Any) -> object:
-            found: dict[tuple[str, str], SystemClusters] = {}
-            reasons: dict[tuple[str, str], str] = {}
+            ranked: dict[tuple[str, str], Ranking] = {}
             for k, (scope, key) in enumerate(missing):
                 info = infos[key]
                 try:
@@ -175,16 +187,16 @@ class SummaryClusters(QObject):
                         progress=lambda f, k=k: progress((k + f) / len(missing)),
                     )
                 except NotTestable as why:
-                    reasons[scope, key] = str(why)
+                    ranked[scope, key] = str(why)
                     continue
-                found[scope, key] = rank_clusters(
+                ranked[scope, key] = rank_clusters(
                     info.label,
                     table.systems,
                     pairwise.scores,
                     pairwise.p_value,
                     better=info.better,
                 )
-            return token, found, reasons
+            return token, ranked
 
         self.job.start(work)
 
@@ -192,9 +204,8 @@ class SummaryClusters(QObject):
     def _on_finished(self, payload: object) -> None:
         if not isinstance(payload, tuple) or payload[0] != self._running:
             return  # for rows or columns no longer shown
-        _, found, reasons = payload
-        self._found.update(found)
-        self._reasons.update(reasons)
+        for (scope, key), ranking in payload[1].items():
+            self._kept(scope)[key] = ranking
         self._running = None
         self.arrived.emit()
 
@@ -260,8 +271,9 @@ class SummaryClusters(QObject):
             )
         skipped = {
             table.column_info(key).label: why
-            for (scope, key), why in self._reasons.items()
-            if scope in scopes and key in keys
+            for scope in scopes
+            for key, why in self._kept(scope).items()
+            if key in keys and isinstance(why, str)
         }
         if skipped:
             text += (
