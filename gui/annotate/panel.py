@@ -3,24 +3,23 @@
 The panel shows the :class:`~gui.annotate.controller.AnnotationController`'s state and turns
 clicks into its calls; it keeps no annotation state itself. Everything here has a key (see
 :mod:`gui.annotate.keys`); the buttons are for the mouse and for finding out what the keys do.
+The output's errors are an :class:`~gui.annotate.errorlist.ErrorList`, the filter a
+:class:`~gui.annotate.rowfilter.RowFilter`.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Slot
-from PySide6.QtGui import QAction, QBrush, QColor
+from PySide6.QtCore import QCoreApplication, Qt, Slot
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QFormLayout,
     QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
@@ -28,32 +27,22 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSpinBox,
     QToolButton,
-    QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from matchlight.core.annotation.model import Severity, Side, Status
+from matchlight.core.annotation.model import Severity, Status
 from matchlight.core.annotation.typology import SEPARATOR, AnnotationMode
-from matchlight.core.annotation.workspace import AnnotationQuery
-from matchlight.core.style.palette import theme
 from matchlight.gui.annotate.controller import AnnotationController
+from matchlight.gui.annotate.errorlist import ErrorList
 from matchlight.gui.annotate.painting import SEVERITY_COLORS
 from matchlight.gui.annotate.review import AnnotationReview
 from matchlight.gui.annotate.reviewbox import ReviewBox, SystemFigures
+from matchlight.gui.annotate.rowfilter import RowFilter
 from matchlight.gui.annotate.tablelink import AnnotationTableLink
-from matchlight.gui.annotate.viewtools import severity_name, status_name
-from matchlight.gui.highlight.palette import is_dark_palette
+from matchlight.gui.annotate.viewtools import SEVERITY_KEYS
 
 __all__ = ["AnnotationPanel"]
-
-_SEVERITY_KEYS = (
-    (Severity.MINOR, "m", QT_TRANSLATE_NOOP("ToolsPanel", "Minor")),
-    (Severity.MAJOR, "M", QT_TRANSLATE_NOOP("ToolsPanel", "Major")),
-    (Severity.CRITICAL, "C", QT_TRANSLATE_NOOP("ToolsPanel", "Critical")),
-)
-_ANY = -1  # combo data for "any system" (never None, see gui.shell.qtfix)
 
 
 def _bold(label: QLabel) -> QLabel:
@@ -148,7 +137,7 @@ class AnnotationPanel(QWidget):
         self.category_buttons: list[QToolButton] = []
         severity_row = QHBoxLayout()
         self.severity_buttons: dict[Severity, QToolButton] = {}
-        for severity, key, name in _SEVERITY_KEYS:
+        for severity, key, name in SEVERITY_KEYS:
             text = QCoreApplication.translate("ToolsPanel", name)
             button = QToolButton()
             button.setText(f"{key}  {text}")
@@ -199,80 +188,8 @@ class AnnotationPanel(QWidget):
         layout.addWidget(draft_box)
 
         # -- the output's errors --
-        spans_box = QGroupBox(
-            QCoreApplication.translate("AnnotationPanel", "Errors in this output")
-        )
-        spans_layout = QVBoxLayout(spans_box)
-        self.spans_view = QTreeWidget()
-        self.spans_view.setObjectName("spans")
-        self.spans_view.setRootIsDecorated(False)
-        self.spans_view.setUniformRowHeights(True)
-        self.spans_view.setHeaderLabels(
-            [
-                QCoreApplication.translate("AnnotationPanel", "Text"),
-                QCoreApplication.translate("AnnotationPanel", "Category"),
-                QCoreApplication.translate("AnnotationPanel", "Severity"),
-                QCoreApplication.translate("AnnotationPanel", "Status"),
-            ]
-        )
-        self.spans_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.spans_view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.spans_view.header().setStretchLastSection(False)
-        self.spans_view.itemActivated.connect(self._on_span_activated)
-        self.spans_view.itemClicked.connect(self._on_span_activated)
-        self.spans_view.setMinimumHeight(110)
-        spans_layout.addWidget(self.spans_view)
-        row = QHBoxLayout()
-        self.confirm_button = QPushButton(QCoreApplication.translate("AnnotationPanel", "Confirm"))
-        self.confirm_button.setToolTip(
-            QCoreApplication.translate(
-                "AnnotationPanel", "Confirm the pre-annotated error (Enter on it)"
-            )
-        )
-        self.confirm_button.clicked.connect(self._on_confirm_clicked)
-        self.reject_button = QPushButton(QCoreApplication.translate("AnnotationPanel", "Reject"))
-        self.reject_button.setToolTip(
-            QCoreApplication.translate(
-                "AnnotationPanel", "Reject the pre-annotated error (Backspace on it)"
-            )
-        )
-        self.reject_button.clicked.connect(self._on_reject_clicked)
-        self.delete_button = QPushButton(QCoreApplication.translate("AnnotationPanel", "Delete"))
-        self.delete_button.setToolTip(
-            QCoreApplication.translate("AnnotationPanel", "Delete the error (Backspace on it)")
-        )
-        self.delete_button.clicked.connect(self._on_delete_clicked)
-        self.reattach_button = QPushButton(
-            QCoreApplication.translate("AnnotationPanel", "Re-attach")
-        )
-        self.reattach_button.setToolTip(
-            QCoreApplication.translate(
-                "AnnotationPanel",
-                "Put the chosen lost error (flagged: not found) on the text selected in the output",
-            )
-        )
-        self.reattach_button.clicked.connect(self._on_reattach_clicked)
-        for widget in (
-            self.confirm_button,
-            self.reject_button,
-            self.delete_button,
-            self.reattach_button,
-        ):
-            row.addWidget(widget)
-        row.addStretch(1)
-        spans_layout.addLayout(row)
-        self.flagged_label = QLabel()
-        self.flagged_label.setObjectName("flagged")
-        self.flagged_label.setWordWrap(True)
-        self.flagged_button = QPushButton(
-            QCoreApplication.translate("AnnotationPanel", "Show their rows")
-        )
-        self.flagged_button.clicked.connect(self._on_show_flagged_clicked)
-        flagged_row = QHBoxLayout()
-        flagged_row.addWidget(self.flagged_label, 1)
-        flagged_row.addWidget(self.flagged_button)
-        spans_layout.addLayout(flagged_row)
-        layout.addWidget(spans_box)
+        self.errors = ErrorList(controller, table, self.review)
+        layout.addWidget(self.errors)
         self.review_box = ReviewBox(self.review)
         layout.addWidget(self.review_box)
 
@@ -311,23 +228,8 @@ class AnnotationPanel(QWidget):
         layout.addWidget(self.figures)
 
         # -- filter --
-        filter_box = QGroupBox(QCoreApplication.translate("AnnotationPanel", "Show rows"))
-        filter_layout = QGridLayout(filter_box)
-        self.filter_combo = QComboBox()
-        self.filter_combo.setObjectName("annotation-filter")
-        self.filter_system_combo = QComboBox()
-        self.filter_apply = QPushButton(QCoreApplication.translate("AnnotationPanel", "Apply"))
-        self.filter_apply.clicked.connect(self._on_filter_apply_clicked)
-        self.filter_clear = QPushButton(QCoreApplication.translate("AnnotationPanel", "All rows"))
-        self.filter_clear.clicked.connect(self._on_filter_clear_clicked)
-        filter_layout.addWidget(self.filter_combo, 0, 0, 1, 2)
-        filter_layout.addWidget(
-            QLabel(QCoreApplication.translate("AnnotationPanel", "of", "any system of …")), 1, 0
-        )
-        filter_layout.addWidget(self.filter_system_combo, 1, 1)
-        filter_layout.addWidget(self.filter_apply, 2, 0)
-        filter_layout.addWidget(self.filter_clear, 2, 1)
-        layout.addWidget(filter_box)
+        self.row_filter = RowFilter(controller, table)
+        layout.addWidget(self.row_filter)
         layout.addStretch(1)
 
         scroll = QScrollArea(self)
@@ -360,8 +262,8 @@ class AnnotationPanel(QWidget):
                 self.controller.confirm()
             self.controller.focus_text()
             return True
-        if self.spans_view.hasFocus():
-            span_id = self._selected_span_id()
+        if self.errors.view.hasFocus():
+            span_id = self.errors.selected_id()
             if span_id is not None:
                 self.controller.set_status(span_id, Status.CONFIRMED)
             return True
@@ -374,9 +276,9 @@ class AnnotationPanel(QWidget):
 
     def take_remove(self) -> bool:
         """Backspace pressed: in the list of errors it removes (rejects) the chosen one."""
-        if not self.spans_view.hasFocus():
+        if not self.errors.view.hasFocus():
             return False
-        span_id = self._selected_span_id()
+        span_id = self.errors.selected_id()
         ws = self.controller.workspace
         span = None if ws is None or span_id is None else ws.get(span_id)
         if span is None:
@@ -413,9 +315,9 @@ class AnnotationPanel(QWidget):
         self._rebuild_categories()
         self._refresh_header()
         self._refresh_draft()
-        self._refresh_spans()
+        self.errors.refresh()
         self._refresh_scores()
-        self._refresh_filters()
+        self.row_filter.refresh()
 
     def _rebuild_categories(self) -> None:
         names = self.controller.categories()
@@ -531,69 +433,6 @@ class AnnotationPanel(QWidget):
         for widget in (self.add_button, self.cancel_button, self.done_button, self.note_edit):
             widget.setEnabled(editable)
 
-    def _refresh_spans(self) -> None:
-        c = self.controller
-        spans = c.target_spans()
-        current = self._selected_span_id()
-        self.spans_view.clear()
-        dark = is_dark_palette(self.palette())
-        for span in spans:
-            flagged = span.id in c.flagged
-            status = (
-                QCoreApplication.translate("AnnotationPanel", "flagged: not found")
-                if flagged
-                else status_name(span.status)
-            )
-            text = (
-                span.text
-                if span.text
-                else QCoreApplication.translate("AnnotationPanel", "‸ (omission)")
-            )
-            item = QTreeWidgetItem(
-                [
-                    QCoreApplication.translate("AnnotationPanel", "source: {0}").format(text)
-                    if span.side is Side.SOURCE
-                    else text,
-                    span.category or "—",
-                    severity_name(span.severity),
-                    status,
-                ]
-            )
-            item.setData(0, Qt.ItemDataRole.UserRole, span.id)
-            color = QColor(SEVERITY_COLORS[span.severity][1 if dark else 0])
-            item.setForeground(2, QBrush(color))
-            if flagged:
-                item.setForeground(3, QBrush(QColor(theme(dark).unmatched_line)))
-            category = span.category or QCoreApplication.translate("AnnotationPanel", "error")
-            tip = [f"{category} · {severity_name(span.severity)} · {status_name(span.status)}"]
-            if span.note:
-                tip.append(
-                    QCoreApplication.translate("AnnotationPanel", "Note: {0}").format(span.note)
-                )
-            tip.append(
-                QCoreApplication.translate("AnnotationPanel", "By {annotator} ({origin})").format(
-                    annotator=span.annotator, origin=span.origin.label()
-                )
-            )
-            item.setToolTip(0, "\n".join(tip))
-            self.spans_view.addTopLevelItem(item)
-            if span.id == current:
-                item.setSelected(True)
-        for column in (1, 2, 3):
-            self.spans_view.resizeColumnToContents(column)
-        ws = c.workspace
-        lost = 0 if ws is None else sum(1 for i in c.flagged if ws.get(i) is not None)
-        self.flagged_label.setText(
-            QCoreApplication.translate(
-                "AnnotationPanel", "⚠ {0} errors could not be found again in the changed files."
-            ).format(lost)
-            if lost
-            else ""
-        )
-        self.flagged_label.setVisible(bool(lost))
-        self.flagged_button.setVisible(bool(lost))
-        self.reattach_button.setVisible(bool(lost))
-
     def _refresh_scores(self) -> None:
         c = self.controller
         ws, target = c.workspace, c.target()
@@ -640,97 +479,20 @@ class AnnotationPanel(QWidget):
             )
         self.esa_hint.setText(hint)
 
-    def _refresh_filters(self) -> None:
-        c = self.controller
-        ws = c.workspace
-        combo = self.filter_combo
-        previous = combo.currentText()
-        combo.blockSignals(True)
-        combo.clear()
-        self._queries: list[dict[str, Any]] = []
-        entries: list[tuple[str, dict[str, Any]]] = [
-            (QCoreApplication.translate("AnnotationPanel", "not annotated"), {"annotated": False}),
-            (QCoreApplication.translate("AnnotationPanel", "annotated"), {"annotated": True}),
-            (
-                QCoreApplication.translate("AnnotationPanel", "with errors to review (imported)"),
-                {"statuses": (Status.UNDECIDED,)},
-            ),
-        ]
-        entries += [
-            (
-                QCoreApplication.translate("AnnotationPanel", "{0} errors").format(
-                    severity_name(s)
-                ),
-                {"severity": s},
-            )
-            for s in (Severity.MINOR, Severity.MAJOR, Severity.CRITICAL)
-        ]
-        for path in c.typology.paths():
-            depth = path.count(SEPARATOR)
-            entries.append(
-                (
-                    "    " * depth
-                    + QCoreApplication.translate("AnnotationPanel", "{0} errors").format(
-                        path.split(SEPARATOR)[-1]
-                    ),
-                    {"category": path},
-                )
-            )
-        if ws is not None:
-            entries += [
-                (
-                    QCoreApplication.translate("AnnotationPanel", "errors by {0}").format(name),
-                    {"annotator": name},
-                )
-                for name in ws.annotators()
-            ]
-        for label, values in entries:
-            combo.addItem(label)
-            self._queries.append(values)
-        index = combo.findText(previous)
-        combo.setCurrentIndex(max(index, 0))
-        combo.blockSignals(False)
-        systems = self.filter_system_combo
-        names = [QCoreApplication.translate("AnnotationPanel", "any system"), *c.system_names]
-        if [systems.itemText(i) for i in range(systems.count())] != names:
-            systems.clear()
-            systems.addItem(QCoreApplication.translate("AnnotationPanel", "any system"), _ANY)
-            for i, name in enumerate(c.system_names):
-                systems.addItem(name, i)
-        enabled = ws is not None
-        for widget in (combo, systems, self.filter_apply, self.filter_clear):
-            widget.setEnabled(enabled)
-
-    def chosen_query(self) -> AnnotationQuery:
-        """The query the filter widgets describe."""
-        values = dict(self._queries[self.filter_combo.currentIndex()])
-        data = self.filter_system_combo.currentData()
-        names = self.controller.system_names
-        if isinstance(data, int) and 0 <= data < len(names):
-            values["system"] = names[data]
-        return AnnotationQuery(**values)
-
-    def _selected_span_id(self) -> str | None:
-        items = self.spans_view.selectedItems()
-        if not items:
-            return None
-        value = items[0].data(0, Qt.ItemDataRole.UserRole)
-        return value if isinstance(value, str) else None
-
     # -- slots ----------------------------------------------------------------------------------
 
     @Slot()
     def _on_annotations_changed(self) -> None:
-        self._refresh_spans()
+        self.errors.refresh()
         self._refresh_scores()
         self._refresh_draft()
-        self._refresh_filters()
+        self.row_filter.refresh()
 
     @Slot()
     def _on_target_changed(self) -> None:
         self._rebuild_categories()
         self._refresh_header()
-        self._refresh_spans()
+        self.errors.refresh()
         self._refresh_scores()
         self._refresh_draft()
 
@@ -794,78 +556,13 @@ class AnnotationPanel(QWidget):
     def _on_done_clicked(self) -> None:
         self.controller.mark_done()
 
-    @Slot(QTreeWidgetItem, int)
-    def _on_span_activated(self, item: QTreeWidgetItem, _column: int) -> None:
-        span_id = item.data(0, Qt.ItemDataRole.UserRole)
-        ws = self.controller.workspace
-        span = None if ws is None or not isinstance(span_id, str) else ws.get(span_id)
-        if span is not None and span.id not in self.controller.flagged:
-            self.controller.select_range(span.start, span.end, span.side)
-        elif span is not None:
-            self.controller.say(
-                QCoreApplication.translate(
-                    "AnnotationPanel",
-                    "«{0}» was not found again: select its new text in the output and "
-                    "press Re-attach, or delete it.",
-                ).format(span.text)
-            )
-
-    def _act_on_selected(self, status: Status | None) -> None:
-        span_id = self._selected_span_id()
-        if span_id is None:
-            self.controller.message_changed.emit(
-                QCoreApplication.translate("AnnotationPanel", "Pick an error in the list first.")
-            )
-            return
-        if status is None:
-            self.controller.delete_span(span_id)
-        else:
-            self.controller.set_status(span_id, status)
-
-    @Slot()
-    def _on_confirm_clicked(self) -> None:
-        self._act_on_selected(Status.CONFIRMED)
-
-    @Slot()
-    def _on_reject_clicked(self) -> None:
-        self._act_on_selected(Status.REJECTED)
-
-    @Slot()
-    def _on_delete_clicked(self) -> None:
-        self._act_on_selected(None)
-
     @Slot(int)
     def _on_esa_spin_changed(self, value: int) -> None:
         self.controller.set_esa_pending(float(value))
 
     @Slot()
-    def _on_reattach_clicked(self) -> None:
-        span_id = self._selected_span_id()
-        if span_id is None:
-            self.controller.say(
-                QCoreApplication.translate(
-                    "AnnotationPanel", "Pick the lost error in the list first."
-                )
-            )
-            return
-        if self.review.reattach(span_id):
-            self.controller.focus_text()
-
-    @Slot()
     def _on_esa_save_clicked(self) -> None:
         self.controller.set_esa_score(self.esa_value())
-
-    @Slot()
-    def _on_show_flagged_clicked(self) -> None:
-        self.table.show_flagged()
-
-    @Slot()
-    def _on_filter_apply_clicked(self) -> None:
-        self.table.apply_filter(self.chosen_query())
-
-    @Slot()
-    def _on_filter_clear_clicked(self) -> None:
-        self.table.clear_filter()
 
 
 def _short(text: str, limit: int = 80) -> str:

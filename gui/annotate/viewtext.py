@@ -1,7 +1,8 @@
 """A text of the row being annotated, as the annotation view shows it: selectable the ways
 translators select.
 
-:class:`AnnotatedText` is read-only and as tall as its text. It reports what the hand did and
+:class:`AnnotatedText` is read-only and as tall as its text (a
+:class:`~gui.highlight.fittext.FitText`). It reports what the hand did and
 leaves the meaning to the controller: a click on a character (the controller selects the word,
 or everything from the first word clicked to this one), a finished drag (the controller widens
 it to whole words), the keyboard focus arriving. Ctrl+Left and Ctrl+Right (with Shift to
@@ -11,23 +12,14 @@ word_edge`). Positions reported are code points of the text; Qt's are UTF-16 uni
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from PySide6.QtCore import QEvent, QPointF, QSize, Qt, Signal
-from PySide6.QtGui import (
-    QKeyEvent,
-    QMouseEvent,
-    QPainter,
-    QPaintEvent,
-    QResizeEvent,
-    QTextCursor,
-    QTextOption,
-)
-from PySide6.QtWidgets import QApplication, QFrame, QSizePolicy, QTextEdit, QWidget
+from PySide6.QtCore import QEvent, QPointF, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QTextCursor
+from PySide6.QtWidgets import QApplication, QWidget
 
 from matchlight.core.annotation.model import Side
 from matchlight.core.annotation.offsets import Utf16Index, word_at, word_edge
 from matchlight.core.metrics.base import Range
+from matchlight.gui.highlight.fittext import FitText
 from matchlight.gui.highlight.palette import DEFAULT_MAX_LEVEL, clip_to, fill_document
 
 __all__ = ["TEXT_LIMIT", "AnnotatedText"]
@@ -35,11 +27,8 @@ __all__ = ["TEXT_LIMIT", "AnnotatedText"]
 #: Characters of a text shown for annotation; a longer (hostile) line shows its start.
 TEXT_LIMIT = 5000
 
-#: ``paint(painter, view)``: draws over the text once it is painted, in document coordinates.
-Overlay = Callable[[QPainter, "AnnotatedText"], None]
 
-
-class AnnotatedText(QTextEdit):
+class AnnotatedText(FitText):
     """The output being annotated, or its source.
 
     Signals:
@@ -56,7 +45,7 @@ class AnnotatedText(QTextEdit):
     hovered = Signal(int, int)
 
     def __init__(self, side: Side, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(parent, margin=4)
         self.side = side
         #: The segment and system whose text is shown (None: nothing).
         self.segment: int | None = None
@@ -65,23 +54,9 @@ class AnnotatedText(QTextEdit):
         self._index = Utf16Index("")
         self._press: QPointF | None = None
         self._hover: tuple[int, int] | None = None
-        self._overlay: Overlay | None = None
-        self.setReadOnly(True)
-        self.setUndoRedoEnabled(False)
         self.setTabChangesFocus(True)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.viewport().setMouseTracking(True)
         self.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
-        self.document().setDocumentMargin(4)
-        self.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse
-            | Qt.TextInteractionFlag.TextSelectableByKeyboard
-        )
 
     # -- content -----------------------------------------------------------------------------------
 
@@ -115,15 +90,11 @@ class AnnotatedText(QTextEdit):
                 self.setTextCursor(cursor)
         finally:
             self.blockSignals(blocked)
-        self._fit_height()
+        self.fit_height()
 
     def plain_text(self) -> str:
         """The text shown."""
         return self._text
-
-    def set_overlay(self, paint: Overlay | None) -> None:
-        self._overlay = paint
-        self.viewport().update()
 
     def hovered_word(self) -> tuple[int, int] | None:
         return self._hover
@@ -133,7 +104,7 @@ class AnnotatedText(QTextEdit):
     def char_at(self, point: QPointF) -> int:
         """The code point under a viewport point, -1 when it is not on a character."""
         layout = self.document().documentLayout()
-        position = layout.hitTest(point + self._scroll(), Qt.HitTestAccuracy.ExactHit)
+        position = layout.hitTest(point + self.scroll_offset(), Qt.HitTestAccuracy.ExactHit)
         return self._to_codepoint(position) if position >= 0 else -1
 
     def cursor_at(self, point: QPointF) -> int:
@@ -155,9 +126,6 @@ class AnnotatedText(QTextEdit):
             return self._index.to_codepoint(position)
         except ValueError:
             return self._index.to_codepoint(position - 1)  # inside a surrogate pair
-
-    def _scroll(self) -> QPointF:
-        return QPointF(self.horizontalScrollBar().value(), self.verticalScrollBar().value())
 
     # -- the hand ----------------------------------------------------------------------------------
 
@@ -219,34 +187,6 @@ class AnnotatedText(QTextEdit):
         super().focusInEvent(event)  # type: ignore[arg-type]
         self.focused.emit()
 
-    # -- painting and size -------------------------------------------------------------------------
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        super().paintEvent(event)
-        if self._overlay is None:
-            return
-        painter = QPainter(self.viewport())
-        try:
-            painter.translate(-self._scroll())
-            self._overlay(painter, self)
-        finally:
-            painter.end()
-
     def utf16(self, index: int) -> int:
         """The Qt position of code point ``index`` of the text shown."""
         return self._index.to_utf16(min(index, len(self._text)))
-
-    def _fit_height(self) -> None:
-        doc = self.document()
-        doc.setTextWidth(max(1, self.viewport().width()))
-        height = int(doc.size().height() + 0.999) + 2 * self.frameWidth()
-        if height != self.height():
-            self.setFixedHeight(height)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        if event.size().width() != event.oldSize().width():
-            self._fit_height()
-
-    def sizeHint(self) -> QSize:
-        return QSize(200, self.height())

@@ -43,7 +43,8 @@ from matchlight.gui.highlight.palette import is_dark_palette
 
 __all__ = ["ToolsPanel"]
 
-_SEVERITIES = (
+#: The severities an annotator gives, with their keys and names (translated where shown).
+SEVERITY_KEYS = (
     (Severity.MINOR, "m", QT_TRANSLATE_NOOP("ToolsPanel", "Minor")),
     (Severity.MAJOR, "M", QT_TRANSLATE_NOOP("ToolsPanel", "Major")),
     (Severity.CRITICAL, "C", QT_TRANSLATE_NOOP("ToolsPanel", "Critical")),
@@ -179,7 +180,7 @@ class ToolsPanel(QWidget):
         severity_row = QHBoxLayout()
         severity_row.setSpacing(4)
         self.severity_buttons: dict[Severity, QToolButton] = {}
-        for severity, key, name in _SEVERITIES:
+        for severity, key, name in SEVERITY_KEYS:
             text = QCoreApplication.translate("ToolsPanel", name)
             button = self._tool_button(
                 QCoreApplication.translate("ToolsPanel", "{severity}  ({key})").format(

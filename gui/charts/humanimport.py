@@ -17,7 +17,6 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -185,10 +184,13 @@ class HumanImportDialog(ReadingDialog):
         start_dir: str = "",
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(QCoreApplication.translate("humanimport", "Load human judgements"), parent)
+        super().__init__(
+            QCoreApplication.translate("humanimport", "Load human judgements"),
+            parent,
+            start_dir=start_dir,
+        )
         self.systems = tuple(systems)
         self.n_segments = n_segments
-        self._start_dir = start_dir
         self.kind_combo = QComboBox()
         for kind, label in HUMAN_KINDS:
             self.kind_combo.addItem(QCoreApplication.translate("humanimport", label), kind)
@@ -269,7 +271,6 @@ class HumanImportDialog(ReadingDialog):
         self.note.setWordWrap(True)
         self.form.addRow(self.note)
         self.finish_layout(self.form)
-        self._dialog: QFileDialog | None = None
         self.header_job = BackgroundJob(self, name="matchlight-import-header")
         self.header_job.finished.connect(self._on_header_read)
         self.path_edit.editingFinished.connect(self._on_path_changed)
@@ -345,23 +346,13 @@ class HumanImportDialog(ReadingDialog):
 
     @Slot()
     def _on_browse_clicked(self) -> None:
-        dialog = QFileDialog(
-            self, QCoreApplication.translate("humanimport", "Human judgements"), self._start_dir
-        )
-        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-        dialog.fileSelected.connect(self.set_path)
-        self._dialog = dialog
-        dialog.open()
+        self.ask_files(QCoreApplication.translate("humanimport", "Human judgements"), self.set_path)
 
     @Slot()
     def _on_segid_browse_clicked(self) -> None:
-        dialog = QFileDialog(
-            self, QCoreApplication.translate("humanimport", "Segment ids"), self._start_dir
+        self.ask_files(
+            QCoreApplication.translate("humanimport", "Segment ids"), self.segid_edit.setText
         )
-        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-        dialog.fileSelected.connect(self.segid_edit.setText)
-        self._dialog = dialog
-        dialog.open()
 
     @Slot()
     def _on_path_changed(self) -> None:

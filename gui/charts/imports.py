@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, Slot
@@ -117,11 +118,14 @@ def _filled_in() -> str:
 
 
 class ReadingDialog(QDialog):
-    """A dialog whose OK reads files in a background job and shows core's error."""
+    """A dialog whose OK reads files in a background job and shows core's error; its Browse
+    buttons open a file dialog in ``start_dir`` (:meth:`ask_files`)."""
 
-    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+    def __init__(self, title: str, parent: QWidget | None = None, *, start_dir: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
+        self._start_dir = start_dir
+        self._dialog: QFileDialog | None = None
         self.setModal(True)
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
@@ -142,6 +146,21 @@ class ReadingDialog(QDialog):
         self.layout_.addLayout(form)
         self.layout_.addWidget(self.error_label)
         self.layout_.addWidget(self.buttons)
+
+    def ask_files(
+        self, caption: str, chosen: Callable[[Any], object], *, many: bool = False
+    ) -> None:
+        """Open a file dialog (window-modal, not blocking) for an existing file, ``many``: for
+        several; ``chosen`` then gets the path, or the list of paths."""
+        dialog = QFileDialog(self, caption, self._start_dir)
+        if many:
+            dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
+            dialog.filesSelected.connect(chosen)
+        else:
+            dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+            dialog.fileSelected.connect(chosen)
+        self._dialog = dialog
+        dialog.open()
 
     def show_error(self, message: str) -> None:
         self.error_label.setText(message)
@@ -200,10 +219,13 @@ class ScoreImportDialog(ReadingDialog):
         start_dir: str = "",
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(QCoreApplication.translate("imports", "Load segment scores"), parent)
+        super().__init__(
+            QCoreApplication.translate("imports", "Load segment scores"),
+            parent,
+            start_dir=start_dir,
+        )
         self.systems = tuple(systems)
         self.n_segments = n_segments
-        self._start_dir = start_dir
         self.name_edit = QLineEdit()
         self.name_edit.setPlaceholderText(QCoreApplication.translate("imports", "e.g. COMET-22"))
         self.files = QListWidget()
@@ -300,7 +322,6 @@ class ScoreImportDialog(ReadingDialog):
         note.setWordWrap(True)
         form.addRow(note)
         self.finish_layout(form)
-        self._dialog: QFileDialog | None = None
         #: Whether the user set the scale (then it is theirs; else the values' own).
         self.scale_chosen = False
         self.preview_job = BackgroundJob(self, name="matchlight-import-preview")
@@ -446,13 +467,11 @@ class ScoreImportDialog(ReadingDialog):
 
     @Slot()
     def _on_add_clicked(self) -> None:
-        dialog = QFileDialog(
-            self, QCoreApplication.translate("imports", "Segment score files"), self._start_dir
+        self.ask_files(
+            QCoreApplication.translate("imports", "Segment score files"),
+            self._on_files_selected,
+            many=True,
         )
-        dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
-        dialog.filesSelected.connect(self._on_files_selected)
-        self._dialog = dialog
-        dialog.open()
 
     @Slot(list)
     def _on_files_selected(self, paths: list[str]) -> None:
@@ -515,9 +534,10 @@ class LabelImportDialog(ReadingDialog):
     def __init__(
         self, *, n_segments: int, start_dir: str = "", parent: QWidget | None = None
     ) -> None:
-        super().__init__(QCoreApplication.translate("imports", "Load label column"), parent)
+        super().__init__(
+            QCoreApplication.translate("imports", "Load label column"), parent, start_dir=start_dir
+        )
         self.n_segments = n_segments
-        self._start_dir = start_dir
         self.path_edit = QLineEdit()
         browse = QPushButton(QCoreApplication.translate("imports", "Browse…"))
         browse.clicked.connect(self._on_browse_clicked)
@@ -548,17 +568,12 @@ class LabelImportDialog(ReadingDialog):
         note.setWordWrap(True)
         form.addRow(note)
         self.finish_layout(form)
-        self._dialog: QFileDialog | None = None
 
     @Slot()
     def _on_browse_clicked(self) -> None:
-        dialog = QFileDialog(
-            self, QCoreApplication.translate("imports", "Label column"), self._start_dir
+        self.ask_files(
+            QCoreApplication.translate("imports", "Label column"), self.path_edit.setText
         )
-        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-        dialog.fileSelected.connect(self.path_edit.setText)
-        self._dialog = dialog
-        dialog.open()
 
     @Slot()
     def _on_ok(self) -> None:

@@ -23,15 +23,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Mapping, Sequence
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QSize, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import (
-    QMouseEvent,
-    QPainter,
-    QPaintEvent,
-    QResizeEvent,
-    QTextCursor,
-    QTextOption,
-)
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -39,8 +32,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QScrollArea,
-    QSizePolicy,
-    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -51,16 +42,11 @@ from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.contrast import CONTRAST_KINDS, Contrast
 from matchlight.core.scoring.detail import RowDetail
 from matchlight.gui.detail.breakdown import BreakdownView
+from matchlight.gui.detail.segmenttext import Section, SegmentText, Span
 from matchlight.gui.highlight.palette import (
     DEFAULT_MAX_LEVEL,
     LegendWidget,
-    apply_selection_colours,
-    clip_to,
-    fill_document,
-    highlight_format,
     is_dark_palette,
-    python_index,
-    utf16_offsets,
 )
 from matchlight.gui.highlight.ranges import (
     find_mode,
@@ -71,187 +57,11 @@ from matchlight.gui.highlight.ranges import (
 )
 from matchlight.gui.highlight.termarks import TerTooltips, edit_layer, paint_ter_marks
 
-__all__ = ["VIEW_TEXT_LIMIT", "DetailPane", "HypothesisOverlay", "SegmentText"]
+__all__ = ["DetailPane", "HypothesisOverlay", "SegmentText"]
 
-#: Characters of a text shown in a view of the pane. Laying out a very long line holds the
-#: window each time its row is shown; the start of such a text is what anyone reads, and the
-#: caption says how much is shown.
-VIEW_TEXT_LIMIT = 2000
-
-Span = tuple[int, int]
 #: ``paint(painter, view, segment, system)``: draws over a hypothesis view once its text is
 #: painted (error spans); the painter is in document coordinates.
 HypothesisOverlay = Callable[[QPainter, "SegmentText", int, int], None]
-
-
-# -- text views ---------------------------------------------------------------------------------
-
-
-class SegmentText(QTextEdit):
-    """A read-only view of one segment that grows to fit its text and reports hovering.
-
-    Signals:
-        hovered(int index): the mouse is over character ``index`` (Python index into the
-            text), or -1 when it is not over any character.
-    """
-
-    hovered = Signal(int)
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._text = ""
-        self._full_length = 0
-        self._ranges: list[Range] = []
-        self._dark = False
-        self._overlay: Callable[[QPainter, SegmentText], None] | None = None
-        self.setReadOnly(True)
-        self.setUndoRedoEnabled(False)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.viewport().setMouseTracking(True)
-        self.document().setDocumentMargin(3)
-        self.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse
-            | Qt.TextInteractionFlag.TextSelectableByKeyboard
-        )
-
-    def plain_text(self) -> str:
-        """The text shown (the start of a text longer than :data:`VIEW_TEXT_LIMIT`)."""
-        return self._text
-
-    def full_length(self) -> int:
-        """Characters of the whole text, shown or not."""
-        return self._full_length
-
-    def truncation_note(self) -> str:
-        """`` (first N of M characters shown)`` for a cut text, else ``""``."""
-        if self._full_length <= len(self._text):
-            return ""
-        return QCoreApplication.translate(
-            "DetailPane", " (first {0:,} of {1:,} characters shown)"
-        ).format(len(self._text), self._full_length)
-
-    def ranges(self) -> list[Range]:
-        return list(self._ranges)
-
-    def set_content(
-        self, text: str, ranges: list[Range], dark: bool, max_level: int = DEFAULT_MAX_LEVEL
-    ) -> None:
-        """Show ``text`` with ``ranges``; beyond :data:`VIEW_TEXT_LIMIT` characters, its start."""
-        self._full_length = len(text)
-        text, ranges = clip_to(text, ranges, VIEW_TEXT_LIMIT)
-        self._text = text
-        self._ranges = ranges
-        self._dark = dark
-        fill_document(self.document(), text, ranges, dark=dark, max_level=max_level)
-        apply_selection_colours(self, dark)
-        self.setExtraSelections([])
-        self._fit_height()
-
-    def mark(self, spans: Sequence[Span]) -> None:
-        """Overlay the "link" format on ``spans`` (Python indices); [] removes it."""
-        offsets = utf16_offsets(self._text)
-        selections = []
-        fmt = highlight_format("link", 0, self._dark)
-        shown = len(self._text)
-        for start, end in ((a, min(b, shown)) for a, b in spans if a < shown):
-            a, b = (start, end) if offsets is None else (offsets[start], offsets[end])
-            selection = QTextEdit.ExtraSelection()
-            cursor = QTextCursor(self.document())
-            cursor.setPosition(a)
-            cursor.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
-            selection.cursor = cursor  # type: ignore[attr-defined]
-            selection.format = fmt  # type: ignore[attr-defined]
-            selections.append(selection)
-        self.setExtraSelections(selections)
-
-    def char_at(self, point: QPointF) -> int:
-        """Python index of the character under a viewport point, -1 if none."""
-        offset = QPointF(self.horizontalScrollBar().value(), self.verticalScrollBar().value())
-        position = (
-            self.document().documentLayout().hitTest(point + offset, Qt.HitTestAccuracy.ExactHit)
-        )
-        if position < 0 or not self._text:
-            return -1
-        index = python_index(self._text, position)
-        return index if 0 <= index < len(self._text) else -1
-
-    def point_of(self, index: int) -> QPointF:
-        """Viewport point in the middle of character ``index`` (for tests and tooltips)."""
-        offsets = utf16_offsets(self._text)
-        pos = index if offsets is None else offsets[index]
-        cursor = QTextCursor(self.document())
-        cursor.setPosition(pos)
-        left = self.cursorRect(cursor)
-        cursor.setPosition(pos + 1)
-        right = self.cursorRect(cursor)
-        return QPointF((left.left() + right.left()) / 2 + 0.5, left.center().y())
-
-    def set_overlay(self, paint: Callable[[QPainter, SegmentText], None] | None) -> None:
-        """Call ``paint(painter, view)`` after every paint of the text (None: no overlay)."""
-        self._overlay = paint
-        self.viewport().update()
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        super().paintEvent(event)
-        if self._overlay is None:
-            return
-        painter = QPainter(self.viewport())
-        try:
-            scroll = QPointF(self.horizontalScrollBar().value(), self.verticalScrollBar().value())
-            painter.translate(-scroll)
-            self._overlay(painter, self)
-        finally:
-            painter.end()
-
-    def _fit_height(self) -> None:
-        doc = self.document()
-        doc.setTextWidth(max(1, self.viewport().width()))
-        height = int(doc.size().height() + 0.999) + 2 * self.frameWidth()
-        if height != self.height():
-            self.setFixedHeight(height)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        if event.size().width() != event.oldSize().width():
-            self._fit_height()
-
-    def sizeHint(self) -> QSize:
-        return QSize(200, self.height())
-
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        super().mouseMoveEvent(event)
-        self.hovered.emit(self.char_at(event.position()))
-
-    def leaveEvent(self, event: QEvent) -> None:
-        super().leaveEvent(event)
-        self.hovered.emit(-1)
-
-
-class _Section(QWidget):
-    """A caption, a segment view and (for outputs) the breakdown."""
-
-    def __init__(self, parent: QWidget | None = None, *, with_breakdown: bool = False) -> None:
-        super().__init__(parent)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 4, 0, 4)
-        layout.setSpacing(2)
-        self.caption = QLabel(self)
-        self.caption.setTextFormat(Qt.TextFormat.PlainText)
-        self.caption.setWordWrap(True)
-        font = self.caption.font()
-        font.setBold(True)
-        self.caption.setFont(font)
-        self.view = SegmentText(self)
-        layout.addWidget(self.caption)
-        layout.addWidget(self.view)
-        self.breakdown: BreakdownView | None = None
-        if with_breakdown:
-            self.breakdown = BreakdownView(self)
-            layout.addWidget(self.breakdown)
 
 
 def _containing(ranges: Sequence[Range], starts: Sequence[int], index: int) -> Range | None:
@@ -357,9 +167,9 @@ class DetailPane(QWidget):
         outer.addWidget(self._scroll, 1)
         outer.addWidget(self.link_label)
 
-        self._source_section: _Section | None = None
-        self._ref_sections: list[_Section] = []
-        self._sys_sections: list[_Section] = []
+        self._source_section: Section | None = None
+        self._ref_sections: list[Section] = []
+        self._sys_sections: list[Section] = []
         self._revealing: int | None = None
         self._reveal_timer = QTimer(self)
         self._reveal_timer.setSingleShot(True)
@@ -673,7 +483,7 @@ class DetailPane(QWidget):
         n_sys = 0 if detail is None else len(detail.systems)
         layout = self._body_layout
         if want_source and self._source_section is None:
-            self._source_section = _Section(self._body)
+            self._source_section = Section(self._body)
             layout.insertWidget(0, self._source_section)
         elif not want_source and self._source_section is not None:
             self._source_section.deleteLater()
@@ -688,13 +498,13 @@ class DetailPane(QWidget):
             layout.removeWidget(section)
             section.deleteLater()
         while len(self._ref_sections) < n_refs:
-            section = _Section(self._body)
+            section = Section(self._body)
             at = (1 if self._source_section is not None else 0) + len(self._ref_sections)
             layout.insertWidget(at, section)
             self._ref_sections.append(section)
         while len(self._sys_sections) < n_sys:
             s = len(self._sys_sections)
-            section = _Section(self._body, with_breakdown=True)
+            section = Section(self._body, with_breakdown=True)
             section.view.hovered.connect(self._on_hypothesis_hovered)
             section.view.setProperty("system", s)
             section.view.cursorPositionChanged.connect(self._on_hypothesis_cursor_changed)

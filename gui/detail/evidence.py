@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from matchlight.core.metrics.base import Range
 from matchlight.core.scoring.detail import RowDetail
 from matchlight.gui.detail.breakdown import BreakdownView
-from matchlight.gui.detail.detailpane import DetailPane, SegmentText
+from matchlight.gui.detail.detailpane import DetailPane
+from matchlight.gui.detail.segmenttext import SegmentText
 from matchlight.gui.highlight.palette import DEFAULT_MAX_LEVEL, LegendWidget
 from matchlight.gui.highlight.ranges import hypothesis_ranges, range_kinds, reference_ranges
 

@@ -656,7 +656,7 @@ def test_the_tints_are_the_apps() -> None:
     assert lcs.background().color().name() == palette.LCS_TINT
     assert lcs.underlineColor().name() == palette.LCS_LINE
     assert unmatched.underlineColor().name() == palette.UNMATCHED_LINE
-    from matchlight.gui.charts.summary import SYSTEM_COLOURS
+    from matchlight.gui.charts.summarymodel import SYSTEM_COLOURS
 
     assert palette.SYSTEM_COLOURS == SYSTEM_COLOURS
 

@@ -362,8 +362,8 @@ def test_filters_by_annotation(small):
     assert [f.kind for f in window.session.selection.filters] == ["text"]
     # The panel offers the same queries.
     panel = c.panel
-    panel.filter_combo.setCurrentIndex(panel.filter_combo.findText("errors by other"))
-    panel.filter_apply.click()
+    panel.row_filter.combo.setCurrentIndex(panel.row_filter.combo.findText("errors by other"))
+    panel.row_filter.apply_button.click()
     assert window.proxy.visible_segments().tolist() == [2]
 
 

@@ -285,22 +285,22 @@ def test_a_lost_error_is_reattached_to_selected_text(qtbot, small, tmp_path):
         panel = o.panel
         other.select_row(4)
         o.set_system(0)
-        assert panel.reattach_button.isVisibleTo(panel)
+        assert panel.errors.reattach_button.isVisibleTo(panel)
         (item,) = [
-            panel.spans_view.topLevelItem(i) for i in range(panel.spans_view.topLevelItemCount())
+            panel.errors.view.topLevelItem(i) for i in range(panel.errors.view.topLevelItemCount())
         ]
-        panel.spans_view.setCurrentItem(item)
+        panel.errors.view.setCurrentItem(item)
         # Nothing selected yet: it says what to do.
-        panel.reattach_button.click()
+        panel.errors.reattach_button.click()
         assert "Select the words «good» stood for" in o.message and o.flagged == {lost.id}
         start = changed[4].index("fine")
         other.select_text(start - 1, start + 4)  # " fine": the space is trimmed
-        panel.reattach_button.click()
+        panel.errors.reattach_button.click()
         moved = o.workspace.get(lost.id)
         assert (moved.start, moved.end, moved.text) == (start, start + 4, "fine")
         assert moved.prefix == changed[4][:start] and o.flagged == set()
         assert o.message == "Re-attached to «fine»."
-        assert not panel.reattach_button.isVisibleTo(panel)
+        assert not panel.errors.reattach_button.isVisibleTo(panel)
         with SessionStore.open_copy_read_only(path) as copy:
             assert {s.id: s.text for s in copy.spans()}[lost.id] == "fine"
         assert o.workspace.history.undo_label() == "Re-attach error"

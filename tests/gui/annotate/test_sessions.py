@@ -224,8 +224,8 @@ def test_changed_input_is_named_and_errors_kept_reattached_or_flagged(qtbot, sma
             assert {s.id: s.start for s in copy.spans()}[moved.id] == moved.start + 5
         # The panel says so, and shows the rows.
         panel = o.panel
-        assert panel.flagged_label.isVisibleTo(panel)
-        assert "1 errors could not be found" in panel.flagged_label.text()
+        assert panel.errors.flagged_label.isVisibleTo(panel)
+        assert "1 errors could not be found" in panel.errors.flagged_label.text()
         assert other.a.table.show_flagged() == 1
         assert other.window.proxy.visible_segments().tolist() == [4]
         # The flagged span is not painted where its text no longer is; it can be deleted.

@@ -25,7 +25,7 @@ from matchlight.core.report.page import render_report
 from matchlight.core.style import palette as colours
 from matchlight.core.style.palette import MIN_TINT_CONTRAST
 from matchlight.gui.annotate.painting import box_rect, paint_spans, range_rects, span_style
-from matchlight.gui.detail.detailpane import SegmentText
+from matchlight.gui.detail.segmenttext import SegmentText
 from matchlight.gui.highlight.palette import build_document, highlight_format, order_tint
 from matchlight.gui.shell.theme import theme_palette
 from tests.core.report.test_report_mqm import sample_session

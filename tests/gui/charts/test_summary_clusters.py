@@ -18,7 +18,7 @@ from PySide6.QtCore import Qt
 from matchlight.core.analysis.clusters import system_clusters
 from matchlight.core.analysis.references import audit_references
 from matchlight.core.annotation.columns import MQM_COLUMN
-from matchlight.gui.charts import summary as summary_module
+from matchlight.gui.charts import summaryclusters as clusters_module
 from matchlight.gui.charts.summary import SummaryWidget
 from tests.gui.chartkit import JOB_TIMEOUT, dark_palette, de_en, en_zh, session_of, settle
 from tests.scalekit import mqm_ted, ted_scored
@@ -60,13 +60,13 @@ def audit_of(data) -> object:
 
 def test_clusters_are_cores_over_all_rows_and_the_filtered_rows(qtbot, monkeypatch) -> None:
     threads: list[str] = []
-    pairwise = summary_module.pairwise_for_column
+    pairwise = clusters_module.pairwise_for_column
 
     def recorded(*args, **kwargs):
         threads.append(threading.current_thread().name)
         return pairwise(*args, **kwargs)
 
-    monkeypatch.setattr(summary_module, "pairwise_for_column", recorded)
+    monkeypatch.setattr(clusters_module, "pairwise_for_column", recorded)
     data = de_en()
     table = data.table
     summary = show_summary(qtbot, table)

@@ -14,7 +14,8 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from matchlight.core.analysis.language import language_flags
-from matchlight.gui.charts.summary import SummaryWidget, language_note
+from matchlight.gui.charts.summary import SummaryWidget
+from matchlight.gui.charts.summarynotes import language_note
 from tests.conftest import SHARED_DATA
 from tests.kit import read_lines
 

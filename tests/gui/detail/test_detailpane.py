@@ -18,7 +18,8 @@ from matchlight.core.metrics.registry import METRICS
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.detail import RowDetail, RowDetailer
 from matchlight.gui.detail.breakdown import BreakdownView
-from matchlight.gui.detail.detailpane import VIEW_TEXT_LIMIT, DetailPane
+from matchlight.gui.detail.detailpane import DetailPane
+from matchlight.gui.detail.segmenttext import VIEW_TEXT_LIMIT
 from matchlight.gui.highlight.palette import highlight_format, order_tint
 from matchlight.gui.highlight.ranges import hypothesis_ranges, reference_ranges
 from tests.gui.toymetric import TOY_DETAIL_LIMIT, ToyMetric
