@@ -178,13 +178,14 @@ def main() -> None:
         start = time.perf_counter()
         read_start = probe.elapsed()
         read_end_box: list[float] = []
-        original_set_comparison = window.set_comparison
+        lifecycle = window.lifecycle
+        original_set_comparison = lifecycle.set_comparison
 
         def set_comparison(*args, **kwargs) -> None:
             read_end_box.append(probe.elapsed())
             original_set_comparison(*args, **kwargs)
 
-        window.set_comparison = set_comparison  # type: ignore[method-assign]
+        lifecycle.set_comparison = set_comparison  # type: ignore[method-assign]
         assert window.open_specs(specs)
         wait(app, lambda: bool(read_end_box), 120)  # the reader thread hands the files over
         read_end = read_end_box[0]
