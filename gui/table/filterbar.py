@@ -954,8 +954,8 @@ class FilterBar(QWidget):
 
     def _text_group(self, filters: Sequence[Filter], widgets: bool) -> list[Filter]:
         candidates = [f for f in filters if isinstance(f, TextFilter)]
-        if self._text_timer.isActive():
-            return candidates  # the user is typing; what they type replaces it in a moment
+        if self._text_timer.isActive() or (self._proxy is not None and self._proxy.pending("text")):
+            return candidates  # the user is typing, or the search runs: it replaces it soon
         match, pick = self._pick(candidates, self._text_spec(), self._text_norm, widgets)
         if match is not None:
             return [match]
@@ -1285,6 +1285,8 @@ class FilterBar(QWidget):
     @Slot(str)
     def _on_search_text_changed(self, _text: str) -> None:
         self._text_timer.start()
+        if self._proxy is not None:  # the search still running is for a text no longer there
+            self._proxy.cancel_pending("text")
 
     @Slot()
     def apply_text_filter(self) -> None:
