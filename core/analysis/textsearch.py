@@ -36,7 +36,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import eq
 from typing import Any
 
@@ -80,6 +80,11 @@ class SearchCancelled(Exception):
 
 def _never() -> bool:
     return False
+
+
+def _blocks(strings: Sequence[str]) -> range:
+    """Where the blocks of :data:`_BLOCK` rows start."""
+    return range(0, len(strings), _BLOCK)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +147,11 @@ class SearchColumn:
         array, where it would walk a list's 100,000 items at every pass (a stall in the GUI).
         """
         if self._folded is None:
-            self._folded = tuple(map(str.casefold, self.strings))
+            strings = self.strings
+            # In blocks: one C call over a million rows would hold the GIL (the GUI thread's
+            # too) for the whole of it.
+            parts = [tuple(map(str.casefold, strings[a : a + _BLOCK])) for a in _blocks(strings)]
+            self._folded = tuple(chain.from_iterable(parts))
         return self._folded
 
     def sort_ranks(self) -> IntArray:
@@ -217,6 +226,24 @@ def _rows_where(
     return found
 
 
+def _sorted_rows(keys: Sequence[str]) -> list[int]:
+    """The rows in the order of their keys (stable). Blocks are sorted apart, then merged in
+    pairs (Python's sort merges two sorted runs in one pass): no single call holds the GIL
+    for a sort of every row, which would stall the GUI thread for a second at a million."""
+    key = keys.__getitem__
+    runs = [sorted(range(a, min(len(keys), a + _BLOCK)), key=key) for a in _blocks(keys)]
+    while len(runs) > 1:
+        merged = []
+        for i in range(0, len(runs) - 1, 2):
+            pair = runs[i] + runs[i + 1]
+            pair.sort(key=key)
+            merged.append(pair)
+        if len(runs) % 2:
+            merged.append(runs[-1])
+        runs = merged
+    return runs[0] if runs else []
+
+
 def _sort_ranks(strings: Sequence[str], folded: Sequence[str]) -> IntArray:
     """See :meth:`SearchColumn.sort_ranks`: one sort of the folded texts (stable, so equal
     ones stay in segment order); only runs of equal folded texts that differ as written are
@@ -225,7 +252,7 @@ def _sort_ranks(strings: Sequence[str], folded: Sequence[str]) -> IntArray:
     ranks = np.zeros(n, dtype=np.int64)
     if n == 0:
         return ranks
-    rows = sorted(range(n), key=folded.__getitem__)
+    rows = _sorted_rows(folded)
     keys = [folded[r] for r in rows]
     same_folded = np.fromiter(map(eq, keys[:-1], keys[1:]), np.bool_, n - 1)
     del keys
@@ -260,8 +287,16 @@ class _Joined:
     def of(cls, strings: Sequence[str]) -> _Joined:
         n = len(strings)
         for separator in _SEPARATORS:
-            text = separator.join(strings)
-            if text.count(separator) == max(0, n - 1):
+            # Block by block (see SearchColumn.folded); a row holding the separator shows as
+            # one separator too many in its block.
+            parts: list[str] = []
+            for a in _blocks(strings):
+                part = separator.join(strings[a : a + _BLOCK])
+                if part.count(separator) != min(n, a + _BLOCK) - a - 1:
+                    break
+                parts.append(part)
+            else:
+                text = separator.join(parts)
                 break
         else:
             return cls("", "", array("q"), array("q"))

@@ -221,6 +221,17 @@ def test_searches_run_in_blocks_give_the_per_row_answer(monkeypatch: pytest.Monk
             query = TextQuery(pattern, regex=is_regex)
             got = matching_rows([SearchColumn(c) for c in columns], query)
             assert got.tolist() == per_row(columns, query).tolist(), pattern
+    # The separator is chosen over every block: a row holding "\n" sits in a later block.
+    column = SearchColumn(["a"] * 20 + ["b\nc"] + ["d"] * 5)
+    joined = column.joined()
+    assert joined is not None and joined.separator != "\n"
+    assert joined.text == joined.separator.join(column.strings)
+    assert column.folded() == tuple(s.casefold() for s in column.strings)
+    # Sorts merge their sorted blocks.
+    lines = read_lines(SHARED_DATA / "wmt22-de-en" / "ref.txt")[:400]
+    strings = lines + [s.upper() for s in lines[:50]] + lines[:30]
+    for descending in (False, True):
+        assert ranked_order(strings, descending) == reference_order(strings, descending)
 
 
 def test_rows_to_skip_are_not_searched_and_the_rest_are() -> None:
