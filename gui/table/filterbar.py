@@ -273,9 +273,11 @@ class FilterBar(FilterGroups, QWidget):
             with contextlib.suppress(RuntimeError, TypeError):
                 self._proxy.filter_changed.disconnect(self._on_proxy_filter_changed)
                 self._proxy.modelReset.disconnect(self._on_proxy_reset)
+                self._proxy.pending_changed.disconnect(self._on_proxy_filter_changed)
         if proxy is not None and proxy is not self._proxy:
             proxy.filter_changed.connect(self._on_proxy_filter_changed)
             proxy.modelReset.connect(self._on_proxy_reset)
+            proxy.pending_changed.connect(self._on_proxy_filter_changed)
         self._proxy = proxy
         self._text_timer.stop()  # typing meant for the comparison shown before
         self._applied_range = None
@@ -563,6 +565,9 @@ class FilterBar(FilterGroups, QWidget):
             return
         with contextlib.suppress(RuntimeError):  # no source model yet
             self.set_total(proxy.rowCount(), proxy.source_model().rowCount())
+        if proxy.pending():  # a search or sort runs in a worker; the rows shown are the old ones
+            searching = QCoreApplication.translate("FilterBar", "searching…")
+            self.count_label.setText(f"{self.count_label.text()} · {searching}")
 
     @contextlib.contextmanager
     def _pushing(self) -> Iterator[None]:
