@@ -201,3 +201,21 @@ def test_typing_in_the_filter_bar_cancels_the_running_search_and_keeps_the_field
     want = reference_rows(columns, lambda t: "bundestag" in t.casefold())
     assert proxy.visible_segments().tolist() == want
     assert bar.count_label.text() == f"{len(want)} of {len(columns['ref1'])} rows"
+
+
+def test_a_big_comparisons_search_caches_are_built_by_a_worker_once_shown(qtbot, columns) -> None:
+    text = corpus_text_from_lines(
+        references=[columns["ref1"], columns["ref2"]],
+        systems=[columns["hyp1"], columns["hyp2"]],
+        names=["one", "two"],
+    )
+    core = ComparisonSession(text, config=ScoringConfig(), source=columns["source"])
+    proxy = SegmentFilterProxy()
+    proxy.background_rows = 0  # "big" from the first row
+    assert not any(c.is_prepared() for c in core.search_columns.values())
+    proxy.setSourceModel(SegmentTableModel(SessionModel(core)))
+    qtbot.waitUntil(proxy.search_ready, timeout=WAIT_MS)
+    for name, column in core.search_columns.items():
+        assert column.folded() == tuple(line.casefold() for line in columns[name])
+        joined = column.joined()
+        assert joined is not None and joined.text == joined.separator.join(columns[name])
