@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -228,20 +228,36 @@ def _rows_where(
 
 def _sorted_rows(keys: Sequence[str]) -> list[int]:
     """The rows in the order of their keys (stable). Blocks are sorted apart, then merged in
-    pairs (Python's sort merges two sorted runs in one pass): no single call holds the GIL
-    for a sort of every row, which would stall the GUI thread for a second at a million."""
+    pairs, a block at a time (:func:`_merge`): no single call holds the GIL for a sort of every
+    row, which would stall the GUI thread for a second at a million rows."""
     key = keys.__getitem__
     runs = [sorted(range(a, min(len(keys), a + _BLOCK)), key=key) for a in _blocks(keys)]
     while len(runs) > 1:
-        merged = []
-        for i in range(0, len(runs) - 1, 2):
-            pair = runs[i] + runs[i + 1]
-            pair.sort(key=key)
-            merged.append(pair)
+        merged = [_merge(runs[i], runs[i + 1], key) for i in range(0, len(runs) - 1, 2)]
         if len(runs) % 2:
             merged.append(runs[-1])
         runs = merged
     return runs[0] if runs else []
+
+
+def _merge(first: list[int], second: list[int], key: Callable[[int], str]) -> list[int]:
+    """Two sorted runs as one (stable: ``first``'s items come first among equal keys), merged
+    at most a block of each at a time (each step is one sort of two short sorted runs)."""
+    out: list[int] = []
+    i = j = 0
+    while i < len(first) and j < len(second):
+        # Up to a block of each side, cut where the other side's rest cannot come before it.
+        i_end = min(len(first), i + _BLOCK)
+        j_end = bisect_left(second, key(first[i_end - 1]), j, min(len(second), j + _BLOCK), key=key)
+        if j_end == j + _BLOCK:  # the block of the second side ends first: cut the first there
+            i_end = bisect_right(first, key(second[j_end - 1]), i, i_end, key=key)
+        step = first[i:i_end] + second[j:j_end]
+        step.sort(key=key)
+        out += step
+        i, j = i_end, j_end
+    out += first[i:]
+    out += second[j:]
+    return out
 
 
 def _sort_ranks(strings: Sequence[str], folded: Sequence[str]) -> IntArray:

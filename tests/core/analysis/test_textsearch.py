@@ -256,3 +256,15 @@ def test_a_cancelled_search_stops_with_search_cancelled(pattern: str, is_regex: 
     # Not cancelled: the same search answers.
     query = TextQuery(pattern, regex=is_regex)
     assert matching_rows([column], query).tolist() == per_row([lines * 70], query).tolist()
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 7, 64])
+def test_sorted_blocks_merge_into_the_stable_order(
+    monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    monkeypatch.setattr(textsearch, "_BLOCK", block)
+    rng = np.random.default_rng(block)
+    for size in (0, 1, 5, 50, 333):
+        # Few distinct keys: long runs of equal ones across every block edge.
+        keys = [str(k) for k in rng.integers(0, 6, size)]
+        assert textsearch._sorted_rows(keys) == sorted(range(size), key=keys.__getitem__)
