@@ -50,8 +50,11 @@ BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
 Cancelled = Callable[[], bool]
 
-#: Rows searched between two looks at the ``cancelled`` callback.
-_BLOCK = 1 << 16
+#: Rows searched (or case-folded, or joined) in one call: between two looks at the ``cancelled``
+#: callback, and the longest the search holds the GIL at a time (a few milliseconds).
+_BLOCK = 1 << 14
+#: Rows sorted in one call when a column's sort ranks are built (merged a block at a time).
+_SORT_BLOCK = 1 << 16
 
 # Row separators, tried in this order: control characters (never word
 # characters, so \b at a row's edge means what it means at a string's edge).
@@ -231,7 +234,10 @@ def _sorted_rows(keys: Sequence[str]) -> list[int]:
     pairs, a block at a time (:func:`_merge`): no single call holds the GIL for a sort of every
     row, which would stall the GUI thread for a second at a million rows."""
     key = keys.__getitem__
-    runs = [sorted(range(a, min(len(keys), a + _BLOCK)), key=key) for a in _blocks(keys)]
+    runs = [
+        sorted(range(a, min(len(keys), a + _SORT_BLOCK)), key=key)
+        for a in range(0, len(keys), _SORT_BLOCK)
+    ]
     while len(runs) > 1:
         merged = [_merge(runs[i], runs[i + 1], key) for i in range(0, len(runs) - 1, 2)]
         if len(runs) % 2:
@@ -247,9 +253,11 @@ def _merge(first: list[int], second: list[int], key: Callable[[int], str]) -> li
     i = j = 0
     while i < len(first) and j < len(second):
         # Up to a block of each side, cut where the other side's rest cannot come before it.
-        i_end = min(len(first), i + _BLOCK)
-        j_end = bisect_left(second, key(first[i_end - 1]), j, min(len(second), j + _BLOCK), key=key)
-        if j_end == j + _BLOCK:  # the block of the second side ends first: cut the first there
+        i_end = min(len(first), i + _SORT_BLOCK)
+        j_end = bisect_left(
+            second, key(first[i_end - 1]), j, min(len(second), j + _SORT_BLOCK), key=key
+        )
+        if j_end == j + _SORT_BLOCK:  # the block of the second side ends first: cut the first there
             i_end = bisect_right(first, key(second[j_end - 1]), i, i_end, key=key)
         step = first[i:i_end] + second[j:j_end]
         step.sort(key=key)

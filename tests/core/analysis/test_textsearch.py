@@ -215,6 +215,7 @@ def test_sort_ranks_on_real_data_with_repeated_and_recased_rows(descending: bool
 
 def test_searches_run_in_blocks_give_the_per_row_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(textsearch, "_BLOCK", 7)  # many blocks, a match across every edge
+    monkeypatch.setattr(textsearch, "_SORT_BLOCK", 7)
     columns = [ROWS * 5, list(reversed(ROWS * 5))]
     for pattern in [*PATTERNS, "the", "2020"]:
         for is_regex in (False, True):
@@ -262,7 +263,7 @@ def test_a_cancelled_search_stops_with_search_cancelled(pattern: str, is_regex: 
 def test_sorted_blocks_merge_into_the_stable_order(
     monkeypatch: pytest.MonkeyPatch, block: int
 ) -> None:
-    monkeypatch.setattr(textsearch, "_BLOCK", block)
+    monkeypatch.setattr(textsearch, "_SORT_BLOCK", block)
     rng = np.random.default_rng(block)
     for size in (0, 1, 5, 50, 333):
         # Few distinct keys: long runs of equal ones across every block edge.
