@@ -104,11 +104,17 @@ def write_corpus(
 
 
 def wait(app: QApplication, condition, timeout_s: float) -> float:
+    """Run the event loop until ``condition()``; it sleeps between events as the app's does (a
+    busy loop would hold the GIL and slow the app's worker threads)."""
     start = time.perf_counter()
+    tick = QTimer()
+    tick.setInterval(10)
+    tick.start()  # wakes the loop to look at the condition
     while not condition():
-        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 10)
+        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
         if time.perf_counter() - start > timeout_s:
             raise TimeoutError("condition not reached")
+    tick.stop()
     return time.perf_counter() - start
 
 
@@ -162,7 +168,8 @@ def main() -> None:
     parser.add_argument(
         "--profile",
         metavar="FILE",
-        help="cProfile the GUI thread over the sorts and filters into FILE (pstats format)",
+        help="cProfile the GUI thread over the sorts and filters into FILE (pstats format), "
+        "and over showing the comparison into FILE.show",
     )
     args = parser.parse_args()
 
@@ -206,11 +213,17 @@ def main() -> None:
         read_start = probe.elapsed()
         read_end_box: list[float] = []
         lifecycle = window.lifecycle
+        args_ = args
         original_set_comparison = lifecycle.set_comparison
 
         def set_comparison(*args, **kwargs) -> None:
             read_end_box.append(probe.elapsed())
-            original_set_comparison(*args, **kwargs)
+            if not args_.profile:
+                original_set_comparison(*args, **kwargs)
+                return
+            showing = cProfile.Profile()  # the GUI thread showing the comparison
+            showing.runcall(original_set_comparison, *args, **kwargs)
+            showing.dump_stats(f"{args_.profile}.show")
 
         lifecycle.set_comparison = set_comparison  # type: ignore[method-assign]
         assert window.open_specs(specs)
