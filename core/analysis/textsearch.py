@@ -268,6 +268,16 @@ def _merge(first: list[int], second: list[int], key: Callable[[int], str]) -> li
     return out
 
 
+def _adjacent_equal(items: list[str]) -> BoolArray:
+    """Per neighbouring pair, are they equal; a block at a time (see SearchColumn.folded)."""
+    n = max(0, len(items) - 1)
+    equal = np.zeros(n, dtype=np.bool_)
+    for a in range(0, n, _BLOCK):
+        b = min(n, a + _BLOCK)
+        equal[a:b] = np.fromiter(map(eq, items[a:b], items[a + 1 : b + 1]), np.bool_, b - a)
+    return equal
+
+
 def _sort_ranks(strings: Sequence[str], folded: Sequence[str]) -> IntArray:
     """See :meth:`SearchColumn.sort_ranks`: one sort of the folded texts (stable, so equal
     ones stay in segment order); only runs of equal folded texts that differ as written are
@@ -278,10 +288,10 @@ def _sort_ranks(strings: Sequence[str], folded: Sequence[str]) -> IntArray:
         return ranks
     rows = _sorted_rows(folded)
     keys = [folded[r] for r in rows]
-    same_folded = np.fromiter(map(eq, keys[:-1], keys[1:]), np.bool_, n - 1)
+    same_folded = _adjacent_equal(keys)
     del keys
     written = [strings[r] for r in rows]
-    same = same_folded & np.fromiter(map(eq, written[:-1], written[1:]), np.bool_, n - 1)
+    same = same_folded & _adjacent_equal(written)
     mixed = same_folded & ~same  # inside a run of equal folded texts, the writing differs
     if mixed.any():
         edges = np.flatnonzero(~same_folded) + 1
@@ -291,7 +301,7 @@ def _sort_ranks(strings: Sequence[str], folded: Sequence[str]) -> IntArray:
             a, b = int(run_starts[i]), int(run_ends[i])
             rows[a:b] = sorted(rows[a:b], key=strings.__getitem__)
             part = [strings[r] for r in rows[a:b]]
-            same[a : b - 1] = np.fromiter(map(eq, part[:-1], part[1:]), np.bool_, b - a - 1)
+            same[a : b - 1] = _adjacent_equal(part)
     del written
     in_order = np.concatenate(([0], np.cumsum(~same, dtype=np.int64)))
     ranks[np.asarray(rows, dtype=np.int64)] = in_order
