@@ -11,14 +11,20 @@ user analyses in the app can be reproduced headless. Selections serialise to JSO
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from matchlight.core.analysis.textsearch import PatternError, SearchColumn, TextQuery, matching_rows
+from matchlight.core.analysis.textsearch import (
+    PatternError,
+    SearchCancelled,
+    SearchColumn,
+    TextQuery,
+    matching_rows,
+)
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.text.corpus import CorpusText
 
@@ -36,7 +42,9 @@ __all__ = [
     "Sort",
     "TextFilter",
     "format_segments",
+    "is_prepared",
     "parse_segments",
+    "prepare",
     "select",
 ]
 
@@ -151,16 +159,22 @@ class SelectionData:
         except KeyError:
             raise SelectionError(f"no text column named {name!r}") from None
 
-    def mask_of(self, f: Filter) -> BoolArray:
-        """``f``'s rows, kept when they do not depend on the scores."""
+    def mask_of(self, f: Filter, cancelled: Callable[[], bool] | None = None) -> BoolArray:
+        """``f``'s rows, kept when they do not depend on the scores (``cancelled``: see
+        :func:`prepare`)."""
         if f.kind in SCORE_KINDS:
             return f.mask(self)
         found = self._masks.get(f)
         if found is None:
+            found = f.mask(self, cancelled) if isinstance(f, TextFilter) else f.mask(self)
             if len(self._masks) >= _MASK_CACHE:
                 self._masks.clear()
-            found = self._masks[f] = f.mask(self)
+            self._masks[f] = found
         return found
+
+    def has_mask(self, f: Filter) -> bool:
+        """Whether ``f``'s rows are kept (or cost nothing: it depends on the scores)."""
+        return f.kind in SCORE_KINDS or f in self._masks
 
 
 #: How many score-independent masks :class:`SelectionData` keeps.
@@ -192,7 +206,8 @@ class TextFilter:
     columns: tuple[str, ...] = ()
     case_sensitive: bool = False
 
-    def mask(self, data: SelectionData) -> BoolArray:
+    def mask(self, data: SelectionData, cancelled: Callable[[], bool] | None = None) -> BoolArray:
+        """Raises :class:`SearchCancelled` once ``cancelled()`` says True."""
         if not self.pattern:
             return np.ones(data.n_rows, np.bool_)
         names = self.columns or tuple(data.search)
@@ -203,6 +218,7 @@ class TextFilter:
             return matching_rows(
                 [data.search[n] for n in names],
                 TextQuery(self.pattern, regex=self.regex, case_sensitive=self.case_sensitive),
+                cancelled=cancelled,
             )
         except PatternError as error:
             raise SelectionError(str(error)) from None
@@ -488,18 +504,45 @@ def sort_order(sort: Sort, data: SelectionData) -> IntArray:
     column = data.search.get(sort.key)
     if column is None:
         raise SelectionError(f"cannot sort by {sort.key!r}")
-    strings = column.strings
-    folded = column.folded()
-    # Case-folded first, then as written; equal texts keep segment order either way (the third
-    # key, negated for the descending order, which reverse=True turns around again).
-    rows = range(0, -n, -1) if sort.descending else range(n)
-    order = np.fromiter(
-        (abs(k[2]) for k in sorted(zip(folded, strings, rows), reverse=sort.descending)),
-        dtype=np.int64,
-        count=n,
-    )
+    # Case-folded first, then as written; equal texts keep segment order either way.
+    ranks = column.sort_ranks()
+    order = np.argsort(-ranks if sort.descending else ranks, kind="stable").astype(np.int64)
     data._orders[(sort.key, sort.descending)] = order
     return order
+
+
+def _text_sort(sort: Sort, data: SelectionData) -> bool:
+    return sort.key != "segment" and not data.table.has(sort.key)
+
+
+def is_prepared(selection: Selection, data: SelectionData) -> bool:
+    """Whether :func:`select` would find every slow part of ``selection`` ready (the rows of
+    its text, row and segment filters, the order of a text sort): then it costs a few numpy
+    operations, fine in a GUI thread."""
+    if not all(data.has_mask(f) for f in selection.filters):
+        return False
+    sort = selection.sort
+    if not _text_sort(sort, data) or (sort.key, sort.descending) in data._orders:
+        return True
+    column = data.search.get(sort.key)
+    return column is None or column.has_sort_ranks()
+
+
+def prepare(
+    selection: Selection, data: SelectionData, cancelled: Callable[[], bool] | None = None
+) -> None:
+    """Compute and keep the slow parts of ``selection`` (see :func:`is_prepared`), e.g. in a
+    worker thread, so that :func:`select` then costs little. Stops with
+    :class:`~core.analysis.textsearch.SearchCancelled` once ``cancelled()`` says True;
+    raises :class:`SelectionError` for a filter that cannot be applied."""
+    for f in selection.filters:
+        if cancelled is not None and cancelled():
+            raise SearchCancelled
+        data.mask_of(f, cancelled)
+    if _text_sort(selection.sort, data):
+        if cancelled is not None and cancelled():
+            raise SearchCancelled
+        sort_order(selection.sort, data)
 
 
 def select(selection: Selection, data: SelectionData) -> tuple[BoolArray, IntArray]:

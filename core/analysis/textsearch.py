@@ -18,26 +18,43 @@ row. So it is only used when the pattern has no anchors (``^``, ``$``, ``\\A``, 
 lookaround (checked on the parse of the pattern; ``\b`` and ``\\B`` are fine, since the
 separator is not a word character). A match that runs over the end of its row is checked on
 that row alone. Anything else is searched row by row, with the same engine.
+
+A substring is looked for row by row in the case-folded rows (``str.__contains__`` per row is
+faster than any engine call), and only in the rows no earlier column matched. Every search
+takes a ``cancelled`` callback, asked between blocks of rows: a search the user has already
+replaced (the next keystroke) stops with :class:`SearchCancelled`.
+
+A column also keeps its sort ranks (:meth:`SearchColumn.sort_ranks`): computed once, so that
+sorting a table by a text column again, either way, is a numpy ``argsort`` of integers.
 """
 
 from __future__ import annotations
 
 import os
 from array import array
-from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import chain, compress, repeat
+from operator import eq
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import regex
 
-__all__ = ["PatternError", "SearchColumn", "TextQuery", "matching_rows"]
+__all__ = ["PatternError", "SearchCancelled", "SearchColumn", "TextQuery", "matching_rows"]
 
 BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
+Cancelled = Callable[[], bool]
+
+#: Rows searched (or case-folded, or joined) in one call: between two looks at the ``cancelled``
+#: callback, and the longest the search holds the GIL at a time (a few milliseconds).
+_BLOCK = 1 << 14
+#: Rows sorted in one call when a column's sort ranks are built (merged a block at a time).
+_SORT_BLOCK = 1 << 16
 
 # Row separators, tried in this order: control characters (never word
 # characters, so \b at a row's edge means what it means at a string's edge).
@@ -58,6 +75,19 @@ except ImportError:  # pragma: no cover - another Python: every regex is searche
 
 class PatternError(ValueError):
     """An invalid regular expression; the message says what is wrong and where."""
+
+
+class SearchCancelled(Exception):
+    """A search stopped because its ``cancelled`` callback said so (nobody wants its rows)."""
+
+
+def _never() -> bool:
+    return False
+
+
+def _blocks(strings: Sequence[str]) -> range:
+    """Where the blocks of :data:`_BLOCK` rows start."""
+    return range(0, len(strings), _BLOCK)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +113,13 @@ class TextQuery:
 class SearchColumn:
     """One text column, prepared once for many searches (keep it while the column lives)."""
 
-    __slots__ = ("_folded", "_joined", "strings")
+    __slots__ = ("_folded", "_joined", "_ranks", "strings")
 
     def __init__(self, strings: Sequence[str]) -> None:
         self.strings: Sequence[str] = strings
         self._joined: _Joined | None = None
         self._folded: tuple[str, ...] | None = None
+        self._ranks: IntArray | None = None
 
     def __len__(self) -> int:
         return len(self.strings)
@@ -119,24 +150,162 @@ class SearchColumn:
         array, where it would walk a list's 100,000 items at every pass (a stall in the GUI).
         """
         if self._folded is None:
-            self._folded = tuple(map(str.casefold, self.strings))
+            strings = self.strings
+            # In blocks: one C call over a million rows would hold the GIL (the GUI thread's
+            # too) for the whole of it.
+            parts = [tuple(map(str.casefold, strings[a : a + _BLOCK])) for a in _blocks(strings)]
+            self._folded = tuple(chain.from_iterable(parts))
         return self._folded
 
-    def search(self, query: TextQuery, compiled: Any = None) -> BoolArray:
-        """Per row: does it contain ``query``? (``compiled``: :func:`_compile_fast` of it.)"""
-        n = len(self.strings)
+    def sort_ranks(self) -> IntArray:
+        """Per row, its place among the column's distinct texts in sort order (built on first
+        use): case-folded first, then as written. Equal texts share a rank, so a stable
+        ``argsort`` of the ranks (or of their negation) sorts the rows either way with equal
+        texts in segment order."""
+        if self._ranks is None:
+            self._ranks = _sort_ranks(self.strings, self.folded())
+        return self._ranks
+
+    def has_sort_ranks(self) -> bool:
+        return self._ranks is not None
+
+    def search(
+        self,
+        query: TextQuery,
+        compiled: Any = None,
+        *,
+        skip: BoolArray | None = None,
+        cancelled: Cancelled = _never,
+    ) -> BoolArray:
+        """Per row: does it contain ``query``? (``compiled``: :func:`_compile_fast` of it.)
+
+        Rows where ``skip`` is True may be left unsearched (False); ``cancelled`` is asked
+        between blocks of rows (:class:`SearchCancelled` when it says True).
+        """
         if not query.regex:
             if query.case_sensitive:
                 strings, needle = self.strings, query.pattern
             else:
                 strings, needle = self.folded(), query.pattern.casefold()
-            return np.fromiter(map(str.__contains__, strings, repeat(needle)), np.bool_, n)
+            return _rows_where(_containing(needle), strings, skip, cancelled)
         fast = compiled if compiled is not None else _compile_fast(query)
         joined = self.joined() if fast is not None else None
         if joined is not None:
-            return joined.search(fast, self.strings)
+            return joined.search(fast, self.strings, cancelled)
         search = query.compile().search
-        return np.fromiter(map(bool, map(search, self.strings)), np.bool_, n)
+        return _rows_where(_matching(search), self.strings, skip, cancelled)
+
+
+RowTest = Callable[[Iterable[str]], Iterable[bool]]
+
+
+def _containing(needle: str) -> RowTest:
+    """Per row of an iterable: does it contain ``needle`` (all in C: no Python call per row)."""
+    return lambda rows: map(str.__contains__, rows, repeat(needle))
+
+
+def _matching(search: Callable[..., Any]) -> RowTest:
+    """Per row of an iterable: does ``search`` find a match in it."""
+    return lambda rows: map(bool, map(search, rows))
+
+
+def _rows_where(
+    test: RowTest, strings: Sequence[str], skip: BoolArray | None, cancelled: Cancelled
+) -> BoolArray:
+    """``test`` per row, block by block, leaving out the rows ``skip`` says."""
+    n = len(strings)
+    found = np.zeros(n, dtype=np.bool_)
+    for start in range(0, n, _BLOCK):
+        if cancelled():
+            raise SearchCancelled
+        stop = min(n, start + _BLOCK)
+        block = strings[start:stop]
+        if skip is None or not skip[start:stop].any():
+            found[start:stop] = np.fromiter(test(block), np.bool_, len(block))
+            continue
+        todo = ~skip[start:stop]
+        rows = np.flatnonzero(todo) + start
+        found[rows] = np.fromiter(test(compress(block, todo.tolist())), np.bool_, len(rows))
+    return found
+
+
+def _sorted_rows(keys: Sequence[str]) -> list[int]:
+    """The rows in the order of their keys (stable). Blocks are sorted apart, then merged in
+    pairs, a block at a time (:func:`_merge`): no single call holds the GIL for a sort of every
+    row, which would stall the GUI thread for a second at a million rows."""
+    key = keys.__getitem__
+    runs = [
+        sorted(range(a, min(len(keys), a + _SORT_BLOCK)), key=key)
+        for a in range(0, len(keys), _SORT_BLOCK)
+    ]
+    while len(runs) > 1:
+        merged = [_merge(runs[i], runs[i + 1], key) for i in range(0, len(runs) - 1, 2)]
+        if len(runs) % 2:
+            merged.append(runs[-1])
+        runs = merged
+    return runs[0] if runs else []
+
+
+def _merge(first: list[int], second: list[int], key: Callable[[int], str]) -> list[int]:
+    """Two sorted runs as one (stable: ``first``'s items come first among equal keys), merged
+    at most a block of each at a time (each step is one sort of two short sorted runs)."""
+    out: list[int] = []
+    i = j = 0
+    while i < len(first) and j < len(second):
+        # Up to a block of each side, cut where the other side's rest cannot come before it.
+        i_end = min(len(first), i + _SORT_BLOCK)
+        j_end = bisect_left(
+            second, key(first[i_end - 1]), j, min(len(second), j + _SORT_BLOCK), key=key
+        )
+        if j_end == j + _SORT_BLOCK:  # the block of the second side ends first: cut the first there
+            i_end = bisect_right(first, key(second[j_end - 1]), i, i_end, key=key)
+        step = first[i:i_end] + second[j:j_end]
+        step.sort(key=key)
+        out += step
+        i, j = i_end, j_end
+    out += first[i:]
+    out += second[j:]
+    return out
+
+
+def _adjacent_equal(items: list[str]) -> BoolArray:
+    """Per neighbouring pair, are they equal; a block at a time (see SearchColumn.folded)."""
+    n = max(0, len(items) - 1)
+    equal = np.zeros(n, dtype=np.bool_)
+    for a in range(0, n, _BLOCK):
+        b = min(n, a + _BLOCK)
+        equal[a:b] = np.fromiter(map(eq, items[a:b], items[a + 1 : b + 1]), np.bool_, b - a)
+    return equal
+
+
+def _sort_ranks(strings: Sequence[str], folded: Sequence[str]) -> IntArray:
+    """See :meth:`SearchColumn.sort_ranks`: one sort of the folded texts (stable, so equal
+    ones stay in segment order); only runs of equal folded texts that differ as written are
+    sorted again, by how they are written."""
+    n = len(strings)
+    ranks = np.zeros(n, dtype=np.int64)
+    if n == 0:
+        return ranks
+    rows = _sorted_rows(folded)
+    keys = [folded[r] for r in rows]
+    same_folded = _adjacent_equal(keys)
+    del keys
+    written = [strings[r] for r in rows]
+    same = same_folded & _adjacent_equal(written)
+    mixed = same_folded & ~same  # inside a run of equal folded texts, the writing differs
+    if mixed.any():
+        edges = np.flatnonzero(~same_folded) + 1
+        run_starts = np.concatenate(([0], edges))
+        run_ends = np.concatenate((edges, [n]))
+        for i in np.unique(np.searchsorted(run_ends, np.flatnonzero(mixed), side="right")):
+            a, b = int(run_starts[i]), int(run_ends[i])
+            rows[a:b] = sorted(rows[a:b], key=strings.__getitem__)
+            part = [strings[r] for r in rows[a:b]]
+            same[a : b - 1] = _adjacent_equal(part)
+    del written
+    in_order = np.concatenate(([0], np.cumsum(~same, dtype=np.int64)))
+    ranks[np.asarray(rows, dtype=np.int64)] = in_order
+    return ranks
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +321,16 @@ class _Joined:
     def of(cls, strings: Sequence[str]) -> _Joined:
         n = len(strings)
         for separator in _SEPARATORS:
-            text = separator.join(strings)
-            if text.count(separator) == max(0, n - 1):
+            # Block by block (see SearchColumn.folded); a row holding the separator shows as
+            # one separator too many in its block.
+            parts: list[str] = []
+            for a in _blocks(strings):
+                part = separator.join(strings[a : a + _BLOCK])
+                if part.count(separator) != min(n, a + _BLOCK) - a - 1:
+                    break
+                parts.append(part)
+            else:
+                text = separator.join(parts)
                 break
         else:
             return cls("", "", array("q"), array("q"))
@@ -162,38 +339,48 @@ class _Joined:
         starts = array("q", (ends - lengths).astype(np.int64).tobytes())
         return cls(separator, text, starts, array("q", ends.astype(np.int64).tobytes()))
 
-    def search(self, pattern: Any, strings: Sequence[str]) -> BoolArray:
+    def search(
+        self, pattern: Any, strings: Sequence[str], cancelled: Cancelled = _never
+    ) -> BoolArray:
         """Per row: does ``pattern`` (row-local, see the module's doc) match in it?
 
         One search from the start of a row finds the first match in that row or in any row
         after it, in one pass of the engine over the rows in between; then the search goes on
         from the start of the next row. A match that runs over the end of its row is checked on
-        that row alone.
+        that row alone. The text is searched in blocks of rows (ending at a row's end, which
+        looks to the engine as the separator does), asking ``cancelled`` between blocks.
         """
         n = len(strings)
         found = np.zeros(n, dtype=np.bool_)
         text, starts, ends = self.text, self.starts, self.ends
         search = pattern.search
-        position = 0
         hits = 0
-        while n:
-            match = search(text, position, concurrent=True)
-            if match is None:
-                break
-            start, end = match.span()
-            row = bisect_right(starts, start) - 1
-            if end <= ends[row] or search(strings[row], concurrent=True) is not None:
-                found[row] = True
-            if row + 1 >= n:
-                break
-            hits += 1
-            if hits % _DENSE_CHECK == 0 and row < _DENSE_RATIO * hits:
-                # Most rows match: one call per row costs less than one call per match plus
-                # the bookkeeping, and holds the GIL instead of handing it over at each call.
-                rest = strings[row + 1 :]
-                found[row + 1 :] = np.fromiter(map(bool, map(search, rest)), np.bool_, len(rest))
-                break
-            position = starts[row + 1]
+        block = 0
+        while block < n:
+            if cancelled():
+                raise SearchCancelled
+            last = min(n, block + _BLOCK) - 1
+            position, endpos = starts[block], ends[last]
+            block = last + 1
+            while True:
+                match = search(text, position, endpos, concurrent=True)
+                if match is None:
+                    break
+                start, end = match.span()
+                row = bisect_right(starts, start) - 1
+                if end <= ends[row] or search(strings[row], concurrent=True) is not None:
+                    found[row] = True
+                if row >= last:
+                    break
+                hits += 1
+                if hits % _DENSE_CHECK == 0 and row < _DENSE_RATIO * hits:
+                    # Most rows match: one call per row costs less than one call per match
+                    # plus the bookkeeping, and holds the GIL instead of handing it over at
+                    # each call.
+                    rest = strings[row + 1 :]
+                    found[row + 1 :] = _rows_where(_matching(search), rest, None, cancelled)
+                    return found
+                position = starts[row + 1]
         return found
 
 
@@ -254,32 +441,37 @@ def matching_rows(
     query: TextQuery,
     *,
     workers: int | None = None,
+    cancelled: Cancelled | None = None,
 ) -> BoolArray:
     """Per row: does ``query`` occur in any of ``columns`` (all of the same length)?
 
-    Raises :class:`PatternError` for an invalid regular expression. Regex columns are searched in
-    ``workers`` threads (default: one per core), which run in parallel inside the engine.
+    Raises :class:`PatternError` for an invalid regular expression, and
+    :class:`SearchCancelled` once ``cancelled()`` says True (asked between blocks of rows).
+    Regex columns are searched in ``workers`` threads (default: one per core), which run in
+    parallel inside the engine; substrings column after column, each only in the rows not
+    matched yet.
     """
     if not columns:
         raise ValueError("no column to search")
     n = len(columns[0])
     if any(len(column) != n for column in columns):
         raise ValueError("text columns of different lengths")
+    stop = cancelled or _never
     fast = _compile_fast(query)
     if query.regex and fast is None:
         query.compile()  # raise PatternError now for an invalid pattern
 
-    def one(column: SearchColumn) -> BoolArray:
-        return column.search(query, fast)
-
     mask = np.zeros(n, dtype=np.bool_)
     threads = min(len(columns), workers or os.cpu_count() or 1)
-    results: Iterable[BoolArray]
     if fast is None or threads <= 1:
-        results = map(one, columns)
-    else:
-        with ThreadPoolExecutor(threads, thread_name_prefix="matchlight-search") as pool:
-            results = list(pool.map(one, columns))
-    for found in results:
-        mask |= found
+        for column in columns:
+            mask |= column.search(query, fast, skip=mask, cancelled=stop)
+        return mask
+
+    def one(column: SearchColumn) -> BoolArray:
+        return column.search(query, fast, cancelled=stop)
+
+    with ThreadPoolExecutor(threads, thread_name_prefix="matchlight-search") as pool:
+        for found in list(pool.map(one, columns)):
+            mask |= found
     return mask

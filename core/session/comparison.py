@@ -170,6 +170,12 @@ class ComparisonSession:
         """The text search caches by column name (source, ref1.., hyp1..)."""
         return self._data.search
 
+    @property
+    def selection_data(self) -> SelectionData:
+        """What the selection is computed from, with its caches: a worker thread may
+        :func:`~core.analysis.selection.prepare` a selection on it before it is set."""
+        return self._data
+
     def selected(self) -> BoolArray:
         """Per segment: is it in the selection (a copy)."""
         return self._mask.copy()

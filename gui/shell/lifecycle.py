@@ -47,7 +47,7 @@ from matchlight.gui.shell.fonts import missing_fonts, script_samples
 from matchlight.gui.state.session import SessionModel
 from matchlight.gui.table.delegate import HighlightDelegate
 from matchlight.gui.table.model import SegmentTableModel
-from matchlight.gui.table.proxy import SegmentFilterProxy
+from matchlight.gui.table.proxy import BACKGROUND_ROWS, SegmentFilterProxy
 from matchlight.gui.workers.controller import (
     ScoringController,
     release_long_lived,
@@ -219,7 +219,11 @@ class ComparisonLifecycle(QObject):
             search = []
             for column in columns:
                 check()
-                search.append(SearchColumn(column.lines).prepare())
+                # A big comparison's caches are built after it shows (the proxy's warm-up).
+                small = len(column.lines) < BACKGROUND_ROWS
+                search.append(
+                    SearchColumn(column.lines).prepare() if small else SearchColumn(column.lines)
+                )
             check()
             table = empty_table(text, config)
             profile = profile_references([c.lines for c in loaded.references])

@@ -7,6 +7,15 @@ turns the user's actions (a header click, the filter bar) into selection specs, 
 through the session's result with one ``layoutChanged`` that keeps the selection and the current
 index (persistent indexes are remapped).
 
+A search or a text sort over many rows (:data:`BACKGROUND_ROWS`) is not computed in the GUI
+thread: the proxy keeps the user's latest edit of each kind (text filter, sort) pending, a worker
+prepares the selection it makes (:func:`core.analysis.selection.prepare`: the text masks and
+sort ranks, kept for the comparison's life), and once it is ready the selection is set in one
+step, on top of whatever the selection has become meanwhile. Until then the table keeps its rows.
+A newer edit of the same kind replaces the pending one and cancels its worker, whose result is
+never applied. The search caches of a big comparison are built by a worker of their own as soon
+as the proxy shows it (not while the files are read: the first rows show seconds sooner).
+
 Why not :class:`QSortFilterProxyModel`: it asks Python once per row (``filterAcceptsRow``) or per
 comparison (``lessThan``/``data``), which is slow on 100,000 rows even with a precomputed filter
 mask or rank array. This proxy offers the parts of its API a view or shell expects:
@@ -16,6 +25,8 @@ mask or rank array. This proxy offers the parts of its API a view or shell expec
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,9 +52,13 @@ from matchlight.core.analysis.selection import (
     Selection,
     SelectionError,
     TextFilter,
+    is_prepared,
+    prepare,
 )
+from matchlight.core.analysis.textsearch import PatternError, TextQuery
 from matchlight.gui.state.session import SessionModel
 from matchlight.gui.table.model import ANSWERED_ROLES, SHORT_TITLE_ROLE, SegmentTableModel
+from matchlight.gui.workers.loader import BackgroundCall
 
 #: Special filters of :meth:`SegmentFilterProxy.set_special_filter` ("" = none).
 SPECIAL_FILTERS: tuple[str, ...] = ("", "empty", "length-mismatch", "lsum-fallback")
@@ -51,6 +66,14 @@ SPECIAL_FILTERS: tuple[str, ...] = ("", "empty", "length-mismatch", "lsum-fallba
 DEFAULT_RATIO_BOUNDS = (0.5, 2.0)
 #: The selection filter kinds behind the special filters (one of them at a time).
 _SPECIAL_KINDS = ("empty", "length", "flag")
+#: From this many rows on, a selection whose text masks or sort ranks are not ready yet is
+#: prepared in a worker thread (below it, searching every text column takes milliseconds).
+BACKGROUND_ROWS = 20_000
+#: How often a pending edit is prepared again when its selection is still not ready once the
+#: worker is done (the session's selection changed meanwhile) before it is applied at once.
+_MAX_ROUNDS = 3
+
+Edit = Callable[[Selection], Selection]
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -102,10 +125,13 @@ class SegmentFilterProxy(QAbstractProxyModel):
             :meth:`visible_segments` are already up to date.
         filter_error(str message): a filter was rejected (an invalid regular expression); the
             previous one stays in force. The message is user-facing.
+        pending_changed(bool pending): an edit (text filter, sort) started waiting for its
+            worker (True), or none is waiting any more (False).
     """
 
     filter_changed = Signal()
     filter_error = Signal(str)
+    pending_changed = Signal(bool)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -117,12 +143,21 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._sort_column = -1
         self._sort_order = Qt.SortOrder.AscendingOrder
         self._dynamic = True
+        #: Rows from which slow selections are prepared in a worker (tests lower it).
+        self.background_rows = BACKGROUND_ROWS
+        # The user's latest edit per kind ("text", "sort") not applied yet, and its worker.
+        self._edits: dict[str, Edit] = {}
+        self._job: BackgroundCall | None = None
+        self._rounds = 0
+        self._busy = False
+        self._warm_up: BackgroundCall | None = None
 
     # -- source model -----------------------------------------------------------------------
 
     def setSourceModel(self, model: QAbstractItemModel | None) -> None:
         if model is not None and not isinstance(model, SegmentTableModel):
             raise TypeError(f"SegmentFilterProxy needs a SegmentTableModel, not {model!r}")
+        self._drop_pending()
         self.beginResetModel()
         if self._model is not None:
             old = self._model
@@ -144,6 +179,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
             model.session.selection_changed.connect(self._on_selection_changed)
         self._recompute()
         self.endResetModel()
+        self._start_warm_up()
 
     def source_model(self) -> SegmentTableModel:
         if self._model is None:
@@ -183,12 +219,19 @@ class SegmentFilterProxy(QAbstractProxyModel):
 
         An empty pattern removes the text filter. Returns False and emits :attr:`filter_error`
         (keeping the previous text filter) when ``pattern`` is not a valid regular expression.
+        Over many rows the search runs in a worker (see the module's doc): the rows change once
+        it is done, unless a newer text filter replaced it first.
         """
-        selection = self._core().selection
         spec = self.text_filter_spec(pattern, column, regex, case_sensitive)
+        if spec is not None and spec.regex:
+            try:
+                TextQuery(spec.pattern, regex=True, case_sensitive=spec.case_sensitive).compile()
+            except PatternError as error:
+                self.filter_error.emit(str(error))
+                return False
         if spec is None:
-            return self._set(selection.without("text"))
-        return self._set(selection.with_filter(spec))
+            return self._request("text", lambda s: s.without("text"))
+        return self._request("text", lambda s: s.with_filter(spec))
 
     def text_filter_spec(
         self,
@@ -286,8 +329,125 @@ class SegmentFilterProxy(QAbstractProxyModel):
             self._set(Selection(kept, selection.sort))
 
     def clear_filters(self) -> None:
-        """Remove every filter (the sort stays)."""
+        """Remove every filter (the sort stays); a pending text filter is dropped."""
+        self.cancel_pending("text")
         self._set(Selection(sort=self._core().selection.sort))
+
+    # -- pending edits ---------------------------------------------------------------------------
+
+    def pending(self, kind: str | None = None) -> bool:
+        """Whether an edit (of ``kind``: "text", "sort") waits for its worker."""
+        return bool(self._edits) if kind is None else kind in self._edits
+
+    def cancel_pending(self, kind: str) -> None:
+        """Drop the pending edit of ``kind`` (the user is typing another search): its result
+        is never applied; the other pending edits go on."""
+        if self._edits.pop(kind, None) is None:
+            return
+        if self._edits:
+            self._schedule()
+        else:
+            self._drop_pending()
+
+    def _request(self, kind: str, edit: Edit) -> bool:
+        """Make ``edit`` the pending edit of ``kind`` and apply the pending edits: at once when
+        what they need is ready or cheap, else once a worker has prepared it."""
+        if self._session is None:
+            raise RuntimeError("SegmentFilterProxy has no source model yet")
+        self._edits[kind] = edit
+        self._rounds = 0
+        return self._schedule()
+
+    def _target(self) -> Selection:
+        selection = self._core().selection
+        for edit in self._edits.values():
+            selection = edit(selection)
+        return selection
+
+    def _schedule(self) -> bool:
+        """Apply the pending edits now if that is cheap, else (re)start their worker."""
+        core = self._core()
+        target = self._target()
+        data = core.session.selection_data
+        if (
+            self._n < self.background_rows
+            or self._rounds >= _MAX_ROUNDS
+            or is_prepared(target, data)
+        ):
+            self._drop_pending()
+            return self._set(target)
+        self._rounds += 1
+        self._cancel_job()  # superseded: its outcome is dropped
+
+        def work(cancel: threading.Event) -> None:
+            prepare(target, data, cancel.is_set)
+
+        job = BackgroundCall(work, name="matchlight-select", parent=self)
+        job.finished.connect(self._on_job_finished)
+        job.failed.connect(self._on_job_failed)
+        self._job = job
+        job.start()
+        self._set_busy(True)
+        return True
+
+    def _start_warm_up(self) -> None:
+        """Build the search caches of a big comparison's text columns in a worker (each
+        column's at most once: a search that comes first builds the ones it needs)."""
+        if self._warm_up is not None:
+            self._warm_up.cancel()
+            self._warm_up.deleteLater()
+            self._warm_up = None
+        if self._session is None or self._n < self.background_rows:
+            return
+        columns = [c for c in self._session.session.search_columns.values() if not c.is_prepared()]
+        if not columns:
+            return
+
+        def work(cancel: threading.Event) -> None:
+            for column in columns:
+                if cancel.is_set():
+                    return
+                column.prepare()
+
+        self._warm_up = BackgroundCall(work, name="matchlight-search-caches", parent=self)
+        self._warm_up.start()
+
+    def _cancel_job(self) -> None:
+        job, self._job = self._job, None
+        if job is not None:
+            job.cancel()
+            job.deleteLater()
+
+    def _drop_pending(self) -> None:
+        """Forget every pending edit and cancel the worker."""
+        self._edits.clear()
+        self._cancel_job()
+        self._set_busy(False)
+
+    def _set_busy(self, busy: bool) -> None:
+        if busy != self._busy:
+            self._busy = busy
+            self.pending_changed.emit(busy)
+
+    @Slot(object)
+    def _on_job_finished(self, _value: object) -> None:
+        job = self.sender()
+        if job is not self._job or self._session is None:
+            return
+        self._job = None
+        job.deleteLater()
+        if self._edits:
+            self._schedule()
+        else:
+            self._set_busy(False)
+
+    @Slot(object)
+    def _on_job_failed(self, error: object) -> None:
+        job = self.sender()
+        if job is not self._job:
+            return
+        self._drop_pending()
+        self.filter_error.emit(str(error))
 
     # -- filter state -------------------------------------------------------------------------
 
@@ -374,7 +534,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._sort_column = column
         self._sort_order = Qt.SortOrder(order)
         spec = model.sort_spec(column, self._sort_order == Qt.SortOrder.DescendingOrder)
-        self._set(self._core().selection.with_sort(spec))
+        self._request("sort", lambda s: s.with_sort(spec))
 
     def sortColumn(self) -> int:
         return self._sort_column
@@ -476,6 +636,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
 
     @Slot()
     def _on_source_about_to_be_reset(self) -> None:
+        self._drop_pending()
         self.beginResetModel()
 
     @Slot()
@@ -486,6 +647,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._recompute()
         self.endResetModel()
         self.filter_changed.emit()
+        self._start_warm_up()
 
     # -- QAbstractItemModel -------------------------------------------------------------------
 
@@ -588,6 +750,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
 
 
 __all__ = [
+    "BACKGROUND_ROWS",
     "DEFAULT_RATIO_BOUNDS",
     "SPECIAL_FILTERS",
     "SegmentFilterProxy",

@@ -309,3 +309,34 @@ def test_row_sets_of_different_sources_all_apply(data: SelectionData) -> None:
     # Clearing the chart's set keeps the annotations'.
     assert again.without("rows", source="chart").filters == (notes,)
     assert again.without("rows").filters == ()
+
+
+def test_prepare_makes_select_find_its_slow_parts_ready(data: SelectionData) -> None:
+    from matchlight.core.analysis.selection import is_prepared, prepare
+    from matchlight.core.analysis.textsearch import SearchCancelled
+
+    fresh = SelectionData(data.text, data.table, data.source)
+    selection = Selection(
+        (TextFilter(r"\b(19|20)\d\d\b|the", regex=True), ScoreRange("bleu", 0, 10.0, None)),
+        Sort("ref2", descending=True),
+    )
+    assert not is_prepared(selection, fresh)
+    with pytest.raises(SearchCancelled):
+        prepare(selection, fresh, cancelled=lambda: True)
+    assert not is_prepared(selection, fresh)
+    prepare(selection, fresh)
+    assert is_prepared(selection, fresh)
+    mask, order = select(selection, fresh)
+    # The oracle: the rule read row by row.
+    ref2, bleu = data.text.references[1], data.table.column("bleu", 0)
+    rows = re.compile(r"\b(19|20)\d\d\b|the", re.IGNORECASE)
+    texts = [data.source, *data.text.references, *data.text.systems]
+    want = [
+        any(rows.search(column[i]) for column in texts) and bleu[i] >= 10.0
+        for i in range(len(ref2))
+    ]
+    assert mask.tolist() == want
+    kept = [i for i in range(len(ref2)) if want[i]]
+    by_text = sorted(kept, key=lambda i: (ref2[i].casefold(), ref2[i]), reverse=True)
+    # Descending, equal texts in segment order (sorted's reverse keeps equal items in order).
+    assert order.tolist() == by_text

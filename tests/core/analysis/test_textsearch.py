@@ -18,7 +18,7 @@ from matchlight.core.analysis.textsearch import (
     _row_local,
     matching_rows,
 )
-from tests.conftest import DATASETS
+from tests.conftest import DATASETS, SHARED_DATA
 from tests.kit import read_lines
 
 
@@ -173,3 +173,99 @@ def test_real_data_every_dataset() -> None:
             query = TextQuery(pattern, regex=True)
             got = matching_rows([SearchColumn(lines)], query)
             np.testing.assert_array_equal(got, per_row([lines], query), err_msg=f"{folder}")
+
+
+# -- sort ranks, blocks, skipped rows, cancelling ------------------------------------------------
+
+
+def reference_order(strings: list[str], descending: bool) -> list[int]:
+    """Rows sorted case-folded first, then as written; equal texts in segment order."""
+    key = {i: (s.casefold(), s) for i, s in enumerate(strings)}
+    ascending = sorted(range(len(strings)), key=key.__getitem__)
+    if not descending:
+        return ascending
+    return sorted(range(len(strings)), key=key.__getitem__, reverse=True)  # stable, reversed
+
+
+def ranked_order(strings: list[str], descending: bool) -> list[int]:
+    ranks = SearchColumn(strings).sort_ranks()
+    return np.argsort(-ranks if descending else ranks, kind="stable").tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "A", "b", "B", "ß", "SS", "ss", "", " a", "a "]), max_size=30),
+    st.booleans(),
+)
+def test_sort_ranks_order_rows_like_sorted_on_folded_then_written(
+    strings: list[str], descending: bool
+) -> None:
+    assert ranked_order(strings, descending) == reference_order(strings, descending)
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_ranks_on_real_data_with_repeated_and_recased_rows(descending: bool) -> None:
+    lines = read_lines(SHARED_DATA / "wmt22-de-en" / "ref.txt")[:3000]
+    # Repeats (equal texts keep segment order) and case variants (folded-equal, written apart).
+    strings = (
+        lines + lines[:500] + [s.upper() for s in lines[:300]] + [s.lower() for s in lines[:300]]
+    )
+    assert ranked_order(strings, descending) == reference_order(strings, descending)
+
+
+def test_searches_run_in_blocks_give_the_per_row_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(textsearch, "_BLOCK", 7)  # many blocks, a match across every edge
+    monkeypatch.setattr(textsearch, "_SORT_BLOCK", 7)
+    columns = [ROWS * 5, list(reversed(ROWS * 5))]
+    for pattern in [*PATTERNS, "the", "2020"]:
+        for is_regex in (False, True):
+            query = TextQuery(pattern, regex=is_regex)
+            got = matching_rows([SearchColumn(c) for c in columns], query)
+            assert got.tolist() == per_row(columns, query).tolist(), pattern
+    # The separator is chosen over every block: a row holding "\n" sits in a later block.
+    column = SearchColumn(["a"] * 20 + ["b\nc"] + ["d"] * 5)
+    joined = column.joined()
+    assert joined is not None and joined.separator != "\n"
+    assert joined.text == joined.separator.join(column.strings)
+    assert column.folded() == tuple(s.casefold() for s in column.strings)
+    # Sorts merge their sorted blocks.
+    lines = read_lines(SHARED_DATA / "wmt22-de-en" / "ref.txt")[:400]
+    strings = lines + [s.upper() for s in lines[:50]] + lines[:30]
+    for descending in (False, True):
+        assert ranked_order(strings, descending) == reference_order(strings, descending)
+
+
+def test_rows_to_skip_are_not_searched_and_the_rest_are() -> None:
+    column = SearchColumn(["the a", "the b", "c", "the d"])
+    skip = np.array([True, False, False, True])
+    found = column.search(TextQuery("the"), skip=skip)
+    assert found.tolist() == [False, True, False, False]
+
+
+@pytest.mark.parametrize("pattern,is_regex", [("the", False), (r"\bthe\b", True), (r"^t", True)])
+def test_a_cancelled_search_stops_with_search_cancelled(pattern: str, is_regex: bool) -> None:
+    lines = read_lines(SHARED_DATA / "wmt22-de-en" / "ref.txt")
+    asked: list[int] = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) > 1  # the first block runs, the second is refused
+
+    column = SearchColumn(lines * 70)  # more than one block
+    with pytest.raises(textsearch.SearchCancelled):
+        matching_rows([column], TextQuery(pattern, regex=is_regex), cancelled=cancelled)
+    # Not cancelled: the same search answers.
+    query = TextQuery(pattern, regex=is_regex)
+    assert matching_rows([column], query).tolist() == per_row([lines * 70], query).tolist()
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 7, 64])
+def test_sorted_blocks_merge_into_the_stable_order(
+    monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    monkeypatch.setattr(textsearch, "_SORT_BLOCK", block)
+    rng = np.random.default_rng(block)
+    for size in (0, 1, 5, 50, 333):
+        # Few distinct keys: long runs of equal ones across every block edge.
+        keys = [str(k) for k in rng.integers(0, 6, size)]
+        assert textsearch._sorted_rows(keys) == sorted(range(size), key=keys.__getitem__)

@@ -305,7 +305,7 @@ def test_scores_arriving_update_sort_and_filters(qtbot, sample) -> None:
     assert shown_segments(proxy) == [int(x) for x in expected]
 
 
-def test_100k_rows_filter_and_sort_match_numpy() -> None:
+def test_100k_rows_filter_and_sort_match_numpy(qtbot) -> None:
     n = 100_000
     words = ["alpha beta", "beta gamma delta", "gamma", "", "delta alpha"]
     text = corpus_text_from_lines(
@@ -325,7 +325,10 @@ def test_100k_rows_filter_and_sort_match_numpy() -> None:
     proxy.set_score_range("rouge1_f", 1, 25.0, 75.0)
     r1 = table.column("rouge1_f", 1)
     a = (r1 >= 25.0) & (r1 <= 75.0)
-    proxy.set_text_filter("GAMMA")
+    assert proxy.visible_segments().tolist() == np.flatnonzero(a).tolist()
+    proxy.set_text_filter("GAMMA")  # 100,000 rows: searched in a worker
+    assert proxy.pending("text")
+    assert proxy.visible_segments().tolist() == np.flatnonzero(a).tolist()  # not yet
     b = np.array(
         [
             "gamma" in text.references[0][i]
@@ -336,7 +339,9 @@ def test_100k_rows_filter_and_sort_match_numpy() -> None:
     )
     proxy.set_delta_filter(1, 0, "bleu", -20.0)
     c = table.column("bleu", 1) - table.column("bleu", 0) >= -20.0
+    assert proxy.visible_segments().tolist() == np.flatnonzero(a & c).tolist()  # text pending
     proxy.sort(model.score_column(0, "bleu"), ASC)
+    qtbot.waitUntil(lambda: not proxy.pending(), timeout=60_000)
     rows = np.flatnonzero(a & b & c)
     expected = rows[np.argsort(table.column("bleu", 0)[rows], kind="stable")]
     np.testing.assert_array_equal(proxy.visible_segments(), expected)

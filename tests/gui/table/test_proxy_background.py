@@ -1,0 +1,221 @@
+"""Searches and text sorts over many rows run in a worker: the table keeps its rows until the
+result is applied in one step, a superseded search is never applied, and the rows equal a plain
+Python reading of the filter on real data (WMT22 de-en, every text column)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from matchlight.core.analysis.selection import Selection, TextFilter
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.session.comparison import ComparisonSession
+from matchlight.core.text.corpus import corpus_text_from_lines
+from matchlight.gui.state.session import SessionModel
+from matchlight.gui.table.filterbar import FilterBar
+from matchlight.gui.table.model import SegmentTableModel
+from matchlight.gui.table.proxy import SegmentFilterProxy
+from tests.conftest import SHARED_DATA
+from tests.kit import read_lines
+
+WAIT_MS = 120_000
+DE_EN = SHARED_DATA / "wmt22-de-en"
+
+
+@pytest.fixture(scope="module")
+def columns() -> dict[str, list[str]]:
+    """The text columns by selection name, as read from the real files."""
+    names = sorted(p.name for p in DE_EN.glob("sys.*.txt"))[:2]
+    return {
+        "source": read_lines(DE_EN / "src.txt"),
+        "ref1": read_lines(DE_EN / "ref.txt"),
+        "ref2": read_lines(DE_EN / "ref2.txt"),
+        **{f"hyp{s + 1}": read_lines(DE_EN / name) for s, name in enumerate(names)},
+    }
+
+
+def make_proxy(columns: dict[str, list[str]]) -> tuple[SessionModel, SegmentFilterProxy]:
+    text = corpus_text_from_lines(
+        references=[columns["ref1"], columns["ref2"]],
+        systems=[columns["hyp1"], columns["hyp2"]],
+        names=["one", "two"],
+    )
+    core = ComparisonSession(text, config=ScoringConfig(), source=columns["source"])
+    session = SessionModel(core)
+    proxy = SegmentFilterProxy()
+    proxy.setSourceModel(SegmentTableModel(session))
+    proxy.background_rows = 0  # every search in the worker, however few the rows
+    return session, proxy
+
+
+def reference_rows(columns: dict[str, list[str]], test) -> list[int]:
+    n = len(columns["ref1"])
+    return [i for i in range(n) if any(test(column[i]) for column in columns.values())]
+
+
+def wait_done(qtbot, proxy: SegmentFilterProxy) -> None:
+    qtbot.waitUntil(lambda: not proxy.pending(), timeout=WAIT_MS)
+
+
+@pytest.mark.parametrize(
+    "pattern,regex,case_sensitive",
+    [
+        ("the", False, False),
+        ("Straße", False, False),
+        ("EU", False, True),
+        (r"\b(19|20)\d\d\b", True, False),
+        (r"^Die\b", True, True),
+        (r"(\w+) \1", True, False),
+    ],
+)
+def test_background_search_gives_the_plain_python_rows_and_keeps_the_table_meanwhile(
+    qtbot, columns, pattern: str, regex: bool, case_sensitive: bool
+) -> None:
+    _, proxy = make_proxy(columns)
+    proxy.set_text_filter("Euro")  # something shown before
+    wait_done(qtbot, proxy)
+    before = proxy.visible_segments().tolist()
+    assert before == reference_rows(columns, lambda t: "euro" in t.casefold())
+
+    assert proxy.set_text_filter(pattern, None, regex, case_sensitive)
+    assert proxy.pending("text")
+    assert proxy.visible_segments().tolist() == before  # unchanged until the result arrives
+    assert proxy.rowCount() == len(before)
+    with qtbot.waitSignal(proxy.filter_changed, timeout=WAIT_MS):
+        pass
+    assert not proxy.pending()
+
+    if regex:
+        rx = re.compile(pattern, 0 if case_sensitive else re.IGNORECASE)
+        want = reference_rows(columns, lambda t: rx.search(t) is not None)
+    elif case_sensitive:
+        want = reference_rows(columns, lambda t: pattern in t)
+    else:
+        want = reference_rows(columns, lambda t: pattern.casefold() in t.casefold())
+    assert 0 < len(want) < len(columns["ref1"])
+    assert proxy.visible_segments().tolist() == want
+    assert proxy.rowCount() == len(want)
+    assert proxy.text_filter().pattern == pattern
+
+
+def test_a_superseded_search_is_never_applied(qtbot, columns) -> None:
+    session, proxy = make_proxy(columns)
+    applied: list[Selection] = []
+    session.selection_changed.connect(lambda _changed: applied.append(session.selection))
+    proxy.set_text_filter("the")
+    proxy.set_text_filter("Minister")  # the next keystroke, before the first search is done
+    wait_done(qtbot, proxy)
+    assert [s.filters for s in applied] == [(TextFilter("Minister"),)]
+    want = reference_rows(columns, lambda t: "minister" in t.casefold())
+    assert proxy.visible_segments().tolist() == want
+    # A cancelled search: nothing is applied, and a later sort does not bring it back.
+    proxy.set_text_filter("Regierung")
+    proxy.cancel_pending("text")
+    assert not proxy.pending()
+    proxy.sort(proxy.source_model().reference_column(0), Qt.SortOrder.AscendingOrder)
+    wait_done(qtbot, proxy)
+    assert all(s.filters == (TextFilter("Minister"),) for s in applied)
+    ref = columns["ref1"]
+    assert proxy.visible_segments().tolist() == sorted(
+        want, key=lambda i: (ref[i].casefold(), ref[i])
+    )
+
+
+@pytest.mark.parametrize("order", [Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder])
+def test_background_text_sort_orders_like_sorted_and_a_resort_needs_no_worker(
+    qtbot, columns, order: Qt.SortOrder
+) -> None:
+    _, proxy = make_proxy(columns)
+    model = proxy.source_model()
+    col = model.hypothesis_column(1)
+    proxy.sort(col, order)
+    assert proxy.pending("sort")
+    assert proxy.visible_segments().tolist() == list(range(len(columns["hyp2"])))  # not yet
+    wait_done(qtbot, proxy)
+    hyp = columns["hyp2"]
+    descending = order == Qt.SortOrder.DescendingOrder
+    want = sorted(range(len(hyp)), key=lambda i: (hyp[i].casefold(), hyp[i]), reverse=descending)
+    assert proxy.visible_segments().tolist() == want
+    # The column's ranks are kept: the other way round is applied at once, no worker.
+    other = Qt.SortOrder.AscendingOrder if descending else Qt.SortOrder.DescendingOrder
+    proxy.sort(col, other)
+    assert not proxy.pending()
+    want = sorted(
+        range(len(hyp)), key=lambda i: (hyp[i].casefold(), hyp[i]), reverse=not descending
+    )
+    assert proxy.visible_segments().tolist() == want
+
+
+def test_a_pending_sort_and_search_are_applied_together(qtbot, columns) -> None:
+    _, proxy = make_proxy(columns)
+    changes: list[int] = []
+    proxy.filter_changed.connect(lambda: changes.append(proxy.rowCount()))
+    proxy.sort(proxy.source_model().reference_column(1), Qt.SortOrder.DescendingOrder)
+    proxy.set_text_filter(r"\d+ Prozent|percent", regex=True)
+    wait_done(qtbot, proxy)
+    rx = re.compile(r"\d+ Prozent|percent", re.IGNORECASE)
+    kept = reference_rows(columns, lambda t: rx.search(t) is not None)
+    ref2 = columns["ref2"]
+    want = sorted(kept, key=lambda i: (ref2[i].casefold(), ref2[i]), reverse=True)
+    assert proxy.visible_segments().tolist() == want
+    assert changes == [len(want)]  # one step
+
+
+def test_typing_in_the_filter_bar_cancels_the_running_search_and_keeps_the_field(
+    qtbot, columns
+) -> None:
+    session, proxy = make_proxy(columns)
+    host = QWidget()
+    qtbot.addWidget(host)
+    bar = FilterBar()
+    QVBoxLayout(host).addWidget(bar)
+    model = proxy.source_model()
+    bar.set_proxy(
+        proxy,
+        text_columns=[
+            (str(model.headerData(c, Qt.Orientation.Horizontal)), c) for c in model.text_columns()
+        ],
+        systems=("one", "two"),
+        metrics=session.table.columns,
+    )
+    host.show()
+    bar.search_edit.setText("Bundes")
+    bar.apply_text_filter()  # as the debounce timer does
+    assert proxy.pending("text")
+    assert bar.count_label.text().endswith("searching…")
+    host.grab().save("/tmp/matchlight-shots/filterbar-searching.png")
+    # A selection change from elsewhere while the search runs leaves the field alone.
+    session.set_selection(session.selection)
+    assert bar.search_edit.text() == "Bundes"
+    QTest.keyClicks(bar.search_edit, "tag")  # the next keystroke cancels the search
+    assert not proxy.pending("text")
+    assert proxy.text_filter() is None
+    bar.apply_text_filter()
+    wait_done(qtbot, proxy)
+    assert proxy.text_filter().pattern == "Bundestag"
+    assert bar.search_edit.text() == "Bundestag"
+    want = reference_rows(columns, lambda t: "bundestag" in t.casefold())
+    assert proxy.visible_segments().tolist() == want
+    assert bar.count_label.text() == f"{len(want)} of {len(columns['ref1'])} rows"
+
+
+def test_a_big_comparisons_search_caches_are_built_by_a_worker_once_shown(qtbot, columns) -> None:
+    text = corpus_text_from_lines(
+        references=[columns["ref1"], columns["ref2"]],
+        systems=[columns["hyp1"], columns["hyp2"]],
+        names=["one", "two"],
+    )
+    core = ComparisonSession(text, config=ScoringConfig(), source=columns["source"])
+    proxy = SegmentFilterProxy()
+    proxy.background_rows = 0  # "big" from the first row
+    assert not any(c.is_prepared() for c in core.search_columns.values())
+    proxy.setSourceModel(SegmentTableModel(SessionModel(core)))
+    qtbot.waitUntil(proxy.search_ready, timeout=WAIT_MS)
+    for name, column in core.search_columns.items():
+        assert column.folded() == tuple(line.casefold() for line in columns[name])
+        joined = column.joined()
+        assert joined is not None and joined.text == joined.separator.join(columns[name])
