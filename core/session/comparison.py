@@ -142,6 +142,7 @@ class ComparisonSession:
         self._data = SelectionData(text, self.table, source, ready)
         self._mask: BoolArray = np.ones(len(text), np.bool_)
         self._order: IntArray = np.arange(len(text), dtype=np.int64)
+        self._rows_version = 0
         self._observers: list[Observer] = []
 
     # -- observing ------------------------------------------------------------------------------
@@ -179,6 +180,12 @@ class ComparisonSession:
     def selected(self) -> BoolArray:
         """Per segment: is it in the selection (a copy)."""
         return self._mask.copy()
+
+    @property
+    def rows_version(self) -> int:
+        """Goes up each time the set of selected rows changes, and not when only their order
+        does (a sort): what follows the rows' figures, not their order, compares it."""
+        return self._rows_version
 
     def selected_rows(self) -> IntArray:
         """The selected segments in file order (for corpus figures and tests on "these rows")."""
@@ -367,7 +374,10 @@ class ComparisonSession:
         return self._set_rows(mask, order, announce=announce)
 
     def _set_rows(self, mask: BoolArray, order: IntArray, *, announce: bool) -> bool:
-        changed = not (np.array_equal(mask, self._mask) and np.array_equal(order, self._order))
+        rows_changed = not np.array_equal(mask, self._mask)
+        changed = rows_changed or not np.array_equal(order, self._order)
+        if rows_changed:
+            self._rows_version += 1
         self._mask, self._order = mask, order
         if announce:
             self._announce("selection", changed)

@@ -84,6 +84,7 @@ class ChartLink(QObject):
         super().__init__(parent)
         self._view = table_view
         self._session: SessionModel | None = None
+        self._rows_seen: int | None = None  # the rows_version the charts last followed
         self._selection_model: QItemSelectionModel | None = None
         self._brush: tuple[object, RowSet] | None = None
         self._data: SelectionData | None = None
@@ -109,6 +110,7 @@ class ChartLink(QObject):
         self._brush = None
         self._data = None
         self._labels = {}
+        self._rows_seen = None if session is None else session.session.rows_version
         if session is not None:
             for signal, slot in self._connections(session):
                 signal.connect(slot)
@@ -315,7 +317,11 @@ class ChartLink(QObject):
 
     @Slot(bool)
     def _on_selection_changed(self, rows_changed: bool) -> None:
-        if rows_changed:
+        # A sort changes the order alone: no chart shows it, none is drawn again.
+        core = self.core
+        version = None if core is None else core.rows_version
+        if rows_changed and version != self._rows_seen:
+            self._rows_seen = version
             self.selection_changed.emit()
 
     @Slot(int)

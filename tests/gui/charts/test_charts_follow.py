@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from matchlight.core.analysis.selection import ScoreRange, Selection, Sort
 from matchlight.core.annotation.columns import MQM_COLUMN
 from matchlight.gui.charts.distributions import DistributionsPanel
 from matchlight.gui.charts.summary import SummaryWidget
@@ -91,3 +92,31 @@ def test_the_summary_computes_again_only_the_column_that_changed(qtbot, monkeypa
         assert summary.model.value(s, "bleu") == before[(s, "bleu")]
     assert summary.model.value(0, "mqm") == 0.0 != before[(0, "mqm")]
     session.deleteLater()
+
+
+def test_a_sort_draws_no_chart_again_and_a_filter_does(qtbot, monkeypatch) -> None:
+    """The charts follow the selected rows, not their order: a sort (in the table or by a
+    session) changes the order alone, and nothing is computed again for it."""
+    link, session = mqm_link()
+    panel = show(qtbot, DistributionsPanel(link))
+    panel.set_choices(metric="bleu")
+    panel.refresh_now()
+    calls = count_refreshes(panel, monkeypatch)
+    followed: list[int] = []
+    link.selection_changed.connect(lambda: followed.append(1))
+    core = session.session
+    version = core.rows_version
+    core.set_selection(Selection((), Sort(key="bleu", system=0, descending=True)))
+    assert core.view_order().tolist() != sorted(core.view_order().tolist())  # it did sort
+    qtbot.wait(400)
+    assert (followed, calls, core.rows_version) == ([], [], version)
+    core.set_selection(Selection((ScoreRange("bleu", 0, low=20.0),), Sort(key="bleu", system=0)))
+    qtbot.waitUntil(lambda: len(calls) == 1)
+    assert followed == [1] and core.rows_version == version + 1
+    kept = core.selected_rows()
+    values = core.table.scores[0, :, core.table.metric_index("bleu")]
+    np.testing.assert_array_equal(kept, np.flatnonzero(values >= 20.0))
+    # The same rows in another order: still nothing to draw.
+    core.set_selection(Selection((ScoreRange("bleu", 0, low=20.0),), Sort()))
+    qtbot.wait(400)
+    assert followed == [1] and len(calls) == 1
