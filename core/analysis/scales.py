@@ -190,6 +190,8 @@ def difference_bins(column: ScoreColumn, deltas: npt.ArrayLike) -> DifferenceBin
         reach = largest if largest > 0 else column.step
         step = nice_step(2 * reach, TARGET_BINS)
     k = max(1, math.ceil(reach / step - 1e-9))
+    if step * k < reach:  # the tolerance above met a product rounded down: one bin more
+        k += 1
     edges = step * np.arange(-k, k + 1, dtype=np.float64)
     index = bin_index(finite[finite != 0], edges)
     counts = np.bincount(index[index >= 0], minlength=2 * k).astype(np.int64)
