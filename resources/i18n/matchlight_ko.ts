@@ -1274,6 +1274,10 @@
         <translation>모든 텍스트 열</translation>
     </message>
     <message>
+        <source>searching…</source>
+        <translation>검색 중…</translation>
+    </message>
+    <message>
         <source>output in another language</source>
         <extracomment>Combo-box data for &quot;any text column&quot;. Never None: PySide6 6.12 on CPython 3.11 drops a reference to None whenever an item&apos;s None data comes back to Python. The row sets of the language check&apos;s &quot;Show&quot; entries come from this source. (kind, flag of :class:`~core.analysis.language.LanguageFlags`, label) of the &quot;Show&quot; entries made from the language check: the rows where some system&apos;s output has the flag, as a row set (so a session keeps the rows while the check runs again).</extracomment>
         <translation>다른 언어로 된 출력</translation>
