@@ -33,6 +33,7 @@ a streaming caller can flag chunk by chunk with one :class:`Expectation`.
 from __future__ import annotations
 
 import difflib
+import itertools
 import math
 import operator
 import threading
@@ -69,6 +70,7 @@ __all__ = [
     "expect_language",
     "flag_rows",
     "language_flags",
+    "prepare",
 ]
 
 #: What :meth:`LanguageFlags.rows` looks for: either flag, or both (``either``).
@@ -189,6 +191,12 @@ class _Model:
 
 
 _MODEL: list[_Model] = []
+
+
+def prepare() -> None:
+    """Load the identifier and its model's arrays now: a caller that forks workers does it
+    first, so that they share them instead of each loading its own."""
+    _model()
 
 
 def _model() -> _Model:
@@ -496,7 +504,8 @@ def _bigram_overlap(a: str, b: str) -> float:
 def _is_name(text: str) -> bool:
     """Whether ``text`` is at most :data:`NAME_WORDS` words, each capitalised: a name or a
     title, which stays as it is in many languages (a script without capitals never is)."""
-    words = _WORD.findall(text)
+    # Most lines have more words: they are not read past the one too many.
+    words = [m.group() for m in itertools.islice(_WORD.finditer(text), NAME_WORDS + 1)]
     if len(words) > NAME_WORDS or any(ch.isalpha() and not _cased(ch) for ch in text):
         return False
     return all(w[0].isupper() for w in words if _cased(w[0]))
