@@ -172,8 +172,9 @@ _BATCH_BYTES: Final = 1024
 #: errs by at most ``10.4 * 2**-24 * bytes**1.5`` per label (0.02 at 1024 bytes), py3langid's
 #: as the batch's, so py3langid's best guess is then an accepted label too.
 _SURE_MARGIN: Final = 0.25
-#: Feature scores gathered and summed at a time (a buffer of a few megabytes).
-_BATCH_TERMS: Final = 4096
+#: Feature scores gathered and summed at a time (a buffer that stays in the cache; at
+#: least :data:`_BATCH_BYTES`, the most features of one line).
+_BATCH_TERMS: Final = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,12 +253,16 @@ def _surely_expected(texts: Sequence[str], expectation: Expectation) -> BoolArra
         found_lines.append(hit)
         found_features.append(feature[hit])
     n_features = len(model.table)
-    keys, counts = np.unique(
-        np.concatenate(found_lines) * n_features + np.concatenate(found_features),
-        return_counts=True,
-    )
+    small = len(order) * n_features < 2**31  # a narrower sort key sorts faster
+    keys = np.concatenate(found_lines).astype(np.int32 if small else np.int64)
+    keys *= n_features
+    keys += np.concatenate(found_features)
     if not len(keys):
         return sure
+    keys.sort()
+    starts = np.flatnonzero(np.diff(keys, prepend=-1))
+    counts = np.diff(starts, append=len(keys))
+    keys = keys[starts].astype(np.int64)
     line_of, feature_of = np.divmod(keys, n_features)
     firsts = np.flatnonzero(np.diff(line_of, prepend=-1))
     weights = np.log1p(counts.astype(np.float32))[:, None]
@@ -422,22 +427,24 @@ def _in_other_language(line: str, expectation: Expectation) -> bool:
     return _judged(text, scripts, letters, expectation)
 
 
-def _other_language(outputs: Sequence[str], expectation: Expectation) -> BoolArray:
-    """:func:`_in_other_language` of every one of ``outputs``; those the identifier surely
+def _other_language(systems: Sequence[Sequence[str]], expectation: Expectation) -> BoolArray:
+    """:func:`_in_other_language` of every output, ``(S, n)``; those the identifier surely
     puts in the expected language (:func:`_surely_expected`, all at once) are not judged
     one by one."""
-    wrong = np.zeros(len(outputs), np.bool_)
-    judged: list[tuple[int, str, dict[str, int], int]] = []
-    for k, line in enumerate(outputs):
-        text = _words_only(line)
-        scripts = _scripts(text)
-        letters = _letters(scripts)
-        if letters >= MIN_LETTERS and not _is_name(text):
-            judged.append((k, text, scripts, letters))
-    sure = _surely_expected([text for _, text, _, _ in judged], expectation)
-    for (k, text, scripts, letters), expected in zip(judged, sure.tolist(), strict=True):
+    n = len(systems[0]) if systems else 0
+    wrong = np.zeros((len(systems), n), np.bool_)
+    judged: list[tuple[int, int, str, dict[str, int], int]] = []
+    for s, outputs in enumerate(systems):
+        for k, line in enumerate(outputs):
+            text = _words_only(line)
+            scripts = _scripts(text)
+            letters = _letters(scripts)
+            if letters >= MIN_LETTERS and not _is_name(text):
+                judged.append((s, k, text, scripts, letters))
+    sure = _surely_expected([item[2] for item in judged], expectation)
+    for (s, k, text, scripts, letters), expected in zip(judged, sure.tolist(), strict=True):
         if not expected:
-            wrong[k] = _judged(text, scripts, letters, expectation)
+            wrong[s, k] = _judged(text, scripts, letters, expectation)
     return wrong
 
 
@@ -541,8 +548,7 @@ def flag_rows(
     copies = np.zeros((len(systems), n), np.bool_)
     matcher = difflib.SequenceMatcher(None, autojunk=False)
     if expectation is not None:
-        for s, outputs in enumerate(systems):
-            wrong[s] = _other_language(outputs, expectation)
+        wrong[:] = _other_language(systems, expectation)
         for i in np.flatnonzero(wrong.any(axis=0)).tolist():
             if any(_reference_elsewhere(r[i], expectation) for r in references):
                 wrong[:, i] = False

@@ -193,7 +193,7 @@ def batch_agrees(outputs: list[str], expectation: language.Expectation) -> int:
     for text in np.asarray(texts, dtype=object)[sure]:
         assert identifier.classify(text)[0] in expectation.accepted, text
     one_by_one = [language._in_other_language(line, expectation) for line in outputs]
-    assert language._other_language(outputs, expectation).tolist() == one_by_one
+    assert language._other_language([outputs], expectation)[0].tolist() == one_by_one
     return int(sure.sum())
 
 
