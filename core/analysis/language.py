@@ -254,9 +254,10 @@ def _surely_expected(texts: Sequence[str], expectation: Expectation) -> BoolArra
         found_features.append(feature[hit])
     n_features = len(model.table)
     small = len(order) * n_features < 2**31  # a narrower sort key sorts faster
-    keys = np.concatenate(found_lines).astype(np.int32 if small else np.int64)
+    width = np.int32 if small else np.int64
+    keys: npt.NDArray[np.signedinteger[Any]] = np.concatenate(found_lines).astype(width)
     keys *= n_features
-    keys += np.concatenate(found_features)
+    keys += np.concatenate(found_features).astype(width)
     if not len(keys):
         return sure
     keys.sort()
