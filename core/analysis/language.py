@@ -33,6 +33,8 @@ a streaming caller can flag chunk by chunk with one :class:`Expectation`.
 from __future__ import annotations
 
 import difflib
+import itertools
+import math
 import operator
 import threading
 import unicodedata
@@ -68,6 +70,7 @@ __all__ = [
     "expect_language",
     "flag_rows",
     "language_flags",
+    "prepare",
 ]
 
 #: What :meth:`LanguageFlags.rows` looks for: either flag, or both (``either``).
@@ -162,6 +165,139 @@ def _ranked(text: str) -> dict[str, float]:
     return dict(_identifier().rank(text))
 
 
+#: A line is judged by the batch below only up to this many bytes (as py3langid reads it) ...
+_BATCH_BYTES: Final = 1024
+#: ... and taken as surely in the expected language when one of its labels is at least this
+#: much likelier (natural log) than every other. A float32 sum of a line's feature scores
+#: errs by at most ``10.4 * 2**-24 * bytes**1.5`` per label (0.02 at 1024 bytes), py3langid's
+#: as the batch's, so py3langid's best guess is then an accepted label too.
+_SURE_MARGIN: Final = 0.25
+#: Feature scores gathered and summed at a time (a buffer that stays in the cache; at
+#: least :data:`_BATCH_BYTES`, the most features of one line).
+_BATCH_TERMS: Final = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class _Model:
+    """py3langid's model as arrays: its byte automaton (next state, feature of a state) and
+    its naive Bayes table, for scoring many lines at once."""
+
+    nextmove: npt.NDArray[np.uint32]
+    rowbase: npt.NDArray[np.int64]
+    output: npt.NDArray[np.int64]
+    table: npt.NDArray[np.float32]
+    prior: npt.NDArray[np.float64]
+    aliases: tuple[tuple[int, int], ...]
+    labels: tuple[str, ...]
+
+
+_MODEL: list[_Model] = []
+
+
+def prepare() -> None:
+    """Load the identifier and its model's arrays now: a caller that forks workers does it
+    first, so that they share them instead of each loading its own."""
+    _model()
+
+
+def _model() -> _Model:
+    if not _MODEL:
+        identifier = _identifier()
+        with _LOCK:
+            if not _MODEL:
+                _MODEL.append(
+                    _Model(
+                        nextmove=np.frombuffer(identifier.tk_nextmove, dtype=np.uint32),
+                        rowbase=np.asarray(identifier._rowbase, dtype=np.int64),
+                        output=np.asarray(identifier.tk_output, dtype=np.int64),
+                        # float32 rows: numpy converts float16 slowly, row by row.
+                        table=identifier.nb_ptc.astype(np.float32),
+                        prior=np.asarray(identifier.nb_pc, dtype=np.float64),
+                        aliases=tuple(map(tuple, identifier._alias_pairs)),
+                        labels=tuple(identifier.nb_classes),
+                    )
+                )
+    return _MODEL[0]
+
+
+def _surely_expected(texts: Sequence[str], expectation: Expectation) -> BoolArray:
+    """Which of ``texts`` py3langid's best guess surely puts in the expected language: its
+    model applied to all of them at once (the byte automaton walked in step over every line,
+    the scores summed in float64), where ``classify`` walks and scores one line at a time.
+    A text is sure when an accepted label beats every other by :data:`_SURE_MARGIN`; the
+    others (and lines over :data:`_BATCH_BYTES`) are left to ``classify``."""
+    n = len(texts)
+    sure = np.zeros(n, np.bool_)
+    if not n:
+        return sure
+    model = _model()
+    encoded = [_identifier()._encode(text) for text in texts]
+    lengths = np.fromiter(map(len, encoded), np.int64, n)
+    batch = np.flatnonzero((lengths > 0) & (lengths <= _BATCH_BYTES))
+    if not len(batch):
+        return sure
+    # Longest first, so the lines still being walked at any step are a prefix.
+    order = batch[np.argsort(-lengths[batch], kind="stable")]
+    sizes = lengths[order]
+    data = np.frombuffer(b"".join([encoded[i] for i in order]), dtype=np.uint8)
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    state = np.zeros(len(order), np.int64)
+    walking = np.searchsorted(-sizes, -np.arange(int(sizes[0])), side="left")
+    found_lines: list[npt.NDArray[np.int64]] = []
+    found_features: list[npt.NDArray[np.int64]] = []
+    for step, m in enumerate(walking.tolist()):
+        moved = model.nextmove[model.rowbase[state[:m]] + data[starts[:m] + step]]
+        state[:m] = moved
+        feature = model.output[moved]
+        hit = np.flatnonzero(feature >= 0)
+        found_lines.append(hit)
+        found_features.append(feature[hit])
+    n_features = len(model.table)
+    small = len(order) * n_features < 2**31  # a narrower sort key sorts faster
+    width = np.int32 if small else np.int64
+    keys: npt.NDArray[np.signedinteger[Any]] = np.concatenate(found_lines).astype(width)
+    keys *= n_features
+    keys += np.concatenate(found_features).astype(width)
+    if not len(keys):
+        return sure
+    keys.sort()
+    starts = np.flatnonzero(np.diff(keys, prepend=-1))
+    counts = np.diff(starts, append=len(keys))
+    keys = keys[starts].astype(np.int64)
+    line_of, feature_of = np.divmod(keys, n_features)
+    firsts = np.flatnonzero(np.diff(line_of, prepend=-1))
+    weights = np.log1p(counts.astype(np.float32))[:, None]
+    scores = np.empty((len(firsts), len(model.labels)), np.float32)
+    terms = np.empty((_BATCH_TERMS, len(model.labels)), np.float32)
+    # Whole lines at a time, each slice at most the buffer (a line has at most
+    # _BATCH_BYTES features).
+    ends = np.append(firsts[1:], len(keys))
+    a = 0
+    while a < len(firsts):
+        b = int(np.searchsorted(ends, firsts[a] + _BATCH_TERMS, side="right"))
+        lo, hi = int(firsts[a]), int(ends[b - 1])
+        part = terms[: hi - lo]
+        np.take(model.table, feature_of[lo:hi], axis=0, out=part)
+        part *= weights[lo:hi]
+        scores[a:b] = np.add.reduceat(part, firsts[a:b] - lo, axis=0)
+        a = b
+    lines = line_of[firsts]
+    total = scores.astype(np.float64) + model.prior
+    total /= np.sqrt(sizes[lines].astype(np.float64))[:, None]
+    total -= total.max(axis=1, keepdims=True)
+    probabilities = np.exp(total)
+    for i, j in model.aliases:
+        probabilities[:, i] += probabilities[:, j]
+        probabilities[:, j] = 0.0
+    accepted = np.array([label in expectation.accepted for label in model.labels])
+    if not accepted.any() or accepted.all():
+        return sure
+    best = probabilities[:, accepted].max(axis=1)
+    other = probabilities[:, ~accepted].max(axis=1)
+    sure[order[lines[best > math.exp(_SURE_MARGIN) * other]]] = True
+    return sure
+
+
 def _group(language: str) -> frozenset[str]:
     group = {language}
     for close in CLOSE_LANGUAGES:
@@ -189,7 +325,12 @@ def _script(ch: str) -> str:
 def _words_only(line: str) -> str:
     """The first :data:`IDENTIFY_CHARS` characters of ``line`` in NFKC, without URLs, e-mail
     addresses and @handles."""
-    return _NOT_WORDS.sub(" ", unicodedata.normalize("NFKC", line[:IDENTIFY_CHARS]))
+    text = unicodedata.normalize("NFKC", line[:IDENTIFY_CHARS])
+    # Every match of _NOT_WORDS holds "://", "www." (any case) or "@": a line without them
+    # skips the pattern, whose "\S+@" retries every start of every word.
+    if "@" in text or "://" in text or "www." in text.lower():
+        return _NOT_WORDS.sub(" ", text)
+    return text
 
 
 def _letters(scripts: dict[str, int]) -> int:
@@ -284,6 +425,33 @@ def _in_other_language(line: str, expectation: Expectation) -> bool:
     letters = _letters(scripts)
     if letters < MIN_LETTERS or _is_name(text):
         return False
+    return _judged(text, scripts, letters, expectation)
+
+
+def _other_language(systems: Sequence[Sequence[str]], expectation: Expectation) -> BoolArray:
+    """:func:`_in_other_language` of every output, ``(S, n)``; those the identifier surely
+    puts in the expected language (:func:`_surely_expected`, all at once) are not judged
+    one by one."""
+    n = len(systems[0]) if systems else 0
+    wrong = np.zeros((len(systems), n), np.bool_)
+    judged: list[tuple[int, int, str, dict[str, int], int]] = []
+    for s, outputs in enumerate(systems):
+        for k, line in enumerate(outputs):
+            text = _words_only(line)
+            scripts = _scripts(text)
+            letters = _letters(scripts)
+            if letters >= MIN_LETTERS and not _is_name(text):
+                judged.append((s, k, text, scripts, letters))
+    sure = _surely_expected([item[2] for item in judged], expectation)
+    for (s, k, text, scripts, letters), expected in zip(judged, sure.tolist(), strict=True):
+        if not expected:
+            wrong[s, k] = _judged(text, scripts, letters, expectation)
+    return wrong
+
+
+def _judged(text: str, scripts: dict[str, int], letters: int, expectation: Expectation) -> bool:
+    """The identifier's part of the rule, on an output's :func:`_words_only` text with enough
+    letters."""
     ranked = _elsewhere(text, expectation)
     if ranked is None:
         return False
@@ -344,7 +512,8 @@ def _bigram_overlap(a: str, b: str) -> float:
 def _is_name(text: str) -> bool:
     """Whether ``text`` is at most :data:`NAME_WORDS` words, each capitalised: a name or a
     title, which stays as it is in many languages (a script without capitals never is)."""
-    words = _WORD.findall(text)
+    # Most lines have more words: they are not read past the one too many.
+    words = [m.group() for m in itertools.islice(_WORD.finditer(text), NAME_WORDS + 1)]
     if len(words) > NAME_WORDS or any(ch.isalpha() and not _cased(ch) for ch in text):
         return False
     return all(w[0].isupper() for w in words if _cased(w[0]))
@@ -379,16 +548,14 @@ def flag_rows(
     wrong = np.zeros((len(systems), n), np.bool_)
     copies = np.zeros((len(systems), n), np.bool_)
     matcher = difflib.SequenceMatcher(None, autojunk=False)
-    for i in range(n):
-        if expectation is not None:
-            for s, outputs in enumerate(systems):
-                wrong[s, i] = _in_other_language(outputs[i], expectation)
-            if wrong[:, i].any() and any(
-                _reference_elsewhere(r[i], expectation) for r in references
-            ):
+    if expectation is not None:
+        wrong[:] = _other_language(systems, expectation)
+        for i in np.flatnonzero(wrong.any(axis=0)).tolist():
+            if any(_reference_elsewhere(r[i], expectation) for r in references):
                 wrong[:, i] = False
-        if source is None:
-            continue
+    if source is None:
+        return RowFlags(wrong, copies)
+    for i in range(n):
         key = _copy_key(source[i])
         keys = [_copy_key(outputs[i]) for outputs in systems]
         if not any(_may_match(k, key, COPY_SIMILARITY) for k in keys) or not _copyable(source[i]):

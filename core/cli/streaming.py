@@ -26,7 +26,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from matchlight.core.analysis.language import EXPECT_LINES, Expectation, expect_language, flag_rows
+from matchlight.core.analysis.language import (
+    EXPECT_LINES,
+    Expectation,
+    expect_language,
+    flag_rows,
+    prepare,
+)
 from matchlight.core.analysis.references import counted_leaks, identical_counts
 from matchlight.core.cli.options import (
     Failed,
@@ -264,6 +270,7 @@ class Streamed:
                 raise Failed(str(error)) from None
             finally:
                 reader.close()
+        prepare()
         return expect_language(heads)
 
     def _tasks(self) -> Iterator[tuple[Any, ...]]:

@@ -6,14 +6,20 @@ and against the Rust ports (bleuscore + rouge-score-rs) writing the same CSV, in
         --compare          # the 1M x 2 case: score and compare, time and peak memory
     ... --no-language-check   # matchlight score without its language check
     ... --source              # with the source (--src): the check also looks for copies
+    ... --before /work/main/.venv/bin/matchlight --corpus DIR --only matchlight
+                              # another checkout's matchlight, run in turn with this one on
+                              # the corpus already in DIR (the machine is shared: alternate)
 
 The corpus is ../shared/data/wmt22-de-en: ``ref.txt`` and the first ``--systems`` system
 outputs, each repeated ``--repeat`` times (default: 3 x 1,984 lines x 3 systems = 17,856 pairs),
 or repeated and cut to ``--rows`` lines; it is written to a temporary folder (``--keep DIR``
-keeps it). Every command runs as its own process, ``--runs`` times, the commands in turn:
+keeps it; ``--corpus DIR`` reads one written before). Every command runs as its own process,
+``--runs`` times, the commands in turn:
 
 * ``matchlight``: ``matchlight score --ref R --hyp H... --csv OUT`` (the console script next to
   this Python);
+* ``before``: the same command with another checkout's console script (``--before``), its CSV
+  compared with this one's byte for byte after the runs;
 * ``reference``: this script's ``--baseline reference``: ``sacrebleu.sentence_bleu`` and
   ``rouge_score.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"]).score`` per pair, the
   rows written with the csv module;
@@ -209,6 +215,12 @@ def main() -> None:
     parser.add_argument("--engine", default="local", help="matchlight's --engine")
     parser.add_argument("--keep", metavar="DIR", help="write the corpus and CSVs here, and keep")
     parser.add_argument(
+        "--corpus", metavar="DIR", help="the corpus already written to DIR (by --keep DIR)"
+    )
+    parser.add_argument(
+        "--before", metavar="SCRIPT", help="another checkout's matchlight, run in turn with this"
+    )
+    parser.add_argument(
         "--no-language-check",
         action="store_true",
         help="pass --no-language-check to matchlight score (the check runs by default)",
@@ -227,12 +239,17 @@ def main() -> None:
         (run_reference if args.baseline == "reference" else run_rust)(args.ref, args.hyp, args.csv)
         return
 
-    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-cli-"))
+    kept = args.keep or args.corpus
+    folder = Path(kept) if kept else Path(tempfile.mkdtemp(prefix="bench-cli-"))
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        ref, hyps, src = make_corpus(
-            folder, systems=args.systems, repeat=args.repeat, rows=args.rows
-        )
+        if args.corpus:
+            ref, src = str(folder / "ref.txt"), str(folder / "src.txt")
+            hyps = [str(p) for p in sorted(folder.glob("sys.*.txt"))[: args.systems]]
+        else:
+            ref, hyps, src = make_corpus(
+                folder, systems=args.systems, repeat=args.repeat, rows=args.rows
+            )
         pairs = len(read_lines(ref)) * len(hyps)
         size = sum(os.path.getsize(p) for p in (ref, *hyps)) / 2**20
         script = Path(sys.executable).with_name("matchlight")
@@ -240,11 +257,15 @@ def main() -> None:
         if args.source:
             inputs += ["--src", src]
         checks = ["--no-language-check"] if args.no_language_check else []
-        commands = {
-            "matchlight": [
-                str(script), "score", *inputs, "--csv", str(folder / "matchlight.csv"), "-q",
+
+        def score(script: str, name: str) -> list[str]:
+            return [
+                script, "score", *inputs, "--csv", str(folder / f"{name}.csv"), "-q",
                 "--workers", args.workers, "--engine", args.engine, *checks,
-            ],
+            ]  # fmt: skip
+
+        commands = {
+            "matchlight": score(str(script), "matchlight"),
             "reference": [
                 sys.executable, __file__, "--baseline", "reference", "--ref", ref,
                 *(a for h in hyps for a in ("--hyp", h)), "--csv", str(folder / "reference.csv"),
@@ -254,6 +275,8 @@ def main() -> None:
                 *(a for h in hyps for a in ("--hyp", h)), "--csv", str(folder / "rust.csv"),
             ],
         }  # fmt: skip
+        if args.before:
+            commands["before"] = score(args.before, "before")
         if args.compare:
             commands["compare"] = [
                 str(script), "compare", *inputs, "-q", "--workers", args.workers,
@@ -262,6 +285,8 @@ def main() -> None:
         wanted = args.only or ["matchlight", "reference", "rust"]
         if args.compare and "compare" not in wanted:
             wanted.append("compare")
+        if args.before:
+            wanted.insert(0, "before")
         if "rust" in wanted:
             try:
                 import bleuscore  # noqa: F401
@@ -288,15 +313,18 @@ def main() -> None:
                 f" peak: one process {max(r['rss'] for r in runs):6.0f} MB,"
                 f" tree PSS {max(r['pss'] for r in runs):6.0f} MB"
             )
+        if "before" in medians and "matchlight" in medians:
+            same = (folder / "before.csv").read_bytes() == (folder / "matchlight.csv").read_bytes()
+            print(f"  the CSVs of before and matchlight are {'the same' if same else 'DIFFERENT'}")
         if "matchlight" in medians:
-            for name in ("reference", "rust"):
+            for name in ("before", "reference", "rust"):
                 if name in medians:
                     print(
                         f"  matchlight is {medians[name] / medians['matchlight']:.2f}x {name} "
                         "(median wall time)"
                     )
     finally:
-        if not args.keep:
+        if not kept:
             shutil.rmtree(folder, ignore_errors=True)
 
 

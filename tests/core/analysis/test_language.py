@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from matchlight.core.analysis import language
 from matchlight.core.analysis.language import (
@@ -176,6 +178,72 @@ def test_flags_of_a_slice_are_the_slice_of_the_flags() -> None:
         )
         assert np.array_equal(part.wrong_language, whole.wrong_language[:, start:stop])
         assert np.array_equal(part.copies_source, whole.copies_source[:, start:stop])
+
+
+# -- the chunk's outputs judged at once -----------------------------------------------------------
+
+
+def batch_agrees(outputs: list[str], expectation: language.Expectation) -> int:
+    """Every output the batch takes as surely in the expected language is one py3langid's
+    classify puts there too, and the flags are those of the rule applied line by line;
+    returns how many the batch was sure of."""
+    texts = [language._words_only(line) for line in outputs]
+    sure = language._surely_expected(texts, expectation)
+    identifier = language._identifier()
+    for text in np.asarray(texts, dtype=object)[sure]:
+        assert identifier.classify(text)[0] in expectation.accepted, text
+    one_by_one = [language._in_other_language(line, expectation) for line in outputs]
+    assert language._other_language([outputs], expectation)[0].tolist() == one_by_one
+    return int(sure.sum())
+
+
+@needs(EN_ZH)
+@needs(DE_EN)
+@pytest.mark.parametrize(("folder", "other"), [(DE_EN, EN_ZH), (EN_ZH, DE_EN), (EN_KO, DE_EN)])
+def test_the_batch_judges_the_shared_outputs_as_classify_does(folder: Path, other: Path) -> None:
+    """Real systems, the source copied, another language's lines: the batch decides most
+    outputs itself, and always as py3langid would."""
+    text, _ = comparison(folder, other / "ref.txt")
+    expectation = expect_language(text.references)
+    assert expectation is not None
+    outputs = [line for column in text.systems for line in column]
+    assert batch_agrees(outputs, expectation) > len(outputs) // 3
+
+
+@needs(DE_EN)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_mixed_language_lines_are_judged_as_classify_does(data: st.DataObject) -> None:
+    """Lines half English, half German (and cut anywhere) sit near the identifier's
+    boundary: the batch leaves those it is not sure of to classify."""
+    english, german = english_german()
+    rows = data.draw(
+        st.lists(
+            st.tuples(
+                st.integers(0, len(english) - 1), st.integers(0, len(german) - 1), st.floats(0, 1)
+            ),
+            min_size=1,
+            max_size=40,
+        )
+    )
+    outputs = []
+    for e, g, share in rows:
+        a, b = english[e].split(), german[g].split()
+        cut = round(share * len(a))
+        outputs.append(" ".join(a[:cut] + b[cut:]))
+    batch_agrees(outputs, english_expectation())
+
+
+@cache
+def english_german() -> tuple[list[str], list[str]]:
+    return data_lines(DE_EN / "ref.txt"), data_lines(DE_EN / "src.txt")
+
+
+@cache
+def english_expectation() -> language.Expectation:
+    found = expect_language([english_german()[0]])
+    assert found is not None
+    return found
 
 
 # -- the rules, line by line ---------------------------------------------------------------------
