@@ -13,6 +13,7 @@ errors without a category (ESA spans) were kept out of MQM. The numbers are core
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer, Slot
@@ -51,6 +52,10 @@ REVIEW_SCOPES: tuple[tuple[ReviewScope, str], ...] = (
 )
 #: How long the figures wait for a burst of edits to settle (ms).
 _FIGURES_DELAY_MS = 250
+
+
+#: An edit of up to this many outputs recounts them alone; more recount every output.
+_RECOUNT_KEYS = 1_000
 
 
 class ReviewBox(QGroupBox):
@@ -99,6 +104,8 @@ class ReviewBox(QGroupBox):
         layout.addWidget(self.count_label)
         layout.addLayout(buttons)
         self._total = 0
+        #: Undecided errors per output that has any: (system, segment) -> count.
+        self._undecided: dict[tuple[str, int], int] = {}
         c = review.controller
         c.annotations_changed.connect(self._on_annotations_changed)
         c.attached.connect(self._on_annotations_changed)
@@ -114,7 +121,24 @@ class ReviewBox(QGroupBox):
 
     @Slot()
     def _on_annotations_changed(self) -> None:
-        self._total = len(self.review.undecided(ReviewScope.ALL))
+        """Count the undecided errors again: of the outputs an edit changed (the others' counts
+        are kept), or of every output after an open, a mode change or an undo of many."""
+        c = self.review.controller
+        ws, keys = c.workspace, c.changed
+        if ws is None:
+            self._undecided = {}
+        elif keys is None or len(keys) > _RECOUNT_KEYS:
+            self._undecided = dict(
+                Counter((s.system, s.segment) for s in ws.spans() if s.status is Status.UNDECIDED)
+            )
+        else:
+            for system, segment in keys:
+                count = sum(s.status is Status.UNDECIDED for s in ws.spans(system, segment))
+                if count:
+                    self._undecided[(system, segment)] = count
+                else:
+                    self._undecided.pop((system, segment), None)
+        self._total = sum(self._undecided.values())
         self.refresh()
 
     @Slot()
