@@ -84,7 +84,6 @@ class ChartLink(QObject):
         super().__init__(parent)
         self._view = table_view
         self._session: SessionModel | None = None
-        self._rows_seen: int | None = None  # the rows_version the charts last followed
         self._selection_model: QItemSelectionModel | None = None
         self._brush: tuple[object, RowSet] | None = None
         self._data: SelectionData | None = None
@@ -110,7 +109,6 @@ class ChartLink(QObject):
         self._brush = None
         self._data = None
         self._labels = {}
-        self._rows_seen = None if session is None else session.session.rows_version
         if session is not None:
             for signal, slot in self._connections(session):
                 signal.connect(slot)
@@ -123,7 +121,7 @@ class ChartLink(QObject):
             (session.table_replaced, self._on_table_replaced),
             (session.scores_changed, self._on_scores_changed),
             (session.columns_changed, self._on_columns_changed),
-            (session.selection_changed, self._on_selection_changed),
+            (session.rows_changed, self.selection_changed),
             (session.baseline_changed, self._on_baseline_changed),
             (session.destroyed, self._on_session_destroyed),
         ]
@@ -314,15 +312,6 @@ class ChartLink(QObject):
     @Slot()
     def _on_data_timeout(self) -> None:
         self.data_changed.emit()
-
-    @Slot(bool)
-    def _on_selection_changed(self, rows_changed: bool) -> None:
-        # A sort changes the order alone: no chart shows it, none is drawn again.
-        core = self.core
-        version = None if core is None else core.rows_version
-        if rows_changed and version != self._rows_seen:
-            self._rows_seen = version
-            self.selection_changed.emit()
 
     @Slot(int)
     def _on_baseline_changed(self, system: int) -> None:

@@ -111,7 +111,6 @@ class ComparisonLifecycle(QObject):
         self.window = window
         self.scoring = scoring
         self.session: SessionModel | None = None
-        self._rows_seen: int | None = None  # the rows_version the counts last followed
         self.model: SegmentTableModel | None = None
         self.proxy: SegmentFilterProxy | None = None
         self.detail_cache: DetailCache | None = None
@@ -375,8 +374,8 @@ class ComparisonLifecycle(QObject):
         )
         old_session = self.session
         self.session = SessionModel(core, self)
-        self._rows_seen = core.rows_version
-        self.session.selection_changed.connect(self._on_selection_changed)
+        # The counts and the summary's figures follow the rows, not their order (a sort).
+        self.session.rows_changed.connect(self.schedule_refresh)
         self.session.baseline_changed.connect(self._on_baseline_changed)
         self.session.columns_changed.connect(w.summary.column_changed)
         baseline = view.baseline_in(text.system_names) if view is not None else 0
@@ -693,15 +692,6 @@ class ComparisonLifecycle(QObject):
         else:
             w.summary.set_filtered_rows(core.selected_rows())
         self._forget_hidden_detail()
-
-    @Slot(bool)
-    def _on_selection_changed(self, rows_changed: bool) -> None:
-        # The counts and the summary's figures follow the rows, not their order (a sort).
-        session = self.session
-        version = None if session is None else session.session.rows_version
-        if rows_changed and version != self._rows_seen:
-            self._rows_seen = version
-            self.schedule_refresh()
 
     @Slot(int)
     def _on_baseline_changed(self, system: int) -> None:

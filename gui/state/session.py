@@ -31,6 +31,8 @@ class SessionModel(QObject):
         baseline_changed(int system)
         selection_changed(bool rows_changed): the selection was set or re-applied; the rows
             shown (or their order) changed when the flag is True.
+        rows_changed(): which rows are selected changed (after ``selection_changed``; a sort,
+            which changes their order alone, does not emit it).
         layout_changed()
     """
 
@@ -40,11 +42,13 @@ class SessionModel(QObject):
     labels_changed = Signal(str)
     baseline_changed = Signal(int)
     selection_changed = Signal(bool)
+    rows_changed = Signal()
     layout_changed = Signal()
 
     def __init__(self, session: ComparisonSession, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session = session
+        self._rows_version = session.rows_version
         self._unsubscribe = session.subscribe(self._on_session_event)
         self._refresh = QTimer(self)
         self._refresh.setSingleShot(True)
@@ -95,6 +99,9 @@ class SessionModel(QObject):
                 self._refresh.start()
         elif event == "selection":
             self.selection_changed.emit(bool(payload))
+            if self.session.rows_version != self._rows_version:
+                self._rows_version = self.session.rows_version
+                self.rows_changed.emit()
         elif event == "table":
             self._refresh.stop()
             self.table_replaced.emit(payload)
