@@ -23,7 +23,7 @@ from matchlight.core.analysis.significance import SignificanceCancelled
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BackgroundJob", "JobCancelled", "Work"]
+__all__ = ["BACKGROUND_ROWS", "BackgroundJob", "JobCancelled", "Work"]
 
 #: ``work(cancelled, progress) -> result``: ``cancelled()`` says stop (raise
 #: :class:`JobCancelled` or return None), ``progress(fraction)`` reports how far it got.
@@ -31,6 +31,10 @@ Work = Callable[[Callable[[], bool], Callable[[float], None]], object]
 
 #: Progress is reported in steps of at least this fraction (a bar needs no more).
 PROGRESS_STEP = 0.01
+#: From this many rows on, a chart's refresh after a filter or new scores computes in a worker
+#: (:meth:`BackgroundJob.start`); below it, at once (:meth:`BackgroundJob.run_here`): a thread
+#: costs more than the work. The table's proxy moves its searches at the same size.
+BACKGROUND_ROWS = 20_000
 
 
 class JobCancelled(Exception):
@@ -112,6 +116,23 @@ class BackgroundJob(QObject):
         self._thread.start()
         return run
 
+    def run_here(self, work: Work) -> None:
+        """Run ``work`` at once in this thread (too small to be worth a thread), dropping any
+        run in progress; its result or failure is signalled as a run's is."""
+        self._abandon()
+        try:
+            result = work(_never, _ignore)
+        except Exception as exc:
+            log.exception("a computation failed")
+            self.failed.emit(describe(exc))
+        else:
+            self.finished.emit(result)
+
+    def discard(self) -> None:
+        """Stop the run in progress and drop whatever it still delivers, without a signal
+        (what it computes is out of date: the chart's rows changed again)."""
+        self._abandon()
+
     def cancel(self) -> None:
         """Stop the run in progress; :attr:`cancelled` follows when it has stopped."""
         if self._stop is not None:
@@ -157,6 +178,14 @@ def describe(exc: BaseException) -> str:
         )
     detail = str(exc) or type(exc).__name__
     return f"{detail} ({type(exc).__name__})"
+
+
+def _never() -> bool:
+    return False
+
+
+def _ignore(_fraction: float) -> None:
+    return None
 
 
 def _emit(signal: object, *args: object) -> None:

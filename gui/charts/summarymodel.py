@@ -8,6 +8,7 @@ shown one decimal more precise than the column's segment values; the clusters ar
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -46,6 +47,7 @@ def summary_metrics(table: ScoreTable) -> tuple[str, ...]:
     return tuple(c.key for c in table.columns if c.headline and c.kind == "score")
 
 
+@functools.cache
 def _swatch(system: int) -> QIcon:
     pixmap = QPixmap(12, 12)
     pixmap.fill(system_colour(system))
