@@ -75,10 +75,10 @@ def _finite(values: npt.ArrayLike) -> FloatArray:
 
 
 def _extremes(values: npt.ArrayLike) -> tuple[float, float] | None:
-    """The least and the largest finite value (None: there is none), without copying a strided
-    view of a table's column (NaN skipped by ``fmin``/``fmax``; an infinity takes the slow
-    path)."""
-    array = np.asarray(values, dtype=np.float64)
+    """The least and the largest finite value (None: there is none): one gather of a table's
+    strided column, then ``fmin``/``fmax`` (which skip NaN) over it, with no mask or copy of
+    the finite values (an infinity takes that slower path)."""
+    array = np.ascontiguousarray(values, dtype=np.float64)
     if array.size == 0:
         return None
     least = float(np.fmin.reduce(array, axis=None))
