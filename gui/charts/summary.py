@@ -485,8 +485,11 @@ class SummaryWidget(QWidget):
 
     @Slot()
     def refresh(self) -> None:
-        """Recompute every figure now (everything is computed before this returns)."""
-        self._refresh(deferred=False)
+        """Recompute every figure now: at once on a table of fewer than
+        :data:`~gui.charts.jobs.BACKGROUND_ROWS` rows scored, else in a worker thread (the
+        figures follow; the end of scoring asks for them, and the GUI thread must not sum a
+        million rows)."""
+        self._refresh()
 
     @Slot()
     def _on_timer(self) -> None:
@@ -496,14 +499,14 @@ class SummaryWidget(QWidget):
         if self.job.running and self._job_filter is self._filtered:
             self._again = True  # only new scores: the run under way finishes first
             return
-        self._refresh(deferred=True)
+        self._refresh()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self._stale:
             self._timer.start(0)
 
-    def _refresh(self, *, deferred: bool) -> None:
+    def _refresh(self) -> None:
         self._timer.stop()
         self._stale = False
         self._again = False
@@ -561,7 +564,7 @@ class SummaryWidget(QWidget):
             return _SummaryFigures(table, n_done, exact, corpus, rows, kept, counts)
 
         self._job_filter = filtered
-        if deferred and n_done >= BACKGROUND_ROWS:
+        if n_done >= BACKGROUND_ROWS:
             self.job.start(lambda _cancelled, _progress: work())
         else:
             self.job.run_here(lambda _cancelled, _progress: work())

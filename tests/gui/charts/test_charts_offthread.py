@@ -147,7 +147,9 @@ def show_summary(qtbot, table) -> SummaryWidget:
     widget.show()
     qtbot.waitExposed(widget)
     widget.set_table(table)
-    widget.refresh()
+    widget.refresh()  # over 0 rows (the tests' big): in the worker
+    qtbot.waitUntil(lambda: widget.model.rowCount() == len(table.systems))
+    assert not widget.job.running
     return widget
 
 
