@@ -293,6 +293,7 @@ class SummaryWidget(QWidget):
         self._timer.timeout.connect(self._on_timer)
         self._stale = False
         self._again = False  # new scores arrived while the figures were being computed
+        self._computed_done = -1  # the rows scored when the figures shown were computed
         self._job_filter: npt.NDArray[np.int64] | None = None  # the rows the run is for
         self.job = BackgroundJob(self, name="matchlight-summary")
         self.job.finished.connect(self._on_computed)
@@ -425,7 +426,9 @@ class SummaryWidget(QWidget):
         new = None if rows is None else np.asarray(rows, dtype=np.int64)
         old = self._filtered
         if (new is None) == (old is None) and (new is None or np.array_equal(new, old)):
-            self.schedule_refresh()
+            table = self._table
+            if table is not None and table.n_done != self._computed_done:
+                self.schedule_refresh()  # new scores since the figures shown
             return
         self._filtered = new
         self._timer.start(0)
@@ -522,6 +525,7 @@ class SummaryWidget(QWidget):
             return
         done_mask = table.done.copy()
         n_done = int(done_mask.sum())
+        self._computed_done = n_done
         complete = n_done == table.n_segments
         filtered = self._filtered
         metrics = summary_metrics(table)

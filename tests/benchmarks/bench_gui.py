@@ -196,6 +196,13 @@ def main() -> None:
         help="cancel scoring once the first rows show (time sorts and filters sooner at 1M)",
     )
     parser.add_argument(
+        "--score-rows",
+        type=int,
+        default=0,
+        metavar="N",
+        help="cancel scoring once N rows are scored (the charts then have N rows to show)",
+    )
+    parser.add_argument(
         "--profile",
         metavar="FILE",
         help="cProfile the GUI thread over the sorts and filters into FILE (pstats format), "
@@ -282,10 +289,12 @@ def main() -> None:
             window.controller.cancel()
             os._exit(0)  # the scoring workers are not waited for
 
-        if args.cancel_scoring:
+        if args.score_rows:
+            wait(app, lambda: window.controller.table.n_done >= args.score_rows, 3600)
+        if args.cancel_scoring or args.score_rows:
             window.controller.cancel()
             wait(app, lambda: not window.controller.running, 600)
-            print("  scoring cancelled after the first rows: the sorts and filters below see")
+            print("  scoring cancelled: the sorts and filters below see")
             print(
                 f"  partly scored rows (--cancel-scoring): "
                 f"{window.controller.table.n_done:,} scored"
