@@ -64,6 +64,18 @@ def _format(value: float, column: ScoreColumn) -> str:
     return "–" if math.isnan(value) else f"{value:.{corpus_decimals(column)}f}"
 
 
+#: The roles :meth:`SummaryModel.data` gives.
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.UserRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.ToolTipRole,
+    }
+)
+
+
 class SummaryModel(QAbstractTableModel):
     """Rows = systems (and, while a filter is active, each system's filtered rows too);
     columns = metrics. ``Qt.UserRole`` returns the unrounded float.
@@ -177,10 +189,15 @@ class SummaryModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._metrics)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not self.hasIndex(index.row(), index.column()):
+        if role not in _ROLES or not index.isValid():
+            return None  # the roles a paint asks for and none is given: at once
+        row, col = index.row(), index.column()
+        if not (
+            0 <= row < len(self._systems) * len(self._scopes) and 0 <= col < len(self._metrics)
+        ):
             return None
-        system, scope = self._row(index.row())
-        metric = self._metrics[index.column()]
+        system, scope = self._row(row)
+        metric = self._metrics[col]
         value = self.value(system, metric, scope)
         if role == Qt.ItemDataRole.DisplayRole:
             text = _format(value, self._columns[metric])
