@@ -488,8 +488,8 @@ class SummaryWidget(QWidget):
 
     @Slot()
     def refresh(self) -> None:
-        """Recompute every figure now: at once on a table of fewer than
-        :data:`~gui.charts.jobs.BACKGROUND_ROWS` rows scored, else in a worker thread (the
+        """Recompute every figure now: at once over fewer than
+        :data:`~gui.charts.jobs.BACKGROUND_ROWS` rows (scored or filtered), else in a worker (the
         figures follow; the end of scoring asks for them, and the GUI thread must not sum a
         million rows)."""
         self._refresh()
@@ -568,7 +568,7 @@ class SummaryWidget(QWidget):
             return _SummaryFigures(table, n_done, exact, corpus, rows, kept, counts)
 
         self._job_filter = filtered
-        if n_done >= BACKGROUND_ROWS:
+        if max(n_done, 0 if filtered is None else len(filtered)) >= BACKGROUND_ROWS:
             self.job.start(lambda _cancelled, _progress: work())
         else:
             self.job.run_here(lambda _cancelled, _progress: work())
