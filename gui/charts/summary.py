@@ -438,6 +438,7 @@ class SummaryWidget(QWidget):
         """A column was added, replaced or removed (imported scores, MQM): its figures and
         clusters are computed again within :data:`REFRESH_MS` (the other columns' figures are
         kept: an annotation edit changes the MQM column alone)."""
+        self.job.discard()  # it may have read the column's old values
         self._corpus.discard(key)
         self._histogram.discard(key)
         self.clusters.column_changed(key)
