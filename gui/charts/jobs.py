@@ -76,6 +76,7 @@ class BackgroundJob(QObject):
         self._current = 0
         self._stop: threading.Event | None = None
         self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
 
     @property
     def running(self) -> bool:
@@ -112,6 +113,8 @@ class BackgroundJob(QObject):
                 _emit(relay.done, run, status, result)
 
         self._thread = threading.Thread(target=target, name=self._name, daemon=True)
+        # Runs dropped by a newer one may still be finishing: shutdown waits for them too.
+        self._threads = [t for t in self._threads if t.is_alive()] + [self._thread]
         self.started.emit()
         self._thread.start()
         return run
@@ -139,11 +142,13 @@ class BackgroundJob(QObject):
             self._stop.set()
 
     def shutdown(self, timeout: float = 5.0) -> None:
-        """Cancel and wait for the worker thread (closing a window, ending a test)."""
-        thread = self._thread
+        """Cancel and wait for the worker threads, a dropped run's still finishing included
+        (closing a window, ending a test)."""
+        threads, self._threads = self._threads, []
         self._abandon()
-        if thread is not None and thread.is_alive():
-            thread.join(timeout)
+        for thread in threads:
+            if thread.is_alive():
+                thread.join(timeout)
 
     def _abandon(self) -> None:
         if self._stop is not None:

@@ -73,7 +73,8 @@ def expected_histograms(table, rows, a: int, b: int):
 
 def show_panel(qtbot, link, session):
     panel = DistributionsPanel(link)
-    qtbot.addWidget(panel)
+    # Its worker is done before the panel goes (a thread must not emit into a deleted object).
+    qtbot.addWidget(panel, before_close_func=lambda p: p.refresh_job.shutdown())
     panel.resize(1100, 480)
     panel.show()
     qtbot.waitExposed(panel)
@@ -142,7 +143,7 @@ def test_a_hidden_chart_computes_nothing_until_shown(qtbot, monkeypatch, big) ->
 
 def show_summary(qtbot, table) -> SummaryWidget:
     widget = SummaryWidget()
-    qtbot.addWidget(widget)
+    qtbot.addWidget(widget, before_close_func=lambda w: w.shutdown())
     widget.resize(500, 700)
     widget.show()
     qtbot.waitExposed(widget)
