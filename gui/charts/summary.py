@@ -676,6 +676,8 @@ class SummaryWidget(QWidget):
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
+        if self._again:
+            self.schedule_refresh()  # new scores came meanwhile: they may go better
         self.caption.setText(
             QCoreApplication.translate(
                 "SummaryWidget", "The figures could not be computed: {0}"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PySide6.QtWidgets import QLabel, QTabWidget
 
 from matchlight.core.analysis.scales import clip_to_bounds, difference_bins, display_bounds
 from matchlight.core.analysis.selection import ScoreRange, Selection
@@ -200,3 +201,30 @@ def test_the_summary_drops_figures_a_newer_filter_replaced(qtbot, monkeypatch, b
     assert shown == [len(second)]
     want = table.corpus(0, rows=second)
     assert widget.model.value(0, "bleu", "filtered") == want.value("bleu")
+
+
+def test_the_summary_behind_another_tab_computes_when_shown(qtbot, monkeypatch) -> None:
+    link, session = linked(de_en())
+    table = link.table
+    tabs = QTabWidget()
+    qtbot.addWidget(tabs)
+    widget = SummaryWidget()
+    tabs.addTab(QLabel("in front"), "front")
+    tabs.addTab(widget, "summary")
+    tabs.resize(500, 700)
+    tabs.show()
+    qtbot.waitExposed(tabs)
+    widget.set_table(table)
+    widget.refresh()
+    qtbot.waitUntil(lambda: widget.model.rowCount() == len(table.systems))
+    scored = Recorder(monkeypatch, summary_module, "scored_rows")
+    rows = bleu_filter(session.session, 1, 25.0)
+    widget.set_filtered_rows(rows)
+    qtbot.wait(300)
+    assert scored.threads == [] and widget.model.rowCount() == len(table.systems)
+    tabs.setCurrentWidget(widget)
+    qtbot.waitUntil(lambda: widget.model.rowCount() == 2 * len(table.systems))
+    assert len(scored.threads) == 1
+    want = table.corpus(0, rows=rows)
+    assert widget.model.value(0, "bleu", "filtered") == want.value("bleu")
+    widget.shutdown()
