@@ -304,10 +304,11 @@ def audit_references(
     for column in (*references, *systems):
         if len(column) != n_total:
             raise ValueError("references and systems must have the same number of rows")
-    selected = row_index(rows, n_total).tolist()
-    n_rows = len(selected)
+    index = row_index(rows, n_total)
+    n_rows = len(index)
     counts: IntArray
     if identical is None:
+        selected = index.tolist()
         norm_refs = [_normalised(column, selected) for column in references]
         norm_sys = [_normalised(column, selected) for column in systems]
         counts = _identical_counts(norm_refs, norm_sys)
@@ -329,7 +330,7 @@ def audit_references(
                 f"similarity must have shape {(len(references), len(systems), n_total)}, "
                 f"got {sim.shape}"
             )
-        sim = sim[:, :, selected]
+        sim = sim[:, :, index]
         near = (sim >= near_threshold).sum(axis=2).astype(np.int64)
         near_base = _baselines(near)
         with np.errstate(invalid="ignore"):

@@ -2,9 +2,12 @@
 
 A :class:`ChartPanel` redraws when the comparison, its scores or its selection change, but only
 while it is visible (a chart in a hidden tab redraws when it is shown), and at most once per
-turn of the event loop. It re-styles itself when the palette changes (dark mode), and exports
-its plots as PNG or SVG (:func:`~gui.charts.theme.export_item`). Its body scrolls where the panel
-is smaller than the body's minimum size (a chart's plots keep a readable height in a short dock).
+turn of the event loop. What a redraw computes over the rows goes through
+:meth:`ChartPanel.compute`: in a worker thread on a big table (the GUI thread only draws the
+result), and a newer redraw drops the result of the one before. It re-styles itself when the
+palette changes (dark mode), and exports its plots as PNG or SVG
+(:func:`~gui.charts.theme.export_item`). Its body scrolls where the panel is smaller than the
+body's minimum size (a chart's plots keep a readable height in a short dock).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import pyqtgraph as pg
 from PySide6.QtCore import (
@@ -45,6 +48,7 @@ from PySide6.QtWidgets import (
 )
 
 from matchlight.core.metrics.base import ScoreColumn
+from matchlight.gui.charts.jobs import BACKGROUND_ROWS, BackgroundJob
 from matchlight.gui.charts.link import ChartLink
 from matchlight.gui.charts.theme import ChartTheme, export_item, style_plot, theme_for
 
@@ -57,6 +61,8 @@ __all__ = [
     "legend_html",
     "make_plot",
 ]
+
+T = TypeVar("T")
 
 
 def better_note(column: ScoreColumn) -> str:
@@ -247,6 +253,11 @@ class ChartPanel(QWidget):
         self._listening: list[tuple[Any, Callable[..., object]]] = []
         self.link = link
         self._stale = True
+        self._deferred = False  # the refresh under way came from the event loop
+        self._apply: Callable[[Any], None] | None = None
+        self._styled: dict[int, tuple[str | None, ChartTheme]] = {}
+        self.refresh_job = BackgroundJob(self, name="matchlight-chart-refresh")
+        self.refresh_job.finished.connect(self._on_refresh_computed)
         self._legend_columns = 0
         self._theme: ChartTheme = theme_for(self)
         self.controls = _Controls()
@@ -317,6 +328,7 @@ class ChartPanel(QWidget):
             with contextlib.suppress(RuntimeError, TypeError):
                 signal.disconnect(slot)
         self._listening.clear()
+        self.refresh_job.discard()
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -353,13 +365,40 @@ class ChartPanel(QWidget):
     # -- refreshing -----------------------------------------------------------------------------
 
     def schedule(self) -> None:
-        """Redraw soon if visible, else when next shown."""
+        """Redraw soon if visible, else when next shown; what a redraw under way computes is
+        out of date and dropped."""
         self._stale = True
+        self.refresh_job.discard()
+        self._apply = None
         if self.isVisible():
             self._timer.start()
 
+    def compute(self, work: Callable[[], T], apply: Callable[[T], None], *, rows: int) -> None:
+        """Run ``work`` (``core`` only, no widget) and draw its result with ``apply`` in the GUI
+        thread. A refresh from the event loop over :data:`~gui.charts.jobs.BACKGROUND_ROWS`
+        rows or more runs ``work`` in a worker thread, and the next refresh drops its result;
+        any other (a small table, :meth:`refresh_now` from a test or an export) at once."""
+        if self._deferred and rows >= BACKGROUND_ROWS:
+            self._apply = apply
+            self.refresh_job.start(lambda _cancelled, _progress: work())
+            return
+        self._apply = None
+        self.refresh_job.discard()
+        apply(work())
+
+    @property
+    def computing(self) -> bool:
+        """Whether a refresh's computation is under way in a worker thread."""
+        return self._apply is not None
+
+    @Slot(object)
+    def _on_refresh_computed(self, result: object) -> None:
+        apply, self._apply = self._apply, None
+        if apply is not None:
+            apply(result)
+
     def refresh_now(self) -> None:
-        """Redraw at once (tests, exports)."""
+        """Redraw at once (tests, exports): everything is computed before this returns."""
         self._timer.stop()
         self._stale = False
         self._legend_columns = self.legend_columns()
@@ -377,6 +416,10 @@ class ChartPanel(QWidget):
         title never makes its plot wider than the panel)."""
         if title is not None:
             title = wrap_words(title, max(16, self.width() // (9 * self.plot_columns())))
+        # Styled as before: nothing to do (restyling lays the plot out again).
+        if self._styled.get(id(plot)) == (title, self._theme) and title is not None:
+            return
+        self._styled[id(plot)] = (title, self._theme)
         style_plot(plot, self._theme, title=title)
 
     def plot_columns(self) -> int:
@@ -405,7 +448,11 @@ class ChartPanel(QWidget):
     @Slot()
     def _on_timer(self) -> None:
         if self._stale:
-            self.refresh_now()
+            self._deferred = True
+            try:
+                self.refresh_now()
+            finally:
+                self._deferred = False
 
     @Slot()
     def _on_link_changed(self) -> None:

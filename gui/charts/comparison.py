@@ -347,6 +347,7 @@ class ComparisonDocks(QObject):
         self.audit_job.shutdown()
         for panel in self.panel.panels():
             panel.stop_listening()
+            panel.refresh_job.shutdown()
             if isinstance(panel, JobPanel):
                 panel.shutdown()
 

@@ -17,6 +17,8 @@ Bins follow :func:`numpy.histogram`: half-open ``[e_i, e_i+1)``, the last one cl
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
@@ -25,17 +27,16 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPointF, QRectF,
 from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
-from matchlight.core.analysis.scales import (
-    DifferenceBins,
-    ahead_counts,
-    bin_index,
-    clip_to_bounds,
-    difference_bins,
-    display_bounds,
-    nice_step,
-    score_edges,
+from matchlight.core.analysis.histograms import (
+    DifferenceHistogram,
+    ScoreHistograms,
+    column_bounds,
+    difference_histogram,
+    score_histograms,
 )
+from matchlight.core.analysis.scales import DifferenceBins, bin_index, clip_to_bounds, nice_step
 from matchlight.core.metrics.base import ScoreColumn
+from matchlight.core.scoring.results import ScoreTable
 from matchlight.gui.charts.base import (
     ChartPanel,
     better_note,
@@ -69,6 +70,21 @@ MIN_PLOT_HEIGHT = 160
 _PLOT_TEXT_LINES = 6
 
 Ticks = list[list[tuple[float, str]]]
+#: What a refresh computed its figures for: the table, its rows scored, the column.
+Scope = tuple[ScoreTable, int, str]
+
+
+def _same_scope(a: Scope, b: Scope) -> bool:
+    return a[0] is b[0] and a[1:] == b[1:]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Figures:
+    """What a refresh computes (in a worker on a big table) and the GUI thread draws."""
+
+    scope: Scope
+    scores: ScoreHistograms
+    difference: DifferenceHistogram
 
 
 def axis_ticks(low: float, high: float, *, signed: bool = False) -> Ticks:
@@ -177,6 +193,9 @@ class DistributionsPanel(ChartPanel):
         self.score_rows: IntArray = np.zeros(0, np.int64)
         self.delta_rows: IntArray = np.zeros(0, np.int64)
         self._bounds: tuple[float, float] = (0.0, 100.0)
+        # The display bounds last computed, for the scope they were computed for (a filter
+        # keeps them: they span every scored row).
+        self._bounds_of: tuple[Scope, tuple[float, float]] | None = None
 
         self.score_box.brushed.connect(self._on_score_brushed)
         self.score_box.clicked_at.connect(self._on_score_clicked)
@@ -186,6 +205,7 @@ class DistributionsPanel(ChartPanel):
         self.delta_region.sigRegionChangeFinished.connect(self._on_delta_region_moved)
         self.listen(link.baseline_changed, self._on_baseline_changed)
         self.listen(link.session_changed, self._on_session_changed)
+        self.listen(link.data_changed, self._on_data_changed)
         self.apply_theme()
 
     def _arrange(self, *, vertical: bool) -> None:
@@ -306,6 +326,11 @@ class DistributionsPanel(ChartPanel):
             fill_combo(combo, [])
         self.score_region.hide()
         self.delta_region.hide()
+        self._bounds_of = None
+
+    @Slot()
+    def _on_data_changed(self) -> None:
+        self._bounds_of = None  # new values (an edit, an import): their bounds again
 
     @Slot(int)
     def _on_baseline_changed(self, system: int) -> None:
@@ -354,14 +379,44 @@ class DistributionsPanel(ChartPanel):
                 )
             )
             return
-        self.show_body()
         column = table.column_info(key)
-        scored = table.scores[:, table.done, table.metric_index(key)]
-        self._bounds = display_bounds(column, scored)
-        self.score_rows = np.flatnonzero(self.link.population(self.score_plot) & table.done)
-        self.delta_rows = np.flatnonzero(self.link.population(self.delta_plot) & table.done)
-        self._draw_scores(column)
-        self._draw_difference(column)
+        done = table.done.copy()
+        n_done = int(done.sum())
+        values = table.scores[:, :, table.metric_index(key)]
+        score_keep = self.link.population(self.score_plot) & done
+        delta_keep = self.link.population(self.delta_plot) & done
+        a, b = self.pair
+        scope = (table, n_done, key)
+        kept = self._bounds_of
+        bounds = kept[1] if kept is not None and _same_scope(kept[0], scope) else None
+
+        def work() -> _Figures:
+            nonlocal bounds
+            if bounds is None:
+                bounds = column_bounds(column, values, done)
+            return _Figures(
+                scope,
+                score_histograms(column, values, np.flatnonzero(score_keep), bounds),
+                difference_histogram(
+                    column, values[a], values[b], np.flatnonzero(delta_keep), bounds
+                ),
+            )
+
+        self.compute(work, self._draw, rows=n_done)
+
+    def _draw(self, figures: _Figures) -> None:
+        """Draw what :meth:`refresh` computed (in the GUI thread)."""
+        table, _n_done, key = figures.scope
+        if table is not self.link.table or key != self.score_key:
+            return  # another comparison or column since: its own refresh follows
+        self._bounds_of = (figures.scope, figures.scores.bounds)
+        self._bounds = figures.scores.bounds
+        column = table.column_info(key)
+        self.score_rows = figures.scores.rows
+        self.delta_rows = figures.difference.rows
+        self.show_body()
+        self._draw_scores(column, figures.scores)
+        self._draw_difference(column, figures.difference)
         self._fit_height()
         n_total = table.n_segments
         shown = len(self.score_rows)
@@ -392,13 +447,11 @@ class DistributionsPanel(ChartPanel):
         assert table is not None
         return clip_to_bounds(table.column(key, system), self._bounds)
 
-    def _draw_scores(self, column: ScoreColumn) -> None:
+    def _draw_scores(self, column: ScoreColumn, figures: ScoreHistograms) -> None:
         table = self.link.table
         assert table is not None
-        key = column.key
         n_sys = len(table.systems)
-        values = [self._values(key, s)[self.score_rows] for s in range(n_sys)]
-        edges = score_edges(column, np.array(self._bounds))
+        edges = figures.edges
         self.score_edges = edges
         while len(self._curves) < n_sys:
             curve = pg.PlotDataItem(stepMode="center", antialias=False)
@@ -410,8 +463,8 @@ class DistributionsPanel(ChartPanel):
         brush = self.brush_system
         self.score_counts = {}
         for s, curve in enumerate(self._curves):
-            counts, _ = np.histogram(values[s][~np.isnan(values[s])], bins=edges)
-            self.score_counts[s] = counts.astype(np.int64)
+            counts = figures.counts[s]
+            self.score_counts[s] = counts
             filled = s == brush
             curve.setData(
                 edges,
@@ -450,15 +503,13 @@ class DistributionsPanel(ChartPanel):
         a, b = self.pair
         return self._values(key, a) - self._values(key, b)
 
-    def _draw_difference(self, column: ScoreColumn) -> None:
+    def _draw_difference(self, column: ScoreColumn, figures: DifferenceHistogram) -> None:
         table = self.link.table
         assert table is not None
         a, b = self.pair
         theme = self.theme
         names = table.systems
-        deltas = self._deltas(column.key)[self.delta_rows]
-        deltas = deltas[~np.isnan(deltas)]
-        bins = difference_bins(column, deltas)
+        bins = figures.bins
         self.delta_bins = bins
         self.delta_edges = bins.edges
         self.delta_counts = bins.counts
@@ -495,7 +546,7 @@ class DistributionsPanel(ChartPanel):
             )
             + better_note(column),
         )
-        self.ahead = ahead_counts(column, deltas)
+        self.ahead = figures.ahead
         ahead_a, ties, ahead_b = self.ahead
         title = (
             QCoreApplication.translate(

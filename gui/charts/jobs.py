@@ -23,7 +23,7 @@ from matchlight.core.analysis.significance import SignificanceCancelled
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BackgroundJob", "JobCancelled", "Work"]
+__all__ = ["BACKGROUND_ROWS", "BackgroundJob", "JobCancelled", "Work"]
 
 #: ``work(cancelled, progress) -> result``: ``cancelled()`` says stop (raise
 #: :class:`JobCancelled` or return None), ``progress(fraction)`` reports how far it got.
@@ -31,6 +31,10 @@ Work = Callable[[Callable[[], bool], Callable[[float], None]], object]
 
 #: Progress is reported in steps of at least this fraction (a bar needs no more).
 PROGRESS_STEP = 0.01
+#: From this many rows on, a chart's refresh after a filter or new scores computes in a worker
+#: (:meth:`BackgroundJob.start`); below it, at once (:meth:`BackgroundJob.run_here`): a thread
+#: costs more than the work. The table's proxy moves its searches at the same size.
+BACKGROUND_ROWS = 20_000
 
 
 class JobCancelled(Exception):
@@ -72,6 +76,7 @@ class BackgroundJob(QObject):
         self._current = 0
         self._stop: threading.Event | None = None
         self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
 
     @property
     def running(self) -> bool:
@@ -108,9 +113,28 @@ class BackgroundJob(QObject):
                 _emit(relay.done, run, status, result)
 
         self._thread = threading.Thread(target=target, name=self._name, daemon=True)
+        # Runs dropped by a newer one may still be finishing: shutdown waits for them too.
+        self._threads = [t for t in self._threads if t.is_alive()] + [self._thread]
         self.started.emit()
         self._thread.start()
         return run
+
+    def run_here(self, work: Work) -> None:
+        """Run ``work`` at once in this thread (too small to be worth a thread), dropping any
+        run in progress; its result or failure is signalled as a run's is."""
+        self._abandon()
+        try:
+            result = work(_never, _ignore)
+        except Exception as exc:
+            log.exception("a computation failed")
+            self.failed.emit(describe(exc))
+        else:
+            self.finished.emit(result)
+
+    def discard(self) -> None:
+        """Stop the run in progress and drop whatever it still delivers, without a signal
+        (what it computes is out of date: the chart's rows changed again)."""
+        self._abandon()
 
     def cancel(self) -> None:
         """Stop the run in progress; :attr:`cancelled` follows when it has stopped."""
@@ -118,11 +142,13 @@ class BackgroundJob(QObject):
             self._stop.set()
 
     def shutdown(self, timeout: float = 5.0) -> None:
-        """Cancel and wait for the worker thread (closing a window, ending a test)."""
-        thread = self._thread
+        """Cancel and wait for the worker threads, a dropped run's still finishing included
+        (closing a window, ending a test)."""
+        threads, self._threads = self._threads, []
         self._abandon()
-        if thread is not None and thread.is_alive():
-            thread.join(timeout)
+        for thread in threads:
+            if thread.is_alive():
+                thread.join(timeout)
 
     def _abandon(self) -> None:
         if self._stop is not None:
@@ -157,6 +183,14 @@ def describe(exc: BaseException) -> str:
         )
     detail = str(exc) or type(exc).__name__
     return f"{detail} ({type(exc).__name__})"
+
+
+def _never() -> bool:
+    return False
+
+
+def _ignore(_fraction: float) -> None:
+    return None
 
 
 def _emit(signal: object, *args: object) -> None:

@@ -15,6 +15,7 @@ shown.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -92,13 +93,16 @@ def quick_audit(core: ComparisonSession) -> ReferenceAudit:
     )
 
 
-#: Rows a :class:`SteppedAudit` compares per turn of the event loop (a few milliseconds).
-AUDIT_STEP_ROWS = 1_024
+#: Rows a :class:`SteppedAudit` compares at a time (a millisecond or two)...
+AUDIT_STEP_ROWS = 128
+#: ...and for how long, in seconds, it goes on comparing in one turn of the event loop: a turn
+#: stays short however loaded the machine is (a fixed number of rows took 60 ms on a busy one).
+AUDIT_TURN_S = 0.010
 
 
 class SteppedAudit(QObject):
-    """:func:`quick_audit` in the GUI thread, :data:`AUDIT_STEP_ROWS` rows per turn of the
-    event loop.
+    """:func:`quick_audit` in the GUI thread, :data:`AUDIT_STEP_ROWS` rows at a time for
+    :data:`AUDIT_TURN_S` per turn of the event loop.
 
     In a thread of its own the audit competed with painting for the GIL: every call from Qt
     into Python waited for it, and the window stalled at 100k segments. In steps
@@ -143,9 +147,12 @@ class SteppedAudit(QObject):
         if steps is None or core is None:
             self._timer.stop()
             return
+        until = time.perf_counter() + AUDIT_TURN_S
         try:
-            next(steps)
-            return
+            while True:
+                next(steps)
+                if time.perf_counter() >= until:
+                    return
         except StopIteration as done:
             counts = done.value
         self.cancel()

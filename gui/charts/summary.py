@@ -24,6 +24,7 @@ them out, refreshes them and draws the histogram.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -39,7 +40,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QGuiApplication, QPalette
+from PySide6.QtGui import QGuiApplication, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -52,16 +53,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from matchlight.core.analysis.histograms import (
+    ScoreHistograms,
+    column_bounds,
+    score_histograms,
+    scored_rows,
+)
 from matchlight.core.analysis.language import LanguageFlags
 from matchlight.core.analysis.references import ReferenceAudit, leak_messages
-from matchlight.core.analysis.scales import (
-    bin_index,
-    clip_to_bounds,
-    display_bounds,
-    score_edges,
-)
+from matchlight.core.analysis.scales import bin_index, clip_to_bounds
 from matchlight.core.scoring.results import CorpusScores, ScoreTable
 from matchlight.gui.charts.distributions import axis_ticks
+from matchlight.gui.charts.jobs import BACKGROUND_ROWS, BackgroundJob
 from matchlight.gui.charts.scopedcache import ScopedCache
 from matchlight.gui.charts.summaryclusters import SummaryClusters
 from matchlight.gui.charts.summarymodel import SummaryModel, summary_metrics, system_colour
@@ -88,6 +91,22 @@ _WARNING_STYLE = {
     True: "QLabel { background: #4d3c00; color: #ffe9a3; border: 1px solid #b38f00; "
     "padding: 4px; }",
 }
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _SummaryFigures:
+    """What a refresh computes (in a worker on a big table) for ``table`` with ``n_done`` rows
+    scored: the exact figures of the ``exact`` columns over every row (``corpus``, per system;
+    None: none missing), the filtered rows scored (None: no filter) and their figures, and the
+    histogram (None: the one drawn still holds)."""
+
+    table: ScoreTable
+    n_done: int
+    exact: list[str]
+    corpus: list[CorpusScores] | None
+    rows: npt.NDArray[np.int64] | None
+    kept: list[CorpusScores] | None
+    histogram: ScoreHistograms | None
 
 
 class SummaryWidget(QWidget):
@@ -271,7 +290,14 @@ class SummaryWidget(QWidget):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(REFRESH_MS)
-        self._timer.timeout.connect(self.refresh)
+        self._timer.timeout.connect(self._on_timer)
+        self._stale = False
+        self._again = False  # new scores arrived while the figures were being computed
+        self._computed_done = -1  # the rows scored when the figures shown were computed
+        self._job_filter: npt.NDArray[np.int64] | None = None  # the rows the run is for
+        self.job = BackgroundJob(self, name="matchlight-summary")
+        self.job.finished.connect(self._on_computed)
+        self.job.failed.connect(self._on_failed)
 
     def _show_parts(self) -> None:
         """Figures, histogram and signatures only while a comparison is open."""
@@ -352,6 +378,7 @@ class SummaryWidget(QWidget):
         """
         if table is not self._table:
             self.cluster_job.cancel()  # its tests are of the old table
+            self.job.discard()
         self._table = table
         self._corpus.clear()
         self._filtered = None  # the rows of another table; the window sets its own
@@ -393,15 +420,25 @@ class SummaryWidget(QWidget):
         return self.language_label.text() if self.language_label.isVisibleTo(self) else ""
 
     def set_filtered_rows(self, rows: Sequence[int] | npt.NDArray[np.int64] | None) -> None:
-        """The segments the filter keeps (None: no filter active). Refreshes soon."""
-        self._filtered = None if rows is None else np.asarray(rows, dtype=np.int64)
-        self.schedule_refresh()
+        """The segments the filter keeps (None: no filter active). Other rows than before are
+        summarised at the next turn of the event loop (a computation under way for the rows
+        before is dropped); the same rows (new scores for them) within :data:`REFRESH_MS`."""
+        new = None if rows is None else np.asarray(rows, dtype=np.int64)
+        old = self._filtered
+        if (new is None) == (old is None) and (new is None or np.array_equal(new, old)):
+            table = self._table
+            if table is not None and table.n_done != self._computed_done:
+                self.schedule_refresh()  # new scores since the figures shown
+            return
+        self._filtered = new
+        self._timer.start(0)
 
     @Slot(str)
     def column_changed(self, key: str) -> None:
         """A column was added, replaced or removed (imported scores, MQM): its figures and
         clusters are computed again within :data:`REFRESH_MS` (the other columns' figures are
         kept: an annotation edit changes the MQM column alone)."""
+        self.job.discard()  # it may have read the column's old values
         self._corpus.discard(key)
         self._histogram.discard(key)
         self.clusters.column_changed(key)
@@ -452,61 +489,128 @@ class SummaryWidget(QWidget):
 
     @Slot()
     def refresh(self) -> None:
-        """Recompute every figure now."""
+        """Recompute every figure now: at once over fewer than
+        :data:`~gui.charts.jobs.BACKGROUND_ROWS` rows (scored or filtered), else in a worker (the
+        figures follow; the end of scoring asks for them, and the GUI thread must not sum a
+        million rows)."""
+        self._refresh()
+
+    @Slot()
+    def _on_timer(self) -> None:
+        if self.window().isVisible() and not self.isVisible():
+            self._stale = True  # the dock is behind another: refreshed when shown
+            return
+        if self.job.running and self._job_filter is self._filtered:
+            self._again = True  # only new scores: the run under way finishes first
+            return
+        self._refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self._timer.start(0)
+
+    def _refresh(self) -> None:
         self._timer.stop()
+        self._stale = False
+        self._again = False
         table = self._table
         if self._curves_table is not table:
             self._rebuild_curves()
         if table is None:
+            self.job.discard()
             self._drawn = None
             self.caption.setText(QCoreApplication.translate("summary", NOTHING_OPEN))
             self.model.set_values((), (), {}, {})
             self.clusters.update(None, np.zeros(0, np.int64), None)
             return
-        done = np.flatnonzero(table.done)
-        complete = len(done) == table.n_segments
-        scopes: dict[str, npt.NDArray[np.int64]] = {"all": done}
-        if self._filtered is not None:
-            scopes["filtered"] = (
-                self._filtered
-                if complete
-                else np.intersect1d(self._filtered, done, assume_unique=False)
+        done_mask = table.done.copy()
+        n_done = int(done_mask.sum())
+        self._computed_done = n_done
+        complete = n_done == table.n_segments
+        filtered = self._filtered
+        metrics = summary_metrics(table)
+        per_column = self._corpus.for_scope(table, n_done)
+        missing = [metric for metric in metrics if metric not in per_column]
+        exact: list[str] = []
+        if missing and n_done:
+            if complete:
+                exact = missing  # the exact figures, over the whole arrays: in the work
+            else:
+                # While chunks arrive: the table's running totals (no pass over the rows).
+                running = [
+                    table.running_corpus(s, metrics=missing) for s in range(len(table.systems))
+                ]
+                per_column.update(dict.fromkeys(missing, running))
+        columns = [table.column_info(key) for key in metrics]
+        shown = columns[0] if columns else table.columns[0]
+        # The histogram again only when its rows or its column changed (an annotation edit
+        # changes the MQM column, not the sentence scores drawn here).
+        drawn = self._histogram.for_scope(table, n_done, filtered)
+        histogram = shown.key not in drawn
+        index = table.metric_index(shown.key)
+        values = table.scores[:, :, index]
+        n_systems = len(table.systems)
+
+        def work() -> _SummaryFigures:
+            corpus = [table.corpus(s, metrics=exact) for s in range(n_systems)] if exact else None
+            rows = None if filtered is None else scored_rows(filtered, done_mask)
+            kept = (
+                [table.corpus(s, rows=rows, metrics=metrics) for s in range(n_systems)]
+                if rows is not None and len(rows)
+                else None
             )
+            counts = None
+            if histogram:
+                bounds = column_bounds(shown, values, done_mask)
+                counts = score_histograms(
+                    shown, values, np.flatnonzero(done_mask) if rows is None else rows, bounds
+                )
+            return _SummaryFigures(table, n_done, exact, corpus, rows, kept, counts)
+
+        self._job_filter = filtered
+        if max(n_done, 0 if filtered is None else len(filtered)) >= BACKGROUND_ROWS:
+            self.job.start(lambda _cancelled, _progress: work())
+        else:
+            self.job.run_here(lambda _cancelled, _progress: work())
+
+    @Slot(object)
+    def _on_computed(self, result: object) -> None:
+        """Show what :meth:`_refresh` computed (in the GUI thread)."""
+        assert isinstance(result, _SummaryFigures)
+        table = result.table
+        if table is not self._table:
+            return
+        n_done = result.n_done
+        if int(table.done.sum()) != n_done:
+            self.schedule_refresh()  # rows scored meanwhile: their figures follow
+        per_column = self._corpus.for_scope(table, n_done)
+        if result.corpus is not None:
+            per_column.update(dict.fromkeys(result.exact, result.corpus))
         metrics = summary_metrics(table)
         columns = [table.column_info(key) for key in metrics]
         values: dict[tuple[str, int, str], CorpusScores] = {}
-        per_column = self._corpus.for_scope(table, len(done))
-        missing = [metric for metric in metrics if metric not in per_column]
-        if missing and len(done):
-            # While chunks arrive: the table's running totals (no pass over the rows); once
-            # every row is scored: the exact figures, over the whole arrays.
-            computed = [
-                table.corpus(s, metrics=missing)
-                if complete
-                else table.running_corpus(s, metrics=missing)
-                for s in range(len(table.systems))
-            ]
-            per_column.update(dict.fromkeys(missing, computed))
         for metric in metrics:
             for s, scores in enumerate(per_column.get(metric, ())):
                 values[("all", s, metric)] = scores
-        rows = scopes.get("filtered")
-        if rows is not None and len(rows):
-            for s in range(len(table.systems)):
-                scores = table.corpus(s, rows=np.sort(rows), metrics=metrics)
+        if result.kept is not None:
+            for s, scores in enumerate(result.kept):
                 for metric in metrics:
                     values[("filtered", s, metric)] = scores
-        counts = {scope: len(rows) for scope, rows in scopes.items()}
+        counts = {"all": n_done}
+        if result.rows is not None:
+            counts["filtered"] = len(result.rows)
         self.model.set_values(table.systems, columns, values, counts)
+        done = np.flatnonzero(table.done)
         self.clusters.update(table, done, self._filtered)
 
         total = table.n_segments
         parts = []
-        if len(done) < total:
+        if n_done < total:
             parts.append(
                 QCoreApplication.translate(
                     "SummaryWidget", "Scored {0} of {total} rows so far."
-                ).format(len(done), total=total)
+                ).format(n_done, total=total)
             )
         else:
             parts.append(
@@ -521,33 +625,33 @@ class SummaryWidget(QWidget):
                 )
             )
         self.caption.setText(" ".join(parts))
+        figures = result.histogram
+        if figures is not None:
+            self._draw_histogram(table, n_done, figures, filtered=result.rows is not None)
+        if self._again:
+            self.schedule_refresh()
 
-        hist_rows = scopes.get("filtered", done)
-        shown = columns[0] if columns else table.columns[0]
-        # The histogram again only when its rows or its column changed (an annotation edit
-        # changes the MQM column, not the sentence scores drawn here).
-        drawn = self._histogram.for_scope(table, len(done), self._filtered)
-        if shown.key in drawn:
-            return
+    def _draw_histogram(
+        self, table: ScoreTable, n_done: int, figures: ScoreHistograms, *, filtered: bool
+    ) -> None:
+        metrics = summary_metrics(table)
+        shown = table.column_info(metrics[0]) if metrics else table.columns[0]
+        drawn = self._histogram.for_scope(table, n_done, self._filtered)
         drawn.clear()  # the curves show one column
         column = table.metric_index(shown.key)
-        self._drawn = drawn[shown.key] = (np.asarray(hist_rows, np.int64), column, shown.label)
-        self._bounds = display_bounds(shown, table.scores[:, done, column])
-        edges = score_edges(shown, np.array(self._bounds))
+        self._drawn = drawn[shown.key] = (figures.rows, column, shown.label)
+        self._bounds = figures.bounds
+        edges = figures.edges
         if not np.array_equal(edges, self.edges):
             self.edges = edges
             low, high = float(edges[0]), float(edges[-1])
             self.plot.setXRange(low, high, padding=0.02)
             self.plot.getAxis("bottom").setTicks(axis_ticks(low, high)[:1])
         for s, curve in enumerate(self._curves):
-            values_s = table.scores[s, hist_rows, column]
-            # Clipped: sentence BLEU can come out as 100.00000000000004.
-            finite = clip_to_bounds(values_s[~np.isnan(values_s)], self._bounds)
-            counts_s, _ = np.histogram(finite, bins=edges)
-            curve.setData(edges, counts_s)
+            curve.setData(edges, figures.counts[s])
         scope_name = (
             QCoreApplication.translate("SummaryWidget", "filtered rows")
-            if "filtered" in scopes
+            if filtered
             else QCoreApplication.translate("SummaryWidget", "all rows")
         )
         self.plot.setLabel(
@@ -570,8 +674,19 @@ class SummaryWidget(QWidget):
     def cluster_text(self) -> str:
         return self.cluster_label.text()
 
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        if self._again:
+            self.schedule_refresh()  # new scores came meanwhile: they may go better
+        self.caption.setText(
+            QCoreApplication.translate(
+                "SummaryWidget", "The figures could not be computed: {0}"
+            ).format(message)
+        )
+
     def shutdown(self) -> None:
-        """Stop the paired tests under way and wait for their thread (the window closes)."""
+        """Stop the computations under way and wait for their threads (the window closes)."""
+        self.job.shutdown()
         self.cluster_job.shutdown()
 
     def bin_rows(self, x: float, y: float) -> tuple[npt.NDArray[np.int64], str] | None:

@@ -8,6 +8,7 @@ shown one decimal more precise than the column's segment values; the clusters ar
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -46,6 +47,7 @@ def summary_metrics(table: ScoreTable) -> tuple[str, ...]:
     return tuple(c.key for c in table.columns if c.headline and c.kind == "score")
 
 
+@functools.cache
 def _swatch(system: int) -> QIcon:
     pixmap = QPixmap(12, 12)
     pixmap.fill(system_colour(system))
@@ -60,6 +62,18 @@ def _format(value: float, column: ScoreColumn) -> str:
     """A corpus figure one decimal more precise than the column's segment values (BLEU two,
     as sacreBLEU's corpus scores are quoted; a 0-1 COMET four)."""
     return "–" if math.isnan(value) else f"{value:.{corpus_decimals(column)}f}"
+
+
+#: The roles :meth:`SummaryModel.data` gives.
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.UserRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.ToolTipRole,
+    }
+)
 
 
 class SummaryModel(QAbstractTableModel):
@@ -175,10 +189,15 @@ class SummaryModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._metrics)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not self.hasIndex(index.row(), index.column()):
+        if role not in _ROLES or not index.isValid():
+            return None  # the roles a paint asks for and none is given: at once
+        row, col = index.row(), index.column()
+        if not (
+            0 <= row < len(self._systems) * len(self._scopes) and 0 <= col < len(self._metrics)
+        ):
             return None
-        system, scope = self._row(index.row())
-        metric = self._metrics[index.column()]
+        system, scope = self._row(row)
+        metric = self._metrics[col]
         value = self.value(system, metric, scope)
         if role == Qt.ItemDataRole.DisplayRole:
             text = _format(value, self._columns[metric])
