@@ -20,6 +20,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import os
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final
@@ -373,13 +374,23 @@ def _wide_blocks(path: str, raws: Iterable[bytes], codec: str, label: str) -> It
             yield block
 
 
-def checked_blocks(path: str, info: os.stat_result, found: StreamEncoding) -> Iterator[str]:
+def checked_blocks(
+    path: str,
+    info: os.stat_result,
+    found: StreamEncoding,
+    *,
+    held: bool = False,
+    cancel: threading.Event | None = None,
+) -> Iterator[str]:
     """The text of a streamed input in blocks that end at line breaks, checked as
     :func:`decode_bytes` checks a whole file: magic numbers of binary formats, a byte-order
     mark (UTF-8, UTF-16, UTF-32), NUL bytes, control bytes; UTF-8 without a byte-order mark.
-    Raises :class:`Undecodable` at the first bytes that do not decode."""
+    Raises :class:`Undecodable` at the first bytes that do not decode. A caller that keeps
+    what it reads (``held``, the app) may read no more than :data:`MAX_INPUT_BYTES`, as from a
+    file read whole; ``cancel`` stops the read between blocks."""
+    cap = MAX_INPUT_BYTES if held else MAX_STREAM_BYTES
     raws = iter_blocks(
-        path, MAX_STREAM_BYTES, what="an input file", block=_STREAM_BLOCK, expect=info
+        path, cap, what="an input file", block=_STREAM_BLOCK, expect=info, cancel=cancel
     )
     first = b""
     while len(first) < _HEAD_BYTES and (more := next(raws, b"")):
