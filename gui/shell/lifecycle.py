@@ -348,7 +348,13 @@ class ComparisonLifecycle(QObject):
         self.set_comparison(prepared.comparison, specs)
 
     def _show_rest(self, prepared: Prepared, specs: ComparisonSpecs | None) -> None:
-        """Append the rest of the comparison whose first rows are shown, and score it."""
+        """Append the rest of the comparison whose first rows are shown, and score it.
+
+        Scoring starts over on the whole, into the table read with it (no second table of a
+        million rows): the first rows keep their scores meanwhile (a row stored twice counts
+        once), and they are scored again to the same values. The window's other parts follow
+        in turns of their own, so that no turn keeps the event loop long.
+        """
         w, session, core = self.window, self.session, self.core
         if session is None or core is None:
             return
@@ -359,6 +365,7 @@ class ComparisonLifecycle(QObject):
         if not fits:
             table = empty_table(prepared.text, core.config)
         try:
+            self.scoring.start(prepared.text, core.config, table, apply=session.apply_chunk)
             core.grow(
                 prepared.text,
                 source=source,
@@ -372,32 +379,42 @@ class ComparisonLifecycle(QObject):
         self._partial = False
         self.profile = prepared.profile
         self.missing_fonts = missing_fonts(prepared.fonts, w.glyph_check)
-        old_cache = self.detail_cache
-        self.detail_cache = DetailCache(
-            prepared.text,
-            source,
-            core.config,
-            parent=w,
-            ready=prepared.details if fits else None,
-        )
-        self.detail_cache.detail_ready.connect(self._on_detail_ready)
-        if self.delegate is not None:
-            self.delegate.set_cache(self.detail_cache)
-        if old_cache is not None:
-            old_cache.shutdown()
-            old_cache.deleteLater()
-        w.summary.set_table(core.table)
-        self._set_language(None)  # the check of the first rows is stale
-        self._language_timer.start()
-        w.setWindowTitle(f"{comparison_name(specs, comparison)} — {w.APP_NAME}")
-        if specs is not None:
-            w.recent.remember(specs)
-        w.warnings.update()
-        self._score_unscored()
-        w.update_actions()
-        self.refresh_counts()
-        settle_long_lived()
-        self.comparison_opened.emit()
+
+        def follow() -> None:
+            if self.core is not core:
+                return  # closed (or replaced) meanwhile
+            old_cache = self.detail_cache
+            self.detail_cache = DetailCache(
+                prepared.text,
+                source,
+                core.config,
+                parent=w,
+                ready=prepared.details if fits else None,
+            )
+            self.detail_cache.detail_ready.connect(self._on_detail_ready)
+            if self.delegate is not None:
+                self.delegate.set_cache(self.detail_cache)
+            if old_cache is not None:
+                old_cache.shutdown()
+                old_cache.deleteLater()
+            w.summary.set_table(core.table)
+            self._set_language(None)  # the check of the first rows is stale
+            self._language_timer.start()
+            w.setWindowTitle(f"{comparison_name(specs, comparison)} — {w.APP_NAME}")
+            w.warnings.update()
+            w.update_actions()
+            self.refresh_counts()
+            QTimer.singleShot(0, self, announce)
+
+        def announce() -> None:
+            if self.core is not core:
+                return
+            if specs is not None:
+                w.recent.remember(specs)
+            settle_long_lived()
+            self.comparison_opened.emit()
+
+        QTimer.singleShot(0, self, follow)
 
     def _take_back_partial(self) -> None:
         """A read whose first rows are shown did not complete: show nothing of it."""
