@@ -262,6 +262,9 @@ MAX_STREAM_BYTES: Final[int] = 1 << 40
 MAX_STREAM_LINE: Final[int] = MAX_INPUT_BYTES
 #: Bytes read at a time from a streamed input.
 _STREAM_BLOCK: Final[int] = 1 << 22
+#: Bytes read first from a streamed input (at most :data:`_STREAM_BLOCK`): its first rows are
+#: decoded and parsed without waiting for a whole block.
+_FIRST_BLOCK: Final[int] = 1 << 18
 #: Bytes that tell a file's kind: the longest magic number and byte-order mark.
 _HEAD_BYTES: Final[int] = max(len(m) for m, _ in _MAGIC_NUMBERS)
 
@@ -389,8 +392,9 @@ def checked_blocks(
     what it reads (``held``, the app) may read no more than :data:`MAX_INPUT_BYTES`, as from a
     file read whole; ``cancel`` stops the read between blocks."""
     cap = MAX_INPUT_BYTES if held else MAX_STREAM_BYTES
-    raws = iter_blocks(
-        path, cap, what="an input file", block=_STREAM_BLOCK, expect=info, cancel=cancel
+    first_block = min(_FIRST_BLOCK, _STREAM_BLOCK)
+    raws = _growing(
+        iter_blocks(path, cap, what="an input file", block=first_block, expect=info, cancel=cancel)
     )
     first = b""
     while len(first) < _HEAD_BYTES and (more := next(raws, b"")):
@@ -408,6 +412,24 @@ def checked_blocks(
                 yield from _wide_blocks(path, rest, codec, label)
             return
     yield from _utf8_blocks(path, itertools.chain([first], raws))
+
+
+def _growing(raws: Iterator[bytes]) -> Iterator[bytes]:
+    """The first block as read, then the rest in blocks of at least :data:`_STREAM_BLOCK`."""
+    first = next(raws, None)
+    if first is None:
+        return
+    yield first
+    parts: list[bytes] = []
+    size = 0
+    for raw in raws:
+        parts.append(raw)
+        size += len(raw)
+        if size >= _STREAM_BLOCK:
+            yield b"".join(parts)
+            parts, size = [], 0
+    if parts:
+        yield b"".join(parts)
 
 
 def codec_of(data: bytes, encoding: str) -> tuple[str, int]:

@@ -359,7 +359,7 @@ def _comparison(
 
 
 #: Rows of every input :func:`load_comparison` reads before it hands them to ``on_first``.
-FIRST_ROWS = 2_000
+FIRST_ROWS = 1_000
 
 
 def load_comparison(

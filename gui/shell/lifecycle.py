@@ -73,6 +73,9 @@ FIRST_SCREEN_ROWS = 64
 REVEAL_DETAIL_MS = 30
 #: How long after the detail pane is filled the language check starts (off the GUI thread).
 LANGUAGE_CHECK_MS = 200
+#: Rows whose highlight detail is computed before a big comparison's first rows show: the
+#: visible ones (the rest of the screenful follows from the detail cache's worker).
+FIRST_ROWS_AHEAD = 24
 #: From this many bytes of input files on, a comparison's first rows show while the rest is
 #: read (below it, reading all of it takes about as long as showing a part).
 FIRST_ROWS_FROM_BYTES = 8 << 20
@@ -260,7 +263,7 @@ class ComparisonLifecycle(QObject):
 
             def hand_over(head: Comparison) -> None:
                 if handover is not None:
-                    handover.first_rows.emit(prepare(head, check))
+                    handover.first_rows.emit(prepare(head, check, FIRST_ROWS_AHEAD))
 
             big = handover is not None and _total_size(specs.paths) >= from_bytes
             try:
@@ -276,7 +279,9 @@ class ComparisonLifecycle(QObject):
                 raise ReadCancelled() from None
             return prepare(loaded, check)
 
-        def prepare(loaded: Comparison, check: Callable[[], None]) -> Prepared:
+        def prepare(
+            loaded: Comparison, check: Callable[[], None], ahead: int = FIRST_SCREEN_ROWS
+        ) -> Prepared:
             check()
             columns = [c for c in (loaded.source, *loaded.references, *loaded.systems) if c]
             text = loaded.corpus_text()
@@ -294,7 +299,7 @@ class ComparisonLifecycle(QObject):
             profile = profile_references([c.lines for c in loaded.references])
             fonts = script_samples(c.lines for c in columns)
             check()
-            details = compute_ahead(text, source, config, range(FIRST_SCREEN_ROWS))
+            details = compute_ahead(text, source, config, range(ahead))
             return Prepared(loaded, text, search, table, profile, fonts, details)
 
         return BackgroundCall(read)
