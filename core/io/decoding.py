@@ -260,8 +260,9 @@ def read_input_bytes(path: str, *, max_lines: LineLimit | None = None) -> bytes:
 MAX_STREAM_BYTES: Final[int] = 1 << 40
 #: The longest line of a streamed input: as long as a whole input the app reads.
 MAX_STREAM_LINE: Final[int] = MAX_INPUT_BYTES
-#: Bytes read at a time from a streamed input.
-_STREAM_BLOCK: Final[int] = 1 << 22
+#: Bytes read at a time from a streamed input: each is decoded, split and checked in calls
+#: that hold the interpreter for a few milliseconds at most.
+_STREAM_BLOCK: Final[int] = 1 << 20
 #: Bytes read first from a streamed input (at most :data:`_STREAM_BLOCK`): its first rows are
 #: decoded and parsed without waiting for a whole block.
 _FIRST_BLOCK: Final[int] = 1 << 18
