@@ -20,6 +20,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import os
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final
@@ -259,8 +260,12 @@ def read_input_bytes(path: str, *, max_lines: LineLimit | None = None) -> bytes:
 MAX_STREAM_BYTES: Final[int] = 1 << 40
 #: The longest line of a streamed input: as long as a whole input the app reads.
 MAX_STREAM_LINE: Final[int] = MAX_INPUT_BYTES
-#: Bytes read at a time from a streamed input.
-_STREAM_BLOCK: Final[int] = 1 << 22
+#: Bytes read at a time from a streamed input: each is decoded, split and checked in calls
+#: that hold the interpreter for a few milliseconds at most.
+_STREAM_BLOCK: Final[int] = 1 << 20
+#: Bytes read first from a streamed input (at most :data:`_STREAM_BLOCK`): its first rows are
+#: decoded and parsed without waiting for a whole block.
+_FIRST_BLOCK: Final[int] = 1 << 18
 #: Bytes that tell a file's kind: the longest magic number and byte-order mark.
 _HEAD_BYTES: Final[int] = max(len(m) for m, _ in _MAGIC_NUMBERS)
 
@@ -373,13 +378,24 @@ def _wide_blocks(path: str, raws: Iterable[bytes], codec: str, label: str) -> It
             yield block
 
 
-def checked_blocks(path: str, info: os.stat_result, found: StreamEncoding) -> Iterator[str]:
+def checked_blocks(
+    path: str,
+    info: os.stat_result,
+    found: StreamEncoding,
+    *,
+    held: bool = False,
+    cancel: threading.Event | None = None,
+) -> Iterator[str]:
     """The text of a streamed input in blocks that end at line breaks, checked as
     :func:`decode_bytes` checks a whole file: magic numbers of binary formats, a byte-order
     mark (UTF-8, UTF-16, UTF-32), NUL bytes, control bytes; UTF-8 without a byte-order mark.
-    Raises :class:`Undecodable` at the first bytes that do not decode."""
-    raws = iter_blocks(
-        path, MAX_STREAM_BYTES, what="an input file", block=_STREAM_BLOCK, expect=info
+    Raises :class:`Undecodable` at the first bytes that do not decode. A caller that keeps
+    what it reads (``held``, the app) may read no more than :data:`MAX_INPUT_BYTES`, as from a
+    file read whole; ``cancel`` stops the read between blocks."""
+    cap = MAX_INPUT_BYTES if held else MAX_STREAM_BYTES
+    first_block = min(_FIRST_BLOCK, _STREAM_BLOCK)
+    raws = _growing(
+        iter_blocks(path, cap, what="an input file", block=first_block, expect=info, cancel=cancel)
     )
     first = b""
     while len(first) < _HEAD_BYTES and (more := next(raws, b"")):
@@ -397,6 +413,24 @@ def checked_blocks(path: str, info: os.stat_result, found: StreamEncoding) -> It
                 yield from _wide_blocks(path, rest, codec, label)
             return
     yield from _utf8_blocks(path, itertools.chain([first], raws))
+
+
+def _growing(raws: Iterator[bytes]) -> Iterator[bytes]:
+    """The first block as read, then the rest in blocks of at least :data:`_STREAM_BLOCK`."""
+    first = next(raws, None)
+    if first is None:
+        return
+    yield first
+    parts: list[bytes] = []
+    size = 0
+    for raw in raws:
+        parts.append(raw)
+        size += len(raw)
+        if size >= _STREAM_BLOCK:
+            yield b"".join(parts)
+            parts, size = [], 0
+    if parts:
+        yield b"".join(parts)
 
 
 def codec_of(data: bytes, encoding: str) -> tuple[str, int]:

@@ -1,19 +1,22 @@
 """Reading inputs: one file (or one column of it) into a :class:`TextColumn`, every input of a
 comparison into a :class:`Comparison`, or, for the command line, the same checks as streams.
 
-:func:`read_column` and :func:`load_comparison` hold what they read (the app). The command line
-reads its inputs twice and never holds them: :func:`scan_column` / :func:`scan_comparison`
-check and count, then :func:`stream_column` (or a :class:`SegmentReader`) yields the segments
-while they are scored. Both paths decode with :mod:`core.io.decoding` and parse with
-:mod:`core.io.parsers`, and give the same names, warnings and messages: equal line counts are
-checked with one message listing every input, its role and its count, and duplicate names get
-`` (2)``, `` (3)``, ... A display name taken from a file name with bytes that are not UTF-8
+:func:`read_column` and :func:`load_comparison` hold what they read (the app); the app can have
+the first rows of every input while the rest is read (``on_first``). The command line reads its
+inputs twice and never holds them: :func:`scan_column` / :func:`scan_comparison` check and
+count, then :func:`stream_column` (or a :class:`SegmentReader`) yields the segments while they
+are scored. Every input is read as a stream of blocks (:class:`_Stream`: no call decodes or
+splits a whole file), decoded with :mod:`core.io.decoding` and parsed with
+:mod:`core.io.parsers`, so both give the same names, warnings and messages: equal line counts
+are checked with one message listing every input, its role and its count, and duplicate names
+get `` (2)``, `` (3)``, ... A display name taken from a file name with bytes that are not UTF-8
 becomes U+FFFD, with a warning.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -44,6 +47,7 @@ from matchlight.core.io.inputs import (
 from matchlight.core.io.parsers import SURROGATES, Batch, Findings, Parse, counted
 
 __all__ = [
+    "FIRST_ROWS",
     "SegmentReader",
     "load_comparison",
     "read_column",
@@ -90,20 +94,39 @@ def _detected_warning(encoding: str) -> str:
     )
 
 
-def read_column(spec: InputSpec, *, max_rows: LineLimit | None = None) -> TextColumn:
+def read_column(
+    spec: InputSpec,
+    *,
+    max_rows: LineLimit | None = None,
+    cancel: threading.Event | None = None,
+) -> TextColumn:
     """Read one input file (or one column of it) into a :class:`TextColumn`.
 
     The display name is ``spec.name`` if given, else the column name for a column given by
-    name, else the file's stem (plus ``#N`` for a column given by number). A caller that knows
-    how many rows to expect passes ``max_rows``: a file with more lines (or CSV rows) is refused
-    as soon as they are read, before they take memory as segments.
+    name, else the file's stem (plus ``#N`` for a column given by number). The file is read as
+    a stream of blocks (:class:`_Stream`), so that no single call decodes or splits all of it
+    while other threads wait for the interpreter. A caller that knows how many rows to expect
+    passes ``max_rows``: a file with more lines (or CSV rows) is refused as soon as they are
+    read, before they take memory as segments. ``cancel`` stops the read between blocks
+    (:class:`~core.io.files.ReadCancelled`).
     """
-    path = spec.path
     fmt = resolve_format(spec)
     if fmt in COLUMNAR_FORMATS:
         scan = scan_column(spec)
         lines = [s for batch in stream_column(scan) for s in batch]
-        return TextColumn(scan.name, path, tuple(lines), scan.encoding, False, scan.warnings)
+        return TextColumn(scan.name, spec.path, tuple(lines), scan.encoding, False, scan.warnings)
+    if max_rows is not None:
+        return _read_whole(spec, max_rows=max_rows)
+    stream = _Stream(spec, fmt, cancel=cancel)
+    lines = [segment for batch in stream for segment in batch]
+    return stream.column(tuple(lines))
+
+
+def _read_whole(spec: InputSpec, *, max_rows: LineLimit | None = None) -> TextColumn:
+    """:func:`read_column` of a text, TSV, CSV or JSON Lines input, read whole: for a small
+    input with a row limit (labels), and the oracle the streamed reading is tested against."""
+    path = spec.path
+    fmt = resolve_format(spec)
     _check_column_choice(spec, fmt)
     data = read_input_bytes(path, max_lines=None if fmt == "csv" else max_rows)
     text, encoding, detected = decode_bytes(data, path=path)
@@ -123,6 +146,113 @@ def read_column(spec: InputSpec, *, max_rows: LineLimit | None = None) -> TextCo
         detected=detected,
         warnings=tuple(warnings),
     )
+
+
+class _Stream:
+    """One text, TSV, CSV or JSON Lines input, its segments a batch at a time.
+
+    Its bytes are checked and decoded a block at a time (:func:`checked_blocks`), so a big file
+    never goes through one long decode or split. A file that is not UTF-8 (nor UTF-16/32 with a
+    byte-order mark) is read whole as :func:`decode_bytes` reads it, to detect its encoding or
+    name its first bad byte, when it is at most :data:`MAX_INPUT_BYTES`; the segments yielded
+    before that are not yielded again. Those were decoded as UTF-8: when they were not all
+    ASCII (which every detected encoding decodes alike) and ``held`` says a caller keeps them,
+    a file whose encoding is detected is refused naming its first bad byte instead. Once
+    iterated, :attr:`found`, :attr:`count`, :meth:`warnings` and :meth:`column` tell what was
+    read.
+    """
+
+    def __init__(
+        self,
+        spec: InputSpec,
+        fmt: str,
+        *,
+        cancel: threading.Event | None = None,
+        held: bool = True,
+    ) -> None:
+        _check_column_choice(spec, fmt)
+        self.spec, self.fmt = spec, fmt
+        self.found = StreamEncoding()
+        self.count = 0
+        self.identity: os.stat_result | None = None
+        self._cancel, self._held = cancel, held
+        self._parse: Parse | None = None
+        self._ascii = True
+
+    def _blocks(self, blocks: Iterator[str]) -> Iterator[str]:
+        for block in blocks:
+            self._ascii = self._ascii and block.isascii()
+            yield block
+
+    def __iter__(self) -> Iterator[list[str]]:
+        path = self.spec.path
+        if not path:
+            raise InputError("no file name given")
+        try:
+            info = self.identity = check_regular(path)
+            try:
+                blocks = checked_blocks(
+                    path, info, self.found, held=self._held, cancel=self._cancel
+                )
+                self._parse = Parse(self.spec, self.fmt, self._blocks(blocks))
+                try:
+                    for segments in self._parse:
+                        self.count += len(segments)
+                        yield segments
+                except InputError:
+                    # The app checks a file's bytes before it parses it: a problem with the
+                    # bytes further on is the one to report.
+                    for _ in blocks:
+                        pass
+                    raise
+            except Undecodable as problem:
+                if info.st_size > MAX_INPUT_BYTES:
+                    raise InputError(problem.message, path) from None
+                yield from self._whole(path, problem)
+        except FileError as error:
+            raise InputError(error.problem, path, error.line) from None
+
+    def _whole(self, path: str, problem: Undecodable) -> Iterator[list[str]]:
+        data = read_input_bytes(path)
+        text, encoding, detected = decode_bytes(data, path=path)
+        if self.count and self._held and not self._ascii:
+            raise InputError(problem.message, path)  # the rows kept were decoded as UTF-8
+        codec, skip = codec_of(data, encoding)
+        del data
+        self.found = StreamEncoding(encoding, detected, codec, skip)
+        self._parse = Parse(self.spec, self.fmt, [text])
+        del text
+        seen, self.count = self.count, 0
+        for segments in self._parse:
+            if seen >= len(segments):
+                seen -= len(segments)
+                self.count += len(segments)
+                continue
+            rest = segments[seen:] if seen else segments
+            self.count += len(segments)
+            seen = 0
+            yield rest
+
+    def warnings(self) -> tuple[str, ...]:
+        """The column's warnings (with its name's), once it was read to its end."""
+        warnings = [_detected_warning(self.found.encoding)] if self.found.detected else []
+        if self._parse is not None:
+            warnings += self._parse.warnings()
+        note = _display_name(self.spec)[1]
+        if note is not None:
+            warnings.append(note)
+        return tuple(warnings)
+
+    def column(self, lines: tuple[str, ...]) -> TextColumn:
+        """The :class:`TextColumn` of ``lines``, all that was read."""
+        return TextColumn(
+            name=_display_name(self.spec)[0],
+            path=self.spec.path,
+            lines=lines,
+            encoding=self.found.encoding,
+            detected=self.found.detected,
+            warnings=self.warnings(),
+        )
 
 
 # --------------------------------------------------------------------------- comparison
@@ -207,29 +337,138 @@ def _require_inputs(references: Sequence[InputSpec], systems: Sequence[InputSpec
         raise InputError("at least one system output file is needed")
 
 
+def _comparison(
+    read: Callable[[InputSpec], _Column],
+    count: Callable[[_Column], int],
+    source: InputSpec | None,
+    references: Sequence[InputSpec],
+    systems: Sequence[InputSpec],
+) -> tuple[_Column | None, tuple[_Column, ...], tuple[_Column, ...]]:
+    """Every input ``read``, named uniquely per role, checked to have the same ``count``."""
+    _require_inputs(references, systems)
+    src = None if source is None else read(source)
+    refs = _unique_names([read(s) for s in references], "reference")
+    syss = _unique_names([read(s) for s in systems], "system")
+    _check_counts(
+        None if source is None or src is None else (source, src),
+        list(zip(references, refs, strict=True)),
+        list(zip(systems, syss, strict=True)),
+        count,
+    )
+    return src, refs, syss
+
+
+#: Rows of every input :func:`load_comparison` reads before it hands them to ``on_first``.
+FIRST_ROWS = 1_000
+
+
 def load_comparison(
     *,
     source: InputSpec | None,
     references: Sequence[InputSpec],
     systems: Sequence[InputSpec],
+    on_first: Callable[[Comparison], None] | None = None,
+    first_rows: int = FIRST_ROWS,
+    cancel: threading.Event | None = None,
 ) -> Comparison:
     """Read every input and check that all have the same number of segments.
 
     Raises :class:`InputError` for the first unreadable input, or for differing counts with a
     message listing every file, its role and its count. Duplicate names within the references
     or within the systems get `` (2)``, `` (3)``, ... appended, noted in the column's warnings.
+
+    With ``on_first``, the inputs are read in step until each has ``first_rows`` segments, and
+    ``on_first`` gets a :class:`Comparison` of those (named as the whole will be, without the
+    warnings, which need the whole), so that a caller can show them while the rest is read. It
+    is not called when an input has fewer. ``cancel`` stops the read between blocks
+    (:class:`~core.io.files.ReadCancelled`).
     """
-    _require_inputs(references, systems)
-    src = None if source is None else read_column(source)
-    refs = _unique_names([read_column(s) for s in references], "reference")
-    syss = _unique_names([read_column(s) for s in systems], "system")
-    _check_counts(
-        None if source is None or src is None else (source, src),
-        list(zip(references, refs, strict=True)),
-        list(zip(systems, syss, strict=True)),
-        lambda column: len(column.lines),
+    if on_first is None:
+
+        def read(spec: InputSpec) -> TextColumn:
+            return read_column(spec, cancel=cancel)
+
+    else:
+        read = _InStep(source, references, systems, first_rows, on_first, cancel).read
+    src, refs, syss = _comparison(
+        read, lambda column: len(column.lines), source, references, systems
     )
     return Comparison(source=src, references=refs, systems=syss)
+
+
+class _InStep:
+    """The inputs of a comparison read in step up to ``first_rows`` segments each (handed to
+    ``on_first``), then each to its end (:meth:`read`, in the order of the specs)."""
+
+    def __init__(
+        self,
+        source: InputSpec | None,
+        references: Sequence[InputSpec],
+        systems: Sequence[InputSpec],
+        first_rows: int,
+        on_first: Callable[[Comparison], None],
+        cancel: threading.Event | None,
+    ) -> None:
+        _require_inputs(references, systems)
+        self._specs = [s for s in (source, *references, *systems) if s is not None]
+        self._source = source is not None
+        self._n_refs = len(references)
+        self._first_rows = max(1, first_rows)
+        self._on_first = on_first
+        self._cancel = cancel
+        self._read: dict[int, TextColumn] = {}
+        self._streams: list[tuple[_Stream | None, Iterator[list[str]], list[str]]] = []
+        self._started = False
+        self._next = 0
+
+    def read(self, spec: InputSpec) -> TextColumn:
+        """The next input (``spec`` is the next of the specs), read whole."""
+        if not self._started:
+            self._started = True
+            self._start()
+        index, self._next = self._next, self._next + 1
+        if spec is not self._specs[index]:
+            raise RuntimeError("the inputs are read in another order than given")
+        stream, batches, lines = self._streams[index]
+        if stream is None:
+            return self._read.pop(index)
+        for batch in batches:
+            lines.extend(batch)
+        column = stream.column(tuple(lines))
+        lines.clear()
+        return column
+
+    def _start(self) -> None:
+        """Read the first rows of every input; hand them over when every input has them."""
+        heads: list[TextColumn] = []
+        for index, spec in enumerate(self._specs):
+            fmt = resolve_format(spec)
+            if fmt in COLUMNAR_FORMATS:
+                self._read[index] = column = read_column(spec, cancel=self._cancel)
+                self._streams.append((None, iter(()), []))
+                heads.append(replace(column, lines=column.lines[: self._first_rows]))
+                continue
+            stream = _Stream(spec, fmt, cancel=self._cancel)
+            batches = iter(stream)
+            lines: list[str] = []
+            while len(lines) < self._first_rows and (batch := next(batches, None)) is not None:
+                lines.extend(batch)
+            self._streams.append((stream, batches, lines))
+            column = stream.column(tuple(lines[: self._first_rows]))
+            heads.append(replace(column, warnings=()))
+        if any(len(c.lines) < self._first_rows for c in heads):
+            return  # a short input (or unequal counts): nothing to show before the whole
+        src = heads[0] if self._source else None
+        rest = heads[1:] if self._source else heads
+        refs = _unique_names(rest[: self._n_refs], "reference")
+        syss = _unique_names(rest[self._n_refs :], "system")
+        self._on_first(
+            Comparison(
+                source=src,
+                references=tuple(replace(c, warnings=()) for c in refs),
+                systems=tuple(replace(c, warnings=()) for c in syss),
+            )
+        )
 
 
 # --------------------------------------------------------------------------- streams
@@ -244,60 +483,29 @@ def load_comparison(
 def scan_column(spec: InputSpec) -> ColumnScan:
     """Check one input as :func:`read_column` does and count its segments, without holding it.
 
-    The file is read as a stream of blocks; one that is not UTF-8 (nor UTF-16/32 with a
-    byte-order mark) is read whole as the app reads it (up to :data:`MAX_INPUT_BYTES`), to
-    detect its encoding or name its first bad byte. Raises :class:`InputError`.
+    The file is read as a stream of blocks (:class:`_Stream`); one that is not UTF-8 (nor
+    UTF-16/32 with a byte-order mark) is read whole as the app reads it (up to
+    :data:`MAX_INPUT_BYTES`), to detect its encoding or name its first bad byte. Raises
+    :class:`InputError`.
     """
     fmt = resolve_format(spec)
     if fmt in COLUMNAR_FORMATS:
         return _scan_parquet(spec)
-    _check_column_choice(spec, fmt)
-    path = spec.path
-    if not path:
-        raise InputError("no file name given")
-    found = StreamEncoding()
-    try:
-        info = check_regular(path)
-        try:
-            blocks = checked_blocks(path, info, found)
-            parse = Parse(spec, fmt, blocks)
-            try:
-                segments = sum(map(len, parse))
-            except InputError:
-                # The app checks a file's bytes before it parses it: a problem with the bytes
-                # further on is the one to report.
-                for _ in blocks:
-                    pass
-                raise
-        except Undecodable as problem:
-            if info.st_size > MAX_INPUT_BYTES:
-                raise InputError(problem.message, path) from None
-            data = read_input_bytes(path)
-            text, encoding, detected = decode_bytes(data, path=path)
-            codec, skip = codec_of(data, encoding)
-            del data
-            found = StreamEncoding(encoding, detected, codec, skip)
-            parse = Parse(spec, fmt, [text])
-            segments = sum(map(len, parse))
-            del text
-    except FileError as error:
-        raise InputError(error.problem, path, error.line) from None
-    warnings = [_detected_warning(found.encoding)] if found.detected else []
-    warnings += parse.warnings()
-    name, note = _display_name(spec)
-    if note is not None:
-        warnings.append(note)
+    stream = _Stream(spec, fmt, held=False)
+    for _ in stream:
+        pass
+    found = stream.found
     return ColumnScan(
         spec=spec,
-        name=name,
+        name=_display_name(spec)[0],
         fmt=fmt,
         encoding=found.encoding,
         detected=found.detected,
-        segments=segments,
-        warnings=tuple(warnings),
+        segments=stream.count,
+        warnings=stream.warnings(),
         codec=found.codec,
         skip=found.skip,
-        identity=info,
+        identity=stream.identity,
     )
 
 
@@ -444,14 +652,7 @@ def scan_comparison(
 ) -> ComparisonScan:
     """:func:`scan_column` every input and check that all have the same number of segments,
     with :func:`load_comparison`'s messages, names and warnings; nothing is held."""
-    _require_inputs(references, systems)
-    src = None if source is None else scan_column(source)
-    refs = _unique_names([scan_column(s) for s in references], "reference")
-    syss = _unique_names([scan_column(s) for s in systems], "system")
-    _check_counts(
-        None if source is None or src is None else (source, src),
-        list(zip(references, refs, strict=True)),
-        list(zip(systems, syss, strict=True)),
-        lambda column: column.segments,
+    src, refs, syss = _comparison(
+        scan_column, lambda column: column.segments, source, references, systems
     )
     return ComparisonScan(source=src, references=refs, systems=syss)

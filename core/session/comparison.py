@@ -45,14 +45,16 @@ __all__ = ["ComparisonSession", "ComparisonState", "Event"]
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
 
-#: What changed: ``table`` (a new, empty score table: settings changed), ``scores`` (rows were
+#: What changed: ``rows`` (rows were appended to the comparison, its text and score table grown;
+#: payload ``(old count, new count)``, announced before the ``selection`` it brings),
+#: ``table`` (a new, empty score table: settings changed), ``scores`` (rows were
 #: scored; payload ``(start, stop)``), ``columns`` (a column was added or removed: imported
 #: scores, MQM from annotations; payload its key), ``labels`` (a label column was added or
 #: removed; payload its name), ``judgements`` (human judgements per system were added or
 #: removed; payload their name), ``baseline``, ``selection`` (the rows shown or their order
 #: changed), ``layout`` (view state a session remembers).
 Event = Literal[
-    "table", "scores", "columns", "labels", "judgements", "baseline", "selection", "layout"
+    "rows", "table", "scores", "columns", "labels", "judgements", "baseline", "selection", "layout"
 ]
 Observer = Callable[[Event, object], None]
 
@@ -133,13 +135,7 @@ class ComparisonSession:
         # Human judgements per system (WMT's DA table), by name: no column of the score table.
         self._judgements: dict[str, HumanJudgements] = {}
         self.layout: dict[str, Any] = {}
-        ready = {
-            name: column
-            for column in search
-            for name, lines in text_columns(text, source)
-            if column.strings is lines
-        }
-        self._data = SelectionData(text, self.table, source, ready)
+        self._data = SelectionData(text, self.table, source, _ready(text, source, search))
         self._mask: BoolArray = np.ones(len(text), np.bool_)
         self._order: IntArray = np.arange(len(text), dtype=np.int64)
         self._rows_version = 0
@@ -214,6 +210,59 @@ class ComparisonSession:
         self._announce("table", self.table)
         self._recompute(announce=True)
         return self.table
+
+    def grow(
+        self,
+        text: CorpusText,
+        *,
+        source: Sequence[str] | None,
+        comparison: Comparison | None,
+        table: ScoreTable,
+        search: Sequence[SearchColumn] = (),
+    ) -> None:
+        """Take the whole of a comparison whose first rows this session holds (the app shows
+        them while the rest is read): ``text`` and ``source`` start with the rows held, and
+        ``table`` is an empty table for all of them under the same settings. The scores so far
+        are copied into it (the caller scores the rest), added columns get NaN on the new rows,
+        and label columns, which no longer fit, are dropped. Announced as ``rows``, then as
+        ``table`` and ``selection``."""
+        old = self.n_segments
+        if len(text) < old or text.system_names != self.text.system_names:
+            raise ValueError("the comparison to grow into does not start with this one")
+        if len(text.references) != len(self.text.references) or table.config != self.config:
+            raise ValueError("the comparison to grow into has other references or settings")
+        if (source is None) != (self.source is None):
+            raise ValueError("the comparison to grow into has a source exactly when this one has")
+        if table.n_segments != len(text):
+            raise ValueError(f"a score table of {table.n_segments} rows for {len(text)} rows")
+        done = np.flatnonzero(self.table.done)
+        if len(done):
+            old_table, scored = self.table, len(table.columns) - len(table.external)
+            table.apply(
+                ScoreChunk(
+                    start=0,
+                    stop=old,
+                    scores=old_table.scores[:, done, :scored],
+                    stats={
+                        key: {name: values[:, done] for name, values in fields.items()}
+                        for key, fields in old_table.stats.items()
+                    },
+                    row_flags={name: values[done] for name, values in old_table.row_flags.items()},
+                ),
+                rows=done,
+            )
+        for key, (column, values) in list(self._added.items()):
+            grown = np.full((values.shape[0], len(text)), np.nan)
+            grown[:, :old] = values
+            table.add_column(column, grown)
+            self._added[key] = (column, grown)
+        self.text, self.source, self.comparison, self.table = text, source, comparison, table
+        self._data = SelectionData(text, table, source, _ready(text, source, search))
+        for name in list(self._labels):
+            self.remove_labels(name)
+        self._announce("rows", (old, len(text)))
+        self._announce("table", table)
+        self._recompute(announce=True)
 
     def apply_chunk(self, chunk: ScoreChunk) -> None:
         """Store scored rows (announced as ``scores``); the selection is not re-applied here:
@@ -382,6 +431,18 @@ class ComparisonSession:
         if announce:
             self._announce("selection", changed)
         return changed
+
+
+def _ready(
+    text: CorpusText, source: Sequence[str] | None, search: Sequence[SearchColumn]
+) -> dict[str, SearchColumn]:
+    """The search caches of ``search`` by the name of the text column they were built for."""
+    return {
+        name: column
+        for column in search
+        for name, lines in text_columns(text, source)
+        if column.strings is lines
+    }
 
 
 def _prune(selection: Selection, data: SelectionData) -> Selection:

@@ -6,9 +6,13 @@ adapter of the :class:`~core.session.comparison.ComparisonSession` (texts, setti
 baseline, selection: never copied here), the table model and proxy, the detail cache, the
 scoring controller and the background read. Files are read by :mod:`core.io.reading` in a
 :class:`~gui.workers.loader.BackgroundCall` (cancellable; the event loop runs as usual), which
-also prepares what showing the comparison needs. Showing a comparison either completes or leaves
-nothing of it behind (:meth:`ComparisonLifecycle.set_comparison`), so a failure never leaves one
-comparison's figures next to another's table.
+also prepares what showing the comparison needs. A big comparison opened while none is shown
+shows its first rows (:attr:`ComparisonLifecycle.first_rows` of every input) while the rest is
+read, and they are scored meanwhile; the rest is appended to the table once read (the rows so
+far keep their scores, the view its place). Showing a comparison either completes or leaves
+nothing of it behind (:meth:`ComparisonLifecycle.set_comparison`): a read that fails or is
+cancelled after its first rows showed takes them away again, so a failure never leaves one
+comparison's figures next to another's table, nor a part of a comparison that looks whole.
 
 Signals:
     comparison_opened: a comparison was shown and its scoring started.
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -32,7 +37,9 @@ from PySide6.QtWidgets import QStyledItemDelegate, QWidget
 
 from matchlight.core.analysis.language import LanguageFlags, language_flags
 from matchlight.core.analysis.textsearch import SearchColumn
+from matchlight.core.io.files import ReadCancelled as ReadStopped
 from matchlight.core.io.inputs import Comparison, InputError
+from matchlight.core.io.reading import FIRST_ROWS, load_comparison
 from matchlight.core.io.specs import ComparisonSpecs
 from matchlight.core.scoring.advice import TextProfile, profile_references
 from matchlight.core.scoring.config import ScoringConfig
@@ -66,6 +73,12 @@ FIRST_SCREEN_ROWS = 64
 REVEAL_DETAIL_MS = 30
 #: How long after the detail pane is filled the language check starts (off the GUI thread).
 LANGUAGE_CHECK_MS = 200
+#: Rows whose highlight detail is computed before a big comparison's first rows show: the
+#: visible ones (the rest of the screenful follows from the detail cache's worker).
+FIRST_ROWS_AHEAD = 24
+#: From this many bytes of input files on, a comparison's first rows show while the rest is
+#: read (below it, reading all of it takes about as long as showing a part).
+FIRST_ROWS_FROM_BYTES = 8 << 20
 #: Pages of the window's central stack.
 WELCOME_PAGE, COMPARISON_PAGE, READING_PAGE = 0, 1, 2
 
@@ -86,6 +99,18 @@ def reference_names(comparison: Comparison) -> tuple[str, ...]:
     )
 
 
+def _total_size(paths: tuple[str, ...]) -> int:
+    """The bytes of the files at ``paths`` (one that cannot be looked at counts nothing: the
+    read names the problem)."""
+    total = 0
+    for path in paths:
+        try:
+            total += os.stat(path).st_size
+        except OSError:
+            continue
+    return total
+
+
 @dataclass(frozen=True, slots=True)
 class Prepared:
     """A comparison just read, and what showing it needs, made in the reading thread."""
@@ -97,6 +122,12 @@ class Prepared:
     profile: TextProfile
     fonts: dict[str, str]
     details: dict[int, RowDetail]
+
+
+class _Handover(QObject):
+    """Carries the first rows of a read from the reading thread to the GUI thread."""
+
+    first_rows = Signal(object)  # a Prepared
 
 
 class ComparisonLifecycle(QObject):
@@ -121,6 +152,13 @@ class ComparisonLifecycle(QObject):
         self._prepared: Prepared | None = None
         self._read_call: BackgroundCall | None = None
         self._reading_specs: ComparisonSpecs | None = None
+        #: Rows of every input shown before the whole is read (opening a comparison whose
+        #: files hold at least ``first_rows_from_bytes``).
+        self.first_rows = FIRST_ROWS
+        self.first_rows_from_bytes = FIRST_ROWS_FROM_BYTES
+        self._handover: _Handover | None = None
+        #: The comparison shown is the first rows of the one being read.
+        self._partial = False
         self._pending_detail: int | None = None
         # Showing a new comparison, in steps (see _reveal_next).
         self._reveal_steps: list[tuple[int, Callable[[], None]]] = []
@@ -166,6 +204,10 @@ class ComparisonLifecycle(QObject):
     def is_reading(self) -> bool:
         return self._read_call is not None
 
+    def showing_part(self) -> bool:
+        """Whether the comparison shown is the first rows of one still being read."""
+        return self._partial
+
     def revealing(self) -> bool:
         """Whether a comparison just set is still being shown in steps."""
         return bool(self._reveal_steps)
@@ -179,7 +221,11 @@ class ComparisonLifecycle(QObject):
         window's error sink (an InputError names the file, the line and the problem).
         """
         self.cancel_reading()
-        call = self.reader(specs)
+        handover = None
+        if self.session is None:  # a comparison shown stays until the next one is read whole
+            handover = self._handover = _Handover(self)
+            handover.first_rows.connect(self._on_first_rows)
+        call = self.reader(specs, handover=handover)
         call.setParent(self)
         call.finished.connect(self._on_read_finished)
         call.failed.connect(self._on_read_failed)
@@ -196,22 +242,46 @@ class ComparisonLifecycle(QObject):
         if self._read_call is not None:
             self._read_call.cancel()
 
-    def reader(self, specs: ComparisonSpecs) -> BackgroundCall:
+    def reader(
+        self, specs: ComparisonSpecs, *, handover: _Handover | None = None
+    ) -> BackgroundCall:
         """A background read of ``specs`` (not started) that also prepares what showing the
         comparison needs while the window waits anyway, rather than in the GUI thread: the text
         search's caches, the empty score table, the facts the advice and the font check need,
-        the first screen's highlights. Its value is a :class:`Prepared`. The Open dialog reads
-        through this as well.
+        the first screen's highlights. Its value is a :class:`Prepared`. With ``handover``, the
+        first :attr:`first_rows` of every input, prepared alike, are handed over as soon as
+        they are read. The Open dialog reads through this as well (without).
         """
         release_long_lived()
         config = ScoringConfig()  # a new comparison starts from the defaults
+        first_rows, from_bytes = self.first_rows, self.first_rows_from_bytes
 
         def read(cancel: threading.Event) -> Prepared:
             def check() -> None:
                 if cancel.is_set():
                     raise ReadCancelled()
 
-            loaded = specs.load()
+            def hand_over(head: Comparison) -> None:
+                if handover is not None:
+                    handover.first_rows.emit(prepare(head, check, FIRST_ROWS_AHEAD))
+
+            big = handover is not None and _total_size(specs.paths) >= from_bytes
+            try:
+                loaded = load_comparison(
+                    source=specs.source,
+                    references=list(specs.references),
+                    systems=list(specs.systems),
+                    on_first=hand_over if big else None,
+                    first_rows=first_rows,
+                    cancel=cancel,
+                )
+            except ReadStopped:
+                raise ReadCancelled() from None
+            return prepare(loaded, check)
+
+        def prepare(
+            loaded: Comparison, check: Callable[[], None], ahead: int = FIRST_SCREEN_ROWS
+        ) -> Prepared:
             check()
             columns = [c for c in (loaded.source, *loaded.references, *loaded.systems) if c]
             text = loaded.corpus_text()
@@ -229,7 +299,7 @@ class ComparisonLifecycle(QObject):
             profile = profile_references([c.lines for c in loaded.references])
             fonts = script_samples(c.lines for c in columns)
             check()
-            details = compute_ahead(text, source, config, range(FIRST_SCREEN_ROWS))
+            details = compute_ahead(text, source, config, range(ahead))
             return Prepared(loaded, text, search, table, profile, fonts, details)
 
         return BackgroundCall(read)
@@ -239,16 +309,127 @@ class ComparisonLifecycle(QObject):
         self._prepared = loaded if isinstance(loaded, Prepared) else None
 
     @Slot(object)
+    def _on_first_rows(self, prepared: object) -> None:
+        """The first rows of the comparison being read: show them (and score them)."""
+        if self.sender() is not self._handover or self._read_call is None:
+            return  # a read cancelled or replaced meanwhile
+        if not isinstance(prepared, Prepared):
+            raise TypeError(f"the reader handed over {type(prepared).__name__}")
+        self._prepared = prepared
+        self.set_comparison(prepared.comparison, self._reading_specs, partial=True)
+        self._show_reading(True)
+        self._say_partial()
+
+    def _say_partial(self) -> None:
+        """While the first rows show, the status bar says that the files are still read (the
+        progress of scoring them would look like the whole comparison's)."""
+        core, specs, w = self.core, self._reading_specs, self.window
+        if not self._partial or core is None:
+            return
+        count = len(specs.paths) if specs is not None else 0
+        w.progress_label.setText(
+            QCoreApplication.translate(
+                "ComparisonLifecycle", "Reading {count} files… the first {rows:,} rows are shown"
+            ).format(count=count, rows=core.n_segments)
+        )
+        w.progress_label.show()
+        w.cancel_button.show()
+        w.statusBar().showMessage(
+            QCoreApplication.translate(
+                "ComparisonLifecycle",
+                "Showing the first {rows:,} rows while the files are read; the rest follows.",
+            ).format(rows=core.n_segments)
+        )
+
+    @Slot(object)
     def _on_read_finished(self, prepared: object) -> None:
         specs = self._end_read()
         if not isinstance(prepared, Prepared):
             raise TypeError(f"the reader returned {type(prepared).__name__}")
+        if self._partial and self.session is not None:
+            self._show_rest(prepared, specs)
+            return
         self._prepared = prepared
         self.set_comparison(prepared.comparison, specs)
+
+    def _show_rest(self, prepared: Prepared, specs: ComparisonSpecs | None) -> None:
+        """Append the rest of the comparison whose first rows are shown, and score it.
+
+        Scoring starts over on the whole, into the table read with it (no second table of a
+        million rows): the first rows keep their scores meanwhile (a row stored twice counts
+        once), and they are scored again to the same values. The window's other parts follow
+        in turns of their own, so that no turn keeps the event loop long.
+        """
+        w, session, core = self.window, self.session, self.core
+        if session is None or core is None:
+            return
+        comparison = prepared.comparison
+        source = comparison.source.lines if comparison.source is not None else None
+        table = prepared.table
+        fits = table.config == core.config  # else the settings were changed meanwhile
+        if not fits:
+            table = empty_table(prepared.text, core.config)
+        try:
+            self.scoring.start(prepared.text, core.config, table, apply=session.apply_chunk)
+            core.grow(
+                prepared.text,
+                source=source,
+                comparison=comparison,
+                table=table,
+                search=prepared.search,
+            )
+        except BaseException:
+            self.close_comparison()
+            raise
+        self._partial = False
+        self.profile = prepared.profile
+        self.missing_fonts = missing_fonts(prepared.fonts, w.glyph_check)
+
+        def follow() -> None:
+            if self.core is not core:
+                return  # closed (or replaced) meanwhile
+            old_cache = self.detail_cache
+            self.detail_cache = DetailCache(
+                prepared.text,
+                source,
+                core.config,
+                parent=w,
+                ready=prepared.details if fits else None,
+            )
+            self.detail_cache.detail_ready.connect(self._on_detail_ready)
+            if self.delegate is not None:
+                self.delegate.set_cache(self.detail_cache)
+            if old_cache is not None:
+                old_cache.shutdown()
+                old_cache.deleteLater()
+            w.summary.set_table(core.table)
+            self._set_language(None)  # the check of the first rows is stale
+            self._language_timer.start()
+            w.setWindowTitle(f"{comparison_name(specs, comparison)} — {w.APP_NAME}")
+            w.warnings.update()
+            w.update_actions()
+            self.refresh_counts()
+            QTimer.singleShot(0, self, announce)
+
+        def announce() -> None:
+            if self.core is not core:
+                return
+            if specs is not None:
+                w.recent.remember(specs)
+            settle_long_lived()
+            self.comparison_opened.emit()
+
+        QTimer.singleShot(0, self, follow)
+
+    def _take_back_partial(self) -> None:
+        """A read whose first rows are shown did not complete: show nothing of it."""
+        if self._partial:
+            self.close_comparison()
 
     @Slot(object)
     def _on_read_failed(self, error: object) -> None:
         self._end_read()
+        self._take_back_partial()
         if isinstance(error, InputError):
             message = str(error)
         else:  # a bug rather than the user's files: the details go to the log
@@ -264,6 +445,7 @@ class ComparisonLifecycle(QObject):
     @Slot()
     def _on_read_cancelled(self) -> None:
         self._end_read()
+        self._take_back_partial()
         self.window.statusBar().showMessage(
             QCoreApplication.translate(
                 "ComparisonLifecycle", "Reading cancelled; nothing was opened."
@@ -308,6 +490,9 @@ class ComparisonLifecycle(QObject):
     def _end_read(self) -> ComparisonSpecs | None:
         call, specs = self._read_call, self._reading_specs
         self._read_call = self._reading_specs = None
+        if self._handover is not None:
+            self._handover.deleteLater()
+            self._handover = None
         if call is not None:
             call.deleteLater()
         self._show_reading(False)
@@ -315,12 +500,16 @@ class ComparisonLifecycle(QObject):
 
     # -- showing -------------------------------------------------------------------------------
 
-    def set_comparison(self, comparison: Comparison, specs: ComparisonSpecs | None = None) -> None:
+    def set_comparison(
+        self, comparison: Comparison, specs: ComparisonSpecs | None = None, *, partial: bool = False
+    ) -> None:
         """Show ``comparison`` and start scoring it under the default settings.
 
         The window is painted and the detail pane filled in the next turns of the event loop
         (:meth:`_reveal_next`). If showing it fails half-way, nothing of it stays: the window
-        goes back to showing no comparison (and the error is raised).
+        goes back to showing no comparison (and the error is raised). A ``partial`` comparison
+        is the first rows of the one being read: it is not announced as opened (nor
+        remembered) until the rest is appended.
         """
         w = self.window
         # No paint until this is done: the new table is painted in a turn of its own, the
@@ -331,16 +520,20 @@ class ComparisonLifecycle(QObject):
         # (delay in ms, step): the detail pane waits for the table's paint, which the window
         # system schedules up to a frame (16 ms) after the update.
         self._reveal_steps = [(1, self._reveal_window), (REVEAL_DETAIL_MS, self._reveal_detail)]
+        self._partial = partial
         try:
-            self._show(comparison, specs)
+            self._show(comparison, specs, remember=not partial)
         except BaseException:
             self.close_comparison()
             raise
         finally:  # whatever happened, the window is painted again
             self._reveal_timer.start(self._reveal_steps[0][0])
-        self.comparison_opened.emit()
+        if not partial:
+            self.comparison_opened.emit()
 
-    def _show(self, comparison: Comparison, specs: ComparisonSpecs | None) -> None:
+    def _show(
+        self, comparison: Comparison, specs: ComparisonSpecs | None, *, remember: bool = True
+    ) -> None:
         w = self.window
         w.view.save()  # the comparison shown so far keeps its arrangement
         prepared, self._prepared = self._prepared, None
@@ -449,7 +642,7 @@ class ComparisonLifecycle(QObject):
         w.set_systems(text.system_names, core.baseline)
         w.pages.setCurrentIndex(COMPARISON_PAGE)
         w.setWindowTitle(f"{comparison_name(specs, comparison)} — {w.APP_NAME}")
-        if specs is not None:
+        if specs is not None and remember:
             w.recent.remember(specs)
         if view is not None:
             core.set_layout(**view.to_dict())
@@ -484,6 +677,7 @@ class ComparisonLifecycle(QObject):
         self.profile = None
         self.missing_fonts = []
         self._prepared = None
+        self._partial = False
         self._pending_detail = None
         attempt(lambda: w.table_view.setModel(None))
         delegate, self.delegate = self.delegate, None  # it holds the old detail cache
@@ -590,8 +784,14 @@ class ComparisonLifecycle(QObject):
         Scoring restarts at the first unscored row; rows after it that were already scored
         are scored again, to the same values (a row stored twice counts once).
         """
+        if self.session is None or self.scoring.running:
+            return
+        self._score_unscored()
+
+    def _score_unscored(self) -> None:
+        """Score the rows from the first unscored one on (a job running is superseded)."""
         session = self.session
-        if session is None or self.scoring.running:
+        if session is None:
             return
         table, text = session.table, session.session.text
         missing = np.flatnonzero(~table.done)
@@ -614,10 +814,12 @@ class ComparisonLifecycle(QObject):
     def _on_scoring_started(self) -> None:
         self.window.show_progress(self.table, started=True)
         self.window.update_actions()
+        self._say_partial()
 
     @Slot(int, int)
     def _on_progress_changed(self, _done: int, _total: int) -> None:
         self.window.show_progress(self.table)  # the whole comparison's count (also resuming)
+        self._say_partial()
 
     @Slot(int, int)
     def _on_chunk_ready(self, _start: int, _stop: int) -> None:
@@ -635,6 +837,7 @@ class ComparisonLifecycle(QObject):
         self._on_refresh_timeout()
         self.window.summary.refresh()
         self.window.update_actions()
+        self._say_partial()
 
     @Slot()
     def _on_scoring_finished(self) -> None:

@@ -555,6 +555,7 @@ class MainWindow(QMainWindow):
         table, running = self.table, self.controller.running
         has_rows = table is not None and self.comparison is not None and table.n_done > 0
         ready = has_rows and (table.complete or not running)  # type: ignore[union-attr]
+        ready = ready and not self.lifecycle.showing_part()  # not the first rows alone
         self.export_all_action.setEnabled(ready)
         self.export_filtered_action.setEnabled(ready)
         self.report_export.set_available(ready and table is not None and table.complete)

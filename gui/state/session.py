@@ -23,6 +23,9 @@ class SessionModel(QObject):
     """The open comparison, observed by the table, the charts and the detail pane.
 
     Signals:
+        rows_added(int old, int new): rows ``old:new`` were appended (the rest of a comparison
+            read while its first rows were shown); ``table_replaced`` and ``selection_changed``
+            follow.
         table_replaced(ScoreTable): new settings, a new (empty) score table.
         scores_changed(int start, int stop): rows ``start:stop`` were scored.
         columns_changed(str key): a column was added, replaced or removed (imported scores,
@@ -36,6 +39,7 @@ class SessionModel(QObject):
         layout_changed()
     """
 
+    rows_added = Signal(int, int)
     table_replaced = Signal(object)
     scores_changed = Signal(int, int)
     columns_changed = Signal(str)
@@ -102,6 +106,9 @@ class SessionModel(QObject):
             if self.session.rows_version != self._rows_version:
                 self._rows_version = self.session.rows_version
                 self.rows_changed.emit()
+        elif event == "rows":
+            old, new = payload  # type: ignore[misc]
+            self.rows_added.emit(old, new)
         elif event == "table":
             self._refresh.stop()
             self.table_replaced.emit(payload)

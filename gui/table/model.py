@@ -150,6 +150,7 @@ class SegmentTableModel(QAbstractTableModel):
         self._note_headers()
         session.scores_changed.connect(self.on_chunk_applied)
         session.baseline_changed.connect(self._on_baseline_changed)
+        session.rows_added.connect(self._on_rows_added)
         session.table_replaced.connect(self._on_table_replaced)
         session.columns_changed.connect(self._on_columns_changed)
 
@@ -350,6 +351,16 @@ class SegmentTableModel(QAbstractTableModel):
             if self._headed.get(key) != info:
                 self._headed[key] = info
                 self.headerDataChanged.emit(Qt.Orientation.Horizontal, numeric[0], numeric[-1])
+
+    @Slot(int, int)
+    def _on_rows_added(self, old: int, new: int) -> None:
+        """Rows ``old:new`` were appended to the comparison (its text and table grew)."""
+        core = self._session.session
+        if new > old:
+            self.beginInsertRows(QModelIndex(), old, new - 1)
+        self._text, self._source, self._table = core.text, core.source, core.table
+        if new > old:
+            self.endInsertRows()
 
     @Slot(object)
     def _on_table_replaced(self, table: ScoreTable) -> None:

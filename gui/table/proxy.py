@@ -165,6 +165,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
             old.headerDataChanged.disconnect(self._on_source_header_data_changed)
             old.modelAboutToBeReset.disconnect(self._on_source_about_to_be_reset)
             old.modelReset.disconnect(self._on_source_reset)
+            old.rowsInserted.disconnect(self._on_source_rows_inserted)
         if self._session is not None:
             self._session.selection_changed.disconnect(self._on_selection_changed)
         super().setSourceModel(model)
@@ -176,6 +177,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
             model.headerDataChanged.connect(self._on_source_header_data_changed)
             model.modelAboutToBeReset.connect(self._on_source_about_to_be_reset)
             model.modelReset.connect(self._on_source_reset)
+            model.rowsInserted.connect(self._on_source_rows_inserted)
             model.session.selection_changed.connect(self._on_selection_changed)
         self._recompute()
         self.endResetModel()
@@ -647,6 +649,19 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._recompute()
         self.endResetModel()
         self.filter_changed.emit()
+        self._start_warm_up()
+
+    @Slot(QModelIndex, int, int)
+    def _on_source_rows_inserted(self, _parent: QModelIndex, _first: int, _last: int) -> None:
+        """Rows were appended to the comparison: they show once the session's selection,
+        which follows at once, takes them in (one layout change); their text columns get
+        their search caches as a big comparison's do."""
+        if self._model is None:
+            return
+        self._n = self._model.rowCount()
+        s2p = np.full(self._n, -1, dtype=np.int64)
+        s2p[: len(self._s2p)] = self._s2p
+        self._s2p = s2p
         self._start_warm_up()
 
     # -- QAbstractItemModel -------------------------------------------------------------------

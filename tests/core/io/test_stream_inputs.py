@@ -30,6 +30,16 @@ FORMATS = [("text", None), ("tsv", "1"), ("tsv", "a"), ("csv", "2"), ("csv", "b"
 
 
 def _whole(spec: InputSpec) -> tuple[object, ...]:
+    """The input read whole (the oracle); read_column streams it as scan_column does."""
+    try:
+        column = reading._read_whole(spec)
+    except InputError as error:
+        return ("error", str(error))
+    return (column.name, column.lines, column.encoding, column.detected, column.warnings)
+
+
+def _app(spec: InputSpec) -> tuple[object, ...]:
+    """The input as the app reads it: streamed, and held."""
     try:
         column = read_column(spec)
     except InputError as error:
@@ -69,7 +79,7 @@ def test_a_streamed_column_is_the_column_read_whole(
     path = tmp_path / f"in.{fmt}"
     path.write_bytes(text.encode(encoding))
     spec = InputSpec(str(path), column=column, fmt=fmt)
-    assert _streamed(spec) == _whole(spec)
+    assert _streamed(spec) == _whole(spec) == _app(spec)
 
 
 RECORDS = ['{"t": "a b"}', '{"t": "\\t x"}', '{"t": "\\ud800y"}', '{"t": 3}', '{"t": "é\\u2028"}']
@@ -90,7 +100,7 @@ def test_a_streamed_jsonl_column_is_the_column_read_whole(
     path = tmp_path / "in.jsonl"
     path.write_text("\n".join(records) + end, encoding="utf-8")
     spec = InputSpec(str(path), column=key)
-    assert _streamed(spec) == _whole(spec)
+    assert _streamed(spec) == _whole(spec) == _app(spec)
 
 
 @pytest.mark.parametrize(
@@ -119,7 +129,7 @@ def test_detection_and_refusals_are_the_apps(
     path = tmp_path / "in.txt"
     path.write_bytes(data)
     spec = InputSpec(str(path))
-    assert _streamed(spec) == _whole(spec)
+    assert _streamed(spec) == _whole(spec) == _app(spec)
 
 
 def test_hostile_paths_are_refused_as_the_app_refuses_them(tmp_path: Path) -> None:
@@ -204,4 +214,4 @@ def test_scan_comparison_names_counts_and_duplicates_as_load_comparison(tmp_path
 def test_every_shared_dataset_streams_as_it_loads(dataset: Dataset) -> None:
     for path in sorted(dataset.folder.glob("*.txt")):
         spec = InputSpec(str(path))
-        assert _streamed(spec) == _whole(spec)
+        assert _streamed(spec) == _whole(spec) == _app(spec)

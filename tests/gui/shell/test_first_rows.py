@@ -1,0 +1,179 @@
+"""Opening a big comparison: its first rows show (and are scored) while the rest is read; the
+rest is appended; a read that fails or is cancelled meanwhile leaves nothing behind and no
+thread. The read is held at the hand-over (a gate), so nothing here depends on timing."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from matchlight.core.io import decoding
+from matchlight.core.io.inputs import parse_spec
+from matchlight.core.io.reading import load_comparison
+from matchlight.core.scoring.config import ScoringConfig
+from matchlight.core.scoring.engine import score_corpus
+from matchlight.gui.dialogs.opendialog import ComparisonSpecs
+from matchlight.gui.shell import lifecycle
+from matchlight.gui.shell.lifecycle import COMPARISON_PAGE, WELCOME_PAGE
+from tests.conftest import SHARED_DATA
+from tests.gui.shell.windowkit import TIMEOUT, shot
+from tests.kit import read_lines
+
+DE_EN = SHARED_DATA / "wmt22-de-en"
+ROWS, FIRST = 400, 40
+#: Lines every input gets among the real ones: emoji, CJK, empty, combining marks.
+ODD = ["😀 emoji 👍🏽", "中文字符和日本語のテキスト", "", "e\u0301 combining", "tab\there"]
+
+
+def _write(folder: Path, name: str, lines: list[str], shift: int) -> str:
+    rows = [
+        ODD[(i + shift) % len(ODD)] if i % 9 == 4 else lines[i % len(lines)] for i in range(ROWS)
+    ]
+    path = folder / name
+    path.write_text("".join(f"{row}\n" for row in rows), encoding="utf-8")
+    return str(path)
+
+
+def _specs(folder: Path, *, short_ref: bool = False) -> ComparisonSpecs:
+    if not DE_EN.is_dir():
+        pytest.skip("shared/data/wmt22-de-en is not present")
+    ref = _write(folder, "ref.txt", read_lines(DE_EN / "ref.txt"), 0)
+    if short_ref:
+        path = Path(ref)
+        path.write_text("".join(path.read_text(encoding="utf-8").splitlines(True)[:-1]), "utf-8")
+    systems = sorted(DE_EN.glob("sys.*.txt"))[:2]
+    return ComparisonSpecs(
+        source=parse_spec(_write(folder, "src.txt", read_lines(DE_EN / "src.txt"), 1)),
+        references=(parse_spec(ref),),
+        systems=tuple(
+            parse_spec(_write(folder, p.name, read_lines(p), 2 + i)) for i, p in enumerate(systems)
+        ),
+    )
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch):
+    """The reading thread waits here once it handed the first rows over, until released."""
+    release = threading.Event()
+    real = load_comparison
+
+    def held(**kwargs):
+        on_first = kwargs.get("on_first")
+        if on_first is not None:
+
+            def hand_over(head):
+                on_first(head)
+                release.wait(60)
+
+            kwargs["on_first"] = hand_over
+        return real(**kwargs)
+
+    monkeypatch.setattr(lifecycle, "load_comparison", held)
+    monkeypatch.setattr(decoding, "_STREAM_BLOCK", 512)  # many blocks per file
+    yield release
+    release.set()
+
+
+@pytest.fixture
+def window(harness):
+    w = harness.window
+    w.lifecycle.first_rows = FIRST
+    w.lifecycle.first_rows_from_bytes = 0
+    w.resize(1200, 700)
+    w.show()
+    return w
+
+
+def _readers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "matchlight-load"]
+
+
+def test_the_first_rows_show_while_the_rest_is_read(qtbot, harness, window, gate, tmp_path):
+    specs = _specs(tmp_path)
+    opened: list[bool] = []
+    window.comparison_opened.connect(lambda: opened.append(True))
+    assert window.open_specs(specs)
+    qtbot.waitUntil(lambda: window.model is not None and window.proxy.rowCount() == FIRST)
+    assert window.lifecycle.is_reading() and window.lifecycle.showing_part()
+    assert window.pages.currentIndex() == COMPARISON_PAGE
+    assert not opened  # not announced (nor remembered) as opened until it is whole
+    whole = load_comparison(
+        source=specs.source, references=list(specs.references), systems=list(specs.systems)
+    )
+    shown = window.model.text
+    assert shown.systems == tuple(c.lines[:FIRST] for c in whole.systems)
+    assert window.session.session.source == whole.source.lines[:FIRST]
+    qtbot.waitUntil(lambda: window.table.n_done == FIRST, timeout=TIMEOUT)  # scored meanwhile
+    assert not window.export_all_action.isEnabled()  # the first rows are not the comparison
+    window.table_view.setCurrentIndex(window.proxy.index(3, 1))
+    shot(window, tmp_path, "first-rows-while-reading")
+
+    with qtbot.waitSignal(window.comparison_opened, timeout=TIMEOUT):
+        gate.set()
+    assert not window.lifecycle.is_reading() and not window.lifecycle.showing_part()
+    assert window.model.rowCount() == window.proxy.rowCount() == ROWS
+    assert window.model.text == whole.corpus_text()
+    assert window.comparison == whole
+    assert window.current_segment() == 3  # the row the user was on stays current
+    qtbot.waitUntil(
+        lambda: window.table.complete and not window.controller.running, timeout=TIMEOUT
+    )
+    expected = score_corpus(whole.corpus_text(), ScoringConfig())
+    np.testing.assert_array_equal(window.table.scores, expected.scores)
+    assert window.export_all_action.isEnabled()
+    assert [window.proxy.source_row(r) for r in range(ROWS)] == list(range(ROWS))
+    qtbot.waitUntil(lambda: not _readers(), timeout=TIMEOUT)
+
+
+@pytest.mark.parametrize("how", ["cancel", "close"])
+def test_cancelling_after_the_first_rows_leaves_nothing(
+    qtbot, harness, window, gate, tmp_path, how
+):
+    window.open_specs(_specs(tmp_path))
+    qtbot.waitUntil(lambda: window.model is not None and window.proxy.rowCount() == FIRST)
+    if how == "cancel":
+        window.cancel_reading()
+        assert window.session is None and window.model is None
+        assert window.pages.currentIndex() == WELCOME_PAGE
+        assert "cancelled" in window.statusBar().currentMessage()
+    else:
+        window.close()
+    gate.set()  # the reading thread goes on to its next block, sees the cancel and ends
+    qtbot.waitUntil(lambda: not _readers(), timeout=TIMEOUT)
+    assert harness.errors == []
+
+
+def test_a_read_failing_after_the_first_rows_takes_them_back(
+    qtbot, harness, window, gate, tmp_path
+):
+    window.open_specs(_specs(tmp_path, short_ref=True))
+    qtbot.waitUntil(lambda: window.model is not None and window.proxy.rowCount() == FIRST)
+    with qtbot.waitSignal(window.lifecycle.open_failed, timeout=TIMEOUT) as failed:
+        gate.set()
+    assert "line counts differ" in failed.args[0] and "ref.txt (reference)" in failed.args[0]
+    assert window.session is None and window.model is None
+    assert window.pages.currentIndex() == WELCOME_PAGE
+    assert [title for title, _ in harness.errors] == ["Cannot open the comparison"]
+    qtbot.waitUntil(lambda: not _readers(), timeout=TIMEOUT)
+
+
+def test_a_comparison_shown_stays_until_the_next_is_read_whole(qtbot, window, gate, tmp_path):
+    """With a comparison open, a new one is read whole before it replaces it (a cancel then
+    keeps the one shown)."""
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+    with qtbot.waitSignal(window.comparison_opened, timeout=TIMEOUT):
+        window.open_specs(_specs(first))
+        qtbot.waitUntil(lambda: window.lifecycle.showing_part())
+        gate.set()
+    shown = window.session
+    gate.clear()
+    with qtbot.waitSignal(window.lifecycle.reading_changed, timeout=TIMEOUT):
+        window.open_specs(_specs(second))
+    assert window.session is shown and not window.lifecycle.showing_part()
+    window.cancel_reading()
+    assert window.session is shown and window.model.rowCount() == ROWS
