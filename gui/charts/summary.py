@@ -294,6 +294,8 @@ class SummaryWidget(QWidget):
         self._stale = False
         self._again = False  # new scores arrived while the figures were being computed
         self._computed_done = -1  # the rows scored when the figures shown were computed
+        #: The table is the first rows of a comparison whose files are still read.
+        self._reading = False
         self._job_filter: npt.NDArray[np.int64] | None = None  # the rows the run is for
         self.job = BackgroundJob(self, name="matchlight-summary")
         self.job.finished.connect(self._on_computed)
@@ -487,6 +489,13 @@ class SummaryWidget(QWidget):
             self.plot.addItem(curve)
             self._curves.append(curve)
 
+    def set_reading(self, reading: bool) -> None:
+        """Say that the table is the first rows of a comparison still being read (its figures
+        are those rows', not the whole's)."""
+        if reading != self._reading:
+            self._reading = reading
+            self.schedule_refresh()
+
     @Slot()
     def refresh(self) -> None:
         """Recompute every figure now: at once over fewer than
@@ -606,7 +615,13 @@ class SummaryWidget(QWidget):
 
         total = table.n_segments
         parts = []
-        if n_done < total:
+        if self._reading:
+            parts.append(
+                QCoreApplication.translate(
+                    "SummaryWidget", "The first {total} rows, {0} scored; the rest is being read."
+                ).format(n_done, total=total)
+            )
+        elif n_done < total:
             parts.append(
                 QCoreApplication.translate(
                     "SummaryWidget", "Scored {0} of {total} rows so far."

@@ -320,6 +320,14 @@ class ComparisonLifecycle(QObject):
         self._show_reading(True)
         self._say_partial()
 
+    def _set_partial(self, partial: bool) -> None:
+        """Whether the comparison shown is the first rows of one still read; the summary and
+        the filter bar's count say so."""
+        self._partial = partial
+        self.window.summary.set_reading(partial)
+        self.window.filter_bar.reading = partial
+        self.refresh_counts()
+
     def _say_partial(self) -> None:
         """While the first rows show, the status bar says that the files are still read (the
         progress of scoring them would look like the whole comparison's)."""
@@ -381,7 +389,7 @@ class ComparisonLifecycle(QObject):
         except BaseException:
             self.close_comparison()
             raise
-        self._partial = False
+        self._set_partial(False)
         self.profile = prepared.profile
         self.missing_fonts = missing_fonts(prepared.fonts, w.glyph_check)
 
@@ -520,7 +528,7 @@ class ComparisonLifecycle(QObject):
         # (delay in ms, step): the detail pane waits for the table's paint, which the window
         # system schedules up to a frame (16 ms) after the update.
         self._reveal_steps = [(1, self._reveal_window), (REVEAL_DETAIL_MS, self._reveal_detail)]
-        self._partial = partial
+        self._set_partial(partial)
         try:
             self._show(comparison, specs, remember=not partial)
         except BaseException:
@@ -677,7 +685,7 @@ class ComparisonLifecycle(QObject):
         self.profile = None
         self.missing_fonts = []
         self._prepared = None
-        self._partial = False
+        attempt(lambda: self._set_partial(False))
         self._pending_detail = None
         attempt(lambda: w.table_view.setModel(None))
         delegate, self.delegate = self.delegate, None  # it holds the old detail cache

@@ -100,6 +100,8 @@ class FilterBar(FilterGroups, QWidget):
         self._proxy: SegmentFilterProxy | None = None
         self._session: SessionModel | None = None
         self._total = 0
+        #: The rows are the first of a comparison whose files are still read.
+        self.reading = False
         self._regex_problem: str | None = None
         self._applied_range: tuple[str, int] | None = None
         self._pushing_depth = 0
@@ -369,7 +371,13 @@ class FilterBar(FilterGroups, QWidget):
     def set_total(self, visible: int, total: int) -> None:
         """Show "visible of total rows"."""
         self._total = total
-        if visible == total:
+        if self.reading:
+            self.count_label.setText(
+                QCoreApplication.translate(
+                    "FilterBar", "{visible} of the first {total} rows"
+                ).format(visible=visible, total=total)
+            )
+        elif visible == total:
             self.count_label.setText(
                 QCoreApplication.translate("FilterBar", "{total} rows").format(total=total)
             )

@@ -108,6 +108,12 @@ def test_the_first_rows_show_while_the_rest_is_read(qtbot, harness, window, gate
     assert window.session.session.source == whole.source.lines[:FIRST]
     qtbot.waitUntil(lambda: window.table.n_done == FIRST, timeout=TIMEOUT)  # scored meanwhile
     assert not window.export_all_action.isEnabled()  # the first rows are not the comparison
+    # Neither the count nor the summary passes the first rows off as the whole.
+    assert window.filter_bar.count_label.text() == f"{FIRST} of the first {FIRST} rows"
+    window.summary.refresh()
+    assert window.summary.caption.text().startswith(
+        f"The first {FIRST} rows, {FIRST} scored; the rest is being read."
+    )
     window.table_view.setCurrentIndex(window.proxy.index(3, 1))
     shot(window, tmp_path, "first-rows-while-reading")
 
@@ -115,6 +121,8 @@ def test_the_first_rows_show_while_the_rest_is_read(qtbot, harness, window, gate
         gate.set()
     assert not window.lifecycle.is_reading() and not window.lifecycle.showing_part()
     assert window.model.rowCount() == window.proxy.rowCount() == ROWS
+    window.lifecycle.refresh_counts()
+    assert window.filter_bar.count_label.text() == f"{ROWS} rows"
     assert window.model.text == whole.corpus_text()
     assert window.comparison == whole
     assert window.current_segment() == 3  # the row the user was on stays current
