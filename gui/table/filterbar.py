@@ -100,6 +100,9 @@ class FilterBar(FilterGroups, QWidget):
         self._proxy: SegmentFilterProxy | None = None
         self._session: SessionModel | None = None
         self._total = 0
+        #: Each column's box scale, with the table and its scored rows it was taken from
+        #: (dropped when the column's values change).
+        self._scales: dict[str, tuple[tuple[object, int], SpinScale]] = {}
         #: The rows are the first of a comparison whose files are still read.
         self.reading = False
         self._regex_problem: str | None = None
@@ -281,6 +284,7 @@ class FilterBar(FilterGroups, QWidget):
             proxy.modelReset.connect(self._on_proxy_reset)
             proxy.pending_changed.connect(self._on_proxy_filter_changed)
         self._proxy = proxy
+        self._scales.clear()  # (and lets go of the old table)
         self._text_timer.stop()  # typing meant for the comparison shown before
         self._applied_range = None
         self._refill(self.column_combo, [(_any_column(), _ANY), *text_columns])
@@ -320,13 +324,23 @@ class FilterBar(FilterGroups, QWidget):
             return None
         column = self._columns.get(key)
         values: Any = ()
+        stamp: tuple[object, int] | None = None
         if self._session is not None:
             with contextlib.suppress(RuntimeError):
                 table = self._session.session.table
                 if table.has(key):
                     column = table.column_info(key)
+                    stamp = (table, table.n_done)
+                    cached = self._scales.get(key)
+                    if cached is not None and cached[0][0] is table and cached[0][1] == stamp[1]:
+                        return cached[1]  # a scale scans every value of the column: once
                     values = table.scores[:, :, table.metric_index(key)]
-        return None if column is None else SpinScale.of(column, values)
+        if column is None:
+            return None
+        scale = SpinScale.of(column, values)
+        if stamp is not None:
+            self._scales[key] = (stamp, scale)
+        return scale
 
     def _configure_spins(self) -> None:
         """Fit the range and difference boxes to the columns their combos show."""
@@ -421,6 +435,7 @@ class FilterBar(FilterGroups, QWidget):
         """A column was added, removed or given another scale: offer the table's columns, with
         boxes fitted to them. New values in a column neither box shows (an annotation edit
         changes the MQM column alone) change nothing here."""
+        self._scales.pop(key, None)
         if self._session is not None and self._proxy is not None:
             with contextlib.suppress(RuntimeError):
                 columns = self._session.session.table.columns

@@ -24,6 +24,7 @@ from matchlight.gui.charts.imports import imported_column
 from matchlight.gui.highlight.detailcache import DetailCache
 from matchlight.gui.table.delegate import HighlightDelegate
 from matchlight.gui.table.filterbar import FilterBar
+from matchlight.gui.table.filterwidgets import SpinScale
 from matchlight.gui.table.model import BETTER_ROLE, SORT_ROLE, SegmentTableModel
 from matchlight.gui.table.proxy import SegmentFilterProxy
 from matchlight.gui.table.scalemenu import add_scale_menu
@@ -192,6 +193,35 @@ def test_an_unbounded_penalty_gets_its_upper_bound_from_the_data(made) -> None:
     assert bar.range_max_spin.decimals() == 2
     bar.range_max_spin.setValue(1.0)  # at most one minor error
     assert t.core.selected_rows().tolist() == np.flatnonzero(penalties[0] <= 1.0).tolist()
+
+
+def test_a_columns_box_scale_is_taken_once_and_again_for_new_values(made, monkeypatch) -> None:
+    """A box's scale scans every value of its column (a million rows × systems): filtering
+    again takes it from memory, new values in the column take it again."""
+    data, session = mqm_session()
+    t = made(data, session, ["mqm"])
+    bar = t.bar
+    scans: list[str] = []
+    of = SpinScale.of
+
+    def counted(column, values=()):
+        scans.append(column.key)
+        return of(column, values)
+
+    monkeypatch.setattr(SpinScale, "of", staticmethod(counted))
+    bar.range_check.setChecked(True)
+    bar.range_metric_combo.setCurrentIndex(bar.range_metric_combo.findData("mqm"))
+    penalties = mqm_ted().penalties
+    for value in (5.0, 2.0, 1.0, 3.0):
+        bar.range_max_spin.setValue(value)
+        assert t.core.selected_rows().tolist() == np.flatnonzero(penalties[0] <= value).tolist()
+    assert scans.count("mqm") == 1
+    # Twice the penalties: the box reaches twice as far.
+    session.session.set_column(MQM_COLUMN, penalties * 2)
+    bar.range_max_spin.setValue(4.0)
+    assert scans.count("mqm") == 2
+    top = float(np.nanmax(penalties * 2))
+    assert bar.range_max_spin.maximum() == pytest.approx(np.ceil(top * 100) / 100)
 
 
 def test_a_difference_filter_on_a_penalty_keeps_the_rows_where_a_has_fewer_points(made) -> None:
