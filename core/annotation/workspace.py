@@ -80,23 +80,25 @@ IntArray = npt.NDArray[np.int64]
 #: ``observer(keys)``: the annotations of these (system, segment) pairs changed.
 Observer = Callable[[frozenset[Key]], None]
 
+_CONFIRMED = Status.CONFIRMED  # one lookup: an enum member's is slow on 100,000 spans
 _COUNTED = (Status.CONFIRMED,)
 _LIVE = (Status.CONFIRMED, Status.UNDECIDED)
 
 
-def _commands(command: Command) -> Iterator[Command]:
-    if isinstance(command, Batch):
-        for inner in command.commands:
-            yield from _commands(inner)
-    else:
-        yield command
+def _commands(command: Command) -> Sequence[Command]:
+    """The commands ``command`` is made of, batches flattened."""
+    if not isinstance(command, Batch):
+        return (command,)
+    if Batch not in set(map(type, command.commands)):  # flat already, as an import is
+        return command.commands
+    return [leaf for inner in command.commands for leaf in _commands(inner)]
 
 
 def touched_keys(command: Command) -> frozenset[Key]:
     """The (system, segment) pairs whose annotations ``command`` changes."""
     keys: set[Key] = set()
     for c in _commands(command):
-        if isinstance(c, (AddSpan, DeleteSpan)):
+        if type(c) is AddSpan or type(c) is DeleteSpan:
             keys.add((c.span.system, c.span.segment))
         elif isinstance(c, UpdateSpan):
             keys.add((c.before.system, c.before.segment))
@@ -232,6 +234,33 @@ class _Index:
         self.scores_by_key[(system, segment)].pop(annotator, None)
         if existed:
             self._count(annotator, -1)
+
+    def run(self, command: Command) -> None:
+        """Apply ``command``; a batch of additions, deletions and scores (an import, its undo)
+        in bulk, counting the annotators once."""
+        plan = _Plan.of(command)
+        if plan is None:
+            command.apply(self)
+            return
+        memory, by_key, counts = self.memory, self.by_key, Counter[str]()
+        try:
+            for span in plan.deleted:
+                old = memory.get(span.id)
+                memory.delete_span(span.id)
+                if old is not None:
+                    by_key[(old.system, old.segment)].pop(old.id, None)
+                    counts[old.annotator] -= 1
+            for span in plan.added:
+                memory.add_span(span)
+                by_key[(span.system, span.segment)][span.id] = span
+                counts[span.annotator] += 1
+        finally:
+            for name, step in counts.items():
+                self._count(name, step)
+        for score in plan.scores:
+            self.set_segment_score(score)
+        for key in plan.cleared:
+            self.clear_segment_score(*key)
 
 
 class AnnotationWorkspace:
@@ -465,12 +494,19 @@ class AnnotationWorkspace:
         return frozenset(keys)
 
     def _refresh(self, keys: Iterable[Key]) -> None:
+        by_key, scores_by_key = self._index.by_key, self._index.scores_by_key
         for system, segment in keys:
             row = self._row.get(system)
             if row is None or not 0 <= segment < self.n_segments:
                 continue  # a reference's spans, or a segment the texts no longer have
-            spans = self._index.by_key.get((system, segment), {}).values()
-            scores = self._index.scores_by_key.get((system, segment), {}).values()
+            spans = by_key.get((system, segment), {}).values()
+            scores = scores_by_key.get((system, segment), {}).values()
+            if not scores and all(s.status is not _CONFIRMED for s in spans):
+                # Nothing counted (undecided or rejected spans only, as an import leaves it).
+                self._mqm[row, segment] = np.nan
+                self._annotated[row, segment] = False
+                self._esa[row, segment] = np.nan
+                continue
             rated = segment_mqm(spans, scores, weights=self.weights)
             self._mqm[row, segment] = rated.get((system, segment), np.nan)
             self._annotated[row, segment] = self.is_annotated(system, segment)
@@ -526,7 +562,7 @@ class AnnotationWorkspace:
                 spans = (c.after,)
             for span in spans:
                 self._system_row(span.system)
-                if span.status is Status.CONFIRMED:
+                if span.status is _CONFIRMED:
                     validate_span(span, self.typology, self.mode)
             if isinstance(c, SetSegmentScore) and c.after is not None:
                 self._system_row(c.after.system)
@@ -534,12 +570,21 @@ class AnnotationWorkspace:
     def _write(self, command: Command) -> None:
         sink = self._sink
         assert sink is not None
-        bulk = _additions(command)
+        plan = _Plan.of(command)
         add_many = getattr(sink, "add_many", None)
-        if bulk is not None and callable(add_many):
-            add_many(*bulk)  # an import: one statement per table, not one per record
-        else:
+        delete_many = getattr(sink, "delete_many", None)
+        if plan is None or not callable(add_many) or not callable(delete_many):
             command.apply(sink)
+            return
+        # An import or its undo: one statement per table, not one per record.
+        batch = getattr(sink, "batch", None)
+        with batch() if callable(batch) else nullcontext():
+            if plan.deleted:
+                delete_many([s.id for s in plan.deleted])
+            for key in plan.cleared:
+                sink.clear_segment_score(*key)
+            if plan.added or plan.scores:
+                add_many(plan.added, plan.scores)
 
     def _apply(self, command: Command) -> None:
         self.check(command)
@@ -555,7 +600,7 @@ class AnnotationWorkspace:
                 except SinkUnavailable as error:
                     self._unsaved.append(command)
                     self._sink_error = error
-        command.apply(self._index)
+        self._index.run(command)
         keys = touched_keys(command)
         self._refresh(keys)
         self._announce(keys)
@@ -620,20 +665,42 @@ class AnnotationWorkspace:
             self.execute(Batch(tuple(commands), label=label))
 
 
-def _additions(command: Command) -> tuple[list[ErrorSpan], list[SegmentScore]] | None:
-    """(spans, scores) when ``command`` only adds spans and sets scores (an import), else None."""
-    if not isinstance(command, Batch):
-        return None
-    spans: list[ErrorSpan] = []
-    scores: list[SegmentScore] = []
-    for c in _commands(command):
-        if isinstance(c, AddSpan):
-            spans.append(c.span)
-        elif isinstance(c, SetSegmentScore) and c.after is not None:
-            scores.append(c.after)
-        else:
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A batch that only adds and deletes spans and sets or clears scores, each span id and
+    score key once (an import, or its undo): it can be written in bulk, in any order."""
+
+    added: list[ErrorSpan]
+    deleted: list[ErrorSpan]
+    scores: list[SegmentScore]
+    cleared: list[tuple[str, int, str]]
+
+    @classmethod
+    def of(cls, command: Command) -> _Plan | None:
+        if not isinstance(command, Batch):
             return None
-    return spans, scores
+        plan = cls([], [], [], [])
+        for c in _commands(command):
+            kind = type(c)
+            if kind is AddSpan:
+                plan.added.append(c.span)  # type: ignore[attr-defined]
+            elif kind is DeleteSpan:
+                plan.deleted.append(c.span)  # type: ignore[attr-defined]
+            elif kind is SetSegmentScore:
+                after: SegmentScore | None = c.after  # type: ignore[attr-defined]
+                if after is not None:
+                    plan.scores.append(after)
+                else:
+                    plan.cleared.append(c.before.key)  # type: ignore[attr-defined]
+            else:
+                return None
+        ids = {s.id for s in plan.added} | {s.id for s in plan.deleted}
+        keys = {s.key for s in plan.scores} | set(plan.cleared)
+        if len(ids) != len(plan.added) + len(plan.deleted):
+            return None  # a span added and deleted in one step: keep the order
+        if len(keys) != len(plan.scores) + len(plan.cleared):
+            return None
+        return plan
 
 
 class _Forward:

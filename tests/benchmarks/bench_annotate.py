@@ -17,17 +17,24 @@ real MainWindow (offscreen), waits for scoring, then times:
     segment (N), a random segment (Ctrl+G), the next system (S), each until the view shows the
     new output with its neighbours; and an edit made there (two clicks' selection, a category,
     a severity, Enter), each median and worst of 40.
+
+With --profile DIR each timed step also runs under cProfile (which slows it: take the figures
+from a run without it); DIR gets one ``<step>.prof`` and a ``<step>.txt`` of its top functions.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import random
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -45,7 +52,27 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--systems", type=int, default=3)
     parser.add_argument("--spans", type=int, default=100_000)
+    parser.add_argument("--profile", type=Path, help="write cProfile statistics of each step here")
     args = parser.parse_args()
+    profiles: dict[str, cProfile.Profile] = {}
+
+    def profiled(step: str) -> cProfile.Profile | None:
+        """The profiler of ``step`` (one per step, accumulated over its repetitions)."""
+        if args.profile is None:
+            return None
+        return profiles.setdefault(step, cProfile.Profile())
+
+    @contextmanager
+    def measured(step: str) -> Iterator[None]:
+        profile = profiled(step)
+        if profile is not None:
+            profile.enable()
+        try:
+            yield
+        finally:
+            if profile is not None:
+                profile.disable()
+
     folder = Path(tempfile.mkdtemp(prefix="matchlight-bench-annotate-"))
     os.environ["MATCHLIGHT_RECOVERY_DIR"] = str(folder / "recovery")
 
@@ -78,21 +105,22 @@ def main() -> None:
     rng = random.Random(1)
     names = c.system_names
 
-    def edit(segment: int | None = None, system: int | None = None) -> float:
+    def edit(segment: int | None = None, system: int | None = None, step: str = "edit") -> float:
         seg = rng.randrange(args.rows) if segment is None else segment
         sys_index = rng.randrange(len(names)) if system is None else system
         line = c.line(seg, sys_index)
         at = rng.randrange(max(1, len(line) - 4))
         begin = time.perf_counter()
-        span = c.add_span(
-            start=at,
-            end=min(len(line), at + 3),
-            severity="minor",
-            category="Style",
-            segment=seg,
-            system=sys_index,
-        )
-        app.processEvents()
+        with measured(step):
+            span = c.add_span(
+                start=at,
+                end=min(len(line), at + 3),
+                severity="minor",
+                category="Style",
+                segment=seg,
+                system=sys_index,
+            )
+            app.processEvents()
         assert span is not None, c.message
         return (time.perf_counter() - begin) * 1000
 
@@ -129,19 +157,22 @@ def main() -> None:
             )
         )
     begin = time.perf_counter()
-    ws.import_records(spans, label="Import")
-    app.processEvents()
+    with measured("import"):
+        ws.import_records(spans, label="Import")
+        app.processEvents()
     print(f"  {f'import of {args.spans:,} spans (one step)':<48} {ms(begin):7.1f} ms")
     begin = time.perf_counter()
-    c.undo()
-    app.processEvents()
+    with measured("undo"):
+        c.undo()
+        app.processEvents()
     assert len(ws) == 41
     print(f"  {'its undo (one transaction)':<48} {ms(begin):7.1f} ms")
     begin = time.perf_counter()
-    c.redo()
-    app.processEvents()
+    with measured("redo"):
+        c.redo()
+        app.processEvents()
     print(f"  {'its redo':<48} {ms(begin):7.1f} ms")
-    report(f"an edit with {len(ws):,} spans", [edit() for _ in range(40)])
+    report(f"an edit with {len(ws):,} spans", [edit(step="edit-spans") for _ in range(40)])
 
     probe = LatencyProbe()
     probe.start()
@@ -172,20 +203,27 @@ def main() -> None:
             and view.target_text.plain_text() == c.line(segment, system)[:5000]
         )
 
-    def switch(move: object) -> float:
+    def switch(move: object, step: str) -> float:
         begin = time.perf_counter()
-        move()  # type: ignore[operator]
-        app.processEvents()
+        with measured(step):
+            move()  # type: ignore[operator]
+            app.processEvents()
         segment, system = c.target() or (-1, -1)
         assert in_view(segment, system), (segment, system)
         return ms(begin)
 
-    report("view: next segment (N)", [switch(lambda: c.move_segment(1)) for _ in range(40)])
+    report(
+        "view: next segment (N)",
+        [switch(lambda: c.move_segment(1), "view-next") for _ in range(40)],
+    )
     report(
         "view: a random segment (Ctrl+G)",
-        [switch(lambda: c.go_to_segment(rng.randrange(args.rows))) for _ in range(40)],
+        [switch(lambda: c.go_to_segment(rng.randrange(args.rows)), "view-goto") for _ in range(40)],
     )
-    report("view: next system (S)", [switch(lambda: c.move_system(1)) for _ in range(40)])
+    report(
+        "view: next system (S)",
+        [switch(lambda: c.move_system(1), "view-system") for _ in range(40)],
+    )
 
     def view_edit() -> float:
         while True:  # an output with words and no error there yet
@@ -199,12 +237,13 @@ def main() -> None:
             if words and not c.target_spans():
                 break
         begin = time.perf_counter()
-        c.selecting.pick_word(Side.TARGET, words[0])
-        c.selecting.pick_word(Side.TARGET, words[min(2, len(words) - 1)])
-        c.set_category("Style")
-        c.set_severity(Severity.MINOR)
-        assert c.confirm(), c.message
-        app.processEvents()
+        with measured("view-edit"):
+            c.selecting.pick_word(Side.TARGET, words[0])
+            c.selecting.pick_word(Side.TARGET, words[min(2, len(words) - 1)])
+            c.set_category("Style")
+            c.set_severity(Severity.MINOR)
+            assert c.confirm(), c.message
+            app.processEvents()
         return ms(begin)
 
     report("view: an edit (select, category, severity, Enter)", [view_edit() for _ in range(40)])
@@ -233,6 +272,15 @@ def main() -> None:
     other.close()
     if errors:
         print("errors:", errors)
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
+        for step, profile in profiles.items():
+            profile.dump_stats(args.profile / f"{step}.prof")
+            with open(args.profile / f"{step}.txt", "w", encoding="utf-8") as out:
+                stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")
+                stats.print_stats(40)
+                stats.sort_stats("tottime").print_stats(25)
+        print(f"profiles of {', '.join(profiles)} in {args.profile}")
     QApplication.processEvents()
 
 
