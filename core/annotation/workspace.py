@@ -441,6 +441,17 @@ class AnnotationWorkspace:
         """The MQM score of one output, the mean over its raters (NaN while not rated)."""
         return float(self._mqm[self._system_row(system), segment])
 
+    def rated_mean(self, system: str) -> tuple[float, int]:
+        """The mean MQM score of ``system``'s rated outputs and how many there are (NaN, 0
+        when none is), without copying the arrays."""
+        values = self._mqm[self._system_row(system)]
+        rated = values[~np.isnan(values)]
+        return (float(rated.mean()) if len(rated) else math.nan), len(rated)
+
+    def status_counts(self, status: Status) -> Counter[Key]:
+        """How many spans of ``status`` each (system, segment) output has (one pass, unsorted)."""
+        return Counter((s.system, s.segment) for s in self._index.memory if s.status is status)
+
     def mqm_values(self) -> FloatArray:
         """``(S, n)`` MQM scores (mean over raters), NaN where an output is not rated (a copy)."""
         return self._mqm.copy()
@@ -448,8 +459,11 @@ class AnnotationWorkspace:
     def mqm_summary(self) -> dict[str, SystemMQM]:
         """Per system of the comparison with an MQM rating: score, rated segments, raters and
         errors per category and severity (:func:`~matchlight.core.annotation.mqm.mqm_summary`)."""
-        spans = [s for s in self._index.memory.spans() if s.system in self._row]
-        scores = [s for s in self._index.memory.scores() if s.system in self._row]
+        row = self._row  # only counted spans matter: leave out the (many) undecided ones here
+        spans = [
+            s for s in self._index.memory.spans() if s.status is _CONFIRMED and s.system in row
+        ]
+        scores = [s for s in self._index.memory.scores() if s.system in row]
         return mqm_summary(spans, scores, weights=self.weights)
 
     def esa_summary(self) -> dict[str, SystemFigure]:
