@@ -35,6 +35,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -64,14 +65,20 @@ def main() -> None:
             return None
         return profiles.setdefault(step, cProfile.Profile(time.thread_time))
 
+    #: Per step, the GUI thread's CPU time of each repetition (ms): unlike the wall time, it
+    #: hardly grows with the machine's load (waiting on the disk is not in it).
+    cpu: dict[str, list[float]] = defaultdict(list)
+
     @contextmanager
     def measured(step: str) -> Iterator[None]:
         profile = profiled(step)
         if profile is not None:
             profile.enable()
+        begin = time.thread_time()
         try:
             yield
         finally:
+            cpu[step].append((time.thread_time() - begin) * 1000)
             if profile is not None:
                 profile.disable()
 
@@ -108,6 +115,7 @@ def main() -> None:
     names = c.system_names
 
     def edit(segment: int | None = None, system: int | None = None, step: str = "edit") -> float:
+        """One edit through the controller, until its repaint is done (ms)."""
         seg = rng.randrange(args.rows) if segment is None else segment
         sys_index = rng.randrange(len(names)) if system is None else system
         line = c.line(seg, sys_index)
@@ -126,16 +134,22 @@ def main() -> None:
         assert span is not None, c.message
         return (time.perf_counter() - begin) * 1000
 
-    def report(label: str, times: list[float]) -> None:
+    def report(label: str, times: list[float], step: str) -> None:
+        used = cpu.pop(step, [0.0])
         print(
             f"  {label:<48} median {statistics.median(times):7.1f} ms   worst {max(times):7.1f} ms"
+            f"   (GUI thread CPU {statistics.median(used):6.1f} / {max(used):6.1f} ms)"
         )
+
+    def once(label: str, took: float, step: str) -> None:
+        used = cpu.pop(step, [0.0])
+        print(f"  {label:<48} {took:7.1f} ms   (GUI thread CPU {sum(used):7.1f} ms)")
 
     def ms(begin: float) -> float:
         return (time.perf_counter() - begin) * 1000
 
-    print(f"  {'first edit (creates the session, MQM columns)':<48} {edit(0, 0):7.1f} ms")
-    report("an edit (commit + table + panel)", [edit() for _ in range(40)])
+    once("first edit (creates the session, MQM columns)", edit(0, 0, "first"), "first")
+    report("an edit (commit + table + panel)", [edit() for _ in range(40)], "edit")
 
     # Many spans already there: an import of --spans spans (one undo step), its undo and redo,
     # then edits.
@@ -162,19 +176,23 @@ def main() -> None:
     with measured("import"):
         ws.import_records(spans, label="Import")
         app.processEvents()
-    print(f"  {f'import of {args.spans:,} spans (one step)':<48} {ms(begin):7.1f} ms")
+    once(f"import of {args.spans:,} spans (one step)", ms(begin), "import")
     begin = time.perf_counter()
     with measured("undo"):
         c.undo()
         app.processEvents()
     assert len(ws) == 41
-    print(f"  {'its undo (one transaction)':<48} {ms(begin):7.1f} ms")
+    once("its undo (one transaction)", ms(begin), "undo")
     begin = time.perf_counter()
     with measured("redo"):
         c.redo()
         app.processEvents()
-    print(f"  {'its redo':<48} {ms(begin):7.1f} ms")
-    report(f"an edit with {len(ws):,} spans", [edit(step="edit-spans") for _ in range(40)])
+    once("its redo", ms(begin), "redo")
+    report(
+        f"an edit with {len(ws):,} spans",
+        [edit(step="edit-spans") for _ in range(40)],
+        "edit-spans",
+    )
 
     probe = LatencyProbe()
     probe.start()
@@ -217,14 +235,17 @@ def main() -> None:
     report(
         "view: next segment (N)",
         [switch(lambda: c.move_segment(1), "view-next") for _ in range(40)],
+        "view-next",
     )
     report(
         "view: a random segment (Ctrl+G)",
         [switch(lambda: c.go_to_segment(rng.randrange(args.rows)), "view-goto") for _ in range(40)],
+        "view-goto",
     )
     report(
         "view: next system (S)",
         [switch(lambda: c.move_system(1), "view-system") for _ in range(40)],
+        "view-system",
     )
 
     def view_edit() -> float:
@@ -248,7 +269,11 @@ def main() -> None:
             app.processEvents()
         return ms(begin)
 
-    report("view: an edit (select, category, severity, Enter)", [view_edit() for _ in range(40)])
+    report(
+        "view: an edit (select, category, severity, Enter)",
+        [view_edit() for _ in range(40)],
+        "view-edit",
+    )
     view.close()
 
     target = folder / "saved.matchlight"
