@@ -95,3 +95,38 @@ def test_the_review_box_counts_an_import_of_many_outputs_at_once(small, monkeypa
     assert not box.isHidden()
     c.undo()
     assert box._total == 0 and box._undecided == {} and box.isHidden()
+
+
+def test_the_view_after_an_import_and_an_edit(small):
+    """The annotation view with imported (undecided, dotted) and confirmed spans, after an
+    edit made in it: it shows the edited output, its errors listed, and nothing else changed."""
+    from tests.gui.annotate.test_annotation_view import open_view, shoot
+
+    h, c = small, small.c
+    add(c, 0, 0, 0, 3, "major")
+    ws = c.workspace
+    spans = [
+        ErrorSpan.create(
+            system="A",
+            segment=segment,
+            line=SYSTEM_A[segment],
+            start=4,
+            end=7,
+            category="",
+            severity="minor",
+            annotator="xcomet",
+            status=Status.UNDECIDED,
+        )
+        for segment in range(len(SYSTEM_A))
+    ]
+    ws.import_records(spans, label="Import")
+    view = open_view(h)
+    c.go_to_segment(2)
+    _wait(h, 100)
+    before = {key: ws.spans(*key) for key in (("A", 0), ("A", 1), ("B", 2))}
+    add(c, 0, 2, 0, 3, "minor", "Style")
+    _wait(h, 300)
+    assert view.target_text.plain_text() == SYSTEM_A[2]
+    assert [s.status for s in ws.spans("A", 2)] == [Status.CONFIRMED, Status.UNDECIDED]
+    assert {key: ws.spans(*key) for key in before} == before
+    shoot(view, "annotperf-after-import-and-edit")
