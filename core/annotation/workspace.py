@@ -235,10 +235,9 @@ class _Index:
         if existed:
             self._count(annotator, -1)
 
-    def run(self, command: Command) -> None:
-        """Apply ``command``; a batch of additions, deletions and scores (an import, its undo)
-        in bulk, counting the annotators once."""
-        plan = _Plan.of(command)
+    def run(self, command: Command, plan: _Plan | None) -> None:
+        """Apply ``command``; with its ``plan`` (a batch of additions, deletions and scores: an
+        import, its undo) in bulk, counting the annotators once."""
         if plan is None:
             command.apply(self)
             return
@@ -356,7 +355,7 @@ class AnnotationWorkspace:
         try:
             with batch() if callable(batch) else nullcontext():
                 for command in self._unsaved:
-                    self._write(command)
+                    self._write(command, _Plan.of(command))
         except SinkUnavailable as error:
             self._sink_error = error
             return False
@@ -581,10 +580,9 @@ class AnnotationWorkspace:
             if isinstance(c, SetSegmentScore) and c.after is not None:
                 self._system_row(c.after.system)
 
-    def _write(self, command: Command) -> None:
+    def _write(self, command: Command, plan: _Plan | None) -> None:
         sink = self._sink
         assert sink is not None
-        plan = _Plan.of(command)
         add_many = getattr(sink, "add_many", None)
         delete_many = getattr(sink, "delete_many", None)
         if plan is None or not callable(add_many) or not callable(delete_many):
@@ -602,6 +600,7 @@ class AnnotationWorkspace:
 
     def _apply(self, command: Command) -> None:
         self.check(command)
+        plan = _Plan.of(command)
         if self._sink is not None:
             # The file first: if it refuses the edit, memory stays as it was. If it cannot take
             # it now (SinkUnavailable), memory keeps it as unsaved, and so does every later edit
@@ -610,11 +609,11 @@ class AnnotationWorkspace:
                 self._unsaved.append(command)
             else:
                 try:
-                    self._write(command)
+                    self._write(command, plan)
                 except SinkUnavailable as error:
                     self._unsaved.append(command)
                     self._sink_error = error
-        self._index.run(command)
+        self._index.run(command, plan)
         keys = touched_keys(command)
         self._refresh(keys)
         self._announce(keys)
