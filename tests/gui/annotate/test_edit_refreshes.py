@@ -3,6 +3,8 @@ every figure (the summary's other columns, the score arrays, every span sorted).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtWidgets import QApplication
 
@@ -10,6 +12,9 @@ import matchlight.gui.annotate.reviewbox as reviewbox_module
 from matchlight.core.annotation.model import ErrorSpan, Status
 from matchlight.core.annotation.mqm import system_mqm
 from tests.gui.annotate.annotatekit import SYSTEM_A, SYSTEM_B, add
+from tests.gui.conftest import grab_settled
+
+SHOTS = Path("/tmp/matchlight-shots/annoview")
 
 
 def _wait(h, ms: int) -> None:
@@ -100,8 +105,6 @@ def test_the_review_box_counts_an_import_of_many_outputs_at_once(small, monkeypa
 def test_the_view_after_an_import_and_an_edit(small):
     """The annotation view with imported (undecided, dotted) and confirmed spans, after an
     edit made in it: it shows the edited output, its errors listed, and nothing else changed."""
-    from tests.gui.annotate.test_annotation_view import open_view, shoot
-
     h, c = small, small.c
     add(c, 0, 0, 0, 3, "major")
     ws = c.workspace
@@ -120,7 +123,9 @@ def test_the_view_after_an_import_and_an_edit(small):
         for segment in range(len(SYSTEM_A))
     ]
     ws.import_records(spans, label="Import")
-    view = open_view(h)
+    h.a.ui.show_view()
+    view = h.a.ui.view
+    view.resize(1280, 720)
     c.go_to_segment(2)
     _wait(h, 100)
     before = {key: ws.spans(*key) for key in (("A", 0), ("A", 1), ("B", 2))}
@@ -129,4 +134,5 @@ def test_the_view_after_an_import_and_an_edit(small):
     assert view.target_text.plain_text() == SYSTEM_A[2]
     assert [s.status for s in ws.spans("A", 2)] == [Status.CONFIRMED, Status.UNDECIDED]
     assert {key: ws.spans(*key) for key in before} == before
-    shoot(view, "annotperf-after-import-and-edit")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert grab_settled(view).save(str(SHOTS / "annotperf-after-import-and-edit.png"))
