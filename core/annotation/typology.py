@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from matchlight.core.annotation.model import AnnotationError, ErrorSpan
@@ -59,6 +60,7 @@ def normalize_label(label: str) -> str:
     return SEPARATOR.join(parts).casefold()
 
 
+@lru_cache(maxsize=4096)
 def label_key(label: str) -> str:
     """:func:`normalize_label` with :data:`LABEL_ALIASES` applied (to the whole label, else to
     its top level): the key two spellings of one category share, with or without a typology

@@ -80,23 +80,25 @@ IntArray = npt.NDArray[np.int64]
 #: ``observer(keys)``: the annotations of these (system, segment) pairs changed.
 Observer = Callable[[frozenset[Key]], None]
 
+_CONFIRMED = Status.CONFIRMED  # one lookup: an enum member's is slow on 100,000 spans
 _COUNTED = (Status.CONFIRMED,)
 _LIVE = (Status.CONFIRMED, Status.UNDECIDED)
 
 
-def _commands(command: Command) -> Iterator[Command]:
-    if isinstance(command, Batch):
-        for inner in command.commands:
-            yield from _commands(inner)
-    else:
-        yield command
+def _commands(command: Command) -> Sequence[Command]:
+    """The commands ``command`` is made of, batches flattened."""
+    if not isinstance(command, Batch):
+        return (command,)
+    if Batch not in set(map(type, command.commands)):  # flat already, as an import is
+        return command.commands
+    return [leaf for inner in command.commands for leaf in _commands(inner)]
 
 
 def touched_keys(command: Command) -> frozenset[Key]:
     """The (system, segment) pairs whose annotations ``command`` changes."""
     keys: set[Key] = set()
     for c in _commands(command):
-        if isinstance(c, (AddSpan, DeleteSpan)):
+        if type(c) is AddSpan or type(c) is DeleteSpan:
             keys.add((c.span.system, c.span.segment))
         elif isinstance(c, UpdateSpan):
             keys.add((c.before.system, c.before.segment))
@@ -233,6 +235,32 @@ class _Index:
         if existed:
             self._count(annotator, -1)
 
+    def run(self, command: Command, plan: _Plan | None) -> None:
+        """Apply ``command``; with its ``plan`` (a batch of additions, deletions and scores: an
+        import, its undo) in bulk, counting the annotators once."""
+        if plan is None:
+            command.apply(self)
+            return
+        memory, by_key, counts = self.memory, self.by_key, Counter[str]()
+        try:
+            for span in plan.deleted:
+                old = memory.get(span.id)
+                memory.delete_span(span.id)
+                if old is not None:
+                    by_key[(old.system, old.segment)].pop(old.id, None)
+                    counts[old.annotator] -= 1
+            for span in plan.added:
+                memory.add_span(span)
+                by_key[(span.system, span.segment)][span.id] = span
+                counts[span.annotator] += 1
+        finally:
+            for name, step in counts.items():
+                self._count(name, step)
+        for score in plan.scores:
+            self.set_segment_score(score)
+        for key in plan.cleared:
+            self.clear_segment_score(*key)
+
 
 class AnnotationWorkspace:
     """Spans and segment scores of one comparison's systems, with undo/redo and MQM columns.
@@ -327,7 +355,7 @@ class AnnotationWorkspace:
         try:
             with batch() if callable(batch) else nullcontext():
                 for command in self._unsaved:
-                    self._write(command)
+                    self._write(command, _Plan.of(command))
         except SinkUnavailable as error:
             self._sink_error = error
             return False
@@ -412,6 +440,17 @@ class AnnotationWorkspace:
         """The MQM score of one output, the mean over its raters (NaN while not rated)."""
         return float(self._mqm[self._system_row(system), segment])
 
+    def rated_mean(self, system: str) -> tuple[float, int]:
+        """The mean MQM score of ``system``'s rated outputs and how many there are (NaN, 0
+        when none is), without copying the arrays."""
+        values = self._mqm[self._system_row(system)]
+        rated = values[~np.isnan(values)]
+        return (float(rated.mean()) if len(rated) else math.nan), len(rated)
+
+    def status_counts(self, status: Status) -> Counter[Key]:
+        """How many spans of ``status`` each (system, segment) output has (one pass, unsorted)."""
+        return Counter((s.system, s.segment) for s in self._index.memory if s.status is status)
+
     def mqm_values(self) -> FloatArray:
         """``(S, n)`` MQM scores (mean over raters), NaN where an output is not rated (a copy)."""
         return self._mqm.copy()
@@ -419,8 +458,11 @@ class AnnotationWorkspace:
     def mqm_summary(self) -> dict[str, SystemMQM]:
         """Per system of the comparison with an MQM rating: score, rated segments, raters and
         errors per category and severity (:func:`~matchlight.core.annotation.mqm.mqm_summary`)."""
-        spans = [s for s in self._index.memory.spans() if s.system in self._row]
-        scores = [s for s in self._index.memory.scores() if s.system in self._row]
+        row = self._row  # only counted spans matter: leave out the (many) undecided ones here
+        spans = [
+            s for s in self._index.memory.spans() if s.status is _CONFIRMED and s.system in row
+        ]
+        scores = [s for s in self._index.memory.scores() if s.system in row]
         return mqm_summary(spans, scores, weights=self.weights)
 
     def esa_summary(self) -> dict[str, SystemFigure]:
@@ -465,12 +507,19 @@ class AnnotationWorkspace:
         return frozenset(keys)
 
     def _refresh(self, keys: Iterable[Key]) -> None:
+        by_key, scores_by_key = self._index.by_key, self._index.scores_by_key
         for system, segment in keys:
             row = self._row.get(system)
             if row is None or not 0 <= segment < self.n_segments:
                 continue  # a reference's spans, or a segment the texts no longer have
-            spans = self._index.by_key.get((system, segment), {}).values()
-            scores = self._index.scores_by_key.get((system, segment), {}).values()
+            spans = by_key.get((system, segment), {}).values()
+            scores = scores_by_key.get((system, segment), {}).values()
+            if not scores and all(s.status is not _CONFIRMED for s in spans):
+                # Nothing counted (undecided or rejected spans only, as an import leaves it).
+                self._mqm[row, segment] = np.nan
+                self._annotated[row, segment] = False
+                self._esa[row, segment] = np.nan
+                continue
             rated = segment_mqm(spans, scores, weights=self.weights)
             self._mqm[row, segment] = rated.get((system, segment), np.nan)
             self._annotated[row, segment] = self.is_annotated(system, segment)
@@ -526,23 +575,32 @@ class AnnotationWorkspace:
                 spans = (c.after,)
             for span in spans:
                 self._system_row(span.system)
-                if span.status is Status.CONFIRMED:
+                if span.status is _CONFIRMED:
                     validate_span(span, self.typology, self.mode)
             if isinstance(c, SetSegmentScore) and c.after is not None:
                 self._system_row(c.after.system)
 
-    def _write(self, command: Command) -> None:
+    def _write(self, command: Command, plan: _Plan | None) -> None:
         sink = self._sink
         assert sink is not None
-        bulk = _additions(command)
         add_many = getattr(sink, "add_many", None)
-        if bulk is not None and callable(add_many):
-            add_many(*bulk)  # an import: one statement per table, not one per record
-        else:
+        delete_many = getattr(sink, "delete_many", None)
+        if plan is None or not callable(add_many) or not callable(delete_many):
             command.apply(sink)
+            return
+        # An import or its undo: one statement per table, not one per record.
+        batch = getattr(sink, "batch", None)
+        with batch() if callable(batch) else nullcontext():
+            if plan.deleted:
+                delete_many([s.id for s in plan.deleted])
+            for key in plan.cleared:
+                sink.clear_segment_score(*key)
+            if plan.added or plan.scores:
+                add_many(plan.added, plan.scores)
 
     def _apply(self, command: Command) -> None:
         self.check(command)
+        plan = _Plan.of(command)
         if self._sink is not None:
             # The file first: if it refuses the edit, memory stays as it was. If it cannot take
             # it now (SinkUnavailable), memory keeps it as unsaved, and so does every later edit
@@ -551,11 +609,11 @@ class AnnotationWorkspace:
                 self._unsaved.append(command)
             else:
                 try:
-                    self._write(command)
+                    self._write(command, plan)
                 except SinkUnavailable as error:
                     self._unsaved.append(command)
                     self._sink_error = error
-        command.apply(self._index)
+        self._index.run(command, plan)
         keys = touched_keys(command)
         self._refresh(keys)
         self._announce(keys)
@@ -620,20 +678,42 @@ class AnnotationWorkspace:
             self.execute(Batch(tuple(commands), label=label))
 
 
-def _additions(command: Command) -> tuple[list[ErrorSpan], list[SegmentScore]] | None:
-    """(spans, scores) when ``command`` only adds spans and sets scores (an import), else None."""
-    if not isinstance(command, Batch):
-        return None
-    spans: list[ErrorSpan] = []
-    scores: list[SegmentScore] = []
-    for c in _commands(command):
-        if isinstance(c, AddSpan):
-            spans.append(c.span)
-        elif isinstance(c, SetSegmentScore) and c.after is not None:
-            scores.append(c.after)
-        else:
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A batch that only adds and deletes spans and sets or clears scores, each span id and
+    score key once (an import, or its undo): it can be written in bulk, in any order."""
+
+    added: list[ErrorSpan]
+    deleted: list[ErrorSpan]
+    scores: list[SegmentScore]
+    cleared: list[tuple[str, int, str]]
+
+    @classmethod
+    def of(cls, command: Command) -> _Plan | None:
+        if not isinstance(command, Batch):
             return None
-    return spans, scores
+        plan = cls([], [], [], [])
+        for c in _commands(command):
+            kind = type(c)
+            if kind is AddSpan:
+                plan.added.append(c.span)  # type: ignore[attr-defined]
+            elif kind is DeleteSpan:
+                plan.deleted.append(c.span)  # type: ignore[attr-defined]
+            elif kind is SetSegmentScore:
+                after: SegmentScore | None = c.after  # type: ignore[attr-defined]
+                if after is not None:
+                    plan.scores.append(after)
+                else:
+                    plan.cleared.append(c.before.key)  # type: ignore[attr-defined]
+            else:
+                return None
+        ids = {s.id for s in plan.added} | {s.id for s in plan.deleted}
+        keys = {s.key for s in plan.scores} | set(plan.cleared)
+        if len(ids) != len(plan.added) + len(plan.deleted):
+            return None  # a span added and deleted in one step: keep the order
+        if len(keys) != len(plan.scores) + len(plan.cleared):
+            return None
+        return plan
 
 
 class _Forward:

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from matchlight.core import __version__
 from matchlight.core.annotation.anchoring import AnchorState, reanchor_all
@@ -135,6 +135,8 @@ class ReanchorReport:
 
 
 _UNSET: Any = object()
+#: The page cache of a session connection, in KiB (SQLite's default is 2,000).
+_CACHE_KIB: Final = 32_768
 
 
 def _load(text: str) -> Any:
@@ -244,6 +246,9 @@ class SessionStore(AnnotationTables):
                     f"cannot use write-ahead logging here (journal mode {mode})", path
                 )
             conn.execute("PRAGMA synchronous=FULL")
+            # Room for an import's index pages: a small cache spills them into the log
+            # mid-transaction and writes them again.
+            conn.execute(f"PRAGMA cache_size=-{_CACHE_KIB}")
         except BaseException:
             conn.close()
             raise

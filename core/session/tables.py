@@ -212,6 +212,22 @@ class AnnotationTables:
             except sqlite3.Error as exc:
                 raise self._error(exc) from None
 
+    def delete_many(self, span_ids: Iterable[str]) -> None:
+        """Delete many spans in one transaction (an import undone); every id must be there,
+        else AnnotationError and nothing is deleted."""
+        ids = list(span_ids)
+        with self.batch():
+            try:
+                before = self._conn.total_changes
+                self._conn.executemany("DELETE FROM spans WHERE id = ?", ((i,) for i in ids))
+                deleted = self._conn.total_changes - before
+            except sqlite3.Error as exc:
+                raise self._error(exc) from None
+            if deleted != len(ids):
+                raise AnnotationError(
+                    f"{len(ids) - deleted} of the {len(ids)} spans to delete are not there"
+                )
+
     def add_import(self, result: ImportResult) -> None:
         """Store an :class:`ImportResult`'s spans and scores in one transaction, and an MQM TSV
         file's layout (see :meth:`mqm_tsv_layout`)."""

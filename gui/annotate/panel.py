@@ -445,13 +445,12 @@ class AnnotationPanel(QWidget):
         segment, system = target
         name = ws.systems[system]
         penalty = ws.segment_penalty(name, segment)
-        mask = ws.mqm_mask(name)
-        values = ws.mqm_values()[system][mask]
+        rated_mean, rated = ws.rated_mean(name)
         mean = (
             QCoreApplication.translate("AnnotationPanel", "{0:.2f} over {1} rated outputs").format(
-                values.mean(), int(mask.sum())
+                rated_mean, rated
             )
-            if len(values)
+            if rated
             else "—"
         )
         here = (
@@ -499,7 +498,8 @@ class AnnotationPanel(QWidget):
     @Slot()
     def _on_draft_changed(self) -> None:
         self._refresh_draft()
-        self._refresh_scores()  # an ESA score being moved (here or in the annotation view)
+        if self.controller.mode is AnnotationMode.ESA:
+            self._refresh_scores()  # an ESA score being moved (here or in the annotation view)
 
     @Slot()
     def _on_session_changed(self) -> None:

@@ -13,7 +13,6 @@ errors without a category (ESA spans) were kept out of MQM. The numbers are core
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Mapping
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer, Slot
@@ -128,9 +127,7 @@ class ReviewBox(QGroupBox):
         if ws is None:
             self._undecided = {}
         elif keys is None or len(keys) > _RECOUNT_KEYS:
-            self._undecided = dict(
-                Counter((s.system, s.segment) for s in ws.spans() if s.status is Status.UNDECIDED)
-            )
+            self._undecided = dict(ws.status_counts(Status.UNDECIDED))
         else:
             for system, segment in keys:
                 count = sum(s.status is Status.UNDECIDED for s in ws.spans(system, segment))

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QRect, QTimer, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QRect, Slot
 from PySide6.QtGui import QPainter, QTextDocument
 
 from matchlight.core.analysis.selection import RowSet, Selection, SelectionError
@@ -37,9 +37,6 @@ FILTER_LABEL = QT_TRANSLATE_NOOP("AnnotationTableLink", "annotations: {0}")
 FILTER_SOURCE = "annotations"
 #: Lines longer than this may be cut in a table cell; shorter ones never are.
 _SHORT_LINE = 1000
-#: How long the summary waits for a burst of edits to settle before it recomputes (ms).
-_SUMMARY_DELAY_MS = 250
-
 #: Up to this many changed rows are repainted one by one; more repaint the whole table.
 _FEW_ROWS = 64
 
@@ -57,10 +54,6 @@ class AnnotationTableLink(QObject):
         self.host = host
         self._shown_columns: set[str] = set()
         self._filter: AnnotationQuery | None = None
-        self._summary_timer = QTimer(self)
-        self._summary_timer.setSingleShot(True)
-        self._summary_timer.setInterval(_SUMMARY_DELAY_MS)
-        self._summary_timer.timeout.connect(self._on_summary_timeout)
         host.detail_pane.set_hypothesis_overlay(self._paint_view)
         controller.attached.connect(self._on_attached)
         controller.annotations_changed.connect(self._on_annotations_changed)
@@ -164,7 +157,6 @@ class AnnotationTableLink(QObject):
         new = [c.key for c, _ in wanted if c.key not in self._shown_columns]
         if new:
             self._show_columns(new)
-        self._summary_timer.start()
 
     def _show_columns(self, keys: Sequence[str]) -> None:
         model = self.host.model
@@ -198,12 +190,6 @@ class AnnotationTableLink(QObject):
             if row >= 0:
                 view.setCurrentIndex(proxy.index(row, 0))
         self.host.filter_bar.set_metrics(self.host.session.table.columns)
-
-    @Slot()
-    def _on_summary_timeout(self) -> None:
-        session = self.host.session
-        if session is not None:
-            self.host.summary.set_table(session.table)
 
     # -- filtering -----------------------------------------------------------------------------
 

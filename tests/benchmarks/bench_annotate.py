@@ -17,17 +17,27 @@ real MainWindow (offscreen), waits for scoring, then times:
     segment (N), a random segment (Ctrl+G), the next system (S), each until the view shows the
     new output with its neighbours; and an edit made there (two clicks' selection, a category,
     a severity, Enter), each median and worst of 40.
+
+With --profile DIR each timed step also runs under cProfile, on the GUI thread's CPU time (the
+machine's load does not inflate it; waiting on the disk does not show), which slows it: take
+the figures from a run without it. DIR gets a ``<step>.prof`` and a ``<step>.txt`` of its top
+functions per step.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import random
 import statistics
 import sys
 import tempfile
 import time
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -45,7 +55,33 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--systems", type=int, default=3)
     parser.add_argument("--spans", type=int, default=100_000)
+    parser.add_argument("--profile", type=Path, help="write cProfile statistics of each step here")
     args = parser.parse_args()
+    profiles: dict[str, cProfile.Profile] = {}
+
+    def profiled(step: str) -> cProfile.Profile | None:
+        """The profiler of ``step`` (one per step, accumulated over its repetitions)."""
+        if args.profile is None:
+            return None
+        return profiles.setdefault(step, cProfile.Profile(time.thread_time))
+
+    #: Per step, the GUI thread's CPU time of each repetition (ms): unlike the wall time, it
+    #: hardly grows with the machine's load (waiting on the disk is not in it).
+    cpu: dict[str, list[float]] = defaultdict(list)
+
+    @contextmanager
+    def measured(step: str) -> Iterator[None]:
+        profile = profiled(step)
+        if profile is not None:
+            profile.enable()
+        begin = time.thread_time()
+        try:
+            yield
+        finally:
+            cpu[step].append((time.thread_time() - begin) * 1000)
+            if profile is not None:
+                profile.disable()
+
     folder = Path(tempfile.mkdtemp(prefix="matchlight-bench-annotate-"))
     os.environ["MATCHLIGHT_RECOVERY_DIR"] = str(folder / "recovery")
 
@@ -78,34 +114,42 @@ def main() -> None:
     rng = random.Random(1)
     names = c.system_names
 
-    def edit(segment: int | None = None, system: int | None = None) -> float:
+    def edit(segment: int | None = None, system: int | None = None, step: str = "edit") -> float:
+        """One edit through the controller, until its repaint is done (ms)."""
         seg = rng.randrange(args.rows) if segment is None else segment
         sys_index = rng.randrange(len(names)) if system is None else system
         line = c.line(seg, sys_index)
         at = rng.randrange(max(1, len(line) - 4))
         begin = time.perf_counter()
-        span = c.add_span(
-            start=at,
-            end=min(len(line), at + 3),
-            severity="minor",
-            category="Style",
-            segment=seg,
-            system=sys_index,
-        )
-        app.processEvents()
+        with measured(step):
+            span = c.add_span(
+                start=at,
+                end=min(len(line), at + 3),
+                severity="minor",
+                category="Style",
+                segment=seg,
+                system=sys_index,
+            )
+            app.processEvents()
         assert span is not None, c.message
         return (time.perf_counter() - begin) * 1000
 
-    def report(label: str, times: list[float]) -> None:
+    def report(label: str, times: list[float], step: str) -> None:
+        used = cpu.pop(step, [0.0])
         print(
             f"  {label:<48} median {statistics.median(times):7.1f} ms   worst {max(times):7.1f} ms"
+            f"   (GUI thread CPU {statistics.median(used):6.1f} / {max(used):6.1f} ms)"
         )
+
+    def once(label: str, took: float, step: str) -> None:
+        used = cpu.pop(step, [0.0])
+        print(f"  {label:<48} {took:7.1f} ms   (GUI thread CPU {sum(used):7.1f} ms)")
 
     def ms(begin: float) -> float:
         return (time.perf_counter() - begin) * 1000
 
-    print(f"  {'first edit (creates the session, MQM columns)':<48} {edit(0, 0):7.1f} ms")
-    report("an edit (commit + table + panel)", [edit() for _ in range(40)])
+    once("first edit (creates the session, MQM columns)", edit(0, 0, "first"), "first")
+    report("an edit (commit + table + panel)", [edit() for _ in range(40)], "edit")
 
     # Many spans already there: an import of --spans spans (one undo step), its undo and redo,
     # then edits.
@@ -129,19 +173,26 @@ def main() -> None:
             )
         )
     begin = time.perf_counter()
-    ws.import_records(spans, label="Import")
-    app.processEvents()
-    print(f"  {f'import of {args.spans:,} spans (one step)':<48} {ms(begin):7.1f} ms")
+    with measured("import"):
+        ws.import_records(spans, label="Import")
+        app.processEvents()
+    once(f"import of {args.spans:,} spans (one step)", ms(begin), "import")
     begin = time.perf_counter()
-    c.undo()
-    app.processEvents()
+    with measured("undo"):
+        c.undo()
+        app.processEvents()
     assert len(ws) == 41
-    print(f"  {'its undo (one transaction)':<48} {ms(begin):7.1f} ms")
+    once("its undo (one transaction)", ms(begin), "undo")
     begin = time.perf_counter()
-    c.redo()
-    app.processEvents()
-    print(f"  {'its redo':<48} {ms(begin):7.1f} ms")
-    report(f"an edit with {len(ws):,} spans", [edit() for _ in range(40)])
+    with measured("redo"):
+        c.redo()
+        app.processEvents()
+    once("its redo", ms(begin), "redo")
+    report(
+        f"an edit with {len(ws):,} spans",
+        [edit(step="edit-spans") for _ in range(40)],
+        "edit-spans",
+    )
 
     probe = LatencyProbe()
     probe.start()
@@ -172,20 +223,30 @@ def main() -> None:
             and view.target_text.plain_text() == c.line(segment, system)[:5000]
         )
 
-    def switch(move: object) -> float:
+    def switch(move: object, step: str) -> float:
         begin = time.perf_counter()
-        move()  # type: ignore[operator]
-        app.processEvents()
+        with measured(step):
+            move()  # type: ignore[operator]
+            app.processEvents()
         segment, system = c.target() or (-1, -1)
         assert in_view(segment, system), (segment, system)
         return ms(begin)
 
-    report("view: next segment (N)", [switch(lambda: c.move_segment(1)) for _ in range(40)])
+    report(
+        "view: next segment (N)",
+        [switch(lambda: c.move_segment(1), "view-next") for _ in range(40)],
+        "view-next",
+    )
     report(
         "view: a random segment (Ctrl+G)",
-        [switch(lambda: c.go_to_segment(rng.randrange(args.rows))) for _ in range(40)],
+        [switch(lambda: c.go_to_segment(rng.randrange(args.rows)), "view-goto") for _ in range(40)],
+        "view-goto",
     )
-    report("view: next system (S)", [switch(lambda: c.move_system(1)) for _ in range(40)])
+    report(
+        "view: next system (S)",
+        [switch(lambda: c.move_system(1), "view-system") for _ in range(40)],
+        "view-system",
+    )
 
     def view_edit() -> float:
         while True:  # an output with words and no error there yet
@@ -199,15 +260,20 @@ def main() -> None:
             if words and not c.target_spans():
                 break
         begin = time.perf_counter()
-        c.selecting.pick_word(Side.TARGET, words[0])
-        c.selecting.pick_word(Side.TARGET, words[min(2, len(words) - 1)])
-        c.set_category("Style")
-        c.set_severity(Severity.MINOR)
-        assert c.confirm(), c.message
-        app.processEvents()
+        with measured("view-edit"):
+            c.selecting.pick_word(Side.TARGET, words[0])
+            c.selecting.pick_word(Side.TARGET, words[min(2, len(words) - 1)])
+            c.set_category("Style")
+            c.set_severity(Severity.MINOR)
+            assert c.confirm(), c.message
+            app.processEvents()
         return ms(begin)
 
-    report("view: an edit (select, category, severity, Enter)", [view_edit() for _ in range(40)])
+    report(
+        "view: an edit (select, category, severity, Enter)",
+        [view_edit() for _ in range(40)],
+        "view-edit",
+    )
     view.close()
 
     target = folder / "saved.matchlight"
@@ -233,6 +299,15 @@ def main() -> None:
     other.close()
     if errors:
         print("errors:", errors)
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
+        for step, profile in profiles.items():
+            profile.dump_stats(args.profile / f"{step}.prof")
+            with open(args.profile / f"{step}.txt", "w", encoding="utf-8") as out:
+                stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")
+                stats.print_stats(40)
+                stats.sort_stats("tottime").print_stats(25)
+        print(f"profiles of {', '.join(profiles)} in {args.profile}")
     QApplication.processEvents()
 
 
