@@ -477,7 +477,7 @@
     </message>
     <message>
         <source>{0} rows: {1}.</source>
-        <extracomment>The source of the row set the annotation filters put in the selection (beside a chart&apos;s). Lines longer than this may be cut in a table cell; shorter ones never are. How long the summary waits for a burst of edits to settle before it recomputes (ms).</extracomment>
+        <extracomment>The source of the row set the annotation filters put in the selection (beside a chart&apos;s). Lines longer than this may be cut in a table cell; shorter ones never are. Up to this many changed rows are repainted one by one; more repaint the whole table.</extracomment>
         <translation>{0}개 행: {1}.</translation>
     </message>
     <message>
@@ -867,7 +867,7 @@
     </message>
     <message>
         <source>Distributions</source>
-        <extracomment>Width of the bar of exact ties, as a share of a bin (it stands on zero, over its neighbours). The height each histogram&apos;s plot area keeps at least, in pixels (a short panel scrolls). Lines of text around a plot not laid out yet: a title of up to two lines, the tick labels, the axis label, and their margins.</extracomment>
+        <extracomment>Width of the bar of exact ties, as a share of a bin (it stands on zero, over its neighbours). The height each histogram&apos;s plot area keeps at least, in pixels (a short panel scrolls). Lines of text around a plot not laid out yet: a title of up to two lines, the tick labels, the axis label, and their margins. What a refresh computed its figures for: the table, its rows scored, the column.</extracomment>
         <translation>분포</translation>
     </message>
     <message>
@@ -984,8 +984,16 @@
 <context>
     <name>ComparisonLifecycle</name>
     <message>
+        <source>Reading {count} files… the first {rows:,} rows are shown</source>
+        <extracomment>Facts about the references the scoring advice uses (derived once per comparison). Rows of every input shown before the whole is read (opening a comparison whose files hold at least ``first_rows_from_bytes``). The comparison shown is the first rows of the one being read. Outputs in another language, outputs copying the source (core.analysis.language): checked in the background once the comparison is shown; None until then.</extracomment>
+        <translation>파일 {count}개를 읽는 중… 처음 {rows:,}행을 표시합니다</translation>
+    </message>
+    <message>
+        <source>Showing the first {rows:,} rows while the files are read; the rest follows.</source>
+        <translation>파일을 읽는 동안 처음 {rows:,}행을 표시합니다. 나머지는 이어서 표시됩니다.</translation>
+    </message>
+    <message>
         <source>Could not read the files: {error} ({0})</source>
-        <extracomment>Facts about the references the scoring advice uses (derived once per comparison). Outputs in another language, outputs copying the source (core.analysis.language): checked in the background once the comparison is shown; None until then.</extracomment>
         <translation>파일을 읽을 수 없습니다: {error} ({0})</translation>
     </message>
     <message>
@@ -1092,11 +1100,12 @@
     <name>DetailPane</name>
     <message>
         <source> (first {0:,} of {1:,} characters shown)</source>
-        <extracomment>Characters of a text shown in a view of the pane. Laying out a very long line holds the window each time its row is shown; the start of such a text is what anyone reads, and the caption says how much is shown. ``paint(painter, view, segment, system)``: draws over a hypothesis view once its text is painted (error spans); the painter is in document coordinates.</extracomment>
+        <extracomment>Characters of a text shown in a view of the pane. Laying out a very long line holds the window each time its row is shown; the start of such a text is what anyone reads, and the caption says how much is shown.</extracomment>
         <translation> ({1:,}자 중 처음 {0:,}자 표시)</translation>
     </message>
     <message>
         <source>Select a row to see its matches.</source>
+        <extracomment>``paint(painter, view, segment, system)``: draws over a hypothesis view once its text is painted (error spans); the painter is in document coordinates.</extracomment>
         <translation>행을 선택하면 일치한 부분을 볼 수 있습니다.</translation>
     </message>
     <message>
@@ -1313,6 +1322,7 @@
     </message>
     <message>
         <source>Search the texts ({shortcut})</source>
+        <extracomment>Each column&apos;s box scale, with the table and its scored rows it was taken from (dropped when the column&apos;s values change). The rows are the first of a comparison whose files are still read.</extracomment>
         <translation>텍스트 검색 ({shortcut})</translation>
     </message>
     <message>
@@ -1370,6 +1380,10 @@
     <message>
         <source>of</source>
         <translation>시스템</translation>
+    </message>
+    <message>
+        <source>{visible} of the first {total} rows</source>
+        <translation>처음 {total}행 중 {visible}행</translation>
     </message>
     <message>
         <source>{total} rows</source>
@@ -1758,7 +1772,7 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <name>ReferenceModel</name>
     <message>
         <source>{0:,} of {1:,} lines of {2} equal {3} (other systems: {4:g}, median)</source>
-        <extracomment>From this many segments on, the per-reference scoring runs in worker processes (a thread would hold the GIL the window needs). The warning&apos;s colours (light, dark): text on a tinted box. Rows a :class:`SteppedAudit` compares per turn of the event loop (a few milliseconds).</extracomment>
+        <extracomment>From this many segments on, the per-reference scoring runs in worker processes (a thread would hold the GIL the window needs). The warning&apos;s colours (light, dark): text on a tinted box. Rows a :class:`SteppedAudit` compares at a time (a millisecond or two)... ...and for how long, in seconds, it goes on comparing in one turn of the event loop: a turn stays short however loaded the machine is (a fixed number of rows took 60 ms on a busy one).</extracomment>
         <translation>{2}의 {1:,}줄 중 {0:,}줄이 {3}과(와) 같습니다 (다른 시스템: 중앙값 {4:g})</translation>
     </message>
     <message>
@@ -1889,7 +1903,7 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <name>SegmentTableModel</name>
     <message>
         <source>{name}, segment {0}: not scored yet</source>
-        <extracomment>Numeric sort key (float score, NaN while unscored; int segment) or the text of text columns. The :class:`~core.scoring.results.SegmentScores` of the cell&apos;s system and row (None while The column kind: one of :data:`COLUMN_KINDS`. The system index of hypothesis, score and delta columns (None elsewhere). The reference index of reference columns (None elsewhere). The 0-based segment of the row (survives any proxy). Of a difference cell: +1 when the system is better than the baseline at the precision shown (lower, on a penalty such as MQM), -1 when worse, 0 when equal (None while unscored). Of a column&apos;s header: the title the table shows. A score or difference column stands in its system&apos;s group, after the output, so it shows its metric alone (&quot;BLEU&quot;, &quot;ΔBLEU&quot;); its display title also names the system (&quot;literal BLEU&quot;) for menus, copies and saved layouts. Every role the model answers; the others (asked for each cell on every paint: font, colours, decoration, check state, ...) get None at once.</extracomment>
+        <extracomment>Numeric sort key (float score, NaN while unscored; int segment) or the text of text columns. The :class:`~core.scoring.results.SegmentScores` of the cell&apos;s system and row (None while The column kind: one of :data:`COLUMN_KINDS`. The system index of hypothesis, score and delta columns (None elsewhere). The reference index of reference columns (None elsewhere). The 0-based segment of the row (survives any proxy). Of a difference cell: +1 when the system is better than the baseline at the precision shown (lower, on a penalty such as MQM), -1 when worse, 0 when equal (None while unscored). Of a column&apos;s header: the title the table shows. A score or difference column stands in its system&apos;s group, after the output, so it shows its metric alone (&quot;BLEU&quot;, &quot;ΔBLEU&quot;); its display title also names the system (&quot;literal BLEU&quot;) for menus, copies and saved layouts. Every role the model answers; the others (asked for each cell on every paint: font, colours, decoration, check state, ...) get None at once. Per score column: its description when the header was last told of it.</extracomment>
         <translation>{name}, 세그먼트 {0}: 아직 채점되지 않음</translation>
     </message>
     <message>
@@ -2406,7 +2420,7 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <name>SummaryModel</name>
     <message>
         <source>significance cluster {rank} of {0} over {rows:,} rows</source>
-        <extracomment>Whether the view&apos;s background is dark (the filtered rows&apos; blue follows it).</extracomment>
+        <extracomment>Okabe–Ito colours as published (core&apos;s palette): distinguishable with the common colour-vision deficiencies; the report draws systems in the same ones. The roles :meth:`SummaryModel.data` gives. Whether the view&apos;s background is dark (the filtered rows&apos; blue follows it).</extracomment>
         <translation>{rows:,}행 기준 유의성 군집 {rank}/{0}</translation>
     </message>
     <message>
@@ -2458,6 +2472,7 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
     <message>
         <source>A reference that equals one system&apos;s output on far more lines than any other system&apos;s favours that system: its figures above are inflated (Compare systems ▸ References scores each reference alone)</source>
+        <extracomment>The first refresh of a new table comes later, after the burst of work of showing it. The histogram&apos;s bins for a 0-100 score (another scale gets its own, see score_edges). The histogram&apos;s x ticks, 100 included (pyqtgraph&apos;s automatic ones stop at 80). The leak warning&apos;s colours (light, dark), as the comparison dock&apos;s.</extracomment>
         <translation>다른 시스템보다 한 시스템의 출력과 훨씬 많은 줄이 똑같은 참조 번역은 그 시스템에 유리하므로 위의 수치가 부풀려져 있습니다 (시스템 비교 ▸ 참조 번역에서 참조 번역을 하나씩 채점할 수 있음)</translation>
     </message>
     <message>
@@ -2506,6 +2521,7 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
     <message>
         <source>Scoring…</source>
+        <extracomment>The table is the first rows of a comparison whose files are still read.</extracomment>
         <translation>채점 중…</translation>
     </message>
     <message>
@@ -2515,6 +2531,10 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <message>
         <source>Settings: the reference tools&apos; defaults</source>
         <translation>설정: 참조 도구의 기본값</translation>
+    </message>
+    <message>
+        <source>The first {total} rows, {0} scored; the rest is being read.</source>
+        <translation>처음 {total}행 중 {0}행 채점됨. 나머지를 읽는 중입니다.</translation>
     </message>
     <message>
         <source>Scored {0} of {total} rows so far.</source>
@@ -2545,7 +2565,12 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
         <translation>시스템별 문장 {0} ({scope_name})</translation>
     </message>
     <message>
+        <source>The figures could not be computed: {0}</source>
+        <translation>수치를 계산할 수 없습니다: {0}</translation>
+    </message>
+    <message>
         <source>Significance clusters [n] follow once every row is scored.</source>
+        <extracomment>A column&apos;s ranking: its systems&apos; clusters, or why it cannot be ranked. The clusters&apos; paired test: sacreBLEU&apos;s bootstrap, its default resamples and seed.</extracomment>
         <translation>모든 행의 채점이 끝나면 유의성 군집 [n]이 표시됩니다.</translation>
     </message>
     <message>
@@ -2613,6 +2638,7 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <name>ToolsPanel</name>
     <message>
         <source>Minor</source>
+        <extracomment>The severities an annotator gives, with their keys and names (translated where shown).</extracomment>
         <translation>경미</translation>
     </message>
     <message>
@@ -4199,7 +4225,7 @@ Your files were not changed. The technical details were written to the error out
     <name>jobs</name>
     <message>
         <source>Out of memory: try fewer rows or fewer resamples.</source>
-        <extracomment>``work(cancelled, progress) -&gt; result``: ``cancelled()`` says stop (raise :class:`JobCancelled` or return None), ``progress(fraction)`` reports how far it got. Progress is reported in steps of at least this fraction (a bar needs no more).</extracomment>
+        <extracomment>``work(cancelled, progress) -&gt; result``: ``cancelled()`` says stop (raise :class:`JobCancelled` or return None), ``progress(fraction)`` reports how far it got. Progress is reported in steps of at least this fraction (a bar needs no more). From this many rows on, a chart&apos;s refresh after a filter or new scores computes in a worker (:meth:`BackgroundJob.start`); below it, at once (:meth:`BackgroundJob.run_here`): a thread costs more than the work. The table&apos;s proxy moves its searches at the same size.</extracomment>
         <translation>메모리가 부족합니다. 행이나 재표본 수를 줄여 보세요.</translation>
     </message>
 </context>
@@ -4454,7 +4480,7 @@ Your files were not changed. The technical details were written to the error out
     <name>lifecycle</name>
     <message>
         <source>Ref {0}</source>
-        <extracomment>Rows whose highlight detail is computed while the files are read: a screenful, so that the table is painted once with its highlights when it appears (not plain, then again). How long after the table&apos;s first paint was scheduled the detail pane is filled. How long after the detail pane is filled the language check starts (off the GUI thread). Pages of the window&apos;s central stack.</extracomment>
+        <extracomment>Rows whose highlight detail is computed while the files are read: a screenful, so that the table is painted once with its highlights when it appears (not plain, then again). How long after the table&apos;s first paint was scheduled the detail pane is filled. How long after the detail pane is filled the language check starts (off the GUI thread). Rows whose highlight detail is computed before a big comparison&apos;s first rows show: the visible ones (the rest of the screenful follows from the detail cache&apos;s worker). From this many bytes of input files on, a comparison&apos;s first rows show while the rest is read (below it, reading all of it takes about as long as showing a part). Pages of the window&apos;s central stack.</extracomment>
         <translation>참조 {0}</translation>
     </message>
 </context>
@@ -4766,7 +4792,7 @@ Your files were not changed. The technical details were written to the error out
     </message>
     <message>
         <source>Which undecided errors the buttons rule on</source>
-        <extracomment>How long the figures wait for a burst of edits to settle (ms).</extracomment>
+        <extracomment>How long the figures wait for a burst of edits to settle (ms). An edit of up to this many outputs recounts them alone; more recount every output.</extracomment>
         <translation>버튼이 결정할 미결정 오류의 범위</translation>
     </message>
     <message>
@@ -4791,6 +4817,7 @@ Your files were not changed. The technical details were written to the error out
     </message>
     <message>
         <source>{0} undecided {where}; {1} in all.</source>
+        <extracomment>Undecided errors per output that has any: (system, segment) -&gt; count.</extracomment>
         <translation>{where} 미결정 {0}개, 전체 {1}개.</translation>
     </message>
     <message>
@@ -4901,7 +4928,6 @@ The session was not changed; put the files back (next to the session file, or wh
     </message>
     <message>
         <source>sentence separator {shown}</source>
-        <extracomment>The first refresh of a new table comes later, after the burst of work of showing it. The histogram&apos;s bins for a 0-100 score (another scale gets its own, see score_edges). Okabe–Ito colours as published (core&apos;s palette): distinguishable with the common colour-vision deficiencies; the report draws systems in the same ones. The histogram&apos;s x ticks, 100 included (pyqtgraph&apos;s automatic ones stop at 80). The clusters&apos; paired test: sacreBLEU&apos;s bootstrap, its default resamples and seed. The leak warning&apos;s colours (light, dark), as the comparison dock&apos;s.</extracomment>
         <translation>문장 구분자 {shown}</translation>
     </message>
     <message>
