@@ -129,6 +129,9 @@ class ComparisonSession:
         self.selection = Selection()
         # Columns computed elsewhere, kept across new settings: key -> (column, values).
         self._added: dict[str, tuple[ScoreColumn, npt.NDArray[np.float64]]] = {}
+        #: Per added column: the rows its last change gave other values (None: any row may
+        #: have changed, or its scale).
+        self._changed_rows: dict[str, IntArray | None] = {}
         # What the user imported, with its sources: column key -> scores, name -> labels.
         self._imports: dict[str, ScoreImport] = {}
         self._labels: dict[str, LabelImport] = {}
@@ -256,6 +259,7 @@ class ComparisonSession:
             grown[:, :old] = values
             table.add_column(column, grown)
             self._added[key] = (column, grown)
+        self._changed_rows.clear()
         self.text, self.source, self.comparison, self.table = text, source, comparison, table
         self._data = SelectionData(text, table, source, _ready(text, source, search))
         for name in list(self._labels):
@@ -275,16 +279,29 @@ class ComparisonSession:
         MQM from annotations): ``(S, n)``, NaN where a row has none. It is kept when the
         settings change."""
         array = np.array(values, dtype=np.float64)
+        old = self._added.get(column.key)
+        rows: IntArray | None = None
+        if old is not None and old[0] == column and old[1].shape == array.shape:
+            same = (old[1] == array) | (np.isnan(old[1]) & np.isnan(array))
+            rows = np.flatnonzero(~same.all(axis=0)).astype(np.int64)
         self.table.add_column(column, array)
         self._added[column.key] = (column, array)
+        self._changed_rows[column.key] = rows
         self._announce("columns", column.key)
         if self.selection.depends_on_scores():
             self._recompute(announce=True)
+
+    def changed_rows(self, key: str) -> IntArray | None:
+        """The rows to which the last :meth:`set_column` of ``key`` gave other values (an
+        annotation edit changes one or two), or None when any row may have changed (a new
+        column, another scale, a removal): what a view repaints."""
+        return self._changed_rows.get(key)
 
     def remove_column(self, key: str) -> None:
         """Remove an added column (an imported one is forgotten with its source)."""
         self.table.remove_column(key)
         del self._added[key]
+        self._changed_rows.pop(key, None)
         self._imports.pop(key, None)
         self.selection = _prune(self.selection, self._data)
         self._announce("columns", key)

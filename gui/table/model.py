@@ -63,6 +63,9 @@ TEXT_KINDS: frozenset[str] = frozenset({"source", "reference", "hypothesis"})
 NUMERIC_KINDS: frozenset[str] = frozenset({"score", "delta"})
 
 PENDING = "…"
+#: Up to this many rows of a changed column are repainted one by one (an annotation edit
+#: changes one or two); more repaint the column.
+REPAINT_ROWS = 64
 _ROOT = QModelIndex()
 _TOOLTIP_TEXT_LIMIT = 1000
 
@@ -342,9 +345,14 @@ class SegmentTableModel(QAbstractTableModel):
             # its header are repainted, and no other column's.
             numeric = [c for c, i in enumerate(self._columns) if i.metric == key]
             roles = [_DISPLAY, _TOOLTIP, SORT_ROLE, RECORD_ROLE, BETTER_ROLE]
-            last_row = len(self._text) - 1
-            for first, last in _runs(numeric):
-                self.dataChanged.emit(self.index(0, first), self.index(last_row, last), roles)
+            changed = self._session.session.changed_rows(key)
+            if changed is not None and len(changed) <= REPAINT_ROWS:
+                spans = [(int(r), int(r)) for r in changed]  # an edit: its row or two
+            else:
+                spans = [(0, len(self._text) - 1)]
+            for top, bottom in spans:
+                for first, last in _runs(numeric):
+                    self.dataChanged.emit(self.index(top, first), self.index(bottom, last), roles)
             # The header shows the column's name, direction and scale, not its values: it is
             # told (which lays out and repaints the whole table) only when those changed.
             info = self._table.column_info(key)

@@ -118,3 +118,26 @@ def test_grow_refuses_another_comparison(whole) -> None:
             comparison=None,
             table=empty_table(session.text, session.config),
         )
+
+
+def test_set_column_says_which_rows_it_changed(whole) -> None:
+    """What a view repaints after an annotation edit: the rows whose values changed, NaN
+    equal to NaN; any row (None) for a new column, another scale or after a removal."""
+    session = _session_of_head(whole)
+    column = ScoreColumn("imported", "Imported", "Imp", "imported", "an imported score")
+    values = np.full((2, HEAD), np.nan)
+    values[0, :5] = 1.0
+    session.set_column(column, values)
+    assert session.changed_rows("imported") is None  # a new column
+    again = values.copy()
+    again[1, 7] = 2.0  # NaN -> a value
+    again[0, 3] = np.nan  # a value -> NaN
+    again[0, 4] = 1.0  # the same value
+    session.set_column(column, again)
+    assert session.changed_rows("imported").tolist() == [3, 7]
+    session.set_column(column, again)
+    assert session.changed_rows("imported").tolist() == []
+    session.set_column(column.with_scale(replace(column.scale, decimals=3)), again)
+    assert session.changed_rows("imported") is None  # another scale: every cell
+    session.remove_column("imported")
+    assert session.changed_rows("imported") is None

@@ -76,6 +76,15 @@ def test_an_edit_repaints_its_row_and_the_mqm_cells_only(small):
     # ... and another row's output was not.
     other = view.visualRect(proxy.index(proxy.proxy_row(1), a_col))
     assert not painted.region.contains(other.center())
+    # Nor was another row's MQM cell: the comparison says which rows the edit changed.
+    assert window.session.session.changed_rows("mqm").tolist() == [3]
+    mqm_col = next(
+        col
+        for col in range(model.columnCount())
+        if model.column_info(col).metric == "mqm" and model.column_info(col).kind == "score"
+    )
+    other_mqm = view.visualRect(proxy.index(proxy.proxy_row(1), mqm_col))
+    assert not other_mqm.isEmpty() and not painted.region.contains(other_mqm.center())
     # The MQM column's name, direction and scale are as they were: its header is not told.
     assert headers == []
     assert model.index(proxy.proxy_row(3), model.score_column(0, "mqm")).data() == "1.00"
