@@ -168,13 +168,10 @@ def _ranked(text: str) -> dict[str, float]:
 #: A line is judged by the batch below only up to this many bytes (as py3langid reads it) ...
 _BATCH_BYTES: Final = 1024
 #: ... and taken as surely in the expected language when one of its labels is at least this
-#: much likelier (natural log) than every other. A float32 sum of a line's feature scores
-#: errs by at most ``10.4 * 2**-24 * bytes**1.5`` per label (0.02 at 1024 bytes), py3langid's
-#: as the batch's, so py3langid's best guess is then an accepted label too.
+#: much likelier (natural log) than every other. A float32 sum of a line's feature scores,
+#: in any order, errs by at most ``10.4 * 2**-24 * bytes**1.5`` per label (0.02 at 1024
+#: bytes), py3langid's as the batch's, so py3langid's best guess is then an accepted label too.
 _SURE_MARGIN: Final = 0.25
-#: Feature scores gathered and summed at a time (a buffer that stays in the cache; at
-#: least :data:`_BATCH_BYTES`, the most features of one line).
-_BATCH_TERMS: Final = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,9 +220,10 @@ def _model() -> _Model:
 def _surely_expected(texts: Sequence[str], expectation: Expectation) -> BoolArray:
     """Which of ``texts`` py3langid's best guess surely puts in the expected language: its
     model applied to all of them at once (the byte automaton walked in step over every line,
-    the scores summed in float64), where ``classify`` walks and scores one line at a time.
-    A text is sure when an accepted label beats every other by :data:`_SURE_MARGIN`; the
-    others (and lines over :data:`_BATCH_BYTES`) are left to ``classify``."""
+    then each line's features scored as py3langid scores them), where ``classify`` walks and
+    scores one line at a time. A text is sure when an accepted label beats every other by
+    :data:`_SURE_MARGIN`; the others (and lines over :data:`_BATCH_BYTES`) are left to
+    ``classify``."""
     n = len(texts)
     sure = np.zeros(n, np.bool_)
     if not n:
@@ -266,21 +264,14 @@ def _surely_expected(texts: Sequence[str], expectation: Expectation) -> BoolArra
     keys = keys[starts].astype(np.int64)
     line_of, feature_of = np.divmod(keys, n_features)
     firsts = np.flatnonzero(np.diff(line_of, prepend=-1))
-    weights = np.log1p(counts.astype(np.float32))[:, None]
+    weights = np.log1p(counts.astype(np.float32))
     scores = np.empty((len(firsts), len(model.labels)), np.float32)
-    terms = np.empty((_BATCH_TERMS, len(model.labels)), np.float32)
-    # Whole lines at a time, each slice at most the buffer (a line has at most
-    # _BATCH_BYTES features).
-    ends = np.append(firsts[1:], len(keys))
-    a = 0
-    while a < len(firsts):
-        b = int(np.searchsorted(ends, firsts[a] + _BATCH_TERMS, side="right"))
-        lo, hi = int(firsts[a]), int(ends[b - 1])
-        part = terms[: hi - lo]
-        np.take(model.table, feature_of[lo:hi], axis=0, out=part)
-        part *= weights[lo:hi]
-        scores[a:b] = np.add.reduceat(part, firsts[a:b] - lo, axis=0)
-        a = b
+    # Each line's weights times its features' rows, as py3langid's _sparse_score does (one
+    # matrix-vector product in float32; only the order of the terms differs).
+    table = model.table
+    ends = np.append(firsts[1:], len(keys)).tolist()
+    for i, (lo, hi) in enumerate(zip(firsts.tolist(), ends, strict=True)):
+        np.matmul(weights[lo:hi], table[feature_of[lo:hi]], out=scores[i])
     lines = line_of[firsts]
     total = scores.astype(np.float64) + model.prior
     total /= np.sqrt(sizes[lines].astype(np.float64))[:, None]
@@ -338,10 +329,14 @@ def _letters(scripts: dict[str, int]) -> int:
     return sum(2 * n if s in DENSE_SCRIPTS else n for s, n in scripts.items())
 
 
+#: The ASCII letters (what ``str.isalpha`` says of an ASCII character), as bytes to delete.
+_ASCII_LETTERS: Final = bytes(b for b in range(128) if chr(b).isalpha())
+
+
 def _scripts(text: str) -> dict[str, int]:
     """Letters of ``text`` per script."""
     if text.isascii():
-        n = sum(map(str.isalpha, text))
+        n = len(text) - len(text.encode("ascii").translate(None, _ASCII_LETTERS))
         return {"LATIN": n} if n else {}
     counts: dict[str, int] = {}
     for ch, n in Counter(text).items():  # each distinct character once
@@ -509,10 +504,24 @@ def _bigram_overlap(a: str, b: str) -> float:
     return 2 * (first & second).total() / total if total else 1.0
 
 
+def _many_words(text: str) -> bool:
+    """A quick sure sign of more than :data:`NAME_WORDS` words (most lines): that many
+    whitespace-separated tokens starting with a letter (each holds a word of its own, as
+    whitespace ends a word); False says nothing."""
+    count = 0
+    for token in text.split():
+        if token[0].isalpha():
+            count += 1
+            if count > NAME_WORDS:
+                return True
+    return False
+
+
 def _is_name(text: str) -> bool:
     """Whether ``text`` is at most :data:`NAME_WORDS` words, each capitalised: a name or a
     title, which stays as it is in many languages (a script without capitals never is)."""
-    # Most lines have more words: they are not read past the one too many.
+    if _many_words(text):
+        return False
     words = [m.group() for m in itertools.islice(_WORD.finditer(text), NAME_WORDS + 1)]
     if len(words) > NAME_WORDS or any(ch.isalpha() and not _cased(ch) for ch in text):
         return False
