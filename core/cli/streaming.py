@@ -259,8 +259,8 @@ class Streamed:
 
     def _expectation(self) -> Expectation | None:
         """The references' language from their first lines (as
-        :func:`~core.analysis.language.expect_language` reads a whole file); its model is
-        loaded here, before forked workers inherit it."""
+        :func:`~core.analysis.language.expect_language` reads a whole file); its model (and
+        the expectation's tables) are made here, before forked workers inherit them."""
         heads = []
         for column in self.setup.scan.references:
             reader = SegmentReader(column)
@@ -270,8 +270,9 @@ class Streamed:
                 raise Failed(str(error)) from None
             finally:
                 reader.close()
-        prepare()
-        return expect_language(heads)
+        expectation = expect_language(heads)
+        prepare(expectation)
+        return expectation
 
     def _tasks(self) -> Iterator[tuple[Any, ...]]:
         scan = self.setup.scan

@@ -397,3 +397,36 @@ def test_names_on_the_shared_data_are_those_of_the_word_by_word_rule() -> None:
             for line in data_lines(path):
                 text = language._words_only(line)
                 assert language._is_name(text) == slow_is_name(text), line
+
+
+# -- the narrow table: the other languages bounded by group ------------------------------------
+
+
+@needs(DE_EN)
+@needs(EN_ZH)
+def test_each_group_column_bounds_every_language_of_its_group() -> None:
+    """A group's column is at least each member's score on every feature (and its prior at
+    least theirs): with weights that are never negative, a line's group score bounds every
+    member's, so a line the narrow table is sure of is sure on the whole table."""
+    model = language._model()
+    for folder in (DE_EN, EN_ZH):
+        expectation = expect_language([data_lines(folder / "ref.txt")])
+        assert expectation is not None
+        narrow = language._narrow(expectation.accepted)
+        exact = list(narrow.exact)
+        members = sorted(int(m) for group in narrow.groups for m in group)
+        # Every column is scored: exactly, or in one group.
+        assert sorted(exact + members) == list(range(len(model.labels)))
+        assert {model.labels[i] for i in exact} >= expectation.accepted & set(model.labels)
+        table, prior = narrow.scorer.table, narrow.scorer.prior
+        assert np.array_equal(table[:, : len(exact)], model.table[:, exact])
+        for g, group in enumerate(narrow.groups):
+            column = table[:, len(exact) + g]
+            assert (column[:, None] >= model.table[:, group]).all()
+            assert (column == model.table[:, group].max(axis=1)).all()
+            assert prior[len(exact) + g] >= model.prior[group].max()
+        accepted = narrow.scorer.accepted
+        assert [model.labels[exact[k]] in expectation.accepted for k in range(len(exact))] == (
+            accepted[: len(exact)].tolist()
+        )
+        assert not accepted[len(exact) :].any()
