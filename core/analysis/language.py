@@ -311,17 +311,24 @@ class _Scorer:
     aliases: tuple[tuple[int, int], ...]
 
 
+def _line_scores(
+    features: _Features, which: IntArray, table: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float32]:
+    """Each line of ``which``: its weights times its features' rows of ``table``, one
+    matrix-vector product in float32 as py3langid's ``_sparse_score`` (only the order of the
+    terms differs)."""
+    scores = np.empty((len(which), table.shape[1]), np.float32)
+    firsts, ends = features.firsts[which].tolist(), features.ends[which].tolist()
+    for i, (lo, hi) in enumerate(zip(firsts, ends, strict=True)):
+        np.matmul(features.weight[lo:hi], table[features.feature[lo:hi]], out=scores[i])
+    return scores
+
+
 def _sure(features: _Features, which: IntArray, scorer: _Scorer) -> BoolArray:
     """Whether each line of ``which`` is sure by ``scorer``'s columns: an accepted column
     beats every other by :data:`_SURE_MARGIN`, after py3langid's length scaling and folding
     of aliases."""
-    scores = np.empty((len(which), scorer.table.shape[1]), np.float32)
-    table = scorer.table
-    # Each line's weights times its features' rows, as py3langid's _sparse_score does (one
-    # matrix-vector product in float32; only the order of the terms differs).
-    firsts, ends = features.firsts[which].tolist(), features.ends[which].tolist()
-    for i, (lo, hi) in enumerate(zip(firsts, ends, strict=True)):
-        np.matmul(features.weight[lo:hi], table[features.feature[lo:hi]], out=scores[i])
+    scores = _line_scores(features, which, scorer.table)
     total = scores.astype(np.float64) + scorer.prior
     total /= np.sqrt(features.size[which].astype(np.float64))[:, None]
     total -= total.max(axis=1, keepdims=True)
