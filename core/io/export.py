@@ -277,7 +277,9 @@ def write_csv(
         for a in range(0, len(index), _CSV_CHUNK):
             part = index[a : a + _CSV_CHUNK]
             flags = {name: values[part] for name, values in table.row_flags.items()}
-            writer.write(k, renderer.render(k, part, table.scores[s, part], flags), len(part))
+            writer.write(
+                k, renderer.render(k, part, table.scores[s, part], flags), len(part)
+            )
     return writer.finish()
 
 
