@@ -346,7 +346,9 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     def check(config: ScoringConfig) -> None:
         rule[0] = _keep_rule(args, config)
 
-    setup = read_stream_setup(parser, args, targets, check=check)
+    setup = read_stream_setup(
+        parser, args, targets, check=check, language=not args.no_language_check
+    )
     corpus = StreamedCorpus(
         systems=setup.systems, n_rows=setup.n_rows, config=setup.config, nrefs=setup.nrefs
     )

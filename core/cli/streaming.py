@@ -17,8 +17,10 @@ first lines before any chunk): the counts the in-memory functions give, from add
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import math
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -172,10 +174,13 @@ def read_stream_setup(
     args: argparse.Namespace,
     outputs: Sequence[tuple[str, str | None]],
     check: Callable[[ScoringConfig], None] | None = None,
+    *,
+    language: bool = False,
 ) -> StreamSetup:
     """Check everything a streaming command needs before it scores: the configuration (a usage
     error exits 2 with one line), the inputs (read and counted, not kept), ``--segments`` and
-    the ``outputs`` (``(option, path)``; none may replace an input). Raises :class:`Failed`."""
+    the ``outputs`` (``(option, path)``; none may replace an input). Raises :class:`Failed`.
+    With ``language``, the language check's model is loaded while the inputs are read."""
     try:
         config = config_from_args(args)
         if check is not None:
@@ -184,10 +189,14 @@ def read_stream_setup(
         parser.error(str(error))
     check_names(parser, outputs)
     source, references, systems = input_specs(args)
+    loading = _preload_language() if language else None
     try:
         scan = scan_comparison(source=source, references=references, systems=systems)
     except InputError as error:
         raise Failed(str(error)) from None
+    finally:
+        if loading is not None:
+            loading.join()
     if len(scan) == 0:
         raise Failed("the input files hold no segments")
     rows = segment_rows(parser, args.segments, len(scan))
@@ -200,6 +209,21 @@ def read_stream_setup(
             for warning in column.warnings:
                 print(f"matchlight: warning: {column.path}: {warning}", file=sys.stderr)
     return StreamSetup(scan, config, rows, inputs)
+
+
+def _preload_language() -> threading.Thread:
+    """Start loading the language check's model (:func:`~core.analysis.language.prepare`,
+    seconds of decompressing) in a thread, beside the scan of the inputs. Joined before an
+    engine starts: workers are forked only from a process with one thread. A failure is left
+    to the later call, which reports it where the check runs."""
+
+    def load() -> None:
+        with contextlib.suppress(Exception):
+            prepare()
+
+    thread = threading.Thread(target=load, name="matchlight-language-model", daemon=True)
+    thread.start()
+    return thread
 
 
 def task_rows(n_rows: int, workers: int) -> int:
@@ -259,8 +283,8 @@ class Streamed:
 
     def _expectation(self) -> Expectation | None:
         """The references' language from their first lines (as
-        :func:`~core.analysis.language.expect_language` reads a whole file); its model is
-        loaded here, before forked workers inherit it."""
+        :func:`~core.analysis.language.expect_language` reads a whole file); its model (and
+        the expectation's tables) are made here, before forked workers inherit them."""
         heads = []
         for column in self.setup.scan.references:
             reader = SegmentReader(column)
@@ -270,8 +294,9 @@ class Streamed:
                 raise Failed(str(error)) from None
             finally:
                 reader.close()
-        prepare()
-        return expect_language(heads)
+        expectation = expect_language(heads)
+        prepare(expectation)
+        return expectation
 
     def _tasks(self) -> Iterator[tuple[Any, ...]]:
         scan = self.setup.scan

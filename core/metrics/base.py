@@ -455,7 +455,9 @@ class ChunkText:
         """``tokenizer``'s words of every line of :meth:`lines`, column by column."""
         found = self._tokens.get(id(tokenizer))
         if found is None:
-            found = (tokenizer, [list(map(tokenizer, col)) for col in self.lines()])
+            from matchlight.core.text.tokenizers import lines_words
+
+            found = (tokenizer, [lines_words(tokenizer, col) for col in self.lines()])
             self._tokens[id(tokenizer)] = found
         return found[1]
 

@@ -61,7 +61,7 @@ from matchlight.core.metrics.ngrams import Column, NgramCounts
 from matchlight.core.metrics.rougeoptions import ROUGE_OPTIONS, RougeSettings
 from matchlight.core.metrics.signature import format_signature
 from matchlight.core.text.textspan import sentence_spans
-from matchlight.core.text.tokenizers import Tokenizer
+from matchlight.core.text.tokenizers import Tokenizer, lines_words
 from matchlight.core.text.types import Span, Tokens
 
 __all__ = [
@@ -366,7 +366,7 @@ def _column_words(
 ) -> tuple[Column, dict[int, list[list[str]]]]:
     """ROUGE words of every line, and the sentences of the lines the separator cuts."""
     if separator is None or not any(separator in line for line in lines):
-        return list(map(tokenizer, lines)), {}
+        return lines_words(tokenizer, lines), {}
     tokens: Column = []
     sentences: dict[int, list[list[str]]] = {}
     for k, line in enumerate(lines):

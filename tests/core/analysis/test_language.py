@@ -354,3 +354,79 @@ def test_the_model_ships_in_the_wheel_and_needs_no_network() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "de"
+
+
+# -- the quick paths of the letter and word counts ---------------------------------------------
+
+#: Letters, marks, apostrophes, hyphens, digits, spaces and punctuation: words of every shape.
+_WORDY = st.text(alphabet="aZé\u0301'’-1 \t.,Жß中ǅ", max_size=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_WORDY)
+def test_many_words_says_only_what_the_words_say(text: str) -> None:
+    """The quick test never claims more words than the word pattern finds one by one."""
+    found = len(language._WORD.findall(text))
+    if language._many_words(text):
+        assert found > language.NAME_WORDS
+    assert language._is_name(text) == slow_is_name(text)
+
+
+def slow_is_name(text: str) -> bool:
+    """The name rule of the module docs, word by word."""
+    words = language._WORD.findall(text)
+    if len(words) > language.NAME_WORDS:
+        return False
+    if any(ch.isalpha() and ch.lower() == ch.upper() for ch in text):
+        return False
+    return all(w[0].isupper() for w in words if w[0].lower() != w[0].upper())
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+def test_ascii_letters_are_counted_as_isalpha_counts_them(text: str) -> None:
+    n = sum(map(str.isalpha, text))
+    assert language._scripts(text) == ({"LATIN": n} if n else {})
+
+
+@needs(DE_EN)
+@needs(EN_ZH)
+def test_names_on_the_shared_data_are_those_of_the_word_by_word_rule() -> None:
+    for folder in (DE_EN, EN_ZH):
+        for path in (folder / "ref.txt", folder / "src.txt"):
+            for line in data_lines(path):
+                text = language._words_only(line)
+                assert language._is_name(text) == slow_is_name(text), line
+
+
+# -- the narrow table: the other languages bounded by group ------------------------------------
+
+
+@needs(DE_EN)
+@needs(EN_ZH)
+def test_each_group_column_bounds_every_language_of_its_group() -> None:
+    """A group's column is at least each member's score on every feature (and its prior at
+    least theirs): with weights that are never negative, a line's group score bounds every
+    member's, so a line the narrow table is sure of is sure on the whole table."""
+    model = language._model()
+    for folder in (DE_EN, EN_ZH):
+        expectation = expect_language([data_lines(folder / "ref.txt")])
+        assert expectation is not None
+        narrow = language._narrow(expectation.accepted)
+        exact = list(narrow.exact)
+        members = sorted(int(m) for group in narrow.groups for m in group)
+        # Every column is scored: exactly, or in one group.
+        assert sorted(exact + members) == list(range(len(model.labels)))
+        assert {model.labels[i] for i in exact} >= expectation.accepted & set(model.labels)
+        table, prior = narrow.scorer.table, narrow.scorer.prior
+        assert np.array_equal(table[:, : len(exact)], model.table[:, exact])
+        for g, group in enumerate(narrow.groups):
+            column = table[:, len(exact) + g]
+            assert (column[:, None] >= model.table[:, group]).all()
+            assert (column == model.table[:, group].max(axis=1)).all()
+            assert prior[len(exact) + g] >= model.prior[group].max()
+        accepted = narrow.scorer.accepted
+        assert [model.labels[exact[k]] in expectation.accepted for k in range(len(exact))] == (
+            accepted[: len(exact)].tolist()
+        )
+        assert not accepted[len(exact) :].any()

@@ -130,3 +130,27 @@ def test_without_a_source_no_copy_is_counted(tmp_path: Path) -> None:
     ]
     assert counts == [(1, None), (1, None)]
     assert payload["reference_language"] == "zh"
+
+
+@needs(DE_EN)
+def test_the_model_loads_beside_the_scan_and_the_workers_still_fork() -> None:
+    """The language model is loaded in a thread while the inputs are scanned; it is joined
+    before any engine starts (workers are forked only from a process with one thread)."""
+    import argparse
+    import threading
+
+    from matchlight.core.analysis import language
+    from matchlight.core.cli.score import build_parser
+    from matchlight.core.cli.streaming import read_stream_setup
+
+    parser = build_parser()
+    args = parser.parse_args(
+        ["--ref", str(DE_EN / "ref.txt"), "--hyp", str(DE_EN / "sys.LT22.txt"), "-q"]
+    )
+    assert isinstance(args, argparse.Namespace)
+    language._LOADED.clear()
+    language._MODEL.clear()
+    setup = read_stream_setup(parser, args, [], language=True)
+    assert setup.n_rows == len(read_lines(DE_EN / "ref.txt"))
+    assert language._MODEL, "the model was loaded while the inputs were read"
+    assert not [t for t in threading.enumerate() if t.name == "matchlight-language-model"]

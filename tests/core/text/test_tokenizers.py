@@ -605,3 +605,41 @@ def test_unicode_tokenizer_on_real_text(folder: str) -> None:
         empty_for_rouge_score = [line for line in lines if not rouge_score_words(line, stem=False)]
         assert len(empty_for_rouge_score) > len(lines) // 2
         assert all(tok(line) for line in empty_for_rouge_score if line.strip())
+
+
+# --------------------------------------------------------------------------------------------
+# many lines at once
+
+
+#: Lines of every shape: ASCII, accents, a Kelvin sign, sigmas (final or not), a dotted İ, CJK,
+#: line and paragraph separators, and newlines inside a line.
+_MIXED_LINES = st.lists(
+    st.text(alphabet="aZ9 ,.-'\u212aİΣσς中é\u2028\x1c\n\r\t", max_size=30), max_size=12
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=_MIXED_LINES, stem=st.booleans())
+def test_many_lines_at_once_are_rouge_scores_words_of_each(lines: list[str], stem: bool) -> None:
+    """The ROUGE tokenizers' words of a column at once (``lines_words``) are rouge-score's of
+    each line."""
+    from matchlight.core.text.tokenizers import lines_words
+
+    for name in ROUGE_TOKENIZERS:
+        got = lines_words(rouge_tokenizer(name, stem=stem), lines)
+        if name == "rouge-score":
+            assert got == [rouge_score_words(line, stem=stem) for line in lines]
+        assert got == [rouge_tokenizer(name, stem=stem)(line) for line in lines]
+
+
+@pytest.mark.parametrize("name", ["wmt22-de-en", "wmt22-en-zh", "flores-en-ko-opusmt"])
+def test_many_real_lines_at_once_are_rouge_scores_words_of_each(name: str) -> None:
+    from matchlight.core.text.tokenizers import lines_words
+
+    folder = DATA / name
+    if not folder.exists():
+        pytest.skip(f"{folder} is not here")
+    tok = rouge_tokenizer("rouge-score")
+    for path in sorted(folder.glob("*.txt")):
+        lines = read_lines(path)
+        assert lines_words(tok, lines) == [rouge_score_words(line, stem=False) for line in lines]
