@@ -34,6 +34,25 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else 3
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which makes the default `load`
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """With ``-n`` and no ``--dist``, each worker runs whole files (``loadfile``), in the order
+    :func:`pytest_collection_modifyitems` gives them. xdist's default (``load``) deals the
+    first quarter of the tests out one at a time, round-robin: a module's expensive fixtures
+    and cached oracle results were then made by every worker instead of once."""
+    numprocesses = getattr(config.option, "numprocesses", None)
+    if numprocesses and getattr(config.option, "dist", "no") == "no":
+        config.option.dist = "loadfile"
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Files holding a test marked ``slow`` run first (each file's tests stay together and in
+    order): started last, one of them would keep a worker busy after the others are done."""
+    slow_files = {item.path for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: item.path not in slow_files)  # stable: order kept otherwise
+
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
 SAMPLE = ROOT / "resources" / "sample"

@@ -34,10 +34,12 @@ def sacrebleu_tokens(metric: Metric, line: str) -> list[str]:
 
 
 def sacrebleu_statistics(
-    metric: Metric, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    metric: Metric, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None
 ) -> list[list[Any]]:
-    """Per-segment statistics, one row per hypothesis (``references``: one list per reference)."""
-    return list(metric._extract_corpus_statistics(list(hypotheses), [list(r) for r in references]))
+    """Per-segment statistics, one row per hypothesis (``references``: one list per reference;
+    ``None``: the references ``metric`` was built with, whose n-grams sacreBLEU extracted once)."""
+    columns = None if references is None else [list(r) for r in references]
+    return list(metric._extract_corpus_statistics(list(hypotheses), columns))
 
 
 def sacrebleu_score_of(metric: Metric, stats: Sequence[Any]) -> Any:

@@ -16,6 +16,7 @@ from tests.conftest import ROOT
 from tests.kit import source_tree_lock
 
 
+@pytest.mark.slow  # mypy reads numpy, ray, dask and distributed too
 def test_mypy_reports_no_errors_in_core(tmp_path: Path) -> None:
     pytest.importorskip("mypy")
     (tmp_path / "matchlight").mkdir()

@@ -28,6 +28,7 @@ def _score(folder: Path, *options: str) -> dict[str, bytes]:
     return {fmt: (folder / f"s.{fmt}").read_bytes() for fmt in OUTPUTS}
 
 
+@pytest.mark.slow  # starts a local cluster
 @pytest.mark.parametrize("engine", ["dask", "ray"])
 def test_a_local_cluster_writes_the_local_engines_files(tmp_path: Path, engine: str) -> None:
     pytest.importorskip("dask.distributed" if engine == "dask" else "ray")
