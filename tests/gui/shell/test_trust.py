@@ -24,6 +24,7 @@ from matchlight.core.metrics.base import DETAIL_TOKEN_LIMIT
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs, recognise_files, sample_specs
+from matchlight.gui.shell import lifecycle
 from tests.gui.shell.windowkit import DATA, SHOTS, TIMEOUT, Harness, shot
 from tests.kit import hostile_inputs
 
@@ -114,15 +115,15 @@ def test_encodings_and_lone_surrogates_open_with_a_warning_naming_the_file(harne
 
 @pytest.fixture
 def slow_load(monkeypatch):
-    """ComparisonSpecs.load waits for the returned event (then reads as usual)."""
+    """The app's read of the files waits for the returned event (then reads as usual)."""
     release = threading.Event()
-    original = ComparisonSpecs.load
+    original = lifecycle.load_comparison
 
-    def load(self):
+    def load(*args, **kwargs):
         release.wait(60)
-        return original(self)
+        return original(*args, **kwargs)
 
-    monkeypatch.setattr(ComparisonSpecs, "load", load)
+    monkeypatch.setattr(lifecycle, "load_comparison", load)
     yield release
     release.set()
 
@@ -183,11 +184,12 @@ def test_closing_the_window_during_a_read_ends_the_process(tmp_path):
             import sys, threading
             sys.path.insert(0, {str(ROOT)!r})
             from PySide6.QtCore import QSettings, QTimer
-            from matchlight.gui.dialogs.opendialog import ComparisonSpecs, sample_specs
+            from matchlight.gui.dialogs.opendialog import sample_specs
+            from matchlight.gui.shell import lifecycle
             from matchlight.gui.shell.app import ensure_application
             from matchlight.gui.shell.mainwindow import MainWindow
 
-            ComparisonSpecs.load = lambda self: threading.Event().wait()  # forever
+            lifecycle.load_comparison = lambda *a, **k: threading.Event().wait()  # forever
             app = ensure_application()
             settings = QSettings({str(tmp_path / "s.ini")!r}, QSettings.Format.IniFormat)
             window = MainWindow(settings=settings)
