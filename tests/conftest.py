@@ -36,14 +36,14 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own, which makes the default `load`
 def pytest_cmdline_main(config: pytest.Config) -> None:
-    """With ``-n`` and no ``--dist``, each worker runs whole files (``loadfile``), in the order
-    :func:`pytest_collection_modifyitems` gives them. xdist's default (``load``) deals the
-    first quarter of the tests out one at a time, round-robin: a module's expensive fixtures
-    and cached oracle results were then made by every worker instead of once."""
+    """With ``-n`` and no ``--dist``, the workers steal work from each other (``worksteal``)
+    in the order :func:`pytest_collection_modifyitems` gives the tests, so no worker runs on
+    alone at the end. Measured on the idle 2-core machine, the whole suite: 467 s with
+    ``worksteal``, 602 s with whole files per worker (``loadfile``), 452-497 s with ``load``
+    on 50 fewer tests."""
     numprocesses = getattr(config.option, "numprocesses", None)
     if numprocesses and getattr(config.option, "dist", "no") == "no":
-        config.option.dist = "loadfile"
-        config.option.loadscopereorder = False
+        config.option.dist = "worksteal"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
