@@ -159,6 +159,8 @@ class ComparisonLifecycle(QObject):
         self._handover: _Handover | None = None
         #: The comparison shown is the first rows of the one being read.
         self._partial = False
+        #: The rest of such a comparison is in, and its opening is not announced yet.
+        self._announcing = False
         self._pending_detail: int | None = None
         # Showing a new comparison, in steps (see _reveal_next).
         self._reveal_steps: list[tuple[int, Callable[[], None]]] = []
@@ -203,6 +205,12 @@ class ComparisonLifecycle(QObject):
 
     def is_reading(self) -> bool:
         return self._read_call is not None
+
+    def is_opening(self) -> bool:
+        """Whether a comparison read whole after its first rows showed is still being shown in
+        turns of the event loop: ``comparison_opened`` follows (a session waiting for it must
+        wait on)."""
+        return self._announcing
 
     def showing_part(self) -> bool:
         """Whether the comparison shown is the first rows of one still being read."""
@@ -395,6 +403,7 @@ class ComparisonLifecycle(QObject):
 
         def follow() -> None:
             if self.core is not core:
+                self._announcing = False
                 return  # closed (or replaced) meanwhile
             old_cache = self.detail_cache
             self.detail_cache = DetailCache(
@@ -420,6 +429,7 @@ class ComparisonLifecycle(QObject):
             QTimer.singleShot(0, self, announce)
 
         def announce() -> None:
+            self._announcing = False
             if self.core is not core:
                 return
             if specs is not None:
@@ -427,6 +437,7 @@ class ComparisonLifecycle(QObject):
             settle_long_lived()
             self.comparison_opened.emit()
 
+        self._announcing = True
         QTimer.singleShot(0, self, follow)
 
     def _take_back_partial(self) -> None:
@@ -685,6 +696,7 @@ class ComparisonLifecycle(QObject):
         self.profile = None
         self.missing_fonts = []
         self._prepared = None
+        self._announcing = False
         attempt(lambda: self._set_partial(False))
         self._pending_detail = None
         attempt(lambda: w.table_view.setModel(None))

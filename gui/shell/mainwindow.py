@@ -393,6 +393,11 @@ class MainWindow(QMainWindow):
         """Whether the files of a comparison are being read right now."""
         return self.lifecycle.is_reading()
 
+    def is_opening(self) -> bool:
+        """Whether a comparison read whole is still being shown (``comparison_opened``
+        follows)."""
+        return self.lifecycle.is_opening()
+
     def revealing(self) -> bool:
         return self.lifecycle.revealing()
 

@@ -479,5 +479,11 @@ class SessionOpener(QObject):
 
     @Slot()
     def _drop_unless_opening(self) -> None:
-        if self.pending is not None and not self.window.is_reading():
-            self.drop_pending()
+        if self.pending is None or self.window.is_reading():
+            return
+        if self.window.is_opening():
+            # A big comparison's rest was appended to its first rows: it is announced as
+            # opened a few turns of the event loop later.
+            QTimer.singleShot(0, self, self._drop_unless_opening)
+            return
+        self.drop_pending()
