@@ -16,7 +16,7 @@ from matchlight.core.io.reading import load_comparison
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs
-from matchlight.gui.shell import lifecycle
+from matchlight.gui.shell import lifereading
 from matchlight.gui.shell.lifecycle import COMPARISON_PAGE, WELCOME_PAGE
 from tests.conftest import SHARED_DATA
 from tests.gui.shell.windowkit import TIMEOUT, shot
@@ -71,7 +71,7 @@ def gate(monkeypatch: pytest.MonkeyPatch):
             kwargs["on_first"] = hand_over
         return real(**kwargs)
 
-    monkeypatch.setattr(lifecycle, "load_comparison", held)
+    monkeypatch.setattr(lifereading, "load_comparison", held)
     monkeypatch.setattr(decoding, "_STREAM_BLOCK", 512)  # many blocks per file
     yield release
     release.set()

@@ -24,7 +24,7 @@ from matchlight.core.metrics.base import DETAIL_TOKEN_LIMIT
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs, recognise_files, sample_specs
-from matchlight.gui.shell import lifecycle
+from matchlight.gui.shell import lifereading
 from tests.gui.shell.windowkit import DATA, SHOTS, TIMEOUT, Harness, shot
 from tests.kit import hostile_inputs
 
@@ -117,13 +117,13 @@ def test_encodings_and_lone_surrogates_open_with_a_warning_naming_the_file(harne
 def slow_load(monkeypatch):
     """The app's read of the files waits for the returned event (then reads as usual)."""
     release = threading.Event()
-    original = lifecycle.load_comparison
+    original = lifereading.load_comparison
 
     def load(*args, **kwargs):
         release.wait(60)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(lifecycle, "load_comparison", load)
+    monkeypatch.setattr(lifereading, "load_comparison", load)
     yield release
     release.set()
 
@@ -185,11 +185,11 @@ def test_closing_the_window_during_a_read_ends_the_process(tmp_path):
             sys.path.insert(0, {str(ROOT)!r})
             from PySide6.QtCore import QSettings, QTimer
             from matchlight.gui.dialogs.opendialog import sample_specs
-            from matchlight.gui.shell import lifecycle
+            from matchlight.gui.shell import lifereading
             from matchlight.gui.shell.app import ensure_application
             from matchlight.gui.shell.mainwindow import MainWindow
 
-            lifecycle.load_comparison = lambda *a, **k: threading.Event().wait()  # forever
+            lifereading.load_comparison = lambda *a, **k: threading.Event().wait()  # forever
             app = ensure_application()
             settings = QSettings({str(tmp_path / "s.ini")!r}, QSettings.Format.IniFormat)
             window = MainWindow(settings=settings)
