@@ -689,13 +689,20 @@ class SessionStore(AnnotationTables):
             checks.append(check_input(item, where))
         return checks
 
-    def reanchor(self, lines: Mapping[str, Sequence[str]], *, apply: bool = True) -> ReanchorReport:
-        """Re-anchor every span against ``lines`` (system name -> current lines).
+    def reanchor(
+        self,
+        lines: Mapping[str, Sequence[str]],
+        *,
+        sources: Sequence[str] | None = None,
+        apply: bool = True,
+    ) -> ReanchorReport:
+        """Re-anchor every span against ``lines`` (system name -> current lines), and source
+        spans against ``sources`` (the current source lines; None leaves them as they are).
 
         Re-attached spans get their new offsets written (one transaction) unless ``apply`` is
         False or the session is read-only; flagged spans are left as they are.
         """
-        results = reanchor_all(self.spans(), lines)
+        results = reanchor_all(self.spans(), lines, sources=sources)
         moved = tuple(r.span for r in results if r.state is AnchorState.REATTACHED)
         flagged = tuple(r.span for r in results if r.state is AnchorState.FLAGGED)
         kept = sum(1 for r in results if r.state is AnchorState.KEPT)

@@ -109,6 +109,7 @@ class AnnotationUi(QObject):
         self.export_question: QMessageBox | None = None
         #: The annotation view: a window made for annotating (Annotate ▸ Annotation view).
         self.view = AnnotationView(controller, window, window)
+        self.view.tools.reattach_requested.connect(review.reattach)
         actions.attach_view(self.view)
         actions.ui = self
 

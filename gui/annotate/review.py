@@ -10,15 +10,82 @@ dialog): its row, its system, and the span selected once the detail pane shows t
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Slot
 
 from matchlight.core.annotation.history import UpdateSpan
 from matchlight.core.annotation.model import ErrorSpan, Side, Status
 from matchlight.core.annotation.offsets import trim_spaces
-from matchlight.core.annotation.review import ReviewPlan, ReviewScope, plan_review
+from matchlight.core.annotation.review import FLAGGED, ReviewPlan, ReviewScope, plan_review
 from matchlight.gui.annotate.controller import AnnotationController
 
-__all__ = ["AnnotationReview"]
+__all__ = ["AnnotationReview", "describe_scope", "review_message"]
+
+
+#: Reasons core's :func:`~core.annotation.review.plan_review` gives, as the user reads them.
+_REASONS = {
+    FLAGGED: QT_TRANSLATE_NOOP(
+        "AnnotationReview",
+        "its text was not found again in the changed file: re-attach it first",
+    ),
+    "an MQM error span needs a category": QT_TRANSLATE_NOOP(
+        "AnnotationReview", "an MQM error span needs a category"
+    ),
+}
+
+
+def describe_scope(scope: ReviewScope, system: str | None, segment: int | None) -> str:
+    """Words for the user, as core's ``ReviewScope.describe`` says them, translated."""
+    if scope is ReviewScope.ALL:
+        return QCoreApplication.translate("AnnotationReview", "everywhere")
+    if scope is ReviewScope.SYSTEM:
+        return QCoreApplication.translate("AnnotationReview", "of {0}").format(system)
+    if segment is None:
+        return QCoreApplication.translate("AnnotationReview", "of no segment")
+    if scope is ReviewScope.SEGMENT:
+        return QCoreApplication.translate("AnnotationReview", "of segment {0}").format(segment + 1)
+    return QCoreApplication.translate("AnnotationReview", "of {0}, segment {1}").format(
+        system, segment + 1
+    )
+
+
+def review_message(
+    plan: ReviewPlan, scope: ReviewScope, system: str | None, segment: int | None
+) -> str:
+    """What a bulk ruling did and what it left, as :meth:`ReviewPlan.message` says it,
+    translated (a reason core does not name here is shown in its words)."""
+    where = describe_scope(scope, system, segment)
+    if not plan.updates and not plan.left:
+        return QCoreApplication.translate(
+            "AnnotationReview", "No undecided errors {where}."
+        ).format(where=where)
+    one = plan.count == 1
+    if plan.status is Status.CONFIRMED:
+        done = (
+            QCoreApplication.translate("AnnotationReview", "{0} error confirmed {where}.")
+            if one
+            else QCoreApplication.translate("AnnotationReview", "{0} errors confirmed {where}.")
+        )
+    else:
+        done = (
+            QCoreApplication.translate("AnnotationReview", "{0} error rejected {where}.")
+            if one
+            else QCoreApplication.translate("AnnotationReview", "{0} errors rejected {where}.")
+        )
+    text = done.format(plan.count, where=where)
+    if plan.left:
+        reasons = QCoreApplication.translate("AnnotationReview", "; ").join(
+            QCoreApplication.translate("AnnotationReview", "{0} because {why}").format(
+                n,
+                why=QCoreApplication.translate("AnnotationReview", _REASONS[why])
+                if why in _REASONS
+                else why,
+            )
+            for why, n in plan.left.items()
+        )
+        text += " " + QCoreApplication.translate(
+            "AnnotationReview", "{0} left undecided: {reasons}."
+        ).format(sum(plan.left.values()), reasons=reasons)
+    return text
 
 
 class AnnotationReview(QObject):
@@ -65,8 +132,7 @@ class AnnotationReview(QObject):
         ]
 
     def describe(self, scope: ReviewScope) -> str:
-        system, segment = self._where()
-        return scope.describe(system=system, segment=segment)
+        return describe_scope(scope, *self._where())
 
     def plan(self, status: Status, scope: ReviewScope) -> ReviewPlan | None:
         """What ruling ``status`` on ``scope`` would change (None without a comparison)."""
@@ -90,7 +156,7 @@ class AnnotationReview(QObject):
         if c.workspace is None or not c.editable():
             return None
         if scope in (ReviewScope.OUTPUT, ReviewScope.SEGMENT) and self._where()[1] is None:
-            c.say("Choose a row first.")
+            c.say(QCoreApplication.translate("AnnotationReview", "Choose a row first."))
             return None
         plan = self.plan(status, scope)
         if plan is None:
@@ -98,48 +164,81 @@ class AnnotationReview(QObject):
         command = plan.command
         if command is not None and not c.execute(command):
             return None
-        c.say(plan.message(self.describe(scope)))
+        c.say(review_message(plan, scope, *self._where()))
         return plan if command is not None else None
 
     # -- re-attaching ---------------------------------------------------------------------------
 
     def reattach(self, span_id: str) -> bool:
-        """Put the flagged span ``span_id`` on the text selected in its output (for an
-        omission, at the cursor): one undo step; the span is no longer flagged."""
+        """Put the flagged span ``span_id`` on the text selected on its side (its output, or
+        its source for a source error; for an omission, at the cursor): one undo step; the span
+        is no longer flagged."""
         c = self.controller
         ws = c.workspace
         span = None if ws is None else ws.get(span_id)
         if ws is None or span is None:
             return False
         if span.id not in c.flagged:
-            c.say("This error was found in its text: there is nothing to re-attach.")
-            return False
-        if span.side is Side.SOURCE:
-            c.say("This error is on the source: delete it and mark it again.")
+            c.say(
+                QCoreApplication.translate(
+                    "AnnotationReview",
+                    "This error was found in its text: there is nothing to re-attach.",
+                )
+            )
             return False
         if span.system not in ws.systems or not 0 <= span.segment < ws.n_segments:
-            c.say("The segment of this error is gone: delete it.")
+            c.say(
+                QCoreApplication.translate(
+                    "AnnotationReview", "The segment of this error is gone: delete it."
+                )
+            )
             return False
         selected = c.selection()
         system = ws.systems.index(span.system)
         if selected is None or (selected.segment, selected.system) != (span.segment, system):
             c.say(
-                f"Show segment {span.segment + 1} of {span.system} and select the error's new "
-                "text, then re-attach it."
+                QCoreApplication.translate(
+                    "AnnotationReview",
+                    "Show segment {0} of {1} and select the error's new text, then re-attach it.",
+                ).format(span.segment + 1, span.system)
+            )
+            return False
+        if selected.side is not span.side:
+            c.say(
+                QCoreApplication.translate(
+                    "AnnotationReview",
+                    "This error is on the source: select its new text in the source (Shift+T "
+                    "in the annotation view), then re-attach it.",
+                )
+                if span.side is Side.SOURCE
+                else QCoreApplication.translate(
+                    "AnnotationReview",
+                    "This error is on the output: select its new text in the output, then "
+                    "re-attach it.",
+                )
             )
             return False
         start, end = selected.start, selected.end
         if start != end:
             start, end = trim_spaces(selected.line, start, end)
         if start == end and not span.is_omission:
-            c.say(f"Select the words «{span.text}» stood for, then re-attach the error.")
+            c.say(
+                QCoreApplication.translate(
+                    "AnnotationReview",
+                    "Select the words «{0}» stood for, then re-attach the error.",
+                ).format(span.text)
+            )
             return False
         after = span.moved(selected.line, start, end)
         c.flagged.discard(span.id)
         if not c.execute(UpdateSpan(span, after, label="Re-attach error")):
             c.flagged.add(span.id)
             return False
-        c.say(f"Re-attached to «{after.text or '‸'}».")
+        c.say(
+            QCoreApplication.translate("AnnotationReview", "Re-attached to «{0}».").format(
+                after.text or "‸"
+            )
+        )
         return True
 
     # -- showing a span ---------------------------------------------------------------------------
@@ -150,16 +249,29 @@ class AnnotationReview(QObject):
         c = self.controller
         names = c.system_names
         if system not in names:
-            c.say(f"{system} is not a system of this comparison.")
+            c.say(
+                QCoreApplication.translate(
+                    "AnnotationReview", "{0} is not a system of this comparison."
+                ).format(system)
+            )
             return False
         index = names.index(system)
         c.set_system(index)
         if not c.go_to_segment(segment):
-            c.say(f"Segment {segment + 1} is hidden by the filter: show all rows to see it.")
+            c.say(
+                QCoreApplication.translate(
+                    "AnnotationReview",
+                    "Segment {0} is hidden by the filter: show all rows to see it.",
+                ).format(segment + 1)
+            )
             return False
         if side != Side.TARGET.value:
             self._pending = None
-            c.say(f"Segment {segment + 1}: the error is on the source ({start}–{end}).")
+            c.say(
+                QCoreApplication.translate(
+                    "AnnotationReview", "Segment {0}: the error is on the source ({1}–{2})."
+                ).format(segment + 1, start, end)
+            )
             return True
         self._pending = (index, segment, start, end)
         self._select_pending()

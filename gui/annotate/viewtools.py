@@ -13,7 +13,15 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPoint, QPointF, Qt, Slot
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QPoint,
+    QPointF,
+    Qt,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -131,6 +139,9 @@ class _EsaScale(QWidget):
 class ToolsPanel(QWidget):
     """The error being marked and the output's errors and score, for one controller."""
 
+    #: The id of a flagged span (its text was not found again) to put on the selected text.
+    reattach_requested = Signal(str)
+
     def __init__(self, controller: AnnotationController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
@@ -244,6 +255,18 @@ class ToolsPanel(QWidget):
         self.errors.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.errors.setMinimumHeight(3 * self.fontMetrics().lineSpacing() + 8)
         layout.addWidget(self.errors, 1)
+        self.reattach_button = QPushButton(QCoreApplication.translate("ToolsPanel", "Re-attach"))
+        self.reattach_button.setObjectName("view-reattach")
+        self.reattach_button.setToolTip(
+            QCoreApplication.translate(
+                "ToolsPanel",
+                "Put the chosen lost error (not found) on the text selected on its side: the "
+                "output, or the source (Shift+T) for a source error",
+            )
+        )
+        self.reattach_button.setVisible(False)
+        self.reattach_button.clicked.connect(self._on_reattach_clicked)
+        layout.addWidget(self.reattach_button)
 
         # -- the score --
         self.score_frame = QFrame()
@@ -546,6 +569,11 @@ class ToolsPanel(QWidget):
                 text = QCoreApplication.translate("ToolsPanel", "source: {text}").format(text=text)
             if span.status is Status.UNDECIDED:
                 text = "? " + text
+            lost = span.id in c.flagged
+            if lost:
+                text = QCoreApplication.translate("ToolsPanel", "not found: {text}").format(
+                    text=text
+                )
             item = QTreeWidgetItem(
                 [
                     _short(text, 60),
@@ -562,6 +590,12 @@ class ToolsPanel(QWidget):
                 tip += QCoreApplication.translate(
                     "ToolsPanel", " (imported: Enter confirms, Backspace rejects)"
                 )
+            if lost:
+                tip += "\n" + QCoreApplication.translate(
+                    "ToolsPanel",
+                    "Its text was not found again in the changed file: select the text it "
+                    "stands for now, then Re-attach.",
+                )
             if span.note:
                 tip += "\n" + QCoreApplication.translate("ToolsPanel", "Note: {note}").format(
                     note=span.note
@@ -570,6 +604,7 @@ class ToolsPanel(QWidget):
             self.errors.addTopLevelItem(item)
             if span.id == chosen:
                 item.setSelected(True)
+        self.reattach_button.setVisible(chosen is not None and chosen in c.flagged)
         self.errors.setColumnHidden(1, c.mode is AnnotationMode.ESA)  # no categories in ESA
         for column in (1, 2):
             self.errors.resizeColumnToContents(column)
@@ -689,8 +724,25 @@ class ToolsPanel(QWidget):
         span_id = item.data(0, Qt.ItemDataRole.UserRole)
         ws = c.workspace
         span = None if ws is None or not isinstance(span_id, str) else ws.get(span_id)
-        if span is not None and span.id not in c.flagged:
+        lost = span is not None and span.id in c.flagged
+        self.reattach_button.setVisible(lost)
+        if span is None:
+            return
+        if lost:
+            c.say(
+                QCoreApplication.translate(
+                    "ToolsPanel", "Select the text «{0}» stands for now, then Re-attach."
+                ).format(span.text)
+            )
+        else:
             c.select_range(span.start, span.end, span.side)
+
+    @Slot()
+    def _on_reattach_clicked(self) -> None:
+        span_id = self._chosen_span()
+        if span_id is not None:
+            self.reattach_requested.emit(span_id)
+        self.controller.selecting.refocus()
 
     @Slot(int)
     def _on_esa_moved(self, value: int) -> None:

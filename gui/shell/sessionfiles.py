@@ -295,7 +295,7 @@ class SessionFiles(QObject):
         report = None
         if pending.changed:
             lines = {name: core.text.systems[s] for s, name in enumerate(core.system_names)}
-            spans, report = reanchor_records(store, spans, lines)
+            spans, report = reanchor_records(store, spans, lines, core.source)
         self._store, self._read_only = store, store.read_only
         note = document.annotation
         if note.annotator:

@@ -163,10 +163,14 @@ def records_of(opening: Opening) -> Records:
 
 
 def reanchor_records(
-    store: SessionStore, spans: list[ErrorSpan], lines: Mapping[str, Sequence[str]]
+    store: SessionStore,
+    spans: list[ErrorSpan],
+    lines: Mapping[str, Sequence[str]],
+    sources: Sequence[str] | None = None,
 ) -> tuple[list[ErrorSpan], ReanchorReport]:
-    """Where the spans are on the changed lines; the moved ones are written back."""
-    results = reanchor_all(spans, lines)
+    """Where the spans are on the changed lines (source spans on ``sources``, the current
+    source lines); the moved ones are written back."""
+    results = reanchor_all(spans, lines, sources=sources)
     moved = tuple(r.span for r in results if r.state is AnchorState.REATTACHED)
     flagged = tuple(r.span for r in results if r.state is AnchorState.FLAGGED)
     kept = sum(1 for r in results if r.state is AnchorState.KEPT)

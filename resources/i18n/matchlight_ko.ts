@@ -469,6 +469,115 @@
     </message>
 </context>
 <context>
+    <name>AnnotationReview</name>
+    <message>
+        <source>its text was not found again in the changed file: re-attach it first</source>
+        <extracomment>Reasons core&apos;s :func:`~core.annotation.review.plan_review` gives, as the user reads them.</extracomment>
+        <translation>바뀐 파일에서 텍스트를 다시 찾지 못했습니다: 먼저 다시 연결하세요</translation>
+    </message>
+    <message>
+        <source>an MQM error span needs a category</source>
+        <translation>MQM 오류 구간에는 범주가 필요합니다</translation>
+    </message>
+    <message>
+        <source>everywhere</source>
+        <translation>전체에서</translation>
+    </message>
+    <message>
+        <source>of {0}</source>
+        <translation>{0}에서</translation>
+    </message>
+    <message>
+        <source>of no segment</source>
+        <translation>세그먼트 없음에서</translation>
+    </message>
+    <message>
+        <source>of segment {0}</source>
+        <translation>세그먼트 {0}에서</translation>
+    </message>
+    <message>
+        <source>of {0}, segment {1}</source>
+        <translation>{0}의 세그먼트 {1}에서</translation>
+    </message>
+    <message>
+        <source>No undecided errors {where}.</source>
+        <translation>{where} 미결정 오류가 없습니다.</translation>
+    </message>
+    <message>
+        <source>{0} error confirmed {where}.</source>
+        <translation>{where} 오류 {0}개를 확정했습니다.</translation>
+    </message>
+    <message>
+        <source>{0} errors confirmed {where}.</source>
+        <translation>{where} 오류 {0}개를 확정했습니다.</translation>
+    </message>
+    <message>
+        <source>{0} error rejected {where}.</source>
+        <translation>{where} 오류 {0}개를 거부했습니다.</translation>
+    </message>
+    <message>
+        <source>{0} errors rejected {where}.</source>
+        <translation>{where} 오류 {0}개를 거부했습니다.</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>; </translation>
+    </message>
+    <message>
+        <source>{0} because {why}</source>
+        <translation>{0}개: {why}</translation>
+    </message>
+    <message>
+        <source>{0} left undecided: {reasons}.</source>
+        <translation>{0}개는 미결정으로 남았습니다: {reasons}.</translation>
+    </message>
+    <message>
+        <source>Choose a row first.</source>
+        <extracomment>(system, segment, start, end) to select once the detail pane shows that output.</extracomment>
+        <translation>먼저 행을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>This error was found in its text: there is nothing to re-attach.</source>
+        <translation>이 오류는 텍스트에서 찾았습니다: 다시 연결할 것이 없습니다.</translation>
+    </message>
+    <message>
+        <source>The segment of this error is gone: delete it.</source>
+        <translation>이 오류의 세그먼트가 없어졌습니다: 오류를 삭제하세요.</translation>
+    </message>
+    <message>
+        <source>Show segment {0} of {1} and select the error&apos;s new text, then re-attach it.</source>
+        <translation>{1}의 세그먼트 {0}을(를) 표시하고 오류의 새 텍스트를 선택한 다음 다시 연결하세요.</translation>
+    </message>
+    <message>
+        <source>This error is on the source: select its new text in the source (Shift+T in the annotation view), then re-attach it.</source>
+        <translation>이 오류는 원문에 있습니다: 원문에서 새 텍스트를 선택한 다음(주석 보기에서 Shift+T) 다시 연결하세요.</translation>
+    </message>
+    <message>
+        <source>This error is on the output: select its new text in the output, then re-attach it.</source>
+        <translation>이 오류는 출력에 있습니다: 출력에서 새 텍스트를 선택한 다음 다시 연결하세요.</translation>
+    </message>
+    <message>
+        <source>Select the words «{0}» stood for, then re-attach the error.</source>
+        <translation>«{0}»에 해당하던 단어를 선택한 다음 오류를 다시 연결하세요.</translation>
+    </message>
+    <message>
+        <source>Re-attached to «{0}».</source>
+        <translation>«{0}»에 다시 연결했습니다.</translation>
+    </message>
+    <message>
+        <source>{0} is not a system of this comparison.</source>
+        <translation>{0}은(는) 이 비교의 시스템이 아닙니다.</translation>
+    </message>
+    <message>
+        <source>Segment {0} is hidden by the filter: show all rows to see it.</source>
+        <translation>세그먼트 {0}은(는) 필터에 가려져 있습니다: 보려면 모든 행을 표시하세요.</translation>
+    </message>
+    <message>
+        <source>Segment {0}: the error is on the source ({1}–{2}).</source>
+        <translation>세그먼트 {0}: 오류가 원문에 있습니다({1}–{2}).</translation>
+    </message>
+</context>
+<context>
     <name>AnnotationTableLink</name>
     <message>
         <source>annotations: {0}</source>
@@ -985,7 +1094,7 @@
     <name>ComparisonLifecycle</name>
     <message>
         <source>Reading {count} files… the first {rows:,} rows are shown</source>
-        <extracomment>Facts about the references the scoring advice uses (derived once per comparison). Rows of every input shown before the whole is read (opening a comparison whose files hold at least ``first_rows_from_bytes``). The comparison shown is the first rows of the one being read. Outputs in another language, outputs copying the source (core.analysis.language): checked in the background once the comparison is shown; None until then.</extracomment>
+        <extracomment>Rows whose highlight detail is computed while the files are read: a screenful, so that the table is painted once with its highlights when it appears (not plain, then again). Pages of the window&apos;s central stack. Rows whose highlight detail is computed before a big comparison&apos;s first rows show: the visible ones (the rest of the screenful follows from the detail cache&apos;s worker). From this many bytes of input files on, a comparison&apos;s first rows show while the rest is read (below it, reading all of it takes about as long as showing a part).</extracomment>
         <translation>파일 {count}개를 읽는 중… 처음 {rows:,}행을 표시합니다</translation>
     </message>
     <message>
@@ -1014,6 +1123,7 @@
     </message>
     <message>
         <source>Scored {0:,} row.</source>
+        <extracomment>Facts about the references the scoring advice uses (derived once per comparison). Rows of every input shown before the whole is read (opening a comparison whose files hold at least ``first_rows_from_bytes``). The comparison shown is the first rows of the one being read. The rest of such a comparison is in, and its opening is not announced yet. Outputs in another language, outputs copying the source (core.analysis.language): checked in the background once the comparison is shown; None until then.</extracomment>
         <translation>{0:,}행을 채점했습니다.</translation>
     </message>
     <message>
@@ -1903,7 +2013,7 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <name>SegmentTableModel</name>
     <message>
         <source>{name}, segment {0}: not scored yet</source>
-        <extracomment>Numeric sort key (float score, NaN while unscored; int segment) or the text of text columns. The :class:`~core.scoring.results.SegmentScores` of the cell&apos;s system and row (None while The column kind: one of :data:`COLUMN_KINDS`. The system index of hypothesis, score and delta columns (None elsewhere). The reference index of reference columns (None elsewhere). The 0-based segment of the row (survives any proxy). Of a difference cell: +1 when the system is better than the baseline at the precision shown (lower, on a penalty such as MQM), -1 when worse, 0 when equal (None while unscored). Of a column&apos;s header: the title the table shows. A score or difference column stands in its system&apos;s group, after the output, so it shows its metric alone (&quot;BLEU&quot;, &quot;ΔBLEU&quot;); its display title also names the system (&quot;literal BLEU&quot;) for menus, copies and saved layouts. Every role the model answers; the others (asked for each cell on every paint: font, colours, decoration, check state, ...) get None at once. Per score column: its description when the header was last told of it.</extracomment>
+        <extracomment>Numeric sort key (float score, NaN while unscored; int segment) or the text of text columns. The :class:`~core.scoring.results.SegmentScores` of the cell&apos;s system and row (None while The column kind: one of :data:`COLUMN_KINDS`. The system index of hypothesis, score and delta columns (None elsewhere). The reference index of reference columns (None elsewhere). The 0-based segment of the row (survives any proxy). Of a difference cell: +1 when the system is better than the baseline at the precision shown (lower, on a penalty such as MQM), -1 when worse, 0 when equal (None while unscored). Of a column&apos;s header: the title the table shows. A score or difference column stands in its system&apos;s group, after the output, so it shows its metric alone (&quot;BLEU&quot;, &quot;ΔBLEU&quot;); its display title also names the system (&quot;literal BLEU&quot;) for menus, copies and saved layouts. Up to this many rows of a changed column are repainted one by one (an annotation edit changes one or two); more repaint the column. Every role the model answers; the others (asked for each cell on every paint: font, colours, decoration, check state, ...) get None at once. Per score column: its description when the header was last told of it.</extracomment>
         <translation>{name}, 세그먼트 {0}: 아직 채점되지 않음</translation>
     </message>
     <message>
@@ -2704,6 +2814,7 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
     <message>
         <source>Category</source>
+        <extracomment>The id of a flagged span (its text was not found again) to put on the selected text.</extracomment>
         <translation>범주</translation>
     </message>
     <message>
@@ -2737,6 +2848,14 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <message>
         <source>Errors in this output</source>
         <translation>이 출력의 오류</translation>
+    </message>
+    <message>
+        <source>Re-attach</source>
+        <translation>다시 연결</translation>
+    </message>
+    <message>
+        <source>Put the chosen lost error (not found) on the text selected on its side: the output, or the source (Shift+T) for a source error</source>
+        <translation>선택한 잃어버린 오류(찾지 못함)를 해당 쪽에서 선택한 텍스트에 연결합니다: 출력, 또는 원문 오류는 원문(Shift+T)</translation>
     </message>
     <message>
         <source>Score</source>
@@ -2819,12 +2938,20 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
         <translation>원문: {text}</translation>
     </message>
     <message>
+        <source>not found: {text}</source>
+        <translation>찾지 못함: {text}</translation>
+    </message>
+    <message>
         <source>error</source>
         <translation>오류</translation>
     </message>
     <message>
         <source> (imported: Enter confirms, Backspace rejects)</source>
         <translation> (가져옴: Enter 확정, Backspace 거부)</translation>
+    </message>
+    <message>
+        <source>Its text was not found again in the changed file: select the text it stands for now, then Re-attach.</source>
+        <translation>바뀐 파일에서 텍스트를 다시 찾지 못했습니다: 지금 해당하는 텍스트를 선택한 다음 다시 연결을 누르세요.</translation>
     </message>
     <message>
         <source>Note: {note}</source>
@@ -2877,6 +3004,10 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <message>
         <source>{name}: {0:,} of {1:,} outputs annotated</source>
         <translation>{name}: 출력 {1:,}개 중 {0:,}개 주석 완료</translation>
+    </message>
+    <message>
+        <source>Select the text «{0}» stands for now, then Re-attach.</source>
+        <translation>지금 «{0}»에 해당하는 텍스트를 선택한 다음 다시 연결을 누르세요.</translation>
     </message>
 </context>
 <context>
@@ -4480,7 +4611,7 @@ Your files were not changed. The technical details were written to the error out
     <name>lifecycle</name>
     <message>
         <source>Ref {0}</source>
-        <extracomment>Rows whose highlight detail is computed while the files are read: a screenful, so that the table is painted once with its highlights when it appears (not plain, then again). How long after the table&apos;s first paint was scheduled the detail pane is filled. How long after the detail pane is filled the language check starts (off the GUI thread). Rows whose highlight detail is computed before a big comparison&apos;s first rows show: the visible ones (the rest of the screenful follows from the detail cache&apos;s worker). From this many bytes of input files on, a comparison&apos;s first rows show while the rest is read (below it, reading all of it takes about as long as showing a part). Pages of the window&apos;s central stack.</extracomment>
+        <extracomment>How long after the table&apos;s first paint was scheduled the detail pane is filled. How long after the detail pane is filled the language check starts (off the GUI thread).</extracomment>
         <translation>참조 {0}</translation>
     </message>
 </context>

@@ -14,7 +14,13 @@ from pathlib import Path
 import pytest
 
 from matchlight.core.annotation.history import AddSpan, DeleteSpan, History, UpdateSpan, replay
-from matchlight.core.annotation.model import AnnotationError, ErrorSpan, SegmentScore, Status
+from matchlight.core.annotation.model import (
+    AnnotationError,
+    ErrorSpan,
+    SegmentScore,
+    Side,
+    Status,
+)
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS
 from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, AnnotationMode
 from matchlight.core.annotation.wmtmqm import export_mqm_tsv, import_mqm_tsv
@@ -379,6 +385,47 @@ def test_reanchor_on_open(tmp_path: Path) -> None:
         assert stored is not None and stored.start == move.start + len("Inserted words. ")
         assert current[1][stored.start : stored.end] == move.text
         assert store.get_span(lose.id) == lose
+
+
+def test_reanchor_puts_source_spans_on_the_current_source(tmp_path: Path) -> None:
+    source = read_lines(WMT / "src.txt")
+    spans = []
+    for segment in (0, 1, 2):
+        line = source[segment]
+        start = line.index(" ") + 1
+        end = line.index(" ", start)
+        spans.append(
+            ErrorSpan.create(
+                system="PROMT",
+                segment=segment,
+                line=line,
+                start=start,
+                end=end,
+                side=Side.SOURCE,
+                category="Source issue",
+                severity="minor",
+                annotator="ann",
+            )
+        )
+    keep, move, lose = spans
+    with new_store(tmp_path) as store:
+        store.add_many(spans)
+    current = list(source)
+    current[1] = "Eingefügte Wörter. " + source[1]
+    current[2] = "Völlig neu geschrieben."
+    outputs = {"PROMT": lines_of("PROMT")}
+    with SessionStore.open(tmp_path / "s.matchlight") as store:
+        # Without the source lines, source spans are left as they are.
+        assert store.reanchor(outputs, sources=None, apply=False).kept == 3
+        report = store.reanchor(outputs, sources=current)
+        assert report.kept == 1
+        assert [s.id for s in report.reattached] == [move.id]
+        assert [s.id for s in report.flagged] == [lose.id]
+        stored = store.get_span(move.id)
+        assert stored is not None and stored.side is Side.SOURCE
+        assert current[1][stored.start : stored.end] == move.text
+        assert stored.start == move.start + len("Eingefügte Wörter. ")
+        assert store.get_span(keep.id) == keep and store.get_span(lose.id) == lose
 
 
 # -- save as and recovery ----------------------------------------------------------------------

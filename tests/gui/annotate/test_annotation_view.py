@@ -36,6 +36,8 @@ from tests.gui.annotate.annotatekit import (
     TIMEOUT,
     Harness,
     add,
+    open_in_new_window,
+    wait_scored,
     write_lines,
 )
 from tests.gui.conftest import grab_settled
@@ -557,6 +559,66 @@ def test_imported_source_errors_are_shown_on_the_source(small, tmp_path):
     assert selected(c) == (Side.SOURCE, "Hund")
     h.key(Qt.Key.Key_Return, widget=view.source_text)
     assert c.workspace.get(span.id).status is Status.CONFIRMED
+
+
+def test_a_lost_source_error_is_reattached_in_the_view(qtbot, small, tmp_path):
+    h, c = small, small.c
+    lost = c.add_span(
+        start=4,
+        end=8,
+        severity="major",
+        category="Accuracy/Mistranslation",
+        segment=2,
+        system=0,
+        side=Side.SOURCE,
+    )
+    assert lost is not None and lost.text == "Hund", c.message
+    path = tmp_path / "work.matchlight"
+    h.s.save_session_as(path)
+    h.window.close()
+    changed = list(SOURCE)
+    changed[2] = "Der Kater schläft im Garten."
+    write_lines(Path(h.window.comparison.source.path), changed)
+    other = open_in_new_window(qtbot, tmp_path, path, "second")
+    try:
+        o = other.c
+        wait_scored(other)
+        assert o.flagged == {lost.id}
+        other.select_row(2)
+        o.set_system(0)
+        view = open_view(other)
+        tools = view.tools
+        item = tools.errors.topLevelItem(0)
+        assert item.text(0) == "not found: source: Hund"
+        assert not tools.reattach_button.isVisibleTo(view)
+        tools.errors.setCurrentItem(item)
+        tools.errors.itemClicked.emit(item, 0)
+        settle()
+        assert tools.reattach_button.isVisibleTo(view)
+        assert o.message == "Select the text «Hund» stands for now, then Re-attach."
+        # Words selected in the output do not re-attach a source error.
+        click(view.target_text, SYSTEM_A[2].index("dog"))
+        tools.reattach_button.click()
+        settle()
+        assert o.message.startswith("This error is on the source: select its new text")
+        assert o.flagged == {lost.id}
+        # Selected on the source: re-attached there, one undo step, saved.
+        h_key = Qt.KeyboardModifier.ShiftModifier
+        other.key("T", h_key, widget=view.target_text)
+        click(view.source_text, changed[2].index("Kater"))
+        assert selected(o) == (Side.SOURCE, "Kater")
+        tools.reattach_button.click()
+        settle()
+        moved = o.workspace.get(lost.id)
+        assert (moved.side, moved.start, moved.end, moved.text) == (Side.SOURCE, 4, 9, "Kater")
+        assert o.flagged == set() and o.message == "Re-attached to «Kater»."
+        assert not tools.reattach_button.isVisibleTo(view)
+        assert tools.errors.topLevelItem(0).text(0) == "source: Kater"
+        assert o.workspace.history.undo_label() == "Re-attach error"
+        with SessionStore.open_copy_read_only(path) as copy:
+            assert {s.id: s.text for s in copy.spans()}[lost.id] == "Kater"
+    finally:
+        other.window.close()
 
 
 # -- the ESA score ---------------------------------------------------------------------------------
