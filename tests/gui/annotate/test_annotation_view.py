@@ -596,6 +596,7 @@ def test_a_lost_source_error_is_reattached_in_the_view(qtbot, small, tmp_path):
         settle()
         assert tools.reattach_button.isVisibleTo(view)
         assert o.message == "Select the text «Hund» stands for now, then Re-attach."
+        shoot(view, "reattach-source-error")
         # Words selected in the output do not re-attach a source error.
         click(view.target_text, SYSTEM_A[2].index("dog"))
         tools.reattach_button.click()
