@@ -60,6 +60,10 @@ def describe_failure(exc: BaseException) -> str:
     )
 
 
+#: How often the GUI thread collects garbage (see :class:`MainThreadGarbageCollector`).
+GC_INTERVAL_MS = 100
+
+
 class MainThreadGarbageCollector(QObject):
     """Runs Python's cyclic garbage collector in the GUI thread only.
 
@@ -68,10 +72,13 @@ class MainThreadGarbageCollector(QObject):
     model) from the wrong thread: "Timers cannot be stopped from another thread" warnings and
     then segfaults, which is exactly what the test suite hit. So automatic collection is turned
     off and this object collects on a timer in the GUI thread instead, generation by generation
-    as the thresholds say (the scheme of pyqtgraph's ``GarbageCollector``).
+    as the thresholds say (the scheme of pyqtgraph's ``GarbageCollector``). Often: with the
+    automatic collector off, whatever the other threads allocate (a million rows read, their
+    search caches built) waits in the youngest generation for the next pass, which walks all of
+    it in one go.
     """
 
-    def __init__(self, parent: QObject | None = None, interval_ms: int = 500) -> None:
+    def __init__(self, parent: QObject | None = None, interval_ms: int = GC_INTERVAL_MS) -> None:
         super().__init__(parent)
         self._threshold = gc.get_threshold()
         gc.disable()
@@ -233,6 +240,7 @@ class ScoringController(QObject):
         self._cancel: threading.Event | None = None
         self._outstanding: set[int] = set()
         self._table: ScoreTable | None = None
+        self._delivered = 0  # rows delivered to ``apply`` by a job without a table
         self._apply: Callable[[ScoreChunk], None] = lambda chunk: None
         self._text: CorpusText | None = None
         self._config: ScoringConfig | None = None
@@ -270,7 +278,8 @@ class ScoringController(QObject):
 
     @property
     def table(self) -> ScoreTable | None:
-        """The table of the current (or last) job; ``None`` before the first :meth:`start`."""
+        """The table of the current (or last) job; ``None`` before the first :meth:`start`
+        and for a job that hands its chunks to an ``apply`` of its own."""
         return self._table
 
     @property
@@ -309,14 +318,16 @@ class ScoringController(QObject):
         table: ScoreTable | None = None,
         *,
         apply: Callable[[ScoreChunk], None] | None = None,
-    ) -> ScoreTable:
+    ) -> ScoreTable | None:
         """Score ``text`` under ``config`` in the background; return the new, empty table.
 
         ``table``: an empty table made for them beforehand (allocating one for 100k rows takes
         a few tens of milliseconds, which a caller may spend in another thread). ``apply``
         stores each chunk (by default into the table; the app hands the chunks to its
-        comparison session, which stores them and tells its observers). A running job is
-        cancelled first; its late results are discarded.
+        comparison session, which stores them and tells its observers). With ``apply`` and no
+        ``table``, no table is made (the chunks go elsewhere): :attr:`table` is None and the
+        progress counts the rows delivered. A running job is cancelled first; its late results
+        are discarded.
         """
         if table is not None and not _fits(table, text, config):
             raise ValueError("the table given was not made for these texts and settings")
@@ -328,8 +339,13 @@ class ScoringController(QObject):
         self._cancel = threading.Event()
         self._text = text
         self._config = config
-        self._table = table if table is not None else empty_table(text, config)
-        self._apply = apply if apply is not None else self._table.apply
+        if table is None and apply is None:
+            table = empty_table(text, config)
+        self._table = table
+        self._delivered = 0
+        if apply is None and table is not None:
+            apply = table.apply
+        self._apply = apply if apply is not None else (lambda chunk: None)
         self._running = True
         self._outstanding.add(self._job)
         self.scoring_started.emit()
@@ -366,11 +382,16 @@ class ScoringController(QObject):
 
     @Slot(int, object)
     def _on_chunk_scored(self, job: int, chunk: Any) -> None:
-        if not self._is_current(job) or self._table is None:
+        if not self._is_current(job):
             return
         self._apply(chunk)
         self.chunk_ready.emit(chunk.start, chunk.stop)
-        self.progress_changed.emit(self._table.n_done, self._table.n_segments)
+        if self._table is not None:
+            self.progress_changed.emit(self._table.n_done, self._table.n_segments)
+        else:
+            total = 0 if self._text is None else len(self._text)
+            self._delivered = min(total, self._delivered + chunk.stop - chunk.start)
+            self.progress_changed.emit(self._delivered, total)
 
     @Slot(int)
     def _on_job_finished(self, job: int) -> None:

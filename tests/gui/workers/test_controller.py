@@ -283,3 +283,19 @@ def test_a_table_made_beforehand_is_filled_if_it_fits(qtbot, controller, sample_
         )
     with pytest.raises(ValueError, match="not made for"):
         controller.start(sample_text, config, ready)
+
+
+def test_chunks_handed_to_an_apply_of_its_own_make_no_table(qtbot, controller, sample_text):
+    """Resuming scoring hands the chunks to the session: no table of the rows is made for
+    nothing (over a million rows, an allocation the GUI thread would wait for)."""
+    config = ScoringConfig()
+    into = empty_table(sample_text, config)
+    progress: list[tuple[int, int]] = []
+    controller.progress_changed.connect(lambda done, total: progress.append((done, total)))
+    with qtbot.waitSignal(controller.scoring_finished, timeout=60_000):
+        assert controller.start(sample_text, config, apply=into.apply) is None
+    assert controller.table is None
+    assert into.complete
+    np.testing.assert_array_equal(into.scores, score_corpus(sample_text, config).scores)
+    n = len(sample_text)
+    assert progress[0] == (0, n) and progress[-1] == (n, n)
