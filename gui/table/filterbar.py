@@ -578,6 +578,8 @@ class FilterBar(FilterGroups, QWidget):
     def _on_selection_changed(self, _rows_changed: bool) -> None:
         if self._pushing_depth:
             return  # the bar's own edit: its widgets already say it
+        if self._proxy is not None and self._proxy.pending("selection"):
+            return  # shown again once computed on the grown comparison (the widgets say it)
         self._sync(widgets=True)
 
     @Slot()

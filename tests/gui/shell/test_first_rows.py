@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from matchlight.core.analysis.selection import TextFilter
 from matchlight.core.io import decoding
 from matchlight.core.io.inputs import parse_spec
 from matchlight.core.io.reading import load_comparison
@@ -185,3 +186,38 @@ def test_a_comparison_shown_stays_until_the_next_is_read_whole(qtbot, window, ga
     assert window.session is shown and not window.lifecycle.showing_part()
     window.cancel_reading()
     assert window.session is shown and window.model.rowCount() == ROWS
+
+
+def test_a_search_set_on_the_first_rows_searches_the_whole_in_a_worker(
+    qtbot, window, gate, tmp_path, monkeypatch
+):
+    """The session takes the rest without the search (the GUI thread would search all of it),
+    and the proxy's worker searches the whole; the search field keeps the search meanwhile."""
+    specs = _specs(tmp_path)
+    assert window.open_specs(specs)
+    qtbot.waitUntil(lambda: window.model is not None and window.proxy.rowCount() == FIRST)
+    window.filter_bar.search_edit.setText("the")
+    window.filter_bar.apply_text_filter()
+    assert 0 < window.proxy.rowCount() < FIRST
+    window.proxy.background_rows = 0  # the whole is searched in a worker, however few rows
+    threads: list[threading.Thread] = []
+    real = TextFilter.mask
+
+    def mask(self, data, cancelled=None):
+        threads.append(threading.current_thread())
+        return real(self, data, cancelled)
+
+    monkeypatch.setattr(TextFilter, "mask", mask)
+    with qtbot.waitSignal(window.comparison_opened, timeout=TIMEOUT):
+        gate.set()
+    assert window.filter_bar.search_edit.text() == "the"
+    qtbot.waitUntil(lambda: not window.proxy.pending(), timeout=TIMEOUT)
+    whole = load_comparison(
+        source=specs.source, references=list(specs.references), systems=list(specs.systems)
+    )
+    columns = [whole.source, *whole.references, *whole.systems]
+    want = [i for i in range(ROWS) if any("the" in c.lines[i].casefold() for c in columns)]
+    assert [window.proxy.source_row(r) for r in range(window.proxy.rowCount())] == want
+    assert threads and threading.main_thread() not in threads
+    assert window.filter_bar.search_edit.text() == "the"
+    assert window.proxy.text_filter() is not None
