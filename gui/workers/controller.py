@@ -60,10 +60,6 @@ def describe_failure(exc: BaseException) -> str:
     )
 
 
-#: How often the GUI thread collects garbage (see :class:`MainThreadGarbageCollector`).
-GC_INTERVAL_MS = 100
-
-
 class MainThreadGarbageCollector(QObject):
     """Runs Python's cyclic garbage collector in the GUI thread only.
 
@@ -72,24 +68,45 @@ class MainThreadGarbageCollector(QObject):
     model) from the wrong thread: "Timers cannot be stopped from another thread" warnings and
     then segfaults, which is exactly what the test suite hit. So automatic collection is turned
     off and this object collects on a timer in the GUI thread instead, generation by generation
-    as the thresholds say (the scheme of pyqtgraph's ``GarbageCollector``). Often: with the
-    automatic collector off, whatever the other threads allocate (a million rows read, their
-    search caches built) waits in the youngest generation for the next pass, which walks all of
-    it in one go.
+    as the thresholds say (the scheme of pyqtgraph's ``GarbageCollector``).
+
+    While a worker builds what a comparison keeps (:meth:`hold_while`: the read, the search
+    caches), no pass runs: a pass walks every item of each new tuple of a million lines once
+    (a second's stall in the GUI thread, for nothing: they live as long as the comparison).
+    Once the worker is done, what exists is exempted from the passes (:func:`gc.freeze`, which
+    walks nothing) before the next one.
     """
 
-    def __init__(self, parent: QObject | None = None, interval_ms: int = GC_INTERVAL_MS) -> None:
+    def __init__(self, parent: QObject | None = None, interval_ms: int = 500) -> None:
         super().__init__(parent)
         self._threshold = gc.get_threshold()
+        self._holders: list[Any] = []
         gc.disable()
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self.check)
         self._timer.start()
 
+    def hold_while(self, call: Any) -> None:
+        """No pass while ``call`` (a running :class:`~gui.workers.loader.BackgroundCall`)
+        runs; once it is done (finished, failed or cancelled), what exists then is frozen."""
+        self._holders.append(call)
+
+    def holding(self) -> bool:
+        """Whether a worker holds the passes back (see :meth:`hold_while`)."""
+        return bool(self._holders)
+
     @Slot()
     def check(self) -> None:
-        """Collect the generations whose thresholds were crossed."""
+        """Collect the generations whose thresholds were crossed (unless a worker holds the
+        passes back: then nothing, and once the last is done, freeze what exists)."""
+        if self._holders:
+            running = [c for c in self._holders if shiboken6.isValid(c) and c.running]
+            if len(running) < len(self._holders):
+                gc.freeze()  # what the done ones built stays with the comparison
+            self._holders = running
+            if running:
+                return
         count0, count1, count2 = gc.get_count()
         if count0 > self._threshold[0]:
             gc.collect(0)
@@ -130,6 +147,15 @@ def release_long_lived() -> None:
     if gc.get_freeze_count():
         gc.unfreeze()
         gc.collect()
+
+
+def hold_collection_while(call: Any) -> None:
+    """Let no garbage collection pass run in the GUI thread while ``call`` (a started
+    :class:`~gui.workers.loader.BackgroundCall` that builds what a comparison keeps) runs;
+    see :meth:`MainThreadGarbageCollector.hold_while`."""
+    ensure_main_thread_gc()
+    if _gc_guard is not None and shiboken6.isValid(_gc_guard):
+        _gc_guard.hold_while(call)
 
 
 def ensure_main_thread_gc() -> None:
