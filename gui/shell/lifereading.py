@@ -292,6 +292,7 @@ class ComparisonReading:
             self.close_comparison()
             raise
         self._set_partial(False)
+        w.statusBar().clearMessage()  # "showing the first rows" (said again as scoring started)
         if self.proxy is not None:
             self.proxy.resume_pending()
         self.profile = prepared.profile

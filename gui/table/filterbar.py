@@ -401,6 +401,10 @@ class FilterBar(FilterGroups, QWidget):
                     visible=visible, total=total
                 )
             )
+        if self._proxy is not None and self._proxy.pending():
+            # A search or sort runs in a worker; the rows shown are the old ones.
+            searching = QCoreApplication.translate("FilterBar", "searching…")
+            self.count_label.setText(f"{self.count_label.text()} · {searching}")
 
     @staticmethod
     def _refill(combo: QComboBox, items: Sequence[tuple[str, Any]]) -> None:
@@ -578,8 +582,6 @@ class FilterBar(FilterGroups, QWidget):
     def _on_selection_changed(self, _rows_changed: bool) -> None:
         if self._pushing_depth:
             return  # the bar's own edit: its widgets already say it
-        if self._proxy is not None and self._proxy.pending("selection"):
-            return  # shown again once computed on the grown comparison (the widgets say it)
         self._sync(widgets=True)
 
     @Slot()
@@ -598,9 +600,6 @@ class FilterBar(FilterGroups, QWidget):
             return
         with contextlib.suppress(RuntimeError):  # no source model yet
             self.set_total(proxy.rowCount(), proxy.source_model().rowCount())
-        if proxy.pending():  # a search or sort runs in a worker; the rows shown are the old ones
-            searching = QCoreApplication.translate("FilterBar", "searching…")
-            self.count_label.setText(f"{self.count_label.text()} · {searching}")
 
     @contextlib.contextmanager
     def _pushing(self) -> Iterator[None]:
@@ -622,6 +621,8 @@ class FilterBar(FilterGroups, QWidget):
         if self._proxy is None or session is None:
             self._set_chips(())
             return
+        if widgets and self._proxy.pending("selection"):
+            widgets = False  # the widgets show the selection computed again for grown rows
         filters = session.selection.filters
         shown: list[Filter] = []
         for group in (self._text_group, self._range_group, self._delta_group, self._special_group):

@@ -19,6 +19,7 @@ from matchlight.core.scoring.engine import score_corpus
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs
 from matchlight.gui.shell import lifereading
 from matchlight.gui.shell.lifecycle import COMPARISON_PAGE, WELCOME_PAGE
+from matchlight.gui.table import proxy as proxy_module
 from tests.conftest import SHARED_DATA
 from tests.gui.shell.windowkit import TIMEOUT, shot
 from tests.kit import read_lines
@@ -208,9 +209,23 @@ def test_a_search_set_on_the_first_rows_searches_the_whole_in_a_worker(
         return real(self, data, cancelled)
 
     monkeypatch.setattr(TextFilter, "mask", mask)
+    hold = threading.Event()
+    prepare = proxy_module.prepare
+
+    def held(*args, **kwargs):
+        hold.wait(60)
+        return prepare(*args, **kwargs)
+
+    monkeypatch.setattr(proxy_module, "prepare", held)
     with qtbot.waitSignal(window.comparison_opened, timeout=TIMEOUT):
         gate.set()
-    assert window.filter_bar.search_edit.text() == "the"
+    qtbot.wait(50)  # the window's other parts follow in turns of their own
+    assert window.proxy.pending()  # the worker searches the whole
+    assert window.filter_bar.search_edit.text() == "the"  # and the field keeps the search
+    assert window.filter_bar.count_label.text().endswith("searching…")
+    assert "first" not in window.statusBar().currentMessage()
+    shot(window, tmp_path, "first-rows-search-of-the-whole")
+    hold.set()
     qtbot.waitUntil(lambda: not window.proxy.pending(), timeout=TIMEOUT)
     whole = load_comparison(
         source=specs.source, references=list(specs.references), systems=list(specs.systems)
