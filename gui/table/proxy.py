@@ -34,6 +34,7 @@ import numpy.typing as npt
 from PySide6.QtCore import (
     QAbstractItemModel,
     QAbstractProxyModel,
+    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -82,6 +83,11 @@ _MAX_ROUNDS = 3
 #: A change of more source rows than this is passed on as a change of every proxy row (rather
 #: than mapping each of them to find the first and the last).
 _MAPPED_SPAN = 4096
+
+#: What :meth:`QAbstractTableModel.flags` gives every valid cell.
+_CELL_FLAGS = (
+    Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
+)
 
 Edit = Callable[[Selection], Selection]
 
@@ -834,9 +840,14 @@ class SegmentFilterProxy(QAbstractProxyModel):
         return model.cell_data(int(self._p2s[row]), index.column(), role)
 
     def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
-        if not index.isValid() or self._model is None:
+        model = self._model
+        if not index.isValid() or model is None:
             return Qt.ItemFlag.NoItemFlags
-        return self._model.flags(self.mapToSource(index))
+        if type(model).flags is QAbstractTableModel.flags and 0 <= index.row() < len(self._p2s):
+            # The model keeps Qt's flags, the same for every cell: a paint asks each visible
+            # cell, and mapping it first took three calls between Qt and Python per cell.
+            return _CELL_FLAGS
+        return model.flags(self.mapToSource(index))
 
     def headerData(
         self,

@@ -167,3 +167,29 @@ def test_scores_of_every_row_changing_repaint_every_proxy_row(qtbot, sample) -> 
     proxy.dataChanged.connect(lambda a, b, _roles: spans.append((a.row(), b.row())))
     model.on_chunk_applied(0, len(sample.text))
     assert spans and set(spans) == {(0, proxy.rowCount() - 1)}
+
+
+def test_a_cells_flags_are_the_models_without_mapping_the_cell(sample, monkeypatch) -> None:
+    """A paint asks every visible cell for its flags: the proxy answers the model's own (Qt's,
+    the same for every cell) without mapping the cell to the model first."""
+    proxy = make_proxy(sample)
+    proxy.select_rows = len(sample.text) + 1
+    proxy.sort(proxy.source_model().score_column(0, "bleu"), Qt.SortOrder.DescendingOrder)
+    proxy.set_score_range("bleu", 0, 30.0, None)
+    model = proxy.source_model()
+    want = [
+        model.flags(proxy.mapToSource(proxy.index(r, c)))
+        for r in range(proxy.rowCount())
+        for c in range(proxy.columnCount())
+    ]
+    mapped: list[int] = []
+    real = proxy.mapToSource
+    monkeypatch.setattr(proxy, "mapToSource", lambda index: mapped.append(1) or real(index))
+    got = [
+        proxy.flags(proxy.index(r, c))
+        for r in range(proxy.rowCount())
+        for c in range(proxy.columnCount())
+    ]
+    assert got == want and len(set(got)) == 1
+    assert mapped == []
+    assert proxy.flags(proxy.index(proxy.rowCount(), 0)) == Qt.ItemFlag.NoItemFlags
