@@ -108,6 +108,8 @@ class FilterBar(FilterGroups, QWidget):
         self._regex_problem: str | None = None
         self._applied_range: tuple[str, int] | None = None
         self._pushing_depth = 0
+        #: The selection the bar's last edit becomes once the proxy's worker has computed it.
+        self._awaited: Selection | None = None
         self._chip_specs: tuple[Filter, ...] = ()
 
         # -- line 1: text search --
@@ -582,6 +584,11 @@ class FilterBar(FilterGroups, QWidget):
     def _on_selection_changed(self, _rows_changed: bool) -> None:
         if self._pushing_depth:
             return  # the bar's own edit: its widgets already say it
+        session = self._session
+        awaited, self._awaited = self._awaited, None
+        if session is not None and awaited is not None and session.selection == awaited:
+            self._sync(widgets=False)  # the bar's own edit, computed by a worker
+            return
         self._sync(widgets=True)
 
     @Slot()
@@ -611,6 +618,8 @@ class FilterBar(FilterGroups, QWidget):
         finally:
             self._pushing_depth -= 1
             if not self._pushing_depth:
+                proxy = self._proxy
+                self._awaited = proxy.target() if proxy is not None and proxy.pending() else None
                 self._sync(widgets=False)
 
     def _sync(self, *, widgets: bool) -> None:

@@ -430,6 +430,10 @@ class SegmentFilterProxy(QAbstractProxyModel):
         else:
             self._set(edit(self._core().selection))
 
+    def target(self) -> Selection:
+        """The selection once the pending edits are applied (the current one if none is)."""
+        return self._target()
+
     def _target(self) -> Selection:
         selection = self._core().selection
         for edit in self._edits.values():

@@ -193,3 +193,48 @@ def test_a_cells_flags_are_the_models_without_mapping_the_cell(sample, monkeypat
     assert got == want and len(set(got)) == 1
     assert mapped == []
     assert proxy.flags(proxy.index(proxy.rowCount(), 0)) == Qt.ItemFlag.NoItemFlags
+
+
+def test_the_filter_bars_own_edit_computed_by_a_worker_moves_no_widget(
+    qtbot, sample, monkeypatch
+) -> None:
+    """Once the worker's rows of the bar's own score range are applied, the bar's widgets
+    already say it: they are not matched to the selection again (each match fits the boxes'
+    scales to a column of a million values), only the chips are brought up to date."""
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from matchlight.gui.table.filterbar import FilterBar
+
+    proxy = make_proxy(sample)
+    host = QWidget()
+    qtbot.addWidget(host)
+    bar = FilterBar()
+    QVBoxLayout(host).addWidget(bar)
+    model = proxy.source_model()
+    bar.set_proxy(
+        proxy,
+        text_columns=[
+            (str(model.headerData(c, Qt.Orientation.Horizontal)), c) for c in model.text_columns()
+        ],
+        systems=sample.text.system_names,
+        metrics=model.table.columns,
+    )
+    host.show()
+    synced: list[bool] = []
+    real = bar._sync
+    monkeypatch.setattr(
+        bar, "_sync", lambda *, widgets: synced.append(widgets) or real(widgets=widgets)
+    )
+    bar.range_check.setChecked(True)
+    bar.range_min_spin.setValue(40.0)
+    bar.apply_score_range()
+    assert proxy.pending()
+    qtbot.waitUntil(lambda: not proxy.pending(), timeout=WAIT_MS)
+    bleu = model.table.column(bar.range_metric_combo.currentData(), 0)
+    assert proxy.visible_segments().tolist() == np.flatnonzero(bleu >= 40.0).tolist()
+    assert True not in synced  # no widget was matched again
+    assert bar.range_check.isChecked() and bar.range_min_spin.value() == 40.0
+    # A selection the bar did not make (a restored session, say) still moves its widgets.
+    proxy.clear_filters()
+    qtbot.waitUntil(lambda: not proxy.pending(), timeout=WAIT_MS)
+    assert True in synced and not bar.range_check.isChecked()
