@@ -396,10 +396,21 @@ class ComparisonSession:
         self.baseline = system
         self._announce("baseline", system)
 
-    def set_selection(self, selection: Selection) -> None:
+    def set_selection(
+        self, selection: Selection, rows: tuple[BoolArray, IntArray] | None = None
+    ) -> None:
         """Show ``selection``'s rows. Raises :class:`SelectionError` (and changes nothing) when
-        it cannot be applied, e.g. an invalid regular expression."""
-        mask, order = select(selection, self._data)
+        it cannot be applied, e.g. an invalid regular expression.
+
+        ``rows``: what :func:`~core.analysis.selection.select` gives for ``selection`` on
+        :attr:`selection_data` as it is now, computed beforehand (a GUI's worker thread does,
+        over a million rows); the caller vouches that the scores did not change since."""
+        if rows is None:
+            mask, order = select(selection, self._data)
+        else:
+            mask, order = rows
+            if mask.shape != (self.n_segments,) or order.ndim != 1:
+                raise ValueError("the rows given were selected from another comparison")
         self.selection = selection
         self._set_rows(mask, order, announce=True)
 

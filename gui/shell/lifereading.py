@@ -14,6 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
 
+from matchlight.core.analysis.selection import Selection, Sort, TextFilter
 from matchlight.core.analysis.textsearch import SearchColumn
 from matchlight.core.io.files import ReadCancelled as ReadStopped
 from matchlight.core.io.inputs import Comparison, InputError
@@ -29,6 +30,7 @@ from matchlight.gui.highlight.detailcache import DetailCache, compute_ahead
 from matchlight.gui.shell.fonts import missing_fonts, script_samples
 from matchlight.gui.table.proxy import BACKGROUND_ROWS
 from matchlight.gui.workers.controller import (
+    hold_collection_while,
     release_long_lived,
     settle_long_lived,
 )
@@ -56,6 +58,14 @@ def comparison_name(specs: ComparisonSpecs | None, comparison: Comparison) -> st
     if specs is not None and specs.references:
         path = Path(specs.references[0].path)
     return path.parent.name or path.stem
+
+
+def _without_text(selection: Selection, table: ScoreTable) -> Selection:
+    """``selection`` without its text filters and text sort (what needs a search)."""
+    sort = selection.sort
+    if sort.key != "segment" and not table.has(sort.key):
+        sort = Sort()
+    return Selection(tuple(f for f in selection.filters if not isinstance(f, TextFilter)), sort)
 
 
 def _total_size(paths: tuple[str, ...]) -> int:
@@ -115,6 +125,7 @@ class ComparisonReading:
         self._reading_specs = specs
         self._show_reading(True)
         call.start()
+        hold_collection_while(call)  # what it reads is frozen, never walked by a pass
         return True
 
     @Slot()
@@ -252,12 +263,22 @@ class ComparisonReading:
         w, session, core = self.window, self.session, self.core
         if session is None or core is None:
             return
+        # What the read made lives as long as the comparison: exempt it from the collector's
+        # passes now, before the next one walks all of it (a stall of its own).
+        settle_long_lived()
         comparison = prepared.comparison
         source = comparison.source.lines if comparison.source is not None else None
         table = prepared.table
         fits = table.config == core.config  # else the settings were changed meanwhile
         if not fits:
             table = empty_table(prepared.text, core.config)
+        # A search or a text sort set on the first rows would search all the rows in this
+        # thread as the session takes them: it takes them without, and the proxy has the
+        # selection computed again by its worker.
+        held = core.selection
+        searched = _without_text(held, core.table)
+        if searched != held and self.proxy is not None:
+            self.proxy.defer_selection(held, searched)
         try:
             self.scoring.start(prepared.text, core.config, table, apply=session.apply_chunk)
             core.grow(
@@ -271,6 +292,9 @@ class ComparisonReading:
             self.close_comparison()
             raise
         self._set_partial(False)
+        w.statusBar().clearMessage()  # "showing the first rows" (said again as scoring started)
+        if self.proxy is not None:
+            self.proxy.resume_pending()
         self.profile = prepared.profile
         self.missing_fonts = missing_fonts(prepared.fonts, w.glyph_check)
 

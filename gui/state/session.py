@@ -8,6 +8,8 @@ re-sort for every chunk).
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from matchlight.core.analysis.selection import Selection
@@ -80,10 +82,10 @@ class SessionModel(QObject):
 
     # -- changing -----------------------------------------------------------------------------
 
-    def set_selection(self, selection: Selection) -> None:
+    def set_selection(self, selection: Selection, rows: Any = None) -> None:
         """See :meth:`ComparisonSession.set_selection` (raises SelectionError)."""
         self._refresh.stop()
-        self.session.set_selection(selection)
+        self.session.set_selection(selection, rows)
 
     def apply_chunk(self, chunk: ScoreChunk) -> None:
         self.session.apply_chunk(chunk)

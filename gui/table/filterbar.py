@@ -108,6 +108,8 @@ class FilterBar(FilterGroups, QWidget):
         self._regex_problem: str | None = None
         self._applied_range: tuple[str, int] | None = None
         self._pushing_depth = 0
+        #: The selection the bar's last edit becomes once the proxy's worker has computed it.
+        self._awaited: Selection | None = None
         self._chip_specs: tuple[Filter, ...] = ()
 
         # -- line 1: text search --
@@ -401,6 +403,10 @@ class FilterBar(FilterGroups, QWidget):
                     visible=visible, total=total
                 )
             )
+        if self._proxy is not None and self._proxy.pending():
+            # A search or sort runs in a worker; the rows shown are the old ones.
+            searching = QCoreApplication.translate("FilterBar", "searching…")
+            self.count_label.setText(f"{self.count_label.text()} · {searching}")
 
     @staticmethod
     def _refill(combo: QComboBox, items: Sequence[tuple[str, Any]]) -> None:
@@ -578,6 +584,11 @@ class FilterBar(FilterGroups, QWidget):
     def _on_selection_changed(self, _rows_changed: bool) -> None:
         if self._pushing_depth:
             return  # the bar's own edit: its widgets already say it
+        session = self._session
+        awaited, self._awaited = self._awaited, None
+        if session is not None and awaited is not None and session.selection == awaited:
+            self._sync(widgets=False)  # the bar's own edit, computed by a worker
+            return
         self._sync(widgets=True)
 
     @Slot()
@@ -596,9 +607,6 @@ class FilterBar(FilterGroups, QWidget):
             return
         with contextlib.suppress(RuntimeError):  # no source model yet
             self.set_total(proxy.rowCount(), proxy.source_model().rowCount())
-        if proxy.pending():  # a search or sort runs in a worker; the rows shown are the old ones
-            searching = QCoreApplication.translate("FilterBar", "searching…")
-            self.count_label.setText(f"{self.count_label.text()} · {searching}")
 
     @contextlib.contextmanager
     def _pushing(self) -> Iterator[None]:
@@ -610,6 +618,8 @@ class FilterBar(FilterGroups, QWidget):
         finally:
             self._pushing_depth -= 1
             if not self._pushing_depth:
+                proxy = self._proxy
+                self._awaited = proxy.target() if proxy is not None and proxy.pending() else None
                 self._sync(widgets=False)
 
     def _sync(self, *, widgets: bool) -> None:
@@ -620,6 +630,8 @@ class FilterBar(FilterGroups, QWidget):
         if self._proxy is None or session is None:
             self._set_chips(())
             return
+        if widgets and self._proxy.pending("selection"):
+            widgets = False  # the widgets show the selection computed again for grown rows
         filters = session.selection.filters
         shown: list[Filter] = []
         for group in (self._text_group, self._range_group, self._delta_group, self._special_group):

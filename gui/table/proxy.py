@@ -34,6 +34,7 @@ import numpy.typing as npt
 from PySide6.QtCore import (
     QAbstractItemModel,
     QAbstractProxyModel,
+    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -54,10 +55,12 @@ from matchlight.core.analysis.selection import (
     TextFilter,
     is_prepared,
     prepare,
+    select,
 )
 from matchlight.core.analysis.textsearch import PatternError, TextQuery
 from matchlight.gui.state.session import SessionModel
 from matchlight.gui.table.model import ANSWERED_ROLES, SHORT_TITLE_ROLE, SegmentTableModel
+from matchlight.gui.workers.controller import hold_collection_while
 from matchlight.gui.workers.loader import BackgroundCall
 
 #: Special filters of :meth:`SegmentFilterProxy.set_special_filter` ("" = none).
@@ -69,11 +72,36 @@ _SPECIAL_KINDS = ("empty", "length", "flag")
 #: From this many rows on, a selection whose text masks or sort ranks are not ready yet is
 #: prepared in a worker thread (below it, searching every text column takes milliseconds).
 BACKGROUND_ROWS = 20_000
+#: From this many rows on, every edit of the selection (a score filter or sort too, whose parts
+#: are always ready) is computed in a worker thread: its mask and order, which over a million
+#: rows cost a few tens of milliseconds of numpy, and a sort's ``argsort`` more.
+SELECT_ROWS = 200_000
 #: How often a pending edit is prepared again when its selection is still not ready once the
 #: worker is done (the session's selection changed meanwhile) before it is applied at once.
 _MAX_ROUNDS = 3
 
+#: A change of more source rows than this is passed on as a change of every proxy row (rather
+#: than mapping each of them to find the first and the last).
+_MAPPED_SPAN = 4096
+
+#: What :meth:`QAbstractTableModel.flags` gives every valid cell.
+_CELL_FLAGS = (
+    Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
+)
+
 Edit = Callable[[Selection], Selection]
+
+
+@dataclass(frozen=True, slots=True)
+class _Selected:
+    """What a worker computed for a pending edit: ``target``'s rows (see
+    :func:`~core.analysis.selection.select`) on ``data`` with ``scored`` rows scored."""
+
+    target: Selection
+    data: object
+    scored: int
+    rows: tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]
+
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -145,6 +173,8 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._dynamic = True
         #: Rows from which slow selections are prepared in a worker (tests lower it).
         self.background_rows = BACKGROUND_ROWS
+        #: Rows from which every selection is computed in a worker (tests lower it).
+        self.select_rows = SELECT_ROWS
         # The user's latest edit per kind ("text", "sort") not applied yet, and its worker.
         self._edits: dict[str, Edit] = {}
         self._job: BackgroundCall | None = None
@@ -202,9 +232,12 @@ class SegmentFilterProxy(QAbstractProxyModel):
 
     # -- filters ----------------------------------------------------------------------------
 
-    def _set(self, selection: Selection) -> bool:
+    def _set(self, selection: Selection, rows: object = None) -> bool:
         try:
-            self._core().set_selection(selection)
+            if rows is None:
+                self._core().set_selection(selection)
+            else:  # computed by a worker
+                self._core().set_selection(selection, rows)
         except SelectionError as error:
             self.filter_error.emit(str(error))
             return False
@@ -259,19 +292,24 @@ class SegmentFilterProxy(QAbstractProxyModel):
         """
         self.source_model().table.metric_index(metric)  # KeyError with the list of columns
         self._check_system(system)
-        selection = self._core().selection
         spec = ScoreRange(metric, system, low, high)
+        kind = f"range {metric} {system}"
         if low is None and high is None:
-            kept = tuple(
-                f
-                for f in selection.filters
-                if not (isinstance(f, ScoreRange) and (f.column, f.system) == (metric, system))
-            )
-            if len(kept) == len(selection.filters):
+
+            def drop(selection: Selection) -> Selection:
+                kept = tuple(
+                    f
+                    for f in selection.filters
+                    if not (isinstance(f, ScoreRange) and (f.column, f.system) == (metric, system))
+                )
+                return Selection(kept, selection.sort)
+
+            target = self._target()
+            if drop(target) == target:
                 return
-            self._set(Selection(kept, selection.sort))
+            self._edit(kind, drop)
         else:
-            self._set(selection.with_filter(spec))
+            self._edit(kind, lambda s: s.with_filter(spec))
 
     def set_delta_filter(
         self,
@@ -287,20 +325,16 @@ class SegmentFilterProxy(QAbstractProxyModel):
 
         ``minimum`` None removes the delta filter.
         """
-        selection = self._core().selection
         if minimum is None:
-            if self.delta_filter() is None:
+            if not any(isinstance(f, DeltaFilter) for f in self._target().filters):
                 return
-            self._set(selection.without("delta"))
+            self._edit("delta", lambda s: s.without("delta"))
             return
         self.source_model().table.metric_index(metric)
         self._check_system(system_a)
         self._check_system(system_b)
-        self._set(
-            selection.without("delta").with_filter(
-                DeltaFilter(metric, system_a, system_b, float(minimum), below=below)
-            )
-        )
+        spec = DeltaFilter(metric, system_a, system_b, float(minimum), below=below)
+        self._edit("delta", lambda s: s.without("delta").with_filter(spec))
 
     def set_special_filter(
         self,
@@ -318,22 +352,48 @@ class SegmentFilterProxy(QAbstractProxyModel):
         * ``""``: no special filter.
         """
         spec = special_filter_spec(kind, low_ratio=low_ratio, high_ratio=high_ratio)
-        selection = self._core().selection
-        for special in _SPECIAL_KINDS:
-            selection = selection.without(special)
-        self._set(selection if spec is None else selection.with_filter(spec))
+
+        def edit(selection: Selection) -> Selection:
+            for special in _SPECIAL_KINDS:
+                selection = selection.without(special)
+            return selection if spec is None else selection.with_filter(spec)
+
+        self._edit("special", edit)
 
     def remove_filter(self, spec: Filter) -> None:
         """Remove exactly the filter ``spec`` (equal specs), leaving every other one."""
-        selection = self._core().selection
-        kept = tuple(f for f in selection.filters if f != spec)
-        if len(kept) != len(selection.filters):
-            self._set(Selection(kept, selection.sort))
+
+        def edit(selection: Selection) -> Selection:
+            return Selection(tuple(f for f in selection.filters if f != spec), selection.sort)
+
+        target = self._target()
+        if edit(target) != target:
+            self._edit(f"remove {spec!r}", edit)
+
+    def defer_selection(self, selection: Selection, meanwhile: Selection) -> None:
+        """Show ``meanwhile`` now and keep ``selection`` pending (the edits pending already
+        apply on top of it) until :meth:`resume_pending`: the comparison is about to grow,
+        and ``selection`` (a search) is then computed on all its rows, in a worker when that
+        is slow, instead of by the session as it takes them."""
+        self._edits = {"selection": lambda _current: selection, **self._edits}
+        self._set_busy(True)
+        self._set(meanwhile)
+
+    def resume_pending(self) -> None:
+        """Apply the pending edits (see :meth:`defer_selection`)."""
+        if self._edits and self._session is not None:
+            self._rounds = 0
+            self._schedule()
 
     def clear_filters(self) -> None:
-        """Remove every filter (the sort stays); a pending text filter is dropped."""
-        self.cancel_pending("text")
-        self._set(Selection(sort=self._core().selection.sort))
+        """Remove every filter (the sort stays); pending filters are dropped."""
+        if self._n < self.select_rows:
+            self.cancel_pending("text")
+            self._set(Selection(sort=self._core().selection.sort))
+            return
+        for kind in [k for k in self._edits if k != "sort"]:
+            del self._edits[kind]  # their worker is replaced by the one of this edit
+        self._request("clear", lambda s: Selection(sort=s.sort))
 
     # -- pending edits ---------------------------------------------------------------------------
 
@@ -356,9 +416,23 @@ class SegmentFilterProxy(QAbstractProxyModel):
         what they need is ready or cheap, else once a worker has prepared it."""
         if self._session is None:
             raise RuntimeError("SegmentFilterProxy has no source model yet")
+        self._edits.pop(kind, None)  # the edits apply in the order they were last made
         self._edits[kind] = edit
         self._rounds = 0
         return self._schedule()
+
+    def _edit(self, kind: str, edit: Edit) -> None:
+        """Apply ``edit`` of a filter that needs no search (a score range, a row filter): at
+        once, the pending edits going on, or over :attr:`select_rows` rows as a pending edit
+        of ``kind`` whose rows a worker selects."""
+        if self._n >= self.select_rows:
+            self._request(kind, edit)
+        else:
+            self._set(edit(self._core().selection))
+
+    def target(self) -> Selection:
+        """The selection once the pending edits are applied (the current one if none is)."""
+        return self._target()
 
     def _target(self) -> Selection:
         selection = self._core().selection
@@ -367,28 +441,35 @@ class SegmentFilterProxy(QAbstractProxyModel):
         return selection
 
     def _schedule(self) -> bool:
-        """Apply the pending edits now if that is cheap, else (re)start their worker."""
+        """Apply the pending edits now if that is cheap, else (re)start their worker: it
+        prepares what they need and, over :attr:`select_rows` rows, selects the rows too."""
         core = self._core()
         target = self._target()
         data = core.session.selection_data
+        whole = self._n >= self.select_rows
         if (
-            self._n < self.background_rows
+            self._n < min(self.background_rows, self.select_rows)
             or self._rounds >= _MAX_ROUNDS
-            or is_prepared(target, data)
+            or (not whole and is_prepared(target, data))
         ):
             self._drop_pending()
             return self._set(target)
         self._rounds += 1
         self._cancel_job()  # superseded: its outcome is dropped
+        scored = data.table.n_done
 
-        def work(cancel: threading.Event) -> None:
+        def work(cancel: threading.Event) -> _Selected | None:
             prepare(target, data, cancel.is_set)
+            if not whole or cancel.is_set():
+                return None
+            return _Selected(target, data, scored, select(target, data))
 
         job = BackgroundCall(work, name="matchlight-select", parent=self)
         job.finished.connect(self._on_job_finished)
         job.failed.connect(self._on_job_failed)
         self._job = job
         job.start()
+        hold_collection_while(job)  # a search may build caches: see _start_warm_up
         self._set_busy(True)
         return True
 
@@ -413,6 +494,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
 
         self._warm_up = BackgroundCall(work, name="matchlight-search-caches", parent=self)
         self._warm_up.start()
+        hold_collection_while(self._warm_up)  # the caches are frozen, never walked by a pass
 
     def _cancel_job(self) -> None:
         job, self._job = self._job, None
@@ -432,16 +514,26 @@ class SegmentFilterProxy(QAbstractProxyModel):
             self.pending_changed.emit(busy)
 
     @Slot(object)
-    def _on_job_finished(self, _value: object) -> None:
+    def _on_job_finished(self, value: object) -> None:
         job = self.sender()
         if job is not self._job or self._session is None:
             return
         self._job = None
         job.deleteLater()
-        if self._edits:
-            self._schedule()
-        else:
+        if not self._edits:
             self._set_busy(False)
+            return
+        data = self._core().session.selection_data
+        if (
+            isinstance(value, _Selected)
+            and value.data is data
+            and value.scored == data.table.n_done
+            and value.target == self._target()
+        ):
+            self._drop_pending()  # the rows of exactly these edits on these scores
+            self._set(value.target, value.rows)
+            return
+        self._schedule()
 
     @Slot(object)
     def _on_job_failed(self, error: object) -> None:
@@ -618,6 +710,16 @@ class SegmentFilterProxy(QAbstractProxyModel):
         if self._model is None or not top_left.isValid() or not bottom_right.isValid():
             return
         first, last = top_left.row(), bottom_right.row()
+        if last - first + 1 > _MAPPED_SPAN:
+            # Many rows (every row: new settings, rows appended): the proxy's rows between
+            # their first and last are most of them anyway; the view repaints what it shows.
+            if len(self._p2s):
+                self.dataChanged.emit(
+                    self.index(0, top_left.column()),
+                    self.index(len(self._p2s) - 1, bottom_right.column()),
+                    roles or [],
+                )
+            return
         rows = self._s2p[first : last + 1]
         rows = rows[rows >= 0]
         if len(rows):
@@ -742,9 +844,14 @@ class SegmentFilterProxy(QAbstractProxyModel):
         return model.cell_data(int(self._p2s[row]), index.column(), role)
 
     def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
-        if not index.isValid() or self._model is None:
+        model = self._model
+        if not index.isValid() or model is None:
             return Qt.ItemFlag.NoItemFlags
-        return self._model.flags(self.mapToSource(index))
+        if type(model).flags is QAbstractTableModel.flags and 0 <= index.row() < len(self._p2s):
+            # The model keeps Qt's flags, the same for every cell: a paint asks each visible
+            # cell, and mapping it first took three calls between Qt and Python per cell.
+            return _CELL_FLAGS
+        return model.flags(self.mapToSource(index))
 
     def headerData(
         self,

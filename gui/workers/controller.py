@@ -69,20 +69,44 @@ class MainThreadGarbageCollector(QObject):
     then segfaults, which is exactly what the test suite hit. So automatic collection is turned
     off and this object collects on a timer in the GUI thread instead, generation by generation
     as the thresholds say (the scheme of pyqtgraph's ``GarbageCollector``).
+
+    While a worker builds what a comparison keeps (:meth:`hold_while`: the read, the search
+    caches), no pass runs: a pass walks every item of each new tuple of a million lines once
+    (a second's stall in the GUI thread, for nothing: they live as long as the comparison).
+    Once the worker is done, what exists is exempted from the passes (:func:`gc.freeze`, which
+    walks nothing) before the next one.
     """
 
     def __init__(self, parent: QObject | None = None, interval_ms: int = 500) -> None:
         super().__init__(parent)
         self._threshold = gc.get_threshold()
+        self._holders: list[Any] = []
         gc.disable()
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self.check)
         self._timer.start()
 
+    def hold_while(self, call: Any) -> None:
+        """No pass while ``call`` (a running :class:`~gui.workers.loader.BackgroundCall`)
+        runs; once it is done (finished, failed or cancelled), what exists then is frozen."""
+        self._holders.append(call)
+
+    def holding(self) -> bool:
+        """Whether a worker holds the passes back (see :meth:`hold_while`)."""
+        return bool(self._holders)
+
     @Slot()
     def check(self) -> None:
-        """Collect the generations whose thresholds were crossed."""
+        """Collect the generations whose thresholds were crossed (unless a worker holds the
+        passes back: then nothing, and once the last is done, freeze what exists)."""
+        if self._holders:
+            running = [c for c in self._holders if shiboken6.isValid(c) and c.running]
+            if len(running) < len(self._holders):
+                gc.freeze()  # what the done ones built stays with the comparison
+            self._holders = running
+            if running:
+                return
         count0, count1, count2 = gc.get_count()
         if count0 > self._threshold[0]:
             gc.collect(0)
@@ -123,6 +147,15 @@ def release_long_lived() -> None:
     if gc.get_freeze_count():
         gc.unfreeze()
         gc.collect()
+
+
+def hold_collection_while(call: Any) -> None:
+    """Let no garbage collection pass run in the GUI thread while ``call`` (a started
+    :class:`~gui.workers.loader.BackgroundCall` that builds what a comparison keeps) runs;
+    see :meth:`MainThreadGarbageCollector.hold_while`."""
+    ensure_main_thread_gc()
+    if _gc_guard is not None and shiboken6.isValid(_gc_guard):
+        _gc_guard.hold_while(call)
 
 
 def ensure_main_thread_gc() -> None:
@@ -233,6 +266,7 @@ class ScoringController(QObject):
         self._cancel: threading.Event | None = None
         self._outstanding: set[int] = set()
         self._table: ScoreTable | None = None
+        self._delivered = 0  # rows delivered to ``apply`` by a job without a table
         self._apply: Callable[[ScoreChunk], None] = lambda chunk: None
         self._text: CorpusText | None = None
         self._config: ScoringConfig | None = None
@@ -270,7 +304,8 @@ class ScoringController(QObject):
 
     @property
     def table(self) -> ScoreTable | None:
-        """The table of the current (or last) job; ``None`` before the first :meth:`start`."""
+        """The table of the current (or last) job; ``None`` before the first :meth:`start`
+        and for a job that hands its chunks to an ``apply`` of its own."""
         return self._table
 
     @property
@@ -309,14 +344,16 @@ class ScoringController(QObject):
         table: ScoreTable | None = None,
         *,
         apply: Callable[[ScoreChunk], None] | None = None,
-    ) -> ScoreTable:
+    ) -> ScoreTable | None:
         """Score ``text`` under ``config`` in the background; return the new, empty table.
 
         ``table``: an empty table made for them beforehand (allocating one for 100k rows takes
         a few tens of milliseconds, which a caller may spend in another thread). ``apply``
         stores each chunk (by default into the table; the app hands the chunks to its
-        comparison session, which stores them and tells its observers). A running job is
-        cancelled first; its late results are discarded.
+        comparison session, which stores them and tells its observers). With ``apply`` and no
+        ``table``, no table is made (the chunks go elsewhere): :attr:`table` is None and the
+        progress counts the rows delivered. A running job is cancelled first; its late results
+        are discarded.
         """
         if table is not None and not _fits(table, text, config):
             raise ValueError("the table given was not made for these texts and settings")
@@ -328,8 +365,13 @@ class ScoringController(QObject):
         self._cancel = threading.Event()
         self._text = text
         self._config = config
-        self._table = table if table is not None else empty_table(text, config)
-        self._apply = apply if apply is not None else self._table.apply
+        if table is None and apply is None:
+            table = empty_table(text, config)
+        self._table = table
+        self._delivered = 0
+        if apply is None and table is not None:
+            apply = table.apply
+        self._apply = apply if apply is not None else (lambda chunk: None)
         self._running = True
         self._outstanding.add(self._job)
         self.scoring_started.emit()
@@ -366,11 +408,16 @@ class ScoringController(QObject):
 
     @Slot(int, object)
     def _on_chunk_scored(self, job: int, chunk: Any) -> None:
-        if not self._is_current(job) or self._table is None:
+        if not self._is_current(job):
             return
         self._apply(chunk)
         self.chunk_ready.emit(chunk.start, chunk.stop)
-        self.progress_changed.emit(self._table.n_done, self._table.n_segments)
+        if self._table is not None:
+            self.progress_changed.emit(self._table.n_done, self._table.n_segments)
+        else:
+            total = 0 if self._text is None else len(self._text)
+            self._delivered = min(total, self._delivered + chunk.stop - chunk.start)
+            self.progress_changed.emit(self._delivered, total)
 
     @Slot(int)
     def _on_job_finished(self, job: int) -> None:

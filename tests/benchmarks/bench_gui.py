@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import os
 import pstats
 import resource
@@ -80,6 +81,39 @@ class LatencyProbe(QObject):
         self.gaps.append(self._clock.nsecsElapsed() / 1e6)
         self.times.append(self._since.nsecsElapsed() / 1e6)
         self._clock.restart()
+
+
+class CollectionLog:
+    """Records the cyclic garbage collections that take long (the app runs them in the GUI
+    thread: every one is an event-loop gap of its own)."""
+
+    def __init__(self, probe: LatencyProbe, at_least_ms: float = 20.0) -> None:
+        self.probe = probe
+        self.at_least_ms = at_least_ms
+        # (ms, generation, at ms on the probe, objects counted in generation 0 then)
+        self.long: list[tuple[float, int, float, int]] = []
+        self._start = 0.0
+        self._young = 0
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+            self._young = gc.get_count()[0]
+            return
+        ms = (time.perf_counter() - self._start) * 1000
+        if ms >= self.at_least_ms:
+            self.long.append((ms, info["generation"], self.probe.elapsed(), self._young))
+
+    def report(self, since: float) -> None:
+        worst = sorted(self.long, reverse=True)[:6]
+        print(
+            f"  garbage collections over {self.at_least_ms:.0f} ms: {len(self.long)}"
+            + "".join(
+                f"; {ms:.0f} (gen {g}, {young:,} young) @ {t - since:.0f}"
+                for ms, g, t, young in worst
+            )
+        )
 
 
 def write_corpus(
@@ -247,6 +281,7 @@ def main() -> None:
         # then shown and scored. The probe runs from the start.
         probe = LatencyProbe()
         probe.start()
+        collections = CollectionLog(probe)
         wait(app, lambda: len(probe.times) > 10, 10)  # ticking before the open starts
         start = time.perf_counter()
         read_start = probe.elapsed()
@@ -321,11 +356,15 @@ def main() -> None:
             )
         wait(app, lambda: not window.controller.running, 3600)
         total = time.perf_counter() - start
-        probe.stop()
+        scored_end = probe.elapsed()
         print(f"  open, read and score everything{'':<21} {total:8.1f} s")
+        ready = wait(app, window.proxy.search_ready, 1200)
+        print(f"  then search caches ready (built by a worker) after{'':<2} {ready * 1000:8.1f} ms")
+        probe.stop()
         for label, low, high in (
             ("while reading the files", read_start, read_end),
-            ("from showing to scored", read_end, float("inf")),
+            ("from the read to scored", read_end, scored_end),
+            ("then until the search caches are built", scored_end, float("inf")),
         ):
             pairs = [(g, t) for g, t in zip(probe.gaps[1:], probe.times[1:]) if low < t <= high]
             gaps = np.array([g for g, _ in pairs]) if pairs else np.array([0.0])
@@ -337,9 +376,7 @@ def main() -> None:
             worst = sorted(pairs, reverse=True)[:5]
             print("    longest gaps (ms, ending at ms after the open started):", end="")
             print(", ".join(f" {g:.0f} @ {t - read_start:.0f}" for g, t in worst))
-
-        ready = wait(app, window.proxy.search_ready, 1200)
-        print(f"  then search caches ready (built by a worker) after{'':<2} {ready * 1000:8.1f} ms")
+        collections.report(read_start)
         view = window.table_view
         # Paging down through rows never seen (their highlights computed as they show), one
         # page every 50 ms, with the latency probe running.

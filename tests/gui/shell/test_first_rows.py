@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from matchlight.core.analysis.selection import TextFilter
 from matchlight.core.io import decoding
 from matchlight.core.io.inputs import parse_spec
 from matchlight.core.io.reading import load_comparison
@@ -18,6 +19,7 @@ from matchlight.core.scoring.engine import score_corpus
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs
 from matchlight.gui.shell import lifereading
 from matchlight.gui.shell.lifecycle import COMPARISON_PAGE, WELCOME_PAGE
+from matchlight.gui.table import proxy as proxy_module
 from tests.conftest import SHARED_DATA
 from tests.gui.shell.windowkit import TIMEOUT, shot
 from tests.kit import read_lines
@@ -185,3 +187,52 @@ def test_a_comparison_shown_stays_until_the_next_is_read_whole(qtbot, window, ga
     assert window.session is shown and not window.lifecycle.showing_part()
     window.cancel_reading()
     assert window.session is shown and window.model.rowCount() == ROWS
+
+
+def test_a_search_set_on_the_first_rows_searches_the_whole_in_a_worker(
+    qtbot, window, gate, tmp_path, monkeypatch
+):
+    """The session takes the rest without the search (the GUI thread would search all of it),
+    and the proxy's worker searches the whole; the search field keeps the search meanwhile."""
+    specs = _specs(tmp_path)
+    assert window.open_specs(specs)
+    qtbot.waitUntil(lambda: window.model is not None and window.proxy.rowCount() == FIRST)
+    window.filter_bar.search_edit.setText("the")
+    window.filter_bar.apply_text_filter()
+    assert 0 < window.proxy.rowCount() < FIRST
+    window.proxy.background_rows = 0  # the whole is searched in a worker, however few rows
+    threads: list[threading.Thread] = []
+    real = TextFilter.mask
+
+    def mask(self, data, cancelled=None):
+        threads.append(threading.current_thread())
+        return real(self, data, cancelled)
+
+    monkeypatch.setattr(TextFilter, "mask", mask)
+    hold = threading.Event()
+    prepare = proxy_module.prepare
+
+    def held(*args, **kwargs):
+        hold.wait(60)
+        return prepare(*args, **kwargs)
+
+    monkeypatch.setattr(proxy_module, "prepare", held)
+    with qtbot.waitSignal(window.comparison_opened, timeout=TIMEOUT):
+        gate.set()
+    qtbot.wait(50)  # the window's other parts follow in turns of their own
+    assert window.proxy.pending()  # the worker searches the whole
+    assert window.filter_bar.search_edit.text() == "the"  # and the field keeps the search
+    assert window.filter_bar.count_label.text().endswith("searching…")
+    assert "first" not in window.statusBar().currentMessage()
+    shot(window, tmp_path, "first-rows-search-of-the-whole")
+    hold.set()
+    qtbot.waitUntil(lambda: not window.proxy.pending(), timeout=TIMEOUT)
+    whole = load_comparison(
+        source=specs.source, references=list(specs.references), systems=list(specs.systems)
+    )
+    columns = [whole.source, *whole.references, *whole.systems]
+    want = [i for i in range(ROWS) if any("the" in c.lines[i].casefold() for c in columns)]
+    assert [window.proxy.source_row(r) for r in range(window.proxy.rowCount())] == want
+    assert threads and threading.main_thread() not in threads
+    assert window.filter_bar.search_edit.text() == "the"
+    assert window.proxy.text_filter() is not None

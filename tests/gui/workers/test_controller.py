@@ -283,3 +283,66 @@ def test_a_table_made_beforehand_is_filled_if_it_fits(qtbot, controller, sample_
         )
     with pytest.raises(ValueError, match="not made for"):
         controller.start(sample_text, config, ready)
+
+
+def test_chunks_handed_to_an_apply_of_its_own_make_no_table(qtbot, controller, sample_text):
+    """Resuming scoring hands the chunks to the session: no table of the rows is made for
+    nothing (over a million rows, an allocation the GUI thread would wait for)."""
+    config = ScoringConfig()
+    into = empty_table(sample_text, config)
+    progress: list[tuple[int, int]] = []
+    controller.progress_changed.connect(lambda done, total: progress.append((done, total)))
+    with qtbot.waitSignal(controller.scoring_finished, timeout=60_000):
+        assert controller.start(sample_text, config, apply=into.apply) is None
+    assert controller.table is None
+    assert into.complete
+    np.testing.assert_array_equal(into.scores, score_corpus(sample_text, config).scores)
+    n = len(sample_text)
+    assert progress[0] == (0, n) and progress[-1] == (n, n)
+
+
+def test_no_collection_walks_what_a_worker_builds_and_it_is_frozen_once_done(qtbot):
+    """A read (or a search cache) makes tuples of a million lines: a garbage collection pass
+    walks each of them once, a stall of a second in the GUI thread. None runs while the worker
+    builds them; once it is done, they are frozen (exempt from every pass) before the next."""
+    from matchlight.gui.workers import controller as module
+    from matchlight.gui.workers.loader import BackgroundCall
+
+    module.ensure_main_thread_gc()
+    guard = module._gc_guard
+    built: list[tuple[str, ...]] = []
+    go_on = threading.Event()
+
+    def work(_cancel: threading.Event) -> None:
+        built.append(tuple(f"line {i}" for i in range(50_000)))
+        go_on.wait(30)
+
+    passes: list[int] = []
+
+    def record(phase: str, info: dict) -> None:
+        if phase == "start":
+            passes.append(info["generation"])
+
+    call = BackgroundCall(work, name="test-builds")
+    call.start()
+    module.hold_collection_while(call)
+    gc.callbacks.append(record)
+    try:
+        qtbot.waitUntil(lambda: bool(built), timeout=30_000)
+        garbage = [[]]
+        garbage[0].append(garbage)  # a cycle: a pass would collect it
+        del garbage
+        for _ in range(3):
+            guard.check()
+        assert guard.holding() and passes == []  # held back while the worker runs
+        go_on.set()
+        qtbot.waitUntil(lambda: not call.running, timeout=30_000)
+        guard.check()
+        assert not guard.holding()
+        big = built[0]
+        assert gc.is_tracked(big)  # never walked (a pass untracks a tuple of strings)...
+        assert not any(o is big for o in gc.get_objects())  # ...and frozen
+    finally:
+        gc.callbacks.remove(record)
+        go_on.set()
+        gc.unfreeze()
