@@ -19,10 +19,20 @@ lookaround (checked on the parse of the pattern; ``\b`` and ``\\B`` are fine, si
 separator is not a word character). A match that runs over the end of its row is checked on
 that row alone. Anything else is searched row by row, with the same engine.
 
-A substring is looked for row by row in the case-folded rows (``str.__contains__`` per row is
-faster than any engine call), and only in the rows no earlier column matched. Every search
-takes a ``cancelled`` callback, asked between blocks of rows: a search the user has already
-replaced (the next keystroke) stops with :class:`SearchCancelled`.
+A substring is looked for in the column's case-folded rows kept as one UTF-8 buffer
+(:class:`_Utf8Rows`: a few bytes per row more than the text itself, where a tuple of folded
+strings costs some 50 more): ``bytes.find`` skips the blocks of rows without it, and numpy finds
+every place it starts in the others, mapped to rows by their offsets. UTF-8 is
+self-synchronising, so the bytes of the folded needle occur inside a row's bytes exactly when
+the folded needle occurs in the folded row. A case-sensitive substring is looked for row by row,
+only in the rows whose folded text holds the folded needle (folding maps each character on its
+own, so a row holding the needle holds it folded too). Every search takes a ``cancelled``
+callback, asked between blocks of rows: a search the user has already replaced (the next
+keystroke) stops with :class:`SearchCancelled`.
+
+A column keeps its joined text for regular expressions only while it is small
+(:data:`_KEEP_JOINED`); a bigger one is joined a block of rows at a time for each search, so a
+million rows cost no second copy of their text.
 
 A column also keeps its sort ranks (:meth:`SearchColumn.sort_ranks`): computed once, so that
 sorting a table by a text column again, either way, is a numpy ``argsort`` of integers.
@@ -36,7 +46,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from itertools import chain, compress, repeat
+from itertools import compress, pairwise, repeat
 from operator import eq
 from typing import Any
 
@@ -51,7 +61,8 @@ IntArray = npt.NDArray[np.int64]
 Cancelled = Callable[[], bool]
 
 #: Rows searched (or case-folded, or joined) in one call: between two looks at the ``cancelled``
-#: callback, and the longest the search holds the GIL at a time (a few milliseconds).
+#: callback, and the longest the search holds the GIL at a time (a few milliseconds; one C
+#: call over a million rows would hold it, the GUI thread's too, for the whole of it).
 _BLOCK = 1 << 14
 #: Rows sorted in one call when a column's sort ranks are built (merged a block at a time).
 _SORT_BLOCK = 1 << 16
@@ -113,23 +124,33 @@ class TextQuery:
 class SearchColumn:
     """One text column, prepared once for many searches (keep it while the column lives)."""
 
-    __slots__ = ("_folded", "_joined", "_ranks", "strings")
+    __slots__ = ("_folded", "_joined", "_keep_joined", "_ranks", "strings")
 
     def __init__(self, strings: Sequence[str]) -> None:
         self.strings: Sequence[str] = strings
         self._joined: _Joined | None = None
-        self._folded: tuple[str, ...] | None = None
+        self._keep_joined: bool | None = None
+        self._folded: _Utf8Rows | None = None
         self._ranks: IntArray | None = None
 
     def __len__(self) -> int:
         return len(self.strings)
 
-    def joined(self) -> _Joined | None:
-        """The rows joined by a separator that occurs in none of them (built on first use).
+    def keeps_joined(self) -> bool:
+        """Whether the joined text is small enough to keep (:data:`_KEEP_JOINED`)."""
+        if self._keep_joined is None:
+            self._keep_joined = sum(map(len, self.strings)) <= _KEEP_JOINED
+        return self._keep_joined
 
-        ``None`` when every candidate separator occurs in some row.
+    def joined(self) -> _Joined | None:
+        """The rows joined by a separator that occurs in none of them (built on first use and
+        kept), for a column small enough to keep it (:meth:`keeps_joined`).
+
+        ``None`` for a bigger column, or when every candidate separator occurs in some row.
         """
         if self._joined is None:
+            if not self.keeps_joined():
+                return None
             self._joined = _Joined.of(self.strings)
         return self._joined if self._joined.separator else None
 
@@ -140,21 +161,12 @@ class SearchColumn:
         return self
 
     def is_prepared(self) -> bool:
-        return self._folded is not None and self._joined is not None
+        return self._folded is not None and (self._joined is not None or not self.keeps_joined())
 
-    def folded(self) -> tuple[str, ...]:
-        """The rows case-folded (built on first use).
-
-        A tuple, and the row offsets of :class:`_Joined` are arrays: the garbage collector
-        stops looking into a tuple of strings after its first pass, and never looks into an
-        array, where it would walk a list's 100,000 items at every pass (a stall in the GUI).
-        """
+    def folded(self) -> _Utf8Rows:
+        """The rows case-folded, as one UTF-8 buffer (built on first use)."""
         if self._folded is None:
-            strings = self.strings
-            # In blocks: one C call over a million rows would hold the GIL (the GUI thread's
-            # too) for the whole of it.
-            parts = [tuple(map(str.casefold, strings[a : a + _BLOCK])) for a in _blocks(strings)]
-            self._folded = tuple(chain.from_iterable(parts))
+            self._folded = _Utf8Rows.of(self.strings, fold=True)
         return self._folded
 
     def sort_ranks(self) -> IntArray:
@@ -163,7 +175,7 @@ class SearchColumn:
         ``argsort`` of the ranks (or of their negation) sorts the rows either way with equal
         texts in segment order."""
         if self._ranks is None:
-            self._ranks = _sort_ranks(self.strings, self.folded())
+            self._ranks = _sort_ranks(self.strings, self.folded().rows_as_bytes())
         return self._ranks
 
     def has_sort_ranks(self) -> bool:
@@ -183,17 +195,123 @@ class SearchColumn:
         between blocks of rows (:class:`SearchCancelled` when it says True).
         """
         if not query.regex:
-            if query.case_sensitive:
-                strings, needle = self.strings, query.pattern
-            else:
-                strings, needle = self.folded(), query.pattern.casefold()
-            return _rows_where(_containing(needle), strings, skip, cancelled)
+            folded = self.folded().find(_utf8(query.pattern.casefold()), cancelled)
+            if not query.case_sensitive:
+                return folded if skip is None else folded & ~skip
+            todo = folded if skip is None else folded & ~skip
+            return _rows_where(_containing(query.pattern), self.strings, ~todo, cancelled)
         fast = compiled if compiled is not None else _compile_fast(query)
-        joined = self.joined() if fast is not None else None
+        if fast is None:
+            search = query.compile().search
+            return _rows_where(_matching(search), self.strings, skip, cancelled)
+        joined = self.joined()
         if joined is not None:
             return joined.search(fast, self.strings, cancelled)
-        search = query.compile().search
-        return _rows_where(_matching(search), self.strings, skip, cancelled)
+        return _search_in_joined_blocks(fast, self.strings, skip, cancelled)
+
+
+def _search_in_joined_blocks(
+    pattern: Any, strings: Sequence[str], skip: BoolArray | None, cancelled: Cancelled
+) -> BoolArray:
+    """:meth:`_Joined.search` over a column too big to keep joined: each block of rows is
+    joined for the search and dropped after it."""
+    n = len(strings)
+    found = np.zeros(n, dtype=np.bool_)
+    for a in _blocks(strings):
+        if cancelled():
+            raise SearchCancelled
+        b = min(n, a + _BLOCK)
+        block = strings[a:b]
+        joined = _Joined.of(block)
+        if joined.separator:
+            found[a:b] = joined.search(pattern, block, cancelled)
+        else:
+            rest = None if skip is None else skip[a:b]
+            found[a:b] = _rows_where(_matching(pattern.search), block, rest, cancelled)
+    return found
+
+
+def _utf8(text: str) -> bytes:
+    """``text`` as UTF-8, lone surrogates included (as three bytes each, in code point order)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+@dataclass(frozen=True, slots=True)
+class _Utf8Rows:
+    """Rows as one UTF-8 buffer, each followed by a newline byte, and where each starts.
+
+    Row ``i`` is ``data[bounds[i] : bounds[i + 1] - 1]``. A row may hold a newline itself:
+    rows are found by their offsets, never by the byte after them.
+    """
+
+    data: bytes
+    bounds: IntArray  # n + 1 offsets
+
+    @classmethod
+    def of(cls, strings: Sequence[str], *, fold: bool) -> _Utf8Rows:
+        """The rows of ``strings`` (case-folded with ``fold``), a block at a time (see
+        :data:`_BLOCK`)."""
+        parts: list[bytes] = []
+        ends: list[IntArray] = []
+        offset = 0
+        for a in _blocks(strings):
+            block = strings[a : a + _BLOCK]
+            rows = list(map(str.casefold, block)) if fold else list(block)
+            raw = _utf8("\n".join(rows)) + b"\n"
+            at = np.flatnonzero(np.frombuffer(raw, np.uint8) == _NEWLINE)
+            if len(at) != len(rows):  # some row holds a newline: measure each row
+                lengths = np.fromiter(map(len, map(_utf8, rows)), np.int64, len(rows))
+                at = np.cumsum(lengths + 1) - 1
+            parts.append(raw)
+            ends.append(at.astype(np.int64) + offset)
+            offset += len(raw)
+        bounds = np.concatenate([np.zeros(1, np.int64), *(e + 1 for e in ends)])
+        return cls(b"".join(parts), bounds)
+
+    def __len__(self) -> int:
+        return len(self.bounds) - 1
+
+    def row(self, i: int) -> bytes:
+        return self.data[int(self.bounds[i]) : int(self.bounds[i + 1]) - 1]
+
+    def rows_as_bytes(self) -> list[bytes]:
+        """Every row's bytes (their order is the order of the texts' code points)."""
+        data, bounds = self.data, self.bounds.tolist()
+        return [data[a : b - 1] for a, b in pairwise(bounds)]
+
+    def find(self, needle: bytes, cancelled: Cancelled = _never) -> BoolArray:
+        """Per row: does it hold ``needle``? A block of rows without it anywhere costs one
+        ``bytes.find``; in the others, numpy finds where its first byte lies, keeps the places
+        its other bytes follow, and maps them to rows (a match must end inside its row)."""
+        n = len(self)
+        found = np.zeros(n, dtype=np.bool_)
+        if not needle:
+            found[:] = True
+            return found
+        data, bounds, size = self.data, self.bounds, len(needle)
+        values = np.frombuffer(data, np.uint8)
+        for a in range(0, n, _BLOCK):
+            if cancelled():
+                raise SearchCancelled
+            b = min(n, a + _BLOCK)
+            low, high = int(bounds[a]), int(bounds[b])
+            if data.find(needle, low, high) < 0:
+                continue
+            part = values[low:high]
+            at = np.flatnonzero(part[: max(0, len(part) - size + 1)] == needle[0])
+            for j in range(1, size):
+                at = at[part[at + j] == needle[j]]
+            at += low
+            rows = np.searchsorted(bounds, at, side="right") - 1
+            found[rows[at + size < bounds[rows + 1]]] = True
+        return found
+
+
+#: The newline byte that follows each row of a :class:`_Utf8Rows`.
+_NEWLINE = 10
+#: The most characters a column keeps joined for regular expressions (as many bytes, twice
+#: or four times as many, by the widest character in it).
+_KEEP_JOINED = 1 << 25
 
 
 RowTest = Callable[[Iterable[str]], Iterable[bool]]
@@ -219,6 +337,8 @@ def _rows_where(
         if cancelled():
             raise SearchCancelled
         stop = min(n, start + _BLOCK)
+        if skip is not None and skip[start:stop].all():
+            continue
         block = strings[start:stop]
         if skip is None or not skip[start:stop].any():
             found[start:stop] = np.fromiter(test(block), np.bool_, len(block))
@@ -229,7 +349,7 @@ def _rows_where(
     return found
 
 
-def _sorted_rows(keys: Sequence[str]) -> list[int]:
+def _sorted_rows(keys: Sequence[Any]) -> list[int]:
     """The rows in the order of their keys (stable). Blocks are sorted apart, then merged in
     pairs, a block at a time (:func:`_merge`): no single call holds the GIL for a sort of every
     row, which would stall the GUI thread for a second at a million rows."""
@@ -246,7 +366,7 @@ def _sorted_rows(keys: Sequence[str]) -> list[int]:
     return runs[0] if runs else []
 
 
-def _merge(first: list[int], second: list[int], key: Callable[[int], str]) -> list[int]:
+def _merge(first: list[int], second: list[int], key: Callable[[int], Any]) -> list[int]:
     """Two sorted runs as one (stable: ``first``'s items come first among equal keys), merged
     at most a block of each at a time (each step is one sort of two short sorted runs)."""
     out: list[int] = []
@@ -268,8 +388,8 @@ def _merge(first: list[int], second: list[int], key: Callable[[int], str]) -> li
     return out
 
 
-def _adjacent_equal(items: list[str]) -> BoolArray:
-    """Per neighbouring pair, are they equal; a block at a time (see SearchColumn.folded)."""
+def _adjacent_equal(items: list[Any]) -> BoolArray:
+    """Per neighbouring pair, are they equal; a block at a time (see :data:`_BLOCK`)."""
     n = max(0, len(items) - 1)
     equal = np.zeros(n, dtype=np.bool_)
     for a in range(0, n, _BLOCK):
@@ -278,10 +398,11 @@ def _adjacent_equal(items: list[str]) -> BoolArray:
     return equal
 
 
-def _sort_ranks(strings: Sequence[str], folded: Sequence[str]) -> IntArray:
-    """See :meth:`SearchColumn.sort_ranks`: one sort of the folded texts (stable, so equal
-    ones stay in segment order); only runs of equal folded texts that differ as written are
-    sorted again, by how they are written."""
+def _sort_ranks(strings: Sequence[str], folded: Sequence[bytes]) -> IntArray:
+    """See :meth:`SearchColumn.sort_ranks`: one sort of the folded texts (their UTF-8 bytes,
+    which sort as their code points do; stable, so equal ones stay in segment order); only
+    runs of equal folded texts that differ as written are sorted again, by how they are
+    written."""
     n = len(strings)
     ranks = np.zeros(n, dtype=np.int64)
     if n == 0:
@@ -314,14 +435,16 @@ class _Joined:
 
     separator: str  # "" when no candidate separator is absent from the rows
     text: str
-    starts: array[int]  # not lists: see SearchColumn.folded
+    # Arrays, not lists: the garbage collector never looks into an array, where it would walk
+    # a list's 100,000 items at every pass (a stall in the GUI).
+    starts: array[int]
     ends: array[int]
 
     @classmethod
     def of(cls, strings: Sequence[str]) -> _Joined:
         n = len(strings)
         for separator in _SEPARATORS:
-            # Block by block (see SearchColumn.folded); a row holding the separator shows as
+            # Block by block (see :data:`_BLOCK`); a row holding the separator shows as
             # one separator too many in its block.
             parts: list[str] = []
             for a in _blocks(strings):
