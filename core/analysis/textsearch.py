@@ -74,11 +74,24 @@ _SEPARATORS = ("\n", "\x1e", "\x1f", "\x1d", "\x1c", "\x00")
 try:  # the parser of the re module: private, so only used to decide, never needed
     from re import _parser as _re_parser  # type: ignore[attr-defined]
     from re._constants import (  # type: ignore[import-not-found]
+        ANY,
         ASSERT,
         ASSERT_NOT,
         AT,
         AT_BOUNDARY,
         AT_NON_BOUNDARY,
+        ATOMIC_GROUP,
+        BRANCH,
+        CATEGORY,
+        IN,
+        LITERAL,
+        MAX_REPEAT,
+        MIN_REPEAT,
+        NEGATE,
+        NOT_LITERAL,
+        POSSESSIVE_REPEAT,
+        RANGE,
+        SUBPATTERN,
     )
 except ImportError:  # pragma: no cover - another Python: every regex is searched per row
     _re_parser = None
@@ -111,7 +124,8 @@ class TextQuery:
 
     def compile(self) -> Any:
         """The compiled `regex` pattern (raises :class:`PatternError` when it is invalid)."""
-        flags = regex.VERSION0 | (0 if self.case_sensitive else regex.IGNORECASE)
+        ignore = not self.case_sensitive and not (self.regex and _caseless(self.pattern))
+        flags = regex.VERSION0 | (regex.IGNORECASE if ignore else 0)
         source = self.pattern if self.regex else regex.escape(self.pattern)
         try:
             return regex.compile(source, flags)
@@ -195,7 +209,7 @@ class SearchColumn:
         between blocks of rows (:class:`SearchCancelled` when it says True).
         """
         if not query.regex:
-            folded = self.folded().find(_utf8(query.pattern.casefold()), cancelled)
+            folded = self.folded().find(_utf8(query.pattern.casefold()), skip, cancelled)
             if not query.case_sensitive:
                 return folded if skip is None else folded & ~skip
             todo = folded if skip is None else folded & ~skip
@@ -279,36 +293,64 @@ class _Utf8Rows:
         data, bounds = self.data, self.bounds.tolist()
         return [data[a : b - 1] for a, b in pairwise(bounds)]
 
-    def find(self, needle: bytes, cancelled: Cancelled = _never) -> BoolArray:
-        """Per row: does it hold ``needle``? A block of rows without it anywhere costs one
-        ``bytes.find``; in the others, numpy finds where its first byte lies, keeps the places
-        its other bytes follow, and maps them to rows (a match must end inside its row)."""
+    def find(
+        self, needle: bytes, skip: BoolArray | None = None, cancelled: Cancelled = _never
+    ) -> BoolArray:
+        """Per row: does it hold ``needle``? (Rows where ``skip`` is True may be left out.)
+
+        A block of rows without it anywhere costs one ``bytes.find``. In the others, each match
+        found leads to the next row; once a block's matches are dense, numpy finds every place
+        the needle starts in the rest of the block (where its first byte lies, kept where its
+        other bytes follow), mapped to rows by their offsets; a match must end inside its row.
+        Or, when most of those rows are to be skipped, the others are asked one by one.
+        """
         n = len(self)
         found = np.zeros(n, dtype=np.bool_)
         if not needle:
             found[:] = True
-            return found
+            return found if skip is None else found & ~skip
         data, bounds, size = self.data, self.bounds, len(needle)
         values = np.frombuffer(data, np.uint8)
+        walk = b"\n" not in needle  # else a match could run from one row into the next
         for a in range(0, n, _BLOCK):
             if cancelled():
                 raise SearchCancelled
             b = min(n, a + _BLOCK)
-            low, high = int(bounds[a]), int(bounds[b])
-            if data.find(needle, low, high) < 0:
+            at = data.find(needle, int(bounds[a]), int(bounds[b]))
+            if at < 0:
                 continue
+            edges = bounds[a : b + 1].tolist()
+            row, hits = a, 0
+            while walk and at >= 0 and hits < _WALK:
+                row = a + bisect_right(edges, at) - 1
+                found[row] = True
+                hits += 1
+                row += 1
+                at = data.find(needle, edges[row - a], edges[-1]) if row < b else -1
+            if at < 0 and walk:
+                continue
+            todo = None if skip is None else np.flatnonzero(~skip[row:b]) + row
+            if todo is not None and 4 * len(todo) < b - row:
+                ends = bounds[todo + 1] - 1
+                hit = map(data.find, repeat(needle), bounds[todo].tolist(), ends.tolist())
+                found[todo[np.fromiter(hit, np.int64, len(todo)) >= 0]] = True
+                continue
+            low, high = int(bounds[row]), int(bounds[b])
             part = values[low:high]
-            at = np.flatnonzero(part[: max(0, len(part) - size + 1)] == needle[0])
+            starts = np.flatnonzero(part[: max(0, len(part) - size + 1)] == needle[0])
             for j in range(1, size):
-                at = at[part[at + j] == needle[j]]
-            at += low
-            rows = np.searchsorted(bounds, at, side="right") - 1
-            found[rows[at + size < bounds[rows + 1]]] = True
+                starts = starts[part[starts + j] == needle[j]]
+            starts += low
+            rows = np.searchsorted(bounds, starts, side="right") - 1
+            found[rows[starts + size < bounds[rows + 1]]] = True
         return found
 
 
 #: The newline byte that follows each row of a :class:`_Utf8Rows`.
 _NEWLINE = 10
+#: Matches a block's substring search follows one at a time before it asks the block's
+#: remaining rows one by one (cheaper once most rows hold the substring).
+_WALK = 32
 #: The most characters a column keeps joined for regular expressions (as many bytes, twice
 #: or four times as many, by the widest character in it).
 _KEEP_JOINED = 1 << 25
@@ -536,6 +578,65 @@ def _row_local(pattern: str) -> bool:
         return True
 
     return local(parsed)
+
+
+def _caseless(pattern: str) -> bool:
+    """True when ignoring case cannot change what ``pattern`` matches, so that it is compiled
+    without IGNORECASE, which the engine runs much faster (``\\b(19|20)\\d\\d\\b``).
+
+    That is when its literals and ranges are ASCII characters other than letters (the `regex`
+    module folds some other characters that Python calls uncased), it refers back to no group,
+    and the rest is ``.``, anchors and ``\\d``, ``\\s``, ``\\w`` and their negations (the same
+    sets of characters either way; the tests check every code point). Decided on ``re``'s
+    parse of it; anything else keeps IGNORECASE.
+    """
+    if _re_parser is None:
+        return False
+    try:
+        parsed = _re_parser.parse(pattern, 0)
+    except Exception:  # anything odd: keep IGNORECASE
+        return False
+
+    def plain(code: int) -> bool:
+        return code < 128 and not chr(code).isalpha()
+
+    def caseless(items: Iterable[Any]) -> bool:
+        for op, av in items:
+            if op in (LITERAL, NOT_LITERAL):
+                if not plain(av):
+                    return False
+            elif op is RANGE:
+                if not all(map(plain, range(av[0], av[1] + 1))):  # stops at the first letter
+                    return False
+            elif op is IN:
+                if not caseless(av):
+                    return False
+            elif op in _STRUCTURE:
+                if not all(map(caseless, _subpatterns(av))):
+                    return False
+            elif op not in (ANY, AT, CATEGORY, NEGATE):
+                return False  # a back reference, a conditional, anything unforeseen
+        return True
+
+    return caseless(parsed)
+
+
+_STRUCTURE = (
+    frozenset()
+    if _re_parser is None
+    else frozenset(
+        {
+            SUBPATTERN,
+            BRANCH,
+            MAX_REPEAT,
+            MIN_REPEAT,
+            POSSESSIVE_REPEAT,
+            ATOMIC_GROUP,
+            ASSERT,
+            ASSERT_NOT,
+        }
+    )
+)
 
 
 def _subpatterns(av: Any) -> list[Any]:

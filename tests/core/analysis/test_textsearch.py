@@ -14,6 +14,7 @@ from matchlight.core.analysis.textsearch import (
     PatternError,
     SearchColumn,
     TextQuery,
+    _caseless,
     _compile_fast,
     _row_local,
     matching_rows,
@@ -188,19 +189,21 @@ needles = st.one_of(
     needles,
     st.booleans(),
     st.integers(1, 5),
+    st.integers(1, 3),
 )
 def test_substrings_in_utf8_rows_equal_in_per_row(
-    rows: list[tuple[str, str]], needle: str, case: bool, block: int
+    rows: list[tuple[str, str]], needle: str, case: bool, block: int, walk: int
 ) -> None:
     columns = [[a for a, _ in rows], [b for _, b in rows]]
     query = TextQuery(needle, case_sensitive=case)
-    saved = textsearch._BLOCK
-    textsearch._BLOCK = block  # a row, a match or a miss at every block's edge
+    saved = textsearch._BLOCK, textsearch._WALK
+    # A row, a match or a miss at every block's edge; the switch to asking rows one by one.
+    textsearch._BLOCK, textsearch._WALK = block, walk
     try:
         got = matching_rows([SearchColumn(c) for c in columns], query)
         folded = SearchColumn(columns[0]).folded()
     finally:
-        textsearch._BLOCK = saved
+        textsearch._BLOCK, textsearch._WALK = saved
     want = per_row(columns, query) if rows else np.zeros(0, bool)
     np.testing.assert_array_equal(got, want)
     assert [folded.row(i) for i in range(len(rows))] == [
@@ -212,7 +215,10 @@ def test_substrings_in_utf8_rows_equal_in_per_row(
 @given(
     st.lists(st.tuples(wide_texts, wide_texts), min_size=1, max_size=14),
     st.sampled_from(
-        [*PATTERNS, r"\bss\b", "ß+", r"\w+\s", r"[^\x00-\x7f]", "\U0001f600|ﬁ", r".\b"]
+        [
+            *[*PATTERNS, r"\bss\b", "ß+", r"\w+\s", r"[^\x00-\x7f]", "\U0001f600|ﬁ", r".\b"],
+            *[r"\d\d", r"[\d.,-]+", r"\W+", r"\s\S", r"[0-9]{2}", r"[^\d\s]", r"\w\W", r"\D\b"],
+        ]
     ),
     st.booleans(),
     st.integers(1, 5),
@@ -232,6 +238,36 @@ def test_regex_over_blocks_joined_per_search_equals_per_row(
     finally:
         textsearch._BLOCK, textsearch._KEEP_JOINED = saved
     np.testing.assert_array_equal(got, per_row(columns, query))
+
+
+EVERY_CODE_POINT = "".join(map(chr, range(0x110000)))
+ASCII_NOT_LETTERS = "".join(c for c in map(chr, range(128)) if not c.isalpha())
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        *[r"\w", r"\W", r"\d", r"\D", r"\s", r"\S", r"(?s).", r"\b", r"\B", r"[\d\s]", r"[^\w]"],
+        "[" + regex_module.escape(ASCII_NOT_LETTERS) + "]",
+    ],
+)
+def test_what_a_caseless_pattern_is_made_of_ignores_case_alike(pattern: str) -> None:
+    """Over every code point, these match the same characters with or without IGNORECASE
+    (which the `regex` module does not hold for some characters Python calls uncased)."""
+    flags = regex_module.VERSION0
+    plain = regex_module.sub(pattern, "|", EVERY_CODE_POINT, flags=flags)
+    ignoring = regex_module.sub(pattern, "|", EVERY_CODE_POINT, flags=flags | regex_module.I)
+    assert plain == ignoring
+    assert _caseless(pattern)
+
+
+def test_which_patterns_are_compiled_without_ignorecase() -> None:
+    for pattern in (r"\b(19|20)\d\d\b", r"\d+(\.\d+)?%", r"[0-9]{2}", r"\s\W.", r"(?=1)2"):
+        assert _caseless(pattern), pattern
+        assert not TextQuery(pattern, regex=True).compile().flags & regex_module.IGNORECASE
+    for pattern in ("the", r"[!-~]", r"(\d)\1", r"\p{Han}", r"\x41", "é", r"[^\x00-\x7f]"):
+        assert not _caseless(pattern), pattern
+        assert TextQuery(pattern, regex=True).compile().flags & regex_module.IGNORECASE
 
 
 def test_a_big_column_keeps_no_joined_text(monkeypatch: pytest.MonkeyPatch) -> None:
