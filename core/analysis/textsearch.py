@@ -189,7 +189,7 @@ class SearchColumn:
         ``argsort`` of the ranks (or of their negation) sorts the rows either way with equal
         texts in segment order."""
         if self._ranks is None:
-            self._ranks = _sort_ranks(self.strings, self.folded().rows_as_bytes())
+            self._ranks = _sort_ranks(self.strings, self.folded())
         return self._ranks
 
     def has_sort_ranks(self) -> bool:
@@ -292,6 +292,43 @@ class _Utf8Rows:
         """Every row's bytes (their order is the order of the texts' code points)."""
         data, bounds = self.data, self.bounds.tolist()
         return [data[a : b - 1] for a, b in pairwise(bounds)]
+
+    def order(self) -> tuple[IntArray, BoolArray]:
+        """The rows in the order of their bytes (stable), and per neighbouring pair in that
+        order whether their bytes are equal. Numpy sorts the rows by their first 16 bytes (as
+        two big-endian integers, zero after a row's end); only the runs that tie there are
+        sorted again in Python, by all their bytes (:func:`_sorted_rows`)."""
+        n = len(self)
+        bounds, width = self.bounds, 16
+        lengths = np.diff(bounds) - 1
+        values = np.frombuffer(self.data, np.uint8)
+        high, low = np.zeros(n, np.uint64), np.zeros(n, np.uint64)
+        at = np.arange(width)
+        for a in range(0, n, _SORT_BLOCK):
+            b = min(n, a + _SORT_BLOCK)
+            inside = at < lengths[a:b, None]
+            where = np.where(inside, bounds[a:b, None] + at, 0)
+            prefix = np.where(inside, values[where] if len(values) else 0, 0).astype(np.uint8)
+            words = np.ascontiguousarray(prefix).view(">u8").astype(np.uint64)
+            high[a:b], low[a:b] = words[:, 0], words[:, 1]
+        order = np.lexsort((low, high)).astype(np.int64)
+        high, low = high[order], low[order]
+        ties = (high[1:] == high[:-1]) & (low[1:] == low[:-1])
+        same = np.zeros(max(0, n - 1), np.bool_)
+        if not ties.any():
+            return order, same
+        edges = np.flatnonzero(~ties) + 1
+        starts, ends = np.r_[0, edges], np.r_[edges, n]
+        long = ends - starts > 1
+        data, offsets = self.data, bounds.tolist()
+        for a, b in zip(starts[long].tolist(), ends[long].tolist(), strict=True):
+            run = order[a:b].tolist()
+            keys = [data[offsets[r] : offsets[r + 1] - 1] for r in run]
+            ordered = _sorted_rows(keys)
+            order[a:b] = [run[i] for i in ordered]
+            keys = [keys[i] for i in ordered]
+            same[a : b - 1] = _adjacent_equal(keys)
+        return order, same
 
     def find(
         self, needle: bytes, skip: BoolArray | None = None, cancelled: Cancelled = _never
@@ -440,21 +477,23 @@ def _adjacent_equal(items: list[Any]) -> BoolArray:
     return equal
 
 
-def _sort_ranks(strings: Sequence[str], folded: Sequence[bytes]) -> IntArray:
-    """See :meth:`SearchColumn.sort_ranks`: one sort of the folded texts (their UTF-8 bytes,
-    which sort as their code points do; stable, so equal ones stay in segment order); only
-    runs of equal folded texts that differ as written are sorted again, by how they are
-    written."""
+def _sort_ranks(strings: Sequence[str], rows_folded: _Utf8Rows) -> IntArray:
+    """See :meth:`SearchColumn.sort_ranks`: one sort of the folded texts (:meth:`_Utf8Rows.order`,
+    stable, so equal ones stay in segment order); only runs of equal folded texts that differ as
+    written are sorted again, by how they are written."""
     n = len(strings)
     ranks = np.zeros(n, dtype=np.int64)
     if n == 0:
         return ranks
-    rows = _sorted_rows(folded)
-    keys = [folded[r] for r in rows]
-    same_folded = _adjacent_equal(keys)
-    del keys
-    written = [strings[r] for r in rows]
-    same = same_folded & _adjacent_equal(written)
+    order, same_folded = rows_folded.order()
+    rows = order.tolist()
+    same = same_folded.copy()
+    pairs = np.flatnonzero(same_folded)  # only there can the written texts be equal too
+    for a in range(0, len(pairs), _BLOCK):
+        at = pairs[a : a + _BLOCK]
+        first, second = order[at].tolist(), order[at + 1].tolist()
+        texts = map(eq, map(strings.__getitem__, first), map(strings.__getitem__, second))
+        same[at] = np.fromiter(texts, np.bool_, len(at))
     mixed = same_folded & ~same  # inside a run of equal folded texts, the writing differs
     if mixed.any():
         edges = np.flatnonzero(~same_folded) + 1
@@ -465,7 +504,6 @@ def _sort_ranks(strings: Sequence[str], folded: Sequence[bytes]) -> IntArray:
             rows[a:b] = sorted(rows[a:b], key=strings.__getitem__)
             part = [strings[r] for r in rows[a:b]]
             same[a : b - 1] = _adjacent_equal(part)
-    del written
     in_order = np.concatenate(([0], np.cumsum(~same, dtype=np.int64)))
     ranks[np.asarray(rows, dtype=np.int64)] = in_order
     return ranks

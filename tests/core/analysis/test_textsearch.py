@@ -331,6 +331,35 @@ def test_sort_ranks_order_rows_like_sorted_on_folded_then_written(
     assert ranked_order(strings, descending) == reference_order(strings, descending)
 
 
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.builds(
+            lambda head, tail: head + tail,
+            st.sampled_from(["", "x" * 15, "x" * 16, "x" * 17, "é" * 8, "\U0001f600" * 4]),
+            st.text(st.sampled_from(["\x00", "\x01", "a", "A", "é", "\ud83d", "\uffff", "ß"])),
+        ),
+        max_size=40,
+    ),
+    st.integers(1, 9),
+)
+def test_utf8_rows_order_like_sorted_on_their_bytes(strings: list[str], block: int) -> None:
+    """Ties over the first 16 bytes (shared heads, NULs against a row's end) and blocks."""
+    saved = textsearch._SORT_BLOCK
+    textsearch._SORT_BLOCK = block
+    try:
+        rows = SearchColumn(strings).folded()
+        order, same = rows.order()
+    finally:
+        textsearch._SORT_BLOCK = saved
+    folded = [s.casefold() for s in strings]
+    assert order.tolist() == sorted(range(len(strings)), key=folded.__getitem__)
+    pairs = zip(order.tolist(), order.tolist()[1:])
+    assert same.tolist() == [folded[r] == folded[q] for r, q in pairs]
+    for descending in (False, True):
+        assert ranked_order(strings, descending) == reference_order(strings, descending)
+
+
 @pytest.mark.parametrize("descending", [False, True])
 def test_sort_ranks_on_real_data_with_repeated_and_recased_rows(descending: bool) -> None:
     lines = read_lines(SHARED_DATA / "wmt22-de-en" / "ref.txt")[:3000]
