@@ -74,24 +74,11 @@ _SEPARATORS = ("\n", "\x1e", "\x1f", "\x1d", "\x1c", "\x00")
 try:  # the parser of the re module: private, so only used to decide, never needed
     from re import _parser as _re_parser  # type: ignore[attr-defined]
     from re._constants import (  # type: ignore[import-not-found]
-        ANY,
         ASSERT,
         ASSERT_NOT,
         AT,
         AT_BOUNDARY,
         AT_NON_BOUNDARY,
-        ATOMIC_GROUP,
-        BRANCH,
-        CATEGORY,
-        IN,
-        LITERAL,
-        MAX_REPEAT,
-        MIN_REPEAT,
-        NEGATE,
-        NOT_LITERAL,
-        POSSESSIVE_REPEAT,
-        RANGE,
-        SUBPATTERN,
     )
 except ImportError:  # pragma: no cover - another Python: every regex is searched per row
     _re_parser = None
@@ -124,8 +111,7 @@ class TextQuery:
 
     def compile(self) -> Any:
         """The compiled `regex` pattern (raises :class:`PatternError` when it is invalid)."""
-        ignore = not self.case_sensitive and not (self.regex and _caseless(self.pattern))
-        flags = regex.VERSION0 | (regex.IGNORECASE if ignore else 0)
+        flags = regex.VERSION0 | (0 if self.case_sensitive else regex.IGNORECASE)
         source = self.pattern if self.regex else regex.escape(self.pattern)
         try:
             return regex.compile(source, flags)
@@ -616,65 +602,6 @@ def _row_local(pattern: str) -> bool:
         return True
 
     return local(parsed)
-
-
-def _caseless(pattern: str) -> bool:
-    """True when ignoring case cannot change what ``pattern`` matches, so that it is compiled
-    without IGNORECASE, which the engine runs much faster (``\\b(19|20)\\d\\d\\b``).
-
-    That is when its literals and ranges are ASCII characters other than letters (the `regex`
-    module folds some other characters that Python calls uncased), it refers back to no group,
-    and the rest is ``.``, anchors and ``\\d``, ``\\s``, ``\\w`` and their negations (the same
-    sets of characters either way; the tests check every code point). Decided on ``re``'s
-    parse of it; anything else keeps IGNORECASE.
-    """
-    if _re_parser is None:
-        return False
-    try:
-        parsed = _re_parser.parse(pattern, 0)
-    except Exception:  # anything odd: keep IGNORECASE
-        return False
-
-    def plain(code: int) -> bool:
-        return code < 128 and not chr(code).isalpha()
-
-    def caseless(items: Iterable[Any]) -> bool:
-        for op, av in items:
-            if op in (LITERAL, NOT_LITERAL):
-                if not plain(av):
-                    return False
-            elif op is RANGE:
-                if not all(map(plain, range(av[0], av[1] + 1))):  # stops at the first letter
-                    return False
-            elif op is IN:
-                if not caseless(av):
-                    return False
-            elif op in _STRUCTURE:
-                if not all(map(caseless, _subpatterns(av))):
-                    return False
-            elif op not in (ANY, AT, CATEGORY, NEGATE):
-                return False  # a back reference, a conditional, anything unforeseen
-        return True
-
-    return caseless(parsed)
-
-
-_STRUCTURE = (
-    frozenset()
-    if _re_parser is None
-    else frozenset(
-        {
-            SUBPATTERN,
-            BRANCH,
-            MAX_REPEAT,
-            MIN_REPEAT,
-            POSSESSIVE_REPEAT,
-            ATOMIC_GROUP,
-            ASSERT,
-            ASSERT_NOT,
-        }
-    )
-)
 
 
 def _subpatterns(av: Any) -> list[Any]:

@@ -14,7 +14,6 @@ from matchlight.core.analysis.textsearch import (
     PatternError,
     SearchColumn,
     TextQuery,
-    _caseless,
     _compile_fast,
     _row_local,
     matching_rows,
@@ -238,36 +237,6 @@ def test_regex_over_blocks_joined_per_search_equals_per_row(
     finally:
         textsearch._BLOCK, textsearch._KEEP_JOINED = saved
     np.testing.assert_array_equal(got, per_row(columns, query))
-
-
-EVERY_CODE_POINT = "".join(map(chr, range(0x110000)))
-ASCII_NOT_LETTERS = "".join(c for c in map(chr, range(128)) if not c.isalpha())
-
-
-@pytest.mark.parametrize(
-    "pattern",
-    [
-        *[r"\w", r"\W", r"\d", r"\D", r"\s", r"\S", r"(?s).", r"\b", r"\B", r"[\d\s]", r"[^\w]"],
-        "[" + regex_module.escape(ASCII_NOT_LETTERS) + "]",
-    ],
-)
-def test_what_a_caseless_pattern_is_made_of_ignores_case_alike(pattern: str) -> None:
-    """Over every code point, these match the same characters with or without IGNORECASE
-    (which the `regex` module does not hold for some characters Python calls uncased)."""
-    flags = regex_module.VERSION0
-    plain = regex_module.sub(pattern, "|", EVERY_CODE_POINT, flags=flags)
-    ignoring = regex_module.sub(pattern, "|", EVERY_CODE_POINT, flags=flags | regex_module.I)
-    assert plain == ignoring
-    assert _caseless(pattern)
-
-
-def test_which_patterns_are_compiled_without_ignorecase() -> None:
-    for pattern in (r"\b(19|20)\d\d\b", r"\d+(\.\d+)?%", r"[0-9]{2}", r"\s\W.", r"(?=1)2"):
-        assert _caseless(pattern), pattern
-        assert not TextQuery(pattern, regex=True).compile().flags & regex_module.IGNORECASE
-    for pattern in ("the", r"[!-~]", r"(\d)\1", r"\p{Han}", r"\x41", "é", r"[^\x00-\x7f]"):
-        assert not _caseless(pattern), pattern
-        assert TextQuery(pattern, regex=True).compile().flags & regex_module.IGNORECASE
 
 
 def test_a_big_column_keeps_no_joined_text(monkeypatch: pytest.MonkeyPatch) -> None:
