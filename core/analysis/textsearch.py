@@ -21,8 +21,9 @@ that row alone. Anything else is searched row by row, with the same engine.
 
 A substring is looked for in the column's case-folded rows kept as one UTF-8 buffer
 (:class:`_Utf8Rows`: a few bytes per row more than the text itself, where a tuple of folded
-strings costs some 50 more): ``bytes.find`` skips the blocks of rows without it, and numpy finds
-every place it starts in the others, mapped to rows by their offsets. UTF-8 is
+strings costs some 50 more): ``bytes.find`` skips the blocks of rows without it and follows a
+few matches in the others; where matches are dense, numpy finds every place the needle starts,
+mapped to rows by their offsets (:meth:`_Utf8Rows.find`). UTF-8 is
 self-synchronising, so the bytes of the folded needle occur inside a row's bytes exactly when
 the folded needle occurs in the folded row. A case-sensitive substring is looked for row by row,
 only in the rows whose folded text holds the folded needle (folding maps each character on its
@@ -35,7 +36,9 @@ A column keeps its joined text for regular expressions only while it is small
 million rows cost no second copy of their text.
 
 A column also keeps its sort ranks (:meth:`SearchColumn.sort_ranks`): computed once, so that
-sorting a table by a text column again, either way, is a numpy ``argsort`` of integers.
+sorting a table by a text column again, either way, is a numpy ``argsort`` of integers. The
+first sort is numpy's too, on the first bytes of the folded UTF-8 rows (which sort as their code
+points do); only rows that tie there are compared in Python.
 """
 
 from __future__ import annotations
@@ -139,7 +142,9 @@ class SearchColumn:
     def keeps_joined(self) -> bool:
         """Whether the joined text is small enough to keep (:data:`_KEEP_JOINED`)."""
         if self._keep_joined is None:
-            self._keep_joined = sum(map(len, self.strings)) <= _KEEP_JOINED
+            strings = self.strings
+            chars = sum(sum(map(len, strings[a : a + _BLOCK])) for a in _blocks(strings))
+            self._keep_joined = chars <= _KEEP_JOINED
         return self._keep_joined
 
     def joined(self) -> _Joined | None:
