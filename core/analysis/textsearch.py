@@ -171,7 +171,7 @@ class SearchColumn:
     def folded(self) -> _Utf8Rows:
         """The rows case-folded, as one UTF-8 buffer (built on first use)."""
         if self._folded is None:
-            self._folded = _Utf8Rows.of(self.strings, fold=True)
+            self._folded = _Utf8Rows.folded(self.strings)
         return self._folded
 
     def sort_ranks(self) -> IntArray:
@@ -243,7 +243,8 @@ def _utf8(text: str) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class _Utf8Rows:
-    """Rows as one UTF-8 buffer, each followed by a newline byte, and where each starts.
+    """Rows (case-folded) as one UTF-8 buffer, each followed by a newline byte, and where each
+    starts.
 
     Row ``i`` is ``data[bounds[i] : bounds[i + 1] - 1]``. A row may hold a newline itself:
     rows are found by their offsets, never by the byte after them.
@@ -253,15 +254,14 @@ class _Utf8Rows:
     bounds: IntArray  # n + 1 offsets
 
     @classmethod
-    def of(cls, strings: Sequence[str], *, fold: bool) -> _Utf8Rows:
-        """The rows of ``strings`` (case-folded with ``fold``), a block at a time (see
-        :data:`_BLOCK`)."""
+    def folded(cls, strings: Sequence[str]) -> _Utf8Rows:
+        """The rows of ``strings`` case-folded, a block at a time (see :data:`_BLOCK`)."""
         parts: list[bytes] = []
         ends: list[IntArray] = []
         offset = 0
         for a in _blocks(strings):
             block = strings[a : a + _BLOCK]
-            rows = list(map(str.casefold, block)) if fold else list(block)
+            rows = list(map(str.casefold, block))
             raw = _utf8("\n".join(rows)) + b"\n"
             at = np.flatnonzero(np.frombuffer(raw, np.uint8) == _NEWLINE)
             if len(at) != len(rows):  # some row holds a newline: measure each row
@@ -299,7 +299,7 @@ class _Utf8Rows:
             b = min(n, a + _SORT_BLOCK)
             inside = at < lengths[a:b, None]
             where = np.where(inside, bounds[a:b, None] + at, 0)
-            prefix = np.where(inside, values[where] if len(values) else 0, 0).astype(np.uint8)
+            prefix = np.where(inside, values[where], 0).astype(np.uint8)
             words = np.ascontiguousarray(prefix).view(">u8").astype(np.uint64)
             high[a:b], low[a:b] = words[:, 0], words[:, 1]
         order = np.lexsort((low, high)).astype(np.int64)
