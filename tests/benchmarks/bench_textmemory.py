@@ -18,7 +18,6 @@ import argparse
 import gc
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -77,7 +76,7 @@ def size_of(objects: Iterable[Any], seen: set[int]) -> int:
 def column_sizes(session: ComparisonSession, seen: set[int]) -> dict[str, int]:
     """Bytes per part of the search columns, each object counted once (see :func:`size_of`)."""
     sizes: dict[str, int] = {}
-    for name, column in session.search_columns.items():
+    for column in session.search_columns.values():
         for slot in type(column).__slots__:
             value = getattr(column, slot, None)
             if value is None:
@@ -163,7 +162,7 @@ def run(files: dict[str, list[Path]]) -> None:
         for attempt in ("", " again"):
             data = session.selection_data
             data._masks.clear()
-            mask = step(label + attempt, lambda f=f: data.mask_of(f))
+            mask = step(label + attempt, lambda f=f, data=data: data.mask_of(f))
         print(f"{'':<4}{int(mask.sum()):,} rows")
     step(
         "sort by hyp1 (first: ranks built)",
@@ -173,14 +172,14 @@ def run(files: dict[str, list[Path]]) -> None:
         "sort by hyp1 descending",
         lambda: session.set_selection(Selection(sort=Sort("hyp1", descending=True))),
     )
+    print(f"  peak resident memory {peak_mb():.0f} MB (before the sums below, which take some)")
     seen: set[int] = set()
-    print("  what holds the memory (sys.getsizeof sums, MB):")
+    print("  what holds the memory (sys.getsizeof sums, MB; the score table: see its step):")
     parts = {
         f"text lines ({c.name})": size_of([c.lines], seen) + size_of(c.lines, seen)
         for c in loaded.columns
     }
     parts.update(column_sizes(session, seen))
-    parts["score table"] = deep_size(session.table, seen)
     parts["selection caches"] = sum(
         deep_size(v, seen)
         for v in (*session.selection_data._masks.values(), *session.selection_data._orders.values())
@@ -188,8 +187,6 @@ def run(files: dict[str, list[Path]]) -> None:
     for name, size in parts.items():
         print(f"    {name:<40} {size / 2**20:8.1f}")
     print(f"    {'total':<40} {sum(parts.values()) / 2**20:8.1f}")
-    print(f"  peak resident memory {peak_mb():.0f} MB")
-    time.sleep(0)
 
 
 if __name__ == "__main__":
