@@ -19,13 +19,26 @@ lookaround (checked on the parse of the pattern; ``\b`` and ``\\B`` are fine, si
 separator is not a word character). A match that runs over the end of its row is checked on
 that row alone. Anything else is searched row by row, with the same engine.
 
-A substring is looked for row by row in the case-folded rows (``str.__contains__`` per row is
-faster than any engine call), and only in the rows no earlier column matched. Every search
-takes a ``cancelled`` callback, asked between blocks of rows: a search the user has already
-replaced (the next keystroke) stops with :class:`SearchCancelled`.
+A substring is looked for in the column's case-folded rows kept as one UTF-8 buffer
+(:class:`_Utf8Rows`: a few bytes per row more than the text itself, where a tuple of folded
+strings costs some 50 more): ``bytes.find`` skips the blocks of rows without it and follows a
+few matches in the others; where matches are dense, numpy finds every place the needle starts,
+mapped to rows by their offsets (:meth:`_Utf8Rows.find`). UTF-8 is
+self-synchronising, so the bytes of the folded needle occur inside a row's bytes exactly when
+the folded needle occurs in the folded row. A case-sensitive substring is looked for row by row,
+only in the rows whose folded text holds the folded needle (folding maps each character on its
+own, so a row holding the needle holds it folded too). Every search takes a ``cancelled``
+callback, asked between blocks of rows: a search the user has already replaced (the next
+keystroke) stops with :class:`SearchCancelled`.
+
+A column keeps its joined text for regular expressions only while it is small
+(:data:`_KEEP_JOINED`); a bigger one is joined a block of rows at a time for each search, so a
+million rows cost no second copy of their text.
 
 A column also keeps its sort ranks (:meth:`SearchColumn.sort_ranks`): computed once, so that
-sorting a table by a text column again, either way, is a numpy ``argsort`` of integers.
+sorting a table by a text column again, either way, is a numpy ``argsort`` of integers. The
+first sort is numpy's too, on the first bytes of the folded UTF-8 rows (which sort as their code
+points do); only rows that tie there are compared in Python.
 """
 
 from __future__ import annotations
@@ -36,7 +49,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from itertools import chain, compress, repeat
+from itertools import compress, pairwise, repeat
 from operator import eq
 from typing import Any
 
@@ -51,7 +64,8 @@ IntArray = npt.NDArray[np.int64]
 Cancelled = Callable[[], bool]
 
 #: Rows searched (or case-folded, or joined) in one call: between two looks at the ``cancelled``
-#: callback, and the longest the search holds the GIL at a time (a few milliseconds).
+#: callback, and the longest the search holds the GIL at a time (a few milliseconds; one C
+#: call over a million rows would hold it, the GUI thread's too, for the whole of it).
 _BLOCK = 1 << 14
 #: Rows sorted in one call when a column's sort ranks are built (merged a block at a time).
 _SORT_BLOCK = 1 << 16
@@ -113,23 +127,35 @@ class TextQuery:
 class SearchColumn:
     """One text column, prepared once for many searches (keep it while the column lives)."""
 
-    __slots__ = ("_folded", "_joined", "_ranks", "strings")
+    __slots__ = ("_folded", "_joined", "_keep_joined", "_ranks", "strings")
 
     def __init__(self, strings: Sequence[str]) -> None:
         self.strings: Sequence[str] = strings
         self._joined: _Joined | None = None
-        self._folded: tuple[str, ...] | None = None
+        self._keep_joined: bool | None = None
+        self._folded: _Utf8Rows | None = None
         self._ranks: IntArray | None = None
 
     def __len__(self) -> int:
         return len(self.strings)
 
-    def joined(self) -> _Joined | None:
-        """The rows joined by a separator that occurs in none of them (built on first use).
+    def keeps_joined(self) -> bool:
+        """Whether the joined text is small enough to keep (:data:`_KEEP_JOINED`)."""
+        if self._keep_joined is None:
+            strings = self.strings
+            chars = sum(sum(map(len, strings[a : a + _BLOCK])) for a in _blocks(strings))
+            self._keep_joined = chars <= _KEEP_JOINED
+        return self._keep_joined
 
-        ``None`` when every candidate separator occurs in some row.
+    def joined(self) -> _Joined | None:
+        """The rows joined by a separator that occurs in none of them (built on first use and
+        kept), for a column small enough to keep it (:meth:`keeps_joined`).
+
+        ``None`` for a bigger column, or when every candidate separator occurs in some row.
         """
         if self._joined is None:
+            if not self.keeps_joined():
+                return None
             self._joined = _Joined.of(self.strings)
         return self._joined if self._joined.separator else None
 
@@ -140,21 +166,12 @@ class SearchColumn:
         return self
 
     def is_prepared(self) -> bool:
-        return self._folded is not None and self._joined is not None
+        return self._folded is not None and (self._joined is not None or not self.keeps_joined())
 
-    def folded(self) -> tuple[str, ...]:
-        """The rows case-folded (built on first use).
-
-        A tuple, and the row offsets of :class:`_Joined` are arrays: the garbage collector
-        stops looking into a tuple of strings after its first pass, and never looks into an
-        array, where it would walk a list's 100,000 items at every pass (a stall in the GUI).
-        """
+    def folded(self) -> _Utf8Rows:
+        """The rows case-folded, as one UTF-8 buffer (built on first use)."""
         if self._folded is None:
-            strings = self.strings
-            # In blocks: one C call over a million rows would hold the GIL (the GUI thread's
-            # too) for the whole of it.
-            parts = [tuple(map(str.casefold, strings[a : a + _BLOCK])) for a in _blocks(strings)]
-            self._folded = tuple(chain.from_iterable(parts))
+            self._folded = _Utf8Rows.folded(self.strings)
         return self._folded
 
     def sort_ranks(self) -> IntArray:
@@ -183,17 +200,188 @@ class SearchColumn:
         between blocks of rows (:class:`SearchCancelled` when it says True).
         """
         if not query.regex:
-            if query.case_sensitive:
-                strings, needle = self.strings, query.pattern
-            else:
-                strings, needle = self.folded(), query.pattern.casefold()
-            return _rows_where(_containing(needle), strings, skip, cancelled)
+            folded = self.folded().find(_utf8(query.pattern.casefold()), skip, cancelled)
+            if not query.case_sensitive:
+                return folded if skip is None else folded & ~skip
+            todo = folded if skip is None else folded & ~skip
+            return _rows_where(_containing(query.pattern), self.strings, ~todo, cancelled)
         fast = compiled if compiled is not None else _compile_fast(query)
-        joined = self.joined() if fast is not None else None
+        if fast is None:
+            search = query.compile().search
+            return _rows_where(_matching(search), self.strings, skip, cancelled)
+        joined = self.joined()
         if joined is not None:
             return joined.search(fast, self.strings, cancelled)
-        search = query.compile().search
-        return _rows_where(_matching(search), self.strings, skip, cancelled)
+        return _search_in_joined_blocks(fast, self.strings, skip, cancelled)
+
+
+def _search_in_joined_blocks(
+    pattern: Any, strings: Sequence[str], skip: BoolArray | None, cancelled: Cancelled
+) -> BoolArray:
+    """:meth:`_Joined.search` over a column too big to keep joined: each block of rows is
+    joined for the search and dropped after it."""
+    n = len(strings)
+    found = np.zeros(n, dtype=np.bool_)
+    for a in _blocks(strings):
+        if cancelled():
+            raise SearchCancelled
+        b = min(n, a + _BLOCK)
+        block = strings[a:b]
+        joined = _Joined.of(block)
+        if joined.separator:
+            found[a:b] = joined.search(pattern, block, cancelled)
+        else:
+            rest = None if skip is None else skip[a:b]
+            found[a:b] = _rows_where(_matching(pattern.search), block, rest, cancelled)
+    return found
+
+
+def _utf8(text: str) -> bytes:
+    """``text`` as UTF-8, lone surrogates included (as three bytes each, in code point order)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+@dataclass(frozen=True, slots=True)
+class _Utf8Rows:
+    """Rows (case-folded) as one UTF-8 buffer, each followed by a newline byte, and where each
+    starts.
+
+    Row ``i`` is ``data[bounds[i] : bounds[i + 1] - 1]``. A row may hold a newline itself:
+    rows are found by their offsets, never by the byte after them.
+    """
+
+    data: bytes
+    bounds: IntArray  # n + 1 offsets
+
+    @classmethod
+    def folded(cls, strings: Sequence[str]) -> _Utf8Rows:
+        """The rows of ``strings`` case-folded, a block at a time (see :data:`_BLOCK`)."""
+        parts: list[bytes] = []
+        ends: list[IntArray] = []
+        offset = 0
+        for a in _blocks(strings):
+            block = strings[a : a + _BLOCK]
+            rows = list(map(str.casefold, block))
+            raw = _utf8("\n".join(rows)) + b"\n"
+            at = np.flatnonzero(np.frombuffer(raw, np.uint8) == _NEWLINE)
+            if len(at) != len(rows):  # some row holds a newline: measure each row
+                lengths = np.fromiter(map(len, map(_utf8, rows)), np.int64, len(rows))
+                at = np.cumsum(lengths + 1) - 1
+            parts.append(raw)
+            ends.append(at.astype(np.int64) + offset)
+            offset += len(raw)
+        bounds = np.concatenate([np.zeros(1, np.int64), *(e + 1 for e in ends)])
+        return cls(b"".join(parts), bounds)
+
+    def __len__(self) -> int:
+        return len(self.bounds) - 1
+
+    def row(self, i: int) -> bytes:
+        return self.data[int(self.bounds[i]) : int(self.bounds[i + 1]) - 1]
+
+    def rows_as_bytes(self) -> list[bytes]:
+        """Every row's bytes (their order is the order of the texts' code points)."""
+        data, bounds = self.data, self.bounds.tolist()
+        return [data[a : b - 1] for a, b in pairwise(bounds)]
+
+    def order(self) -> tuple[IntArray, BoolArray]:
+        """The rows in the order of their bytes (stable), and per neighbouring pair in that
+        order whether their bytes are equal. Numpy sorts the rows by their first 16 bytes (as
+        two big-endian integers, zero after a row's end); only the runs that tie there are
+        sorted again in Python, by all their bytes (:func:`_sorted_rows`)."""
+        n = len(self)
+        bounds, width = self.bounds, 16
+        lengths = np.diff(bounds) - 1
+        values = np.frombuffer(self.data, np.uint8)
+        high, low = np.zeros(n, np.uint64), np.zeros(n, np.uint64)
+        at = np.arange(width)
+        for a in range(0, n, _SORT_BLOCK):
+            b = min(n, a + _SORT_BLOCK)
+            inside = at < lengths[a:b, None]
+            where = np.where(inside, bounds[a:b, None] + at, 0)
+            prefix = np.where(inside, values[where], 0).astype(np.uint8)
+            words = np.ascontiguousarray(prefix).view(">u8").astype(np.uint64)
+            high[a:b], low[a:b] = words[:, 0], words[:, 1]
+        order = np.lexsort((low, high)).astype(np.int64)
+        high, low = high[order], low[order]
+        ties = (high[1:] == high[:-1]) & (low[1:] == low[:-1])
+        same = np.zeros(max(0, n - 1), np.bool_)
+        if not ties.any():
+            return order, same
+        edges = np.flatnonzero(~ties) + 1
+        starts, ends = np.r_[0, edges], np.r_[edges, n]
+        long = ends - starts > 1
+        data, offsets = self.data, bounds.tolist()
+        for a, b in zip(starts[long].tolist(), ends[long].tolist(), strict=True):
+            run = order[a:b].tolist()
+            keys = [data[offsets[r] : offsets[r + 1] - 1] for r in run]
+            ordered = _sorted_rows(keys)
+            order[a:b] = [run[i] for i in ordered]
+            keys = [keys[i] for i in ordered]
+            same[a : b - 1] = _adjacent_equal(keys)
+        return order, same
+
+    def find(
+        self, needle: bytes, skip: BoolArray | None = None, cancelled: Cancelled = _never
+    ) -> BoolArray:
+        """Per row: does it hold ``needle``? (Rows where ``skip`` is True may be left out.)
+
+        A block of rows without it anywhere costs one ``bytes.find``. In the others, each match
+        found leads to the next row; once a block's matches are dense, numpy finds every place
+        the needle starts in the rest of the block (where its first byte lies, kept where its
+        other bytes follow), mapped to rows by their offsets; a match must end inside its row.
+        Or, when most of those rows are to be skipped, the others are asked one by one.
+        """
+        n = len(self)
+        found = np.zeros(n, dtype=np.bool_)
+        if not needle:
+            found[:] = True
+            return found if skip is None else found & ~skip
+        data, bounds, size = self.data, self.bounds, len(needle)
+        values = np.frombuffer(data, np.uint8)
+        walk = b"\n" not in needle  # else a match could run from one row into the next
+        for a in range(0, n, _BLOCK):
+            if cancelled():
+                raise SearchCancelled
+            b = min(n, a + _BLOCK)
+            at = data.find(needle, int(bounds[a]), int(bounds[b]))
+            if at < 0:
+                continue
+            edges = bounds[a : b + 1].tolist()
+            row, hits = a, 0
+            while walk and at >= 0 and hits < _WALK:
+                row = a + bisect_right(edges, at) - 1
+                found[row] = True
+                hits += 1
+                row += 1
+                at = data.find(needle, edges[row - a], edges[-1]) if row < b else -1
+            if at < 0 and walk:
+                continue
+            todo = None if skip is None else np.flatnonzero(~skip[row:b]) + row
+            if todo is not None and 4 * len(todo) < b - row:
+                ends = bounds[todo + 1] - 1
+                hit = map(data.find, repeat(needle), bounds[todo].tolist(), ends.tolist())
+                found[todo[np.fromiter(hit, np.int64, len(todo)) >= 0]] = True
+                continue
+            low, high = int(bounds[row]), int(bounds[b])
+            part = values[low:high]
+            starts = np.flatnonzero(part[: max(0, len(part) - size + 1)] == needle[0])
+            for j in range(1, size):
+                starts = starts[part[starts + j] == needle[j]]
+            starts += low
+            rows = np.searchsorted(bounds, starts, side="right") - 1
+            found[rows[starts + size < bounds[rows + 1]]] = True
+        return found
+
+
+#: The newline byte that follows each row of a :class:`_Utf8Rows`.
+_NEWLINE = 10
+#: Matches a block's substring search follows one at a time before it asks the block's
+#: remaining rows one by one (cheaper once most rows hold the substring).
+_WALK = 32
+#: The most characters a column keeps joined for regular expressions (as many bytes, twice
+#: or four times as many, by the widest character in it).
+_KEEP_JOINED = 1 << 25
 
 
 RowTest = Callable[[Iterable[str]], Iterable[bool]]
@@ -219,6 +407,8 @@ def _rows_where(
         if cancelled():
             raise SearchCancelled
         stop = min(n, start + _BLOCK)
+        if skip is not None and skip[start:stop].all():
+            continue
         block = strings[start:stop]
         if skip is None or not skip[start:stop].any():
             found[start:stop] = np.fromiter(test(block), np.bool_, len(block))
@@ -229,7 +419,7 @@ def _rows_where(
     return found
 
 
-def _sorted_rows(keys: Sequence[str]) -> list[int]:
+def _sorted_rows(keys: Sequence[Any]) -> list[int]:
     """The rows in the order of their keys (stable). Blocks are sorted apart, then merged in
     pairs, a block at a time (:func:`_merge`): no single call holds the GIL for a sort of every
     row, which would stall the GUI thread for a second at a million rows."""
@@ -246,7 +436,7 @@ def _sorted_rows(keys: Sequence[str]) -> list[int]:
     return runs[0] if runs else []
 
 
-def _merge(first: list[int], second: list[int], key: Callable[[int], str]) -> list[int]:
+def _merge(first: list[int], second: list[int], key: Callable[[int], Any]) -> list[int]:
     """Two sorted runs as one (stable: ``first``'s items come first among equal keys), merged
     at most a block of each at a time (each step is one sort of two short sorted runs)."""
     out: list[int] = []
@@ -268,8 +458,8 @@ def _merge(first: list[int], second: list[int], key: Callable[[int], str]) -> li
     return out
 
 
-def _adjacent_equal(items: list[str]) -> BoolArray:
-    """Per neighbouring pair, are they equal; a block at a time (see SearchColumn.folded)."""
+def _adjacent_equal(items: list[Any]) -> BoolArray:
+    """Per neighbouring pair, are they equal; a block at a time (see :data:`_BLOCK`)."""
     n = max(0, len(items) - 1)
     equal = np.zeros(n, dtype=np.bool_)
     for a in range(0, n, _BLOCK):
@@ -278,20 +468,23 @@ def _adjacent_equal(items: list[str]) -> BoolArray:
     return equal
 
 
-def _sort_ranks(strings: Sequence[str], folded: Sequence[str]) -> IntArray:
-    """See :meth:`SearchColumn.sort_ranks`: one sort of the folded texts (stable, so equal
-    ones stay in segment order); only runs of equal folded texts that differ as written are
-    sorted again, by how they are written."""
+def _sort_ranks(strings: Sequence[str], rows_folded: _Utf8Rows) -> IntArray:
+    """See :meth:`SearchColumn.sort_ranks`: one sort of the folded texts (:meth:`_Utf8Rows.order`,
+    stable, so equal ones stay in segment order); only runs of equal folded texts that differ as
+    written are sorted again, by how they are written."""
     n = len(strings)
     ranks = np.zeros(n, dtype=np.int64)
     if n == 0:
         return ranks
-    rows = _sorted_rows(folded)
-    keys = [folded[r] for r in rows]
-    same_folded = _adjacent_equal(keys)
-    del keys
-    written = [strings[r] for r in rows]
-    same = same_folded & _adjacent_equal(written)
+    order, same_folded = rows_folded.order()
+    rows = order.tolist()
+    same = same_folded.copy()
+    pairs = np.flatnonzero(same_folded)  # only there can the written texts be equal too
+    for a in range(0, len(pairs), _BLOCK):
+        at = pairs[a : a + _BLOCK]
+        first, second = order[at].tolist(), order[at + 1].tolist()
+        texts = map(eq, map(strings.__getitem__, first), map(strings.__getitem__, second))
+        same[at] = np.fromiter(texts, np.bool_, len(at))
     mixed = same_folded & ~same  # inside a run of equal folded texts, the writing differs
     if mixed.any():
         edges = np.flatnonzero(~same_folded) + 1
@@ -302,7 +495,6 @@ def _sort_ranks(strings: Sequence[str], folded: Sequence[str]) -> IntArray:
             rows[a:b] = sorted(rows[a:b], key=strings.__getitem__)
             part = [strings[r] for r in rows[a:b]]
             same[a : b - 1] = _adjacent_equal(part)
-    del written
     in_order = np.concatenate(([0], np.cumsum(~same, dtype=np.int64)))
     ranks[np.asarray(rows, dtype=np.int64)] = in_order
     return ranks
@@ -314,14 +506,16 @@ class _Joined:
 
     separator: str  # "" when no candidate separator is absent from the rows
     text: str
-    starts: array[int]  # not lists: see SearchColumn.folded
+    # Arrays, not lists: the garbage collector never looks into an array, where it would walk
+    # a list's 100,000 items at every pass (a stall in the GUI).
+    starts: array[int]
     ends: array[int]
 
     @classmethod
     def of(cls, strings: Sequence[str]) -> _Joined:
         n = len(strings)
         for separator in _SEPARATORS:
-            # Block by block (see SearchColumn.folded); a row holding the separator shows as
+            # Block by block (see :data:`_BLOCK`); a row holding the separator shows as
             # one separator too many in its block.
             parts: list[str] = []
             for a in _blocks(strings):

@@ -165,6 +165,95 @@ def test_generated_rows(rows: list[tuple[str, str]], pattern: str, regex: bool, 
     np.testing.assert_array_equal(got, want)
 
 
+# Rows for the UTF-8 search and the blocks joined per search: case folding that changes
+# lengths (ß, İ, ﬁ, ŉ), characters of 1 to 4 bytes, lone surrogates, the separators, newlines.
+wide_texts = st.text(
+    alphabet=st.sampled_from(
+        [
+            *"aAsSßẞİıiIKk\u212aﬁFfŉN\u0345ΣσςΙ é\u00e9\u0301e🎉\U0001f600\ud83d\ude00",
+            *["\n", "\x1e", "\x1f", "\x1d", "\x1c", "\x00", "1", "9", "2", "0", ".", "-"],
+        ]
+    ),
+    max_size=24,
+)
+needles = st.one_of(
+    wide_texts.filter(lambda t: len(t) <= 6),
+    st.sampled_from(["ss", "SS", "ß", "i̇", "İ", "fi", "ﬁ", "\n", "a\nb", "σ", "ς", "\ud83d"]),
+)
+
+
+@settings(max_examples=1500, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.lists(st.tuples(wide_texts, wide_texts), min_size=0, max_size=14),
+    needles,
+    st.booleans(),
+    st.integers(1, 5),
+    st.integers(1, 3),
+)
+def test_substrings_in_utf8_rows_equal_in_per_row(
+    rows: list[tuple[str, str]], needle: str, case: bool, block: int, walk: int
+) -> None:
+    columns = [[a for a, _ in rows], [b for _, b in rows]]
+    query = TextQuery(needle, case_sensitive=case)
+    saved = textsearch._BLOCK, textsearch._WALK
+    # A row, a match or a miss at every block's edge; the switch to asking rows one by one.
+    textsearch._BLOCK, textsearch._WALK = block, walk
+    try:
+        got = matching_rows([SearchColumn(c) for c in columns], query)
+        folded = SearchColumn(columns[0]).folded()
+    finally:
+        textsearch._BLOCK, textsearch._WALK = saved
+    want = per_row(columns, query) if rows else np.zeros(0, bool)
+    np.testing.assert_array_equal(got, want)
+    assert [folded.row(i) for i in range(len(rows))] == [
+        a.casefold().encode("utf-8", "surrogatepass") for a in columns[0]
+    ]
+
+
+@settings(max_examples=800, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.lists(st.tuples(wide_texts, wide_texts), min_size=1, max_size=14),
+    st.sampled_from(
+        [
+            *[*PATTERNS, r"\bss\b", "ß+", r"\w+\s", r"[^\x00-\x7f]", "\U0001f600|ﬁ", r".\b"],
+            *[r"\d\d", r"[\d.,-]+", r"\W+", r"\s\S", r"[0-9]{2}", r"[^\d\s]", r"\w\W", r"\D\b"],
+        ]
+    ),
+    st.booleans(),
+    st.integers(1, 5),
+)
+def test_regex_over_blocks_joined_per_search_equals_per_row(
+    rows: list[tuple[str, str]], pattern: str, case: bool, block: int
+) -> None:
+    """A column too big to keep joined is joined a block at a time: the same rows."""
+    columns = [[a for a, _ in rows], [b for _, b in rows]]
+    query = TextQuery(pattern, regex=True, case_sensitive=case)
+    saved = textsearch._BLOCK, textsearch._KEEP_JOINED
+    textsearch._BLOCK, textsearch._KEEP_JOINED = block, -1
+    try:
+        search = [SearchColumn(c) for c in columns]
+        got = matching_rows(search, query, workers=1)
+        assert all(c.joined() is None for c in search)
+    finally:
+        textsearch._BLOCK, textsearch._KEEP_JOINED = saved
+    np.testing.assert_array_equal(got, per_row(columns, query))
+
+
+def test_a_big_column_keeps_no_joined_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = read_lines(SHARED_DATA / "wmt22-de-en" / "ref.txt")[:2000]
+    monkeypatch.setattr(textsearch, "_KEEP_JOINED", sum(map(len, lines)) - 1)
+    big = SearchColumn(lines).prepare()
+    assert big.is_prepared() and big._joined is None and big.joined() is None
+    monkeypatch.setattr(textsearch, "_KEEP_JOINED", sum(map(len, lines)))
+    small = SearchColumn(lines).prepare()
+    assert small.is_prepared() and small._joined is not None
+    for pattern in (r"\b(19|20)\d\d\b", r"[A-Z]\w+ous", r"\w+"):
+        query = TextQuery(pattern, regex=True)
+        want = per_row([lines], query)
+        np.testing.assert_array_equal(big.search(query), want)
+        np.testing.assert_array_equal(small.search(query), want)
+
+
 def test_real_data_every_dataset() -> None:
     for folder in DATASETS:
         lines = read_lines(folder.refs[0])[:3000]
@@ -194,13 +283,50 @@ def ranked_order(strings: list[str], descending: bool) -> list[int]:
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.lists(st.sampled_from(["a", "A", "b", "B", "ß", "SS", "ss", "", " a", "a "]), max_size=30),
+    st.lists(
+        st.sampled_from(
+            [
+                *["a", "A", "b", "B", "ß", "SS", "ss", "", " a", "a ", "a\x00", "é", "\ufb01"],
+                *["fi", "\U0001f600", "\ud83d", "\uffff", "İ", "i̇", "Σ", "ς", "a\nb", "a\n"],
+            ]
+        ),
+        max_size=30,
+    ),
     st.booleans(),
 )
 def test_sort_ranks_order_rows_like_sorted_on_folded_then_written(
     strings: list[str], descending: bool
 ) -> None:
     assert ranked_order(strings, descending) == reference_order(strings, descending)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.builds(
+            lambda head, tail: head + tail,
+            st.sampled_from(["", "x" * 15, "x" * 16, "x" * 17, "é" * 8, "\U0001f600" * 4]),
+            st.text(st.sampled_from(["\x00", "\x01", "a", "A", "é", "\ud83d", "\uffff", "ß"])),
+        ),
+        max_size=40,
+    ),
+    st.integers(1, 9),
+)
+def test_utf8_rows_order_like_sorted_on_their_bytes(strings: list[str], block: int) -> None:
+    """Ties over the first 16 bytes (shared heads, NULs against a row's end) and blocks."""
+    saved = textsearch._SORT_BLOCK
+    textsearch._SORT_BLOCK = block
+    try:
+        rows = SearchColumn(strings).folded()
+        order, same = rows.order()
+    finally:
+        textsearch._SORT_BLOCK = saved
+    folded = [s.casefold() for s in strings]
+    assert order.tolist() == sorted(range(len(strings)), key=folded.__getitem__)
+    pairs = zip(order.tolist(), order.tolist()[1:])
+    assert same.tolist() == [folded[r] == folded[q] for r, q in pairs]
+    for descending in (False, True):
+        assert ranked_order(strings, descending) == reference_order(strings, descending)
 
 
 @pytest.mark.parametrize("descending", [False, True])
@@ -227,7 +353,7 @@ def test_searches_run_in_blocks_give_the_per_row_answer(monkeypatch: pytest.Monk
     joined = column.joined()
     assert joined is not None and joined.separator != "\n"
     assert joined.text == joined.separator.join(column.strings)
-    assert column.folded() == tuple(s.casefold() for s in column.strings)
+    assert column.folded().rows_as_bytes() == [s.casefold().encode() for s in column.strings]
     # Sorts merge their sorted blocks.
     lines = read_lines(SHARED_DATA / "wmt22-de-en" / "ref.txt")[:400]
     strings = lines + [s.upper() for s in lines[:50]] + lines[:30]

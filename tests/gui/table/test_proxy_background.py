@@ -216,6 +216,8 @@ def test_a_big_comparisons_search_caches_are_built_by_a_worker_once_shown(qtbot,
     proxy.setSourceModel(SegmentTableModel(SessionModel(core)))
     qtbot.waitUntil(proxy.search_ready, timeout=WAIT_MS)
     for name, column in core.search_columns.items():
-        assert column.folded() == tuple(line.casefold() for line in columns[name])
+        assert column.folded().rows_as_bytes() == [
+            line.casefold().encode() for line in columns[name]
+        ]
         joined = column.joined()
         assert joined is not None and joined.text == joined.separator.join(columns[name])
