@@ -36,6 +36,7 @@ import difflib
 import hashlib
 import io
 import itertools
+import json
 import math
 import operator
 import threading
@@ -157,7 +158,7 @@ class Cache(Protocol):
     passes :class:`core.io.usercache.UserCache`): ``get`` gives back what ``put`` stored under
     a name and key, or None."""
 
-    def get(self, name: str, key: str) -> bytes | None: ...
+    def get(self, name: str, key: str) -> bytes | memoryview | None: ...
 
     def put(self, name: str, key: str, data: bytes) -> None: ...
 
@@ -210,38 +211,61 @@ def _model_key() -> str:
     return digest.hexdigest()[:32]
 
 
+#: The identifier's arrays as the cache holds them, by its constructor's arguments.
+_ARRAYS: Final = ("nb_ptc", "nb_pc", "tk_nextmove", "tk_row", "tk_output")
+#: Where each array starts in the cached data (a multiple of this many bytes).
+_ALIGN: Final = 64
+
+
 def _identifier_bytes(identifier: Any) -> bytes:
-    """The identifier's model as arrays (uncompressed ``.npz``), as its constructor takes them."""
-    buffer = io.BytesIO()
-    np.savez(
-        buffer,
-        ptc=identifier.nb_ptc,
-        pc=identifier.nb_pc,
-        classes=np.array(identifier.nb_classes),
-        nextmove=np.frombuffer(identifier.tk_nextmove, dtype=identifier.tk_nextmove.typecode),
-        row=np.frombuffer(identifier.tk_row, dtype=identifier.tk_row.typecode),
-        output=np.asarray(identifier.tk_output, dtype=np.int64),
-    )
-    return buffer.getvalue()
+    """The identifier's model as its constructor takes it: the length of a JSON header, the
+    header (the labels, and each array's type, shape and place), then the arrays' bytes, so
+    that reading it back copies nothing it need not (:func:`_identifier_from`)."""
+    arrays = [
+        np.ascontiguousarray(identifier.nb_ptc),
+        np.ascontiguousarray(identifier.nb_pc),
+        np.frombuffer(identifier.tk_nextmove, dtype=identifier.tk_nextmove.typecode),
+        np.frombuffer(identifier.tk_row, dtype=identifier.tk_row.typecode),
+        np.asarray(identifier.tk_output, dtype=np.int64),
+    ]
+    layout, size = [], 0
+    for name, values in zip(_ARRAYS, arrays, strict=True):
+        layout.append([name, values.dtype.str, list(values.shape), size])
+        size += -(-values.nbytes // _ALIGN) * _ALIGN
+    head = json.dumps({"classes": list(identifier.nb_classes), "arrays": layout}).encode()
+    body = bytearray(size)
+    for (_, _, _, at), values in zip(layout, arrays, strict=True):
+        body[at : at + values.nbytes] = values.tobytes()
+    return len(head).to_bytes(8, "little") + head + bytes(body)
 
 
-def _identifier_from(data: bytes) -> Any:
-    """The identifier of :func:`_identifier_bytes`'s arrays; None when they do not make a
-    model (another layout, wrong shapes)."""
+def _identifier_from(data: bytes | memoryview) -> Any:
+    """The identifier of :func:`_identifier_bytes`'s data; None when it does not make a model
+    (another layout, wrong types or shapes)."""
     from py3langid.langid import LanguageIdentifier
 
     try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-            ptc, pc, classes = arrays["ptc"], arrays["pc"], arrays["classes"].tolist()
-            nextmove, row, output = arrays["nextmove"], arrays["row"], arrays["output"]
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        size = int.from_bytes(data[:8], "little")
+        head = json.loads(bytes(data[8 : 8 + size]))
+        classes = head["classes"]
+        found = {}
+        for name, kind, shape, at in head["arrays"]:
+            dtype = np.dtype(kind)
+            if dtype.kind not in "uif" or name not in _ARRAYS:
+                return None
+            count = math.prod(shape)
+            found[name] = np.frombuffer(data, dtype, count, 8 + size + at).reshape(shape)
+        ptc, pc, nextmove, row, output = (found[name] for name in _ARRAYS)
+    except (ValueError, KeyError, TypeError):
         return None
     shaped = (
-        ptc.ndim == 2
-        and ptc.shape[1] == len(pc) == len(classes) > 0
+        isinstance(classes, list)
         and all(isinstance(label, str) for label in classes)
-        and nextmove.dtype.char in "HIL"
-        and row.dtype.char in "HIL"
+        and ptc.ndim == 2
+        and ptc.shape[1] == len(pc) == len(classes) > 0
+        and _same_items(nextmove)
+        and _same_items(row)
+        and nextmove.ndim == row.ndim == output.ndim == 1
         and len(output) == len(row) > 0
         and len(nextmove) % 256 == 0
         and int(row.max()) < len(nextmove) // 256
@@ -251,15 +275,18 @@ def _identifier_from(data: bytes) -> Any:
     )
     if not shaped:
         return None
+    moves, rows = array(nextmove.dtype.char), array(row.dtype.char)
+    moves.frombytes(memoryview(nextmove).cast("B"))
+    rows.frombytes(memoryview(row).cast("B"))
     return LanguageIdentifier(
-        ptc,
-        pc,
-        classes,
-        array(nextmove.dtype.char, nextmove.tobytes()),
-        output.tolist(),
-        norm_probs=True,
-        tk_row=array(row.dtype.char, row.tobytes()),
+        np.array(ptc), np.array(pc), classes, moves, output.tolist(), norm_probs=True, tk_row=rows
     )
+
+
+def _same_items(values: npt.NDArray[Any]) -> bool:
+    """Whether ``values`` can become an :class:`array.array` of the same type (unsigned)."""
+    char = values.dtype.char
+    return char in "BHILQ" and array(char).itemsize == values.dtype.itemsize
 
 
 def _ranked(text: str) -> dict[str, float]:
@@ -546,7 +573,7 @@ def _groups_bytes(table: npt.NDArray[np.float32], groups: Sequence[IntArray]) ->
 
 
 def _groups_from(
-    data: bytes, model: _Model, exact: Sequence[int], rest: IntArray
+    data: bytes | memoryview, model: _Model, exact: Sequence[int], rest: IntArray
 ) -> tuple[npt.NDArray[np.float32], list[IntArray]] | None:
     """:func:`_groups_bytes`'s table and groups when they fit ``model``: the groups split
     ``rest`` and the table is as wide as the exact columns and the groups, with those exact

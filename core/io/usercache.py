@@ -58,9 +58,10 @@ class UserCache:
     def path(self, name: str, key: str) -> Path:
         return self.folder / f"{name}-{key}.bin"
 
-    def get(self, name: str, key: str) -> bytes | None:
-        """The data stored under ``name`` and ``key``; None when there is none, or it cannot
-        be read, or it is not what was stored (its checksum differs)."""
+    def get(self, name: str, key: str) -> memoryview | None:
+        """The data stored under ``name`` and ``key`` (a read-only view: nothing is copied);
+        None when there is none, or it cannot be read, or it is not what was stored (its
+        checksum differs)."""
         try:
             raw = read_bytes_capped(self.path(name, key), MAX_CACHE_BYTES, what="a cached file")
         except OSError:
@@ -68,7 +69,7 @@ class UserCache:
         head = len(_MAGIC) + _DIGEST
         if len(raw) < head or not raw.startswith(_MAGIC):
             return None
-        data = raw[head:]
+        data = memoryview(raw)[head:]
         if hashlib.sha256(data).digest() != raw[len(_MAGIC) : head]:
             return None
         return data
