@@ -62,6 +62,9 @@ class _Registry(MutableMapping[str, Metric]):
     def __iter__(self) -> Iterator[str]:
         return iter(self._metrics)
 
+    def __contains__(self, key: object) -> bool:
+        return key in self._metrics  # without importing the metric
+
     def __len__(self) -> int:
         return len(self._metrics)
 
