@@ -276,8 +276,8 @@ def _identifier_from(data: bytes | memoryview) -> Any:
     if not shaped:
         return None
     moves, rows = array(nextmove.dtype.char), array(row.dtype.char)
-    moves.frombytes(memoryview(nextmove).cast("B"))
-    rows.frombytes(memoryview(row).cast("B"))
+    moves.frombytes(nextmove.data.cast("B"))
+    rows.frombytes(row.data.cast("B"))
     return LanguageIdentifier(
         np.array(ptc), np.array(pc), classes, moves, output.tolist(), norm_probs=True, tk_row=rows
     )
