@@ -10,6 +10,7 @@ import contextlib
 import logging
 import os
 import stat
+import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -18,8 +19,12 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from matchlight.core.io.usercache import CACHE_ENV
 from matchlight.core.scoring.config import ScoringConfig
 from tests.kit import read_lines
+
+# The commands the tests run keep their cached model files here, not in the user's cache.
+os.environ.setdefault(CACHE_ENV, str(Path(tempfile.gettempdir()) / "matchlight-test-cache"))
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

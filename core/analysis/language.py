@@ -33,16 +33,21 @@ a streaming caller can flag chunk by chunk with one :class:`Expectation`.
 from __future__ import annotations
 
 import difflib
+import hashlib
+import io
 import itertools
+import json
 import math
 import operator
 import threading
 import unicodedata
+import zipfile
+from array import array
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -148,16 +153,140 @@ _LOCK = threading.Lock()
 _LOADED: list[Any] = []
 
 
-def _identifier() -> Any:
+class Cache(Protocol):
+    """Where the model's arrays and the narrow tables are kept between runs (the command line
+    passes :class:`core.io.usercache.UserCache`): ``get`` gives back what ``put`` stored under
+    a name and key, or None."""
+
+    def get(self, name: str, key: str) -> bytes | memoryview | None: ...
+
+    def put(self, name: str, key: str, data: bytes) -> None: ...
+
+
+def _identifier(cache: Cache | None = None) -> Any:
     """py3langid's identifier with probabilities: its model ships in its wheel and is read
-    once per process (about two seconds), by whichever thread asks first."""
+    once per process, by whichever thread asks first: from ``cache`` when it holds the
+    model's arrays (a fraction of a second), else decompressed from the wheel's file (seconds
+    of LZMA; then stored in ``cache``)."""
     if not _LOADED:
         with _LOCK:
             if not _LOADED:
-                from py3langid.langid import MODEL_FILE, LanguageIdentifier
-
-                _LOADED.append(LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True))
+                _LOADED.append(_load_identifier(cache))
     return _LOADED[0]
+
+
+#: The cached model's name; its key is :func:`_model_key`.
+_MODEL_CACHE: Final = "py3langid-model"
+#: Changes when what is cached, or how, changes (the old files are then ignored).
+_CACHE_FORMAT: Final = "1"
+#: The largest model file read to make its key.
+_MAX_MODEL_BYTES: Final = 256 << 20
+
+
+def _load_identifier(cache: Cache | None) -> Any:
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    if cache is None:
+        return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    key = _model_key()
+    data = cache.get(_MODEL_CACHE, key)
+    identifier = None if data is None else _identifier_from(data)
+    if identifier is None:
+        identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+        cache.put(_MODEL_CACHE, key, _identifier_bytes(identifier))
+    return identifier
+
+
+@lru_cache(maxsize=1)
+def _model_key() -> str:
+    """The model's content, py3langid's version and the cache format, hashed: a model file
+    or a py3langid that changes makes another key."""
+    import py3langid
+    from py3langid.langid import MODEL_DIR, MODEL_FILE
+
+    path = MODEL_DIR / MODEL_FILE
+    digest = hashlib.sha256(f"{_CACHE_FORMAT}|{py3langid.__version__}|".encode())
+    with path.open("rb") as handle:
+        digest.update(handle.read(_MAX_MODEL_BYTES))
+    return digest.hexdigest()[:32]
+
+
+#: The identifier's arrays as the cache holds them, by its constructor's arguments.
+_ARRAYS: Final = ("nb_ptc", "nb_pc", "tk_nextmove", "tk_row", "tk_output")
+#: Where each array starts in the cached data (a multiple of this many bytes).
+_ALIGN: Final = 64
+
+
+def _identifier_bytes(identifier: Any) -> bytes:
+    """The identifier's model as its constructor takes it: the length of a JSON header, the
+    header (the labels, and each array's type, shape and place), then the arrays' bytes, so
+    that reading it back copies nothing it need not (:func:`_identifier_from`)."""
+    arrays = [
+        np.ascontiguousarray(identifier.nb_ptc),
+        np.ascontiguousarray(identifier.nb_pc),
+        np.frombuffer(identifier.tk_nextmove, dtype=identifier.tk_nextmove.typecode),
+        np.frombuffer(identifier.tk_row, dtype=identifier.tk_row.typecode),
+        np.asarray(identifier.tk_output, dtype=np.int64),
+    ]
+    layout, size = [], 0
+    for name, values in zip(_ARRAYS, arrays, strict=True):
+        layout.append([name, values.dtype.str, list(values.shape), size])
+        size += -(-values.nbytes // _ALIGN) * _ALIGN
+    head = json.dumps({"classes": list(identifier.nb_classes), "arrays": layout}).encode()
+    body = bytearray(size)
+    for (_, _, _, at), values in zip(layout, arrays, strict=True):
+        body[at : at + values.nbytes] = values.tobytes()
+    return len(head).to_bytes(8, "little") + head + bytes(body)
+
+
+def _identifier_from(data: bytes | memoryview) -> Any:
+    """The identifier of :func:`_identifier_bytes`'s data; None when it does not make a model
+    (another layout, wrong types or shapes)."""
+    from py3langid.langid import LanguageIdentifier
+
+    try:
+        size = int.from_bytes(data[:8], "little")
+        head = json.loads(bytes(data[8 : 8 + size]))
+        classes = head["classes"]
+        found = {}
+        for name, kind, shape, at in head["arrays"]:
+            dtype = np.dtype(kind)
+            if dtype.kind not in "uif" or name not in _ARRAYS:
+                return None
+            count = math.prod(shape)
+            found[name] = np.frombuffer(data, dtype, count, 8 + size + at).reshape(shape)
+        ptc, pc, nextmove, row, output = (found[name] for name in _ARRAYS)
+    except (ValueError, KeyError, TypeError):
+        return None
+    shaped = (
+        isinstance(classes, list)
+        and all(isinstance(label, str) for label in classes)
+        and ptc.ndim == 2
+        and ptc.shape[1] == len(pc) == len(classes) > 0
+        and _same_items(nextmove)
+        and _same_items(row)
+        and nextmove.ndim == row.ndim == output.ndim == 1
+        and len(output) == len(row) > 0
+        and len(nextmove) % 256 == 0
+        and int(row.max()) < len(nextmove) // 256
+        and int(output.min()) >= -1
+        and int(output.max()) < len(ptc)
+        and int(nextmove.max()) < len(row)
+    )
+    if not shaped:
+        return None
+    moves, rows = array(nextmove.dtype.char), array(row.dtype.char)
+    moves.frombytes(nextmove.data.cast("B"))
+    rows.frombytes(row.data.cast("B"))
+    return LanguageIdentifier(
+        np.array(ptc), np.array(pc), classes, moves, output.tolist(), norm_probs=True, tk_row=rows
+    )
+
+
+def _same_items(values: npt.NDArray[Any]) -> bool:
+    """Whether ``values`` can become an :class:`array.array` of the same type (unsigned)."""
+    char = values.dtype.char
+    return char in "BHILQ" and array(char).itemsize == values.dtype.itemsize
 
 
 def _ranked(text: str) -> dict[str, float]:
@@ -191,18 +320,19 @@ class _Model:
 _MODEL: list[_Model] = []
 
 
-def prepare(expectation: Expectation | None = None) -> None:
+def prepare(expectation: Expectation | None = None, *, cache: Cache | None = None) -> None:
     """Load the identifier and its model's arrays now (and the narrow table of
     ``expectation``): a caller that forks workers does it first, so that they share them
-    instead of each making its own."""
-    _model()
+    instead of each making its own. With ``cache``, both are read from it when it holds
+    them for this model, and stored in it when not."""
+    _model(cache)
     if expectation is not None:
-        _narrow(expectation.accepted)
+        _narrow(expectation.accepted, cache)
 
 
-def _model() -> _Model:
+def _model(cache: Cache | None = None) -> _Model:
     if not _MODEL:
-        identifier = _identifier()
+        identifier = _identifier(cache)
         with _LOCK:
             if not _MODEL:
                 _MODEL.append(
@@ -364,23 +494,30 @@ class _Narrow:
 _NARROW: dict[frozenset[str], _Narrow] = {}
 
 
-def _narrow(accepted: frozenset[str]) -> _Narrow:
+def _narrow(accepted: frozenset[str], cache: Cache | None = None) -> _Narrow:
     """The narrow scorer of an expectation's ``accepted`` labels: their columns and the
-    aliased ones exactly, every other language in one of :data:`_GROUPS` bounding columns."""
+    aliased ones exactly, every other language in one of :data:`_GROUPS` bounding columns
+    (the groups and their table read from ``cache`` when it holds them for this model)."""
     found = _NARROW.get(accepted)
     if found is not None:
         return found
-    model = _model()
+    model = _model(cache)
     exact = sorted(
         {i for i, label in enumerate(model.labels) if label in accepted}
         | {i for pair in model.aliases for i in pair}
     )
     rest = np.array([i for i in range(len(model.labels)) if i not in exact])
-    groups = _liken(model.table, rest, _GROUPS)
-    table = np.empty((len(model.table), len(exact) + len(groups)), np.float32)
-    table[:, : len(exact)] = model.table[:, exact]
-    for g, members in enumerate(groups):
-        np.max(model.table[:, members], axis=1, out=table[:, len(exact) + g])
+    name = f"language-groups-{'_'.join(sorted(accepted))}"
+    key = "" if cache is None else _groups_key(exact)
+    stored = None if cache is None else cache.get(name, key)
+    kept = None if stored is None else _groups_from(stored, model, exact, rest)
+    if kept is None:
+        groups = _liken(model.table, rest, _GROUPS)
+        table = _group_table(model.table, exact, groups)
+        if cache is not None:
+            cache.put(name, key, _groups_bytes(table, groups))
+    else:
+        table, groups = kept
     prior = np.concatenate([model.prior[exact], [model.prior[m].max() for m in groups]])
     position = {label: k for k, label in enumerate(exact)}
     narrow = _Narrow(
@@ -398,6 +535,71 @@ def _narrow(accepted: frozenset[str]) -> _Narrow:
     with _LOCK:
         _NARROW[accepted] = narrow
     return narrow
+
+
+def _groups_key(exact: Sequence[int]) -> str:
+    """What a narrow table is made from: the model, the exact columns, how it is grouped."""
+    made_of = f"{_model_key()}|{_GROUPS}|{_LIKEN_STEP}|{list(exact)}"
+    return hashlib.sha256(made_of.encode()).hexdigest()[:32]
+
+
+#: A cached narrow table's group columns are checked against the model on every this-many-th
+#: feature (a check of the file, not a proof: its checksum and key are that).
+_CHECK_STEP: Final = 97
+
+
+def _group_table(
+    table: npt.NDArray[np.float32], exact: Sequence[int], groups: Sequence[IntArray]
+) -> npt.NDArray[np.float32]:
+    """The narrow table: ``table``'s ``exact`` columns, then per group the largest score of
+    its members, feature by feature."""
+    narrow = np.empty((len(table), len(exact) + len(groups)), np.float32)
+    narrow[:, : len(exact)] = table[:, list(exact)]
+    for g, members in enumerate(groups):
+        np.max(table[:, members], axis=1, out=narrow[:, len(exact) + g])
+    return narrow
+
+
+def _groups_bytes(table: npt.NDArray[np.float32], groups: Sequence[IntArray]) -> bytes:
+    """A narrow table and its groups (the members of each, one after the other), as ``.npz``."""
+    buffer = io.BytesIO()
+    np.savez(
+        buffer,
+        table=table,
+        members=np.concatenate(groups),
+        sizes=np.array([len(g) for g in groups], np.int64),
+    )
+    return buffer.getvalue()
+
+
+def _groups_from(
+    data: bytes | memoryview, model: _Model, exact: Sequence[int], rest: IntArray
+) -> tuple[npt.NDArray[np.float32], list[IntArray]] | None:
+    """:func:`_groups_bytes`'s table and groups when they fit ``model``: the groups split
+    ``rest`` and the table is as wide as the exact columns and the groups, with those exact
+    columns equal to the model's; else None (the caller makes them again)."""
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+            table, members, sizes = arrays["table"], arrays["members"], arrays["sizes"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+    fits = (
+        table.dtype == np.float32
+        and table.shape == (len(model.table), len(exact) + len(sizes))
+        and members.dtype.kind == "i"
+        and sizes.dtype.kind == "i"
+        and bool((sizes > 0).all())
+        and int(sizes.sum()) == len(members)
+        and np.array_equal(np.sort(members), np.sort(rest))
+        and np.array_equal(table[:, : len(exact)], model.table[:, list(exact)])
+    )
+    if not fits:
+        return None
+    groups = np.split(members.astype(np.int64), np.cumsum(sizes)[:-1])
+    sample = _group_table(model.table[::_CHECK_STEP], exact, groups)
+    if not np.array_equal(table[::_CHECK_STEP], sample):
+        return None
+    return table, groups
 
 
 def _liken(table: npt.NDArray[np.float32], columns: IntArray, groups: int) -> list[IntArray]:

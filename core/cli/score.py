@@ -363,7 +363,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         count_dropped=counts_dropped(setup.config),
     )
     try:
-        with open_command_engine(args) as engine:
+        with open_command_engine(args, setup.n_rows * len(setup.systems)) as engine:
             streamed = Streamed(
                 setup,
                 job,

@@ -48,6 +48,7 @@ from matchlight.core.io.export import comparison_inputs, input_paths
 from matchlight.core.io.inputs import ComparisonScan, InputError
 from matchlight.core.io.reading import SegmentReader, scan_comparison
 from matchlight.core.io.segmentrows import RowJob, RowResult, prime, score_rows
+from matchlight.core.io.usercache import user_cache
 from matchlight.core.metrics.base import SettingError
 from matchlight.core.scoring.advice import (
     SCRIPT_SAMPLE_LINES,
@@ -219,7 +220,7 @@ def _preload_language() -> threading.Thread:
 
     def load() -> None:
         with contextlib.suppress(Exception):
-            prepare()
+            prepare(cache=user_cache())
 
     thread = threading.Thread(target=load, name="matchlight-language-model", daemon=True)
     thread.start()
@@ -233,14 +234,16 @@ def task_rows(n_rows: int, workers: int) -> int:
     return max(_MIN_TASK_ROWS, min(MAX_TASK_ROWS, share))
 
 
-def open_command_engine(args: argparse.Namespace) -> Engine:
-    """The engine of ``--engine``, ``--engine-address`` and ``--workers``; raises
+def open_command_engine(args: argparse.Namespace, pairs: int | None = None) -> Engine:
+    """The engine of ``--engine``, ``--engine-address`` and ``--workers`` for ``pairs``
+    (row, system) pairs (see :func:`~core.scoring.engines.open_engine`); raises
     :class:`Failed` with the engine's message."""
     try:
         return open_engine(
             getattr(args, "engine", "local"),
             workers=args.workers,
             address=getattr(args, "engine_address", None),
+            pairs=pairs,
         )
     except EngineError as error:
         raise Failed(str(error)) from None
@@ -295,7 +298,7 @@ class Streamed:
             finally:
                 reader.close()
         expectation = expect_language(heads)
-        prepare(expectation)
+        prepare(expectation, cache=user_cache())
         return expectation
 
     def _tasks(self) -> Iterator[tuple[Any, ...]]:

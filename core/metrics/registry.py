@@ -4,20 +4,19 @@ The CSV and JSON columns, the table's columns, the summary, the filter bar, the 
 the settings panel are all built from :data:`METRICS`; the command line's options come from the
 same metrics' options (:mod:`core.metrics.catalog`, which imports none of the metrics), in the
 same order. Adding a metric means writing its module and adding one line here and one there.
+A metric's module is imported when the metric is first looked up: a run imports only what it
+scores.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import importlib
+from collections.abc import Iterable, Iterator, MutableMapping
+from typing import Final
 
 from matchlight.core.metrics import catalog
-from matchlight.core.metrics.base import Metric, Setting
-from matchlight.core.metrics.bleu import BleuMetric
+from matchlight.core.metrics.base import Metric, MetricSettings, Setting
 from matchlight.core.metrics.catalog import DEFAULT_METRICS, METRIC_OPTIONS, cli_name
-from matchlight.core.metrics.chrf import ChrfMetric
-from matchlight.core.metrics.nltk_bleu import NltkBleuMetric
-from matchlight.core.metrics.rouge import RougeMetric
-from matchlight.core.metrics.ter import TerMetric
 
 __all__ = [
     "DEFAULT_METRICS",
@@ -26,20 +25,74 @@ __all__ = [
     "metric",
     "parse_metrics",
     "settings_by_cli",
+    "settings_type",
 ]
 
-_CLASSES: dict[str, type[Metric]] = {
-    m.key: m for m in (BleuMetric, ChrfMetric, RougeMetric, NltkBleuMetric, TerMetric)
+#: Each catalogued metric's class: module, name (imported when the metric is first used).
+_CLASSES: Final[dict[str, tuple[str, str]]] = {
+    "bleu": ("matchlight.core.metrics.bleu", "BleuMetric"),
+    "chrf": ("matchlight.core.metrics.chrf", "ChrfMetric"),
+    "rouge": ("matchlight.core.metrics.rouge", "RougeMetric"),
+    "nltk_bleu": ("matchlight.core.metrics.nltk_bleu", "NltkBleuMetric"),
+    "ter": ("matchlight.core.metrics.ter", "TerMetric"),
 }
 
+
+class _Registry(MutableMapping[str, Metric]):
+    """The registered metrics by key, in the catalog's order. A catalogued metric's module is
+    imported the first time the metric is looked up, so that a run imports only the metrics
+    it scores; a metric registered at run time (``METRICS[key] = metric``) is kept as given."""
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        self._metrics: dict[str, Metric | None] = dict.fromkeys(keys)
+
+    def __getitem__(self, key: str) -> Metric:
+        found = self._metrics[key]
+        if found is None:
+            module, name = _CLASSES[key]
+            found = self._metrics[key] = getattr(importlib.import_module(module), name)()
+        return found
+
+    def __setitem__(self, key: str, value: Metric) -> None:
+        self._metrics[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self._metrics[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._metrics)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._metrics  # without importing the metric
+
+    def __len__(self) -> int:
+        return len(self._metrics)
+
+    def settings_type(self, key: str) -> type[MetricSettings]:
+        """The settings type of metric ``key``, without importing the metric (from the
+        catalog) unless it was registered at run time."""
+        found = self._metrics[key]
+        if found is None:
+            return METRIC_OPTIONS[key].settings_type
+        return found.settings_type
+
+
 #: Registered metrics by key, in the order their columns are shown (the catalog's).
-METRICS: dict[str, Metric] = {key: _CLASSES[key]() for key in METRIC_OPTIONS}
+METRICS: _Registry = _Registry(METRIC_OPTIONS)
 
 
 def metric(key: str) -> Metric:
     """The metric registered as ``key``."""
     try:
         return METRICS[key]
+    except KeyError:
+        raise catalog.unknown_metric(key, METRICS) from None
+
+
+def settings_type(key: str) -> type[MetricSettings]:
+    """The settings type of the metric registered as ``key`` (its module is not imported)."""
+    try:
+        return METRICS.settings_type(key)
     except KeyError:
         raise catalog.unknown_metric(key, METRICS) from None
 

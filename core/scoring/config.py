@@ -22,7 +22,13 @@ from matchlight.core.metrics.base import (
     ScoreColumn,
     SettingError,
 )
-from matchlight.core.metrics.registry import DEFAULT_METRICS, METRICS, metric, parse_metrics
+from matchlight.core.metrics.registry import (
+    DEFAULT_METRICS,
+    METRICS,
+    metric,
+    parse_metrics,
+    settings_type,
+)
 
 __all__ = ["LSUM_SEPARATORS", "ConfigError", "ScoringConfig"]
 
@@ -38,7 +44,7 @@ ConfigError = SettingError
 
 
 def _default_options() -> tuple[MetricSettings, ...]:
-    return tuple(m.settings_type() for m in METRICS.values())
+    return tuple(METRICS.settings_type(key)() for key in METRICS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +67,10 @@ class ScoringConfig:
             raise SettingError("the sentence separator must be a non-empty string or none")
         given = {type(option): option for option in self.options}
         options = []
-        for m in METRICS.values():
-            option = given.pop(m.settings_type, None)
-            options.append(m.settings_type() if option is None else option)
+        for key in METRICS:
+            kind = METRICS.settings_type(key)
+            option = given.pop(kind, None)
+            options.append(kind() if option is None else option)
         if given:
             names = ", ".join(t.__name__ for t in given)
             raise SettingError(f"settings of no registered metric: {names}")
@@ -73,7 +80,7 @@ class ScoringConfig:
 
     def settings(self, key: str) -> MetricSettings:
         """The settings of metric ``key`` (whether or not it is scored)."""
-        wanted = metric(key).settings_type
+        wanted = settings_type(key)
         for option in self.options:
             if type(option) is wanted:
                 return option
@@ -163,18 +170,18 @@ class ScoringConfig:
             "metrics": list(self.metrics),
             "sentence_separator": self.sentence_separator,
         }
-        for m in METRICS.values():
-            data[m.key] = self.settings(m.key).to_dict()
+        for key in METRICS:
+            data[key] = self.settings(key).to_dict()
         return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ScoringConfig:
         """Rebuild a config from :meth:`to_dict` output; unknown keys are ignored."""
         options = []
-        for m in METRICS.values():
-            values = data.get(m.key)
+        for key in METRICS:
+            values = data.get(key)
             if isinstance(values, Mapping):
-                options.append(m.settings_type.from_dict(values))
+                options.append(METRICS.settings_type(key).from_dict(values))
         kwargs: dict[str, Any] = {"options": tuple(options)}
         if "metrics" in data:
             kwargs["metrics"] = tuple(data["metrics"])

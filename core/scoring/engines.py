@@ -28,10 +28,15 @@ from typing import Any, Final
 from matchlight.core.scoring import lifeline
 from matchlight.core.scoring.engine import default_workers, process_context
 
-__all__ = ["ENGINES", "Engine", "EngineError", "open_engine", "ordered"]
+__all__ = ["ENGINES", "IN_PROCESS_PAIRS", "Engine", "EngineError", "open_engine", "ordered"]
 
 #: The engines by name, as ``--engine`` takes them.
 ENGINES: Final[tuple[str, ...]] = ("local", "dask", "ray")
+
+#: Fewer (row, system) pairs than this are scored in this process when the number of workers
+#: is left to the engine: starting worker processes, sending them the chunks and warming their
+#: tables would cost more than the other cores save (the README gives the measurement).
+IN_PROCESS_PAIRS: Final = 4096
 
 #: How a missing engine package is installed.
 _EXTRAS: Final[dict[str, str]] = {"dask": "matchlight[dask]", "ray": "matchlight[ray]"}
@@ -215,14 +220,19 @@ class RayEngine(Engine):
         self._ray.shutdown()
 
 
-def open_engine(name: str, *, workers: int = 0, address: str | None = None) -> Engine:
+def open_engine(
+    name: str, *, workers: int = 0, address: str | None = None, pairs: int | None = None
+) -> Engine:
     """The engine ``name`` (:data:`ENGINES`) with ``workers`` workers (0: every core of this
-    machine; a cluster at ``address`` has the workers it has). Raises :class:`EngineError`."""
+    machine; a cluster at ``address`` has the workers it has). ``pairs``, the (row, system)
+    pairs to score, when known: with ``workers`` 0, fewer than :data:`IN_PROCESS_PAIRS` are
+    scored in this process. Raises :class:`EngineError`."""
     count = workers or default_workers()
     if name == "local":
         if address:
             raise EngineError("--engine-address is for --engine dask or --engine ray")
-        return InProcess() if count == 1 else LocalProcesses(count)
+        small = not workers and pairs is not None and pairs < IN_PROCESS_PAIRS
+        return InProcess() if count == 1 or small else LocalProcesses(count)
     if name == "dask":
         return DaskEngine(count, address)
     if name == "ray":

@@ -6,6 +6,7 @@ and against the Rust ports (bleuscore + rouge-score-rs) writing the same CSV, in
         --compare          # the 1M x 2 case: score and compare, time and peak memory
     ... --no-language-check   # matchlight score without its language check
     ... --source              # with the source (--src): the check also looks for copies
+    ... --bytecode            # matchlight with its bytecode kept, as an installed package
     ... --before /work/main/.venv/bin/matchlight --corpus DIR --only matchlight
                               # another checkout's matchlight, run in turn with this one on
                               # the corpus already in DIR (the machine is shared: alternate)
@@ -153,13 +154,13 @@ def _pss_kb(pid: int) -> int:
     return 0
 
 
-def run_measured(command: list[str]) -> dict[str, float]:
-    """Run ``command``; its wall seconds, CPU seconds (with its children), peak RSS of one
-    process and the peak PSS of its process tree, in MB."""
+def run_measured(command: list[str], env: dict[str, str] | None = None) -> dict[str, float]:
+    """Run ``command`` (in ``env``, None: this one's); its wall seconds, CPU seconds (with its
+    children), peak RSS of one process and the peak PSS of its process tree, in MB."""
     peak = [0]
     done = threading.Event()
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
 
     def sample() -> None:
         while not done.is_set():
@@ -230,6 +231,13 @@ def main() -> None:
         action="store_true",
         help="give matchlight the source too (--src): the language check also looks for copies",
     )
+    parser.add_argument(
+        "--bytecode",
+        action="store_true",
+        help="run matchlight (and --before) with their modules' bytecode kept, as an installed "
+        "package has it (under PYTHONDONTWRITEBYTECODE an editable checkout compiles its "
+        "modules on every run); one untimed run of each first",
+    )
     parser.add_argument("--baseline", choices=["reference", "rust"], help=argparse.SUPPRESS)
     parser.add_argument("--ref", help=argparse.SUPPRESS)
     parser.add_argument("--hyp", action="append", help=argparse.SUPPRESS)
@@ -299,9 +307,17 @@ def main() -> None:
             f"{args.runs} runs each, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
         )
         results: dict[str, list[dict[str, float]]] = {name: [] for name in wanted}
+        envs: dict[str, dict[str, str] | None] = dict.fromkeys(wanted)
+        if args.bytecode:
+            kept = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+            kept["PYTHONPYCACHEPREFIX"] = str(folder / "bytecode")
+            for name in ("matchlight", "before", "compare"):
+                if name in wanted:
+                    envs[name] = kept
+                    run_measured(commands[name], kept)  # compiles once, not timed
         for _ in range(args.runs):
             for name in wanted:
-                results[name].append(run_measured(commands[name]))
+                results[name].append(run_measured(commands[name], envs[name]))
         medians = {}
         for name, runs in results.items():
             walls = [r["wall"] for r in runs]

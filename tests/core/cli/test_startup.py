@@ -75,3 +75,22 @@ def test_a_score_run_loads_no_qt_and_nothing_it_does_not_use(tmp_path: Path) -> 
         "matchlight.core.analysis.language",
         "matchlight.core.analysis.references",
     ]
+
+
+#: The metrics' own modules (not their options, which every parser reads).
+METRIC_MODULES = {
+    key: f"matchlight.core.metrics.{key}" for key in ("bleu", "chrf", "rouge", "nltk_bleu", "ter")
+}
+
+
+def test_a_score_run_imports_only_the_metrics_it_scores(tmp_path: Path) -> None:
+    refs = ["--ref", str(SAMPLE / "ref.en.txt")]
+    systems = [a for p in sorted(SAMPLE.glob("sys.*.txt")) for a in ("--hyp", str(p))]
+    runs = {"bleu,rouge": {"bleu", "rouge"}, "ter,chrf": {"ter", "chrf"}}
+    for metrics, scored in runs.items():
+        out = tmp_path / f"{metrics}.csv"
+        output, modules = _run(["score", *refs, *systems, "--metrics", metrics, "--csv", str(out)])
+        assert "signature" in output and out.exists()
+        assert {k for k, m in METRIC_MODULES.items() if m in modules} == scored
+        assert _loaded(modules, "nltk", "sacrebleu") == []
+        assert ("matchlight.core.metrics.teralign" in modules) == ("ter" in scored)

@@ -46,3 +46,29 @@ def test_a_metric_registered_at_run_time_is_parsed_by_the_registry_only(
     assert registry.parse_metrics("bleu-copy,bleu") == ("bleu", "bleu_copy")
     with pytest.raises(SettingError, match="unknown metric 'bleu_copy'"):
         parse_metrics("bleu-copy")
+
+
+def test_the_registry_imports_a_metric_when_it_is_first_used() -> None:
+    """In a fresh interpreter: listing the metrics, asking whether one is registered and
+    reading a settings type import no metric; looking one up imports that one only."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from matchlight.core.metrics.registry import METRICS, settings_type\n"
+        "from matchlight.core.scoring.config import ScoringConfig\n"
+        "def loaded():\n"
+        "    return sorted(k for k in METRICS if f'matchlight.core.metrics.{k}' in sys.modules)\n"
+        "config = ScoringConfig.from_dict(ScoringConfig().to_dict())\n"
+        "print(list(METRICS), 'ter' in METRICS, settings_type('ter').__name__, loaded())\n"
+        "METRICS['chrf']\n"
+        "print(loaded())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.splitlines() == [
+        "['bleu', 'chrf', 'rouge', 'nltk_bleu', 'ter'] True TerSettings []",
+        "['chrf']",
+    ]

@@ -74,3 +74,17 @@ def test_a_missing_cluster_package_says_how_to_install_it(monkeypatch: pytest.Mo
         with pytest.raises(EngineError) as error:
             open_engine(name, workers=1)
         assert str(error.value) == f"--engine {name} needs {name}: pip install 'matchlight[{name}]'"
+
+
+def test_a_small_input_is_scored_here_unless_workers_are_asked_for() -> None:
+    from matchlight.core.scoring.engine import default_workers
+    from matchlight.core.scoring.engines import IN_PROCESS_PAIRS
+
+    with open_engine("local", pairs=IN_PROCESS_PAIRS - 1) as engine:
+        assert isinstance(engine, InProcess)
+    with open_engine("local", workers=2, pairs=10) as engine:
+        assert isinstance(engine, LocalProcesses) and engine.workers == 2
+    with open_engine("local", pairs=IN_PROCESS_PAIRS) as engine:
+        assert isinstance(engine, InProcess if default_workers() == 1 else LocalProcesses)
+    with open_engine("local") as engine:  # size unknown
+        assert isinstance(engine, InProcess if default_workers() == 1 else LocalProcesses)
