@@ -33,10 +33,11 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QStyledItemDelegate, QWidget
 
-from matchlight.core.analysis.language import LanguageFlags, language_flags
+from matchlight.core.analysis.language import LanguageFlags, language_flags, prepare
 from matchlight.core.io.inputs import Comparison
 from matchlight.core.io.reading import FIRST_ROWS
 from matchlight.core.io.specs import ComparisonSpecs
+from matchlight.core.io.usercache import user_cache
 from matchlight.core.scoring.advice import TextProfile, profile_references
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.results import ScoreChunk, ScoreTable
@@ -422,6 +423,7 @@ class ComparisonLifecycle(ComparisonReading, QObject):
         text, source = core.text, core.source
 
         def work(cancelled: Callable[[], bool], progress: Callable[[float], None]) -> object:
+            prepare(cache=user_cache())  # the model from the user's cache, as `score` reads it
             return language_flags(text, source, cancelled=cancelled, progress=progress)
 
         self._language_job.start(work)
