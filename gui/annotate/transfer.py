@@ -153,18 +153,35 @@ class AnnotationTransfer(QObject):
         if not isinstance(result, ImportResult):
             self.import_finished.emit(None)
             return
-        self.import_finished.emit(self._add(path, result))
+        self._add(path, result)
 
-    def _add(self, path: str | os.PathLike[str], result: ImportResult) -> ImportResult | None:
-        """Add what a file held, as one undo step; the result, or None when refused."""
+    def _add(self, path: str | os.PathLike[str], result: ImportResult) -> None:
+        """Add what a file held, as one undo step (a large one a slice at a time, see
+        :mod:`.stepping`); :attr:`import_finished` says when it is in."""
+        c = self.controller
+        stepping, added = self._add_now(path, result)
+        if not stepping:
+            self.import_finished.emit(added)
+            return
+
+        def applied(ok: bool, _error: str) -> None:
+            c.stepping.finished.disconnect(applied)
+            self.import_finished.emit(self._imported(path, result) if ok else None)
+
+        c.stepping.finished.connect(applied)
+
+    def _add_now(
+        self, path: str | os.PathLike[str], result: ImportResult
+    ) -> tuple[bool, ImportResult | None]:
+        """(False, the result or None when refused), or (True, None) while it is applied a
+        slice at a time."""
         c = self.controller
         ws = c.workspace
         if ws is None:
-            return None
+            return False, None
         known = set(ws.systems)
         spans = [s for s in result.spans if s.system in known]
         scores = [s for s in result.scores if s.system in known]
-        skipped = len(result.spans) - len(spans)
         commands: list[Any] = [AddSpan(s) for s in spans]
         for score in scores:
             commands.append(
@@ -172,9 +189,21 @@ class AnnotationTransfer(QObject):
             )
         if not commands:
             c.say("The file held no annotations of these systems.")
-            return result
+            return False, result
         if not c.execute(Batch(tuple(commands), label=f"Import {Path(path).name}")):
-            return None
+            return False, None
+        if c.stepping.busy():
+            return True, None  # being applied: _imported follows
+        return False, self._imported(path, result)
+
+    def _imported(self, path: str | os.PathLike[str], result: ImportResult) -> ImportResult:
+        """What follows an import once it is in: the TSV layout kept, the notice."""
+        c = self.controller
+        ws = c.workspace
+        known = set() if ws is None else set(ws.systems)
+        spans = [s for s in result.spans if s.system in known]
+        scores = [s for s in result.scores if s.system in known]
+        skipped = len(result.spans) - len(spans)
         store = self.store_of()
         if result.layout is not None and store is not None:
             try:
