@@ -652,7 +652,7 @@ class AnnotationWorkspace:
         transaction, committed at its last slice (closing the generator before then rolls it
         back); memory, observers and the history see it once it is all applied. Nothing
         else may edit the workspace meanwhile."""
-        plan = _Plan.of(command)
+        plan = yield from _Plan.planned_in_steps(command, inverse=False, size=size * 5)
         if plan is None:  # another kind of batch: at once
             self.execute(command)
             yield 1, 1
@@ -664,7 +664,9 @@ class AnnotationWorkspace:
         """:meth:`undo` of a large step (:meth:`is_large`), in slices as
         :meth:`execute_in_steps`; the step goes to the redo stack once it is all undone."""
         command = self.history.peek_undo()
-        plan = None if command is None else _Plan.inverse_of(command)
+        plan = None
+        if command is not None:
+            plan = yield from _Plan.planned_in_steps(command, inverse=True, size=size * 5)
         if command is None or plan is None:  # nothing, or another kind of step: at once
             self.undo()
             yield 1, 1
@@ -675,7 +677,9 @@ class AnnotationWorkspace:
     def redo_in_steps(self, size: int = STEP_SIZE) -> Iterator[Progress]:
         """:meth:`redo` of a large step, in slices as :meth:`execute_in_steps`."""
         command = self.history.peek_redo()
-        plan = None if command is None else _Plan.of(command)
+        plan = None
+        if command is not None:
+            plan = yield from _Plan.planned_in_steps(command, inverse=False, size=size * 5)
         if command is None or plan is None:
             self.redo()
             yield 1, 1
@@ -827,33 +831,46 @@ class _Plan:
         return cls._planned(command, inverse=False)
 
     @classmethod
-    def inverse_of(cls, command: Command) -> _Plan | None:
-        """The plan of ``command``'s inverse, made without building the inverse commands."""
-        return cls._planned(command, inverse=True)
+    def _planned(cls, command: Command, *, inverse: bool) -> _Plan | None:
+        steps = cls.planned_in_steps(command, inverse=inverse, size=1 << 62)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                plan: _Plan | None = stop.value
+                return plan
 
     @classmethod
-    def _planned(cls, command: Command, *, inverse: bool) -> _Plan | None:
+    def planned_in_steps(
+        cls, command: Command, *, inverse: bool, size: int
+    ) -> Generator[Progress, None, _Plan | None]:
+        """The plan of ``command`` (or of its inverse), ``size`` commands at a time: a
+        generator yielding (0, 1) between them and returning the plan (None: not a batch of
+        additions, deletions and scores, each span and score once)."""
         if not isinstance(command, Batch):
             return None
         plan = cls([], [], [], [])
         adds, deletes = (plan.deleted, plan.added) if inverse else (plan.added, plan.deleted)
-        for c in _commands(command):
-            kind = type(c)
-            if kind is AddSpan:
-                adds.append(c.span)  # type: ignore[attr-defined]
-            elif kind is DeleteSpan:
-                deletes.append(c.span)  # type: ignore[attr-defined]
-            elif kind is SetSegmentScore:
-                before: SegmentScore | None = c.before  # type: ignore[attr-defined]
-                after: SegmentScore | None = c.after  # type: ignore[attr-defined]
-                if inverse:
-                    before, after = after, before
-                if after is not None:
-                    plan.scores.append(after)
-                elif before is not None:
-                    plan.cleared.append(before.key)
-            else:
-                return None
+        commands = _commands(command)
+        for start in range(0, len(commands), size):
+            for c in commands[start : start + size]:
+                kind = type(c)
+                if kind is AddSpan:
+                    adds.append(c.span)  # type: ignore[attr-defined]
+                elif kind is DeleteSpan:
+                    deletes.append(c.span)  # type: ignore[attr-defined]
+                elif kind is SetSegmentScore:
+                    before: SegmentScore | None = c.before  # type: ignore[attr-defined]
+                    after: SegmentScore | None = c.after  # type: ignore[attr-defined]
+                    if inverse:
+                        before, after = after, before
+                    if after is not None:
+                        plan.scores.append(after)
+                    elif before is not None:
+                        plan.cleared.append(before.key)
+                else:
+                    return None
+            yield 0, 1  # before the step's own progress
         ids = {s.id for s in plan.added} | {s.id for s in plan.deleted}
         keys = {s.key for s in plan.scores} | set(plan.cleared)
         if len(ids) != len(plan.added) + len(plan.deleted):
