@@ -24,6 +24,7 @@ from matchlight.core.annotation.model import ErrorSpan, Status
 from matchlight.core.io.inputs import InputSpec
 from matchlight.gui.detail import detailpane
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs
+from matchlight.gui.table.model import SEGMENT_ROLE
 from tests.conftest import SHARED_DATA
 from tests.gui.annotate.annotatekit import TIMEOUT, Harness, add, write_lines
 from tests.gui.annotate.test_annotation_view import open_view, settle
@@ -118,9 +119,16 @@ def test_a_detail_arriving_repaints_its_own_row_only(wide):
     h.select_row(0)
     table, proxy = h.window.table_view, h.window.proxy
     table.scrollToTop()
+    cache = h.window.delegate.cache
+    last = table.rowAt(table.viewport().height() - 1)
+    shown = range(table.rowAt(0), ROWS if last < 0 else last + 1)
+    # Every row on screen has its detail (none arrives on its own while the test looks).
+    h.qtbot.waitUntil(
+        lambda: all(cache.peek(proxy.index(r, 0).data(SEGMENT_ROLE)) is not None for r in shown),
+        timeout=TIMEOUT,
+    )
     settle()
     painted = _Painted(table.viewport())
-    cache = h.window.delegate.cache
     cache.detail_ready.emit(3)
     settle()
     assert not painted.region.isEmpty()
