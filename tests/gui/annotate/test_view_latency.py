@@ -12,6 +12,7 @@ Real WMT22 de-en lines (300 rows), so that the table scrolls.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import QApplication
 import matchlight.gui.annotate.stepping as stepping_module
 from matchlight.core.annotation.history import AddSpan, Batch
 from matchlight.core.annotation.model import ErrorSpan, Status
+from matchlight.core.annotation.xcomet import import_xcomet
 from matchlight.core.io.inputs import InputSpec
 from matchlight.gui.detail import detailpane
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs
@@ -202,3 +204,35 @@ def test_a_large_import_its_undo_and_redo_go_a_slice_at_a_time(wide, monkeypatch
     assert add(c, 0, 1, 0, 3, "minor", "Style") is not None
     assert not c.stepping.busy() and len(ws) == 2
     QApplication.processEvents()
+
+
+def test_a_large_file_import_is_announced_once_it_is_in(wide, monkeypatch, tmp_path):
+    h, c = wide, wide.c
+    monkeypatch.setattr(stepping_module, "SLICE_MS", 0)
+    add(c, 0, 0, 0, 3, "minor", "Style")
+    c.step_size = 40
+    records = []
+    for segment in range(ROWS):
+        line = c.line(segment, 1)
+        start = (3 * segment) % max(1, len(line) - 4)
+        records.append(
+            {
+                "segment": segment + 1,
+                "text": line[start : start + 3],
+                "start": start,
+                "end": start + 3,
+                "severity": "minor",
+                "confidence": 0.5,
+            }
+        )
+    path = tmp_path / "xcomet.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    result = h.import_annotations(path, "xcomet-jsonl", system="LT22")
+    # import_finished came once the slices were all in, with the notice.
+    assert result is not None and not c.stepping.busy()
+    assert c.stepping.turns > ROWS // 40
+    expected = import_xcomet(path, lines=c.lines(), system="LT22")
+    assert len(c.workspace) == 1 + len(expected.spans)
+    assert h.a.transfer.store_of().count_spans() == 1 + len(expected.spans)
+    assert h.notices and f"Imported {len(expected.spans)} errors" in h.notices[-1][1]
+    assert c.workspace.history.undo_label() == "Import xcomet.jsonl"
