@@ -77,7 +77,7 @@ Key = tuple[str, int]
 #: (records done, records in all) of a step applied in slices.
 Progress = tuple[int, int]
 #: Records per slice of a large step (see AnnotationWorkspace.execute_in_steps).
-STEP_SIZE = 2000
+STEP_SIZE = 1000
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]

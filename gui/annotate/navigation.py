@@ -16,7 +16,6 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QModelIndex, QTimer, Slot
 
 from matchlight.core.annotation.model import ErrorSpan, Side, Status
-from matchlight.gui.detail import detailpane
 
 if TYPE_CHECKING:
     from matchlight.core.annotation.workspace import AnnotationWorkspace
@@ -109,7 +108,7 @@ class AnnotationNavigation:
                 view.setCurrentIndex(index)
             finally:
                 view.setAutoScroll(auto)
-            self._table_scroll_timer().start(detailpane.DEFER_MS)
+            self._table_scroll_timer().start(self.host.detail_pane.defer_ms())
         else:
             self._table_scroll_timer().stop()
             view.setCurrentIndex(index)

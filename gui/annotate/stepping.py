@@ -85,8 +85,11 @@ class SteppedEdit(QObject):
         ok, error = True, ""
         try:
             while True:
+                started = time.perf_counter()
                 progress = next(steps)
-                if time.perf_counter() >= deadline:
+                # Another slice only if one as long as this one still fits in the turn.
+                now = time.perf_counter()
+                if now + (now - started) >= deadline:
                     break
         except StopIteration:
             ok, progress = True, None

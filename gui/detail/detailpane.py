@@ -200,11 +200,16 @@ class DetailPane(QWidget):
         in once the moves pause (:data:`DEFER_MS`)."""
         if detail is not None and self.defer_while():
             self._waiting = (detail,)
-            self._defer_timer.start(DEFER_MS)
+            self._defer_timer.start(self.defer_ms())
             return
         self._waiting = None
         self._defer_timer.stop()
         self._show(detail)
+
+    def defer_ms(self) -> int:
+        """How long the moves must pause before a deferred row is put in (ms); the table
+        behind the annotation view waits as long."""
+        return DEFER_MS
 
     @Slot()
     def flush(self) -> None:

@@ -129,6 +129,8 @@ def test_a_detail_arriving_repaints_its_own_row_only(wide):
         lambda: all(cache.peek(proxy.index(r, 0).data(SEGMENT_ROLE)) is not None for r in shown),
         timeout=TIMEOUT,
     )
+    with h.window.delegate.unbounded():  # every cell in full: none left for a later paint
+        table.viewport().repaint()
     settle()
     painted = _Painted(table.viewport())
     cache.detail_ready.emit(3)
