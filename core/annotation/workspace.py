@@ -691,9 +691,9 @@ class AnnotationWorkspace:
         self, command: Command, plan: _Plan, size: int, *, inverse: bool = False
     ) -> Iterator[Progress]:
         size = max(1, size)
-        keys = list(plan.keys())
         n_spans = len(plan.added) + len(plan.deleted)
-        total = len(plan.added) + 2 * n_spans + len(keys) + 1
+        n_keys = n_spans + len(plan.scores) + len(plan.cleared)  # at most: the outputs touched
+        total = len(plan.added) + 2 * n_spans + n_keys + 1
         done = 0
         # 1. Checked, as _apply checks (a span of an unknown system, an invalid confirmed one).
         for score in plan.scores:
@@ -724,10 +724,11 @@ class AnnotationWorkspace:
             self._index.run(command, part)
             done += len(part.added) + len(part.deleted)
             yield done, total
+        keys = list(plan.keys())
+        yield done, total
         for start in range(0, len(keys), size):
             self._refresh(keys[start : start + size])
-            done += len(keys[start : start + size])
-            yield done, total
+            yield done + min(start + size, len(keys)) * n_keys // max(1, len(keys)), total
         self._announce(frozenset(keys))
         yield total, total
 
@@ -871,7 +872,9 @@ class _Plan:
                 else:
                     return None
             yield 0, 1  # before the step's own progress
-        ids = {s.id for s in plan.added} | {s.id for s in plan.deleted}
+        ids = {s.id for s in plan.added}
+        yield 0, 1
+        ids.update(s.id for s in plan.deleted)
         keys = {s.key for s in plan.scores} | set(plan.cleared)
         if len(ids) != len(plan.added) + len(plan.deleted):
             return None  # a span added and deleted in one step: keep the order
