@@ -192,6 +192,23 @@ class History:
         self._undo.append(self._redo.pop())
         return command
 
+    def peek_undo(self) -> Command | None:
+        """The step :meth:`undo` would revert (None: none)."""
+        return self._undo[-1] if self._undo else None
+
+    def peek_redo(self) -> Command | None:
+        return self._redo[-1] if self._redo else None
+
+    def moved_to_redo(self) -> None:
+        """The last step was reverted by other means (in slices): it is the next redo."""
+        if self._undo:
+            self._redo.append(self._undo.pop())
+
+    def moved_to_undo(self) -> None:
+        """The next redo was re-applied by other means: it is the last step again."""
+        if self._redo:
+            self._undo.append(self._redo.pop())
+
     @property
     def can_undo(self) -> bool:
         return bool(self._undo)

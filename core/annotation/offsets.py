@@ -33,12 +33,22 @@ __all__ = [
 ]
 
 
+def _bmp_only(text: str) -> bool:
+    """Whether ``text`` has no character outside the BMP (nearly every line): a C-speed test,
+    so that the per-character scans below run only when one may be there."""
+    return text.isascii() or len(text.encode("utf-16-le", "surrogatepass")) == 2 * len(text)
+
+
 def _astral_positions(text: str) -> list[int]:
+    if _bmp_only(text):
+        return []
     return [i for i, ch in enumerate(text) if ord(ch) > 0xFFFF]
 
 
 def utf16_length(text: str) -> int:
     """How many UTF-16 code units ``text`` takes."""
+    if _bmp_only(text):
+        return len(text)
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,10 +70,14 @@ from matchlight.core.annotation.typology import (
     validate_span,
 )
 
-__all__ = ["AnnotationQuery", "AnnotationWorkspace", "Key", "touched_keys"]
+__all__ = ["STEP_SIZE", "AnnotationQuery", "AnnotationWorkspace", "Key", "Progress", "touched_keys"]
 
 #: (system name, 0-based segment).
 Key = tuple[str, int]
+#: (records done, records in all) of a step applied in slices.
+Progress = tuple[int, int]
+#: Records per slice of a large step (see AnnotationWorkspace.execute_in_steps).
+STEP_SIZE = 1000
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -193,6 +197,14 @@ class _Index:
     scores_by_key: dict[Key, dict[str, SegmentScore]] = field(
         default_factory=lambda: defaultdict(dict)
     )
+    #: The confirmed spans by id: what MQM counts, few beside an import's undecided ones.
+    confirmed: dict[str, ErrorSpan] = field(default_factory=dict)
+
+    def _note_status(self, span: ErrorSpan) -> None:
+        if span.status is _CONFIRMED:
+            self.confirmed[span.id] = span
+        else:
+            self.confirmed.pop(span.id, None)
 
     # AnnotationSink
     def _count(self, annotator: str, step: int) -> None:
@@ -203,6 +215,7 @@ class _Index:
     def add_span(self, span: ErrorSpan) -> None:
         self.memory.add_span(span)
         self.by_key[(span.system, span.segment)][span.id] = span
+        self._note_status(span)
         self._count(span.annotator, 1)
 
     def update_span(self, span: ErrorSpan) -> None:
@@ -212,11 +225,13 @@ class _Index:
             self.by_key[(old.system, old.segment)].pop(old.id, None)
             self._count(old.annotator, -1)
         self.by_key[(span.system, span.segment)][span.id] = span
+        self._note_status(span)
         self._count(span.annotator, 1)
 
     def delete_span(self, span_id: str) -> None:
         old = self.memory.get(span_id)
         self.memory.delete_span(span_id)
+        self.confirmed.pop(span_id, None)
         if old is not None:
             self.by_key[(old.system, old.segment)].pop(span_id, None)
             self._count(old.annotator, -1)
@@ -246,12 +261,15 @@ class _Index:
             for span in plan.deleted:
                 old = memory.get(span.id)
                 memory.delete_span(span.id)
+                self.confirmed.pop(span.id, None)
                 if old is not None:
                     by_key[(old.system, old.segment)].pop(old.id, None)
                     counts[old.annotator] -= 1
             for span in plan.added:
                 memory.add_span(span)
                 by_key[(span.system, span.segment)][span.id] = span
+                if span.status is _CONFIRMED:
+                    self.confirmed[span.id] = span
                 counts[span.annotator] += 1
         finally:
             for name, step in counts.items():
@@ -459,9 +477,7 @@ class AnnotationWorkspace:
         """Per system of the comparison with an MQM rating: score, rated segments, raters and
         errors per category and severity (:func:`~matchlight.core.annotation.mqm.mqm_summary`)."""
         row = self._row  # only counted spans matter: leave out the (many) undecided ones here
-        spans = [
-            s for s in self._index.memory.spans() if s.status is _CONFIRMED and s.system in row
-        ]
+        spans = [s for s in self._index.confirmed.values() if s.system in row]
         scores = [s for s in self._index.memory.scores() if s.system in row]
         return mqm_summary(spans, scores, weights=self.weights)
 
@@ -623,6 +639,129 @@ class AnnotationWorkspace:
         self._apply(command)
         self.history.record(command)
 
+    # -- a large step in slices -----------------------------------------------------------------
+
+    def is_large(self, command: Command | None, size: int = STEP_SIZE) -> bool:
+        """Whether ``command`` is a batch of more than ``size`` commands (an import, its undo or
+        redo): what :meth:`execute_in_steps` and the others apply in slices."""
+        return isinstance(command, Batch) and len(command.commands) > size
+
+    def execute_in_steps(self, command: Command, size: int = STEP_SIZE) -> Iterator[Progress]:
+        """:meth:`execute` a large batch (:meth:`is_large`) in slices of ``size`` records: a
+        generator to run a slice at a time, yielding (done, total). The file gets it in one
+        transaction, committed at its last slice (closing the generator before then rolls it
+        back); memory, observers and the history see it once it is all applied. Nothing
+        else may edit the workspace meanwhile."""
+        plan = yield from _Plan.planned_in_steps(command, inverse=False, size=size * 5)
+        if plan is None:  # another kind of batch: at once
+            self.execute(command)
+            yield 1, 1
+            return
+        yield from self._apply_in_steps(command, plan, size)
+        self.history.record(command)
+
+    def undo_in_steps(self, size: int = STEP_SIZE) -> Iterator[Progress]:
+        """:meth:`undo` of a large step (:meth:`is_large`), in slices as
+        :meth:`execute_in_steps`; the step goes to the redo stack once it is all undone."""
+        command = self.history.peek_undo()
+        plan = None
+        if command is not None:
+            plan = yield from _Plan.planned_in_steps(command, inverse=True, size=size * 5)
+        if command is None or plan is None:  # nothing, or another kind of step: at once
+            self.undo()
+            yield 1, 1
+            return
+        yield from self._apply_in_steps(command, plan, size, inverse=True)
+        self.history.moved_to_redo()
+
+    def redo_in_steps(self, size: int = STEP_SIZE) -> Iterator[Progress]:
+        """:meth:`redo` of a large step, in slices as :meth:`execute_in_steps`."""
+        command = self.history.peek_redo()
+        plan = None
+        if command is not None:
+            plan = yield from _Plan.planned_in_steps(command, inverse=False, size=size * 5)
+        if command is None or plan is None:
+            self.redo()
+            yield 1, 1
+            return
+        yield from self._apply_in_steps(command, plan, size)
+        self.history.moved_to_undo()
+
+    def _apply_in_steps(
+        self, command: Command, plan: _Plan, size: int, *, inverse: bool = False
+    ) -> Iterator[Progress]:
+        size = max(1, size)
+        n_spans = len(plan.added) + len(plan.deleted)
+        n_keys = n_spans + len(plan.scores) + len(plan.cleared)  # at most: the outputs touched
+        total = len(plan.added) + 2 * n_spans + n_keys + 1
+        done = 0
+        # 1. Checked, as _apply checks (a span of an unknown system, an invalid confirmed one).
+        for score in plan.scores:
+            self._system_row(score.system)
+        for start in range(0, len(plan.added), size):
+            for span in plan.added[start : start + size]:
+                self._system_row(span.system)
+                if span.status is _CONFIRMED:
+                    validate_span(span, self.typology, self.mode)
+            done += len(plan.added[start : start + size])
+            yield done, total
+        # 2. The file, in one transaction over the slices.
+        sink = self._sink
+        if sink is not None:
+            if self._unsaved:
+                self._unsaved.append(command.inverse() if inverse else command)
+            else:
+                try:
+                    with closing(self._write_in_steps(sink, plan, size)) as writing:
+                        for written in writing:  # closed early: the transaction rolls back
+                            yield done + min(written, n_spans), total
+                except SinkUnavailable as error:
+                    self._unsaved.append(command.inverse() if inverse else command)
+                    self._sink_error = error
+        done += n_spans
+        # 3. Memory, then the MQM/ESA arrays of the outputs touched; then the observers.
+        for part in plan.slices(size):
+            self._index.run(command, part)
+            done += len(part.added) + len(part.deleted)
+            yield done, total
+        keys = list(plan.keys())
+        yield done, total
+        for start in range(0, len(keys), size):
+            self._refresh(keys[start : start + size])
+            yield done + min(start + size, len(keys)) * n_keys // max(1, len(keys)), total
+        self._announce(frozenset(keys))
+        yield total, total
+
+    def _write_in_steps(
+        self, sink: AnnotationSink, plan: _Plan, size: int
+    ) -> Generator[int, None, None]:
+        """Write ``plan`` into ``sink`` in one transaction, yielding the spans written so far
+        after each slice."""
+        add_many = getattr(sink, "add_many", None)
+        delete_many = getattr(sink, "delete_many", None)
+        batch = getattr(sink, "batch", None)
+        with batch() if callable(batch) else nullcontext():
+            if not callable(add_many) or not callable(delete_many):
+                for span in plan.deleted:
+                    sink.delete_span(span.id)
+                for key in plan.cleared:
+                    sink.clear_segment_score(*key)
+                for span in plan.added:
+                    sink.add_span(span)
+                for score in plan.scores:
+                    sink.set_segment_score(score)
+                return
+            for start in range(0, len(plan.deleted), size):
+                delete_many([s.id for s in plan.deleted[start : start + size]])
+                yield start + size
+            for key in plan.cleared:
+                sink.clear_segment_score(*key)
+            for start in range(0, len(plan.added), size):
+                add_many(plan.added[start : start + size], ())
+                yield len(plan.deleted) + start + size
+            if plan.scores:
+                add_many((), plan.scores)
+
     def undo(self) -> Command | None:
         """Revert the last step; returns it (None: nothing to undo)."""
         if not self.history.can_undo:
@@ -690,30 +829,76 @@ class _Plan:
 
     @classmethod
     def of(cls, command: Command) -> _Plan | None:
+        return cls._planned(command, inverse=False)
+
+    @classmethod
+    def _planned(cls, command: Command, *, inverse: bool) -> _Plan | None:
+        steps = cls.planned_in_steps(command, inverse=inverse, size=1 << 62)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                plan: _Plan | None = stop.value
+                return plan
+
+    @classmethod
+    def planned_in_steps(
+        cls, command: Command, *, inverse: bool, size: int
+    ) -> Generator[Progress, None, _Plan | None]:
+        """The plan of ``command`` (or of its inverse), ``size`` commands at a time: a
+        generator yielding (0, 1) between them and returning the plan (None: not a batch of
+        additions, deletions and scores, each span and score once)."""
         if not isinstance(command, Batch):
             return None
         plan = cls([], [], [], [])
-        for c in _commands(command):
-            kind = type(c)
-            if kind is AddSpan:
-                plan.added.append(c.span)  # type: ignore[attr-defined]
-            elif kind is DeleteSpan:
-                plan.deleted.append(c.span)  # type: ignore[attr-defined]
-            elif kind is SetSegmentScore:
-                after: SegmentScore | None = c.after  # type: ignore[attr-defined]
-                if after is not None:
-                    plan.scores.append(after)
+        adds, deletes = (plan.deleted, plan.added) if inverse else (plan.added, plan.deleted)
+        commands = _commands(command)
+        for start in range(0, len(commands), size):
+            for c in commands[start : start + size]:
+                kind = type(c)
+                if kind is AddSpan:
+                    adds.append(c.span)  # type: ignore[attr-defined]
+                elif kind is DeleteSpan:
+                    deletes.append(c.span)  # type: ignore[attr-defined]
+                elif kind is SetSegmentScore:
+                    before: SegmentScore | None = c.before  # type: ignore[attr-defined]
+                    after: SegmentScore | None = c.after  # type: ignore[attr-defined]
+                    if inverse:
+                        before, after = after, before
+                    if after is not None:
+                        plan.scores.append(after)
+                    elif before is not None:
+                        plan.cleared.append(before.key)
                 else:
-                    plan.cleared.append(c.before.key)  # type: ignore[attr-defined]
-            else:
-                return None
-        ids = {s.id for s in plan.added} | {s.id for s in plan.deleted}
+                    return None
+            yield 0, 1  # before the step's own progress
+        ids = {s.id for s in plan.added}
+        yield 0, 1
+        ids.update(s.id for s in plan.deleted)
         keys = {s.key for s in plan.scores} | set(plan.cleared)
         if len(ids) != len(plan.added) + len(plan.deleted):
             return None  # a span added and deleted in one step: keep the order
         if len(keys) != len(plan.scores) + len(plan.cleared):
             return None
         return plan
+
+    def slices(self, size: int) -> Iterator[_Plan]:
+        """This plan in parts of at most ``size`` spans, applied in order (deletions, then
+        additions, then the scores) as :meth:`_Index.run` applies the whole."""
+        for start in range(0, len(self.deleted), size):
+            yield _Plan([], self.deleted[start : start + size], [], [])
+        for start in range(0, len(self.added), size):
+            yield _Plan(self.added[start : start + size], [], [], [])
+        if self.scores or self.cleared:
+            yield _Plan([], [], self.scores, self.cleared)
+
+    def keys(self) -> set[Key]:
+        """The (system, segment) outputs the plan touches."""
+        keys = {(s.system, s.segment) for s in self.added}
+        keys.update((s.system, s.segment) for s in self.deleted)
+        keys.update(s.key[:2] for s in self.scores)
+        keys.update(k[:2] for k in self.cleared)
+        return keys
 
 
 class _Forward:

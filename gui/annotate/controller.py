@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from matchlight.core.annotation.history import (
@@ -47,7 +47,7 @@ from matchlight.core.annotation.typology import (
     AnnotationMode,
     Typology,
 )
-from matchlight.core.annotation.workspace import AnnotationWorkspace, Key
+from matchlight.core.annotation.workspace import STEP_SIZE, AnnotationWorkspace, Key
 from matchlight.core.session.comparison import ComparisonSession
 from matchlight.gui.annotate.annotsettings import ANNOTATOR_KEY, AnnotationSettings
 from matchlight.gui.annotate.esa import AnnotationEsa
@@ -55,6 +55,7 @@ from matchlight.gui.annotate.host import AnnotationHost
 from matchlight.gui.annotate.navigation import AnnotationNavigation
 from matchlight.gui.annotate.outputview import TextSelection
 from matchlight.gui.annotate.selecting import Selecting
+from matchlight.gui.annotate.stepping import SteppedEdit
 
 __all__ = [
     "ANNOTATOR_KEY",
@@ -135,6 +136,12 @@ class AnnotationController(AnnotationNavigation, AnnotationEsa, AnnotationSettin
         pane.hypothesis_cursor_changed.connect(self._on_hypothesis_cursor_changed)
         #: Where the annotator selects (the pane or the annotation view), on which side.
         self.selecting = Selecting(self)
+        #: A large step (an import, its undo or redo) being applied a slice at a time; a
+        #: batch of more than ``step_size`` records goes so.
+        self.stepping = SteppedEdit(self)
+        self.stepping.progress_changed.connect(self._on_step_progress)
+        self.step_size = STEP_SIZE
+        self._step_label = ""
         #: An ESA score moved but not saved yet: (system name, segment, value).
         self._esa_pending: tuple[str, int, float] | None = None
         self._annotator = self._initial_annotator()
@@ -165,6 +172,7 @@ class AnnotationController(AnnotationNavigation, AnnotationEsa, AnnotationSettin
         self.draft_changed.emit()
 
     def detach(self) -> None:
+        self.stepping.cancel()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -313,8 +321,14 @@ class AnnotationController(AnnotationNavigation, AnnotationEsa, AnnotationSettin
         """Check ``command``, let the session files make room for it, apply it and say so;
         False (with the reason in the message) when it is refused."""
         ws = self._workspace
-        if ws is None:
+        if ws is None or self._still_stepping():
             return False
+        if ws.is_large(command, self.step_size):
+            # Checked, written and applied a slice at a time (an import).
+            if not self.before_edit():
+                return False
+            self._run_steps(ws.execute_in_steps(command, self.step_size), command.label, "")
+            return True
         try:
             ws.check(command)
         except AnnotationError as exc:
@@ -692,12 +706,58 @@ class AnnotationController(AnnotationNavigation, AnnotationEsa, AnnotationSettin
             return True
         return False
 
+    def _still_stepping(self) -> bool:
+        if not self.stepping.busy():
+            return False
+        self.say(
+            QCoreApplication.translate(
+                "AnnotationController", "Wait until {step} is applied."
+            ).format(step=self._step_label)
+        )
+        return True
+
+    def _run_steps(self, steps: Any, label: str, said: str) -> None:
+        """Apply a large step a slice at a time; ``said`` (or its label) when it is done."""
+        self._step_label = label
+
+        def done(ok: bool, error: str) -> None:
+            self.history_changed.emit()
+            if ok:
+                self.say(said or label)
+            else:
+                self.host.report_error(
+                    QCoreApplication.translate(
+                        "AnnotationController", "Cannot apply {step}"
+                    ).format(step=label),
+                    error,
+                )
+
+        self.stepping.start(steps, done)
+        self.say(QCoreApplication.translate("AnnotationController", "{step}…").format(step=label))
+
+    @Slot(int, int)
+    def _on_step_progress(self, done: int, total: int) -> None:
+        self.say(
+            QCoreApplication.translate("AnnotationController", "{step}: {percent} %").format(
+                step=self._step_label, percent=100 * done // max(1, total)
+            )
+        )
+
     def undo(self) -> None:
         ws = self._workspace
-        if ws is None or not ws.history.can_undo:
+        if ws is None or self._still_stepping():
+            return
+        if not ws.history.can_undo:
             self.say(QCoreApplication.translate("AnnotationController", "Nothing to undo."))
             return
         if not self.before_edit():
+            return
+        last = ws.history.peek_undo()
+        if last is not None and ws.is_large(last, self.step_size):
+            said = QCoreApplication.translate("AnnotationController", "Undone: {step}")
+            self._run_steps(
+                ws.undo_in_steps(self.step_size), last.label, said.format(step=last.label)
+            )
             return
         try:
             command = ws.undo()
@@ -717,10 +777,19 @@ class AnnotationController(AnnotationNavigation, AnnotationEsa, AnnotationSettin
 
     def redo(self) -> None:
         ws = self._workspace
-        if ws is None or not ws.history.can_redo:
+        if ws is None or self._still_stepping():
+            return
+        if not ws.history.can_redo:
             self.say(QCoreApplication.translate("AnnotationController", "Nothing to redo."))
             return
         if not self.before_edit():
+            return
+        following = ws.history.peek_redo()
+        if following is not None and ws.is_large(following, self.step_size):
+            said = QCoreApplication.translate("AnnotationController", "Redone: {step}")
+            self._run_steps(
+                ws.redo_in_steps(self.step_size), following.label, said.format(step=following.label)
+            )
             return
         try:
             command = ws.redo()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QModelIndex, Slot
+from PySide6.QtCore import QCoreApplication, QModelIndex, QTimer, Slot
 
 from matchlight.core.annotation.model import ErrorSpan, Side, Status
 
@@ -97,9 +97,45 @@ class AnnotationNavigation:
         proxy, view = self.host.proxy, self.host.table_view
         current = view.currentIndex()
         column = current.column() if current.isValid() else 0
-        view.setCurrentIndex(proxy.index(row, column))
-        view.scrollTo(proxy.index(row, column))
+        index = proxy.index(row, column)
+        surface = getattr(self, "view", None)
+        if surface is not None and surface.in_front():
+            # The annotation view is in front: the table behind it scrolls to the row once
+            # the moves pause (a scroll repaints every cell), not at every step.
+            auto = view.hasAutoScroll()
+            view.setAutoScroll(False)
+            try:
+                view.setCurrentIndex(index)
+            finally:
+                view.setAutoScroll(auto)
+            self._table_scroll_timer().start(self.host.detail_pane.defer_ms())
+        else:
+            self._table_scroll_timer().stop()
+            view.setCurrentIndex(index)
+            view.scrollTo(index)
         self.focus_text()
+
+    def _table_scroll_timer(self) -> QTimer:
+        timer: QTimer | None = getattr(self, "_scroll_timer", None)
+        if timer is None:
+            timer = QTimer(self)  # type: ignore[arg-type]
+            timer.setSingleShot(True)
+            timer.timeout.connect(self._scroll_table_now)
+            self._scroll_timer = timer
+        return timer
+
+    def scroll_table(self) -> None:
+        """Scroll the table to the current row now, if a move left that for later."""
+        timer: QTimer | None = getattr(self, "_scroll_timer", None)
+        if timer is not None and timer.isActive():
+            timer.stop()
+            self._scroll_table_now()
+
+    def _scroll_table_now(self) -> None:
+        view = self.host.table_view
+        index = view.currentIndex()
+        if index.isValid():
+            view.scrollTo(index)
 
     def go_to_segment(self, segment: int) -> bool:
         """Ctrl+G: make ``segment`` (0-based) the current row and annotate it."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QCoreApplication, Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
@@ -243,6 +243,11 @@ class AnnotationPanel(QWidget):
         controller.annotations_changed.connect(self._on_annotations_changed)
         controller.target_changed.connect(self._on_target_changed)
         controller.draft_changed.connect(self._on_draft_changed)
+        # One click or key says "draft changed" several times; the draft is shown once.
+        self._draft_timer = QTimer(self)
+        self._draft_timer.setSingleShot(True)
+        self._draft_timer.setInterval(0)
+        self._draft_timer.timeout.connect(self._on_draft_timer)
         controller.attached.connect(self._on_session_changed)
         controller.message_changed.connect(self._on_message_changed)
         self._categories_of: tuple[str, ...] = ()
@@ -497,6 +502,10 @@ class AnnotationPanel(QWidget):
 
     @Slot()
     def _on_draft_changed(self) -> None:
+        self._draft_timer.start()
+
+    @Slot()
+    def _on_draft_timer(self) -> None:
         self._refresh_draft()
         if self.controller.mode is AnnotationMode.ESA:
             self._refresh_scores()  # an ESA score being moved (here or in the annotation view)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -105,8 +106,16 @@ class AnnotationTransfer(QObject):
             self.import_finished.emit(None)
             return None
         n_segments = core.n_segments
+        known = frozenset(ws.systems)
 
-        def read(_cancel: threading.Event) -> ImportResult:
+        def read(cancel: threading.Event) -> _Read:
+            result = parse(cancel)
+            # The commands of its spans are made here too, off the GUI thread (100,000 of
+            # them are a visible wait there).
+            adds = tuple(AddSpan(s) for s in result.spans if s.system in known)
+            return _Read(result, adds, known)
+
+        def parse(_cancel: threading.Event) -> ImportResult:
             if fmt == "xcomet-jsonl":
                 return import_xcomet(path, lines=lines, system=system)
             if fmt == "wmt-mqm-tsv":
@@ -148,33 +157,74 @@ class AnnotationTransfer(QObject):
         self._import = None
         self.import_finished.emit(None)
 
-    def _on_import_read(self, path: str | os.PathLike[str], result: object) -> None:
+    def _on_import_read(self, path: str | os.PathLike[str], read: object) -> None:
         self._import = None
-        if not isinstance(result, ImportResult):
+        if not isinstance(read, _Read):
             self.import_finished.emit(None)
             return
-        self.import_finished.emit(self._add(path, result))
+        self._add(path, read.result, read.adds, read.known)
 
-    def _add(self, path: str | os.PathLike[str], result: ImportResult) -> ImportResult | None:
-        """Add what a file held, as one undo step; the result, or None when refused."""
+    def _add(
+        self,
+        path: str | os.PathLike[str],
+        result: ImportResult,
+        adds: tuple[AddSpan, ...] | None = None,
+        known: frozenset[str] = frozenset(),
+    ) -> None:
+        """Add what a file held, as one undo step (a large one a slice at a time, see
+        :mod:`.stepping`); :attr:`import_finished` says when it is in."""
+        c = self.controller
+        stepping, added = self._add_now(path, result, adds, known)
+        if not stepping:
+            self.import_finished.emit(added)
+            return
+
+        def applied(ok: bool, _error: str) -> None:
+            c.stepping.finished.disconnect(applied)
+            self.import_finished.emit(self._imported(path, result) if ok else None)
+
+        c.stepping.finished.connect(applied)
+
+    def _add_now(
+        self,
+        path: str | os.PathLike[str],
+        result: ImportResult,
+        adds: tuple[AddSpan, ...] | None,
+        made_for: frozenset[str],
+    ) -> tuple[bool, ImportResult | None]:
+        """(False, the result or None when refused), or (True, None) while it is applied a
+        slice at a time. ``adds``: the spans' commands, made in the reading worker for the
+        systems ``made_for``."""
         c = self.controller
         ws = c.workspace
         if ws is None:
-            return None
+            return False, None
         known = set(ws.systems)
-        spans = [s for s in result.spans if s.system in known]
         scores = [s for s in result.scores if s.system in known]
-        skipped = len(result.spans) - len(spans)
-        commands: list[Any] = [AddSpan(s) for s in spans]
+        if adds is None or made_for != known:  # another comparison since: made again
+            adds = tuple(AddSpan(s) for s in result.spans if s.system in known)
+        commands: list[Any] = list(adds)
         for score in scores:
             commands.append(
                 SetSegmentScore(ws.score(*score.key[:2], annotator=score.key[2]), score)
             )
         if not commands:
             c.say("The file held no annotations of these systems.")
-            return result
+            return False, result
         if not c.execute(Batch(tuple(commands), label=f"Import {Path(path).name}")):
-            return None
+            return False, None
+        if c.stepping.busy():
+            return True, None  # being applied: _imported follows
+        return False, self._imported(path, result)
+
+    def _imported(self, path: str | os.PathLike[str], result: ImportResult) -> ImportResult:
+        """What follows an import once it is in: the TSV layout kept, the notice."""
+        c = self.controller
+        ws = c.workspace
+        known = set() if ws is None else set(ws.systems)
+        spans = [s for s in result.spans if s.system in known]
+        scores = [s for s in result.scores if s.system in known]
+        skipped = len(result.spans) - len(spans)
         store = self.store_of()
         if result.layout is not None and store is not None:
             try:
@@ -313,6 +363,15 @@ class AnnotationTransfer(QObject):
         else:
             self._error("Cannot read the other session", f"{error} ({type(error).__name__})")
         self.agreement_finished.emit(None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """What the import's worker hands back: the file's records, and its spans' commands."""
+
+    result: ImportResult
+    adds: tuple[AddSpan, ...]
+    known: frozenset[str]
 
 
 class _DifferentFiles(Exception):

@@ -114,6 +114,9 @@ class AnnotationView(QWidget):
         c.settings_changed.connect(self.refresh)
         c.message_changed.connect(self._on_message)
         host.detail_pane.rendered.connect(self._on_pane_rendered)
+        # While the view is in front, the detail pane and the table behind it catch up with
+        # a run of moves once it pauses (see in_front).
+        host.detail_pane.defer_while = self.in_front
         self.resize(1280, 720)
         geometry = host.settings.value(GEOMETRY_KEY)
         if isinstance(geometry, QByteArray):
@@ -395,6 +398,17 @@ class AnnotationView(QWidget):
 
     def evidence_shown(self) -> bool:
         return self.evidence_button.isChecked()
+
+    def in_front(self) -> bool:
+        """Whether the annotator works here: the view is the active window and shows no
+        evidence (which follows the detail pane). The main window's table and detail pane,
+        behind it, then follow a move once the moves pause, not at every step."""
+        return self.isVisible() and self.isActiveWindow() and not self.evidence_shown()
+
+    def _catch_up(self) -> None:
+        """The table and the detail pane behind the view show the current row now."""
+        self.host.detail_pane.flush()
+        self.controller.scroll_table()
 
     def has_focus_inside(self) -> bool:
         focus = QApplication.focusWidget()
@@ -700,6 +714,7 @@ class AnnotationView(QWidget):
 
     @Slot(bool)
     def _on_evidence_toggled(self, shown: bool) -> None:
+        self.host.detail_pane.flush()  # the evidence follows the pane's row
         target = self.controller.target()
         if target is not None:
             self._fill_texts(*target)
@@ -717,6 +732,7 @@ class AnnotationView(QWidget):
 
     @Slot()
     def _on_table_clicked(self) -> None:
+        self._catch_up()
         window = self.parentWidget()
         if window is not None:
             window.raise_()
@@ -730,12 +746,14 @@ class AnnotationView(QWidget):
         self.refresh()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self._catch_up()
         self.host.settings.setValue(GEOMETRY_KEY, self.saveGeometry())
         self.controller.selecting.use_surface(None)
         super().closeEvent(event)
 
     def hideEvent(self, event: QEvent) -> None:  # type: ignore[override]
         super().hideEvent(event)  # type: ignore[arg-type]
+        self._catch_up()
         if self.controller.selecting.surface is self:
             self.controller.selecting.use_surface(None)
 
@@ -746,6 +764,8 @@ class AnnotationView(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and not self.isActiveWindow():
+            self._catch_up()  # the annotator went to another window
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
             self._restyle()
             self.tools.restyle()

@@ -97,24 +97,32 @@ class ContextText(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._text = ""
-        self._shown = ""
+        self._shown: str | None = ""
         self._line = line_height("", self.font())
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
     def set_text(self, text: str) -> None:
+        if text == self._text:
+            return
         self._text = text
         line = line_height(text, self.font())
         if line != self._line:
             self._line = line
             self.updateGeometry()
-        self._elide()
+        self._shown = None
         self.update()
 
     def shown_text(self) -> str:
-        return self._shown
+        return self._elide()
 
-    def _elide(self) -> None:
-        self._shown = elide_lines(self._text, max(1, self.width() - 4), CONTEXT_LINES, self.font())
+    def _elide(self) -> str:
+        """The text as shown, cut when it is first needed (a row that does not fit is never
+        shown, so never cut)."""
+        if self._shown is None:
+            self._shown = elide_lines(
+                self._text, max(1, self.width() - 4), CONTEXT_LINES, self.font()
+            )
+        return self._shown
 
     def sizeHint(self) -> QSize:
         return QSize(200, math.ceil(CONTEXT_LINES * self._line) + 4)
@@ -124,17 +132,19 @@ class ContextText(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._elide()
+        if event.size().width() != event.oldSize().width():
+            self._shown = None
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._line = line_height(self._text, self.font())
+            self._shown = None
             self.updateGeometry()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         # Laid out as elide_lines measured it: the same lines, each at its own height.
-        layout = QTextLayout(self._shown, self.font())
+        layout = QTextLayout(self._elide(), self.font())
         layout.beginLayout()
         y = 2.0
         while True:

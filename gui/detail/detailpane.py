@@ -57,11 +57,13 @@ from matchlight.gui.highlight.ranges import (
 )
 from matchlight.gui.highlight.termarks import TerTooltips, edit_layer, paint_ter_marks
 
-__all__ = ["DetailPane", "HypothesisOverlay", "SegmentText"]
+__all__ = ["DEFER_MS", "DetailPane", "HypothesisOverlay", "SegmentText"]
 
 #: ``paint(painter, view, segment, system)``: draws over a hypothesis view once its text is
 #: painted (error spans); the painter is in document coordinates.
 HypothesisOverlay = Callable[[QPainter, "SegmentText", int, int], None]
+#: How long the moves must pause before a deferred row is put in (see DetailPane.defer_while).
+DEFER_MS = 150
 
 
 def _containing(ranges: Sequence[Range], starts: Sequence[int], index: int) -> Range | None:
@@ -175,17 +177,49 @@ class DetailPane(QWidget):
         self._reveal_timer.setSingleShot(True)
         self._reveal_timer.setInterval(0)
         self._reveal_timer.timeout.connect(self._reveal_now)
+        #: Asked for every new row: True while the pane is not where the user works (the
+        #: annotation view is in front, its evidence hidden); the row is then put in once
+        #: the moves pause, not at every step of a run of them.
+        self.defer_while: Callable[[], bool] = lambda: False
+        self._waiting: tuple[RowDetail | None] | None = None
+        self._defer_timer = QTimer(self)
+        self._defer_timer.setSingleShot(True)
+        self._defer_timer.timeout.connect(self.flush)
         self._set_modes(self._config.highlight_modes())
         self.mode_combo.currentIndexChanged.connect(self._on_mode_chosen)
 
     # -- public API -------------------------------------------------------------------------
 
     def detail(self) -> RowDetail | None:
-        return self._detail
+        """The row shown, or about to be (see :attr:`defer_while`)."""
+        return self._detail if self._waiting is None else self._waiting[0]
 
     def show_row(self, detail: RowDetail | None) -> None:
         """Show one row (None: nothing selected). The output that has the keyboard focus (the
-        one being annotated) stays in view."""
+        one being annotated) stays in view. While :attr:`defer_while` says so, the row is put
+        in once the moves pause (:data:`DEFER_MS`)."""
+        if detail is not None and self.defer_while():
+            self._waiting = (detail,)
+            self._defer_timer.start(self.defer_ms())
+            return
+        self._waiting = None
+        self._defer_timer.stop()
+        self._show(detail)
+
+    def defer_ms(self) -> int:
+        """How long the moves must pause before a deferred row is put in (ms); the table
+        behind the annotation view waits as long."""
+        return DEFER_MS
+
+    @Slot()
+    def flush(self) -> None:
+        """Put in now the row whose showing was deferred, if there is one."""
+        waiting, self._waiting = self._waiting, None
+        self._defer_timer.stop()
+        if waiting is not None:
+            self._show(waiting[0])
+
+    def _show(self, detail: RowDetail | None) -> None:
         self._clear_hover()
         self._detail = detail
         self._rebuild_sections()

@@ -61,6 +61,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QTableView,
     QToolTip,
 )
 
@@ -700,13 +701,31 @@ class HighlightDelegate(QStyledItemDelegate):
         for key in stale:
             del self._docs[key]
         self.row_ready.emit(segment)
-        self._repaint()
+        self._repaint_segment(segment)
 
     @Slot()
     def _on_cache_cleared(self) -> None:
         self._docs.clear()
         self._sync_modes()  # the cache is cleared when its configuration changes
         self._repaint()
+
+    def _repaint_segment(self, segment: int) -> None:
+        """Repaint the row of ``segment`` if it is on screen (a detail arrived for it alone);
+        the whole view when the model cannot say where the segment is."""
+        view = self.parent()
+        proxy_row = (
+            getattr(view.model(), "proxy_row", None) if isinstance(view, QTableView) else None
+        )
+        if not isinstance(view, QTableView) or not callable(proxy_row):
+            self._repaint()
+            return
+        row = proxy_row(segment)
+        if row < 0:
+            return
+        viewport = view.viewport()
+        top, height = view.rowViewportPosition(row), view.rowHeight(row)
+        if top + height >= 0 and top <= viewport.height():
+            viewport.update(QRect(0, top, viewport.width(), height))
 
     def _repaint(self, cells: Sequence[QRect] = ()) -> None:
         """Repaint the view's cells at ``cells`` (viewport rectangles), or all of it."""

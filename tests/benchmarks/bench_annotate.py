@@ -10,13 +10,16 @@ real MainWindow (offscreen), waits for scoring, then times:
   - single edits through the annotation controller (the SQLite commit included, and the
     repaint they cause), median and worst of 40;
   - the same with --spans spans already in the session;
-  - undo of an import of --spans spans (one transaction);
+  - an import of --spans spans (one undo step, one transaction; applied a slice at a time
+    where the tree does so), its undo and redo, each with the event loop's longest wait;
   - Save session as, and reopening the saved session until its annotations are back;
   - the GUI thread's longest wait while edits are made as fast as possible;
   - in the annotation view (a ``docid`` label column of runs of 10 lines loaded): the next
     segment (N), a random segment (Ctrl+G), the next system (S), each until the view shows the
-    new output with its neighbours; and an edit made there (two clicks' selection, a category,
-    a severity, Enter), each median and worst of 40.
+    new output with its neighbours (moves back to back, as a key held down; N and Ctrl+G also
+    300 ms apart, an annotator's pace, with the event loop's longest wait meanwhile); and an
+    edit made there (two clicks' selection, a category, a severity, Enter), each median and
+    worst of 40 (20 for the paced moves).
 
 With --profile DIR each timed step also runs under cProfile, on the GUI thread's CPU time (the
 machine's load does not inflate it; waiting on the disk does not show), which slows it: take
@@ -85,6 +88,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="matchlight-bench-annotate-"))
     os.environ["MATCHLIGHT_RECOVERY_DIR"] = str(folder / "recovery")
 
+    from matchlight.core.annotation.history import AddSpan, Batch
     from matchlight.core.annotation.model import ErrorSpan, Severity, Side, Status
     from matchlight.core.io.inputs import InputSpec
     from matchlight.gui.dialogs.opendialog import ComparisonSpecs
@@ -172,22 +176,36 @@ def main() -> None:
                 status=Status.UNDECIDED,
             )
         )
-    begin = time.perf_counter()
-    with measured("import"):
-        ws.import_records(spans, label="Import")
-        app.processEvents()
-    once(f"import of {args.spans:,} spans (one step)", ms(begin), "import")
-    begin = time.perf_counter()
-    with measured("undo"):
-        c.undo()
-        app.processEvents()
+    stepping = getattr(c, "stepping", None)  # None: a tree that applies it in one go
+
+    def large(step: str, label: str, run: object) -> None:
+        """An import, its undo or redo, until it is in; with the event loop's longest wait."""
+        probe = LatencyProbe()
+        probe.start()
+        begin = time.perf_counter()
+        with measured(step):
+            run()  # type: ignore[operator]
+            if stepping is not None:
+                wait(app, lambda: not stepping.busy(), 600)
+            app.processEvents()
+        took = ms(begin)
+        probe.stop()
+        once(label, took, step)
+        gaps = [*probe.gaps, 0.0]
+        turns = (
+            f"; {stepping.turns} turns of slices, the longest {stepping.longest_ms:.0f} ms"
+            f" (CPU {stepping.longest_cpu_ms:.0f} ms)"
+            if stepping is not None
+            else ""
+        )
+        print(f"  {'  longest event-loop wait in it':<48} {max(gaps):7.1f} ms{turns}")
+
+    # Made as the import's worker makes it (off the GUI thread).
+    batch = Batch(tuple(AddSpan(s) for s in spans), label="Import")
+    large("import", f"import of {args.spans:,} spans (one step)", lambda: c.execute(batch))
+    large("undo", "its undo (one transaction)", c.undo)
     assert len(ws) == 41
-    once("its undo (one transaction)", ms(begin), "undo")
-    begin = time.perf_counter()
-    with measured("redo"):
-        c.redo()
-        app.processEvents()
-    once("its redo", ms(begin), "redo")
+    large("redo", "its redo", c.redo)
     report(
         f"an edit with {len(ws):,} spans",
         [edit(step="edit-spans") for _ in range(40)],
@@ -242,6 +260,33 @@ def main() -> None:
         [switch(lambda: c.go_to_segment(rng.randrange(args.rows)), "view-goto") for _ in range(40)],
         "view-goto",
     )
+
+    def paced(move: object, step: str) -> float:
+        """A move 300 ms after the last (an annotator's pace, not a key held down): what the
+        view and the window behind it put off to a pause is done in between."""
+        wait(app, lambda: probe.elapsed() - last[0] >= 300, 10)
+        took = switch(move, step)
+        last[0] = probe.elapsed()
+        return took
+
+    last = [0.0]
+    probe = LatencyProbe()
+    probe.start()
+    report(
+        "view: next segment (N), 300 ms apart",
+        [paced(lambda: c.move_segment(1), "view-next-paced") for _ in range(20)],
+        "view-next-paced",
+    )
+    report(
+        "view: Ctrl+G, 300 ms apart",
+        [
+            paced(lambda: c.go_to_segment(rng.randrange(args.rows)), "view-goto-paced")
+            for _ in range(20)
+        ],
+        "view-goto-paced",
+    )
+    probe.stop()
+    print(f"  {'  longest event-loop wait in those 40 moves':<48} {max(probe.gaps):7.1f} ms")
     report(
         "view: next system (S)",
         [switch(lambda: c.move_system(1), "view-system") for _ in range(40)],
