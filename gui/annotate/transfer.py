@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from matchlight.core.annotation.agreement import AgreementReport, agreement
 from matchlight.core.annotation.history import AddSpan, Batch, SetSegmentScore
@@ -42,6 +42,18 @@ from matchlight.gui.annotate.controller import AnnotationController
 from matchlight.gui.workers.loader import BackgroundCall
 
 __all__ = ["AnnotationTransfer"]
+
+
+def _cannot_import() -> str:
+    return QCoreApplication.translate("AnnotationTransfer", "Cannot import the annotations")
+
+
+def _cannot_export() -> str:
+    return QCoreApplication.translate("AnnotationTransfer", "Cannot export the annotations")
+
+
+def _cannot_read_other() -> str:
+    return QCoreApplication.translate("AnnotationTransfer", "Cannot read the other session")
 
 
 class AnnotationTransfer(QObject):
@@ -102,7 +114,7 @@ class AnnotationTransfer(QObject):
         try:
             column_ids = self._column_ids(segment_column) if segment_ids is None else None
         except InputError as exc:
-            self._error("Cannot import the annotations", str(exc))
+            self._error(_cannot_import(), str(exc))
             self.import_finished.emit(None)
             return None
         n_segments = core.n_segments
@@ -141,16 +153,18 @@ class AnnotationTransfer(QObject):
         call.failed.connect(self._on_import_failed)
         call.cancelled.connect(self._on_import_cancelled)
         self._import = call
-        c.say(f"Reading {Path(path).name}…")
+        c.say(
+            QCoreApplication.translate("AnnotationTransfer", "Reading {0}…").format(Path(path).name)
+        )
         call.start()
         return call
 
     def _on_import_failed(self, error: object) -> None:
         self._import = None
         if isinstance(error, (InputError, AnnotationError, OSError)):
-            self._error("Cannot import the annotations", str(error))
+            self._error(_cannot_import(), str(error))
         else:
-            self._error("Cannot import the annotations", f"{error} ({type(error).__name__})")
+            self._error(_cannot_import(), f"{error} ({type(error).__name__})")
         self.import_finished.emit(None)
 
     def _on_import_cancelled(self) -> None:
@@ -209,7 +223,11 @@ class AnnotationTransfer(QObject):
                 SetSegmentScore(ws.score(*score.key[:2], annotator=score.key[2]), score)
             )
         if not commands:
-            c.say("The file held no annotations of these systems.")
+            c.say(
+                QCoreApplication.translate(
+                    "AnnotationTransfer", "The file held no annotations of these systems."
+                )
+            )
             return False, result
         if not c.execute(Batch(tuple(commands), label=f"Import {Path(path).name}")):
             return False, None
@@ -230,16 +248,41 @@ class AnnotationTransfer(QObject):
             try:
                 store.set_mqm_tsv_layout(result.layout)  # to export the file back
             except SessionError as exc:
-                c.say(f"The TSV file's layout was not kept: {exc}")
+                c.say(
+                    QCoreApplication.translate(
+                        "AnnotationTransfer", "The TSV file's layout was not kept: {0}"
+                    ).format(exc)
+                )
         notes = list(result.warnings[:5])
         if len(result.warnings) > 5:
-            notes.append(f"… and {len(result.warnings) - 5} more warnings")
+            notes.append(
+                QCoreApplication.translate("AnnotationTransfer", "… and {0} more warnings").format(
+                    len(result.warnings) - 5
+                )
+            )
         if skipped:
-            notes.append(f"{skipped} spans of systems not in this comparison were skipped.")
-        summary = f"Imported {len(spans)} errors to review (Enter confirms, Backspace rejects)"
-        if scores:
-            summary += f" and {len(scores)} segment scores"
-        c.notice_sink("Annotations imported", summary + ".\n\n" + "\n".join(notes))
+            notes.append(
+                QCoreApplication.translate(
+                    "AnnotationTransfer",
+                    "{0} spans of systems not in this comparison were skipped.",
+                ).format(skipped)
+            )
+        summary = (
+            QCoreApplication.translate(
+                "AnnotationTransfer",
+                "Imported {0} errors to review (Enter confirms, Backspace rejects) and {1} "
+                "segment scores.",
+            ).format(len(spans), len(scores))
+            if scores
+            else QCoreApplication.translate(
+                "AnnotationTransfer",
+                "Imported {0} errors to review (Enter confirms, Backspace rejects).",
+            ).format(len(spans))
+        )
+        c.notice_sink(
+            QCoreApplication.translate("AnnotationTransfer", "Annotations imported"),
+            summary + "\n\n" + "\n".join(notes),
+        )
         return result
 
     def _column_ids(self, column: str | None) -> list[str] | None:
@@ -295,7 +338,7 @@ class AnnotationTransfer(QObject):
             else:
                 raise AnnotationError(f"unknown export format {fmt!r}")
         except AnnotationError as exc:
-            self._error("Cannot export the annotations", str(exc))
+            self._error(_cannot_export(), str(exc))
             return None
         comparison = core.comparison
         protected = [] if comparison is None else [col.path for col in comparison.columns]
@@ -304,10 +347,15 @@ class AnnotationTransfer(QObject):
         try:
             write_export(path, text, protected=protected)
         except OSError as exc:
-            self._error("Cannot export the annotations", f"{path}: {exc}")
+            self._error(_cannot_export(), f"{path}: {exc}")
             return None
         missing = self.left_out(fmt, all_statuses=all_statuses)
-        c.say(f"Exported the annotations to {path}" + (f". {missing}" if missing else "."))
+        c.say(
+            QCoreApplication.translate(
+                "AnnotationTransfer", "Exported the annotations to {0}."
+            ).format(path)
+            + (" " + missing if missing else "")
+        )
         return Path(path)
 
     def agreement_with(self, path: str | os.PathLike[str]) -> BackgroundCall | None:
@@ -357,11 +405,16 @@ class AnnotationTransfer(QObject):
     def _on_agreement_failed(self, error: object) -> None:
         self._agreement = None
         if isinstance(error, _DifferentFiles):
-            self._error("The sessions annotate different files", str(error))
+            self._error(
+                QCoreApplication.translate(
+                    "AnnotationTransfer", "The sessions annotate different files"
+                ),
+                str(error),
+            )
         elif isinstance(error, (SessionError, OSError)):
-            self._error("Cannot read the other session", str(error))
+            self._error(_cannot_read_other(), str(error))
         else:
-            self._error("Cannot read the other session", f"{error} ({type(error).__name__})")
+            self._error(_cannot_read_other(), f"{error} ({type(error).__name__})")
         self.agreement_finished.emit(None)
 
 

@@ -20,7 +20,7 @@
     <name>AnnotationController</name>
     <message>
         <source>Choose a row first.</source>
-        <extracomment>``notice(title, message)``: tells the user something that is not an error. An omission drafted at this point (code points), when nothing was selected. Asked before every edit; False refuses it (no session file can take it). The session files install theirs (it creates the untitled session on the first edit). Whether edits are allowed (a read-only copy of a session is not editable). Spans whose text could not be found again after an input changed. Set while a session&apos;s saved state is put back (no layout is remembered meanwhile). The annotation panel, once installed (gui.annotate.install). The annotation view, once installed: a window made for annotating. Where the annotator selects (the pane or the annotation view), on which side. An ESA score moved but not saved yet: (system name, segment, value).</extracomment>
+        <extracomment>``notice(title, message)``: tells the user something that is not an error. An omission drafted at this point (code points), when nothing was selected. Asked before every edit; False refuses it (no session file can take it). The session files install theirs (it creates the untitled session on the first edit). Whether edits are allowed (a read-only copy of a session is not editable). Spans whose text could not be found again after an input changed. Set while a session&apos;s saved state is put back (no layout is remembered meanwhile). The annotation panel, once installed (gui.annotate.install). The annotation view, once installed: a window made for annotating. Where the annotator selects (the pane or the annotation view), on which side. A large step (an import, its undo or redo) being applied a slice at a time; a batch of more than ``step_size`` records goes so. An ESA score moved but not saved yet: (system name, segment, value).</extracomment>
         <translation>먼저 행을 선택하세요.</translation>
     </message>
     <message>
@@ -134,6 +134,22 @@
     <message>
         <source>Undone: {step}</source>
         <translation>실행 취소됨: {step}</translation>
+    </message>
+    <message>
+        <source>Wait until {step} is applied.</source>
+        <translation>{step}이(가) 적용될 때까지 기다리세요.</translation>
+    </message>
+    <message>
+        <source>Cannot apply {step}</source>
+        <translation>{step}을(를) 적용할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>{step}…</source>
+        <translation>{step}…</translation>
+    </message>
+    <message>
+        <source>{step}: {percent} %</source>
+        <translation>{step}: {percent}%</translation>
     </message>
     <message>
         <source>Nothing to redo.</source>
@@ -592,6 +608,62 @@
     <message>
         <source>flagged errors</source>
         <translation>표시된 오류</translation>
+    </message>
+</context>
+<context>
+    <name>AnnotationTransfer</name>
+    <message>
+        <source>Cannot import the annotations</source>
+        <translation>주석을 가져올 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Cannot export the annotations</source>
+        <translation>주석을 내보낼 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Cannot read the other session</source>
+        <translation>다른 세션을 읽을 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Reading {0}…</source>
+        <extracomment>The session file of the open comparison, if there is one yet. A reader of the comparison&apos;s inputs as the session records them (hashes, for agreement); called in a worker.</extracomment>
+        <translation>{0} 읽는 중…</translation>
+    </message>
+    <message>
+        <source>The file held no annotations of these systems.</source>
+        <translation>파일에 이 시스템들의 주석이 없습니다.</translation>
+    </message>
+    <message>
+        <source>The TSV file&apos;s layout was not kept: {0}</source>
+        <translation>TSV 파일의 배치를 보존하지 못했습니다: {0}</translation>
+    </message>
+    <message>
+        <source>… and {0} more warnings</source>
+        <translation>… 외 경고 {0}개</translation>
+    </message>
+    <message>
+        <source>{0} spans of systems not in this comparison were skipped.</source>
+        <translation>이 비교에 없는 시스템의 구간 {0}개를 건너뛰었습니다.</translation>
+    </message>
+    <message>
+        <source>Imported {0} errors to review (Enter confirms, Backspace rejects) and {1} segment scores.</source>
+        <translation>검토할 오류 {0}개(Enter 확정, Backspace 거부)와 세그먼트 점수 {1}개를 가져왔습니다.</translation>
+    </message>
+    <message>
+        <source>Imported {0} errors to review (Enter confirms, Backspace rejects).</source>
+        <translation>검토할 오류 {0}개를 가져왔습니다(Enter 확정, Backspace 거부).</translation>
+    </message>
+    <message>
+        <source>Annotations imported</source>
+        <translation>주석을 가져왔습니다</translation>
+    </message>
+    <message>
+        <source>Exported the annotations to {0}.</source>
+        <translation>주석을 {0}(으)로 내보냈습니다.</translation>
+    </message>
+    <message>
+        <source>The sessions annotate different files</source>
+        <translation>두 세션이 서로 다른 파일에 주석을 달았습니다</translation>
     </message>
 </context>
 <context>
@@ -1215,7 +1287,7 @@
     </message>
     <message>
         <source>Select a row to see its matches.</source>
-        <extracomment>``paint(painter, view, segment, system)``: draws over a hypothesis view once its text is painted (error spans); the painter is in document coordinates.</extracomment>
+        <extracomment>``paint(painter, view, segment, system)``: draws over a hypothesis view once its text is painted (error spans); the painter is in document coordinates. How long the moves must pause before a deferred row is put in (see DetailPane.defer_while).</extracomment>
         <translation>행을 선택하면 일치한 부분을 볼 수 있습니다.</translation>
     </message>
     <message>
@@ -1232,6 +1304,7 @@
     </message>
     <message>
         <source>part of a matched {0}-gram</source>
+        <extracomment>Asked for every new row: True while the pane is not where the user works (the annotation view is in front, its evidence hidden); the row is then put in once the moves pause, not at every step of a run of them.</extracomment>
         <translation>일치한 {0}-gram의 일부</translation>
     </message>
     <message>
@@ -1432,7 +1505,7 @@
     </message>
     <message>
         <source>Search the texts ({shortcut})</source>
-        <extracomment>Each column&apos;s box scale, with the table and its scored rows it was taken from (dropped when the column&apos;s values change). The rows are the first of a comparison whose files are still read.</extracomment>
+        <extracomment>Each column&apos;s box scale, with the table and its scored rows it was taken from (dropped when the column&apos;s values change). The rows are the first of a comparison whose files are still read. The selection the bar&apos;s last edit becomes once the proxy&apos;s worker has computed it.</extracomment>
         <translation>텍스트 검색 ({shortcut})</translation>
     </message>
     <message>

@@ -122,6 +122,11 @@ def test_pending_files_exist() -> None:
         ("label.setText(name)", False),
         ('combo.addItem("any system", -1)', True),
         ('QMessageBox.warning(self, "Cannot open", text)', True),
+        # the controller's status line and notices, and a feature's error box
+        ('c.say(f"Re-attached to {text}.")', True),
+        ('c.say(QCoreApplication.translate("Ctx", "Choose a row first."))', False),
+        ('c.notice_sink("Annotations imported", summary)', True),
+        ('self._error("Cannot export the annotations", str(exc))', True),
     ],
 )
 def test_the_scan_tells_wrapped_from_bare_text(source: str, flagged: bool) -> None:

@@ -82,6 +82,9 @@ TEXT_SINKS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     # helpers of our own that pass their text straight to one of the above
     "_action": ((1, 4), ("tip",)),
     "report_error": ((0, 1), ()),
+    "say": ((0,), ()),
+    "_error": ((0, 1), ()),
+    "notice_sink": ((0, 1), ()),
 }
 
 #: Calls that translate (the scan does not look inside them).
