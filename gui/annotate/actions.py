@@ -29,7 +29,7 @@ from matchlight.gui.annotate.reviewbox import REVIEW_SCOPES
 
 __all__ = ["AnnotationActions"]
 
-#: The Annotate menu's groups of shortcut names, separated by lines.
+# The Annotate menu's groups of shortcut names, separated by lines.
 _MENU = (
     ("annotation_view", "evidence", "go_to_segment"),
     ("focus_text", "focus_source"),
@@ -41,9 +41,9 @@ _MENU = (
     ("next_unannotated", "previous_unannotated"),
     ("undo", "redo"),
 )
-#: The actions that work wherever the focus is in the window.
+# The actions that work wherever the focus is in the window.
 _WINDOW_WIDE = ("undo", "redo", "go_to_segment", "annotation_view")
-#: The actions of the annotation view alone.
+# The actions of the annotation view alone.
 _VIEW_ONLY = ("evidence",)
 
 
@@ -55,7 +55,7 @@ class AnnotationActions(QObject):
         self.controller = controller
         self._review: AnnotationReview | None = None
         c = controller
-        #: The annotation feature's widgets (gui.annotate.install.AnnotationUi), once built.
+        # The annotation feature's widgets (gui.annotate.install.AnnotationUi), once built.
         self.ui: Any = None
         slots: dict[str, Callable[[], object]] = {
             "focus_text": c.focus_text,
@@ -83,7 +83,7 @@ class AnnotationActions(QObject):
             "annotation_view": self._on_view_key,
             "evidence": self._on_evidence_key,
         }
-        #: Actions by shortcut name.
+        # Actions by shortcut name.
         self.actions: dict[str, QAction] = {}
         for shortcut in SHORTCUTS:
             action = QAction(shortcut.menu_text(), window)
@@ -110,7 +110,7 @@ class AnnotationActions(QObject):
         )
         self.esa_action.setCheckable(True)
         self.esa_action.toggled.connect(self._on_esa_toggled)
-        #: Bulk review, by (status, scope) (:meth:`add_review`).
+        # Bulk review, by (status, scope) (:meth:`add_review`).
         self.review_actions: dict[tuple[Status, ReviewScope], QAction] = {}
         for signal in (c.attached, c.history_changed, c.settings_changed):
             signal.connect(self.update)

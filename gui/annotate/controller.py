@@ -66,7 +66,7 @@ __all__ = [
     "snap_point",
 ]
 
-#: ``notice(title, message)``: tells the user something that is not an error.
+# ``notice(title, message)``: tells the user something that is not an error.
 NoticeSink = Callable[[str, str], None]
 
 
@@ -77,7 +77,7 @@ class Draft:
     category: str | None = None
     severity: Severity | None = None
     note: str = ""
-    #: An omission drafted at this point (code points), when nothing was selected.
+    # An omission drafted at this point (code points), when nothing was selected.
     point: int | None = None
 
     @property
@@ -110,10 +110,10 @@ class AnnotationController(AnnotationNavigation, AnnotationEsa, AnnotationSettin
         super().__init__(host if isinstance(host, QObject) else None)
         self.host = host
         self.notice_sink: NoticeSink = notice_sink or self._show_notice
-        #: Asked before every edit; False refuses it (no session file can take it). The
-        #: session files install theirs (it creates the untitled session on the first edit).
+        # Asked before every edit; False refuses it (no session file can take it). The
+        # session files install theirs (it creates the untitled session on the first edit).
         self.before_edit: Callable[[], bool] = lambda: True
-        #: Whether edits are allowed (a read-only copy of a session is not editable).
+        # Whether edits are allowed (a read-only copy of a session is not editable).
         self.editable: Callable[[], bool] = lambda: True
         self._workspace: AnnotationWorkspace | None = None
         self._core: ComparisonSession | None = None
@@ -123,26 +123,26 @@ class AnnotationController(AnnotationNavigation, AnnotationEsa, AnnotationSettin
         self._changed: frozenset[Key] | None = None
         self._cycle: tuple[int, int] | None = None  # (category number, step) of the last key
         self._message = ""
-        #: Spans whose text could not be found again after an input changed.
+        # Spans whose text could not be found again after an input changed.
         self.flagged: set[str] = set()
-        #: Set while a session's saved state is put back (no layout is remembered meanwhile).
+        # Set while a session's saved state is put back (no layout is remembered meanwhile).
         self.restoring = False
         self._connected_selection_model: Any = None
-        #: The annotation panel, once installed (gui.annotate.install).
+        # The annotation panel, once installed (gui.annotate.install).
         self.panel: Any = None
-        #: The annotation view, once installed: a window made for annotating.
+        # The annotation view, once installed: a window made for annotating.
         self.view: Any = None
         pane = host.detail_pane
         pane.hypothesis_cursor_changed.connect(self._on_hypothesis_cursor_changed)
-        #: Where the annotator selects (the pane or the annotation view), on which side.
+        # Where the annotator selects (the pane or the annotation view), on which side.
         self.selecting = Selecting(self)
-        #: A large step (an import, its undo or redo) being applied a slice at a time; a
-        #: batch of more than ``step_size`` records goes so.
+        # A large step (an import, its undo or redo) being applied a slice at a time; a
+        # batch of more than ``step_size`` records goes so.
         self.stepping = SteppedEdit(self)
         self.stepping.progress_changed.connect(self._on_step_progress)
         self.step_size = STEP_SIZE
         self._step_label = ""
-        #: An ESA score moved but not saved yet: (system name, segment, value).
+        # An ESA score moved but not saved yet: (system name, segment, value).
         self._esa_pending: tuple[str, int, float] | None = None
         self._annotator = self._initial_annotator()
 

@@ -55,7 +55,7 @@ _EXPORT_FILTERS = {
     "wmt-mqm-tsv": QT_TRANSLATE_NOOP("AnnotationUi", "TSV files (*.tsv)"),
 }
 _EXPORT_SUFFIX = {"csv": ".csv", "xcomet-jsonl": ".jsonl", "wmt24-esa-jsonl": ".jsonl"}
-#: Export formats that write each error's status (the others hold confirmed errors only).
+# Export formats that write each error's status (the others hold confirmed errors only).
 _WITH_STATUS = frozenset({"csv", "xcomet-jsonl"})
 
 
@@ -78,9 +78,9 @@ class AnnotationUi(QObject):
         self.table = table
         self.transfer = transfer
         self.review = review
-        #: ``ask_path(parent, caption, suggested, file_filter, saving)``; tests replace it.
+        # ``ask_path(parent, caption, suggested, file_filter, saving)``; tests replace it.
         self.ask_path: Any = _default_ask_path
-        #: Where export dialogs start (the session file's folder, once there is one).
+        # Where export dialogs start (the session file's folder, once there is one).
         self.folder: Any = Path.home
         self.panel = AnnotationPanel(controller, table, review=review)
         self.dock = QDockWidget(QCoreApplication.translate("AnnotationUi", "Annotation"), window)
@@ -105,9 +105,9 @@ class AnnotationUi(QObject):
         self.dialog: QWidget | None = None
         self._agreement_path = ""
         transfer.agreement_finished.connect(self._on_agreement_finished)
-        #: The question asked before an export that would leave errors out (while it is open).
+        # The question asked before an export that would leave errors out (while it is open).
         self.export_question: QMessageBox | None = None
-        #: The annotation view: a window made for annotating (Annotate ▸ Annotation view).
+        # The annotation view: a window made for annotating (Annotate ▸ Annotation view).
         self.view = AnnotationView(controller, window, window)
         self.view.tools.reattach_requested.connect(review.reattach)
         actions.attach_view(self.view)

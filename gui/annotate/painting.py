@@ -37,15 +37,15 @@ __all__ = [
     "span_style",
 ]
 
-#: Outline colours per severity, (light theme, dark theme) (:data:`core.style.marks.SPAN_MARKS`).
+# Outline colours per severity, (light theme, dark theme) (:data:`core.style.marks.SPAN_MARKS`).
 SEVERITY_COLORS: dict[Severity, tuple[str, str]] = {
     severity: (SPAN_MARKS[severity.value].light, SPAN_MARKS[severity.value].dark)
     for severity in Severity
 }
 
-#: The halo under every outline (light theme, dark theme): the outline reads on any tint.
+# The halo under every outline (light theme, dark theme): the outline reads on any tint.
 HALO: dict[bool, str] = {False: "#ffffff", True: "#101010"}
-#: How far a box's halo reaches beyond its lines.
+# How far a box's halo reaches beyond its lines.
 HALO_WIDTH = 0.6
 _PEN: dict[str, Qt.PenStyle] = {
     CONFIRMED_LINE: Qt.PenStyle.SolidLine,

@@ -21,7 +21,7 @@ from matchlight.gui.annotate.controller import AnnotationController
 __all__ = ["AnnotationReview", "describe_scope", "review_message"]
 
 
-#: Reasons core's :func:`~core.annotation.review.plan_review` gives, as the user reads them.
+# Reasons core's :func:`~core.annotation.review.plan_review` gives, as the user reads them.
 _REASONS = {
     FLAGGED: QT_TRANSLATE_NOOP(
         "AnnotationReview",
@@ -94,7 +94,7 @@ class AnnotationReview(QObject):
     def __init__(self, controller: AnnotationController) -> None:
         super().__init__(controller)
         self.controller = controller
-        #: (system, segment, start, end) to select once the detail pane shows that output.
+        # (system, segment, start, end) to select once the detail pane shows that output.
         self._pending: tuple[int, int, int, int] | None = None
         controller.draft_changed.connect(self._on_view_may_have_changed)
         controller.target_changed.connect(self._on_view_may_have_changed)

@@ -42,18 +42,18 @@ from matchlight.gui.highlight.palette import is_dark_palette
 
 __all__ = ["FIGURE_HEADERS", "REVIEW_SCOPES", "ReviewBox", "SystemFigures"]
 
-#: The bulk-review scopes, as the combo box and the Annotate menu name them.
+# The bulk-review scopes, as the combo box and the Annotate menu name them.
 REVIEW_SCOPES: tuple[tuple[ReviewScope, str], ...] = (
     (ReviewScope.OUTPUT, QT_TRANSLATE_NOOP("reviewbox", "this output")),
     (ReviewScope.SEGMENT, QT_TRANSLATE_NOOP("reviewbox", "this segment (every system)")),
     (ReviewScope.SYSTEM, QT_TRANSLATE_NOOP("reviewbox", "this system")),
     (ReviewScope.ALL, QT_TRANSLATE_NOOP("reviewbox", "everywhere")),
 )
-#: How long the figures wait for a burst of edits to settle (ms).
+# How long the figures wait for a burst of edits to settle (ms).
 _FIGURES_DELAY_MS = 250
 
 
-#: An edit of up to this many outputs recounts them alone; more recount every output.
+# An edit of up to this many outputs recounts them alone; more recount every output.
 _RECOUNT_KEYS = 1_000
 
 
@@ -103,7 +103,7 @@ class ReviewBox(QGroupBox):
         layout.addWidget(self.count_label)
         layout.addLayout(buttons)
         self._total = 0
-        #: Undecided errors per output that has any: (system, segment) -> count.
+        # Undecided errors per output that has any: (system, segment) -> count.
         self._undecided: dict[tuple[str, int], int] = {}
         c = review.controller
         c.annotations_changed.connect(self._on_annotations_changed)

@@ -34,11 +34,11 @@ class Selecting:
 
     def __init__(self, controller: Any) -> None:
         self._c = controller
-        #: The detail pane as a surface (outputs only).
+        # The detail pane as a surface (outputs only).
         self.pane_surface = PaneSurface(controller.host.detail_pane)
         self._surface: Any = self.pane_surface
         self._side = Side.TARGET
-        #: (segment, system, side, start, end) of the first word clicked.
+        # (segment, system, side, start, end) of the first word clicked.
         self._anchor: tuple[int, int, Side, int, int] | None = None
 
     def reset(self) -> None:

@@ -19,7 +19,7 @@ from matchlight.core.annotation.model import AnnotationError
 
 __all__ = ["SLICE_MS", "SteppedEdit"]
 
-#: The longest a turn of slices runs before the event loop gets the thread back.
+# The longest a turn of slices runs before the event loop gets the thread back.
 SLICE_MS = 40
 
 
@@ -41,8 +41,8 @@ class SteppedEdit(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._on_turn)
-        #: Turns run by the current (or last) edit, and the longest of them (ms of wall
-        #: time, and of the GUI thread's CPU time): what the window waited for at most.
+        # Turns run by the current (or last) edit, and the longest of them (ms of wall
+        # time, and of the GUI thread's CPU time): what the window waited for at most.
         self.turns = 0
         self.longest_ms = 0.0
         self.longest_cpu_ms = 0.0

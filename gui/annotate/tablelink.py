@@ -30,14 +30,14 @@ from matchlight.gui.annotate.painting import paint_spans
 
 __all__ = ["FILTER_LABEL", "FILTER_SOURCE", "AnnotationTableLink", "is_annotation_filter"]
 
-#: Label prefix of the row sets the annotation filter puts into the selection (translated
-#: where it is used).
+# Label prefix of the row sets the annotation filter puts into the selection (translated
+# where it is used).
 FILTER_LABEL = QT_TRANSLATE_NOOP("AnnotationTableLink", "annotations: {0}")
-#: The source of the row set the annotation filters put in the selection (beside a chart's).
+# The source of the row set the annotation filters put in the selection (beside a chart's).
 FILTER_SOURCE = "annotations"
-#: Lines longer than this may be cut in a table cell; shorter ones never are.
+# Lines longer than this may be cut in a table cell; shorter ones never are.
 _SHORT_LINE = 1000
-#: Up to this many changed rows are repainted one by one; more repaint the whole table.
+# Up to this many changed rows are repainted one by one; more repaint the whole table.
 _FEW_ROWS = 64
 
 

@@ -74,10 +74,10 @@ class AnnotationTransfer(QObject):
     def __init__(self, controller: AnnotationController) -> None:
         super().__init__(controller)
         self.controller = controller
-        #: The session file of the open comparison, if there is one yet.
+        # The session file of the open comparison, if there is one yet.
         self.store_of: Callable[[], SessionStore | None] = lambda: None
-        #: A reader of the comparison's inputs as the session records them (hashes, for
-        #: agreement); called in a worker.
+        # A reader of the comparison's inputs as the session records them (hashes, for
+        # agreement); called in a worker.
         self.inputs_reader: Callable[[], Callable[[], Sequence[SessionInput]]] = lambda: tuple
         self._import: BackgroundCall | None = None
         self._agreement: BackgroundCall | None = None

@@ -66,7 +66,7 @@ from matchlight.gui.highlight.palette import DEFAULT_MAX_LEVEL, is_dark_palette
 __all__ = ["AnnotationView"]
 
 GEOMETRY_KEY = "annotation/view-geometry"
-#: The neighbours shown on each side of the segment, at most (fewer when they do not fit).
+# The neighbours shown on each side of the segment, at most (fewer when they do not fit).
 CONTEXT = 8
 _TOOLS_WIDTH = 430
 

@@ -36,7 +36,7 @@ __all__ = [
     "line_height",
 ]
 
-#: Lines of a neighbour's text shown (the rest is elided).
+# Lines of a neighbour's text shown (the rest is elided).
 CONTEXT_LINES = 2
 
 

@@ -24,7 +24,7 @@ from matchlight.gui.highlight.palette import DEFAULT_MAX_LEVEL, clip_to, fill_do
 
 __all__ = ["TEXT_LIMIT", "AnnotatedText"]
 
-#: Characters of a text shown for annotation; a longer (hostile) line shows its start.
+# Characters of a text shown for annotation; a longer (hostile) line shows its start.
 TEXT_LIMIT = 5000
 
 
@@ -47,7 +47,7 @@ class AnnotatedText(FitText):
     def __init__(self, side: Side, parent: QWidget | None = None) -> None:
         super().__init__(parent, margin=4)
         self.side = side
-        #: The segment and system whose text is shown (None: nothing).
+        # The segment and system whose text is shown (None: nothing).
         self.segment: int | None = None
         self.system: int | None = None
         self._text = ""

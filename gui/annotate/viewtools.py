@@ -51,13 +51,13 @@ from matchlight.gui.highlight.palette import is_dark_palette
 
 __all__ = ["ToolsPanel"]
 
-#: The severities an annotator gives, with their keys and names (translated where shown).
+# The severities an annotator gives, with their keys and names (translated where shown).
 SEVERITY_KEYS = (
     (Severity.MINOR, "m", QT_TRANSLATE_NOOP("ToolsPanel", "Minor")),
     (Severity.MAJOR, "M", QT_TRANSLATE_NOOP("ToolsPanel", "Major")),
     (Severity.CRITICAL, "C", QT_TRANSLATE_NOOP("ToolsPanel", "Critical")),
 )
-#: Appraise's ESA anchors (0 broken, 33 flawed, 66 good, 100 perfect).
+# Appraise's ESA anchors (0 broken, 33 flawed, 66 good, 100 perfect).
 _ESA_ANCHORS = (
     (0, QT_TRANSLATE_NOOP("ToolsPanel", "0 broken")),
     (33, QT_TRANSLATE_NOOP("ToolsPanel", "33 flawed")),
@@ -139,7 +139,7 @@ class _EsaScale(QWidget):
 class ToolsPanel(QWidget):
     """The error being marked and the output's errors and score, for one controller."""
 
-    #: The id of a flagged span (its text was not found again) to put on the selected text.
+    # The id of a flagged span (its text was not found again) to put on the selected text.
     reattach_requested = Signal(str)
 
     def __init__(self, controller: AnnotationController, parent: QWidget | None = None) -> None:

@@ -82,10 +82,10 @@ __all__ = [
     "metric_choices",
 ]
 
-#: The scatter's least height when the table takes what it needs (pixels).
+# The scatter's least height when the table takes what it needs (pixels).
 SCATTER_HEIGHT: Final = 200
-#: Below this width (pixels) the cells leave their intervals to the tooltips, and the scatter
-#: and the clusters become two tabs.
+# Below this width (pixels) the cells leave their intervals to the tooltips, and the scatter
+# and the clusters become two tabs.
 NARROW: Final = 720
 IntArray = npt.NDArray[np.int64]
 
@@ -215,16 +215,16 @@ class AgreementPanel(JobPanel):
         self.splitter.setChildrenCollapsible(False)
         self.add_body(self.splitter)
 
-        #: The run shown (None: none yet), and what the run in progress is for.
+        # The run shown (None: none yet), and what the run in progress is for.
         self.run: AgreementRun | None = None
         self._running: tuple[tuple[object, ...], bool] | None = None
-        #: What the user cancelled the point values of (not run again until something changes).
+        # What the user cancelled the point values of (not run again until something changes).
         self._cancelled: tuple[object, ...] | None = None
-        #: The user's choices of metrics (key -> meta-evaluated), over the defaults.
+        # The user's choices of metrics (key -> meta-evaluated), over the defaults.
         self._chosen: dict[str, bool] = {}
-        #: The metrics menu's entries (key, label, checked), as last built.
+        # The metrics menu's entries (key, label, checked), as last built.
         self._menu: tuple[tuple[str, str, bool], ...] = ()
-        #: Bumped whenever the scores or the human judgements change.
+        # Bumped whenever the scores or the human judgements change.
         self._version = 0
         self.listen(link.session_changed, self._on_session_changed)
         self.listen(link.data_changed, self._on_data_changed)

@@ -49,12 +49,12 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 Level = Literal["system", "segment"]
 
-#: The ``metric`` of columns that hold human judgements (imported ones, MQM and ESA from the
-#: annotations): offered as the human side, never as a metric.
+# The ``metric`` of columns that hold human judgements (imported ones, MQM and ESA from the
+# annotations): offered as the human side, never as a metric.
 HUMAN_METRICS: Final = frozenset({"human", "mqm", "esa"})
-#: Point values only: no intervals, no permutation tests.
+# Point values only: no intervals, no permutation tests.
 QUICK: Final = MetaEvalSettings(confidence_samples=0, permutations=0)
-#: Statistics as the table heads them, and what each one is.
+# Statistics as the table heads them, and what each one is.
 LABELS: Final = {
     "pearson": "Pearson",
     "spearman": "Spearman",

@@ -322,7 +322,7 @@ class SystemScatter(QWidget):
         box.setContentsMargins(0, 0, 0, 0)
         box.addLayout(row)
         box.addWidget(self.graphics, 1)
-        #: The points, the systems' names and the lines to names set apart from their point.
+        # The points, the systems' names and the lines to names set apart from their point.
         self.points: pg.ScatterPlotItem | None = None
         self.labels: list[pg.TextItem] = []
         self.leaders = pg.PlotCurveItem()

@@ -236,11 +236,11 @@ class ChartPanel(QWidget):
     exported = Signal(str)
     export_failed = Signal(str)
 
-    #: The tab title, in English (``QT_TRANSLATE_NOOP("ChartPanel", ...)`` in subclasses); each
-    #: panel holds it translated, the class keeps the English (export file names).
+    # The tab title, in English (``QT_TRANSLATE_NOOP("ChartPanel", ...)`` in subclasses); each
+    # panel holds it translated, the class keeps the English (export file names).
     title = QT_TRANSLATE_NOOP("ChartPanel", "Chart")
-    #: Whether the panel draws only the columns chosen in its combo boxes (see
-    #: :meth:`follows_column`).
+    # Whether the panel draws only the columns chosen in its combo boxes (see
+    # :meth:`follows_column`).
     DRAWS_CHOSEN_COLUMNS: ClassVar[bool] = False
 
     def __init__(self, link: ChartLink, parent: QWidget | None = None) -> None:

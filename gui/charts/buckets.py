@@ -71,29 +71,29 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-#: Bootstrap resamples and seed of the confidence intervals (compare-mt's count).
+# Bootstrap resamples and seed of the confidence intervals (compare-mt's count).
 BOOTSTRAP = 1000
 SEED = 0
-#: A label column shows at most this many labels (the most frequent), then "other".
+# A label column shows at most this many labels (the most frequent), then "other".
 MAX_LABELS = 12
-#: Width of a bucket's group of bars (the gap between groups is the rest of 1).
+# Width of a bucket's group of bars (the gap between groups is the rest of 1).
 GROUP_WIDTH = 0.8
 
-#: The "By" choices that are not label columns.
+# The "By" choices that are not label columns.
 BY_LENGTH = "length"
 BY_RATIO = "ratio"
 BY_FREQUENCY = "frequency"
 LABEL_PREFIX = "label:"
 
-#: What a bucket of segments shows: the mean of the segment scores, or the corpus score.
+# What a bucket of segments shows: the mean of the segment scores, or the corpus score.
 STAT_MEAN = "mean"
 STAT_CORPUS = "corpus"
-#: Where word frequencies come from: the reference, a count file, a training text.
+# Where word frequencies come from: the reference, a count file, a training text.
 FREQ_REFERENCE = "reference"
 FREQ_COUNTS = "counts"
 FREQ_TEXT = "text"
 
-#: ``ask(parent, caption, start folder) -> path or None``: the file dialog (injectable).
+# ``ask(parent, caption, start folder) -> path or None``: the file dialog (injectable).
 AskFile = Callable[[QWidget, str, str], "str | None"]
 
 
@@ -141,7 +141,7 @@ class BucketResult:
     counts: IntArray
     rows: tuple[tuple[IntArray, ...], ...]
     note: str = ""
-    #: The value shown is better lower (an MQM penalty's mean).
+    # The value shown is better lower (an MQM penalty's mean).
     lower_is_better: bool = False
 
 
@@ -400,7 +400,7 @@ class BucketsPanel(JobPanel):
                 "split by BLEU's tokenizer)",
             )
         )
-        #: The word frequencies' file (None: the reference's own counts).
+        # The word frequencies' file (None: the reference's own counts).
         self.frequency_source: FrequencySource | None = None
         # (kind, path) -> (the file's signature, its counts): read once while unchanged.
         self._frequency_cache: dict[

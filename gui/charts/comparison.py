@@ -66,13 +66,13 @@ from matchlight.gui.state.session import SessionModel
 
 __all__ = ["ComparisonDocks", "ComparisonPanel"]
 
-#: The warning's colours on light and dark palettes.
+# The warning's colours on light and dark palettes.
 _WARNING_STYLE = {
     False: "QLabel { background: #fff4ce; color: #4d3800; padding: 3px; }",
     True: "QLabel { background: #4d3c00; color: #ffe9a3; padding: 3px; }",
 }
-#: How wide the dock is made when it is shown at a side of the window (charts need room), as
-#: a share of the window's width, and at most.
+# How wide the dock is made when it is shown at a side of the window (charts need room), as
+# a share of the window's width, and at most.
 DOCK_SHARE = 0.5
 DOCK_WIDTH = 760
 

@@ -61,16 +61,16 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-#: Width of the bar of exact ties, as a share of a bin (it stands on zero, over its neighbours).
+# Width of the bar of exact ties, as a share of a bin (it stands on zero, over its neighbours).
 TIE_WIDTH = 0.4
-#: The height each histogram's plot area keeps at least, in pixels (a short panel scrolls).
+# The height each histogram's plot area keeps at least, in pixels (a short panel scrolls).
 MIN_PLOT_HEIGHT = 160
-#: Lines of text around a plot not laid out yet: a title of up to two lines, the tick labels,
-#: the axis label, and their margins.
+# Lines of text around a plot not laid out yet: a title of up to two lines, the tick labels,
+# the axis label, and their margins.
 _PLOT_TEXT_LINES = 6
 
 Ticks = list[list[tuple[float, str]]]
-#: What a refresh computed its figures for: the table, its rows scored, the column.
+# What a refresh computed its figures for: the table, its rows scored, the column.
 Scope = tuple[ScoreTable, int, str]
 
 
@@ -188,7 +188,7 @@ class DistributionsPanel(ChartPanel):
         self.delta_edges: FloatArray = np.zeros(0)
         self.delta_counts: IntArray = np.zeros(0, np.int64)
         self.delta_ties = 0
-        #: (A better, equal, B better) among the rows drawn.
+        # (A better, equal, B better) among the rows drawn.
         self.ahead: tuple[int, int, int] = (0, 0, 0)
         self.score_rows: IntArray = np.zeros(0, np.int64)
         self.delta_rows: IntArray = np.zeros(0, np.int64)

@@ -44,8 +44,8 @@ __all__ = [
     "read_human_file",
 ]
 
-#: What File ▸ Load human judgements reads: (kind, what the dialog calls it; translated where
-#: shown, in the context "humanimport").
+# What File ▸ Load human judgements reads: (kind, what the dialog calls it; translated where
+# shown, in the context "humanimport").
 HUMAN_KINDS: tuple[tuple[str, str], ...] = (
     (
         "system",

@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 _ERROR_STYLE = "QLabel { color: #b00020; }"
-#: How long the score dialog waits after a change before reading the files for the scale.
+# How long the score dialog waits after a change before reading the files for the scale.
 PREVIEW_DELAY_MS = 300
 
 
@@ -322,7 +322,7 @@ class ScoreImportDialog(ReadingDialog):
         note.setWordWrap(True)
         form.addRow(note)
         self.finish_layout(form)
-        #: Whether the user set the scale (then it is theirs; else the values' own).
+        # Whether the user set the scale (then it is theirs; else the values' own).
         self.scale_chosen = False
         self.preview_job = BackgroundJob(self, name="matchlight-import-preview")
         self.preview_job.finished.connect(self._on_preview_read)

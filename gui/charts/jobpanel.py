@@ -31,13 +31,13 @@ class JobPanel(ChartPanel):
     :meth:`job_failed` may do more than hide the bar and show the message.
     """
 
-    #: The worker thread's name.
+    # The worker thread's name.
     job_name: ClassVar[str] = "matchlight-chart"
-    #: A failed run shows "<failure>: <what went wrong>" in place of the chart. Marked with
-    #: ``QT_TRANSLATE_NOOP("JobPanel", ...)``: set at import, before the translator is
-    #: installed, and translated when shown.
+    # A failed run shows "<failure>: <what went wrong>" in place of the chart. Marked with
+    # ``QT_TRANSLATE_NOOP("JobPanel", ...)``: set at import, before the translator is
+    # installed, and translated when shown.
     failure: ClassVar[str] = QT_TRANSLATE_NOOP("JobPanel", "This view could not be computed")
-    #: The progress bar's widest, and whether it shows its percentage.
+    # The progress bar's widest, and whether it shows its percentage.
     progress_width: ClassVar[int] = 160
     progress_text: ClassVar[bool] = False
 

@@ -25,15 +25,15 @@ log = logging.getLogger(__name__)
 
 __all__ = ["BACKGROUND_ROWS", "BackgroundJob", "JobCancelled", "Work"]
 
-#: ``work(cancelled, progress) -> result``: ``cancelled()`` says stop (raise
-#: :class:`JobCancelled` or return None), ``progress(fraction)`` reports how far it got.
+# ``work(cancelled, progress) -> result``: ``cancelled()`` says stop (raise
+# :class:`JobCancelled` or return None), ``progress(fraction)`` reports how far it got.
 Work = Callable[[Callable[[], bool], Callable[[float], None]], object]
 
-#: Progress is reported in steps of at least this fraction (a bar needs no more).
+# Progress is reported in steps of at least this fraction (a bar needs no more).
 PROGRESS_STEP = 0.01
-#: From this many rows on, a chart's refresh after a filter or new scores computes in a worker
-#: (:meth:`BackgroundJob.start`); below it, at once (:meth:`BackgroundJob.run_here`): a thread
-#: costs more than the work. The table's proxy moves its searches at the same size.
+# From this many rows on, a chart's refresh after a filter or new scores computes in a worker
+# (:meth:`BackgroundJob.start`); below it, at once (:meth:`BackgroundJob.run_here`): a thread
+# costs more than the work. The table's proxy moves its searches at the same size.
 BACKGROUND_ROWS = 20_000
 
 

@@ -40,9 +40,9 @@ __all__ = ["DATA_DELAY_MS", "ChartLink", "chart_columns"]
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
 
-#: How long chart updates wait to batch scores arriving in chunks (ms).
+# How long chart updates wait to batch scores arriving in chunks (ms).
 DATA_DELAY_MS = 400
-#: The source of the row set a chart brush puts in the selection (one per selection).
+# The source of the row set a chart brush puts in the selection (one per selection).
 BRUSH_SOURCE = "chart"
 
 
@@ -88,8 +88,8 @@ class ChartLink(QObject):
         self._brush: tuple[object, RowSet] | None = None
         self._data: SelectionData | None = None
         self._labels: dict[str, LabelColumn] = {}
-        #: While :attr:`data_changed` is emitted for one column's values (an annotation edit,
-        #: an import): that column's key; None for any other change.
+        # While :attr:`data_changed` is emitted for one column's values (an annotation edit,
+        # an import): that column's key; None for any other change.
         self.changed_column: str | None = None
         self._data_timer = QTimer(self)
         self._data_timer.setSingleShot(True)

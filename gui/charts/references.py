@@ -70,10 +70,10 @@ __all__ = [
 
 Index = QModelIndex | QPersistentModelIndex
 
-#: From this many segments on, the per-reference scoring runs in worker processes (a thread
-#: would hold the GIL the window needs).
+# From this many segments on, the per-reference scoring runs in worker processes (a thread
+# would hold the GIL the window needs).
 OFFLOAD_FROM = 5_000
-#: The warning's colours (light, dark): text on a tinted box.
+# The warning's colours (light, dark): text on a tinted box.
 _WARNING_STYLE = {
     False: "QLabel { background: #fff4ce; color: #4d3800; border: 1px solid #e0b400; "
     "padding: 4px; }",
@@ -93,10 +93,10 @@ def quick_audit(core: ComparisonSession) -> ReferenceAudit:
     )
 
 
-#: Rows a :class:`SteppedAudit` compares at a time (a millisecond or two)...
+# Rows a :class:`SteppedAudit` compares at a time (a millisecond or two)...
 AUDIT_STEP_ROWS = 128
-#: ...and for how long, in seconds, it goes on comparing in one turn of the event loop: a turn
-#: stays short however loaded the machine is (a fixed number of rows took 60 ms on a busy one).
+# ...and for how long, in seconds, it goes on comparing in one turn of the event loop: a turn
+# stays short however loaded the machine is (a fixed number of rows took 60 ms on a busy one).
 AUDIT_TURN_S = 0.010
 
 
@@ -337,8 +337,8 @@ class ReferencesPanel(JobPanel):
         self.warning = QLabel()
         self.warning.setWordWrap(True)
         self.warning.hide()
-        #: Whether the warning shows inside the panel (the comparison dock shows it above
-        #: every tab instead).
+        # Whether the warning shows inside the panel (the comparison dock shows it above
+        # every tab instead).
         self.inline_warning = True
         self.model = ReferenceModel(self)
         self.view = QTableView()

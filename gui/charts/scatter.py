@@ -34,12 +34,12 @@ __all__ = ["DEDUPE_FROM", "ScatterPanel", "drawn_points"]
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
-#: From this many points on, points on the same spot are drawn once.
+# From this many points on, points on the same spot are drawn once.
 DEDUPE_FROM = 20_000
-#: The spot size, as a fraction of each axis's range: about a pixel of a 400-pixel plot, well
-#: under the 4-pixel points, so drawing one point per spot looks the same.
+# The spot size, as a fraction of each axis's range: about a pixel of a 400-pixel plot, well
+# under the 4-pixel points, so drawing one point per spot looks the same.
 SPOT = 1 / 400
-#: A click selects the nearest point within this many pixels.
+# A click selects the nearest point within this many pixels.
 CLICK_PIXELS = 8.0
 
 
@@ -125,18 +125,18 @@ class ScatterPanel(ChartPanel):
         for item in (self.points, self.marked, self.current):
             self.plot.addItem(item)
 
-        #: The segments plotted (scored, with a value for both systems) and their coordinates.
+        # The segments plotted (scored, with a value for both systems) and their coordinates.
         self.rows: IntArray = np.zeros(0, np.int64)
         self.xs: FloatArray = np.zeros(0)
         self.ys: FloatArray = np.zeros(0)
-        #: Segments above the diagonal, on it and below it (of :attr:`rows`).
+        # Segments above the diagonal, on it and below it (of :attr:`rows`).
         self.counts: dict[str, int] = {}
-        #: Indices into :attr:`rows` of the points drawn, and of the marked ones.
+        # Indices into :attr:`rows` of the points drawn, and of the marked ones.
         self.drawn: IntArray = np.zeros(0, np.int64)
         self.marked_rows: IntArray = np.zeros(0, np.int64)
         self._key: tuple[object, ...] | None = None
         self._span = (100.0, 100.0)
-        #: The column's natural range when it has one at both ends (a square plot), else None.
+        # The column's natural range when it has one at both ends (a square plot), else None.
         self._bounds: tuple[float, float] | None = (0.0, 100.0)
 
         self.box.brushed.connect(self._on_brushed)

@@ -15,7 +15,7 @@ __all__ = ["ScopedCache"]
 K = TypeVar("K")
 V = TypeVar("V")
 
-#: Scope parts compared by value; any other part is compared by identity.
+# Scope parts compared by value; any other part is compared by identity.
 _PLAIN = (int, float, str, bytes, bool, type(None))
 
 

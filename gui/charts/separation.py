@@ -84,10 +84,10 @@ __all__ = [
 IntArray = npt.NDArray[np.int64]
 Index = QModelIndex | QPersistentModelIndex
 
-#: Segments listed per side of "what moves the corpus score".
+# Segments listed per side of "what moves the corpus score".
 TOP_SEGMENTS = 50
-#: From this many rows on, the n-grams are counted in a worker process: counting them spends
-#: seconds in C calls that hold the GIL, which a thread would take from the window.
+# From this many rows on, the n-grams are counted in a worker process: counting them spends
+# seconds in C calls that hold the GIL, which a thread would take from the window.
 PROCESS_FROM = 20_000
 
 

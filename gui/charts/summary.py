@@ -74,17 +74,17 @@ from matchlight.gui.highlight.palette import is_dark_palette
 __all__ = ["SummaryWidget"]
 
 REFRESH_MS = 150
-#: Translated where shown (set at import, before the translator is installed).
+# Translated where shown (set at import, before the translator is installed).
 NOTHING_OPEN = QT_TRANSLATE_NOOP(
     "summary", "No comparison open. Its corpus scores per system show here."
 )
-#: The first refresh of a new table comes later, after the burst of work of showing it.
+# The first refresh of a new table comes later, after the burst of work of showing it.
 FIRST_REFRESH_MS = 450
-#: The histogram's bins for a 0-100 score (another scale gets its own, see score_edges).
+# The histogram's bins for a 0-100 score (another scale gets its own, see score_edges).
 HISTOGRAM_EDGES = np.linspace(0.0, 100.0, 21)
-#: The histogram's x ticks, 100 included (pyqtgraph's automatic ones stop at 80).
+# The histogram's x ticks, 100 included (pyqtgraph's automatic ones stop at 80).
 HISTOGRAM_TICKS = [[(float(v), str(v)) for v in range(0, 101, 20)]]
-#: The leak warning's colours (light, dark), as the comparison dock's.
+# The leak warning's colours (light, dark), as the comparison dock's.
 _WARNING_STYLE = {
     False: "QLabel { background: #fff4ce; color: #4d3800; border: 1px solid #e0b400; "
     "padding: 4px; }",
@@ -294,7 +294,7 @@ class SummaryWidget(QWidget):
         self._stale = False
         self._again = False  # new scores arrived while the figures were being computed
         self._computed_done = -1  # the rows scored when the figures shown were computed
-        #: The table is the first rows of a comparison whose files are still read.
+        # The table is the first rows of a comparison whose files are still read.
         self._reading = False
         self._job_filter: npt.NDArray[np.int64] | None = None  # the rows the run is for
         self.job = BackgroundJob(self, name="matchlight-summary")

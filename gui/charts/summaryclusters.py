@@ -32,9 +32,9 @@ from matchlight.gui.charts.summarymodel import SummaryModel, summary_metrics
 
 __all__ = ["CLUSTER_SAMPLES", "CLUSTER_SEED", "SummaryClusters"]
 
-#: A column's ranking: its systems' clusters, or why it cannot be ranked.
+# A column's ranking: its systems' clusters, or why it cannot be ranked.
 Ranking = SystemClusters | str
-#: The clusters' paired test: sacreBLEU's bootstrap, its default resamples and seed.
+# The clusters' paired test: sacreBLEU's bootstrap, its default resamples and seed.
 CLUSTER_SAMPLES = DEFAULT_BOOTSTRAP_SAMPLES
 CLUSTER_SEED = DEFAULT_SEED
 

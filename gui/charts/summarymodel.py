@@ -31,8 +31,8 @@ from matchlight.core.style.palette import OKABE_ITO
 
 __all__ = ["SYSTEM_COLOURS", "SummaryModel", "corpus_value", "summary_metrics", "system_colour"]
 
-#: Okabe–Ito colours as published (core's palette): distinguishable with the common
-#: colour-vision deficiencies; the report draws systems in the same ones.
+# Okabe–Ito colours as published (core's palette): distinguishable with the common
+# colour-vision deficiencies; the report draws systems in the same ones.
 SYSTEM_COLOURS: tuple[str, ...] = OKABE_ITO
 
 Index = QModelIndex | QPersistentModelIndex
@@ -64,7 +64,7 @@ def _format(value: float, column: ScoreColumn) -> str:
     return "–" if math.isnan(value) else f"{value:.{corpus_decimals(column)}f}"
 
 
-#: The roles :meth:`SummaryModel.data` gives.
+# The roles :meth:`SummaryModel.data` gives.
 _ROLES = frozenset(
     {
         Qt.ItemDataRole.DisplayRole,
@@ -91,7 +91,7 @@ class SummaryModel(QAbstractTableModel):
         self._counts: dict[str, int] = {}
         self._clusters: dict[tuple[str, str], SystemClusters] = {}
         self._cluster_rows: dict[str, int] = {}
-        #: Whether the view's background is dark (the filtered rows' blue follows it).
+        # Whether the view's background is dark (the filtered rows' blue follows it).
         self.dark = False
 
     # -- updating ------------------------------------------------------------------------------

@@ -37,9 +37,9 @@ __all__ = [
     "theme_for",
 ]
 
-#: Export formats by file suffix.
+# Export formats by file suffix.
 EXPORT_FORMATS: dict[str, str] = {".png": "PNG image", ".svg": "SVG vector image"}
-#: Width of exported PNGs, in pixels (a column of a two-column paper at 300 dpi is ~1000).
+# Width of exported PNGs, in pixels (a column of a two-column paper at 300 dpi is ~1000).
 EXPORT_WIDTH = 1600
 
 
@@ -118,9 +118,9 @@ def _png_bytes(item: pg.GraphicsObject | pg.GraphicsLayout) -> bytes:
     return bytes(data.data())
 
 
-#: What an exported SVG's text falls back to where its reader lacks the font it was drawn in:
-#: fonts of about its width, then the CSS generic family. Qt names only its own family, and a
-#: reader that does not know that name (Qt's "Sans Serif" alias is none of CSS's) draws serif.
+# What an exported SVG's text falls back to where its reader lacks the font it was drawn in:
+# fonts of about its width, then the CSS generic family. Qt names only its own family, and a
+# reader that does not know that name (Qt's "Sans Serif" alias is none of CSS's) draws serif.
 SVG_FONT_FALLBACK: tuple[str, ...] = (
     "DejaVu Sans",
     "Verdana",

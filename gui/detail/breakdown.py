@@ -32,13 +32,13 @@ from matchlight.core.metrics.base import Block, Run
 
 __all__ = ["BLOCK_GAP", "COLUMN_GAP", "LINE_GAP", "BreakdownView"]
 
-#: Space between grid columns, between two blocks side by side, and between lines of blocks,
-#: in pixels.
+# Space between grid columns, between two blocks side by side, and between lines of blocks,
+# in pixels.
 COLUMN_GAP = 10
 BLOCK_GAP = 28
 LINE_GAP = 8
-#: Text widths remembered (per font); most cells of a breakdown ("1-gram", "matched/total",
-#: reference names) recur from one output and one row to the next.
+# Text widths remembered (per font); most cells of a breakdown ("1-gram", "matched/total",
+# reference names) recur from one output and one row to the next.
 _WIDTHS_KEPT = 20_000
 _widths: dict[tuple[str, str], int] = {}
 
@@ -54,7 +54,7 @@ def _advance(metrics: QFontMetrics, font_key: str, text: str) -> int:
     return width
 
 
-#: (metrics, font key) of the plain, italic and bold fonts.
+# (metrics, font key) of the plain, italic and bold fonts.
 _Measures = tuple[tuple[QFontMetrics, str], ...]
 
 

@@ -59,10 +59,10 @@ from matchlight.gui.highlight.termarks import TerTooltips, edit_layer, paint_ter
 
 __all__ = ["DEFER_MS", "DetailPane", "HypothesisOverlay", "SegmentText"]
 
-#: ``paint(painter, view, segment, system)``: draws over a hypothesis view once its text is
-#: painted (error spans); the painter is in document coordinates.
+# ``paint(painter, view, segment, system)``: draws over a hypothesis view once its text is
+# painted (error spans); the painter is in document coordinates.
 HypothesisOverlay = Callable[[QPainter, "SegmentText", int, int], None]
-#: How long the moves must pause before a deferred row is put in (see DetailPane.defer_while).
+# How long the moves must pause before a deferred row is put in (see DetailPane.defer_while).
 DEFER_MS = 150
 
 
@@ -177,9 +177,9 @@ class DetailPane(QWidget):
         self._reveal_timer.setSingleShot(True)
         self._reveal_timer.setInterval(0)
         self._reveal_timer.timeout.connect(self._reveal_now)
-        #: Asked for every new row: True while the pane is not where the user works (the
-        #: annotation view is in front, its evidence hidden); the row is then put in once
-        #: the moves pause, not at every step of a run of them.
+        # Asked for every new row: True while the pane is not where the user works (the
+        # annotation view is in front, its evidence hidden); the row is then put in once
+        # the moves pause, not at every step of a run of them.
         self.defer_while: Callable[[], bool] = lambda: False
         self._waiting: tuple[RowDetail | None] | None = None
         self._defer_timer = QTimer(self)

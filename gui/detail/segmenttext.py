@@ -25,9 +25,9 @@ from matchlight.gui.highlight.palette import (
 
 __all__ = ["VIEW_TEXT_LIMIT", "Section", "SegmentText"]
 
-#: Characters of a text shown in a view of the pane. Laying out a very long line holds the
-#: window each time its row is shown; the start of such a text is what anyone reads, and the
-#: caption says how much is shown.
+# Characters of a text shown in a view of the pane. Laying out a very long line holds the
+# window each time its row is shown; the start of such a text is what anyone reads, and the
+# caption says how much is shown.
 VIEW_TEXT_LIMIT = 2000
 
 Span = tuple[int, int]

@@ -45,16 +45,16 @@ log = logging.getLogger(__name__)
 
 _SOURCE_RE = re.compile(r"^(src|source)([._\-]|\d|$)", re.IGNORECASE)
 _REFERENCE_RE = re.compile(r"^(ref|refs|reference|references)([._\-]|\d|$)", re.IGNORECASE)
-#: The usual names of system outputs: ``sys.NAME.txt``, ``hyp.NAME``, ``out.NAME``...
+# The usual names of system outputs: ``sys.NAME.txt``, ``hyp.NAME``, ``out.NAME``...
 _SYSTEM_RE = re.compile(r"^(sys|hyp|system|out|output)[._\-].", re.IGNORECASE)
-#: Files that come with a dataset but are none of its texts.
+# Files that come with a dataset but are none of its texts.
 _DOCUMENT_RE = re.compile(
     r"^(readme|license|licence|copying|changelog|citation|authors)([._\-]|$)"
     r"|^(sha\d*|md5)sums?([._\-]|$)"
     r"|\.(md|rst|html?|pdf|json|ya?ml|toml|ini|py|sh|bat|ipynb|sha\d*|md5|sig|asc)$",
     re.IGNORECASE,
 )
-#: Per-line metadata files of the usual dataset layouts (document ids, domains, labels...).
+# Per-line metadata files of the usual dataset layouts (document ids, domains, labels...).
 _METADATA_RE = re.compile(
     r"^(docids?|doc_ids?|domains?|labels?|tags?|ids?|meta|metadata|align|alignments?|lang)"
     r"([._\-]|\d|$)",
@@ -63,11 +63,11 @@ _METADATA_RE = re.compile(
 _AUTO_FORMAT = "auto"
 
 
-#: The file stem without a ``sys.``-style prefix (the same rule as the CLI's).
+# The file stem without a ``sys.``-style prefix (the same rule as the CLI's).
 default_system_name = default_name
 
 
-#: Why a dropped file was left out (the Open dialog groups its note by these).
+# Why a dropped file was left out (the Open dialog groups its note by these).
 LEFT_OUT_DOCUMENT = QT_TRANSLATE_NOOP("opendialog", "documentation or checksums")
 LEFT_OUT_METADATA = QT_TRANSLATE_NOOP("opendialog", "per-line metadata, not a text to score")
 LEFT_OUT_FOLDER = QT_TRANSLATE_NOOP("opendialog", "a folder inside the dropped folder")
@@ -363,8 +363,8 @@ class _RowList(QGroupBox):
             self.remove_row(row)
 
 
-#: ``read(specs)``: a :class:`BackgroundCall` (not started) that reads the files of ``specs``;
-#: its value is a :class:`Comparison` or an object with a ``comparison`` attribute.
+# ``read(specs)``: a :class:`BackgroundCall` (not started) that reads the files of ``specs``;
+# its value is a :class:`Comparison` or an object with a ``comparison`` attribute.
 Reader = Callable[[ComparisonSpecs], BackgroundCall]
 
 

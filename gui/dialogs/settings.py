@@ -47,16 +47,16 @@ __all__ = [
 ]
 
 CUSTOM_SEPARATOR = "custom…"
-#: Combo-box data standing for "no separator" (item data is never None: PySide6 6.12 on
-#: CPython 3.11 drops a reference to None whenever None item data comes back to Python).
+# Combo-box data standing for "no separator" (item data is never None: PySide6 6.12 on
+# CPython 3.11 drops a reference to None whenever None item data comes back to Python).
 NO_SEPARATOR = "\x00none"
-#: Spin-box bounds of an ``int`` setting without its own.
+# Spin-box bounds of an ``int`` setting without its own.
 _INT_BOUND = 1_000_000
-#: The metrics' groups are laid out in this many columns.
+# The metrics' groups are laid out in this many columns.
 _GROUP_COLUMNS = 2
-#: The tallest the settings get before they scroll, in pixels.
+# The tallest the settings get before they scroll, in pixels.
 _MAX_SCROLL_HEIGHT = 560
-#: Translated where shown (set at import, before the translator is installed).
+# Translated where shown (set at import, before the translator is installed).
 _SEPARATOR_HELP = QT_TRANSLATE_NOOP(
     "settings",
     "How the sentences of a segment are marked. ROUGE-Lsum scores sentence by "
@@ -110,10 +110,10 @@ class SettingsPanel(QWidget):
         self._last = ScoringConfig()
         self._error = ""
         self._nrefs = 1
-        #: Per metric key: the check box that says whether it is scored, and its group.
+        # Per metric key: the check box that says whether it is scored, and its group.
         self.metric_checks: dict[str, QCheckBox] = {}
         self.metric_groups: dict[str, QGroupBox] = {}
-        #: Per (metric key, setting key): the setting's widget.
+        # Per (metric key, setting key): the setting's widget.
         self.setting_widgets: dict[tuple[str, str], QWidget] = {}
 
         metrics_box = QGroupBox(QCoreApplication.translate("SettingsPanel", "Metrics to score"))

@@ -38,15 +38,15 @@ from matchlight.core.text.corpus import CorpusText
 
 log = logging.getLogger(__name__)
 
-#: Rows kept in the LRU.
+# Rows kept in the LRU.
 DEFAULT_CAPACITY = 4096
-#: Queued requests kept; older ones (rows scrolled past) are dropped.
+# Queued requests kept; older ones (rows scrolled past) are dropped.
 MAX_PENDING = 256
-#: How long one turn of computing may run before the event loop gets control back (a row
-#: takes about a millisecond; one that takes longer still finishes).
+# How long one turn of computing may run before the event loop gets control back (a row
+# takes about a millisecond; one that takes longer still finishes).
 SLICE_MS = 8.0
-#: Rows whose references and outputs hold more characters than this are computed in a worker
-#: process (what is left is a short stretch of work in the GUI thread at most).
+# Rows whose references and outputs hold more characters than this are computed in a worker
+# process (what is left is a short stretch of work in the GUI thread at most).
 HEAVY_ROW_CHARS = 20_000
 
 

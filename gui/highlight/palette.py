@@ -59,8 +59,8 @@ from matchlight.core.style import marks
 from matchlight.core.style import palette as colours
 from matchlight.core.style.palette import DEFAULT_MAX_LEVEL, MIN_TEXT_CONTRAST
 
-#: Highlight kinds understood by :func:`highlight_format`: core's range kinds, the hover link, and
-#: the marks of a system against the baseline (:data:`core.scoring.contrast.CONTRAST_KINDS`).
+# Highlight kinds understood by :func:`highlight_format`: core's range kinds, the hover link, and
+# the marks of a system against the baseline (:data:`core.scoring.contrast.CONTRAST_KINDS`).
 KINDS: tuple[str, ...] = (
     *("match", "unmatched", "missed", "lcs", "link", "gain", "loss"),
     *TER_EDIT_KINDS,
@@ -184,8 +184,8 @@ def apply_selection_colours(widget: QWidget, dark: bool) -> None:
 
 # -- documents ----------------------------------------------------------------------------------
 
-#: Characters that would break a one-line table cell, each shown as one visible stand-in, so that
-#: character offsets stay exactly the same.
+# Characters that would break a one-line table cell, each shown as one visible stand-in, so that
+# character offsets stay exactly the same.
 _BREAKS = str.maketrans(
     {
         "\n": "\u21b5",
@@ -328,7 +328,7 @@ def fill_document(
 
 # -- legend -------------------------------------------------------------------------------------
 
-#: The kinds an n-gram layer paints; what a legend shows when it is not told.
+# The kinds an n-gram layer paints; what a legend shows when it is not told.
 NGRAM_KINDS: tuple[str, ...] = ("match", "unmatched", "missed")
 
 
@@ -562,8 +562,8 @@ class LegendWidget(QWidget):
 # (a bracket over the phrase, a triangle where it moves to, a caret where words are missing);
 # the point kinds (empty ranges) only have formats for the legend's samples.
 
-#: What a legend says for each TER kind, in the order it says them (translated where shown,
-#: in the context "palette", as is the tip).
+# What a legend says for each TER kind, in the order it says them (translated where shown,
+# in the context "palette", as is the tip).
 TER_LEGEND: tuple[tuple[str, str], ...] = (
     ("ter_sub", QT_TRANSLATE_NOOP("palette", "substituted")),
     ("ter_del", QT_TRANSLATE_NOOP("palette", "deleted")),

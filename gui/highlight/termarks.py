@@ -49,9 +49,9 @@ __all__ = [
     "ter_tooltip",
 ]
 
-#: The key of the "TER edits" highlight mode.
+# The key of the "TER edits" highlight mode.
 TER_EDITS = TerEditLayer.key
-#: The halo under every stroke (light theme, dark theme), so a mark reads on any tint.
+# The halo under every stroke (light theme, dark theme), so a mark reads on any tint.
 _HALO = {False: "#ffffff", True: "#101010"}
 
 

@@ -108,10 +108,10 @@ def shortcut_rows(actions: Iterable[QAction]) -> list[tuple[str, str]]:
     return rows
 
 
-#: A titled group of rows of the shortcuts dialog: (title, [(what, keys), ...]).
+# A titled group of rows of the shortcuts dialog: (title, [(what, keys), ...]).
 ShortcutSection = tuple[str, Sequence[tuple[str, str]]]
 
-#: The title of the window's own actions when other sections follow them.
+# The title of the window's own actions when other sections follow them.
 WINDOW_SECTION = "Window"
 
 

@@ -31,7 +31,7 @@ ORGANIZATION = "Matchlight"
 ORGANIZATION_DOMAIN = "matchlight.invalid"
 
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
-#: ``show(title, message)``: tells the user about an unexpected error.
+# ``show(title, message)``: tells the user about an unexpected error.
 ErrorDialog = Callable[[str, str], None]
 
 
@@ -132,10 +132,10 @@ def no_huge_pages_for_numpy() -> bool:
     return False
 
 
-#: How long a Python thread may hold the GIL while another one waits for it (Python's default
-#: is 5 ms). The GUI thread gives the GIL up at every call into Qt, and while the highlight
-#: thread computes rows it then waits up to the whole interval to get it back, at every call:
-#: a repaint of the table takes many times as long.
+# How long a Python thread may hold the GIL while another one waits for it (Python's default
+# is 5 ms). The GUI thread gives the GIL up at every call into Qt, and while the highlight
+# thread computes rows it then waits up to the whole interval to get it back, at every call:
+# a repaint of the table takes many times as long.
 GIL_SWITCH_INTERVAL_S = 0.001
 
 

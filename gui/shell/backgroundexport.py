@@ -26,7 +26,7 @@ __all__ = ["AskPath", "BackgroundExport"]
 
 log = logging.getLogger(__name__)
 
-#: ``ask_path(parent, caption, suggested) -> path or None`` (the window's injectable dialog).
+# ``ask_path(parent, caption, suggested) -> path or None`` (the window's injectable dialog).
 AskPath = Callable[[QWidget, str, str], "str | None"]
 
 

@@ -30,12 +30,12 @@ from matchlight.gui.highlight.palette import is_dark_palette
 
 __all__ = ["BANNER_COLOURS", "MAX_HEIGHT_SHARE", "MIN_LINES", "BannerItem", "WarningsBanner"]
 
-#: The largest share of the window's height the banner takes; more warnings scroll.
+# The largest share of the window's height the banner takes; more warnings scroll.
 MAX_HEIGHT_SHARE = 0.2
-#: Lines of text the banner may always show, however small the window.
+# Lines of text the banner may always show, however small the window.
 MIN_LINES = 4
 
-#: (background, border, text) of the banner in a light and in a dark palette.
+# (background, border, text) of the banner in a light and in a dark palette.
 BANNER_COLOURS = {
     False: ("#fff4ce", "#d9b945", "#3b2f00"),
     True: ("#4a3c08", "#8a7222", "#f5e7b8"),

@@ -26,10 +26,10 @@ from matchlight.gui.table.scalemenu import add_scale_menu
 __all__ = ["TableColumns"]
 
 
-#: Room around a figure in a score or Δ column: the cell's margins and, in the header, the
-#: sort indicator.
+# Room around a figure in a score or Δ column: the cell's margins and, in the header, the
+# sort indicator.
 NUMBER_PADDING = 24
-#: Widths of the text columns, in pixels: at most (an output; a source or reference) and at least.
+# Widths of the text columns, in pixels: at most (an output; a source or reference) and at least.
 OUTPUT_WIDTH = 280
 TEXT_WIDTH = 230
 MIN_TEXT_WIDTH = 150

@@ -21,7 +21,7 @@ from matchlight.gui.shell.lifecycle import comparison_name
 
 __all__ = ["CsvExport", "SavePathProvider", "default_save_path"]
 
-#: ``save_path_provider(parent, caption, suggested) -> path or None``.
+# ``save_path_provider(parent, caption, suggested) -> path or None``.
 SavePathProvider = Callable[[QWidget, str, str], "str | None"]
 
 

@@ -29,12 +29,12 @@ __all__ = [
     "script_samples",
 ]
 
-#: Lines of each text column sampled for scripts.
+# Lines of each text column sampled for scripts.
 FONT_SAMPLE_LINES = 200
-#: Distinct characters of a script checked for glyphs.
+# Distinct characters of a script checked for glyphs.
 SAMPLE_CHARS = 6
 
-#: ``has_glyph(character) -> bool``: can an installed font draw it?
+# ``has_glyph(character) -> bool``: can an installed font draw it?
 GlyphCheck = Callable[[str], bool]
 
 
@@ -50,7 +50,7 @@ _CJK_PACKAGE = "fonts-noto-cjk"
 _NOTO_PACKAGE = "fonts-noto-core"
 _WS = QFontDatabase.WritingSystem
 
-#: Scripts that a default install may lack, with the Debian package that covers them.
+# Scripts that a default install may lack, with the Debian package that covers them.
 SCRIPTS: tuple[_Script, ...] = (
     _Script(
         QT_TRANSLATE_NOOP("fonts", "Korean (Hangul)"),

@@ -38,7 +38,7 @@ __all__ = [
     "translation_file",
 ]
 
-#: QSettings key of the chosen language: "system", or a code of :data:`LANGUAGES`.
+# QSettings key of the chosen language: "system", or a code of :data:`LANGUAGES`.
 SETTINGS_KEY = "ui/language"
 SYSTEM = "system"
 
@@ -46,15 +46,15 @@ SYSTEM = "system"
 @dataclass(frozen=True, slots=True)
 class Language:
     code: str
-    #: The language's name in itself (shown so in the menu whatever the current language).
+    # The language's name in itself (shown so in the menu whatever the current language).
     name: str
 
 
-#: The interface languages, English (the source) first.
+# The interface languages, English (the source) first.
 LANGUAGES: tuple[Language, ...] = (Language("en", "English"), Language("ko", "한국어"))
 _CODES = {language.code for language in LANGUAGES}
 
-#: The translators installed by :func:`install_translators` (Qt does not own them).
+# The translators installed by :func:`install_translators` (Qt does not own them).
 _installed: list[QTranslator] = []
 
 

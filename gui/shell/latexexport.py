@@ -30,7 +30,7 @@ from matchlight.gui.shell.reportexport import session_snapshot
 
 __all__ = ["ERROR_TITLE", "LatexExporter", "ask_latex_path"]
 
-#: Translated where shown (set at import, before the translator is installed).
+# Translated where shown (set at import, before the translator is installed).
 ERROR_TITLE = QT_TRANSLATE_NOOP("latexexport", "Cannot export the LaTeX table")
 
 

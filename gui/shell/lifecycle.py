@@ -78,9 +78,9 @@ __all__ = [
     "comparison_name",
 ]
 
-#: How long after the table's first paint was scheduled the detail pane is filled.
+# How long after the table's first paint was scheduled the detail pane is filled.
 REVEAL_DETAIL_MS = 30
-#: How long after the detail pane is filled the language check starts (off the GUI thread).
+# How long after the detail pane is filled the language check starts (off the GUI thread).
 LANGUAGE_CHECK_MS = 200
 
 
@@ -108,20 +108,20 @@ class ComparisonLifecycle(ComparisonReading, QObject):
         self.proxy: SegmentFilterProxy | None = None
         self.detail_cache: DetailCache | None = None
         self.delegate: HighlightDelegate | None = None
-        #: Facts about the references the scoring advice uses (derived once per comparison).
+        # Facts about the references the scoring advice uses (derived once per comparison).
         self.profile: TextProfile | None = None
         self.missing_fonts: list[Any] = []
         self._prepared: Prepared | None = None
         self._read_call: BackgroundCall | None = None
         self._reading_specs: ComparisonSpecs | None = None
-        #: Rows of every input shown before the whole is read (opening a comparison whose
-        #: files hold at least ``first_rows_from_bytes``).
+        # Rows of every input shown before the whole is read (opening a comparison whose
+        # files hold at least ``first_rows_from_bytes``).
         self.first_rows = FIRST_ROWS
         self.first_rows_from_bytes = FIRST_ROWS_FROM_BYTES
         self._handover: _Handover | None = None
-        #: The comparison shown is the first rows of the one being read.
+        # The comparison shown is the first rows of the one being read.
         self._partial = False
-        #: The rest of such a comparison is in, and its opening is not announced yet.
+        # The rest of such a comparison is in, and its opening is not announced yet.
         self._announcing = False
         self._pending_detail: int | None = None
         # Showing a new comparison, in steps (see _reveal_next).
@@ -133,8 +133,8 @@ class ComparisonLifecycle(ComparisonReading, QObject):
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(120)
         self._refresh_timer.timeout.connect(self._on_refresh_timeout)
-        #: Outputs in another language, outputs copying the source (core.analysis.language):
-        #: checked in the background once the comparison is shown; None until then.
+        # Outputs in another language, outputs copying the source (core.analysis.language):
+        # checked in the background once the comparison is shown; None until then.
         self.language: LanguageFlags | None = None
         self._language_job = BackgroundJob(self, name="matchlight-language")
         self._language_job.finished.connect(self._on_language_checked)

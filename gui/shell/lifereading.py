@@ -38,17 +38,17 @@ from matchlight.gui.workers.loader import BackgroundCall, ReadCancelled
 
 log = logging.getLogger(__name__)
 
-#: Rows whose highlight detail is computed while the files are read: a screenful, so that the
-#: table is painted once with its highlights when it appears (not plain, then again).
+# Rows whose highlight detail is computed while the files are read: a screenful, so that the
+# table is painted once with its highlights when it appears (not plain, then again).
 FIRST_SCREEN_ROWS = 64
-#: Pages of the window's central stack.
+# Pages of the window's central stack.
 WELCOME_PAGE, COMPARISON_PAGE, READING_PAGE = 0, 1, 2
 
-#: Rows whose highlight detail is computed before a big comparison's first rows show: the
-#: visible ones (the rest of the screenful follows from the detail cache's worker).
+# Rows whose highlight detail is computed before a big comparison's first rows show: the
+# visible ones (the rest of the screenful follows from the detail cache's worker).
 FIRST_ROWS_AHEAD = 24
-#: From this many bytes of input files on, a comparison's first rows show while the rest is
-#: read (below it, reading all of it takes about as long as showing a part).
+# From this many bytes of input files on, a comparison's first rows show while the rest is
+# read (below it, reading all of it takes about as long as showing a part).
 FIRST_ROWS_FROM_BYTES = 8 << 20
 
 

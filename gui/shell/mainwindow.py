@@ -98,7 +98,7 @@ APP_NAME = "Matchlight"
 GEOMETRY_KEY = "window/geometry"
 STATE_KEY = "window/state"
 
-#: ``error_sink(title, message)``: shows an error to the user without blocking.
+# ``error_sink(title, message)``: shows an error to the user without blocking.
 ErrorSink = Callable[[str, str], None]
 
 

@@ -49,7 +49,7 @@ __all__ = [
     "suggested_report_path",
 ]
 
-#: Translated where shown (set at import, before the translator is installed).
+# Translated where shown (set at import, before the translator is installed).
 ERROR_TITLE = QT_TRANSLATE_NOOP("reportexport", "Cannot export the report")
 SHORTCUT = "Ctrl+Shift+R"
 

@@ -14,10 +14,10 @@ from PySide6.QtWidgets import QWidget
 
 __all__ = ["FRAME_ROOM", "PREFERRED_SIZE", "fits", "fitted_geometry", "place_window"]
 
-#: The window's size where the screen has room for it.
+# The window's size where the screen has room for it.
 PREFERRED_SIZE = QSize(1400, 900)
-#: Room kept free for what the window system adds around the window (title bar, borders): Qt
-#: only knows it once the window is shown.
+# Room kept free for what the window system adds around the window (title bar, borders): Qt
+# only knows it once the window is shown.
 FRAME_ROOM = QSize(8, 32)
 
 

@@ -65,16 +65,16 @@ from matchlight.gui.shell.sessionopen import (
 from matchlight.gui.workers.loader import call_in_background
 
 __all__ = ["SessionFiles"]
-#: How long after the comparison's state changed it is written to the session (ms).
+# How long after the comparison's state changed it is written to the session (ms).
 STATE_DELAY_MS = 400
-#: How often the session file is checked to be still ours, between edits (ms).
+# How often the session file is checked to be still ours, between edits (ms).
 WATCH_MS = 2000
-#: How often unsaved edits are tried again (a full disk) (ms).
+# How often unsaved edits are tried again (a full disk) (ms).
 RETRY_MS = 5000
 
-#: ``notice(title, message)``: tells the user something that is not an error.
+# ``notice(title, message)``: tells the user something that is not an error.
 NoticeSink = Callable[[str, str], None]
-#: ``offer(title, message)``: tells the user of work at risk and offers Save as.
+# ``offer(title, message)``: tells the user of work at risk and offers Save as.
 SaveOffer = Callable[[str, str], None]
 
 
@@ -95,7 +95,7 @@ class SessionFiles(QObject):
         self.controller = annotations.controller
         self.settings: QSettings = window.settings
         self.notice_sink: NoticeSink = annotations.controller.notice_sink
-        #: Tells the user that work is at risk and offers Save as; tests replace it.
+        # Tells the user that work is at risk and offers Save as; tests replace it.
         self.offer_save_as: SaveOffer = self._offer_save_as
         self._store: SessionStore | None = None
         self._read_only = False

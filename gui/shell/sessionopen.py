@@ -62,13 +62,13 @@ class Opening:
     checks: list[InputCheck]
     specs: ComparisonSpecs
     imports: list[ScoreImport | LabelImport] = field(default_factory=list)
-    #: Imported files that changed or went missing since (their stored values are used).
+    # Imported files that changed or went missing since (their stored values are used).
     imports_changed: list[str] = field(default_factory=list)
-    #: The file to list under Recent sessions once it is open (None: a read-only copy).
+    # The file to list under Recent sessions once it is open (None: a read-only copy).
     remember: Path | None = None
-    #: The spans and scores, read in a thread of their own (None: read them when needed).
+    # The spans and scores, read in a thread of their own (None: read them when needed).
     records: Future[Records] | None = None
-    #: Parts of the document that could not be used (the defaults are used instead).
+    # Parts of the document that could not be used (the defaults are used instead).
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -348,7 +348,7 @@ class SessionOpener(QObject):
         super().__init__(parent)
         self.window = window
         self._flush = flush
-        #: The opening read, waiting for its comparison to be shown.
+        # The opening read, waiting for its comparison to be shown.
         self.pending: Opening | None = None
         self._call: BackgroundCall | None = None
         self.refusal_box: QMessageBox | None = None

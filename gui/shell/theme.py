@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QStyleFactory
 __all__ = ["THEMES", "THEME_KEY", "apply_theme", "stored_theme", "theme_palette"]
 
 THEME_KEY = "view/theme"
-#: Theme keys and their menu labels, in menu order.
+# Theme keys and their menu labels, in menu order.
 THEMES: dict[str, str] = {"system": "&System", "light": "&Light", "dark": "&Dark"}
 
 # The style and palette the application had before any theme was applied.

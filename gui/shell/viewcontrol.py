@@ -25,11 +25,11 @@ __all__ = ["ROW_LINES", "ZOOM_RANGE", "ViewControl"]
 
 ZOOM_KEY = "view/zoom"
 ROW_LINES_KEY = "view/row_lines"
-#: Zoom steps (points added to the table's and the detail pane's font), and their bounds.
+# Zoom steps (points added to the table's and the detail pane's font), and their bounds.
 ZOOM_RANGE = (-4, 16)
-#: The row heights on offer, in lines of text.
+# The row heights on offer, in lines of text.
 ROW_LINES = (2, 4, 8)
-#: How long view-state changes are collected before they are saved.
+# How long view-state changes are collected before they are saved.
 VIEW_SAVE_MS = 400
 
 

@@ -25,7 +25,7 @@ from matchlight.gui.table.model import ColumnInfo
 __all__ = ["VIEWSTATE_KEY", "VIEWSTATE_LIMIT", "ViewState", "ViewStateStore", "column_id"]
 
 VIEWSTATE_KEY = "viewstate/comparisons"
-#: Comparisons whose view state is remembered (the most recently used ones).
+# Comparisons whose view state is remembered (the most recently used ones).
 VIEWSTATE_LIMIT = 50
 
 

@@ -21,7 +21,7 @@ from matchlight.gui.shell.fonts import font_advice
 
 __all__ = ["Warnings"]
 
-#: Input warnings named in the banner before "and N more".
+# Input warnings named in the banner before "and N more".
 _SHOWN_NOTES = 3
 
 

@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 __all__ = ["ReadingPage", "WelcomePage"]
 
-#: Width of the welcome page's text column; the labels wrap inside it.
+# Width of the welcome page's text column; the labels wrap inside it.
 TEXT_WIDTH = 560
-#: Files named on the reading page (the rest are counted).
+# Files named on the reading page (the rest are counted).
 LISTED_FILES = 8
 
 

@@ -17,7 +17,7 @@ from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.results import ScoreChunk, ScoreTable
 from matchlight.core.session.comparison import ComparisonSession, Event
 
-#: How long re-applying a score-dependent selection waits to batch incoming chunks (ms).
+# How long re-applying a score-dependent selection waits to batch incoming chunks (ms).
 REFRESH_DELAY_MS = 150
 
 

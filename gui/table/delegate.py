@@ -85,33 +85,33 @@ from matchlight.gui.table.model import (
     TEXT_KINDS,
 )
 
-#: Documents kept in the delegate's cache.
+# Documents kept in the delegate's cache.
 DOC_CACHE_SIZE = 4000
-#: How long one paint of the view may spend building highlighted documents. Cells past it are
-#: painted plain (cheaper) and highlighted by the next paint, a turn of the event loop later;
-#: so a large screen, a page jump or a new comparison never holds the event loop for the whole
-#: screenful at once.
+# How long one paint of the view may spend building highlighted documents. Cells past it are
+# painted plain (cheaper) and highlighted by the next paint, a turn of the event loop later;
+# so a large screen, a page jump or a new comparison never holds the event loop for the whole
+# screenful at once.
 BUILD_BUDGET_MS = 15.0
-#: How long one paint of the view may take in all. Text cells reached after it get only their
-#: background this time and are painted by the next paint, a turn of the event loop later, so
-#: that the first paint of a comparison on a big screen (hundreds of cells) is no long stall.
+# How long one paint of the view may take in all. Text cells reached after it get only their
+# background this time and are painted by the next paint, a turn of the event loop later, so
+# that the first paint of a comparison on a big screen (hundreds of cells) is no long stall.
 PAINT_BUDGET_MS = 40.0
 _ELLIPSIS = "…"
-#: Characters of a cell's text put in its document. A row shows two or three lines, so this is
-#: far more than any cell can show, and it bounds the cost of a cell: a very long line would
-#: be laid out in full at every paint. Cut cells end with the ellipsis like any other.
+# Characters of a cell's text put in its document. A row shows two or three lines, so this is
+# far more than any cell can show, and it bounds the cost of a cell: a very long line would
+# be laid out in full at every paint. Cut cells end with the ellipsis like any other.
 CELL_TEXT_LIMIT = 2000
-#: How far a selected cell's background moves from Base toward Text (light / dark themes).
+# How far a selected cell's background moves from Base toward Text (light / dark themes).
 SELECTION_WEIGHT = 0.17
 SELECTION_WEIGHT_DARK = 0.22
 _PADDING = 3
-#: The TER edit kinds drawn over a cell's text (not character formats).
+# The TER edit kinds drawn over a cell's text (not character formats).
 _TER_DRAWN = frozenset({"ter_shift", "ter_dest", "ter_gap"})
 
 _Index = QModelIndex | QPersistentModelIndex
-#: ``paint(painter, document, segment, system, dark)``: draws over a hypothesis cell once its
-#: text is drawn (error spans); the painter is in the document's coordinates, clipped to the
-#: lines the cell shows.
+# ``paint(painter, document, segment, system, dark)``: draws over a hypothesis cell once its
+# text is drawn (error spans); the painter is in the document's coordinates, clipped to the
+# lines the cell shows.
 CellOverlay = Callable[[QPainter, QTextDocument, int, int, bool], None]
 _Outcome = Literal["cached", "built", "plain", "deferred"]
 
@@ -188,7 +188,7 @@ class _Cell:
         self.doc = doc
         self.truncated = truncated
         self._fit: tuple[int, int, _Fit] | None = None
-        #: The text and the ranges drawn over it (TER's shifts and gaps, see termarks).
+        # The text and the ranges drawn over it (TER's shifts and gaps, see termarks).
         self.marks: tuple[str, list[Range]] | None = None
 
     def fit(self, width: int, height: int) -> _Fit:

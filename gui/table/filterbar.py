@@ -100,15 +100,15 @@ class FilterBar(FilterGroups, QWidget):
         self._proxy: SegmentFilterProxy | None = None
         self._session: SessionModel | None = None
         self._total = 0
-        #: Each column's box scale, with the table and its scored rows it was taken from
-        #: (dropped when the column's values change).
+        # Each column's box scale, with the table and its scored rows it was taken from
+        # (dropped when the column's values change).
         self._scales: dict[str, tuple[tuple[object, int], SpinScale]] = {}
-        #: The rows are the first of a comparison whose files are still read.
+        # The rows are the first of a comparison whose files are still read.
         self.reading = False
         self._regex_problem: str | None = None
         self._applied_range: tuple[str, int] | None = None
         self._pushing_depth = 0
-        #: The selection the bar's last edit becomes once the proxy's worker has computed it.
+        # The selection the bar's last edit becomes once the proxy's worker has computed it.
         self._awaited: Selection | None = None
         self._chip_specs: tuple[Filter, ...] = ()
 

@@ -44,15 +44,15 @@ def _any_column() -> str:
     return QCoreApplication.translate("FilterBar", ANY_COLUMN)
 
 
-#: Combo-box data for "any text column". Never None: PySide6 6.12 on CPython 3.11 drops a
-#: reference to None whenever an item's None data comes back to Python.
+# Combo-box data for "any text column". Never None: PySide6 6.12 on CPython 3.11 drops a
+# reference to None whenever an item's None data comes back to Python.
 _ANY = -1
 
-#: The row sets of the language check's "Show" entries come from this source.
+# The row sets of the language check's "Show" entries come from this source.
 LANGUAGE_SOURCE = "language"
-#: (kind, flag of :class:`~core.analysis.language.LanguageFlags`, label) of the "Show" entries
-#: made from the language check: the rows where some system's output has the flag, as a row
-#: set (so a session keeps the rows while the check runs again).
+# (kind, flag of :class:`~core.analysis.language.LanguageFlags`, label) of the "Show" entries
+# made from the language check: the rows where some system's output has the flag, as a row
+# set (so a session keeps the rows while the check runs again).
 LANGUAGE_FILTERS: tuple[tuple[str, Flag, str], ...] = (
     (
         "wrong-language",
@@ -62,7 +62,7 @@ LANGUAGE_FILTERS: tuple[tuple[str, Flag, str], ...] = (
     ("copies-source", "copies_source", QT_TRANSLATE_NOOP("FilterBar", "output copying the source")),
 )
 _LANGUAGE_KINDS = {kind: (flag, label) for kind, flag, label in LANGUAGE_FILTERS}
-#: (kind passed to the proxy, label) of the special filters; the language check's last.
+# (kind passed to the proxy, label) of the special filters; the language check's last.
 SPECIAL_FILTERS: tuple[tuple[str, str], ...] = (
     ("", QT_TRANSLATE_NOOP("FilterBar", "all rows")),
     ("empty", QT_TRANSLATE_NOOP("FilterBar", "rows with an empty text")),

@@ -53,7 +53,7 @@ def rows_text(n: int) -> str:
     return QCoreApplication.translate("FilterBar", "{0:,} rows").format(n)
 
 
-#: The fewest characters of its current entry a squeezed combo box still shows.
+# The fewest characters of its current entry a squeezed combo box still shows.
 COMBO_MIN_CHARS = 7
 
 
@@ -138,10 +138,10 @@ def make_spin(minimum: float, maximum: float, value: float, prefix: str = "") ->
     return spin
 
 
-#: How wide a chip's text gets at most; a chip is narrower when the bar is (its text elided in
-#: the middle), and its whole text is its tooltip.
+# How wide a chip's text gets at most; a chip is narrower when the bar is (its text elided in
+# the middle), and its whole text is its tooltip.
 CHIP_TEXT_WIDTH = 420
-#: The fewest characters a squeezed chip still shows.
+# The fewest characters a squeezed chip still shows.
 CHIP_MIN_CHARS = 6
 
 

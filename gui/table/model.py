@@ -37,25 +37,25 @@ from matchlight.core.scoring.results import ScoreTable, SegmentScores
 from matchlight.core.text.corpus import CorpusText
 from matchlight.gui.state.session import SessionModel
 
-#: Numeric sort key (float score, NaN while unscored; int segment) or the text of text columns.
+# Numeric sort key (float score, NaN while unscored; int segment) or the text of text columns.
 SORT_ROLE = int(Qt.ItemDataRole.UserRole) + 1
-#: The :class:`~core.scoring.results.SegmentScores` of the cell's system and row (None while
+# The :class:`~core.scoring.results.SegmentScores` of the cell's system and row (None while
 # unscored).
 RECORD_ROLE = int(Qt.ItemDataRole.UserRole) + 2
-#: The column kind: one of :data:`COLUMN_KINDS`.
+# The column kind: one of :data:`COLUMN_KINDS`.
 COLUMN_KIND_ROLE = int(Qt.ItemDataRole.UserRole) + 3
-#: The system index of hypothesis, score and delta columns (None elsewhere).
+# The system index of hypothesis, score and delta columns (None elsewhere).
 SYSTEM_ROLE = int(Qt.ItemDataRole.UserRole) + 4
-#: The reference index of reference columns (None elsewhere).
+# The reference index of reference columns (None elsewhere).
 REF_ROLE = int(Qt.ItemDataRole.UserRole) + 5
-#: The 0-based segment of the row (survives any proxy).
+# The 0-based segment of the row (survives any proxy).
 SEGMENT_ROLE = int(Qt.ItemDataRole.UserRole) + 6
-#: Of a difference cell: +1 when the system is better than the baseline at the precision shown
-#: (lower, on a penalty such as MQM), -1 when worse, 0 when equal (None while unscored).
+# Of a difference cell: +1 when the system is better than the baseline at the precision shown
+# (lower, on a penalty such as MQM), -1 when worse, 0 when equal (None while unscored).
 BETTER_ROLE = int(Qt.ItemDataRole.UserRole) + 7
-#: Of a column's header: the title the table shows. A score or difference column stands in its
-#: system's group, after the output, so it shows its metric alone ("BLEU", "ΔBLEU"); its display
-#: title also names the system ("literal BLEU") for menus, copies and saved layouts.
+# Of a column's header: the title the table shows. A score or difference column stands in its
+# system's group, after the output, so it shows its metric alone ("BLEU", "ΔBLEU"); its display
+# title also names the system ("literal BLEU") for menus, copies and saved layouts.
 SHORT_TITLE_ROLE = int(Qt.ItemDataRole.UserRole) + 8
 
 COLUMN_KINDS: tuple[str, ...] = ("segment", "source", "reference", "hypothesis", "score", "delta")
@@ -63,8 +63,8 @@ TEXT_KINDS: frozenset[str] = frozenset({"source", "reference", "hypothesis"})
 NUMERIC_KINDS: frozenset[str] = frozenset({"score", "delta"})
 
 PENDING = "…"
-#: Up to this many rows of a changed column are repainted one by one (an annotation edit
-#: changes one or two); more repaint the column.
+# Up to this many rows of a changed column are repainted one by one (an annotation edit
+# changes one or two); more repaint the column.
 REPAINT_ROWS = 64
 _ROOT = QModelIndex()
 _TOOLTIP_TEXT_LIMIT = 1000
@@ -72,8 +72,8 @@ _TOOLTIP_TEXT_LIMIT = 1000
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
-#: Every role the model answers; the others (asked for each cell on every paint: font,
-#: colours, decoration, check state, ...) get None at once.
+# Every role the model answers; the others (asked for each cell on every paint: font,
+# colours, decoration, check state, ...) get None at once.
 ANSWERED_ROLES = frozenset(
     {
         _DISPLAY,
@@ -147,7 +147,7 @@ class SegmentTableModel(QAbstractTableModel):
         self._shown = self._valid_shown(shown)
         self._columns: list[ColumnInfo] = []
         self._metric_col: list[int] = []  # per column: index into the table's columns, or -1
-        #: Per score column: its description when the header was last told of it.
+        # Per score column: its description when the header was last told of it.
         self._headed: dict[str, ScoreColumn] = {}
         self._build_columns()
         self._note_headers()

@@ -63,28 +63,28 @@ from matchlight.gui.table.model import ANSWERED_ROLES, SHORT_TITLE_ROLE, Segment
 from matchlight.gui.workers.controller import hold_collection_while
 from matchlight.gui.workers.loader import BackgroundCall
 
-#: Special filters of :meth:`SegmentFilterProxy.set_special_filter` ("" = none).
+# Special filters of :meth:`SegmentFilterProxy.set_special_filter` ("" = none).
 SPECIAL_FILTERS: tuple[str, ...] = ("", "empty", "length-mismatch", "lsum-fallback")
-#: Default bounds of hyp_len / ref_len outside which a row counts as a length mismatch.
+# Default bounds of hyp_len / ref_len outside which a row counts as a length mismatch.
 DEFAULT_RATIO_BOUNDS = (0.5, 2.0)
-#: The selection filter kinds behind the special filters (one of them at a time).
+# The selection filter kinds behind the special filters (one of them at a time).
 _SPECIAL_KINDS = ("empty", "length", "flag")
-#: From this many rows on, a selection whose text masks or sort ranks are not ready yet is
-#: prepared in a worker thread (below it, searching every text column takes milliseconds).
+# From this many rows on, a selection whose text masks or sort ranks are not ready yet is
+# prepared in a worker thread (below it, searching every text column takes milliseconds).
 BACKGROUND_ROWS = 20_000
-#: From this many rows on, every edit of the selection (a score filter or sort too, whose parts
-#: are always ready) is computed in a worker thread: its mask and order, which over a million
-#: rows cost a few tens of milliseconds of numpy, and a sort's ``argsort`` more.
+# From this many rows on, every edit of the selection (a score filter or sort too, whose parts
+# are always ready) is computed in a worker thread: its mask and order, which over a million
+# rows cost a few tens of milliseconds of numpy, and a sort's ``argsort`` more.
 SELECT_ROWS = 200_000
-#: How often a pending edit is prepared again when its selection is still not ready once the
-#: worker is done (the session's selection changed meanwhile) before it is applied at once.
+# How often a pending edit is prepared again when its selection is still not ready once the
+# worker is done (the session's selection changed meanwhile) before it is applied at once.
 _MAX_ROUNDS = 3
 
-#: A change of more source rows than this is passed on as a change of every proxy row (rather
-#: than mapping each of them to find the first and the last).
+# A change of more source rows than this is passed on as a change of every proxy row (rather
+# than mapping each of them to find the first and the last).
 _MAPPED_SPAN = 4096
 
-#: What :meth:`QAbstractTableModel.flags` gives every valid cell.
+# What :meth:`QAbstractTableModel.flags` gives every valid cell.
 _CELL_FLAGS = (
     Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 )
@@ -171,9 +171,9 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._sort_column = -1
         self._sort_order = Qt.SortOrder.AscendingOrder
         self._dynamic = True
-        #: Rows from which slow selections are prepared in a worker (tests lower it).
+        # Rows from which slow selections are prepared in a worker (tests lower it).
         self.background_rows = BACKGROUND_ROWS
-        #: Rows from which every selection is computed in a worker (tests lower it).
+        # Rows from which every selection is computed in a worker (tests lower it).
         self.select_rows = SELECT_ROWS
         # The user's latest edit per kind ("text", "sort") not applied yet, and its worker.
         self._edits: dict[str, Edit] = {}

@@ -18,7 +18,7 @@ from matchlight.core.session.comparison import ComparisonSession
 
 __all__ = ["MAX_DECIMALS", "add_scale_menu"]
 
-#: The most decimals the menu offers.
+# The most decimals the menu offers.
 MAX_DECIMALS = 6
 
 

@@ -40,7 +40,7 @@ from matchlight.core.text.corpus import CorpusText
 
 log = logging.getLogger(__name__)
 
-#: ``chunk_source(text, config, chunk_size=, first_chunk_size=, cancel=)`` -> chunk iterator.
+# ``chunk_source(text, config, chunk_size=, first_chunk_size=, cancel=)`` -> chunk iterator.
 ChunkSource = Callable[..., Iterator[ScoreChunk]]
 
 

@@ -26,8 +26,8 @@ __all__ = ["BackgroundCall", "ReadCancelled", "call_in_background"]
 
 T = TypeVar("T")
 
-#: Calls whose outcome has not been delivered yet: the thread only ever holds a reference to
-#: the carrier, never the last one, so Qt objects are destroyed in the GUI thread.
+# Calls whose outcome has not been delivered yet: the thread only ever holds a reference to
+# the carrier, never the last one, so Qt objects are destroyed in the GUI thread.
 _ALIVE: set[BackgroundCall] = set()
 
 

@@ -20,7 +20,6 @@
     <name>AnnotationController</name>
     <message>
         <source>Choose a row first.</source>
-        <extracomment>``notice(title, message)``: tells the user something that is not an error. An omission drafted at this point (code points), when nothing was selected. Asked before every edit; False refuses it (no session file can take it). The session files install theirs (it creates the untitled session on the first edit). Whether edits are allowed (a read-only copy of a session is not editable). Spans whose text could not be found again after an input changed. Set while a session&apos;s saved state is put back (no layout is remembered meanwhile). The annotation panel, once installed (gui.annotate.install). The annotation view, once installed: a window made for annotating. Where the annotator selects (the pane or the annotation view), on which side. A large step (an import, its undo or redo) being applied a slice at a time; a batch of more than ``step_size`` records goes so. An ESA score moved but not saved yet: (system name, segment, value).</extracomment>
         <translation>먼저 행을 선택하세요.</translation>
     </message>
     <message>
@@ -488,7 +487,6 @@
     <name>AnnotationReview</name>
     <message>
         <source>its text was not found again in the changed file: re-attach it first</source>
-        <extracomment>Reasons core&apos;s :func:`~core.annotation.review.plan_review` gives, as the user reads them.</extracomment>
         <translation>바뀐 파일에서 텍스트를 다시 찾지 못했습니다: 먼저 다시 연결하세요</translation>
     </message>
     <message>
@@ -549,7 +547,6 @@
     </message>
     <message>
         <source>Choose a row first.</source>
-        <extracomment>(system, segment, start, end) to select once the detail pane shows that output.</extracomment>
         <translation>먼저 행을 선택하세요.</translation>
     </message>
     <message>
@@ -597,12 +594,10 @@
     <name>AnnotationTableLink</name>
     <message>
         <source>annotations: {0}</source>
-        <extracomment>Label prefix of the row sets the annotation filter puts into the selection (translated where it is used).</extracomment>
         <translation>주석: {0}</translation>
     </message>
     <message>
         <source>{0} rows: {1}.</source>
-        <extracomment>The source of the row set the annotation filters put in the selection (beside a chart&apos;s). Lines longer than this may be cut in a table cell; shorter ones never are. Up to this many changed rows are repainted one by one; more repaint the whole table.</extracomment>
         <translation>{0}개 행: {1}.</translation>
     </message>
     <message>
@@ -626,7 +621,6 @@
     </message>
     <message>
         <source>Reading {0}…</source>
-        <extracomment>The session file of the open comparison, if there is one yet. A reader of the comparison&apos;s inputs as the session records them (hashes, for agreement); called in a worker.</extracomment>
         <translation>{0} 읽는 중…</translation>
     </message>
     <message>
@@ -682,12 +676,10 @@
     </message>
     <message>
         <source>Annotation</source>
-        <extracomment>Export formats that write each error&apos;s status (the others hold confirmed errors only). ``ask_path(parent, caption, suggested, file_filter, saving)``; tests replace it. Where export dialogs start (the session file&apos;s folder, once there is one).</extracomment>
         <translation>주석</translation>
     </message>
     <message>
         <source>&amp;Import pre-annotations…</source>
-        <extracomment>The question asked before an export that would leave errors out (while it is open). The annotation view: a window made for annotating (Annotate ▸ Annotation view).</extracomment>
         <translation>사전 주석 가져오기(&amp;I)…</translation>
     </message>
     <message>
@@ -779,7 +771,6 @@
     <name>AnnotationView</name>
     <message>
         <source>Annotate — Matchlight</source>
-        <extracomment>The neighbours shown on each side of the segment, at most (fewer when they do not fit).</extracomment>
         <translation>주석 — Matchlight</translation>
     </message>
     <message>
@@ -919,7 +910,6 @@
     </message>
     <message>
         <source>By:</source>
-        <extracomment>The word frequencies&apos; file (None: the reference&apos;s own counts).</extracomment>
         <translation>기준:</translation>
     </message>
     <message>
@@ -1002,7 +992,6 @@
     <name>ChartLink</name>
     <message>
         <source>Segment {0} is not among the rows the table shows (filtered out).</source>
-        <extracomment>How long chart updates wait to batch scores arriving in chunks (ms). The source of the row set a chart brush puts in the selection (one per selection). While :attr:`data_changed` is emitted for one column&apos;s values (an annotation edit, an import): that column&apos;s key; None for any other change.</extracomment>
         <translation>세그먼트 {0}은(는) 표에 표시된 행에 없습니다(필터로 제외됨).</translation>
     </message>
 </context>
@@ -1010,12 +999,10 @@
     <name>ChartPanel</name>
     <message>
         <source>Chart</source>
-        <extracomment>The tab title, in English (``QT_TRANSLATE_NOOP(&quot;ChartPanel&quot;, ...)`` in subclasses); each panel holds it translated, the class keeps the English (export file names).</extracomment>
         <translation>차트</translation>
     </message>
     <message>
         <source>Export</source>
-        <extracomment>Whether the panel draws only the columns chosen in its combo boxes (see :meth:`follows_column`).</extracomment>
         <translation>내보내기</translation>
     </message>
     <message>
@@ -1048,7 +1035,6 @@
     </message>
     <message>
         <source>Distributions</source>
-        <extracomment>Width of the bar of exact ties, as a share of a bin (it stands on zero, over its neighbours). The height each histogram&apos;s plot area keeps at least, in pixels (a short panel scrolls). Lines of text around a plot not laid out yet: a title of up to two lines, the tick labels, the axis label, and their margins. What a refresh computed its figures for: the table, its rows scored, the column.</extracomment>
         <translation>분포</translation>
     </message>
     <message>
@@ -1057,7 +1043,6 @@
     </message>
     <message>
         <source>Scatter</source>
-        <extracomment>From this many points on, points on the same spot are drawn once. The spot size, as a fraction of each axis&apos;s range: about a pixel of a 400-pixel plot, well under the 4-pixel points, so drawing one point per spot looks the same. A click selects the nearest point within this many pixels.</extracomment>
         <translation>산점도</translation>
     </message>
     <message>
@@ -1070,7 +1055,6 @@
     </message>
     <message>
         <source>Human agreement</source>
-        <extracomment>The scatter&apos;s least height when the table takes what it needs (pixels). Below this width (pixels) the cells leave their intervals to the tooltips, and the scatter and the clusters become two tabs.</extracomment>
         <translation>사람 평가 일치도</translation>
     </message>
 </context>
@@ -1078,7 +1062,6 @@
     <name>ComparisonDock</name>
     <message>
         <source>Clear chart selection</source>
-        <extracomment>The warning&apos;s colours on light and dark palettes. How wide the dock is made when it is shown at a side of the window (charts need room), as a share of the window&apos;s width, and at most.</extracomment>
         <translation>차트 선택 해제</translation>
     </message>
     <message>
@@ -1166,7 +1149,6 @@
     <name>ComparisonLifecycle</name>
     <message>
         <source>Reading {count} files… the first {rows:,} rows are shown</source>
-        <extracomment>Rows whose highlight detail is computed while the files are read: a screenful, so that the table is painted once with its highlights when it appears (not plain, then again). Pages of the window&apos;s central stack. Rows whose highlight detail is computed before a big comparison&apos;s first rows show: the visible ones (the rest of the screenful follows from the detail cache&apos;s worker). From this many bytes of input files on, a comparison&apos;s first rows show while the rest is read (below it, reading all of it takes about as long as showing a part).</extracomment>
         <translation>파일 {count}개를 읽는 중… 처음 {rows:,}행을 표시합니다</translation>
     </message>
     <message>
@@ -1195,7 +1177,6 @@
     </message>
     <message>
         <source>Scored {0:,} row.</source>
-        <extracomment>Facts about the references the scoring advice uses (derived once per comparison). Rows of every input shown before the whole is read (opening a comparison whose files hold at least ``first_rows_from_bytes``). The comparison shown is the first rows of the one being read. The rest of such a comparison is in, and its opening is not announced yet. Outputs in another language, outputs copying the source (core.analysis.language): checked in the background once the comparison is shown; None until then.</extracomment>
         <translation>{0:,}행을 채점했습니다.</translation>
     </message>
     <message>
@@ -1219,7 +1200,6 @@
     <name>ContextRow</name>
     <message>
         <source>Segment {0}: click to annotate it</source>
-        <extracomment>Lines of a neighbour&apos;s text shown (the rest is elided).</extracomment>
         <translation>세그먼트 {0}: 클릭하면 주석을 답니다</translation>
     </message>
 </context>
@@ -1270,7 +1250,6 @@
     <name>DetailCache</name>
     <message>
         <source>Could not compute the highlights of segment {0}: {reason}</source>
-        <extracomment>Rows kept in the LRU. Queued requests kept; older ones (rows scrolled past) are dropped. How long one turn of computing may run before the event loop gets control back (a row takes about a millisecond; one that takes longer still finishes). Rows whose references and outputs hold more characters than this are computed in a worker process (what is left is a short stretch of work in the GUI thread at most).</extracomment>
         <translation>세그먼트 {0}의 강조 표시를 계산할 수 없습니다: {reason}</translation>
     </message>
     <message>
@@ -1282,12 +1261,10 @@
     <name>DetailPane</name>
     <message>
         <source> (first {0:,} of {1:,} characters shown)</source>
-        <extracomment>Characters of a text shown in a view of the pane. Laying out a very long line holds the window each time its row is shown; the start of such a text is what anyone reads, and the caption says how much is shown.</extracomment>
         <translation> ({1:,}자 중 처음 {0:,}자 표시)</translation>
     </message>
     <message>
         <source>Select a row to see its matches.</source>
-        <extracomment>``paint(painter, view, segment, system)``: draws over a hypothesis view once its text is painted (error spans); the painter is in document coordinates. How long the moves must pause before a deferred row is put in (see DetailPane.defer_while).</extracomment>
         <translation>행을 선택하면 일치한 부분을 볼 수 있습니다.</translation>
     </message>
     <message>
@@ -1304,7 +1281,6 @@
     </message>
     <message>
         <source>part of a matched {0}-gram</source>
-        <extracomment>Asked for every new row: True while the pane is not where the user works (the annotation view is in front, its evidence hidden); the row is then put in once the moves pause, not at every step of a run of them.</extracomment>
         <translation>일치한 {0}-gram의 일부</translation>
     </message>
     <message>
@@ -1392,7 +1368,6 @@
     </message>
     <message>
         <source>Open a comparison to see its score distributions.</source>
-        <extracomment>(A better, equal, B better) among the rows drawn.</extracomment>
         <translation>비교를 열면 점수 분포를 볼 수 있습니다.</translation>
     </message>
     <message>
@@ -1471,7 +1446,6 @@
     </message>
     <message>
         <source>output in another language</source>
-        <extracomment>Combo-box data for &quot;any text column&quot;. Never None: PySide6 6.12 on CPython 3.11 drops a reference to None whenever an item&apos;s None data comes back to Python. The row sets of the language check&apos;s &quot;Show&quot; entries come from this source. (kind, flag of :class:`~core.analysis.language.LanguageFlags`, label) of the &quot;Show&quot; entries made from the language check: the rows where some system&apos;s output has the flag, as a row set (so a session keeps the rows while the check runs again).</extracomment>
         <translation>다른 언어로 된 출력</translation>
     </message>
     <message>
@@ -1480,7 +1454,6 @@
     </message>
     <message>
         <source>all rows</source>
-        <extracomment>(kind passed to the proxy, label) of the special filters; the language check&apos;s last.</extracomment>
         <translation>모든 행</translation>
     </message>
     <message>
@@ -1505,7 +1478,6 @@
     </message>
     <message>
         <source>Search the texts ({shortcut})</source>
-        <extracomment>Each column&apos;s box scale, with the table and its scored rows it was taken from (dropped when the column&apos;s values change). The rows are the first of a comparison whose files are still read. The selection the bar&apos;s last edit becomes once the proxy&apos;s worker has computed it.</extracomment>
         <translation>텍스트 검색 ({shortcut})</translation>
     </message>
     <message>
@@ -1634,7 +1606,6 @@
     <message>
         <source>{text}
 Set outside the filter bar; ✕ removes this filter.</source>
-        <extracomment>The fewest characters of its current entry a squeezed combo box still shows. How wide a chip&apos;s text gets at most; a chip is narrower when the bar is (its text elided in the middle), and its whole text is its tooltip. The fewest characters a squeezed chip still shows.</extracomment>
         <translation>{text}
 필터 막대 밖에서 설정됨. ✕를 누르면 이 필터가 제거됩니다.</translation>
     </message>
@@ -1705,12 +1676,10 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <name>JobPanel</name>
     <message>
         <source>This view could not be computed</source>
-        <extracomment>The worker thread&apos;s name. A failed run shows &quot;&lt;failure&gt;: &lt;what went wrong&gt;&quot; in place of the chart. Marked with ``QT_TRANSLATE_NOOP(&quot;JobPanel&quot;, ...)``: set at import, before the translator is installed, and translated when shown.</extracomment>
         <translation>이 보기를 계산할 수 없습니다</translation>
     </message>
     <message>
         <source>{failure}: {0}</source>
-        <extracomment>The progress bar&apos;s widest, and whether it shows its percentage.</extracomment>
         <translation>{failure}: {0}</translation>
     </message>
     <message>
@@ -1726,7 +1695,6 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <name>LanguageMenu</name>
     <message>
         <source>&amp;Language</source>
-        <extracomment>QSettings key of the chosen language: &quot;system&quot;, or a code of :data:`LANGUAGES`. The language&apos;s name in itself (shown so in the menu whatever the current language). The interface languages, English (the source) first. The translators installed by :func:`install_translators` (Qt does not own them).</extracomment>
         <translation>언어(&amp;L)</translation>
     </message>
     <message>
@@ -1788,7 +1756,6 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <name>MainWindow</name>
     <message>
         <source>Corpus summary</source>
-        <extracomment>``error_sink(title, message)``: shows an error to the user without blocking.</extracomment>
         <translation>코퍼스 요약</translation>
     </message>
     <message>
@@ -1855,7 +1822,6 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <name>OpenComparisonDialog</name>
     <message>
         <source>Open comparison — Matchlight</source>
-        <extracomment>``read(specs)``: a :class:`BackgroundCall` (not started) that reads the files of ``specs``; its value is a :class:`Comparison` or an object with a ``comparison`` attribute.</extracomment>
         <translation>비교 열기 — Matchlight</translation>
     </message>
     <message>
@@ -1955,7 +1921,6 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <name>ReferenceModel</name>
     <message>
         <source>{0:,} of {1:,} lines of {2} equal {3} (other systems: {4:g}, median)</source>
-        <extracomment>From this many segments on, the per-reference scoring runs in worker processes (a thread would hold the GIL the window needs). The warning&apos;s colours (light, dark): text on a tinted box. Rows a :class:`SteppedAudit` compares at a time (a millisecond or two)... ...and for how long, in seconds, it goes on comparing in one turn of the event loop: a turn stays short however loaded the machine is (a fixed number of rows took 60 ms on a busy one).</extracomment>
         <translation>{2}의 {1:,}줄 중 {0:,}줄이 {3}과(와) 같습니다 (다른 시스템: 중앙값 {4:g})</translation>
     </message>
     <message>
@@ -1979,7 +1944,6 @@ Set outside the filter bar; ✕ removes this filter.</source>
     </message>
     <message>
         <source>Open a comparison to see what each reference contributes.</source>
-        <extracomment>Whether the warning shows inside the panel (the comparison dock shows it above every tab instead).</extracomment>
         <translation>비교를 열면 각 참조 번역의 기여도를 볼 수 있습니다.</translation>
     </message>
     <message>
@@ -2058,7 +2022,6 @@ Set outside the filter bar; ✕ removes this filter.</source>
     </message>
     <message>
         <source>Open a comparison to compare two systems segment by segment.</source>
-        <extracomment>The segments plotted (scored, with a value for both systems) and their coordinates. Segments above the diagonal, on it and below it (of :attr:`rows`). Indices into :attr:`rows` of the points drawn, and of the marked ones. The column&apos;s natural range when it has one at both ends (a square plot), else None.</extracomment>
         <translation>비교를 열면 두 시스템을 세그먼트별로 비교할 수 있습니다.</translation>
     </message>
     <message>
@@ -2086,7 +2049,6 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <name>SegmentTableModel</name>
     <message>
         <source>{name}, segment {0}: not scored yet</source>
-        <extracomment>Numeric sort key (float score, NaN while unscored; int segment) or the text of text columns. The :class:`~core.scoring.results.SegmentScores` of the cell&apos;s system and row (None while The column kind: one of :data:`COLUMN_KINDS`. The system index of hypothesis, score and delta columns (None elsewhere). The reference index of reference columns (None elsewhere). The 0-based segment of the row (survives any proxy). Of a difference cell: +1 when the system is better than the baseline at the precision shown (lower, on a penalty such as MQM), -1 when worse, 0 when equal (None while unscored). Of a column&apos;s header: the title the table shows. A score or difference column stands in its system&apos;s group, after the output, so it shows its metric alone (&quot;BLEU&quot;, &quot;ΔBLEU&quot;); its display title also names the system (&quot;literal BLEU&quot;) for menus, copies and saved layouts. Up to this many rows of a changed column are repainted one by one (an annotation edit changes one or two); more repaint the column. Every role the model answers; the others (asked for each cell on every paint: font, colours, decoration, check state, ...) get None at once. Per score column: its description when the header was last told of it.</extracomment>
         <translation>{name}, 세그먼트 {0}: 아직 채점되지 않음</translation>
     </message>
     <message>
@@ -2134,7 +2096,6 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <name>Selecting</name>
     <message>
         <source>«{text}»: click the last word of the error, or pick its category and severity.</source>
-        <extracomment>The detail pane as a surface (outputs only). (segment, system, side, start, end) of the first word clicked.</extracomment>
         <translation>«{text}»: 오류의 마지막 단어를 클릭하거나, 범주와 심각도를 고르세요.</translation>
     </message>
     <message>
@@ -2249,7 +2210,6 @@ Set outside the filter bar; ✕ removes this filter.</source>
     <name>SessionFiles</name>
     <message>
         <source>Session: not saved yet (the first edit starts one)</source>
-        <extracomment>How long after the comparison&apos;s state changed it is written to the session (ms). How often the session file is checked to be still ours, between edits (ms). How often unsaved edits are tried again (a full disk) (ms). ``notice(title, message)``: tells the user something that is not an error. ``offer(title, message)``: tells the user of work at risk and offers Save as. Tells the user that work is at risk and offers Save as; tests replace it.</extracomment>
         <translation>세션: 아직 저장되지 않음 (첫 편집 때 시작됨)</translation>
     </message>
     <message>
@@ -2334,7 +2294,6 @@ The annotation was not made: Matchlight saves every edit at once.</source>
     </message>
     <message>
         <source>Cannot open the session</source>
-        <extracomment>The opening read, waiting for its comparison to be shown.</extracomment>
         <translation>세션을 열 수 없습니다</translation>
     </message>
     <message>
@@ -2405,7 +2364,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <name>SettingsPanel</name>
     <message>
         <source>Metrics to score</source>
-        <extracomment>Per metric key: the check box that says whether it is scored, and its group. Per (metric key, setting key): the setting&apos;s widget.</extracomment>
         <translation>채점할 지표</translation>
     </message>
     <message>
@@ -2425,7 +2383,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <name>ShortcutsDialog</name>
     <message>
         <source>Keyboard shortcuts — Matchlight</source>
-        <extracomment>A titled group of rows of the shortcuts dialog: (title, [(what, keys), ...]). The title of the window&apos;s own actions when other sections follow them.</extracomment>
         <translation>단축키 — Matchlight</translation>
     </message>
     <message>
@@ -2603,7 +2560,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <name>SummaryModel</name>
     <message>
         <source>significance cluster {rank} of {0} over {rows:,} rows</source>
-        <extracomment>Okabe–Ito colours as published (core&apos;s palette): distinguishable with the common colour-vision deficiencies; the report draws systems in the same ones. The roles :meth:`SummaryModel.data` gives. Whether the view&apos;s background is dark (the filtered rows&apos; blue follows it).</extracomment>
         <translation>{rows:,}행 기준 유의성 군집 {rank}/{0}</translation>
     </message>
     <message>
@@ -2655,7 +2611,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
     <message>
         <source>A reference that equals one system&apos;s output on far more lines than any other system&apos;s favours that system: its figures above are inflated (Compare systems ▸ References scores each reference alone)</source>
-        <extracomment>The first refresh of a new table comes later, after the burst of work of showing it. The histogram&apos;s bins for a 0-100 score (another scale gets its own, see score_edges). The histogram&apos;s x ticks, 100 included (pyqtgraph&apos;s automatic ones stop at 80). The leak warning&apos;s colours (light, dark), as the comparison dock&apos;s.</extracomment>
         <translation>다른 시스템보다 한 시스템의 출력과 훨씬 많은 줄이 똑같은 참조 번역은 그 시스템에 유리하므로 위의 수치가 부풀려져 있습니다 (시스템 비교 ▸ 참조 번역에서 참조 번역을 하나씩 채점할 수 있음)</translation>
     </message>
     <message>
@@ -2704,7 +2659,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
     <message>
         <source>Scoring…</source>
-        <extracomment>The table is the first rows of a comparison whose files are still read.</extracomment>
         <translation>채점 중…</translation>
     </message>
     <message>
@@ -2753,7 +2707,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
     <message>
         <source>Significance clusters [n] follow once every row is scored.</source>
-        <extracomment>A column&apos;s ranking: its systems&apos; clusters, or why it cannot be ranked. The clusters&apos; paired test: sacreBLEU&apos;s bootstrap, its default resamples and seed.</extracomment>
         <translation>모든 행의 채점이 끝나면 유의성 군집 [n]이 표시됩니다.</translation>
     </message>
     <message>
@@ -2793,7 +2746,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <name>TableColumns</name>
     <message>
         <source>Scores shown per system</source>
-        <extracomment>Room around a figure in a score or Δ column: the cell&apos;s margins and, in the header, the sort indicator. Widths of the text columns, in pixels: at most (an output; a source or reference) and at least.</extracomment>
         <translation>시스템별로 표시할 점수</translation>
     </message>
     <message>
@@ -2821,7 +2773,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <name>ToolsPanel</name>
     <message>
         <source>Minor</source>
-        <extracomment>The severities an annotator gives, with their keys and names (translated where shown).</extracomment>
         <translation>경미</translation>
     </message>
     <message>
@@ -2842,7 +2793,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
     <message>
         <source>0 broken</source>
-        <extracomment>Appraise&apos;s ESA anchors (0 broken, 33 flawed, 66 good, 100 perfect).</extracomment>
         <translation>0 엉망</translation>
     </message>
     <message>
@@ -2887,7 +2837,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
     <message>
         <source>Category</source>
-        <extracomment>The id of a flagged span (its text was not found again) to put on the selected text.</extracomment>
         <translation>범주</translation>
     </message>
     <message>
@@ -3087,7 +3036,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <name>ViewControl</name>
     <message>
         <source>{lines} lines of text</source>
-        <extracomment>Zoom steps (points added to the table&apos;s and the detail pane&apos;s font), and their bounds. The row heights on offer, in lines of text. How long view-state changes are collected before they are saved.</extracomment>
         <translation>텍스트 {lines}줄</translation>
     </message>
     <message>
@@ -3099,7 +3047,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <name>Warnings</name>
     <message>
         <source>; and {0} more</source>
-        <extracomment>Input warnings named in the banner before &quot;and N more&quot;.</extracomment>
         <translation>; 외 {0}개</translation>
     </message>
     <message>
@@ -3111,7 +3058,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <name>WarningsBanner</name>
     <message>
         <source>Dismiss this warning</source>
-        <extracomment>The largest share of the window&apos;s height the banner takes; more warnings scroll. Lines of text the banner may always show, however small the window. (background, border, text) of the banner in a light and in a dark palette.</extracomment>
         <translation>이 경고 닫기</translation>
     </message>
 </context>
@@ -3119,7 +3065,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <name>WelcomePage</name>
     <message>
         <source>&lt;h2&gt;No comparison open&lt;/h2&gt;</source>
-        <extracomment>Width of the welcome page&apos;s text column; the labels wrap inside it. Files named on the reading page (the rest are counted).</extracomment>
         <translation>&lt;h2&gt;열린 비교가 없습니다&lt;/h2&gt;</translation>
     </message>
     <message>
@@ -3169,7 +3114,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <name>actions</name>
     <message>
         <source>Category {0}</source>
-        <extracomment>The Annotate menu&apos;s groups of shortcut names, separated by lines. The actions that work wherever the focus is in the window. The actions of the annotation view alone. The annotation feature&apos;s widgets (gui.annotate.install.AnnotationUi), once built. Actions by shortcut name.</extracomment>
         <translation>범주 {0}</translation>
     </message>
     <message>
@@ -3178,7 +3122,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
     <message>
         <source>Confirm undecided errors of {where}</source>
-        <extracomment>Bulk review, by (status, scope) (:meth:`add_review`).</extracomment>
         <translation>{where}의 미결정 오류 확정</translation>
     </message>
     <message>
@@ -3389,7 +3332,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
     <message>
         <source>Resamples:</source>
-        <extracomment>The run shown (None: none yet), and what the run in progress is for. What the user cancelled the point values of (not run again until something changes). The user&apos;s choices of metrics (key -&gt; meta-evaluated), over the defaults. The metrics menu&apos;s entries (key, label, checked), as last built. Bumped whenever the scores or the human judgements change.</extracomment>
         <translation>재표본 수:</translation>
     </message>
     <message>
@@ -3514,7 +3456,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
     <message>
         <source>Pearson correlation</source>
-        <extracomment>The ``metric`` of columns that hold human judgements (imported ones, MQM and ESA from the annotations): offered as the human side, never as a metric. Point values only: no intervals, no permutation tests. Statistics as the table heads them, and what each one is.</extracomment>
         <translation>Pearson 상관계수</translation>
     </message>
     <message>
@@ -3615,7 +3556,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     </message>
     <message>
         <source>{0:,} selected segments</source>
-        <extracomment>The points, the systems&apos; names and the lines to names set apart from their point.</extracomment>
         <translation>선택된 세그먼트 {0:,}개</translation>
     </message>
     <message>
@@ -3674,7 +3614,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
     <name>app</name>
     <message>
         <source>Cannot open the session</source>
-        <extracomment>``show(title, message)``: tells the user about an unexpected error.</extracomment>
         <translation>세션을 열 수 없습니다</translation>
     </message>
     <message>
@@ -3687,7 +3626,6 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
 {detail} ({0})
 
 Your files were not changed. The technical details were written to the error output (stderr); please include them when you report this.</source>
-        <extracomment>How long a Python thread may hold the GIL while another one waits for it (Python&apos;s default is 5 ms). The GUI thread gives the GIL up at every call into Qt, and while the highlight thread computes rows it then waits up to the whole interval to get it back, at every call: a repaint of the table takes many times as long.</extracomment>
         <translation>Matchlight에 예기치 않은 문제가 발생해 작업을 마치지 못했습니다:
 
 {detail} ({0})
@@ -3714,7 +3652,6 @@ Your files were not changed. The technical details were written to the error out
     <name>breakdown</name>
     <message>
         <source>Copy the breakdown</source>
-        <extracomment>Space between grid columns, between two blocks side by side, and between lines of blocks, in pixels. Text widths remembered (per font); most cells of a breakdown (&quot;1-gram&quot;, &quot;matched/total&quot;, reference names) recur from one output and one row to the next. (metrics, font key) of the plain, italic and bold fonts.</extracomment>
         <translation>세부 내역 복사</translation>
     </message>
 </context>
@@ -3722,7 +3659,6 @@ Your files were not changed. The technical details were written to the error out
     <name>buckets</name>
     <message>
         <source>the reference</source>
-        <extracomment>Bootstrap resamples and seed of the confidence intervals (compare-mt&apos;s count). A label column shows at most this many labels (the most frequent), then &quot;other&quot;. Width of a bucket&apos;s group of bars (the gap between groups is the rest of 1). The &quot;By&quot; choices that are not label columns. What a bucket of segments shows: the mean of the segment scores, or the corpus score. Where word frequencies come from: the reference, a count file, a training text. ``ask(parent, caption, start folder) -&gt; path or None``: the file dialog (injectable). The value shown is better lower (an MQM penalty&apos;s mean).</extracomment>
         <translation>참조 번역</translation>
     </message>
     <message>
@@ -3766,7 +3702,6 @@ Your files were not changed. The technical details were written to the error out
     <name>controller</name>
     <message>
         <source>The scoring settings are invalid: {exc}</source>
-        <extracomment>``chunk_source(text, config, chunk_size=, first_chunk_size=, cancel=)`` -&gt; chunk iterator.</extracomment>
         <translation>채점 설정이 잘못되었습니다: {exc}</translation>
     </message>
     <message>
@@ -3953,7 +3888,6 @@ Your files were not changed. The technical details were written to the error out
     <name>exports</name>
     <message>
         <source>CSV files (*.csv)</source>
-        <extracomment>``save_path_provider(parent, caption, suggested) -&gt; path or None``.</extracomment>
         <translation>CSV 파일 (*.csv)</translation>
     </message>
 </context>
@@ -3976,7 +3910,6 @@ Your files were not changed. The technical details were written to the error out
     <name>fonts</name>
     <message>
         <source>Korean (Hangul)</source>
-        <extracomment>Lines of each text column sampled for scripts. Distinct characters of a script checked for glyphs. ``has_glyph(character) -&gt; bool``: can an installed font draw it? Scripts that a default install may lack, with the Debian package that covers them.</extracomment>
         <translation>한국어(한글)</translation>
     </message>
     <message>
@@ -4044,7 +3977,6 @@ Your files were not changed. The technical details were written to the error out
     <name>humanimport</name>
     <message>
         <source>Scores per system (one row per system, e.g. WMT&apos;s DA table)</source>
-        <extracomment>What File ▸ Load human judgements reads: (kind, what the dialog calls it; translated where shown, in the context &quot;humanimport&quot;).</extracomment>
         <translation>시스템별 점수 (시스템마다 한 행, 예: WMT의 DA 표)</translation>
     </message>
     <message>
@@ -4200,7 +4132,6 @@ Your files were not changed. The technical details were written to the error out
     <name>imports</name>
     <message>
         <source>no bounds</source>
-        <extracomment>How long the score dialog waits after a change before reading the files for the scale.</extracomment>
         <translation>범위 제한 없음</translation>
     </message>
     <message>
@@ -4345,7 +4276,6 @@ Your files were not changed. The technical details were written to the error out
     </message>
     <message>
         <source>The lowest value, {0}, is not a number.</source>
-        <extracomment>Whether the user set the scale (then it is theirs; else the values&apos; own).</extracomment>
         <translation>최솟값 {0}은(는) 숫자가 아닙니다.</translation>
     </message>
     <message>
@@ -4429,7 +4359,6 @@ Your files were not changed. The technical details were written to the error out
     <name>jobs</name>
     <message>
         <source>Out of memory: try fewer rows or fewer resamples.</source>
-        <extracomment>``work(cancelled, progress) -&gt; result``: ``cancelled()`` says stop (raise :class:`JobCancelled` or return None), ``progress(fraction)`` reports how far it got. Progress is reported in steps of at least this fraction (a bar needs no more). From this many rows on, a chart&apos;s refresh after a filter or new scores computes in a worker (:meth:`BackgroundJob.start`); below it, at once (:meth:`BackgroundJob.run_here`): a thread costs more than the work. The table&apos;s proxy moves its searches at the same size.</extracomment>
         <translation>메모리가 부족합니다. 행이나 재표본 수를 줄여 보세요.</translation>
     </message>
 </context>
@@ -4672,7 +4601,6 @@ Your files were not changed. The technical details were written to the error out
     <name>latexexport</name>
     <message>
         <source>Cannot export the LaTeX table</source>
-        <extracomment>Translated where shown (set at import, before the translator is installed).</extracomment>
         <translation>LaTeX 표를 내보낼 수 없습니다</translation>
     </message>
     <message>
@@ -4684,7 +4612,6 @@ Your files were not changed. The technical details were written to the error out
     <name>lifecycle</name>
     <message>
         <source>Ref {0}</source>
-        <extracomment>How long after the table&apos;s first paint was scheduled the detail pane is filled. How long after the detail pane is filled the language check starts (off the GUI thread).</extracomment>
         <translation>참조 {0}</translation>
     </message>
 </context>
@@ -4874,7 +4801,6 @@ Your files were not changed. The technical details were written to the error out
     <name>opendialog</name>
     <message>
         <source>documentation or checksums</source>
-        <extracomment>The usual names of system outputs: ``sys.NAME.txt``, ``hyp.NAME``, ``out.NAME``... Files that come with a dataset but are none of its texts. Per-line metadata files of the usual dataset layouts (document ids, domains, labels...). The file stem without a ``sys.``-style prefix (the same rule as the CLI&apos;s). Why a dropped file was left out (the Open dialog groups its note by these).</extracomment>
         <translation>문서 또는 체크섬</translation>
     </message>
     <message>
@@ -4906,7 +4832,6 @@ Your files were not changed. The technical details were written to the error out
     <name>palette</name>
     <message>
         <source>in the longest common subsequence</source>
-        <extracomment>Highlight kinds understood by :func:`highlight_format`: core&apos;s range kinds, the hover link, and the marks of a system against the baseline (:data:`core.scoring.contrast.CONTRAST_KINDS`). Characters that would break a one-line table cell, each shown as one visible stand-in, so that character offsets stay exactly the same. The kinds an n-gram layer paints; what a legend shows when it is not told.</extracomment>
         <translation>최장 공통 부분 수열에 포함</translation>
     </message>
     <message>
@@ -4935,7 +4860,6 @@ Your files were not changed. The technical details were written to the error out
     </message>
     <message>
         <source>substituted</source>
-        <extracomment>What a legend says for each TER kind, in the order it says them (translated where shown, in the context &quot;palette&quot;, as is the tip).</extracomment>
         <translation>대체됨</translation>
     </message>
     <message>
@@ -4967,7 +4891,6 @@ Your files were not changed. The technical details were written to the error out
     <name>reportexport</name>
     <message>
         <source>Cannot export the report</source>
-        <extracomment>Translated where shown (set at import, before the translator is installed).</extracomment>
         <translation>보고서를 내보낼 수 없습니다</translation>
     </message>
     <message>
@@ -4979,7 +4902,6 @@ Your files were not changed. The technical details were written to the error out
     <name>reviewbox</name>
     <message>
         <source>this output</source>
-        <extracomment>The bulk-review scopes, as the combo box and the Annotate menu name them.</extracomment>
         <translation>이 출력</translation>
     </message>
     <message>
@@ -4996,7 +4918,6 @@ Your files were not changed. The technical details were written to the error out
     </message>
     <message>
         <source>Which undecided errors the buttons rule on</source>
-        <extracomment>How long the figures wait for a burst of edits to settle (ms). An edit of up to this many outputs recounts them alone; more recount every output.</extracomment>
         <translation>버튼이 결정할 미결정 오류의 범위</translation>
     </message>
     <message>
@@ -5021,7 +4942,6 @@ Your files were not changed. The technical details were written to the error out
     </message>
     <message>
         <source>{0} undecided {where}; {1} in all.</source>
-        <extracomment>Undecided errors per output that has any: (system, segment) -&gt; count.</extracomment>
         <translation>{where} 미결정 {0}개, 전체 {1}개.</translation>
     </message>
     <message>
@@ -5037,7 +4957,6 @@ Your files were not changed. The technical details were written to the error out
     <name>scalemenu</name>
     <message>
         <source>{0}: scale</source>
-        <extracomment>The most decimals the menu offers.</extracomment>
         <translation>{0}: 척도</translation>
     </message>
     <message>
@@ -5061,7 +4980,6 @@ Your files were not changed. The technical details were written to the error out
     <name>separation</name>
     <message>
         <source>no rows are selected</source>
-        <extracomment>Segments listed per side of &quot;what moves the corpus score&quot;. From this many rows on, the n-grams are counted in a worker process: counting them spends seconds in C calls that hold the GIL, which a thread would take from the window.</extracomment>
         <translation>선택된 행이 없습니다</translation>
     </message>
 </context>
@@ -5069,7 +4987,6 @@ Your files were not changed. The technical details were written to the error out
     <name>sessionopen</name>
     <message>
         <source>• {0} ({1}): not at </source>
-        <extracomment>Imported files that changed or went missing since (their stored values are used). The file to list under Recent sessions once it is open (None: a read-only copy). The spans and scores, read in a thread of their own (None: read them when needed). Parts of the document that could not be used (the defaults are used instead).</extracomment>
         <translation>• {0} ({1}): 다음 위치에 없음: </translation>
     </message>
     <message>
@@ -5115,7 +5032,6 @@ The session was not changed; put the files back (next to the session file, or wh
     <name>settings</name>
     <message>
         <source>How the sentences of a segment are marked. ROUGE-Lsum scores sentence by sentence; BLEU and chrF read the marked sentences joined by spaces (the marker is never a word).</source>
-        <extracomment>Combo-box data standing for &quot;no separator&quot; (item data is never None: PySide6 6.12 on CPython 3.11 drops a reference to None whenever None item data comes back to Python). Spin-box bounds of an ``int`` setting without its own. The metrics&apos; groups are laid out in this many columns. The tallest the settings get before they scroll, in pixels. Translated where shown (set at import, before the translator is installed).</extracomment>
         <translation>세그먼트 안의 문장을 구분하는 방법입니다. ROUGE-Lsum은 문장 단위로 채점하고, BLEU와 chrF는 구분된 문장을 공백으로 이어 읽습니다 (구분자는 단어로 취급되지 않음).</translation>
     </message>
     <message>
@@ -5127,7 +5043,6 @@ The session was not changed; put the files back (next to the session file, or wh
     <name>summary</name>
     <message>
         <source>No comparison open. Its corpus scores per system show here.</source>
-        <extracomment>Translated where shown (set at import, before the translator is installed).</extracomment>
         <translation>열린 비교가 없습니다. 비교를 열면 시스템별 코퍼스 점수가 여기에 표시됩니다.</translation>
     </message>
     <message>
@@ -5171,7 +5086,6 @@ The session was not changed; put the files back (next to the session file, or wh
     <name>theme</name>
     <message>
         <source>Matchlight chart</source>
-        <extracomment>Export formats by file suffix. Width of exported PNGs, in pixels (a column of a two-column paper at 300 dpi is ~1000). What an exported SVG&apos;s text falls back to where its reader lacks the font it was drawn in: fonts of about its width, then the CSS generic family. Qt names only its own family, and a reader that does not know that name (Qt&apos;s &quot;Sans Serif&quot; alias is none of CSS&apos;s) draws serif.</extracomment>
         <translation>Matchlight 차트</translation>
     </message>
 </context>
