@@ -613,10 +613,8 @@ def head_segments(spec: InputSpec, count: int) -> list[str]:
     them, reading no further than needed (all of a file that is not UTF-8, to detect its
     encoding). Raises :class:`InputError`."""
     fmt = resolve_format(spec)
-    if fmt in COLUMNAR_FORMATS:
-        batches: Generator[list[str], None, None] = _parquet_batches(spec, None)
-    else:
-        batches = iter(_Stream(spec, fmt))  # type: ignore[assignment]  # a generator
+    columnar = fmt in COLUMNAR_FORMATS
+    batches = _parquet_batches(spec, None) if columnar else iter(_Stream(spec, fmt))
     lines: list[str] = []
     try:
         for batch in batches:
@@ -624,7 +622,9 @@ def head_segments(spec: InputSpec, count: int) -> list[str]:
             if len(lines) >= count:
                 break
     finally:
-        batches.close()
+        close = getattr(batches, "close", None)  # both are generators: the file is closed
+        if close is not None:
+            close()
     return lines[:count]
 
 
