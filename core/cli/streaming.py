@@ -246,9 +246,10 @@ def _big(specs: Sequence[InputSpec]) -> bool:
 def _scanning(specs: Sequence[InputSpec]) -> Iterator[Callable[[InputSpec], ColumnScan]]:
     """How inputs are scanned (:func:`~core.io.reading.scan_column`, the function yielded,
     called once per input in their order): each of ``specs`` in a process of its own, forked
-    here, all at once (on two cores the scan of a 1M-row comparison takes about half as long,
-    and the language model loads beside it without waiting for the interpreter); with fewer
-    than two ``specs``, or where workers cannot be forked, here, one after the other."""
+    here, all at once, so that the scan of big inputs runs on every core and the language
+    model loads beside it without waiting for the interpreter (a failing input waits for the
+    others' scans to end); with fewer than two ``specs``, or where workers cannot be forked,
+    here, one after the other."""
     if len(specs) < 2 or process_context().get_start_method() != "fork":
         yield scan_column
         return
