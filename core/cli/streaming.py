@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import itertools
 import math
+import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -45,8 +46,13 @@ from matchlight.core.cli.options import (
     segment_rows,
 )
 from matchlight.core.io.export import comparison_inputs, input_paths
-from matchlight.core.io.inputs import ComparisonScan, InputError
-from matchlight.core.io.reading import SegmentReader, scan_comparison
+from matchlight.core.io.inputs import ColumnScan, ComparisonScan, InputError, InputSpec
+from matchlight.core.io.reading import (
+    SegmentReader,
+    head_segments,
+    scan_column,
+    scan_comparison,
+)
 from matchlight.core.io.segmentrows import RowJob, RowResult, prime, score_rows
 from matchlight.core.io.usercache import user_cache
 from matchlight.core.metrics.base import SettingError
@@ -59,7 +65,14 @@ from matchlight.core.scoring.advice import (
     has_sentence_marker,
     is_presegmented,
 )
-from matchlight.core.scoring.engines import Engine, EngineError, open_engine, ordered
+from matchlight.core.scoring.engine import process_context
+from matchlight.core.scoring.engines import (
+    Engine,
+    EngineError,
+    LocalProcesses,
+    open_engine,
+    ordered,
+)
 from matchlight.core.scoring.summary import StreamedCorpus
 
 if TYPE_CHECKING:
@@ -190,14 +203,20 @@ def read_stream_setup(
         parser.error(str(error))
     check_names(parser, outputs)
     source, references, systems = input_specs(args)
-    loading = _preload_language() if language else None
-    try:
-        scan = scan_comparison(source=source, references=references, systems=systems)
-    except InputError as error:
-        raise Failed(str(error)) from None
-    finally:
-        if loading is not None:
-            loading.join()
+    specs = [spec for spec in (source, *references, *systems) if spec is not None]
+    parallel = bool(references and systems) and _big(specs)
+    with _scanning(specs if parallel else []) as scan_one:
+        # While the scans run in processes of their own, the narrow table is made too.
+        loading = _preload_language(references if parallel else ()) if language else None
+        try:
+            scan = scan_comparison(
+                source=source, references=references, systems=systems, scan=scan_one
+            )
+        except InputError as error:
+            raise Failed(str(error)) from None
+        finally:
+            if loading is not None:
+                loading.join()
     if len(scan) == 0:
         raise Failed("the input files hold no segments")
     rows = segment_rows(parser, args.segments, len(scan))
@@ -212,15 +231,58 @@ def read_stream_setup(
     return StreamSetup(scan, config, rows, inputs)
 
 
-def _preload_language() -> threading.Thread:
+#: Inputs of at least this many bytes in all are scanned in parallel (:func:`_scanning`).
+PARALLEL_SCAN_BYTES = 32 << 20
+
+
+def _big(specs: Sequence[InputSpec]) -> bool:
+    """Whether the inputs hold :data:`PARALLEL_SCAN_BYTES` or more."""
+    try:
+        return sum(os.stat(spec.path).st_size for spec in specs) >= PARALLEL_SCAN_BYTES
+    except (OSError, ValueError):
+        return False  # the scan names the problem
+
+
+@contextlib.contextmanager
+def _scanning(specs: Sequence[InputSpec]) -> Iterator[Callable[[InputSpec], ColumnScan]]:
+    """How inputs are scanned (:func:`~core.io.reading.scan_column`, the function yielded,
+    called once per input in their order): each of ``specs`` in a process of its own, forked
+    here, all at once, so that the scan of big inputs runs on every core and the language
+    model loads beside it without waiting for the interpreter (a failing input waits for the
+    others' scans to end); with fewer than two ``specs``, or where workers cannot be forked,
+    here, one after the other."""
+    if len(specs) < 2 or process_context().get_start_method() != "fork":
+        yield scan_column
+        return
+    with LocalProcesses(len(specs)) as pool:
+        handles = [(spec, pool.submit(scan_column, spec)) for spec in specs]
+        pending = iter(handles)
+
+        def scanned(spec: InputSpec) -> ColumnScan:
+            expected, handle = next(pending, (None, None))
+            if spec is not expected:  # not asked in the order given: scan it here
+                return scan_column(spec)
+            return pool.result(handle)  # type: ignore[no-any-return]
+
+        yield scanned
+
+
+def _preload_language(references: Sequence[InputSpec] = ()) -> threading.Thread:
     """Start loading the language check's model (:func:`~core.analysis.language.prepare`,
-    seconds of decompressing) in a thread, beside the scan of the inputs. Joined before an
-    engine starts: workers are forked only from a process with one thread. A failure is left
-    to the later call, which reports it where the check runs."""
+    seconds of decompressing) in a thread, beside the scan of the inputs, then the narrow table
+    of the language of the first lines of ``references`` (a fraction of a second more, kept by
+    ``prepare``; :meth:`Streamed._expectation` reads those lines again from the checked
+    inputs and finds it made). Joined before an engine starts: workers are forked only from a
+    process with one thread. A failure is left to the later call, which reports it where the
+    check runs."""
 
     def load() -> None:
         with contextlib.suppress(Exception):
-            prepare(cache=user_cache())
+            cache = user_cache()
+            prepare(cache=cache)
+            if references:
+                heads = [head_segments(spec, EXPECT_LINES) for spec in references]
+                prepare(expect_language(heads), cache=cache)
 
     thread = threading.Thread(target=load, name="matchlight-language-model", daemon=True)
     thread.start()

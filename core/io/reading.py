@@ -49,6 +49,7 @@ from matchlight.core.io.parsers import SURROGATES, Batch, Findings, Parse, count
 __all__ = [
     "FIRST_ROWS",
     "SegmentReader",
+    "head_segments",
     "load_comparison",
     "read_column",
     "scan_column",
@@ -607,6 +608,26 @@ def stream_column(scan: ColumnScan) -> Generator[list[str], None, None]:
         raise changed_since_scan(scan.path, f"it now has {total:,} segments, not {scan.segments:,}")
 
 
+def head_segments(spec: InputSpec, count: int) -> list[str]:
+    """The first ``count`` segments of an input not scanned yet, as :func:`read_column` reads
+    them, reading no further than needed (all of a file that is not UTF-8, to detect its
+    encoding). Raises :class:`InputError`."""
+    fmt = resolve_format(spec)
+    columnar = fmt in COLUMNAR_FORMATS
+    batches = _parquet_batches(spec, None) if columnar else iter(_Stream(spec, fmt))
+    lines: list[str] = []
+    try:
+        for batch in batches:
+            lines += batch
+            if len(lines) >= count:
+                break
+    finally:
+        close = getattr(batches, "close", None)  # both are generators: the file is closed
+        if close is not None:
+            close()
+    return lines[:count]
+
+
 class SegmentReader:
     """An input read as a stream, a given number of segments at a time (:meth:`take`)."""
 
@@ -649,10 +670,11 @@ def scan_comparison(
     source: InputSpec | None,
     references: Sequence[InputSpec],
     systems: Sequence[InputSpec],
+    scan: Callable[[InputSpec], ColumnScan] = scan_column,
 ) -> ComparisonScan:
     """:func:`scan_column` every input and check that all have the same number of segments,
-    with :func:`load_comparison`'s messages, names and warnings; nothing is held."""
-    src, refs, syss = _comparison(
-        scan_column, lambda column: column.segments, source, references, systems
-    )
+    with :func:`load_comparison`'s messages, names and warnings; nothing is held. ``scan`` is
+    called for the source, the references and the systems in that order (a caller may have
+    started the scans elsewhere; the first input that fails is the one reported)."""
+    src, refs, syss = _comparison(scan, lambda column: column.segments, source, references, systems)
     return ComparisonScan(source=src, references=refs, systems=syss)

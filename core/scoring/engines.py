@@ -28,7 +28,15 @@ from typing import Any, Final
 from matchlight.core.scoring import lifeline
 from matchlight.core.scoring.engine import default_workers, process_context
 
-__all__ = ["ENGINES", "IN_PROCESS_PAIRS", "Engine", "EngineError", "open_engine", "ordered"]
+__all__ = [
+    "ENGINES",
+    "IN_PROCESS_PAIRS",
+    "Engine",
+    "EngineError",
+    "LocalProcesses",
+    "open_engine",
+    "ordered",
+]
 
 #: The engines by name, as ``--engine`` takes them.
 ENGINES: Final[tuple[str, ...]] = ("local", "dask", "ray")

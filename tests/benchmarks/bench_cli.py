@@ -33,9 +33,9 @@ All three write one row per system and segment: system, segment, sentence BLEU, 
 precision, recall and F, the token counts. For each command it prints the median and best wall
 seconds, the CPU seconds of the process and its children, and the peak memory: the largest
 single process (``ru_maxrss``, what ``/usr/bin/time`` reports) and the peak of the whole
-process tree's proportional set size (PSS, sampled every 20 ms from /proc: worker processes
-counted, shared pages not twice). Ratios are median wall times within this run. Not a test:
-nothing is asserted.
+process tree's proportional set size (PSS, sampled every :data:`PSS_INTERVAL` from /proc: worker
+processes counted, shared pages not twice; the sampling's own CPU is printed beside it). Ratios
+are median wall times within this run. Not a test: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -154,10 +154,19 @@ def _pss_kb(pid: int) -> int:
     return 0
 
 
+#: Seconds between two samples of the tree's PSS. Reading ``smaps_rollup`` walks every page of
+#: a process: about 13 ms of CPU for the tree of a streamed run (some 350 MB), so sampling every
+#: 20 ms took about 40 % of one of the two cores from the command being measured (on an idle
+#: machine). The streamed commands' memory changes over seconds, not milliseconds.
+PSS_INTERVAL = 0.25
+
+
 def run_measured(command: list[str], env: dict[str, str] | None = None) -> dict[str, float]:
     """Run ``command`` (in ``env``, None: this one's); its wall seconds, CPU seconds (with its
-    children), peak RSS of one process and the peak PSS of its process tree, in MB."""
+    children), peak RSS of one process, the peak PSS of its process tree, in MB, and the CPU
+    seconds the sampling of that PSS took (on the same cores, so the smaller the better)."""
     peak = [0]
+    sampling = [0.0]
     done = threading.Event()
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
@@ -165,7 +174,8 @@ def run_measured(command: list[str], env: dict[str, str] | None = None) -> dict[
     def sample() -> None:
         while not done.is_set():
             peak[0] = max(peak[0], sum(_pss_kb(p) for p in _tree(process.pid)))
-            done.wait(0.02)
+            sampling[0] = time.thread_time()
+            done.wait(PSS_INTERVAL)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -181,6 +191,7 @@ def run_measured(command: list[str], env: dict[str, str] | None = None) -> dict[
         "cpu": usage.ru_utime + usage.ru_stime,
         "rss": usage.ru_maxrss / 1024,
         "pss": peak[0] / 1024,
+        "sampling": sampling[0],
     }
 
 
@@ -328,6 +339,7 @@ def main() -> None:
                 f" {pairs / medians[name]:9,.0f} pairs/s;"
                 f" peak: one process {max(r['rss'] for r in runs):6.0f} MB,"
                 f" tree PSS {max(r['pss'] for r in runs):6.0f} MB"
+                f" (sampling it: {max(r['sampling'] for r in runs):.2f} CPU s)"
             )
         if "before" in medians and "matchlight" in medians:
             same = (folder / "before.csv").read_bytes() == (folder / "matchlight.csv").read_bytes()

@@ -154,3 +154,87 @@ def test_the_model_loads_beside_the_scan_and_the_workers_still_fork() -> None:
     assert setup.n_rows == len(read_lines(DE_EN / "ref.txt"))
     assert language._MODEL, "the model was loaded while the inputs were read"
     assert not [t for t in threading.enumerate() if t.name == "matchlight-language-model"]
+
+
+def _setup(args: list[str], *, language: bool = False) -> object:
+    """``read_stream_setup`` of ``matchlight score`` ``args``: the setup, or the message of
+    its :class:`Failed`."""
+    from matchlight.core.cli.options import Failed
+    from matchlight.core.cli.score import build_parser
+    from matchlight.core.cli.streaming import read_stream_setup
+
+    parser = build_parser()
+    try:
+        return read_stream_setup(parser, parser.parse_args([*args, "-q"]), [], language=language)
+    except Failed as error:
+        return str(error)
+
+
+@needs(DE_EN)
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        ["--src", "src.txt", "--ref", "ref.txt", "--hyp", "sys.LT22.txt", "--hyp", "sys.LT22.txt"],
+        ["--ref", "ref.txt", "--hyp", "sys.LT22.txt", "--hyp", "missing.txt"],
+        ["--ref", "ref.txt", "--hyp", "nul.txt", "--hyp", "src.txt", "--hyp", "png.txt"],
+        ["--ref", "ref.txt", "--hyp", "sys.LT22.txt", "--hyp", "short.txt"],
+    ],
+    ids=["same-file-twice", "missing", "first-bad-named", "counts-differ"],
+)
+def test_big_inputs_are_scanned_in_processes_as_they_are_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, inputs: list[str]
+) -> None:
+    """Inputs over the size limit are scanned each in a process of its own: the same names,
+    counts, encodings and warnings, and the same message for the first input that fails."""
+    from matchlight.core.cli import streaming
+
+    short = tmp_path / "short.txt"
+    short.write_text("\n".join(read_lines(DE_EN / "ref.txt")[:-1]) + "\n", encoding="utf-8")
+    (tmp_path / "nul.txt").write_bytes(b"abc\ndef\x00ghi\n")
+    (tmp_path / "png.txt").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    paths = {name: str(tmp_path / name) for name in ("short.txt", "nul.txt", "png.txt")}
+    paths["missing.txt"] = str(tmp_path / "missing.txt")
+    args = [paths.get(a, str(DE_EN / a)) if a.endswith(".txt") else a for a in inputs]
+    here = _setup(args)
+    submitted: list[object] = []
+
+    class Counted(streaming.LocalProcesses):
+        def submit(self, task, *args):  # type: ignore[no-untyped-def]
+            submitted.append(args[0])
+            return super().submit(task, *args)
+
+    monkeypatch.setattr(streaming, "PARALLEL_SCAN_BYTES", 0)
+    monkeypatch.setattr(streaming, "LocalProcesses", Counted)
+    apart = _setup(args)
+    # A missing file is named by the scan here, at once.
+    assert len(submitted) == (0 if "missing.txt" in inputs else len(args) // 2)
+    if isinstance(here, str):
+        assert apart == here
+        assert here.startswith("line counts differ") or "missing.txt" in here or "nul.txt" in here
+    else:
+        assert not isinstance(apart, str)
+        assert apart.scan == here.scan  # type: ignore[attr-defined]
+
+
+@needs(DE_EN)
+def test_the_narrow_table_is_made_while_big_inputs_are_scanned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While the scans run in other processes, the loading thread also makes the narrow table
+    of the references' language, the one the chunks are checked with; it is gone before any
+    engine starts."""
+    import threading
+
+    from matchlight.core.analysis import language
+    from matchlight.core.cli import streaming
+
+    monkeypatch.setattr(streaming, "PARALLEL_SCAN_BYTES", 0)
+    monkeypatch.setattr(language, "_NARROW", {})
+    setup = _setup(
+        ["--ref", str(DE_EN / "ref.txt"), "--hyp", str(DE_EN / "sys.LT22.txt")], language=True
+    )
+    assert not isinstance(setup, str)
+    expected = language.expect_language([read_lines(DE_EN / "ref.txt")[: language.EXPECT_LINES]])
+    assert expected is not None
+    assert list(language._NARROW) == [expected.accepted]
+    assert threading.active_count() == 1

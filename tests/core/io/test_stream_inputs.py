@@ -14,6 +14,7 @@ from matchlight.core.io import decoding, parsers, reading
 from matchlight.core.io.inputs import InputError, InputSpec
 from matchlight.core.io.reading import (
     SegmentReader,
+    head_segments,
     read_column,
     scan_column,
     scan_comparison,
@@ -215,3 +216,33 @@ def test_every_shared_dataset_streams_as_it_loads(dataset: Dataset) -> None:
     for path in sorted(dataset.folder.glob("*.txt")):
         spec = InputSpec(str(path))
         assert _streamed(spec) == _whole(spec) == _app(spec)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    text=st.lists(st.sampled_from(PIECES), max_size=40).map("".join),
+    encoding=st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "cp1252"]),
+    layout=st.sampled_from(FORMATS),
+    count=st.integers(0, 6),
+)
+def test_the_first_segments_unscanned_are_those_read_whole(
+    tmp_path: Path,
+    small_blocks: int,
+    text: str,
+    encoding: str,
+    layout: tuple[str, str | None],
+    count: int,
+) -> None:
+    """``head_segments`` reads no further than it needs, and gives the app's first lines."""
+    fmt, column = layout
+    path = tmp_path / f"in.{fmt}"
+    try:
+        path.write_bytes(text.encode(encoding))
+    except UnicodeEncodeError:
+        return
+    spec = InputSpec(str(path), column=column, fmt=fmt)
+    app = _app(spec)
+    if app[0] != "error":
+        assert head_segments(spec, count) == list(app[1][:count])  # type: ignore[index]
