@@ -170,6 +170,17 @@ def _setup(args: list[str], *, language: bool = False) -> object:
         return str(error)
 
 
+def _fork_despite_other_tests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fork the scans as the command line does. The command forks only from a process with
+    one thread; a test process may hold an idle thread another test left (Dask's offload
+    executor), which would make the scans run here and these tests check nothing."""
+    import multiprocessing
+
+    from matchlight.core.cli import streaming
+
+    monkeypatch.setattr(streaming, "process_context", lambda: multiprocessing.get_context("fork"))
+
+
 @needs(DE_EN)
 @pytest.mark.parametrize(
     "inputs",
@@ -205,6 +216,7 @@ def test_big_inputs_are_scanned_in_processes_as_they_are_here(
 
     monkeypatch.setattr(streaming, "PARALLEL_SCAN_BYTES", 0)
     monkeypatch.setattr(streaming, "LocalProcesses", Counted)
+    _fork_despite_other_tests(monkeypatch)
     apart = _setup(args)
     # A missing file is named by the scan here, at once.
     assert len(submitted) == (0 if "missing.txt" in inputs else len(args) // 2)
@@ -230,6 +242,8 @@ def test_the_narrow_table_is_made_while_big_inputs_are_scanned(
 
     monkeypatch.setattr(streaming, "PARALLEL_SCAN_BYTES", 0)
     monkeypatch.setattr(language, "_NARROW", {})
+    _fork_despite_other_tests(monkeypatch)
+    before = set(threading.enumerate())
     setup = _setup(
         ["--ref", str(DE_EN / "ref.txt"), "--hyp", str(DE_EN / "sys.LT22.txt")], language=True
     )
@@ -237,4 +251,4 @@ def test_the_narrow_table_is_made_while_big_inputs_are_scanned(
     expected = language.expect_language([read_lines(DE_EN / "ref.txt")[: language.EXPECT_LINES]])
     assert expected is not None
     assert list(language._NARROW) == [expected.accepted]
-    assert threading.active_count() == 1
+    assert set(threading.enumerate()) == before  # the loading thread is gone
