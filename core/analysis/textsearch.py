@@ -22,8 +22,10 @@ that row alone. Anything else is searched row by row, with the same engine.
 A substring is looked for in the column's case-folded rows kept as one UTF-8 buffer
 (:class:`_Utf8Rows`: a few bytes per row more than the text itself, where a tuple of folded
 strings costs some 50 more): ``bytes.find`` skips the blocks of rows without it and follows a
-few matches in the others; where matches are dense, numpy finds every place the needle starts,
-mapped to rows by their offsets (:meth:`_Utf8Rows.find`). UTF-8 is
+few matches in the others; where matches are dense, the block's remaining rows are asked one by
+one, all in C (:meth:`_Utf8Rows.find`; numpy's search of every place the needle starts was as
+fast alone, but in the app each of its calls gave the interpreter to the GUI thread and waited to
+get it back: a search of 100,000 rows took three times as long). UTF-8 is
 self-synchronising, so the bytes of the folded needle occur inside a row's bytes exactly when
 the folded needle occurs in the folded row. A case-sensitive substring is looked for row by row,
 only in the rows whose folded text holds the folded needle (folding maps each character on its
@@ -327,10 +329,11 @@ class _Utf8Rows:
         """Per row: does it hold ``needle``? (Rows where ``skip`` is True may be left out.)
 
         A block of rows without it anywhere costs one ``bytes.find``. In the others, each match
-        found leads to the next row; once a block's matches are dense, numpy finds every place
-        the needle starts in the rest of the block (where its first byte lies, kept where its
-        other bytes follow), mapped to rows by their offsets; a match must end inside its row.
-        Or, when most of those rows are to be skipped, the others are asked one by one.
+        found leads to the next row; once a block's matches are dense, the rest of the block's
+        rows (those not skipped) are asked one by one, in C. A needle holding a newline (which
+        no row holds) goes through numpy: every place it starts (where its first byte lies, kept
+        where its other bytes follow), mapped to rows by their offsets; a match must end inside
+        its row.
         """
         n = len(self)
         found = np.zeros(n, dtype=np.bool_)
@@ -357,8 +360,8 @@ class _Utf8Rows:
                 at = data.find(needle, edges[row - a], edges[-1]) if row < b else -1
             if at < 0 and walk:
                 continue
-            todo = None if skip is None else np.flatnonzero(~skip[row:b]) + row
-            if todo is not None and 4 * len(todo) < b - row:
+            todo = np.arange(row, b) if skip is None else np.flatnonzero(~skip[row:b]) + row
+            if walk:
                 ends = bounds[todo + 1] - 1
                 hit = map(data.find, repeat(needle), bounds[todo].tolist(), ends.tolist())
                 found[todo[np.fromiter(hit, np.int64, len(todo)) >= 0]] = True
