@@ -35,7 +35,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -83,9 +83,7 @@ from matchlight.core.session.records import (
     IMPORTS_SCHEMA,
     INPUT_COLUMNS_V3,
     SCHEMA,
-    SPAN_UPDATE,
     dumps,
-    span_row,
 )
 from matchlight.core.session.tables import AnnotationTables
 
@@ -696,22 +694,34 @@ class SessionStore(AnnotationTables):
         sources: Sequence[str] | None = None,
         apply: bool = True,
     ) -> ReanchorReport:
-        """Re-anchor every span against ``lines`` (system name -> current lines), and source
-        spans against ``sources`` (the current source lines; None leaves them as they are).
+        """Re-anchor every span of the file against ``lines`` (system name -> current lines),
+        and source spans against ``sources`` (the current source lines; None leaves them as
+        they are). See :meth:`reanchor_spans`."""
+        return self.reanchor_spans(self.spans(), lines, sources=sources, apply=apply)[1]
+
+    def reanchor_spans(
+        self,
+        spans: Iterable[ErrorSpan],
+        lines: Mapping[str, Sequence[str]],
+        *,
+        sources: Sequence[str] | None = None,
+        apply: bool = True,
+    ) -> tuple[list[ErrorSpan], ReanchorReport]:
+        """Where ``spans`` (read from this file) are on the changed lines: every span as it is
+        now, and what moved or was lost.
 
         Re-attached spans get their new offsets written (one transaction) unless ``apply`` is
         False or the session is read-only; flagged spans are left as they are.
         """
-        results = reanchor_all(self.spans(), lines, sources=sources)
+        results = reanchor_all(spans, lines, sources=sources)
         moved = tuple(r.span for r in results if r.state is AnchorState.REATTACHED)
         flagged = tuple(r.span for r in results if r.state is AnchorState.FLAGGED)
         kept = sum(1 for r in results if r.state is AnchorState.KEPT)
         if apply and moved and not self._read_only:
             with self.batch():
                 for span in moved:
-                    row = span_row(span)
-                    self._conn.execute(SPAN_UPDATE, (*row[1:], row[0]))
-        return ReanchorReport(kept, moved, flagged)
+                    self.update_span(span)
+        return [r.span for r in results], ReanchorReport(kept, moved, flagged)
 
     # -- saving elsewhere ------------------------------------------------------------------
 

@@ -58,7 +58,6 @@ from matchlight.gui.shell.sessionopen import (
     Opening,
     SessionOpener,
     opening_notes,
-    reanchor_records,
     records_of,
     restore,
 )
@@ -295,7 +294,7 @@ class SessionFiles(QObject):
         report = None
         if pending.changed:
             lines = {name: core.text.systems[s] for s, name in enumerate(core.system_names)}
-            spans, report = reanchor_records(store, spans, lines, core.source)
+            spans, report = store.reanchor_spans(spans, lines, sources=core.source)
         self._store, self._read_only = store, store.read_only
         note = document.annotation
         if note.annotator:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -24,7 +24,6 @@ from typing import Any, Protocol
 from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, Qt, QTimer, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from matchlight.core.annotation.anchoring import AnchorState, reanchor_all
 from matchlight.core.annotation.model import AnnotationError, ErrorSpan, SegmentScore
 from matchlight.core.annotation.workspace import AnnotationQuery
 from matchlight.core.io.specs import ComparisonSpecs
@@ -44,7 +43,6 @@ __all__ = [
     "missing_inputs",
     "read_for_opening",
     "read_records_in_background",
-    "reanchor_records",
     "restore",
 ]
 
@@ -160,25 +158,6 @@ def records_of(opening: Opening) -> Records:
         loop.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
         timer.stop()
     return future.result()
-
-
-def reanchor_records(
-    store: SessionStore,
-    spans: list[ErrorSpan],
-    lines: Mapping[str, Sequence[str]],
-    sources: Sequence[str] | None = None,
-) -> tuple[list[ErrorSpan], ReanchorReport]:
-    """Where the spans are on the changed lines (source spans on ``sources``, the current
-    source lines); the moved ones are written back."""
-    results = reanchor_all(spans, lines, sources=sources)
-    moved = tuple(r.span for r in results if r.state is AnchorState.REATTACHED)
-    flagged = tuple(r.span for r in results if r.state is AnchorState.FLAGGED)
-    kept = sum(1 for r in results if r.state is AnchorState.KEPT)
-    if moved and not store.read_only:
-        with store.batch():
-            for span in moved:
-                store.update_span(span)
-    return [r.span for r in results], ReanchorReport(kept, moved, flagged)
 
 
 def opening_notes(opening: Opening, report: ReanchorReport | None) -> list[str]:
