@@ -245,7 +245,9 @@ class ScoreTable:
 
     @property
     def n_done(self) -> int:
-        return int(self.done.sum())
+        """How many rows are scored (count_nonzero: a tenth of ``sum``'s time on a million
+        rows, and the app asks several times per event)."""
+        return int(np.count_nonzero(self.done))
 
     @property
     def complete(self) -> bool:
