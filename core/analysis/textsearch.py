@@ -33,6 +33,12 @@ own, so a row holding the needle holds it folded too). Every search takes a ``ca
 callback, asked between blocks of rows: a search the user has already replaced (the next
 keystroke) stops with :class:`SearchCancelled`.
 
+Most regular expressions hold literal text every match must contain ("19" or "20" in
+``\\b(19|20)\\d\\d\\b``: :func:`~core.analysis.regexliterals.required_literals`). Then the rows
+holding it (case-folded) are found first, with numpy over the folded UTF-8 rows
+(:meth:`_Utf8Rows.holding`: a few long calls per column), and the engine runs only on those
+rows, one by one; when most rows hold it, the column is scanned as above.
+
 A column keeps its joined text for regular expressions only while it is small
 (:data:`_KEEP_JOINED`); a bigger one is joined a block of rows at a time for each search, so a
 million rows cost no second copy of their text.
@@ -46,6 +52,7 @@ points do); only rows that tie there are compared in Python.
 from __future__ import annotations
 
 import os
+import warnings
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
@@ -58,6 +65,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import regex
+
+from matchlight.core.analysis.regexliterals import required_literals
 
 __all__ = ["PatternError", "SearchCancelled", "SearchColumn", "TextQuery", "matching_rows"]
 
@@ -195,8 +204,10 @@ class SearchColumn:
         *,
         skip: BoolArray | None = None,
         cancelled: Cancelled = _never,
+        needles: Sequence[str] = (),
     ) -> BoolArray:
-        """Per row: does it contain ``query``? (``compiled``: :func:`_compile_fast` of it.)
+        """Per row: does it contain ``query``? (``compiled``: :func:`_compile_fast` of it;
+        ``needles``: :func:`~core.analysis.regexliterals.required_literals` of a regex.)
 
         Rows where ``skip`` is True may be left unsearched (False); ``cancelled`` is asked
         between blocks of rows (:class:`SearchCancelled` when it says True).
@@ -207,6 +218,10 @@ class SearchColumn:
                 return folded if skip is None else folded & ~skip
             todo = folded if skip is None else folded & ~skip
             return _rows_where(_containing(query.pattern), self.strings, ~todo, cancelled)
+        if needles:
+            found = self._search_candidates(query, needles, skip, cancelled)
+            if found is not None:
+                return found
         fast = compiled if compiled is not None else _compile_fast(query)
         if fast is None:
             search = query.compile().search
@@ -215,6 +230,26 @@ class SearchColumn:
         if joined is not None:
             return joined.search(fast, self.strings, cancelled)
         return _search_in_joined_blocks(fast, self.strings, skip, cancelled)
+
+    def _search_candidates(
+        self,
+        query: TextQuery,
+        needles: Sequence[str],
+        skip: BoolArray | None,
+        cancelled: Cancelled,
+    ) -> BoolArray | None:
+        """A regex searched only in the rows whose folded text holds one of ``needles`` (which
+        every match holds), row by row; None when most rows hold one (scan them all then)."""
+        rows = self.folded()
+        candidates = np.zeros(len(self), np.bool_) if skip is None else skip.copy()
+        for needle in needles:
+            candidates |= rows.holding(_utf8(needle), cancelled)
+        if skip is not None:
+            candidates &= ~skip
+        if 2 * int(np.count_nonzero(candidates)) > len(self):
+            return None
+        search = query.compile().search
+        return _rows_where(_matching(search), self.strings, ~candidates, cancelled)
 
 
 def _search_in_joined_blocks(
@@ -323,6 +358,31 @@ class _Utf8Rows:
             same[a : b - 1] = _adjacent_equal(keys)
         return order, same
 
+    def holding(self, needle: bytes, cancelled: Cancelled = _never) -> BoolArray:
+        """Per row: does it hold ``needle``? Found with numpy over the whole buffer, a few
+        megabytes at a time (:data:`_SPAN`): where the needle's first byte lies, kept where its
+        other bytes follow, mapped to rows by their offsets (a match must end inside its row).
+        A few long calls per column, each of which lets other threads run: cheaper than
+        :meth:`find` for a short needle found in many rows."""
+        n = len(self)
+        found = np.zeros(n, dtype=np.bool_)
+        if not needle:
+            found[:] = True
+            return found
+        bounds, size = self.bounds, len(needle)
+        values = np.frombuffer(self.data, np.uint8)
+        for low in range(0, len(values), _SPAN):
+            if cancelled():
+                raise SearchCancelled
+            part = values[low : low + _SPAN + size - 1]
+            starts = np.flatnonzero(part[: max(0, len(part) - size + 1)] == needle[0])
+            for j in range(1, size):
+                starts = starts[part[starts + j] == needle[j]]
+            starts += low
+            rows = np.searchsorted(bounds, starts, side="right") - 1
+            found[rows[starts + size < bounds[rows + 1]]] = True
+        return found
+
     def find(
         self, needle: bytes, skip: BoolArray | None = None, cancelled: Cancelled = _never
     ) -> BoolArray:
@@ -351,13 +411,15 @@ class _Utf8Rows:
             if at < 0:
                 continue
             edges = bounds[a : b + 1].tolist()
-            row, hits = a, 0
-            while walk and at >= 0 and hits < _WALK:
+            row, hits = a, []
+            while walk and at >= 0:
                 row = a + bisect_right(edges, at) - 1
-                found[row] = True
-                hits += 1
+                hits.append(row)
                 row += 1
+                if len(hits) >= _WALK and len(hits) * _SPARSE > row - a:
+                    break  # dense: the rest of the block is asked row by row
                 at = data.find(needle, edges[row - a], edges[-1]) if row < b else -1
+            found[hits] = True
             if at < 0 and walk:
                 continue
             todo = np.arange(row, b) if skip is None else np.flatnonzero(~skip[row:b]) + row
@@ -377,11 +439,15 @@ class _Utf8Rows:
         return found
 
 
+#: Bytes of a column's folded rows searched by one numpy pass (:meth:`_Utf8Rows.holding`).
+_SPAN = 1 << 23
 #: The newline byte that follows each row of a :class:`_Utf8Rows`.
 _NEWLINE = 10
-#: Matches a block's substring search follows one at a time before it asks the block's
-#: remaining rows one by one (cheaper once most rows hold the substring).
+#: Matches a block's substring search follows one at a time before it may ask the block's
+#: remaining rows one by one; it does once more than one row in ``_SPARSE`` holds the substring
+#: (following a match costs a few times what asking a row does).
 _WALK = 32
+_SPARSE = 4
 #: The most characters a column keeps joined for regular expressions (as many bytes, twice
 #: or four times as many, by the widest character in it).
 _KEEP_JOINED = 1 << 25
@@ -596,7 +662,9 @@ def _row_local(pattern: str) -> bool:
     if _re_parser is None:
         return False
     try:
-        parsed = _re_parser.parse(pattern, 0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # re's FutureWarnings are about re, not regex
+            parsed = _re_parser.parse(pattern, 0)
     except Exception:  # anything odd: search row by row
         return False
 
@@ -657,12 +725,13 @@ def matching_rows(
     fast = _compile_fast(query)
     if query.regex and fast is None:
         query.compile()  # raise PatternError now for an invalid pattern
+    needles = required_literals(query.pattern) if query.regex else None
 
     mask = np.zeros(n, dtype=np.bool_)
     threads = min(len(columns), workers or os.cpu_count() or 1)
-    if fast is None or threads <= 1:
+    if fast is None or threads <= 1 or needles:
         for column in columns:
-            mask |= column.search(query, fast, skip=mask, cancelled=stop)
+            mask |= column.search(query, fast, skip=mask, cancelled=stop, needles=needles or ())
         return mask
 
     def one(column: SearchColumn) -> BoolArray:
