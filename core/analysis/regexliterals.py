@@ -11,8 +11,8 @@ version 0, is ``re``'s syntax; anything ``re`` cannot parse, or parses as litera
 and returns case-folded needles such that every match contains at least one of them, case-folded:
 a superset of the matching rows, never a subset. Ignoring case, the engine matches a literal
 character by its case variants; a character is only used if each of those variants case-folds
-as it does (:func:`_folds_alike`, asked of the engine itself over every code point: "I" matches
-the dotless "ı", which folds to itself, so "I" is not used), and the literal text is cut there.
+as it does (:func:`_folds_alike`, asked of the engine's own case tables: "I" matches the
+dotless "ı", which folds to itself, so "I" is not used), and the literal text is cut there.
 """
 
 from __future__ import annotations
@@ -24,6 +24,11 @@ from functools import cache
 from typing import Any
 
 import regex
+
+try:  # the engine's case tables (private)
+    from regex import _regex
+except ImportError:  # pragma: no cover - no prefilter then
+    _regex = None
 
 __all__ = ["required_literals"]
 
@@ -44,6 +49,9 @@ except ImportError:  # pragma: no cover - another Python: no prefilter
 #: Literal characters that `regex` may read as syntax where ``re`` reads text (fuzzy matching's
 #: ``{e<=1}``, POSIX classes' ``[[:alpha:]]``): a pattern holding one gets no prefilter.
 _AMBIGUOUS = frozenset("{}]")
+#: How the search compiles a pattern ignoring case (see :meth:`TextQuery.compile`).
+_CASE_FLAGS = regex.IGNORECASE | regex.VERSION0 | regex.UNICODE
+
 #: The most needles a prefilter looks for (a branch of many alternatives is not worth it).
 _MOST_NEEDLES = 16
 
@@ -149,15 +157,13 @@ def _worth(needles: Needles) -> tuple[int, int]:
 
 
 @cache
-def _every_character() -> str:
-    return "".join(map(chr, range(0x110000)))
-
-
-@cache
 def _folds_alike(char: str) -> bool:
     """Whether every character the engine matches for ``char`` ignoring case case-folds as
-    ``char`` does (asked of the engine over every code point, once per character)."""
+    ``char`` does. The engine's own list of a character's case variants is private: without it,
+    no character is used (no prefilter, the same rows)."""
+    try:
+        variants = _regex.get_all_cases(_CASE_FLAGS, ord(char))
+    except Exception:
+        return False
     folded = char.casefold()
-    flags = regex.IGNORECASE | regex.VERSION0
-    variants = regex.finditer(regex.escape(char), _every_character(), flags)
-    return all(match.group().casefold() == folded for match in variants)
+    return all(chr(variant).casefold() == folded for variant in variants)

@@ -64,6 +64,24 @@ def test_characters_whose_case_variants_fold_otherwise_are_not_used() -> None:
     assert variants == ["K", "k", "\u212a"]
 
 
+def test_the_engines_case_variants_are_what_it_matches() -> None:
+    """:func:`_folds_alike` reads the engine's case tables: they list exactly the characters a
+    search ignoring case matches, over every code point, for a sample of characters."""
+    every = "".join(map(chr, range(0x110000)))
+    flags = regex_module.IGNORECASE | regex_module.VERSION0
+    sample = "aiIkKsSß19 σΣςİıﬁéÉ\u212a\u0345ΙDŽǅǆ" + "".join(map(chr, range(0x370, 0x3D0)))
+    for char in sample:
+        matched = {
+            m.group() for m in regex_module.finditer(regex_module.escape(char), every, flags)
+        }
+        cases = {
+            chr(c) for c in regexliterals._regex.get_all_cases(regexliterals._CASE_FLAGS, ord(char))
+        }
+        assert cases == matched, char
+        alike = all(m.casefold() == char.casefold() for m in matched)
+        assert regexliterals._folds_alike(char) == alike, char
+
+
 # Pieces of patterns: literals whose case variants fold alike or not, the syntax `regex` reads
 # where `re` reads literal text, groups, alternatives, repeats, classes, anchors, inline flags.
 PIECES = [
