@@ -219,7 +219,7 @@ class SearchColumn:
             todo = folded if skip is None else folded & ~skip
             return _rows_where(_containing(query.pattern), self.strings, ~todo, cancelled)
         if needles:
-            found = self._search_candidates(query, needles, skip, cancelled)
+            found = self._search_candidates(query, compiled, needles, skip, cancelled)
             if found is not None:
                 return found
         fast = compiled if compiled is not None else _compile_fast(query)
@@ -234,22 +234,41 @@ class SearchColumn:
     def _search_candidates(
         self,
         query: TextQuery,
+        fast: Any,
         needles: Sequence[str],
         skip: BoolArray | None,
         cancelled: Cancelled,
     ) -> BoolArray | None:
         """A regex searched only in the rows whose folded text holds one of ``needles`` (which
-        every match holds), row by row; None when most rows hold one (scan them all then)."""
-        rows = self.folded()
+        every match holds); None when most rows hold one (scan them all then). A row-local
+        pattern (``fast``) scans those rows joined, a block at a time; any other, row by row."""
+        folded = self.folded()
         candidates = np.zeros(len(self), np.bool_) if skip is None else skip.copy()
         for needle in needles:
-            candidates |= rows.holding(_utf8(needle), cancelled)
+            candidates |= folded.holding(_utf8(needle), cancelled)
         if skip is not None:
             candidates &= ~skip
         if 2 * int(np.count_nonzero(candidates)) > len(self):
             return None
-        search = query.compile().search
-        return _rows_where(_matching(search), self.strings, ~candidates, cancelled)
+        if fast is None:
+            search = query.compile().search
+            return _rows_where(_matching(search), self.strings, ~candidates, cancelled)
+        found = np.zeros(len(self), np.bool_)
+        rows = np.flatnonzero(candidates)
+        strings = self.strings
+        for a in range(0, len(rows), _BLOCK):
+            if cancelled():
+                raise SearchCancelled
+            at = rows[a : a + _BLOCK]
+            block = list(map(strings.__getitem__, at.tolist()))
+            joined = _Joined.of(block)
+            if joined.separator:
+                # One thread searches: holding the GIL costs the others less than handing it
+                # over at each call (see _Joined.search).
+                found[at] = joined.search(fast, block, cancelled, concurrent=False)
+            else:
+                found[at] = np.fromiter(_matching(fast.search)(block), np.bool_, len(block))
+        return found
 
 
 def _search_in_joined_blocks(
@@ -603,9 +622,15 @@ class _Joined:
         return cls(separator, text, starts, array("q", ends.astype(np.int64).tobytes()))
 
     def search(
-        self, pattern: Any, strings: Sequence[str], cancelled: Cancelled = _never
+        self,
+        pattern: Any,
+        strings: Sequence[str],
+        cancelled: Cancelled = _never,
+        *,
+        concurrent: bool = True,
     ) -> BoolArray:
         """Per row: does ``pattern`` (row-local, see the module's doc) match in it?
+        (``concurrent``: the engine lets other threads run while it searches.)
 
         One search from the start of a row finds the first match in that row or in any row
         after it, in one pass of the engine over the rows in between; then the search goes on
@@ -626,12 +651,12 @@ class _Joined:
             position, endpos = starts[block], ends[last]
             block = last + 1
             while True:
-                match = search(text, position, endpos, concurrent=True)
+                match = search(text, position, endpos, concurrent=concurrent)
                 if match is None:
                     break
                 start, end = match.span()
                 row = bisect_right(starts, start) - 1
-                if end <= ends[row] or search(strings[row], concurrent=True) is not None:
+                if end <= ends[row] or search(strings[row], concurrent=concurrent) is not None:
                     found[row] = True
                 if row >= last:
                     break
