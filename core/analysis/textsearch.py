@@ -77,7 +77,7 @@ Cancelled = Callable[[], bool]
 #: Rows searched (or case-folded, or joined) in one call: between two looks at the ``cancelled``
 #: callback, and the longest the search holds the GIL at a time (a few milliseconds; one C
 #: call over a million rows would hold it, the GUI thread's too, for the whole of it).
-_BLOCK = 1 << 14
+_BLOCK = 1 << 12
 #: Rows sorted in one call when a column's sort ranks are built (merged a block at a time).
 _SORT_BLOCK = 1 << 16
 
@@ -177,7 +177,8 @@ class SearchColumn:
         return self
 
     def is_prepared(self) -> bool:
-        return self._folded is not None and (self._joined is not None or not self.keeps_joined())
+        """Whether :meth:`prepare` has built every cache (costs nothing: the GUI thread asks)."""
+        return self._folded is not None and (self._joined is not None or self._keep_joined is False)
 
     def folded(self) -> _Utf8Rows:
         """The rows case-folded, as one UTF-8 buffer (built on first use)."""
@@ -240,19 +241,20 @@ class SearchColumn:
         cancelled: Cancelled,
     ) -> BoolArray | None:
         """A regex searched only in the rows whose folded text holds one of ``needles`` (which
-        every match holds); None when most rows hold one (scan them all then). A row-local
-        pattern (``fast``) scans those rows joined, a block at a time; any other, row by row."""
+        every match holds). A pattern searched row by row is searched in those rows; a row-local
+        one (``fast``) scans them joined, a block at a time, or returns None when most rows
+        hold a needle (then the whole column is scanned joined, which costs less)."""
         folded = self.folded()
         candidates = np.zeros(len(self), np.bool_) if skip is None else skip.copy()
         for needle in needles:
             candidates |= folded.holding(_utf8(needle), cancelled)
         if skip is not None:
             candidates &= ~skip
-        if 2 * int(np.count_nonzero(candidates)) > len(self):
-            return None
         if fast is None:
             search = query.compile().search
             return _rows_where(_matching(search), self.strings, ~candidates, cancelled)
+        if 2 * int(np.count_nonzero(candidates)) > len(self):
+            return None
         found = np.zeros(len(self), np.bool_)
         rows = np.flatnonzero(candidates)
         strings = self.strings

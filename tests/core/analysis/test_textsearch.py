@@ -395,3 +395,14 @@ def test_sorted_blocks_merge_into_the_stable_order(
         # Few distinct keys: long runs of equal ones across every block edge.
         keys = [str(k) for k in rng.integers(0, 6, size)]
         assert textsearch._sorted_rows(keys) == sorted(range(size), key=keys.__getitem__)
+
+
+def test_asking_whether_a_column_is_prepared_builds_and_counts_nothing() -> None:
+    """The GUI thread asks (``search_ready``) while a worker prepares: the answer must not
+    count the column's characters (a million rows took it 0.6 s) nor build a cache."""
+    column = SearchColumn(ROWS)
+    assert not column.is_prepared()
+    assert column._keep_joined is None and column._folded is None and column._joined is None
+    column.folded()
+    assert not column.is_prepared() and column._keep_joined is None
+    assert column.prepare().is_prepared() and column._keep_joined is True
