@@ -80,6 +80,8 @@ Cancelled = Callable[[], bool]
 _BLOCK = 1 << 12
 #: Rows sorted in one call when a column's sort ranks are built (merged a block at a time).
 _SORT_BLOCK = 1 << 16
+#: Runs of rows tied on their first bytes sorted between two calls of a ``between`` callback.
+_RUNS_A_STEP = 64
 
 # Row separators, tried in this order: control characters (never word
 # characters, so \b at a row's edge means what it means at a string's edge).
@@ -108,6 +110,10 @@ class SearchCancelled(Exception):
 
 def _never() -> bool:
     return False
+
+
+def _nothing() -> None:
+    return None
 
 
 def _blocks(strings: Sequence[str]) -> range:
@@ -186,13 +192,16 @@ class SearchColumn:
             self._folded = _Utf8Rows.folded(self.strings)
         return self._folded
 
-    def sort_ranks(self) -> IntArray:
+    def sort_ranks(self, between: Callable[[], None] = _nothing) -> IntArray:
         """Per row, its place among the column's distinct texts in sort order (built on first
         use): case-folded first, then as written. Equal texts share a rank, so a stable
         ``argsort`` of the ranks (or of their negation) sorts the rows either way with equal
-        texts in segment order."""
+        texts in segment order.
+
+        ``between`` is called between the steps of building them (a worker that builds them
+        ahead of need pauses there while a search runs, or raises to give up)."""
         if self._ranks is None:
-            self._ranks = _sort_ranks(self.strings, self.folded())
+            self._ranks = _sort_ranks(self.strings, self.folded(), between)
         return self._ranks
 
     def has_sort_ranks(self) -> bool:
@@ -342,7 +351,7 @@ class _Utf8Rows:
         data, bounds = self.data, self.bounds.tolist()
         return [data[a : b - 1] for a, b in pairwise(bounds)]
 
-    def order(self) -> tuple[IntArray, BoolArray]:
+    def order(self, between: Callable[[], None] = _nothing) -> tuple[IntArray, BoolArray]:
         """The rows in the order of their bytes (stable), and per neighbouring pair in that
         order whether their bytes are equal. Numpy sorts the rows by their first 16 bytes (as
         two big-endian integers, zero after a row's end); only the runs that tie there are
@@ -354,6 +363,7 @@ class _Utf8Rows:
         high, low = np.zeros(n, np.uint64), np.zeros(n, np.uint64)
         at = np.arange(width)
         for a in range(0, n, _SORT_BLOCK):
+            between()
             b = min(n, a + _SORT_BLOCK)
             inside = at < lengths[a:b, None]
             where = np.where(inside, bounds[a:b, None] + at, 0)
@@ -370,7 +380,9 @@ class _Utf8Rows:
         starts, ends = np.r_[0, edges], np.r_[edges, n]
         long = ends - starts > 1
         data, offsets = self.data, bounds.tolist()
-        for a, b in zip(starts[long].tolist(), ends[long].tolist(), strict=True):
+        for step, (a, b) in enumerate(zip(starts[long].tolist(), ends[long].tolist(), strict=True)):
+            if step % _RUNS_A_STEP == 0:
+                between()
             run = order[a:b].tolist()
             keys = [data[offsets[r] : offsets[r + 1] - 1] for r in run]
             ordered = _sorted_rows(keys)
@@ -558,7 +570,9 @@ def _adjacent_equal(items: list[Any]) -> BoolArray:
     return equal
 
 
-def _sort_ranks(strings: Sequence[str], rows_folded: _Utf8Rows) -> IntArray:
+def _sort_ranks(
+    strings: Sequence[str], rows_folded: _Utf8Rows, between: Callable[[], None] = _nothing
+) -> IntArray:
     """See :meth:`SearchColumn.sort_ranks`: one sort of the folded texts (:meth:`_Utf8Rows.order`,
     stable, so equal ones stay in segment order); only runs of equal folded texts that differ as
     written are sorted again, by how they are written."""
@@ -566,11 +580,12 @@ def _sort_ranks(strings: Sequence[str], rows_folded: _Utf8Rows) -> IntArray:
     ranks = np.zeros(n, dtype=np.int64)
     if n == 0:
         return ranks
-    order, same_folded = rows_folded.order()
+    order, same_folded = rows_folded.order(between)
     rows = order.tolist()
     same = same_folded.copy()
     pairs = np.flatnonzero(same_folded)  # only there can the written texts be equal too
     for a in range(0, len(pairs), _BLOCK):
+        between()
         at = pairs[a : a + _BLOCK]
         first, second = order[at].tolist(), order[at + 1].tolist()
         texts = map(eq, map(strings.__getitem__, first), map(strings.__getitem__, second))

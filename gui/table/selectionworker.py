@@ -7,8 +7,9 @@ sort ranks, kept for the comparison's life) and, over :data:`SELECT_ROWS` rows, 
 too (:func:`~core.analysis.selection.select`: mask and order); once it is done the selection is
 set in one step, on top of whatever the selection has become meanwhile. A newer edit of the same
 kind replaces the pending one and cancels its worker, whose result is never applied. The search
-caches of a big comparison are built by a worker of their own as soon as it is shown
-(:meth:`SelectionWorker.start_warm_up`).
+caches of a big comparison, then the text columns' sort ranks, are built by a worker of their own
+as soon as it is shown (:meth:`SelectionWorker.start_warm_up`; it pauses while a selection worker
+runs).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy.typing as npt
 from PySide6.QtCore import QObject, Slot
 
 from matchlight.core.analysis.selection import Selection, is_prepared, prepare, select
+from matchlight.core.analysis.textsearch import SearchCancelled, SearchColumn
 from matchlight.gui.state.session import SessionModel
 from matchlight.gui.workers.controller import hold_collection_while
 from matchlight.gui.workers.loader import BackgroundCall
@@ -38,6 +40,9 @@ SELECT_ROWS = 200_000
 # How often a pending edit is prepared again when its selection is still not ready once the
 # worker is done (the session's selection changed meanwhile) before it is applied at once.
 _MAX_ROUNDS = 3
+
+# How long the warm-up sleeps at a time while a selection worker runs.
+_PAUSE_S = 0.02
 
 Edit = Callable[[Selection], Selection]
 
@@ -195,8 +200,13 @@ class SelectionWorker(QObject):
         session = self._session()
         if session is None or self._rows() < self.background_rows:
             return
-        columns = [c for c in session.session.search_columns.values() if not c.is_prepared()]
-        if not columns:
+        search = session.session.search_columns
+        columns = [c for c in search.values() if not c.is_prepared()]
+        # Then the sort ranks, the systems' texts first: the first sort by a text column is
+        # then an argsort (over a million rows, building them takes seconds).
+        names = sorted(search, key=lambda name: not name.startswith("hyp"))
+        ranked = [search[name] for name in names if not search[name].has_sort_ranks()]
+        if not columns and not ranked:
             return
 
         def work(cancel: threading.Event) -> None:
@@ -204,10 +214,25 @@ class SelectionWorker(QObject):
                 if cancel.is_set():
                     return
                 column.prepare()
+            for column in ranked:
+                try:
+                    column.sort_ranks(lambda column=column: self._pause(cancel, column))
+                except SearchCancelled:
+                    if cancel.is_set():
+                        return
 
         self._warm_up = BackgroundCall(work, name="matchlight-search-caches", parent=self)
         self._warm_up.start()
         hold_collection_while(self._warm_up)  # the caches are frozen, never walked by a pass
+
+    def _pause(self, cancel: threading.Event, column: SearchColumn) -> None:
+        """Between two steps of building ``column``'s sort ranks ahead of need (in the warm-up
+        thread): wait while a selection worker runs, which then has the cores to itself; give
+        up (:class:`SearchCancelled`) once cancelled or once that worker built them."""
+        while self._job is not None and not cancel.is_set():
+            cancel.wait(_PAUSE_S)
+        if cancel.is_set() or column.has_sort_ranks():
+            raise SearchCancelled
 
     def _cancel_job(self) -> None:
         job, self._job = self._job, None
