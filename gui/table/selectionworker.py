@@ -7,9 +7,9 @@ sort ranks, kept for the comparison's life) and, over :data:`SELECT_ROWS` rows, 
 too (:func:`~core.analysis.selection.select`: mask and order); once it is done the selection is
 set in one step, on top of whatever the selection has become meanwhile. A newer edit of the same
 kind replaces the pending one and cancels its worker, whose result is never applied. The search
-caches of a big comparison, then the text columns' sort ranks, are built by a worker of their own
-as soon as it is shown (:meth:`SelectionWorker.start_warm_up`; it pauses while a selection worker
-runs).
+caches of a big comparison (and over :data:`RANK_ROWS` rows, then the systems' sort ranks) are
+built by a worker of their own as soon as it is shown (:meth:`SelectionWorker.start_warm_up`;
+building the ranks pauses while a selection worker runs).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from matchlight.gui.state.session import SessionModel
 from matchlight.gui.workers.controller import hold_collection_while
 from matchlight.gui.workers.loader import BackgroundCall
 
-__all__ = ["BACKGROUND_ROWS", "SELECT_ROWS", "Edit", "SelectionWorker"]
+__all__ = ["BACKGROUND_ROWS", "RANK_ROWS", "SELECT_ROWS", "Edit", "SelectionWorker"]
 
 # From this many rows on, a selection whose text masks or sort ranks are not ready yet is
 # prepared in a worker thread (below it, searching every text column takes milliseconds).
@@ -37,6 +37,8 @@ BACKGROUND_ROWS = 20_000
 # are always ready) is computed in a worker thread: its mask and order, which over a million
 # rows cost a few tens of milliseconds of numpy, and a sort's ``argsort`` more.
 SELECT_ROWS = 200_000
+# From this many rows on, the warm-up also builds the systems' sort ranks.
+RANK_ROWS = 200_000
 # How often a pending edit is prepared again when its selection is still not ready once the
 # worker is done (the session's selection changed meanwhile) before it is applied at once.
 _MAX_ROUNDS = 3
@@ -84,6 +86,8 @@ class SelectionWorker(QObject):
         self.background_rows = BACKGROUND_ROWS
         # Rows from which every selection is computed in a worker (tests lower it).
         self.select_rows = SELECT_ROWS
+        # Rows from which the warm-up builds the systems' sort ranks too (tests lower it).
+        self.rank_rows = RANK_ROWS
         # The user's latest edit per kind ("text", "sort") not applied yet, and its worker.
         self._edits: dict[str, Edit] = {}
         self._job: BackgroundCall | None = None
@@ -202,10 +206,14 @@ class SelectionWorker(QObject):
             return
         search = session.session.search_columns
         columns = [c for c in search.values() if not c.is_prepared()]
-        # Then the sort ranks, the systems' texts first: the first sort by a text column is
-        # then an argsort (over a million rows, building them takes seconds).
-        names = sorted(search, key=lambda name: not name.startswith("hyp"))
-        ranked = [search[name] for name in names if not search[name].has_sort_ranks()]
+        # Then, over many rows, the systems' sort ranks: the first sort by a system's text is
+        # then an argsort, where building them takes seconds. (Not below: searches made while
+        # they are built are slowed, and building them then takes a fraction of a second.)
+        ranked = []
+        if self._rows() >= self.rank_rows:
+            ranked = [
+                c for n, c in search.items() if n.startswith("hyp") and not c.has_sort_ranks()
+            ]
         if not columns and not ranked:
             return
 

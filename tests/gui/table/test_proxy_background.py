@@ -223,9 +223,10 @@ def test_a_big_comparisons_search_caches_are_built_by_a_worker_once_shown(qtbot,
         assert joined is not None and joined.text == joined.separator.join(columns[name])
 
 
-def test_the_warm_up_then_builds_every_text_columns_sort_ranks(qtbot, columns) -> None:
-    """After the search caches, the warm-up ranks every text column (the systems' first), so a
-    first sort by text is an argsort; the ranks are those a sort builds."""
+def test_the_warm_up_then_builds_the_systems_sort_ranks(qtbot, columns) -> None:
+    """Over ``rank_rows`` rows, after the search caches, the warm-up ranks the systems' text
+    columns, so a first sort by a system's text is an argsort; the ranks are those a sort
+    builds."""
     text = corpus_text_from_lines(
         references=[columns["ref1"], columns["ref2"]],
         systems=[columns["hyp1"], columns["hyp2"]],
@@ -234,10 +235,15 @@ def test_the_warm_up_then_builds_every_text_columns_sort_ranks(qtbot, columns) -
     core = ComparisonSession(text, config=ScoringConfig(), source=columns["source"])
     proxy = SegmentFilterProxy()
     proxy.background_rows = 0
+    proxy._worker.rank_rows = 0
     proxy.setSourceModel(SegmentTableModel(SessionModel(core)))
     search = core.search_columns
-    qtbot.waitUntil(lambda: all(c.has_sort_ranks() for c in search.values()), timeout=WAIT_MS)
-    for name, column in search.items():
+    systems = {name: c for name, c in search.items() if name.startswith("hyp")}
+    qtbot.waitUntil(lambda: all(c.has_sort_ranks() for c in systems.values()), timeout=WAIT_MS)
+    qtbot.waitUntil(proxy.search_ready, timeout=WAIT_MS)
+    qtbot.wait(100)
+    assert not any(search[name].has_sort_ranks() for name in ("source", "ref1", "ref2"))
+    for name, column in systems.items():
         keys = [(line.casefold(), line) for line in columns[name]]
         order = sorted(range(len(keys)), key=keys.__getitem__)
         assert column.sort_ranks()[order].tolist() == sorted(column.sort_ranks().tolist())
