@@ -52,6 +52,7 @@ points do); only rows that tie there are compared in Python.
 from __future__ import annotations
 
 import os
+import threading
 import warnings
 from array import array
 from bisect import bisect_left, bisect_right
@@ -144,7 +145,7 @@ class TextQuery:
 class SearchColumn:
     """One text column, prepared once for many searches (keep it while the column lives)."""
 
-    __slots__ = ("_folded", "_joined", "_keep_joined", "_ranks", "strings")
+    __slots__ = ("_folded", "_joined", "_keep_joined", "_rank_lock", "_ranks", "_wanted", "strings")
 
     def __init__(self, strings: Sequence[str]) -> None:
         self.strings: Sequence[str] = strings
@@ -152,6 +153,8 @@ class SearchColumn:
         self._keep_joined: bool | None = None
         self._folded: _Utf8Rows | None = None
         self._ranks: IntArray | None = None
+        self._rank_lock = threading.Lock()  # the ranks are built once, by one thread
+        self._wanted = False
 
     def __len__(self) -> int:
         return len(self.strings)
@@ -192,17 +195,26 @@ class SearchColumn:
             self._folded = _Utf8Rows.folded(self.strings)
         return self._folded
 
-    def sort_ranks(self, between: Callable[[], None] = _nothing) -> IntArray:
+    def sort_ranks(self, between: Callable[[], None] | None = None) -> IntArray:
         """Per row, its place among the column's distinct texts in sort order (built on first
-        use): case-folded first, then as written. Equal texts share a rank, so a stable
-        ``argsort`` of the ranks (or of their negation) sorts the rows either way with equal
-        texts in segment order.
+        use, by one thread: another one asking meanwhile waits for them): case-folded first,
+        then as written. Equal texts share a rank, so a stable ``argsort`` of the ranks (or of
+        their negation) sorts the rows either way with equal texts in segment order.
 
-        ``between`` is called between the steps of building them (a worker that builds them
-        ahead of need pauses there while a search runs, or raises to give up)."""
+        ``between`` is given by a worker that builds them ahead of need: it is called between
+        the steps of building them, to pause there (while a search runs, unless somebody waits
+        for these ranks: :meth:`ranks_wanted`) or to give up by raising."""
         if self._ranks is None:
-            self._ranks = _sort_ranks(self.strings, self.folded(), between)
+            if between is None:
+                self._wanted = True
+            with self._rank_lock:
+                if self._ranks is None:
+                    self._ranks = _sort_ranks(self.strings, self.folded(), between or _nothing)
         return self._ranks
+
+    def ranks_wanted(self) -> bool:
+        """Whether a sort asked for the ranks (and may be waiting for them)."""
+        return self._wanted
 
     def has_sort_ranks(self) -> bool:
         return self._ranks is not None

@@ -235,9 +235,9 @@ class SelectionWorker(QObject):
 
     def _pause(self, cancel: threading.Event, column: SearchColumn) -> None:
         """Between two steps of building ``column``'s sort ranks ahead of need (in the warm-up
-        thread): wait while a selection worker runs, which then has the cores to itself; give
-        up (:class:`SearchCancelled`) once cancelled or once that worker built them."""
-        while self._job is not None and not cancel.is_set():
+        thread): wait while a selection worker runs, which then has the cores to itself (unless
+        it waits for these very ranks); give up (:class:`SearchCancelled`) once cancelled."""
+        while self._job is not None and not column.ranks_wanted() and not cancel.is_set():
             cancel.wait(_PAUSE_S)
         if cancel.is_set() or column.has_sort_ranks():
             raise SearchCancelled

@@ -284,6 +284,11 @@ def test_the_warm_up_pauses_its_ranking_while_a_selection_worker_runs(qtbot, col
     worker._job = None
     thread.join(5)
     assert outcome == ["went on"]
+    wanted = SearchColumn(["b", "a"])
+    wanted._wanted = True  # a sort waits for these ranks: building them goes on
+    worker._job = object()
+    worker._pause(cancel, wanted)
+    worker._job = None
     column.sort_ranks()
     with pytest.raises(SearchCancelled):  # ranked meanwhile (by a sort): nothing left to do
         worker._pause(cancel, column)
