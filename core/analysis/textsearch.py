@@ -266,6 +266,8 @@ class SearchColumn:
         one (``fast``) scans them joined, a block at a time, or returns None when most rows
         hold a needle (then the whole column is scanned joined, which costs less)."""
         folded = self.folded()
+        if folded.share_holding([_utf8(n) for n in needles]) > _MOST_CANDIDATES:
+            return None  # looking for the needles everywhere would cost more than it saves
         candidates = np.zeros(len(self), np.bool_) if skip is None else skip.copy()
         for needle in needles:
             candidates |= folded.holding(_utf8(needle), cancelled)
@@ -274,7 +276,7 @@ class SearchColumn:
         if fast is None:
             search = query.compile().search
             return _rows_where(_matching(search), self.strings, ~candidates, cancelled)
-        if 2 * int(np.count_nonzero(candidates)) > len(self):
+        if int(np.count_nonzero(candidates)) > _MOST_CANDIDATES * len(self):
             return None
         found = np.zeros(len(self), np.bool_)
         rows = np.flatnonzero(candidates)
@@ -403,6 +405,20 @@ class _Utf8Rows:
             same[a : b - 1] = _adjacent_equal(keys)
         return order, same
 
+    def share_holding(self, needles: Sequence[bytes]) -> float:
+        """About which share of the rows hold one of ``needles``: asked of a few windows of
+        rows spread over the column (:data:`_SAMPLES` of :data:`_SAMPLE_ROWS` rows)."""
+        n = len(self)
+        if n == 0:
+            return 0.0
+        data, bounds, held, asked = self.data, self.bounds, 0, 0
+        for a in range(0, n, max(1, n // _SAMPLES)):
+            edges = bounds[a : min(n, a + _SAMPLE_ROWS) + 1].tolist()
+            for low, high in pairwise(edges):
+                held += any(data.find(needle, low, high - 1) >= 0 for needle in needles)
+            asked += len(edges) - 1
+        return held / asked
+
     def holding(self, needle: bytes, cancelled: Cancelled = _never) -> BoolArray:
         """Per row: does it hold ``needle``? Found with numpy over the whole buffer, a few
         megabytes at a time (:data:`_SPAN`): where the needle's first byte lies, kept where its
@@ -484,6 +500,12 @@ class _Utf8Rows:
         return found
 
 
+#: Windows of rows, and rows a window, that :meth:`_Utf8Rows.share_holding` asks.
+_SAMPLES = 8
+_SAMPLE_ROWS = 128
+#: The largest share of a column's rows holding a regex's literal text for which the regex is
+#: searched only in those rows (above it, finding them costs more than it saves).
+_MOST_CANDIDATES = 0.5
 #: Bytes of a column's folded rows searched by one numpy pass (:meth:`_Utf8Rows.holding`).
 _SPAN = 1 << 23
 #: The newline byte that follows each row of a :class:`_Utf8Rows`.
@@ -492,7 +514,7 @@ _NEWLINE = 10
 #: remaining rows one by one; it does once more than one row in ``_SPARSE`` holds the substring
 #: (following a match costs a few times what asking a row does).
 _WALK = 32
-_SPARSE = 4
+_SPARSE = 8
 #: The most characters a column keeps joined for regular expressions (as many bytes, twice
 #: or four times as many, by the widest character in it).
 _KEEP_JOINED = 1 << 25

@@ -119,9 +119,10 @@ texts = st.lists(
     st.booleans(),
     st.integers(1, 9),
     st.integers(1, 4),
+    st.booleans(),
 )
 def test_prefiltered_regex_equals_a_search_per_row(
-    rows: list[tuple[str, str]], pattern: str, case: bool, span: int, block: int
+    rows: list[tuple[str, str]], pattern: str, case: bool, span: int, block: int, always: bool
 ) -> None:
     query = TextQuery(pattern, regex=True, case_sensitive=case)
     try:
@@ -136,12 +137,14 @@ def test_prefiltered_regex_equals_a_search_per_row(
             for text in strings:
                 if per_row([[text]], query)[0]:
                     assert any(n in text.casefold() for n in needles), (text, needles)
-    saved = textsearch._SPAN, textsearch._BLOCK
+    saved = textsearch._SPAN, textsearch._BLOCK, textsearch._MOST_CANDIDATES
     textsearch._SPAN, textsearch._BLOCK = span, block  # matches across every edge of a pass
+    if always:  # prefilter however many rows hold a needle (tiny columns often all do)
+        textsearch._MOST_CANDIDATES = 1.0
     try:
         got = matching_rows([SearchColumn(c) for c in columns], query, workers=2)
     finally:
-        textsearch._SPAN, textsearch._BLOCK = saved
+        textsearch._SPAN, textsearch._BLOCK, textsearch._MOST_CANDIDATES = saved
     np.testing.assert_array_equal(got, want)
 
 
