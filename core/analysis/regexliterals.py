@@ -1,7 +1,7 @@
 """The literal text that every match of a regular expression must contain, for a prefilter.
 
 A row can only match ``\\b(19|20)\\d\\d\\b`` if it contains "19" or "20". Finding those with a
-substring search (:meth:`core.analysis.textsearch._Utf8Rows.find`, over the case-folded rows)
+substring search (:meth:`core.analysis.textsearch._Utf8Rows.holding`, over the case-folded rows)
 and running the regex engine only on the rows that have one is much cheaper than running the
 engine over every row: most regexes people type hold a word or a number.
 
