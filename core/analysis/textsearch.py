@@ -33,6 +33,12 @@ own, so a row holding the needle holds it folded too). Every search takes a ``ca
 callback, asked between blocks of rows: a search the user has already replaced (the next
 keystroke) stops with :class:`SearchCancelled`.
 
+Most regular expressions hold literal text every match must contain ("19" or "20" in
+``\\b(19|20)\\d\\d\\b``: :func:`~core.analysis.regexliterals.required_literals`). Then the rows
+holding it (case-folded) are found first, with numpy over the folded UTF-8 rows
+(:meth:`_Utf8Rows.holding`: a few long calls per column), and the engine runs only on those
+rows, one by one; when most rows hold it, the column is scanned as above.
+
 A column keeps its joined text for regular expressions only while it is small
 (:data:`_KEEP_JOINED`); a bigger one is joined a block of rows at a time for each search, so a
 million rows cost no second copy of their text.
@@ -46,6 +52,8 @@ points do); only rows that tie there are compared in Python.
 from __future__ import annotations
 
 import os
+import threading
+import warnings
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
@@ -59,6 +67,8 @@ import numpy as np
 import numpy.typing as npt
 import regex
 
+from matchlight.core.analysis.regexliterals import required_literals
+
 __all__ = ["PatternError", "SearchCancelled", "SearchColumn", "TextQuery", "matching_rows"]
 
 BoolArray = npt.NDArray[np.bool_]
@@ -68,9 +78,11 @@ Cancelled = Callable[[], bool]
 #: Rows searched (or case-folded, or joined) in one call: between two looks at the ``cancelled``
 #: callback, and the longest the search holds the GIL at a time (a few milliseconds; one C
 #: call over a million rows would hold it, the GUI thread's too, for the whole of it).
-_BLOCK = 1 << 14
+_BLOCK = 1 << 12
 #: Rows sorted in one call when a column's sort ranks are built (merged a block at a time).
 _SORT_BLOCK = 1 << 16
+#: Runs of rows tied on their first bytes sorted between two calls of a ``between`` callback.
+_RUNS_A_STEP = 64
 
 # Row separators, tried in this order: control characters (never word
 # characters, so \b at a row's edge means what it means at a string's edge).
@@ -101,6 +113,10 @@ def _never() -> bool:
     return False
 
 
+def _nothing() -> None:
+    return None
+
+
 def _blocks(strings: Sequence[str]) -> range:
     """Where the blocks of :data:`_BLOCK` rows start."""
     return range(0, len(strings), _BLOCK)
@@ -129,7 +145,7 @@ class TextQuery:
 class SearchColumn:
     """One text column, prepared once for many searches (keep it while the column lives)."""
 
-    __slots__ = ("_folded", "_joined", "_keep_joined", "_ranks", "strings")
+    __slots__ = ("_folded", "_joined", "_keep_joined", "_rank_lock", "_ranks", "_wanted", "strings")
 
     def __init__(self, strings: Sequence[str]) -> None:
         self.strings: Sequence[str] = strings
@@ -137,6 +153,8 @@ class SearchColumn:
         self._keep_joined: bool | None = None
         self._folded: _Utf8Rows | None = None
         self._ranks: IntArray | None = None
+        self._rank_lock = threading.Lock()  # the ranks are built once, by one thread
+        self._wanted = False
 
     def __len__(self) -> int:
         return len(self.strings)
@@ -168,7 +186,8 @@ class SearchColumn:
         return self
 
     def is_prepared(self) -> bool:
-        return self._folded is not None and (self._joined is not None or not self.keeps_joined())
+        """Whether :meth:`prepare` has built every cache (costs nothing: the GUI thread asks)."""
+        return self._folded is not None and (self._joined is not None or self._keep_joined is False)
 
     def folded(self) -> _Utf8Rows:
         """The rows case-folded, as one UTF-8 buffer (built on first use)."""
@@ -176,14 +195,26 @@ class SearchColumn:
             self._folded = _Utf8Rows.folded(self.strings)
         return self._folded
 
-    def sort_ranks(self) -> IntArray:
+    def sort_ranks(self, between: Callable[[], None] | None = None) -> IntArray:
         """Per row, its place among the column's distinct texts in sort order (built on first
-        use): case-folded first, then as written. Equal texts share a rank, so a stable
-        ``argsort`` of the ranks (or of their negation) sorts the rows either way with equal
-        texts in segment order."""
+        use, by one thread: another one asking meanwhile waits for them): case-folded first,
+        then as written. Equal texts share a rank, so a stable ``argsort`` of the ranks (or of
+        their negation) sorts the rows either way with equal texts in segment order.
+
+        ``between`` is given by a worker that builds them ahead of need: it is called between
+        the steps of building them, to pause there (while a search runs, unless somebody waits
+        for these ranks: :meth:`ranks_wanted`) or to give up by raising."""
         if self._ranks is None:
-            self._ranks = _sort_ranks(self.strings, self.folded())
+            if between is None:
+                self._wanted = True
+            with self._rank_lock:
+                if self._ranks is None:
+                    self._ranks = _sort_ranks(self.strings, self.folded(), between or _nothing)
         return self._ranks
+
+    def ranks_wanted(self) -> bool:
+        """Whether a sort asked for the ranks (and may be waiting for them)."""
+        return self._wanted
 
     def has_sort_ranks(self) -> bool:
         return self._ranks is not None
@@ -195,8 +226,10 @@ class SearchColumn:
         *,
         skip: BoolArray | None = None,
         cancelled: Cancelled = _never,
+        needles: Sequence[str] = (),
     ) -> BoolArray:
-        """Per row: does it contain ``query``? (``compiled``: :func:`_compile_fast` of it.)
+        """Per row: does it contain ``query``? (``compiled``: :func:`_compile_fast` of it;
+        ``needles``: :func:`~core.analysis.regexliterals.required_literals` of a regex.)
 
         Rows where ``skip`` is True may be left unsearched (False); ``cancelled`` is asked
         between blocks of rows (:class:`SearchCancelled` when it says True).
@@ -207,6 +240,10 @@ class SearchColumn:
                 return folded if skip is None else folded & ~skip
             todo = folded if skip is None else folded & ~skip
             return _rows_where(_containing(query.pattern), self.strings, ~todo, cancelled)
+        if needles:
+            found = self._search_candidates(query, compiled, needles, skip, cancelled)
+            if found is not None:
+                return found
         fast = compiled if compiled is not None else _compile_fast(query)
         if fast is None:
             search = query.compile().search
@@ -215,6 +252,48 @@ class SearchColumn:
         if joined is not None:
             return joined.search(fast, self.strings, cancelled)
         return _search_in_joined_blocks(fast, self.strings, skip, cancelled)
+
+    def _search_candidates(
+        self,
+        query: TextQuery,
+        fast: Any,
+        needles: Sequence[str],
+        skip: BoolArray | None,
+        cancelled: Cancelled,
+    ) -> BoolArray | None:
+        """A regex searched only in the rows whose folded text holds one of ``needles`` (which
+        every match holds). A pattern searched row by row is searched in those rows; a row-local
+        one (``fast``) scans them joined, a block at a time, or returns None when most rows
+        hold a needle (then the whole column is scanned joined, which costs less)."""
+        folded = self.folded()
+        if folded.share_holding([_utf8(n) for n in needles]) > _MOST_CANDIDATES:
+            return None  # looking for the needles everywhere would cost more than it saves
+        candidates = np.zeros(len(self), np.bool_) if skip is None else skip.copy()
+        for needle in needles:
+            candidates |= folded.holding(_utf8(needle), cancelled)
+        if skip is not None:
+            candidates &= ~skip
+        if fast is None:
+            search = query.compile().search
+            return _rows_where(_matching(search), self.strings, ~candidates, cancelled)
+        if int(np.count_nonzero(candidates)) > _MOST_CANDIDATES * len(self):
+            return None
+        found = np.zeros(len(self), np.bool_)
+        rows = np.flatnonzero(candidates)
+        strings = self.strings
+        for a in range(0, len(rows), _BLOCK):
+            if cancelled():
+                raise SearchCancelled
+            at = rows[a : a + _BLOCK]
+            block = list(map(strings.__getitem__, at.tolist()))
+            joined = _Joined.of(block)
+            if joined.separator:
+                # One thread searches: holding the GIL costs the others less than handing it
+                # over at each call (see _Joined.search).
+                found[at] = joined.search(fast, block, cancelled, concurrent=False)
+            else:
+                found[at] = np.fromiter(_matching(fast.search)(block), np.bool_, len(block))
+        return found
 
 
 def _search_in_joined_blocks(
@@ -286,7 +365,7 @@ class _Utf8Rows:
         data, bounds = self.data, self.bounds.tolist()
         return [data[a : b - 1] for a, b in pairwise(bounds)]
 
-    def order(self) -> tuple[IntArray, BoolArray]:
+    def order(self, between: Callable[[], None] = _nothing) -> tuple[IntArray, BoolArray]:
         """The rows in the order of their bytes (stable), and per neighbouring pair in that
         order whether their bytes are equal. Numpy sorts the rows by their first 16 bytes (as
         two big-endian integers, zero after a row's end); only the runs that tie there are
@@ -298,6 +377,7 @@ class _Utf8Rows:
         high, low = np.zeros(n, np.uint64), np.zeros(n, np.uint64)
         at = np.arange(width)
         for a in range(0, n, _SORT_BLOCK):
+            between()
             b = min(n, a + _SORT_BLOCK)
             inside = at < lengths[a:b, None]
             where = np.where(inside, bounds[a:b, None] + at, 0)
@@ -314,7 +394,9 @@ class _Utf8Rows:
         starts, ends = np.r_[0, edges], np.r_[edges, n]
         long = ends - starts > 1
         data, offsets = self.data, bounds.tolist()
-        for a, b in zip(starts[long].tolist(), ends[long].tolist(), strict=True):
+        for step, (a, b) in enumerate(zip(starts[long].tolist(), ends[long].tolist(), strict=True)):
+            if step % _RUNS_A_STEP == 0:
+                between()
             run = order[a:b].tolist()
             keys = [data[offsets[r] : offsets[r + 1] - 1] for r in run]
             ordered = _sorted_rows(keys)
@@ -322,6 +404,45 @@ class _Utf8Rows:
             keys = [keys[i] for i in ordered]
             same[a : b - 1] = _adjacent_equal(keys)
         return order, same
+
+    def share_holding(self, needles: Sequence[bytes]) -> float:
+        """About which share of the rows hold one of ``needles``: asked of a few windows of
+        rows spread over the column (:data:`_SAMPLES` of :data:`_SAMPLE_ROWS` rows)."""
+        n = len(self)
+        if n == 0:
+            return 0.0
+        data, bounds, held, asked = self.data, self.bounds, 0, 0
+        for a in range(0, n, max(1, n // _SAMPLES)):
+            edges = bounds[a : min(n, a + _SAMPLE_ROWS) + 1].tolist()
+            for low, high in pairwise(edges):
+                held += any(data.find(needle, low, high - 1) >= 0 for needle in needles)
+            asked += len(edges) - 1
+        return held / asked
+
+    def holding(self, needle: bytes, cancelled: Cancelled = _never) -> BoolArray:
+        """Per row: does it hold ``needle``? Found with numpy over the whole buffer, a few
+        megabytes at a time (:data:`_SPAN`): where the needle's first byte lies, kept where its
+        other bytes follow, mapped to rows by their offsets (a match must end inside its row).
+        A few long calls per column, each of which lets other threads run: cheaper than
+        :meth:`find` for a short needle found in many rows."""
+        n = len(self)
+        found = np.zeros(n, dtype=np.bool_)
+        if not needle:
+            found[:] = True
+            return found
+        bounds, size = self.bounds, len(needle)
+        values = np.frombuffer(self.data, np.uint8)
+        for low in range(0, len(values), _SPAN):
+            if cancelled():
+                raise SearchCancelled
+            part = values[low : low + _SPAN + size - 1]
+            starts = np.flatnonzero(part[: max(0, len(part) - size + 1)] == needle[0])
+            for j in range(1, size):
+                starts = starts[part[starts + j] == needle[j]]
+            starts += low
+            rows = np.searchsorted(bounds, starts, side="right") - 1
+            found[rows[starts + size < bounds[rows + 1]]] = True
+        return found
 
     def find(
         self, needle: bytes, skip: BoolArray | None = None, cancelled: Cancelled = _never
@@ -351,13 +472,15 @@ class _Utf8Rows:
             if at < 0:
                 continue
             edges = bounds[a : b + 1].tolist()
-            row, hits = a, 0
-            while walk and at >= 0 and hits < _WALK:
+            row, hits = a, []
+            while walk and at >= 0:
                 row = a + bisect_right(edges, at) - 1
-                found[row] = True
-                hits += 1
+                hits.append(row)
                 row += 1
+                if len(hits) >= _WALK and len(hits) * _SPARSE > row - a:
+                    break  # dense: the rest of the block is asked row by row
                 at = data.find(needle, edges[row - a], edges[-1]) if row < b else -1
+            found[hits] = True
             if at < 0 and walk:
                 continue
             todo = np.arange(row, b) if skip is None else np.flatnonzero(~skip[row:b]) + row
@@ -377,11 +500,21 @@ class _Utf8Rows:
         return found
 
 
+#: Windows of rows, and rows a window, that :meth:`_Utf8Rows.share_holding` asks.
+_SAMPLES = 8
+_SAMPLE_ROWS = 128
+#: The largest share of a column's rows holding a regex's literal text for which the regex is
+#: searched only in those rows (above it, finding them costs more than it saves).
+_MOST_CANDIDATES = 0.5
+#: Bytes of a column's folded rows searched by one numpy pass (:meth:`_Utf8Rows.holding`).
+_SPAN = 1 << 23
 #: The newline byte that follows each row of a :class:`_Utf8Rows`.
 _NEWLINE = 10
-#: Matches a block's substring search follows one at a time before it asks the block's
-#: remaining rows one by one (cheaper once most rows hold the substring).
+#: Matches a block's substring search follows one at a time before it may ask the block's
+#: remaining rows one by one; it does once more than one row in ``_SPARSE`` holds the substring
+#: (following a match costs a few times what asking a row does).
 _WALK = 32
+_SPARSE = 8
 #: The most characters a column keeps joined for regular expressions (as many bytes, twice
 #: or four times as many, by the widest character in it).
 _KEEP_JOINED = 1 << 25
@@ -471,7 +604,9 @@ def _adjacent_equal(items: list[Any]) -> BoolArray:
     return equal
 
 
-def _sort_ranks(strings: Sequence[str], rows_folded: _Utf8Rows) -> IntArray:
+def _sort_ranks(
+    strings: Sequence[str], rows_folded: _Utf8Rows, between: Callable[[], None] = _nothing
+) -> IntArray:
     """See :meth:`SearchColumn.sort_ranks`: one sort of the folded texts (:meth:`_Utf8Rows.order`,
     stable, so equal ones stay in segment order); only runs of equal folded texts that differ as
     written are sorted again, by how they are written."""
@@ -479,11 +614,12 @@ def _sort_ranks(strings: Sequence[str], rows_folded: _Utf8Rows) -> IntArray:
     ranks = np.zeros(n, dtype=np.int64)
     if n == 0:
         return ranks
-    order, same_folded = rows_folded.order()
+    order, same_folded = rows_folded.order(between)
     rows = order.tolist()
     same = same_folded.copy()
     pairs = np.flatnonzero(same_folded)  # only there can the written texts be equal too
     for a in range(0, len(pairs), _BLOCK):
+        between()
         at = pairs[a : a + _BLOCK]
         first, second = order[at].tolist(), order[at + 1].tolist()
         texts = map(eq, map(strings.__getitem__, first), map(strings.__getitem__, second))
@@ -537,9 +673,15 @@ class _Joined:
         return cls(separator, text, starts, array("q", ends.astype(np.int64).tobytes()))
 
     def search(
-        self, pattern: Any, strings: Sequence[str], cancelled: Cancelled = _never
+        self,
+        pattern: Any,
+        strings: Sequence[str],
+        cancelled: Cancelled = _never,
+        *,
+        concurrent: bool = True,
     ) -> BoolArray:
         """Per row: does ``pattern`` (row-local, see the module's doc) match in it?
+        (``concurrent``: the engine lets other threads run while it searches.)
 
         One search from the start of a row finds the first match in that row or in any row
         after it, in one pass of the engine over the rows in between; then the search goes on
@@ -560,12 +702,12 @@ class _Joined:
             position, endpos = starts[block], ends[last]
             block = last + 1
             while True:
-                match = search(text, position, endpos, concurrent=True)
+                match = search(text, position, endpos, concurrent=concurrent)
                 if match is None:
                     break
                 start, end = match.span()
                 row = bisect_right(starts, start) - 1
-                if end <= ends[row] or search(strings[row], concurrent=True) is not None:
+                if end <= ends[row] or search(strings[row], concurrent=concurrent) is not None:
                     found[row] = True
                 if row >= last:
                     break
@@ -596,7 +738,9 @@ def _row_local(pattern: str) -> bool:
     if _re_parser is None:
         return False
     try:
-        parsed = _re_parser.parse(pattern, 0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # re's FutureWarnings are about re, not regex
+            parsed = _re_parser.parse(pattern, 0)
     except Exception:  # anything odd: search row by row
         return False
 
@@ -657,12 +801,13 @@ def matching_rows(
     fast = _compile_fast(query)
     if query.regex and fast is None:
         query.compile()  # raise PatternError now for an invalid pattern
+    needles = required_literals(query.pattern) if query.regex else None
 
     mask = np.zeros(n, dtype=np.bool_)
     threads = min(len(columns), workers or os.cpu_count() or 1)
-    if fast is None or threads <= 1:
+    if fast is None or threads <= 1 or needles:
         for column in columns:
-            mask |= column.search(query, fast, skip=mask, cancelled=stop)
+            mask |= column.search(query, fast, skip=mask, cancelled=stop, needles=needles or ())
         return mask
 
     def one(column: SearchColumn) -> BoolArray:

@@ -7,13 +7,10 @@ turns the user's actions (a header click, the filter bar) into selection specs, 
 through the session's result with one ``layoutChanged`` that keeps the selection and the current
 index (persistent indexes are remapped).
 
-A search or a text sort over many rows (:data:`BACKGROUND_ROWS`) is not computed in the GUI
-thread: the proxy keeps the user's latest edit of each kind (text filter, sort) pending, a worker
-prepares the selection it makes (:func:`core.analysis.selection.prepare`: the text masks and
-sort ranks, kept for the comparison's life), and once it is ready the selection is set in one
-step, on top of whatever the selection has become meanwhile. Until then the table keeps its rows.
-A newer edit of the same kind replaces the pending one and cancels its worker, whose result is
-never applied. The search caches of a big comparison are built by a worker of their own as soon
+A search or a text sort over many rows (:data:`~gui.table.selectionworker.BACKGROUND_ROWS`) is
+not computed in the GUI thread: the user's latest edit of each kind stays pending while a worker
+prepares it (:mod:`gui.table.selectionworker`), and is then set in one step; until then the table
+keeps its rows. The search caches of a big comparison are built by a worker of their own as soon
 as the proxy shows it (not while the files are read: the first rows show seconds sooner).
 
 Why not :class:`QSortFilterProxyModel`: it asks Python once per row (``filterAcceptsRow``) or per
@@ -25,8 +22,6 @@ mask or rank array. This proxy offers the parts of its API a view or shell expec
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,15 +48,15 @@ from matchlight.core.analysis.selection import (
     Selection,
     SelectionError,
     TextFilter,
-    is_prepared,
-    prepare,
-    select,
 )
 from matchlight.core.analysis.textsearch import PatternError, TextQuery
 from matchlight.gui.state.session import SessionModel
 from matchlight.gui.table.model import ANSWERED_ROLES, SHORT_TITLE_ROLE, SegmentTableModel
-from matchlight.gui.workers.controller import hold_collection_while
-from matchlight.gui.workers.loader import BackgroundCall
+from matchlight.gui.table.selectionworker import (
+    BACKGROUND_ROWS,
+    Edit,
+    SelectionWorker,
+)
 
 # Special filters of :meth:`SegmentFilterProxy.set_special_filter` ("" = none).
 SPECIAL_FILTERS: tuple[str, ...] = ("", "empty", "length-mismatch", "lsum-fallback")
@@ -69,17 +64,6 @@ SPECIAL_FILTERS: tuple[str, ...] = ("", "empty", "length-mismatch", "lsum-fallba
 DEFAULT_RATIO_BOUNDS = (0.5, 2.0)
 # The selection filter kinds behind the special filters (one of them at a time).
 _SPECIAL_KINDS = ("empty", "length", "flag")
-# From this many rows on, a selection whose text masks or sort ranks are not ready yet is
-# prepared in a worker thread (below it, searching every text column takes milliseconds).
-BACKGROUND_ROWS = 20_000
-# From this many rows on, every edit of the selection (a score filter or sort too, whose parts
-# are always ready) is computed in a worker thread: its mask and order, which over a million
-# rows cost a few tens of milliseconds of numpy, and a sort's ``argsort`` more.
-SELECT_ROWS = 200_000
-# How often a pending edit is prepared again when its selection is still not ready once the
-# worker is done (the session's selection changed meanwhile) before it is applied at once.
-_MAX_ROUNDS = 3
-
 # A change of more source rows than this is passed on as a change of every proxy row (rather
 # than mapping each of them to find the first and the last).
 _MAPPED_SPAN = 4096
@@ -88,20 +72,6 @@ _MAPPED_SPAN = 4096
 _CELL_FLAGS = (
     Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 )
-
-Edit = Callable[[Selection], Selection]
-
-
-@dataclass(frozen=True, slots=True)
-class _Selected:
-    """What a worker computed for a pending edit: ``target``'s rows (see
-    :func:`~core.analysis.selection.select`) on ``data`` with ``scored`` rows scored."""
-
-    target: Selection
-    data: object
-    scored: int
-    rows: tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]
-
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -171,23 +141,39 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._sort_column = -1
         self._sort_order = Qt.SortOrder.AscendingOrder
         self._dynamic = True
-        # Rows from which slow selections are prepared in a worker (tests lower it).
-        self.background_rows = BACKGROUND_ROWS
-        # Rows from which every selection is computed in a worker (tests lower it).
-        self.select_rows = SELECT_ROWS
-        # The user's latest edit per kind ("text", "sort") not applied yet, and its worker.
-        self._edits: dict[str, Edit] = {}
-        self._job: BackgroundCall | None = None
-        self._rounds = 0
-        self._busy = False
-        self._warm_up: BackgroundCall | None = None
+        self._worker = SelectionWorker(
+            self,
+            session=lambda: self._session,
+            rows=lambda: self._n,
+            apply=self._set,
+            failed=self.filter_error.emit,
+            busy=self.pending_changed.emit,
+        )
+
+    @property
+    def background_rows(self) -> int:
+        """Rows from which slow selections are prepared in a worker (tests lower it)."""
+        return self._worker.background_rows
+
+    @background_rows.setter
+    def background_rows(self, rows: int) -> None:
+        self._worker.background_rows = rows
+
+    @property
+    def select_rows(self) -> int:
+        """Rows from which every selection is computed in a worker (tests lower it)."""
+        return self._worker.select_rows
+
+    @select_rows.setter
+    def select_rows(self, rows: int) -> None:
+        self._worker.select_rows = rows
 
     # -- source model -----------------------------------------------------------------------
 
     def setSourceModel(self, model: QAbstractItemModel | None) -> None:
         if model is not None and not isinstance(model, SegmentTableModel):
             raise TypeError(f"SegmentFilterProxy needs a SegmentTableModel, not {model!r}")
-        self._drop_pending()
+        self._worker.drop_pending()
         self.beginResetModel()
         if self._model is not None:
             old = self._model
@@ -211,7 +197,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
             model.session.selection_changed.connect(self._on_selection_changed)
         self._recompute()
         self.endResetModel()
-        self._start_warm_up()
+        self._worker.start_warm_up()
 
     def source_model(self) -> SegmentTableModel:
         if self._model is None:
@@ -375,15 +361,12 @@ class SegmentFilterProxy(QAbstractProxyModel):
         apply on top of it) until :meth:`resume_pending`: the comparison is about to grow,
         and ``selection`` (a search) is then computed on all its rows, in a worker when that
         is slow, instead of by the session as it takes them."""
-        self._edits = {"selection": lambda _current: selection, **self._edits}
-        self._set_busy(True)
+        self._worker.defer(selection)
         self._set(meanwhile)
 
     def resume_pending(self) -> None:
         """Apply the pending edits (see :meth:`defer_selection`)."""
-        if self._edits and self._session is not None:
-            self._rounds = 0
-            self._schedule()
+        self._worker.resume()
 
     def clear_filters(self) -> None:
         """Remove every filter (the sort stays); pending filters are dropped."""
@@ -391,157 +374,33 @@ class SegmentFilterProxy(QAbstractProxyModel):
             self.cancel_pending("text")
             self._set(Selection(sort=self._core().selection.sort))
             return
-        for kind in [k for k in self._edits if k != "sort"]:
-            del self._edits[kind]  # their worker is replaced by the one of this edit
+        # Their worker is replaced by the one of this edit.
+        self._worker.drop_kinds([k for k in self._worker.pending_kinds() if k != "sort"])
         self._request("clear", lambda s: Selection(sort=s.sort))
 
-    # -- pending edits ---------------------------------------------------------------------------
+    # -- pending edits (gui.table.selectionworker) ---------------------------------------------
 
     def pending(self, kind: str | None = None) -> bool:
         """Whether an edit (of ``kind``: "text", "sort") waits for its worker."""
-        return bool(self._edits) if kind is None else kind in self._edits
+        return self._worker.pending(kind)
 
     def cancel_pending(self, kind: str) -> None:
         """Drop the pending edit of ``kind`` (the user is typing another search): its result
         is never applied; the other pending edits go on."""
-        if self._edits.pop(kind, None) is None:
-            return
-        if self._edits:
-            self._schedule()
-        else:
-            self._drop_pending()
+        self._worker.cancel_pending(kind)
 
     def _request(self, kind: str, edit: Edit) -> bool:
-        """Make ``edit`` the pending edit of ``kind`` and apply the pending edits: at once when
-        what they need is ready or cheap, else once a worker has prepared it."""
-        if self._session is None:
-            raise RuntimeError("SegmentFilterProxy has no source model yet")
-        self._edits.pop(kind, None)  # the edits apply in the order they were last made
-        self._edits[kind] = edit
-        self._rounds = 0
-        return self._schedule()
+        return self._worker.request(kind, edit)
 
     def _edit(self, kind: str, edit: Edit) -> None:
-        """Apply ``edit`` of a filter that needs no search (a score range, a row filter): at
-        once, the pending edits going on, or over :attr:`select_rows` rows as a pending edit
-        of ``kind`` whose rows a worker selects."""
-        if self._n >= self.select_rows:
-            self._request(kind, edit)
-        else:
-            self._set(edit(self._core().selection))
+        self._worker.edit(kind, edit)
 
     def target(self) -> Selection:
         """The selection once the pending edits are applied (the current one if none is)."""
-        return self._target()
+        return self._worker.target()
 
     def _target(self) -> Selection:
-        selection = self._core().selection
-        for edit in self._edits.values():
-            selection = edit(selection)
-        return selection
-
-    def _schedule(self) -> bool:
-        """Apply the pending edits now if that is cheap, else (re)start their worker: it
-        prepares what they need and, over :attr:`select_rows` rows, selects the rows too."""
-        core = self._core()
-        target = self._target()
-        data = core.session.selection_data
-        whole = self._n >= self.select_rows
-        if (
-            self._n < min(self.background_rows, self.select_rows)
-            or self._rounds >= _MAX_ROUNDS
-            or (not whole and is_prepared(target, data))
-        ):
-            self._drop_pending()
-            return self._set(target)
-        self._rounds += 1
-        self._cancel_job()  # superseded: its outcome is dropped
-        scored = data.table.n_done
-
-        def work(cancel: threading.Event) -> _Selected | None:
-            prepare(target, data, cancel.is_set)
-            if not whole or cancel.is_set():
-                return None
-            return _Selected(target, data, scored, select(target, data))
-
-        job = BackgroundCall(work, name="matchlight-select", parent=self)
-        job.finished.connect(self._on_job_finished)
-        job.failed.connect(self._on_job_failed)
-        self._job = job
-        job.start()
-        hold_collection_while(job)  # a search may build caches: see _start_warm_up
-        self._set_busy(True)
-        return True
-
-    def _start_warm_up(self) -> None:
-        """Build the search caches of a big comparison's text columns in a worker (each
-        column's at most once: a search that comes first builds the ones it needs)."""
-        if self._warm_up is not None:
-            self._warm_up.cancel()
-            self._warm_up.deleteLater()
-            self._warm_up = None
-        if self._session is None or self._n < self.background_rows:
-            return
-        columns = [c for c in self._session.session.search_columns.values() if not c.is_prepared()]
-        if not columns:
-            return
-
-        def work(cancel: threading.Event) -> None:
-            for column in columns:
-                if cancel.is_set():
-                    return
-                column.prepare()
-
-        self._warm_up = BackgroundCall(work, name="matchlight-search-caches", parent=self)
-        self._warm_up.start()
-        hold_collection_while(self._warm_up)  # the caches are frozen, never walked by a pass
-
-    def _cancel_job(self) -> None:
-        job, self._job = self._job, None
-        if job is not None:
-            job.cancel()
-            job.deleteLater()
-
-    def _drop_pending(self) -> None:
-        """Forget every pending edit and cancel the worker."""
-        self._edits.clear()
-        self._cancel_job()
-        self._set_busy(False)
-
-    def _set_busy(self, busy: bool) -> None:
-        if busy != self._busy:
-            self._busy = busy
-            self.pending_changed.emit(busy)
-
-    @Slot(object)
-    def _on_job_finished(self, value: object) -> None:
-        job = self.sender()
-        if job is not self._job or self._session is None:
-            return
-        self._job = None
-        job.deleteLater()
-        if not self._edits:
-            self._set_busy(False)
-            return
-        data = self._core().session.selection_data
-        if (
-            isinstance(value, _Selected)
-            and value.data is data
-            and value.scored == data.table.n_done
-            and value.target == self._target()
-        ):
-            self._drop_pending()  # the rows of exactly these edits on these scores
-            self._set(value.target, value.rows)
-            return
-        self._schedule()
-
-    @Slot(object)
-    def _on_job_failed(self, error: object) -> None:
-        job = self.sender()
-        if job is not self._job:
-            return
-        self._drop_pending()
-        self.filter_error.emit(str(error))
+        return self._worker.target()
 
     # -- filter state -------------------------------------------------------------------------
 
@@ -740,7 +599,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
 
     @Slot()
     def _on_source_about_to_be_reset(self) -> None:
-        self._drop_pending()
+        self._worker.drop_pending()
         self.beginResetModel()
 
     @Slot()
@@ -751,7 +610,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._recompute()
         self.endResetModel()
         self.filter_changed.emit()
-        self._start_warm_up()
+        self._worker.start_warm_up()
 
     @Slot(QModelIndex, int, int)
     def _on_source_rows_inserted(self, _parent: QModelIndex, _first: int, _last: int) -> None:
@@ -764,7 +623,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
         s2p = np.full(self._n, -1, dtype=np.int64)
         s2p[: len(self._s2p)] = self._s2p
         self._s2p = s2p
-        self._start_warm_up()
+        self._worker.start_warm_up()
 
     # -- QAbstractItemModel -------------------------------------------------------------------
 

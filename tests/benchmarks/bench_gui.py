@@ -32,7 +32,9 @@ import pstats
 import resource
 import sys
 import tempfile
+import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -114,6 +116,65 @@ class CollectionLog:
                 for ms, g, t, young in worst
             )
         )
+
+
+class StallSampler:
+    """A thread that looks at every thread's Python stack every few milliseconds (it needs the
+    GIL too, so it samples whenever it gets it): during a long event-loop gap, where the GUI
+    thread was and what the other threads ran tells who held it up."""
+
+    def __init__(self, interval_s: float = 0.004) -> None:
+        self.interval_s = interval_s
+        self.samples: list[tuple[float, str, list[str]]] = []
+        self._t0 = time.perf_counter()
+        self._stop = threading.Event()
+        self._main = threading.main_thread().ident
+        self._thread = threading.Thread(target=self._run, name="bench-stall-sampler", daemon=True)
+
+    def start(self, t0: float) -> None:
+        self._t0 = t0
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    @staticmethod
+    def _where(frame, depth: int) -> str:
+        names = []
+        while frame is not None and len(names) < depth:
+            names.append(f"{frame.f_code.co_name}:{frame.f_lineno}")
+            frame = frame.f_back
+        return " < ".join(names)
+
+    def _run(self) -> None:
+        me = threading.get_ident()
+        names = {}
+        while not self._stop.wait(self.interval_s):
+            frames = sys._current_frames()
+            at = (time.perf_counter() - self._t0) * 1000
+            main = self._where(frames.get(self._main), 3)
+            others = []
+            for ident, frame in frames.items():
+                if ident in (me, self._main):
+                    continue
+                if ident not in names:
+                    thread = threading._active.get(ident)  # type: ignore[attr-defined]
+                    names[ident] = thread.name if thread is not None else str(ident)
+                others.append(f"{names[ident]}: {self._where(frame, 2)}")
+            self.samples.append((at, main, others))
+
+    def report(self, gaps: list[tuple[float, float]]) -> None:
+        """For each (gap ms, ending at ms), the commonest stacks sampled during it."""
+        for gap, end in gaps:
+            inside = [s for s in self.samples if end - gap <= s[0] <= end]
+            main = Counter(m for _, m, _ in inside).most_common(2)
+            others = Counter(o for _, _, os_ in inside for o in os_ if "wait" not in o)
+            print(f"    gap {gap:.0f} ms @ {end:.0f}: {len(inside)} samples")
+            for text, count in main:
+                print(f"      GUI   {count:3d}  {text}")
+            for text, count in others.most_common(3):
+                print(f"      other {count:3d}  {text}")
 
 
 def write_corpus(
@@ -238,6 +299,12 @@ def main() -> None:
         help="cancel scoring once N rows are scored (the charts then have N rows to show)",
     )
     parser.add_argument(
+        "--stalls",
+        action="store_true",
+        help="sample every thread's stack (a thread of the bench) and say, for the longest "
+        "event-loop gaps after the read, where the GUI thread was and what the others ran",
+    )
+    parser.add_argument(
         "--profile",
         metavar="FILE",
         help="cProfile the GUI thread over the sorts and filters into FILE (pstats format), "
@@ -281,6 +348,9 @@ def main() -> None:
         # then shown and scored. The probe runs from the start.
         probe = LatencyProbe()
         probe.start()
+        sampler = StallSampler() if args.stalls else None
+        if sampler is not None:
+            sampler.start(time.perf_counter())
         collections = CollectionLog(probe)
         wait(app, lambda: len(probe.times) > 10, 10)  # ticking before the open starts
         start = time.perf_counter()
@@ -376,6 +446,10 @@ def main() -> None:
             worst = sorted(pairs, reverse=True)[:5]
             print("    longest gaps (ms, ending at ms after the open started):", end="")
             print(", ".join(f" {g:.0f} @ {t - read_start:.0f}" for g, t in worst))
+            if sampler is not None and low >= read_end:
+                sampler.report([(g, t) for g, t in worst if g > 100])
+        if sampler is not None:
+            sampler.stop()
         collections.report(read_start)
         view = window.table_view
         # Paging down through rows never seen (their highlights computed as they show), one

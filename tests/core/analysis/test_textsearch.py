@@ -395,3 +395,48 @@ def test_sorted_blocks_merge_into_the_stable_order(
         # Few distinct keys: long runs of equal ones across every block edge.
         keys = [str(k) for k in rng.integers(0, 6, size)]
         assert textsearch._sorted_rows(keys) == sorted(range(size), key=keys.__getitem__)
+
+
+def test_asking_whether_a_column_is_prepared_builds_and_counts_nothing() -> None:
+    """The GUI thread asks (``search_ready``) while a worker prepares: the answer must not
+    count the column's characters (a million rows took it 0.6 s) nor build a cache."""
+    column = SearchColumn(ROWS)
+    assert not column.is_prepared()
+    assert column._keep_joined is None and column._folded is None and column._joined is None
+    column.folded()
+    assert not column.is_prepared() and column._keep_joined is None
+    assert column.prepare().is_prepared() and column._keep_joined is True
+
+
+def test_sort_ranks_asked_from_two_threads_are_built_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    lines = read_lines(SHARED_DATA / "wmt22-de-en" / "ref.txt")[:3000]
+    calls: list[int] = []
+    started, release = threading.Event(), threading.Event()
+    real = textsearch._sort_ranks
+
+    def slow(*args: object) -> np.ndarray:
+        calls.append(1)
+        started.set()
+        release.wait(10)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(textsearch, "_sort_ranks", slow)
+    column = SearchColumn(lines)
+    ahead = threading.Thread(target=column.sort_ranks, kwargs={"between": lambda: None})
+    ahead.start()
+    started.wait(10)
+    assert not column.ranks_wanted()
+    results: list[np.ndarray] = []
+    sort = threading.Thread(target=lambda: results.append(column.sort_ranks()))
+    sort.start()
+    sort.join(0.2)
+    assert sort.is_alive() and column.ranks_wanted()  # waits for the ranks being built
+    release.set()
+    ahead.join(10)
+    sort.join(10)
+    assert calls == [1]
+    keys = [(t.casefold(), t) for t in lines]
+    order = sorted(range(len(lines)), key=keys.__getitem__)
+    assert results[0][order].tolist() == sorted(results[0].tolist())

@@ -19,7 +19,7 @@ from matchlight.core.scoring.engine import score_corpus
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs
 from matchlight.gui.shell import lifereading
 from matchlight.gui.shell.lifecycle import COMPARISON_PAGE, WELCOME_PAGE
-from matchlight.gui.table import proxy as proxy_module
+from matchlight.gui.table import selectionworker
 from tests.conftest import SHARED_DATA
 from tests.gui.shell.windowkit import TIMEOUT, shot
 from tests.kit import read_lines
@@ -210,13 +210,13 @@ def test_a_search_set_on_the_first_rows_searches_the_whole_in_a_worker(
 
     monkeypatch.setattr(TextFilter, "mask", mask)
     hold = threading.Event()
-    prepare = proxy_module.prepare
+    prepare = selectionworker.prepare
 
     def held(*args, **kwargs):
         hold.wait(60)
         return prepare(*args, **kwargs)
 
-    monkeypatch.setattr(proxy_module, "prepare", held)
+    monkeypatch.setattr(selectionworker, "prepare", held)
     with qtbot.waitSignal(window.comparison_opened, timeout=TIMEOUT):
         gate.set()
     qtbot.wait(50)  # the window's other parts follow in turns of their own

@@ -221,3 +221,77 @@ def test_a_big_comparisons_search_caches_are_built_by_a_worker_once_shown(qtbot,
         ]
         joined = column.joined()
         assert joined is not None and joined.text == joined.separator.join(columns[name])
+
+
+def test_the_warm_up_then_builds_the_systems_sort_ranks(qtbot, columns) -> None:
+    """Over ``rank_rows`` rows, after the search caches, the warm-up ranks the systems' text
+    columns, so a first sort by a system's text is an argsort; the ranks are those a sort
+    builds."""
+    text = corpus_text_from_lines(
+        references=[columns["ref1"], columns["ref2"]],
+        systems=[columns["hyp1"], columns["hyp2"]],
+        names=["one", "two"],
+    )
+    core = ComparisonSession(text, config=ScoringConfig(), source=columns["source"])
+    proxy = SegmentFilterProxy()
+    proxy.background_rows = 0
+    proxy._worker.rank_rows = 0
+    proxy.setSourceModel(SegmentTableModel(SessionModel(core)))
+    search = core.search_columns
+    systems = {name: c for name, c in search.items() if name.startswith("hyp")}
+    qtbot.waitUntil(lambda: all(c.has_sort_ranks() for c in systems.values()), timeout=WAIT_MS)
+    qtbot.waitUntil(proxy.search_ready, timeout=WAIT_MS)
+    qtbot.wait(100)
+    assert not any(search[name].has_sort_ranks() for name in ("source", "ref1", "ref2"))
+    for name, column in systems.items():
+        keys = [(line.casefold(), line) for line in columns[name]]
+        order = sorted(range(len(keys)), key=keys.__getitem__)
+        assert column.sort_ranks()[order].tolist() == sorted(column.sort_ranks().tolist())
+    hyp = search["hyp1"]
+    want = sorted(
+        range(len(columns["hyp1"])),
+        key=lambda i: (columns["hyp1"][i].casefold(), columns["hyp1"][i]),
+    )
+    proxy.sort(proxy.source_model().hypothesis_column(0), Qt.SortOrder.AscendingOrder)
+    assert not proxy.pending()  # ranks ready: applied at once
+    assert [proxy.source_row(r) for r in range(proxy.rowCount())] == want
+    assert hyp.has_sort_ranks()
+
+
+def test_the_warm_up_pauses_its_ranking_while_a_selection_worker_runs(qtbot, columns) -> None:
+    import threading
+
+    from matchlight.core.analysis.textsearch import SearchCancelled, SearchColumn
+
+    _session, proxy = make_proxy(columns)
+    worker = proxy._worker
+    column = SearchColumn(["b", "a"])  # nobody else ranks it
+    cancel = threading.Event()
+    worker._job = object()  # a selection worker runs
+    outcome: list[str] = []
+
+    def pause() -> None:
+        try:
+            worker._pause(cancel, column)
+            outcome.append("went on")
+        except SearchCancelled:
+            outcome.append("gave up")
+
+    thread = threading.Thread(target=pause)
+    thread.start()
+    thread.join(0.3)
+    assert thread.is_alive() and not outcome  # waits while the worker runs
+    worker._job = None
+    thread.join(5)
+    assert outcome == ["went on"]
+    wanted = SearchColumn(["b", "a"])
+    wanted._wanted = True  # a sort waits for these ranks: building them goes on
+    worker._job = object()
+    worker._pause(cancel, wanted)
+    worker._job = None
+    column.sort_ranks()
+    with pytest.raises(SearchCancelled):  # ranked meanwhile (by a sort): nothing left to do
+        worker._pause(cancel, column)
+    cancel.set()
+    with pytest.raises(SearchCancelled):
+        worker._pause(cancel, SearchColumn(["c"]))

@@ -17,7 +17,7 @@ from matchlight.core.scoring.engine import iter_score_chunks
 from matchlight.core.scoring.results import ScoreTable
 from matchlight.core.session.comparison import ComparisonSession
 from matchlight.gui.state.session import SessionModel
-from matchlight.gui.table import proxy as proxy_module
+from matchlight.gui.table import selectionworker
 from matchlight.gui.table.model import SegmentTableModel
 from matchlight.gui.table.proxy import SegmentFilterProxy
 
@@ -46,7 +46,7 @@ class Selects:
         self.release = threading.Event()
         if not hold:
             self.release.set()
-        monkeypatch.setattr(proxy_module, "select", self._select)
+        monkeypatch.setattr(selectionworker, "select", self._select)
 
     def _select(self, selection, data):
         self.threads.append(threading.current_thread())
