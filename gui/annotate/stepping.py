@@ -6,18 +6,28 @@ slices per turn of the event loop and never longer than :data:`SLICE_MS` at a ti
 window keeps answering and shows how far it got. The session file still gets the step in one
 transaction, and it is still one undo step. Closing the generator early (another comparison
 is opened) rolls the file back.
+
+:class:`AnnotationStepping` is a base of :class:`~gui.annotate.controller.AnnotationController`:
+the controller hands it a batch (or an undo or redo) of more than ``step_size`` records, and
+it refuses other edits until the step is in.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
 
 from matchlight.core.annotation.model import AnnotationError
+from matchlight.core.annotation.workspace import STEP_SIZE
 
-__all__ = ["SLICE_MS", "SteppedEdit"]
+if TYPE_CHECKING:
+    from matchlight.core.annotation.workspace import AnnotationWorkspace
+    from matchlight.gui.annotate.host import AnnotationHost
+
+__all__ = ["SLICE_MS", "AnnotationStepping", "SteppedEdit"]
 
 # The longest a turn of slices runs before the event loop gets the thread back.
 SLICE_MS = 40
@@ -109,3 +119,79 @@ class SteppedEdit(QObject):
         self.finished.emit(ok, error)
         if done is not None:
             done(ok, error)
+
+
+class AnnotationStepping:
+    """The large steps of :class:`~gui.annotate.controller.AnnotationController` (see the
+    module): an import, its undo or redo, applied by a :class:`SteppedEdit`."""
+
+    # What the controller provides.
+    host: AnnotationHost
+    before_edit: Callable[[], bool]
+    history_changed: Any
+
+    if TYPE_CHECKING:
+
+        def say(self, text: str) -> None: ...
+
+    def _init_stepping(self) -> None:
+        # A large step being applied a slice at a time; a batch of more than ``step_size``
+        # records goes so.
+        self.stepping = SteppedEdit(self if isinstance(self, QObject) else None)
+        self.stepping.progress_changed.connect(self._on_step_progress)
+        self.step_size = STEP_SIZE
+        self._step_label = ""
+
+    def _execute_in_steps(self, ws: AnnotationWorkspace, command: Any) -> bool:
+        """Check, write and apply a large ``command`` (an import) a slice at a time."""
+        if not self.before_edit():
+            return False
+        self._run_steps(ws.execute_in_steps(command, self.step_size), command.label, "")
+        return True
+
+    def _travel_in_steps(self, ws: AnnotationWorkspace, back: bool, done: str) -> bool:
+        """Undo (``back``) or redo the history's next step a slice at a time if it is large;
+        False (nothing done) if it is not. ``done`` ("Undone: {step}") is said at the end."""
+        following = ws.history.peek_undo() if back else ws.history.peek_redo()
+        if following is None or not ws.is_large(following, self.step_size):
+            return False
+        steps = ws.undo_in_steps(self.step_size) if back else ws.redo_in_steps(self.step_size)
+        self._run_steps(steps, following.label, done.format(step=following.label))
+        return True
+
+    def _still_stepping(self) -> bool:
+        """Whether a large step is still going in (said so: the edit asked for waits)."""
+        if not self.stepping.busy():
+            return False
+        self.say(
+            QCoreApplication.translate(
+                "AnnotationController", "Wait until {step} is applied."
+            ).format(step=self._step_label)
+        )
+        return True
+
+    def _run_steps(self, steps: Any, label: str, said: str) -> None:
+        """Apply a large step a slice at a time; ``said`` (or its label) when it is done."""
+        self._step_label = label
+
+        def done(ok: bool, error: str) -> None:
+            self.history_changed.emit()
+            if ok:
+                self.say(said or label)
+            else:
+                self.host.report_error(
+                    QCoreApplication.translate(
+                        "AnnotationController", "Cannot apply {step}"
+                    ).format(step=label),
+                    error,
+                )
+
+        self.stepping.start(steps, done)
+        self.say(QCoreApplication.translate("AnnotationController", "{step}…").format(step=label))
+
+    def _on_step_progress(self, done: int, total: int) -> None:
+        self.say(
+            QCoreApplication.translate("AnnotationController", "{step}: {percent} %").format(
+                step=self._step_label, percent=100 * done // max(1, total)
+            )
+        )

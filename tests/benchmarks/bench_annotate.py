@@ -37,6 +37,7 @@ import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -51,6 +52,46 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from tests.benchmarks.bench_gui import LatencyProbe, wait, write_corpus  # noqa: E402
+
+
+def thread_times(gui_tid: int) -> dict[int, tuple[str, float, float]]:
+    """Per thread of this process (Linux): (name, CPU ms, ms waiting for a core), from
+    /proc/self/task/*/schedstat; the GUI thread is named "gui", Python's threads by their
+    names. Empty elsewhere."""
+    times: dict[int, tuple[str, float, float]] = {}
+    named = {t.native_id: t.name for t in threading.enumerate()}
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return times
+    for tid in tasks:
+        try:
+            with open(f"/proc/self/task/{tid}/schedstat", encoding="ascii") as f:
+                on_cpu, waiting, _ = f.read().split()
+            with open(f"/proc/self/task/{tid}/comm", encoding="utf-8") as f:
+                name = f.read().strip()
+        except OSError:
+            continue
+        name = "gui" if int(tid) == gui_tid else named.get(int(tid), name)
+        times[int(tid)] = (name, int(on_cpu) / 1e6, int(waiting) / 1e6)
+    return times
+
+
+def gap_of(
+    before: dict[int, tuple[str, float, float]], after: dict[int, tuple[str, float, float]]
+) -> tuple[float, float, dict[str, float]]:
+    """Between two :func:`thread_times`: the GUI thread's wait for a core, the other threads'
+    CPU in all, and per name."""
+    queued, others = 0.0, 0.0
+    by_name: dict[str, float] = defaultdict(float)
+    for tid, (name, on_cpu, waiting) in after.items():
+        _, on_cpu0, waiting0 = before.get(tid, (name, 0.0, 0.0))
+        if name == "gui":
+            queued = waiting - waiting0
+        elif on_cpu > on_cpu0:
+            others += on_cpu - on_cpu0
+            by_name[name] += on_cpu - on_cpu0
+    return queued, others, dict(by_name)
 
 
 def main() -> None:
@@ -71,17 +112,26 @@ def main() -> None:
     #: Per step, the GUI thread's CPU time of each repetition (ms): unlike the wall time, it
     #: hardly grows with the machine's load (waiting on the disk is not in it).
     cpu: dict[str, list[float]] = defaultdict(list)
+    #: Per step, where each repetition's wall time went besides the GUI thread's CPU (ms):
+    #: (wall, waiting for a core, the other threads' CPU meanwhile, per other thread's name).
+    spent: dict[str, list[tuple[float, float, float, dict[str, float]]]] = defaultdict(list)
+    gui_tid = threading.get_native_id()
 
     @contextmanager
     def measured(step: str) -> Iterator[None]:
         profile = profiled(step)
         if profile is not None:
             profile.enable()
+        before = thread_times(gui_tid)
+        wall = time.perf_counter()
         begin = time.thread_time()
         try:
             yield
         finally:
             cpu[step].append((time.thread_time() - begin) * 1000)
+            took = (time.perf_counter() - wall) * 1000
+            after = thread_times(gui_tid)
+            spent[step].append((took, *gap_of(before, after)))
             if profile is not None:
                 profile.disable()
 
@@ -144,10 +194,33 @@ def main() -> None:
             f"  {label:<48} median {statistics.median(times):7.1f} ms   worst {max(times):7.1f} ms"
             f"   (GUI thread CPU {statistics.median(used):6.1f} / {max(used):6.1f} ms)"
         )
+        explain_gap(step, used)
+
+    def explain_gap(step: str, used: list[float]) -> None:
+        """Where the wall time beyond the GUI thread's CPU went: waiting for a core (the
+        machine's load), or off the CPU (the disk, the GIL, a lock) while the process's other
+        threads ran; for the median repetition and the worst."""
+        rows = spent.pop(step, [])
+        if len(rows) != len(used) or not rows:
+            return
+        order = sorted(range(len(rows)), key=lambda k: rows[k][0])
+        parts = []
+        for what, k in (("median", order[len(order) // 2]), ("worst", order[-1])):
+            wall, queued, others, by_name = rows[k]
+            off = wall - used[k] - queued
+            top = ", ".join(
+                f"{n} {t:.0f}" for n, t in sorted(by_name.items(), key=lambda x: -x[1])[:3]
+            )
+            parts.append(
+                f"{what}: wall {wall:.0f} = CPU {used[k]:.0f} + core wait {queued:.0f}"
+                f" + off CPU {off:.0f} (other threads' CPU {others:.0f}{': ' + top if top else ''})"
+            )
+        print(f"  {'':<4}" + "; ".join(parts))
 
     def once(label: str, took: float, step: str) -> None:
         used = cpu.pop(step, [0.0])
         print(f"  {label:<48} {took:7.1f} ms   (GUI thread CPU {sum(used):7.1f} ms)")
+        explain_gap(step, used)
 
     def ms(begin: float) -> float:
         return (time.perf_counter() - begin) * 1000
