@@ -3,7 +3,8 @@
 The workspace applies such a step as a generator (:meth:`~core.annotation.workspace.
 AnnotationWorkspace.execute_in_steps`): :class:`SteppedEdit` runs it on the GUI thread, a few
 slices per turn of the event loop and never longer than :data:`SLICE_MS` at a time, so the
-window keeps answering and shows how far it got. The session file still gets the step in one
+window keeps answering and shows how far it got; the observers are told in a turn of their
+own (the generator yields the same progress twice before). The session file gets the step in one
 transaction, and it is still one undo step. Closing the generator early (another comparison
 is opened) rolls the file back.
 
@@ -48,6 +49,7 @@ class SteppedEdit(QObject):
         super().__init__(parent)
         self._steps: Iterator[tuple[int, int]] | None = None
         self._done: Callable[[bool, str], None] | None = None
+        self._last: tuple[int, int] | None = None  # the last progress yielded
         self._timer = QTimer(self)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._on_turn)
@@ -66,6 +68,7 @@ class SteppedEdit(QObject):
         """Run ``steps`` from the next turn of the event loop; ``done(ok, error)`` at the end."""
         self.cancel()
         self._steps, self._done = steps, done
+        self._last: tuple[int, int] | None = None
         self.turns, self.longest_ms, self.longest_cpu_ms = 0, 0.0, 0.0
         self._timer.start()
 
@@ -97,9 +100,11 @@ class SteppedEdit(QObject):
             while True:
                 started = time.perf_counter()
                 progress = next(steps)
+                # A progress repeated: the observers are told next, at the start of a turn.
+                repeated, self._last = progress == self._last, progress
                 # Another slice only if one as long as this one still fits in the turn.
                 now = time.perf_counter()
-                if now + (now - started) >= deadline:
+                if repeated or now + (now - started) >= deadline:
                     break
         except StopIteration:
             ok, progress = True, None
