@@ -30,3 +30,33 @@ def test_a_repeated_progress_ends_the_turn(qtbot) -> None:
     assert len(set(slices)) == 1  # five quick slices, one turn
     assert told == [slices[-1] + 1]
     assert edit.turns == slices[-1] + 2
+
+
+def test_no_collection_pass_while_stepping_and_what_it_built_is_frozen(qtbot) -> None:
+    """An import's spans live with the comparison: no pass walks them while they come in,
+    and once the step is done they are frozen (never walked again)."""
+    import gc
+
+    from matchlight.gui.workers import controller as workers
+
+    workers.ensure_main_thread_gc()
+    guard = workers._gc_guard
+    assert guard is not None
+    edit = SteppedEdit()
+    built: list[list[dict[str, int]]] = []
+    holding: list[bool] = []
+
+    def steps() -> Iterator[tuple[int, int]]:
+        for k in range(3):
+            built.append([{"n": n} for n in range(20_000)])
+            holding.append(guard.holding())
+            yield k + 1, 3
+
+    frozen = gc.get_freeze_count()
+    finished: list[bool] = []
+    edit.start(steps(), lambda ok, error: finished.append(ok))
+    qtbot.waitUntil(lambda: finished == [True], timeout=10_000)
+    assert holding == [True, True, True]
+    guard.check()  # the guard's timer tick: the step is done
+    assert not guard.holding()
+    assert gc.get_freeze_count() >= frozen + 60_000
