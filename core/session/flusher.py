@@ -98,22 +98,25 @@ class Flusher:
                     self._wake.notify_all()
 
     def _pass(self) -> None:
+        # The log first, without the file lock (the editing thread may check the file
+        # meanwhile): from here on the commits so far survive a power loss.
+        try:
+            fd = os.open(self._wal, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except FileNotFoundError:
+            fd = -1
+        if fd >= 0:
+            try:
+                os.fsync(fd)
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
         with self.file_lock:
             reason = self._lock.check()
             if reason is not None:
                 self._lost(reason)
                 self._keep_out(reason)
                 return
-            try:
-                fd = os.open(self._wal, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-            except FileNotFoundError:
-                return
-            try:
-                os.fsync(fd)  # the commits so far survive a power loss from here on
-            except OSError:
-                pass
-            finally:
-                os.close(fd)
             with suppress(sqlite3.Error):
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
             self._lock.settle()
