@@ -713,15 +713,14 @@ class AnnotationController(
         if ws is None or self._still_stepping():
             return
         back = direction < 0
-        tr = QCoreApplication.translate
         if back:
-            nothing = tr("AnnotationController", "Nothing to undo.")
-            done = tr("AnnotationController", "Undone: {step}")
-            cannot = tr("AnnotationController", "Cannot undo")
+            nothing = QCoreApplication.translate("AnnotationController", "Nothing to undo.")
+            done = QCoreApplication.translate("AnnotationController", "Undone: {step}")
+            cannot = QCoreApplication.translate("AnnotationController", "Cannot undo")
         else:
-            nothing = tr("AnnotationController", "Nothing to redo.")
-            done = tr("AnnotationController", "Redone: {step}")
-            cannot = tr("AnnotationController", "Cannot redo")
+            nothing = QCoreApplication.translate("AnnotationController", "Nothing to redo.")
+            done = QCoreApplication.translate("AnnotationController", "Redone: {step}")
+            cannot = QCoreApplication.translate("AnnotationController", "Cannot redo")
         if not (ws.history.can_undo if back else ws.history.can_redo):
             self.say(nothing)
             return
