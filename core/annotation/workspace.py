@@ -85,6 +85,7 @@ IntArray = npt.NDArray[np.int64]
 Observer = Callable[[frozenset[Key]], None]
 
 _CONFIRMED = Status.CONFIRMED  # one lookup: an enum member's is slow on 100,000 spans
+_UNDECIDED = Status.UNDECIDED
 _COUNTED = (Status.CONFIRMED,)
 _LIVE = (Status.CONFIRMED, Status.UNDECIDED)
 
@@ -199,12 +200,24 @@ class _Index:
     )
     #: The confirmed spans by id: what MQM counts, few beside an import's undecided ones.
     confirmed: dict[str, ErrorSpan] = field(default_factory=dict)
+    #: How many undecided spans each output has (none: not there), kept as spans come and go
+    #: so that an import's 100,000 need not be walked to count them.
+    undecided: Counter[Key] = field(default_factory=Counter)
 
     def _note_status(self, span: ErrorSpan) -> None:
         if span.status is _CONFIRMED:
             self.confirmed[span.id] = span
         else:
             self.confirmed.pop(span.id, None)
+
+    def _tally(self, span: ErrorSpan, step: int) -> None:
+        if span.status is _UNDECIDED:
+            key = (span.system, span.segment)
+            left = self.undecided[key] + step
+            if left > 0:
+                self.undecided[key] = left
+            else:
+                del self.undecided[key]
 
     # AnnotationSink
     def _count(self, annotator: str, step: int) -> None:
@@ -216,6 +229,7 @@ class _Index:
         self.memory.add_span(span)
         self.by_key[(span.system, span.segment)][span.id] = span
         self._note_status(span)
+        self._tally(span, 1)
         self._count(span.annotator, 1)
 
     def update_span(self, span: ErrorSpan) -> None:
@@ -223,9 +237,11 @@ class _Index:
         self.memory.update_span(span)
         if old is not None:
             self.by_key[(old.system, old.segment)].pop(old.id, None)
+            self._tally(old, -1)
             self._count(old.annotator, -1)
         self.by_key[(span.system, span.segment)][span.id] = span
         self._note_status(span)
+        self._tally(span, 1)
         self._count(span.annotator, 1)
 
     def delete_span(self, span_id: str) -> None:
@@ -234,6 +250,7 @@ class _Index:
         self.confirmed.pop(span_id, None)
         if old is not None:
             self.by_key[(old.system, old.segment)].pop(span_id, None)
+            self._tally(old, -1)
             self._count(old.annotator, -1)
 
     def set_segment_score(self, score: SegmentScore) -> None:
@@ -264,12 +281,15 @@ class _Index:
                 self.confirmed.pop(span.id, None)
                 if old is not None:
                     by_key[(old.system, old.segment)].pop(old.id, None)
+                    self._tally(old, -1)
                     counts[old.annotator] -= 1
             for span in plan.added:
                 memory.add_span(span)
                 by_key[(span.system, span.segment)][span.id] = span
                 if span.status is _CONFIRMED:
                     self.confirmed[span.id] = span
+                elif span.status is _UNDECIDED:
+                    self.undecided[(span.system, span.segment)] += 1
                 counts[span.annotator] += 1
         finally:
             for name, step in counts.items():
@@ -466,7 +486,10 @@ class AnnotationWorkspace:
         return (float(rated.mean()) if len(rated) else math.nan), len(rated)
 
     def status_counts(self, status: Status) -> Counter[Key]:
-        """How many spans of ``status`` each (system, segment) output has (one pass, unsorted)."""
+        """How many spans of ``status`` each (system, segment) output has (undecided: kept as
+        spans come and go; others: one pass)."""
+        if status is _UNDECIDED:
+            return Counter(self._index.undecided)
         return Counter((s.system, s.segment) for s in self._index.memory if s.status is status)
 
     def mqm_values(self) -> FloatArray:
@@ -651,7 +674,8 @@ class AnnotationWorkspace:
         generator to run a slice at a time, yielding (done, total). The file gets it in one
         transaction, committed at its last slice (closing the generator before then rolls it
         back); memory, observers and the history see it once it is all applied. Nothing
-        else may edit the workspace meanwhile."""
+        else may edit the workspace meanwhile. A progress yielded twice in a row means that
+        the next slice is the observers being told (longer than the others)."""
         plan = yield from _Plan.planned_in_steps(command, inverse=False, size=size * 5)
         if plan is None:  # another kind of batch: at once
             self.execute(command)
@@ -726,9 +750,13 @@ class AnnotationWorkspace:
             yield done, total
         keys = list(plan.keys())
         yield done, total
+        progress = done
         for start in range(0, len(keys), size):
             self._refresh(keys[start : start + size])
-            yield done + min(start + size, len(keys)) * n_keys // max(1, len(keys)), total
+            progress = done + min(start + size, len(keys)) * n_keys // max(1, len(keys))
+            yield progress, total
+        # The same progress again: the observers come next, in a turn of their own.
+        yield progress, total
         self._announce(frozenset(keys))
         yield total, total
 

@@ -6,10 +6,13 @@ layout, the annotation mode, typology and MQM weights, every error span (one row
 segment scores, and the columns the user imported with their values (:mod:`.imported`). What the
 settings, baseline, selection and layout hold is :mod:`.document`'s; this module is the file.
 
-Crash safety: the database is in WAL mode with ``synchronous=FULL``, and every change is one
+Crash safety: the database is in WAL mode with ``synchronous=NORMAL``, and every change is one
 transaction committed before the call returns; a killed process loses nothing it reported as
-saved. After each commit the log is checkpointed into the file and truncated, so the file on disk
-is complete between edits and no log outlives the edit that wrote it.
+saved. The disk is left to a thread of the store's own (:mod:`.flusher`): a moment after each
+commit it fsyncs the log, checkpoints it into the file and empties it, so that a power loss
+loses at most the edits of that moment (never the file's consistency), the file on disk is
+complete between edits, and the thread editing never waits on the disk. :meth:`SessionStore.sync`
+waits for it; closing the store does.
 
 A file is ours while we write it (:mod:`.ownership`): a session opened for writing holds an
 exclusive lock, so a second writer is refused, and before each commit the store checks that the
@@ -76,6 +79,7 @@ from matchlight.core.session.files import (
     ro_uri,
     verify,
 )
+from matchlight.core.session.flusher import Flusher
 from matchlight.core.session.inputs import InputCheck, SessionInput, check_input
 from matchlight.core.session.locations import is_in_recovery_dir
 from matchlight.core.session.ownership import WriteLock, held_elsewhere
@@ -151,7 +155,7 @@ class _Transaction(AbstractContextManager[None]):
     """One write transaction (BEGIN IMMEDIATE ... COMMIT); nested uses join the outer one.
 
     Before it begins, the file must still be the store's (:meth:`SessionStore.check_ours`);
-    after it commits, the log is checkpointed into the file. A failed COMMIT is rolled back
+    after it commits, the store's flusher puts it on the disk. A failed COMMIT is rolled back
     quietly, so the error the user sees is the one that made it fail (a full disk), not the
     rollback's."""
 
@@ -228,9 +232,11 @@ class SessionStore(AnnotationTables):
         self._cache = _Cache()
         self._temp_dir: Path | None = None
         self._origin: Path | None = None
+        self._flusher: Flusher | None = None
         #: Problems found while opening a salvage copy (:meth:`open_copy_read_only`).
         self.problems: list[str] = []
         self._load_cache()
+        self._start_flusher()
 
     # -- opening and creating --------------------------------------------------------------
 
@@ -243,7 +249,10 @@ class SessionStore(AnnotationTables):
                 raise SessionError(
                     f"cannot use write-ahead logging here (journal mode {mode})", path
                 )
-            conn.execute("PRAGMA synchronous=FULL")
+            # A commit survives a killed process without waiting for the disk; the store's
+            # flusher fsyncs and checkpoints after it (see the module).
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA wal_autocheckpoint=0")
             # Room for an import's index pages: a small cache spills them into the log
             # mid-transaction and writes them again.
             conn.execute(f"PRAGMA cache_size=-{_CACHE_KIB}")
@@ -408,11 +417,13 @@ class SessionStore(AnnotationTables):
         temp = Path(tempfile.mkdtemp(prefix="matchlight-readonly-"))
         copy = temp / source.name
         try:
-            shutil.copyfile(source, copy)
+            # The log before the file: a checkpoint in between (the writer's flusher) moves
+            # the log's pages into the file before it empties the log, so the copy has them.
             wal = Path(str(source) + "-wal")
             if wal.exists():
                 check_regular(wal, what="session log", cap=MAX_SESSION_BYTES)
                 shutil.copyfile(wal, Path(str(copy) + "-wal"))
+            shutil.copyfile(source, copy)
             conn = sqlite3.connect(copy, isolation_level=None, check_same_thread=False)
             try:
                 problems = [row[0] for row in conn.execute("PRAGMA quick_check(20)")]
@@ -463,10 +474,23 @@ class SessionStore(AnnotationTables):
 
     def check_ours(self) -> str | None:
         """Check now that the file is still the one opened (a timer may call this between
-        edits); returns why not, or None. Once lost, a store stays lost."""
+        edits); returns why not, or None. Once lost, a store stays lost. A pass of the
+        flusher writing into the file ends first."""
+        flusher = self._flusher
+        if flusher is None:
+            return self._check_now()
+        with flusher.file_lock:
+            return self._check_now()
+
+    def _check_now(self) -> str | None:
         if self._lost is None and self._lock is not None and self._connection is not None:
             self._lost = self._lock.check()
         return self._lost
+
+    def _on_lost(self, reason: str) -> None:
+        """The flusher found the file not ours (on its thread)."""
+        if self._lost is None:
+            self._lost = reason
 
     def _require_ours(self) -> None:
         reason = self.check_ours()
@@ -478,13 +502,26 @@ class SessionStore(AnnotationTables):
                 kind="lost",
             )
 
+    def _start_flusher(self) -> None:
+        if self._flusher is None and self._lock is not None and not self._read_only:
+            self._flusher = Flusher(self._path, self._lock, self._on_lost)
+
     def _after_commit(self) -> None:
-        """Move the committed log into the file and empty the log, then note the file as this
-        commit left it (the baseline of the next :meth:`check_ours`)."""
+        """Have the commit put on the disk and moved into the file (by the flusher, which
+        then notes the file as it left it: the baseline of the next :meth:`check_ours`)."""
+        if self._flusher is not None:
+            self._flusher.request()
+            return
         with suppress(sqlite3.Error):
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         if self._lock is not None:
             self._lock.settle()
+
+    def sync(self) -> None:
+        """Wait until every edit committed so far is on the disk and in the file (not only in
+        its log): what the flusher does a moment after each commit."""
+        if self._flusher is not None:
+            self._flusher.sync()
 
     def _error(self, exc: Exception) -> SessionError:
         name, text = _error_name(exc), str(exc)
@@ -541,11 +578,15 @@ class SessionStore(AnnotationTables):
         )
 
     def close(self) -> None:
-        """Release the file. Nothing is written on the way out: every edit is already in it."""
+        """Release the file, once the flusher has put the last edits on the disk. Nothing
+        else is written on the way out: every edit is already in it."""
         conn, self._connection = self._connection, None
         if conn is None:
             return
+        flusher, self._flusher = self._flusher, None
         try:
+            if flusher is not None:
+                flusher.close()
             conn.close()
         finally:
             self._depth = 0
@@ -806,6 +847,7 @@ class SessionStore(AnnotationTables):
             self._read_only = False
             self.problems = []
             self._load_cache()
+            self._start_flusher()
             if was_untitled:
                 remove_database(old)
         return target

@@ -11,9 +11,10 @@ It knows nothing of files: the session file the workspace writes into belongs to
 (:meth:`AnnotationController.attach`) and is asked before every edit
 (:attr:`AnnotationController.before_edit`) so that the first edit creates the untitled session.
 What the controller uses of the window is :class:`AnnotationHost`; its moves are
-:mod:`.navigation`, its ESA score :mod:`.esa` and its settings :mod:`.annotsettings` (bases of
-the controller); the keys and menus are :mod:`.actions`, the table's overlays, columns and
-filters :mod:`.tablelink`, imports and exports :mod:`.transfer`.
+:mod:`.navigation`, its ESA score :mod:`.esa`, its settings :mod:`.annotsettings` and its
+large steps (an import applied a slice at a time) :mod:`.stepping` (bases of the controller);
+the keys and menus are :mod:`.actions`, the table's overlays, columns and filters
+:mod:`.tablelink`, imports and exports :mod:`.transfer`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from matchlight.core.annotation.history import (
@@ -47,7 +48,7 @@ from matchlight.core.annotation.typology import (
     AnnotationMode,
     Typology,
 )
-from matchlight.core.annotation.workspace import STEP_SIZE, AnnotationWorkspace, Key
+from matchlight.core.annotation.workspace import AnnotationWorkspace, Key
 from matchlight.core.session.comparison import ComparisonSession
 from matchlight.gui.annotate.annotsettings import ANNOTATOR_KEY, AnnotationSettings
 from matchlight.gui.annotate.esa import AnnotationEsa
@@ -55,7 +56,7 @@ from matchlight.gui.annotate.host import AnnotationHost
 from matchlight.gui.annotate.navigation import AnnotationNavigation
 from matchlight.gui.annotate.outputview import TextSelection
 from matchlight.gui.annotate.selecting import Selecting
-from matchlight.gui.annotate.stepping import SteppedEdit
+from matchlight.gui.annotate.stepping import AnnotationStepping
 
 __all__ = [
     "ANNOTATOR_KEY",
@@ -85,7 +86,9 @@ class Draft:
         return self.category is None and self.severity is None and not self.note
 
 
-class AnnotationController(AnnotationNavigation, AnnotationEsa, AnnotationSettings, QObject):
+class AnnotationController(
+    AnnotationNavigation, AnnotationEsa, AnnotationSettings, AnnotationStepping, QObject
+):
     """Error annotation of the open comparison: the output being annotated, the draft, the edits.
 
     Signals:
@@ -136,12 +139,7 @@ class AnnotationController(AnnotationNavigation, AnnotationEsa, AnnotationSettin
         pane.hypothesis_cursor_changed.connect(self._on_hypothesis_cursor_changed)
         # Where the annotator selects (the pane or the annotation view), on which side.
         self.selecting = Selecting(self)
-        # A large step (an import, its undo or redo) being applied a slice at a time; a
-        # batch of more than ``step_size`` records goes so.
-        self.stepping = SteppedEdit(self)
-        self.stepping.progress_changed.connect(self._on_step_progress)
-        self.step_size = STEP_SIZE
-        self._step_label = ""
+        self._init_stepping()
         # An ESA score moved but not saved yet: (system name, segment, value).
         self._esa_pending: tuple[str, int, float] | None = None
         self._annotator = self._initial_annotator()
@@ -324,11 +322,7 @@ class AnnotationController(AnnotationNavigation, AnnotationEsa, AnnotationSettin
         if ws is None or self._still_stepping():
             return False
         if ws.is_large(command, self.step_size):
-            # Checked, written and applied a slice at a time (an import).
-            if not self.before_edit():
-                return False
-            self._run_steps(ws.execute_in_steps(command, self.step_size), command.label, "")
-            return True
+            return self._execute_in_steps(ws, command)
         try:
             ws.check(command)
         except AnnotationError as exc:
@@ -706,106 +700,41 @@ class AnnotationController(AnnotationNavigation, AnnotationEsa, AnnotationSettin
             return True
         return False
 
-    def _still_stepping(self) -> bool:
-        if not self.stepping.busy():
-            return False
-        self.say(
-            QCoreApplication.translate(
-                "AnnotationController", "Wait until {step} is applied."
-            ).format(step=self._step_label)
-        )
-        return True
-
-    def _run_steps(self, steps: Any, label: str, said: str) -> None:
-        """Apply a large step a slice at a time; ``said`` (or its label) when it is done."""
-        self._step_label = label
-
-        def done(ok: bool, error: str) -> None:
-            self.history_changed.emit()
-            if ok:
-                self.say(said or label)
-            else:
-                self.host.report_error(
-                    QCoreApplication.translate(
-                        "AnnotationController", "Cannot apply {step}"
-                    ).format(step=label),
-                    error,
-                )
-
-        self.stepping.start(steps, done)
-        self.say(QCoreApplication.translate("AnnotationController", "{step}…").format(step=label))
-
-    @Slot(int, int)
-    def _on_step_progress(self, done: int, total: int) -> None:
-        self.say(
-            QCoreApplication.translate("AnnotationController", "{step}: {percent} %").format(
-                step=self._step_label, percent=100 * done // max(1, total)
-            )
-        )
-
     def undo(self) -> None:
-        ws = self._workspace
-        if ws is None or self._still_stepping():
-            return
-        if not ws.history.can_undo:
-            self.say(QCoreApplication.translate("AnnotationController", "Nothing to undo."))
-            return
-        if not self.before_edit():
-            return
-        last = ws.history.peek_undo()
-        if last is not None and ws.is_large(last, self.step_size):
-            said = QCoreApplication.translate("AnnotationController", "Undone: {step}")
-            self._run_steps(
-                ws.undo_in_steps(self.step_size), last.label, said.format(step=last.label)
-            )
-            return
-        try:
-            command = ws.undo()
-        except AnnotationError as exc:
-            self.host.report_error(
-                QCoreApplication.translate("AnnotationController", "Cannot undo"), str(exc)
-            )
-            return
-        self.history_changed.emit()
-        self.say(
-            QCoreApplication.translate("AnnotationController", "Nothing to undo.")
-            if command is None
-            else QCoreApplication.translate("AnnotationController", "Undone: {step}").format(
-                step=command.label
-            )
-        )
+        self._travel(-1)
 
     def redo(self) -> None:
+        self._travel(1)
+
+    def _travel(self, direction: int) -> None:
+        """Undo (``direction`` -1) or redo (+1) a step of the history; a large one a slice at
+        a time (:meth:`_travel_in_steps`)."""
         ws = self._workspace
         if ws is None or self._still_stepping():
             return
-        if not ws.history.can_redo:
-            self.say(QCoreApplication.translate("AnnotationController", "Nothing to redo."))
+        back = direction < 0
+        if back:
+            nothing = QCoreApplication.translate("AnnotationController", "Nothing to undo.")
+            done = QCoreApplication.translate("AnnotationController", "Undone: {step}")
+            cannot = QCoreApplication.translate("AnnotationController", "Cannot undo")
+        else:
+            nothing = QCoreApplication.translate("AnnotationController", "Nothing to redo.")
+            done = QCoreApplication.translate("AnnotationController", "Redone: {step}")
+            cannot = QCoreApplication.translate("AnnotationController", "Cannot redo")
+        if not (ws.history.can_undo if back else ws.history.can_redo):
+            self.say(nothing)
             return
         if not self.before_edit():
             return
-        following = ws.history.peek_redo()
-        if following is not None and ws.is_large(following, self.step_size):
-            said = QCoreApplication.translate("AnnotationController", "Redone: {step}")
-            self._run_steps(
-                ws.redo_in_steps(self.step_size), following.label, said.format(step=following.label)
-            )
+        if self._travel_in_steps(ws, back, done):
             return
         try:
-            command = ws.redo()
+            command = ws.undo() if back else ws.redo()
         except AnnotationError as exc:
-            self.host.report_error(
-                QCoreApplication.translate("AnnotationController", "Cannot redo"), str(exc)
-            )
+            self.host.report_error(cannot, str(exc))
             return
         self.history_changed.emit()
-        self.say(
-            QCoreApplication.translate("AnnotationController", "Nothing to redo.")
-            if command is None
-            else QCoreApplication.translate("AnnotationController", "Redone: {step}").format(
-                step=command.label
-            )
-        )
+        self.say(nothing if command is None else done.format(step=command.label))
 
     def _reset_draft(self) -> None:
         self._draft = Draft()

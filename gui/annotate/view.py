@@ -409,6 +409,22 @@ class AnnotationView(QWidget):
         """The table and the detail pane behind the view show the current row now."""
         self.host.detail_pane.flush()
         self.controller.scroll_table()
+        cache = self._detail_cache()
+        if cache is not None:
+            cache.resume()
+
+    def _detail_cache(self) -> Any:
+        """The table's highlight detail cache (another one for each comparison), told to wait
+        while the view is in front: the rows it computes are the table's, behind the view."""
+        cache = getattr(self.host.delegate, "cache", None)
+        if cache is not None:
+            cache.defer_while = self._defers_detail
+        return cache
+
+    def _defers_detail(self, segment: int) -> bool:
+        """Whether the table's highlights of ``segment`` wait: the view is in front and it is
+        not the current row (whose detail the pane behind the view shows at the pause)."""
+        return self.in_front() and segment != self.host.current_segment()
 
     def has_focus_inside(self) -> bool:
         focus = QApplication.focusWidget()
@@ -421,6 +437,7 @@ class AnnotationView(QWidget):
         """Everything again: the system, the segment, its neighbours, the tools."""
         if not self.isVisible():
             return
+        self._detail_cache()
         c = self.controller
         core = c.comparison_session
         target = c.target()
@@ -715,6 +732,9 @@ class AnnotationView(QWidget):
     @Slot(bool)
     def _on_evidence_toggled(self, shown: bool) -> None:
         self.host.detail_pane.flush()  # the evidence follows the pane's row
+        cache = self._detail_cache()
+        if cache is not None and shown:
+            cache.resume()
         target = self.controller.target()
         if target is not None:
             self._fill_texts(*target)

@@ -4,7 +4,9 @@ The delegate asks :meth:`DetailCache.get` for every row it paints. A miss return
 (the row is painted as plain text) and queues the row. The queue is drained newest-first, so
 after a fast scroll the rows now on screen are computed before the ones that flew past, and it
 is capped so rows long gone are dropped. Each finished row goes into the LRU and
-:attr:`~DetailCache.detail_ready` tells the view to repaint it.
+:attr:`~DetailCache.detail_ready` tells the view to repaint it. While nobody looks at the
+table (the annotation view is in front of it: :attr:`~DetailCache.defer_while`) the queue
+waits, and the annotator's keys do not share the GUI thread with rows computed for it.
 
 Ordinary rows are computed in the GUI thread, a few milliseconds at a time between other
 events (:data:`SLICE_MS`), not in a worker thread. Computing a row is Python through and
@@ -174,6 +176,9 @@ class DetailCache(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._work)
+        # Asked of each queued row: True while nobody looks at it (the annotation view is in
+        # front of the table, and it is not the current row); it then waits for resume().
+        self.defer_while: Callable[[int], bool] = lambda segment: False
         for segment, detail in (ready or {}).items():
             if 0 <= segment < len(text):
                 self._cache[segment] = detail
@@ -246,6 +251,18 @@ class DetailCache(QObject):
     def is_shut_down(self) -> bool:
         return self._closing
 
+    def resume(self) -> None:
+        """Compute the queued rows again (:attr:`defer_while` no longer holds)."""
+        if self._pending and not self._closing and not self._timer.isActive():
+            self._timer.start()
+
+    def deferred(self, segment: int) -> bool:
+        """Whether ``segment`` waits (:attr:`defer_while`; False once its owner is gone)."""
+        try:
+            return bool(self.defer_while(segment))
+        except RuntimeError:  # the window that asked to wait was deleted
+            return False
+
     # -- internals --------------------------------------------------------------------------
 
     def _schedule(self, segments: Iterable[int]) -> None:
@@ -265,11 +282,19 @@ class DetailCache(QObject):
 
     @Slot()
     def _work(self) -> None:
-        """Compute queued rows, newest first, for at most :data:`SLICE_MS`."""
+        """Compute queued rows, newest first, for at most :data:`SLICE_MS` (those that
+        :attr:`defer_while` holds back wait)."""
         deadline = time.perf_counter() + SLICE_MS / 1000
         pending = self._pending
         while pending and not self._closing:
-            segment, _ = pending.popitem(last=True)
+            segment = next(reversed(pending))
+            if self.deferred(segment):
+                wanted = [s for s in pending if not self.deferred(s)]
+                if not wanted:
+                    self._timer.stop()
+                    return
+                segment = wanted[-1]
+            del pending[segment]
             if self._heavy(segment):
                 self._send_away(segment)
                 continue

@@ -18,8 +18,13 @@ real MainWindow (offscreen), waits for scoring, then times:
     segment (N), a random segment (Ctrl+G), the next system (S), each until the view shows the
     new output with its neighbours (moves back to back, as a key held down; N and Ctrl+G also
     300 ms apart, an annotator's pace, with the event loop's longest wait meanwhile); and an
-    edit made there (two clicks' selection, a category, a severity, Enter), each median and
-    worst of 40 (20 for the paced moves).
+    edit made there (two clicks' selection, a category, a severity, Enter; 300 ms after the
+    move to its output, as an annotator reads it first), each median and worst of 40 (20 for
+    the paced moves).
+
+Each timed step also says where its wall time went beyond the GUI thread's CPU (Linux):
+waiting for a core (the machine's load, the app's other threads), or off the CPU (the disk,
+the GIL, a lock), with the CPU the process's other threads used meanwhile.
 
 With --profile DIR each timed step also runs under cProfile, on the GUI thread's CPU time (the
 machine's load does not inflate it; waiting on the disk does not show), which slows it: take
@@ -31,12 +36,14 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import os
 import pstats
 import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -53,13 +60,60 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from tests.benchmarks.bench_gui import LatencyProbe, wait, write_corpus  # noqa: E402
 
 
+def thread_times(gui_tid: int) -> dict[int, tuple[str, float, float]]:
+    """Per thread of this process (Linux): (name, CPU ms, ms waiting for a core), from
+    /proc/self/task/*/schedstat; the GUI thread is named "gui", Python's threads by their
+    names. Empty elsewhere."""
+    times: dict[int, tuple[str, float, float]] = {}
+    named = {t.native_id: t.name for t in threading.enumerate()}
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return times
+    for tid in tasks:
+        try:
+            with open(f"/proc/self/task/{tid}/schedstat", encoding="ascii") as f:
+                on_cpu, waiting, _ = f.read().split()
+            with open(f"/proc/self/task/{tid}/comm", encoding="utf-8") as f:
+                name = f.read().strip()
+        except OSError:
+            continue
+        name = "gui" if int(tid) == gui_tid else named.get(int(tid), name)
+        times[int(tid)] = (name, int(on_cpu) / 1e6, int(waiting) / 1e6)
+    return times
+
+
+def gap_of(
+    before: dict[int, tuple[str, float, float]], after: dict[int, tuple[str, float, float]]
+) -> tuple[float, float, dict[str, float]]:
+    """Between two :func:`thread_times`: the GUI thread's wait for a core, the other threads'
+    CPU in all, and per name."""
+    queued, others = 0.0, 0.0
+    by_name: dict[str, float] = defaultdict(float)
+    for tid, (name, on_cpu, waiting) in after.items():
+        _, on_cpu0, waiting0 = before.get(tid, (name, 0.0, 0.0))
+        if name == "gui":
+            queued = waiting - waiting0
+        elif on_cpu > on_cpu0:
+            others += on_cpu - on_cpu0
+            by_name[name] += on_cpu - on_cpu0
+    return queued, others, dict(by_name)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--systems", type=int, default=3)
     parser.add_argument("--spans", type=int, default=100_000)
     parser.add_argument("--profile", type=Path, help="write cProfile statistics of each step here")
+    parser.add_argument(
+        "--switch-interval",
+        type=float,
+        help="the interpreter's thread switch interval in ms (Python's default: 5)",
+    )
     args = parser.parse_args()
+    if args.switch_interval is not None:
+        sys.setswitchinterval(args.switch_interval / 1000)
     profiles: dict[str, cProfile.Profile] = {}
 
     def profiled(step: str) -> cProfile.Profile | None:
@@ -71,17 +125,43 @@ def main() -> None:
     #: Per step, the GUI thread's CPU time of each repetition (ms): unlike the wall time, it
     #: hardly grows with the machine's load (waiting on the disk is not in it).
     cpu: dict[str, list[float]] = defaultdict(list)
+    #: Per step, where each repetition's wall time went besides the GUI thread's CPU (ms):
+    #: (wall, waiting for a core, the other threads' CPU meanwhile, per other thread's name).
+    spent: dict[str, list[tuple[float, float, float, dict[str, float]]]] = defaultdict(list)
+    gui_tid = threading.get_native_id()
+    #: Garbage collection on the GUI thread: ms per generation, added up while a step runs.
+    collecting: dict[int, float] = defaultdict(float)
+    collection_began = [0.0]
+
+    def on_collection(phase: str, info: dict[str, int]) -> None:
+        if threading.get_native_id() != gui_tid:
+            return
+        if phase == "start":
+            collection_began[0] = time.perf_counter()
+        else:
+            collecting[info["generation"]] += (time.perf_counter() - collection_began[0]) * 1000
+
+    gc.callbacks.append(on_collection)
+    #: Per step, the GUI thread's collections in each repetition (ms, all generations).
+    collected: dict[str, list[float]] = defaultdict(list)
 
     @contextmanager
     def measured(step: str) -> Iterator[None]:
         profile = profiled(step)
         if profile is not None:
             profile.enable()
+        before = thread_times(gui_tid)
+        collecting.clear()
+        wall = time.perf_counter()
         begin = time.thread_time()
         try:
             yield
         finally:
             cpu[step].append((time.thread_time() - begin) * 1000)
+            collected[step].append(sum(collecting.values()))
+            took = (time.perf_counter() - wall) * 1000
+            after = thread_times(gui_tid)
+            spent[step].append((took, *gap_of(before, after)))
             if profile is not None:
                 profile.disable()
 
@@ -144,10 +224,39 @@ def main() -> None:
             f"  {label:<48} median {statistics.median(times):7.1f} ms   worst {max(times):7.1f} ms"
             f"   (GUI thread CPU {statistics.median(used):6.1f} / {max(used):6.1f} ms)"
         )
+        explain_gap(step, used)
+
+    def explain_gap(step: str, used: list[float]) -> None:
+        """Where the wall time beyond the GUI thread's CPU went: waiting for a core (the
+        machine's load), or off the CPU (the disk, the GIL, a lock) while the process's other
+        threads ran; for the median repetition and the worst."""
+        rows = spent.pop(step, [])
+        gcs = collected.pop(step, [])
+        if len(rows) != len(used) or not rows:
+            return
+        order = sorted(range(len(rows)), key=lambda k: rows[k][0])
+        parts = []
+        for what, k in (("median", order[len(order) // 2]), ("worst", order[-1])):
+            wall, queued, others, by_name = rows[k]
+            off = wall - used[k] - queued
+            top = ", ".join(
+                f"{n} {t:.0f}" for n, t in sorted(by_name.items(), key=lambda x: -x[1])[:3]
+            )
+            parts.append(
+                f"{what}: wall {wall:.0f} = CPU {used[k]:.0f} (GC {gcs[k]:.0f}) + core wait"
+                f" {queued:.0f} + off CPU {off:.0f} (other threads' CPU {others:.0f}"
+                f"{': ' + top if top else ''})"
+            )
+        print(f"  {'':<4}" + "; ".join(parts))
+        if gcs and max(gcs) >= 10:
+            print(
+                f"  {'':<4}GC on the GUI thread: {sum(gcs):.0f} ms in all, at most {max(gcs):.0f}"
+            )
 
     def once(label: str, took: float, step: str) -> None:
         used = cpu.pop(step, [0.0])
         print(f"  {label:<48} {took:7.1f} ms   (GUI thread CPU {sum(used):7.1f} ms)")
+        explain_gap(step, used)
 
     def ms(begin: float) -> float:
         return (time.perf_counter() - begin) * 1000
@@ -304,6 +413,10 @@ def main() -> None:
             ]
             if words and not c.target_spans():
                 break
+        # The annotator reads the output before selecting: what the window behind the view
+        # put off to a pause after the move (the table's scroll, the detail pane) is done.
+        pause = time.perf_counter()
+        wait(app, lambda: time.perf_counter() - pause >= 0.3, 10)
         begin = time.perf_counter()
         with measured("view-edit"):
             c.selecting.pick_word(Side.TARGET, words[0])

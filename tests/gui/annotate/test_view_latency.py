@@ -116,6 +116,38 @@ def test_with_the_evidence_shown_the_pane_follows_every_move(wide):
     assert _row_on_screen(h, 120)
 
 
+def test_the_tables_highlights_wait_while_the_view_is_in_front(wide, monkeypatch):
+    """The rows the table asks highlights for are computed once the view is left (or shows
+    the evidence), not between the annotator's keys in the view."""
+    h, c = wide, wide.c
+    monkeypatch.setattr(detailpane, "DEFER_MS", 50)
+    h.select_row(0)
+    view = open_view(h)
+    assert view.in_front()
+    cache = h.window.delegate.cache
+    assert c.go_to_segment(200)  # the table scrolls there once the moves pause
+    h.qtbot.waitUntil(lambda: _row_on_screen(h, 200), timeout=TIMEOUT)
+    h.window.table_view.viewport().repaint()  # the table asks for its rows' highlights
+    settle()
+    h.qtbot.wait(200)
+    # The current row's detail is computed (the pane shows it at the pause); the others wait.
+    assert cache.peek(200) is not None
+    waiting = cache.pending()
+    assert len(waiting) > 5 and 200 not in waiting
+    assert all(cache.peek(s) is None for s in waiting)
+    view.set_evidence(True)  # the evidence follows the pane: no more waiting
+    h.qtbot.waitUntil(lambda: all(cache.peek(s) is not None for s in waiting), timeout=TIMEOUT)
+    view.set_evidence(False)
+    assert view.in_front()
+    assert c.go_to_segment(110)  # rows not seen before
+    h.qtbot.waitUntil(lambda: _row_on_screen(h, 110), timeout=TIMEOUT)
+    h.window.table_view.viewport().repaint()
+    settle()
+    assert cache.pending()
+    view.close()  # leaving the view computes what the table waits for
+    h.qtbot.waitUntil(lambda: not cache.pending(), timeout=TIMEOUT)
+
+
 def test_a_detail_arriving_repaints_its_own_row_only(wide):
     h = wide
     h.select_row(0)
