@@ -362,36 +362,74 @@ def _surely_expected(texts: Sequence[str], expectation: Expectation) -> BoolArra
     if not n:
         return sure
     model = _model()
-    encoded = [_identifier()._encode(text) for text in texts]
+    accepted = np.array([label in expectation.accepted for label in model.labels])
+    if not accepted.any() or accepted.all():
+        return sure
+    found = _walked(model, [_encoded(text) for text in texts])
+    if found is None:
+        return sure
+    lines, features = found
+    # Every line first against the narrow table (the other languages by group, bounded);
+    # only those it cannot decide against every label.
+    narrow = _narrow(expectation.accepted)
+    decided = _sure(features, np.arange(len(lines)), narrow.scorer)
+    sure[lines[decided]] = True
+    left = np.flatnonzero(~decided)
+    if len(left):
+        full = _Scorer(model.table, model.prior, accepted, model.aliases)
+        sure[lines[left[_sure(features, left, full)]]] = True
+    return sure
+
+
+def _encoded(text: str) -> bytes:
+    """``text`` as py3langid reads it (its ``_encode``: lowered when all upper, NFC, UTF-8);
+    ASCII text is its own NFC."""
+    if text.isascii():
+        return (text.lower() if text.isupper() else text).encode()
+    encoded: bytes = _identifier()._encode(text)
+    return encoded
+
+
+def _walked(model: _Model, encoded: Sequence[bytes]) -> tuple[IntArray, _Features] | None:
+    """The features py3langid's automaton finds in each of ``encoded`` (those of 1 to
+    :data:`_BATCH_BYTES` bytes with a feature): the lines' positions in ``encoded`` and
+    their distinct features with counts. The automaton is walked a byte of every line per
+    step (lines longest first, so those still walking are a prefix), each step's states
+    kept; the features are looked up and counted after the walk, all at once."""
+    n = len(encoded)
     lengths = np.fromiter(map(len, encoded), np.int64, n)
     batch = np.flatnonzero((lengths > 0) & (lengths <= _BATCH_BYTES))
     if not len(batch):
-        return sure
-    # Longest first, so the lines still being walked at any step are a prefix.
+        return None
     order = batch[np.argsort(-lengths[batch], kind="stable")]
     sizes = lengths[order]
+    n_lines, steps, total = len(order), int(sizes[0]), int(sizes.sum())
     data = np.frombuffer(b"".join([encoded[i] for i in order]), dtype=np.uint8)
-    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-    state = np.zeros(len(order), np.int64)
-    walking = np.searchsorted(-sizes, -np.arange(int(sizes[0])), side="left")
-    found_lines: list[npt.NDArray[np.int64]] = []
-    found_features: list[npt.NDArray[np.int64]] = []
-    for step, m in enumerate(walking.tolist()):
-        moved = model.nextmove[model.rowbase[state[:m]] + data[starts[:m] + step]]
-        state[:m] = moved
-        feature = model.output[moved]
-        hit = np.flatnonzero(feature >= 0)
-        found_lines.append(hit)
-        found_features.append(feature[hit])
+    # Step-major: at step t the first walking[t] lines (those longer than t) take their t-th
+    # byte; ``visit`` numbers those (step, line) pairs in that order.
+    walking = np.searchsorted(-sizes, -np.arange(steps), side="left")
+    step_starts = np.cumsum(walking) - walking
+    line_of_visit = np.arange(total) - np.repeat(step_starts, walking)
+    step_of_visit = np.repeat(np.arange(steps), walking)
+    byte = data[(np.cumsum(sizes) - sizes)[line_of_visit] + step_of_visit].astype(np.int64)
+    visited = np.empty(total, np.uint32)
+    state = np.zeros(n_lines, np.uint32)
+    offset = np.empty(n_lines, np.int64)
+    for at, m in zip(step_starts.tolist(), walking.tolist(), strict=True):
+        np.take(model.rowbase, state[:m], out=offset[:m])
+        offset[:m] += byte[at : at + m]
+        state = visited[at : at + m]
+        np.take(model.nextmove, offset[:m], out=state)
+    feature = model.output[visited]
+    hit = np.flatnonzero(feature >= 0)
+    if not len(hit):
+        return None
     n_features = len(model.table)
-    small = len(order) * n_features < 2**31  # a narrower sort key sorts faster
+    small = n_lines * n_features < 2**31  # a narrower sort key sorts faster
     width = np.int32 if small else np.int64
-    keys: npt.NDArray[np.signedinteger[Any]] = np.concatenate(found_lines).astype(width)
+    keys: npt.NDArray[np.signedinteger[Any]] = line_of_visit[hit].astype(width)
     keys *= n_features
-    keys += np.concatenate(found_features).astype(width)
-    accepted = np.array([label in expectation.accepted for label in model.labels])
-    if not len(keys) or not accepted.any() or accepted.all():
-        return sure
+    keys += feature[hit].astype(width)
     keys.sort()
     starts = np.flatnonzero(np.diff(keys, prepend=-1))
     counts = np.diff(starts, append=len(keys))
@@ -405,17 +443,7 @@ def _surely_expected(texts: Sequence[str], expectation: Expectation) -> BoolArra
         np.append(firsts[1:], len(keys)),
         sizes[line_of[firsts]],
     )
-    lines = order[line_of[firsts]]
-    # Every line first against the narrow table (the other languages by group, bounded);
-    # only those it cannot decide against every label.
-    narrow = _narrow(expectation.accepted)
-    decided = _sure(features, np.arange(len(firsts)), narrow.scorer)
-    sure[lines[decided]] = True
-    left = np.flatnonzero(~decided)
-    if len(left):
-        full = _Scorer(model.table, model.prior, accepted, model.aliases)
-        sure[lines[left[_sure(features, left, full)]]] = True
-    return sure
+    return order[line_of[firsts]], features
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,16 +469,29 @@ class _Scorer:
     aliases: tuple[tuple[int, int], ...]
 
 
+#: Lines scored in one batched product by :func:`_line_scores` (padded to the block's most
+#: features: lines are taken in order of their feature counts, so little is padding).
+_SCORE_BLOCK: Final = 128
+
+
 def _line_scores(
     features: _Features, which: IntArray, table: npt.NDArray[np.float32]
 ) -> npt.NDArray[np.float32]:
-    """Each line of ``which``: its weights times its features' rows of ``table``, one
+    """Each line of ``which``: its weights times its features' rows of ``table``, a
     matrix-vector product in float32 as py3langid's ``_sparse_score`` (only the order of the
-    terms differs)."""
+    terms differs), :data:`_SCORE_BLOCK` lines at a time, each padded with zero weights."""
     scores = np.empty((len(which), table.shape[1]), np.float32)
-    firsts, ends = features.firsts[which].tolist(), features.ends[which].tolist()
-    for i, (lo, hi) in enumerate(zip(firsts, ends, strict=True)):
-        np.matmul(features.weight[lo:hi], table[features.feature[lo:hi]], out=scores[i])
+    firsts, ends = features.firsts[which], features.ends[which]
+    order = np.argsort(ends - firsts, kind="stable")
+    for at in range(0, len(order), _SCORE_BLOCK):
+        block = order[at : at + _SCORE_BLOCK]
+        first, end = firsts[block][:, None], ends[block][:, None]
+        positions = first + np.arange(int((end - first).max()))
+        inside = positions < end
+        positions = np.where(inside, positions, first)
+        weights = np.where(inside, features.weight[positions], np.float32(0))
+        rows = table[features.feature[positions]]
+        scores[block] = np.matmul(weights[:, None, :], rows)[:, 0]
     return scores
 
 

@@ -430,3 +430,63 @@ def test_each_group_column_bounds_every_language_of_its_group() -> None:
             accepted[: len(exact)].tolist()
         )
         assert not accepted[len(exact) :].any()
+
+
+def walked_as_py3langid(texts: list[str]) -> None:
+    """The batch's encoding and automaton walk give, line by line, py3langid's own bytes and
+    feature counts (``visit_counts``), and each line's score on a table is py3langid's
+    product up to float32 rounding."""
+    from py3langid.langid import visit_counts
+
+    identifier = language._identifier()
+    encoded = [language._encoded(text) for text in texts]
+    assert encoded == [identifier._encode(text) for text in texts]
+    model = language._model()
+    found = language._walked(model, encoded)
+    walked: dict[int, dict[int, int]] = {}
+    if found is not None:
+        lines, features = found
+        for i, line in enumerate(lines.tolist()):
+            lo, hi = int(features.firsts[i]), int(features.ends[i])
+            counts = np.rint(np.expm1(features.weight[lo:hi].astype(np.float64))).astype(int)
+            walked[line] = dict(zip(features.feature[lo:hi].tolist(), counts.tolist()))
+            assert features.size[i] == len(encoded[line])
+        scores = language._line_scores(features, np.arange(len(lines)), model.table)
+        for i, line in enumerate(lines.tolist()):
+            visits = visit_counts(
+                identifier.tk_nextmove, identifier._rowbase, identifier.tk_output, encoded[line]
+            )
+            expected = identifier._sparse_score(visits, identifier.nb_ptc) - identifier.nb_pc
+            assert np.allclose(scores[i], expected, rtol=1e-5, atol=1e-3)
+    for line, data in enumerate(encoded):
+        visits = visit_counts(
+            identifier.tk_nextmove, identifier._rowbase, identifier.tk_output, data
+        )
+        if visits and len(data) <= language._BATCH_BYTES:
+            assert walked[line] == dict(visits), texts[line]
+        else:
+            assert line not in walked
+
+
+@needs(DE_EN)
+@needs(EN_ZH)
+def test_the_batch_walks_the_shared_lines_as_py3langid_does() -> None:
+    for folder in (DE_EN, EN_ZH):
+        lines = data_lines(folder / "ref.txt")[:300] + data_lines(folder / "src.txt")[:300]
+        walked_as_py3langid([language._words_only(line) for line in lines])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    texts=st.lists(
+        st.text(
+            alphabet=st.sampled_from("aAbZé É\u0301ıİßẞ日本語한국어 .,-'\u2028\U0001f600xyzXYZ"),
+            max_size=1100,
+        ),
+        max_size=12,
+    )
+)
+def test_any_lines_are_walked_as_py3langid_does(texts: list[str]) -> None:
+    """Empty, upper-case, decomposed, mixed-script lines and lines over the batch's byte
+    limit: each is encoded and walked as py3langid does, or left out."""
+    walked_as_py3langid(texts)
