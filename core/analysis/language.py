@@ -44,7 +44,7 @@ import unicodedata
 import zipfile
 from array import array
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, Literal, Protocol
@@ -406,12 +406,14 @@ def _walked(model: _Model, encoded: Sequence[bytes]) -> tuple[IntArray, _Feature
     n_lines, steps, total = len(order), int(sizes[0]), int(sizes.sum())
     data = np.frombuffer(b"".join([encoded[i] for i in order]), dtype=np.uint8)
     # Step-major: at step t the first walking[t] lines (those longer than t) take their t-th
-    # byte; ``visit`` numbers those (step, line) pairs in that order.
+    # byte; ``at_step[j]`` is where byte j of ``data`` (line after line) comes in that order.
     walking = np.searchsorted(-sizes, -np.arange(steps), side="left")
     step_starts = np.cumsum(walking) - walking
-    line_of_visit = np.arange(total) - np.repeat(step_starts, walking)
-    step_of_visit = np.repeat(np.arange(steps), walking)
-    byte = data[(np.cumsum(sizes) - sizes)[line_of_visit] + step_of_visit].astype(np.int64)
+    line_of_byte = np.repeat(np.arange(n_lines), sizes)
+    step_of_byte = np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    at_step = np.take(step_starts, step_of_byte) + line_of_byte
+    byte = np.empty(total, np.int64)
+    byte[at_step] = data
     visited = np.empty(total, np.uint32)
     state = np.zeros(n_lines, np.uint32)
     offset = np.empty(n_lines, np.int64)
@@ -420,17 +422,19 @@ def _walked(model: _Model, encoded: Sequence[bytes]) -> tuple[IntArray, _Feature
         offset[:m] += byte[at : at + m]
         state = visited[at : at + m]
         np.take(model.nextmove, offset[:m], out=state)
-    feature = model.output[visited]
+    # Back in line order, the features of each line together: sorting them by (line,
+    # feature) is then a merge of short runs (a stable sort finds the lines already in order).
+    feature = np.take(model.output, np.take(visited, at_step))
     hit = np.flatnonzero(feature >= 0)
     if not len(hit):
         return None
     n_features = len(model.table)
     small = n_lines * n_features < 2**31  # a narrower sort key sorts faster
     width = np.int32 if small else np.int64
-    keys: npt.NDArray[np.signedinteger[Any]] = line_of_visit[hit].astype(width)
+    keys: npt.NDArray[np.signedinteger[Any]] = np.take(line_of_byte, hit).astype(width)
     keys *= n_features
-    keys += feature[hit].astype(width)
-    keys.sort()
+    keys += np.take(feature, hit).astype(width)
+    keys.sort(kind="stable")
     starts = np.flatnonzero(np.diff(keys, prepend=-1))
     counts = np.diff(starts, append=len(keys))
     keys = keys[starts].astype(np.int64)
@@ -489,8 +493,8 @@ def _line_scores(
         positions = first + np.arange(int((end - first).max()))
         inside = positions < end
         positions = np.where(inside, positions, first)
-        weights = np.where(inside, features.weight[positions], np.float32(0))
-        rows = table[features.feature[positions]]
+        weights = np.where(inside, np.take(features.weight, positions), np.float32(0))
+        rows = np.take(table, np.take(features.feature, positions), axis=0)
         scores[block] = np.matmul(weights[:, None, :], rows)[:, 0]
     return scores
 
@@ -801,19 +805,84 @@ def _other_language(systems: Sequence[Sequence[str]], expectation: Expectation) 
     one by one."""
     n = len(systems[0]) if systems else 0
     wrong = np.zeros((len(systems), n), np.bool_)
-    judged: list[tuple[int, int, str, dict[str, int], int]] = []
-    for s, outputs in enumerate(systems):
-        for k, line in enumerate(outputs):
-            text = _words_only(line)
-            scripts = _scripts(text)
-            letters = _letters(scripts)
-            if letters >= MIN_LETTERS and not _is_name(text):
-                judged.append((s, k, text, scripts, letters))
+    judged = [
+        (s, k, text, letters)
+        for s, out in enumerate(systems)
+        for k, text, letters in _to_judge(out)
+    ]
     sure = _surely_expected([item[2] for item in judged], expectation)
-    for (s, k, text, scripts, letters), expected in zip(judged, sure.tolist(), strict=True):
+    for (s, k, text, letters), expected in zip(judged, sure.tolist(), strict=True):
         if not expected:
-            wrong[s, k] = _judged(text, scripts, letters, expectation)
+            wrong[s, k] = _judged(text, _scripts(text), letters, expectation)
     return wrong
+
+
+#: ASCII bytes ``str.isalpha`` calls letters, and those ``str.split`` splits at.
+_LETTER_BYTE: Final = np.array([chr(b).isalpha() if b < 128 else False for b in range(256)])
+_SPACE_BYTE: Final = np.array([chr(b).isspace() if b < 128 else False for b in range(256)])
+
+
+def _to_judge(outputs: Sequence[str]) -> list[tuple[int, str, int]]:
+    """``(row, text, letters)`` of each output whose language the rule judges: its
+    :func:`_words_only` text has :data:`MIN_LETTERS` letters (:func:`_letters`) and is
+    more than a name. Plain ASCII lines (no ``@``, ``://`` or ``www.``, the text is the line)
+    are counted all at once in numpy: their letters, and their whitespace-separated words
+    that start with a letter (more than :data:`NAME_WORDS`: no name); the others one by one."""
+    n = len(outputs)
+    joined = "\n".join(outputs)
+    if n < 2 or joined.count("\n") != n - 1:
+        return _to_judge_one_by_one(outputs, range(n))
+    data = np.frombuffer(joined.encode("utf-8", "surrogatepass"), np.uint8)
+    breaks = np.flatnonzero(data == 10)
+    starts = np.concatenate(([0], breaks + 1))
+    stops = np.append(breaks, len(data))
+
+    def per_line(mask: BoolArray) -> IntArray:
+        running = np.zeros(len(mask) + 1, np.int64)
+        np.cumsum(mask, out=running[1:])
+        return running[stops] - running[starts]
+
+    def at(*wanted: int) -> BoolArray:
+        """Where the bytes ``wanted`` start (any case for letters: ``www.``)."""
+        padded = np.append(data, np.zeros(len(wanted), np.uint8))
+        found = np.ones(len(data), np.bool_)
+        for i, byte in enumerate(wanted):
+            window = padded[i : i + len(data)]
+            found &= (window | 0x20 if chr(byte).isalpha() else window) == byte
+        return found
+
+    unusual = per_line(data >= 128) + per_line(data == ord("@"))
+    unusual += per_line(at(*b"://")) + per_line(at(*b"www."))
+    plain = (unusual == 0) & (stops - starts <= IDENTIFY_CHARS)
+    letter = _LETTER_BYTE[data]
+    letters = per_line(letter)
+    counted = letters.tolist()
+    after_space = np.ones(len(data), np.bool_)
+    after_space[1:] = _SPACE_BYTE[data[:-1]]
+    words = per_line(letter & after_space)
+    enough = plain & (letters >= MIN_LETTERS)
+    found = [
+        (k, outputs[k], counted[k]) for k in np.flatnonzero(enough & (words > NAME_WORDS)).tolist()
+    ]
+    found += [
+        (k, outputs[k], counted[k])
+        for k in np.flatnonzero(enough & (words <= NAME_WORDS)).tolist()
+        if not _is_name(outputs[k])
+    ]
+    found += _to_judge_one_by_one(outputs, np.flatnonzero(~plain).tolist())
+    found.sort()
+    return found
+
+
+def _to_judge_one_by_one(outputs: Sequence[str], rows: Iterable[int]) -> list[tuple[int, str, int]]:
+    """:func:`_to_judge` of ``rows``, line by line."""
+    found = []
+    for k in rows:
+        text = _words_only(outputs[k])
+        letters = _letters(_scripts(text))
+        if letters >= MIN_LETTERS and not _is_name(text):
+            found.append((k, text, letters))
+    return found
 
 
 def _judged(text: str, scripts: dict[str, int], letters: int, expectation: Expectation) -> bool:

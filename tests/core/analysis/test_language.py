@@ -490,3 +490,67 @@ def test_any_lines_are_walked_as_py3langid_does(texts: list[str]) -> None:
     """Empty, upper-case, decomposed, mixed-script lines and lines over the batch's byte
     limit: each is encoded and walked as py3langid does, or left out."""
     walked_as_py3langid(texts)
+
+
+_PREFILTER_PIECES = st.sampled_from(
+    [
+        "Anna",
+        "Berlin",
+        "the",
+        "house",
+        "is",
+        "red",
+        "and",
+        "very",
+        "old",
+        "today",
+        " ",
+        "  ",
+        "\t",
+        "\x1c",
+        "\x0b",
+        "\r",
+        "\n",
+        "12.",
+        "x@y.de",
+        "@anna",
+        "http://a.b/c",
+        "://",
+        "WwW.",
+        "wWw",
+        ".",
+        "é",
+        "Ärger",
+        "日本語",
+        "İ",
+        "ﬁ",
+        "-",
+        "'",
+        "A" * 30,
+        "word " * 400,
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(outputs=st.lists(st.lists(_PREFILTER_PIECES, max_size=30).map("".join), max_size=12))
+def test_outputs_to_judge_are_those_of_the_rule_line_by_line(outputs: list[str]) -> None:
+    """Plain ASCII lines counted at once in numpy are the lines, texts and letter counts the
+    rule finds one by one: names, short lines, URLs, handles, ``www.`` in any case, other
+    whitespace, non-ASCII, newlines inside a line, lines over IDENTIFY_CHARS."""
+    assert language._to_judge(outputs) == language._to_judge_one_by_one(
+        outputs, range(len(outputs))
+    )
+
+
+def test_outputs_of_the_shared_data_to_judge_are_those_of_the_rule_line_by_line() -> None:
+    checked = 0
+    for path in sorted(SHARED_DATA.glob("*/*.txt")):
+        lines = data_lines(path)
+        for start in range(0, len(lines), 2048):
+            part = lines[start : start + 2048]
+            assert language._to_judge(part) == language._to_judge_one_by_one(
+                part, range(len(part))
+            ), (path, start)
+            checked += len(part)
+    assert checked > 50_000
