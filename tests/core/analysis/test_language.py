@@ -18,7 +18,7 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchlight.core.analysis import language
+from matchlight.core.analysis import language, languagemodel
 from matchlight.core.analysis.language import (
     EXPECT_LINES,
     MIN_LETTERS,
@@ -188,8 +188,8 @@ def batch_agrees(outputs: list[str], expectation: language.Expectation) -> int:
     classify puts there too, and the flags are those of the rule applied line by line;
     returns how many the batch was sure of."""
     texts = [language._words_only(line) for line in outputs]
-    sure = language._surely_expected(texts, expectation)
-    identifier = language._identifier()
+    sure = languagemodel.surely_expected(texts, expectation.accepted)
+    identifier = languagemodel.identifier()
     for text in np.asarray(texts, dtype=object)[sure]:
         assert identifier.classify(text)[0] in expectation.accepted, text
     one_by_one = [language._in_other_language(line, expectation) for line in outputs]
@@ -408,11 +408,11 @@ def test_each_group_column_bounds_every_language_of_its_group() -> None:
     """A group's column is at least each member's score on every feature (and its prior at
     least theirs): with weights that are never negative, a line's group score bounds every
     member's, so a line the narrow table is sure of is sure on the whole table."""
-    model = language._model()
+    model = languagemodel.loaded_model()
     for folder in (DE_EN, EN_ZH):
         expectation = expect_language([data_lines(folder / "ref.txt")])
         assert expectation is not None
-        narrow = language._narrow(expectation.accepted)
+        narrow = languagemodel.narrow(expectation.accepted)
         exact = list(narrow.exact)
         members = sorted(int(m) for group in narrow.groups for m in group)
         # Every column is scored: exactly, or in one group.
@@ -438,11 +438,11 @@ def walked_as_py3langid(texts: list[str]) -> None:
     product up to float32 rounding."""
     from py3langid.langid import visit_counts
 
-    identifier = language._identifier()
-    encoded = [language._encoded(text) for text in texts]
+    identifier = languagemodel.identifier()
+    encoded = [languagemodel._encoded(text) for text in texts]
     assert encoded == [identifier._encode(text) for text in texts]
-    model = language._model()
-    found = language._walked(model, encoded)
+    model = languagemodel.loaded_model()
+    found = languagemodel._walked(model, encoded)
     walked: dict[int, dict[int, int]] = {}
     if found is not None:
         lines, features = found
@@ -451,7 +451,7 @@ def walked_as_py3langid(texts: list[str]) -> None:
             counts = np.rint(np.expm1(features.weight[lo:hi].astype(np.float64))).astype(int)
             walked[line] = dict(zip(features.feature[lo:hi].tolist(), counts.tolist()))
             assert features.size[i] == len(encoded[line])
-        scores = language._line_scores(features, np.arange(len(lines)), model.table)
+        scores = languagemodel._line_scores(features, np.arange(len(lines)), model.table)
         for i, line in enumerate(lines.tolist()):
             visits = visit_counts(
                 identifier.tk_nextmove, identifier._rowbase, identifier.tk_output, encoded[line]
@@ -462,7 +462,7 @@ def walked_as_py3langid(texts: list[str]) -> None:
         visits = visit_counts(
             identifier.tk_nextmove, identifier._rowbase, identifier.tk_output, data
         )
-        if visits and len(data) <= language._BATCH_BYTES:
+        if visits and len(data) <= languagemodel._BATCH_BYTES:
             assert walked[line] == dict(visits), texts[line]
         else:
             assert line not in walked
