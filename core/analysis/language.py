@@ -464,7 +464,10 @@ def _is_name(text: str) -> bool:
     if _many_words(text):
         return False
     words = [m.group() for m in itertools.islice(_WORD.finditer(text), NAME_WORDS + 1)]
-    if len(words) > NAME_WORDS or any(ch.isalpha() and not _cased(ch) for ch in text):
+    if len(words) > NAME_WORDS:
+        return False
+    # Every ASCII letter has a case: only other text is looked at letter by letter.
+    if not text.isascii() and any(ch.isalpha() and not _cased(ch) for ch in text):
         return False
     return all(w[0].isupper() for w in words if _cased(w[0]))
 
