@@ -25,9 +25,11 @@ Two per-(system, segment) flags:
   source (the translator kept it too).
 
 Language identification is py3langid's naive Bayes model, which its wheel carries: nothing is
-downloaded at run time. Neural metrics are known to score untranslated output highly; these
-flags let such rows be counted and filtered. :func:`flag_rows` works on any slice of rows, so
-a streaming caller can flag chunk by chunk with one :class:`Expectation`.
+downloaded at run time (:mod:`core.analysis.languagemodel` loads it, from the user's cache when
+it is there, and decides most outputs in bulk; py3langid itself judges the rest). Neural
+metrics are known to score untranslated output highly; these flags let such rows be counted
+and filtered. :func:`flag_rows` works on any slice of rows, so a streaming caller can flag
+chunk by chunk with one :class:`Expectation`.
 """
 
 from __future__ import annotations
