@@ -25,34 +25,36 @@ Two per-(system, segment) flags:
   source (the translator kept it too).
 
 Language identification is py3langid's naive Bayes model, which its wheel carries: nothing is
-downloaded at run time. Neural metrics are known to score untranslated output highly; these
-flags let such rows be counted and filtered. :func:`flag_rows` works on any slice of rows, so
-a streaming caller can flag chunk by chunk with one :class:`Expectation`.
+downloaded at run time (:mod:`core.analysis.languagemodel` loads it, from the user's cache when
+it is there, and decides most outputs in bulk; py3langid itself judges the rest). Neural
+metrics are known to score untranslated output highly; these flags let such rows be counted
+and filtered. :func:`flag_rows` works on any slice of rows, so a streaming caller can flag
+chunk by chunk with one :class:`Expectation`.
 """
 
 from __future__ import annotations
 
 import difflib
-import hashlib
-import io
 import itertools
-import json
-import math
 import operator
-import threading
 import unicodedata
-import zipfile
-from array import array
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final, Literal, Protocol
+from typing import Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 import regex
 
+from matchlight.core.analysis.languagecache import Cache
+from matchlight.core.analysis.languagemodel import (
+    identifier,
+    loaded_model,
+    narrow,
+    surely_expected,
+)
 from matchlight.core.text.corpus import CorpusText
 
 __all__ = [
@@ -149,475 +151,20 @@ _STEP: Final = 512
 
 # -- the identifier ----------------------------------------------------------------------------
 
-_LOCK = threading.Lock()
-_LOADED: list[Any] = []
-
-
-class Cache(Protocol):
-    """Where the model's arrays and the narrow tables are kept between runs (the command line
-    passes :class:`core.io.usercache.UserCache`): ``get`` gives back what ``put`` stored under
-    a name and key, or None."""
-
-    def get(self, name: str, key: str) -> bytes | memoryview | None: ...
-
-    def put(self, name: str, key: str, data: bytes) -> None: ...
-
-
-def _identifier(cache: Cache | None = None) -> Any:
-    """py3langid's identifier with probabilities: its model ships in its wheel and is read
-    once per process, by whichever thread asks first: from ``cache`` when it holds the
-    model's arrays (a fraction of a second), else decompressed from the wheel's file (seconds
-    of LZMA; then stored in ``cache``)."""
-    if not _LOADED:
-        with _LOCK:
-            if not _LOADED:
-                _LOADED.append(_load_identifier(cache))
-    return _LOADED[0]
-
-
-#: The cached model's name; its key is :func:`_model_key`.
-_MODEL_CACHE: Final = "py3langid-model"
-#: Changes when what is cached, or how, changes (the old files are then ignored).
-_CACHE_FORMAT: Final = "1"
-#: The largest model file read to make its key.
-_MAX_MODEL_BYTES: Final = 256 << 20
-
-
-def _load_identifier(cache: Cache | None) -> Any:
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
-
-    if cache is None:
-        return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    key = _model_key()
-    data = cache.get(_MODEL_CACHE, key)
-    identifier = None if data is None else _identifier_from(data)
-    if identifier is None:
-        identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-        cache.put(_MODEL_CACHE, key, _identifier_bytes(identifier))
-    return identifier
-
-
-@lru_cache(maxsize=1)
-def _model_key() -> str:
-    """The model's content, py3langid's version and the cache format, hashed: a model file
-    or a py3langid that changes makes another key."""
-    import py3langid
-    from py3langid.langid import MODEL_DIR, MODEL_FILE
-
-    path = MODEL_DIR / MODEL_FILE
-    digest = hashlib.sha256(f"{_CACHE_FORMAT}|{py3langid.__version__}|".encode())
-    with path.open("rb") as handle:
-        digest.update(handle.read(_MAX_MODEL_BYTES))
-    return digest.hexdigest()[:32]
-
-
-#: The identifier's arrays as the cache holds them, by its constructor's arguments.
-_ARRAYS: Final = ("nb_ptc", "nb_pc", "tk_nextmove", "tk_row", "tk_output")
-#: Where each array starts in the cached data (a multiple of this many bytes).
-_ALIGN: Final = 64
-
-
-def _identifier_bytes(identifier: Any) -> bytes:
-    """The identifier's model as its constructor takes it: the length of a JSON header, the
-    header (the labels, and each array's type, shape and place), then the arrays' bytes, so
-    that reading it back copies nothing it need not (:func:`_identifier_from`)."""
-    arrays = [
-        np.ascontiguousarray(identifier.nb_ptc),
-        np.ascontiguousarray(identifier.nb_pc),
-        np.frombuffer(identifier.tk_nextmove, dtype=identifier.tk_nextmove.typecode),
-        np.frombuffer(identifier.tk_row, dtype=identifier.tk_row.typecode),
-        np.asarray(identifier.tk_output, dtype=np.int64),
-    ]
-    layout, size = [], 0
-    for name, values in zip(_ARRAYS, arrays, strict=True):
-        layout.append([name, values.dtype.str, list(values.shape), size])
-        size += -(-values.nbytes // _ALIGN) * _ALIGN
-    head = json.dumps({"classes": list(identifier.nb_classes), "arrays": layout}).encode()
-    body = bytearray(size)
-    for (_, _, _, at), values in zip(layout, arrays, strict=True):
-        body[at : at + values.nbytes] = values.tobytes()
-    return len(head).to_bytes(8, "little") + head + bytes(body)
-
-
-def _identifier_from(data: bytes | memoryview) -> Any:
-    """The identifier of :func:`_identifier_bytes`'s data; None when it does not make a model
-    (another layout, wrong types or shapes)."""
-    from py3langid.langid import LanguageIdentifier
-
-    try:
-        size = int.from_bytes(data[:8], "little")
-        head = json.loads(bytes(data[8 : 8 + size]))
-        classes = head["classes"]
-        found = {}
-        for name, kind, shape, at in head["arrays"]:
-            dtype = np.dtype(kind)
-            if dtype.kind not in "uif" or name not in _ARRAYS:
-                return None
-            count = math.prod(shape)
-            found[name] = np.frombuffer(data, dtype, count, 8 + size + at).reshape(shape)
-        ptc, pc, nextmove, row, output = (found[name] for name in _ARRAYS)
-    except (ValueError, KeyError, TypeError):
-        return None
-    shaped = (
-        isinstance(classes, list)
-        and all(isinstance(label, str) for label in classes)
-        and ptc.ndim == 2
-        and ptc.shape[1] == len(pc) == len(classes) > 0
-        and _same_items(nextmove)
-        and _same_items(row)
-        and nextmove.ndim == row.ndim == output.ndim == 1
-        and len(output) == len(row) > 0
-        and len(nextmove) % 256 == 0
-        and int(row.max()) < len(nextmove) // 256
-        and int(output.min()) >= -1
-        and int(output.max()) < len(ptc)
-        and int(nextmove.max()) < len(row)
-    )
-    if not shaped:
-        return None
-    moves, rows = array(nextmove.dtype.char), array(row.dtype.char)
-    moves.frombytes(nextmove.data.cast("B"))
-    rows.frombytes(row.data.cast("B"))
-    return LanguageIdentifier(
-        np.array(ptc), np.array(pc), classes, moves, output.tolist(), norm_probs=True, tk_row=rows
-    )
-
-
-def _same_items(values: npt.NDArray[Any]) -> bool:
-    """Whether ``values`` can become an :class:`array.array` of the same type (unsigned)."""
-    char = values.dtype.char
-    return char in "BHILQ" and array(char).itemsize == values.dtype.itemsize
-
-
-def _ranked(text: str) -> dict[str, float]:
-    """Every language's probability for ``text`` (py3langid's labels, summing to 1)."""
-    return dict(_identifier().rank(text))
-
-
-#: A line is judged by the batch below only up to this many bytes (as py3langid reads it) ...
-_BATCH_BYTES: Final = 1024
-#: ... and taken as surely in the expected language when one of its labels is at least this
-#: much likelier (natural log) than every other. A float32 sum of a line's feature scores,
-#: in any order, errs by at most ``10.4 * 2**-24 * bytes**1.5`` per label (0.02 at 1024
-#: bytes), py3langid's as the batch's, so py3langid's best guess is then an accepted label too.
-_SURE_MARGIN: Final = 0.25
-
-
-@dataclass(frozen=True, slots=True)
-class _Model:
-    """py3langid's model as arrays: its byte automaton (next state, feature of a state) and
-    its naive Bayes table, for scoring many lines at once."""
-
-    nextmove: npt.NDArray[np.uint32]
-    rowbase: npt.NDArray[np.int64]
-    output: npt.NDArray[np.int64]
-    table: npt.NDArray[np.float32]
-    prior: npt.NDArray[np.float64]
-    aliases: tuple[tuple[int, int], ...]
-    labels: tuple[str, ...]
-
-
-_MODEL: list[_Model] = []
-
 
 def prepare(expectation: Expectation | None = None, *, cache: Cache | None = None) -> None:
     """Load the identifier and its model's arrays now (and the narrow table of
     ``expectation``): a caller that forks workers does it first, so that they share them
     instead of each making its own. With ``cache``, both are read from it when it holds
     them for this model, and stored in it when not."""
-    _model(cache)
+    loaded_model(cache)
     if expectation is not None:
-        _narrow(expectation.accepted, cache)
+        narrow(expectation.accepted, cache)
 
 
-def _model(cache: Cache | None = None) -> _Model:
-    if not _MODEL:
-        identifier = _identifier(cache)
-        with _LOCK:
-            if not _MODEL:
-                _MODEL.append(
-                    _Model(
-                        nextmove=np.frombuffer(identifier.tk_nextmove, dtype=np.uint32),
-                        rowbase=np.asarray(identifier._rowbase, dtype=np.int64),
-                        output=np.asarray(identifier.tk_output, dtype=np.int64),
-                        # float32 rows: numpy converts float16 slowly, row by row.
-                        table=identifier.nb_ptc.astype(np.float32),
-                        prior=np.asarray(identifier.nb_pc, dtype=np.float64),
-                        aliases=tuple(map(tuple, identifier._alias_pairs)),
-                        labels=tuple(identifier.nb_classes),
-                    )
-                )
-    return _MODEL[0]
-
-
-def _surely_expected(texts: Sequence[str], expectation: Expectation) -> BoolArray:
-    """Which of ``texts`` py3langid's best guess surely puts in the expected language: its
-    model applied to all of them at once (the byte automaton walked in step over every line,
-    then each line's features scored as py3langid scores them), where ``classify`` walks and
-    scores one line at a time. A text is sure when an accepted label beats every other by
-    :data:`_SURE_MARGIN`; the others (and lines over :data:`_BATCH_BYTES`) are left to
-    ``classify``."""
-    n = len(texts)
-    sure = np.zeros(n, np.bool_)
-    if not n:
-        return sure
-    model = _model()
-    encoded = [_identifier()._encode(text) for text in texts]
-    lengths = np.fromiter(map(len, encoded), np.int64, n)
-    batch = np.flatnonzero((lengths > 0) & (lengths <= _BATCH_BYTES))
-    if not len(batch):
-        return sure
-    # Longest first, so the lines still being walked at any step are a prefix.
-    order = batch[np.argsort(-lengths[batch], kind="stable")]
-    sizes = lengths[order]
-    data = np.frombuffer(b"".join([encoded[i] for i in order]), dtype=np.uint8)
-    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-    state = np.zeros(len(order), np.int64)
-    walking = np.searchsorted(-sizes, -np.arange(int(sizes[0])), side="left")
-    found_lines: list[npt.NDArray[np.int64]] = []
-    found_features: list[npt.NDArray[np.int64]] = []
-    for step, m in enumerate(walking.tolist()):
-        moved = model.nextmove[model.rowbase[state[:m]] + data[starts[:m] + step]]
-        state[:m] = moved
-        feature = model.output[moved]
-        hit = np.flatnonzero(feature >= 0)
-        found_lines.append(hit)
-        found_features.append(feature[hit])
-    n_features = len(model.table)
-    small = len(order) * n_features < 2**31  # a narrower sort key sorts faster
-    width = np.int32 if small else np.int64
-    keys: npt.NDArray[np.signedinteger[Any]] = np.concatenate(found_lines).astype(width)
-    keys *= n_features
-    keys += np.concatenate(found_features).astype(width)
-    accepted = np.array([label in expectation.accepted for label in model.labels])
-    if not len(keys) or not accepted.any() or accepted.all():
-        return sure
-    keys.sort()
-    starts = np.flatnonzero(np.diff(keys, prepend=-1))
-    counts = np.diff(starts, append=len(keys))
-    keys = keys[starts].astype(np.int64)
-    line_of, feature_of = np.divmod(keys, n_features)
-    firsts = np.flatnonzero(np.diff(line_of, prepend=-1))
-    features = _Features(
-        feature_of,
-        np.log1p(counts.astype(np.float32)),
-        firsts,
-        np.append(firsts[1:], len(keys)),
-        sizes[line_of[firsts]],
-    )
-    lines = order[line_of[firsts]]
-    # Every line first against the narrow table (the other languages by group, bounded);
-    # only those it cannot decide against every label.
-    narrow = _narrow(expectation.accepted)
-    decided = _sure(features, np.arange(len(firsts)), narrow.scorer)
-    sure[lines[decided]] = True
-    left = np.flatnonzero(~decided)
-    if len(left):
-        full = _Scorer(model.table, model.prior, accepted, model.aliases)
-        sure[lines[left[_sure(features, left, full)]]] = True
-    return sure
-
-
-@dataclass(frozen=True, slots=True)
-class _Features:
-    """The distinct features of many lines: line ``i``'s are ``feature[firsts[i]:ends[i]]``,
-    weighted ``weight`` (py3langid's ``log1p`` of the count), of a line of ``size`` bytes."""
-
-    feature: IntArray
-    weight: npt.NDArray[np.float32]
-    firsts: IntArray
-    ends: IntArray
-    size: IntArray
-
-
-@dataclass(frozen=True, slots=True)
-class _Scorer:
-    """Columns to score lines on: ``table`` (feature x column), a ``prior`` per column, which
-    columns are ``accepted`` labels, and the column ``aliases`` py3langid folds together."""
-
-    table: npt.NDArray[np.float32]
-    prior: npt.NDArray[np.float64]
-    accepted: BoolArray
-    aliases: tuple[tuple[int, int], ...]
-
-
-def _line_scores(
-    features: _Features, which: IntArray, table: npt.NDArray[np.float32]
-) -> npt.NDArray[np.float32]:
-    """Each line of ``which``: its weights times its features' rows of ``table``, one
-    matrix-vector product in float32 as py3langid's ``_sparse_score`` (only the order of the
-    terms differs)."""
-    scores = np.empty((len(which), table.shape[1]), np.float32)
-    firsts, ends = features.firsts[which].tolist(), features.ends[which].tolist()
-    for i, (lo, hi) in enumerate(zip(firsts, ends, strict=True)):
-        np.matmul(features.weight[lo:hi], table[features.feature[lo:hi]], out=scores[i])
-    return scores
-
-
-def _sure(features: _Features, which: IntArray, scorer: _Scorer) -> BoolArray:
-    """Whether each line of ``which`` is sure by ``scorer``'s columns: an accepted column
-    beats every other by :data:`_SURE_MARGIN`, after py3langid's length scaling and folding
-    of aliases."""
-    scores = _line_scores(features, which, scorer.table)
-    total = scores.astype(np.float64) + scorer.prior
-    total /= np.sqrt(features.size[which].astype(np.float64))[:, None]
-    total -= total.max(axis=1, keepdims=True)
-    probabilities = np.exp(total)
-    for i, j in scorer.aliases:
-        probabilities[:, i] += probabilities[:, j]
-        probabilities[:, j] = 0.0
-    best = probabilities[:, scorer.accepted].max(axis=1)
-    other = probabilities[:, ~scorer.accepted].max(axis=1)
-    return np.asarray(best > math.exp(_SURE_MARGIN) * other)
-
-
-#: Groups the other languages are bounded by in the narrow table: each column is the largest
-#: feature score (and prior) of a group's languages, so its score is at least theirs
-#: (the weights are never negative). Grouped by likeness, the bound is close: it decides
-#: 90-95 % of the lines of the shared data with about a fifth of the table's columns.
-_GROUPS: Final = 24
-#: The groups are found on every this-many-th feature (the table's rows): enough to tell
-#: languages apart, in a fraction of a second.
-_LIKEN_STEP: Final = 8
-
-
-@dataclass(frozen=True, slots=True)
-class _Narrow:
-    """An expectation's narrow scorer: its first columns are the model's ``exact`` columns,
-    then one per group of ``groups`` (model columns), each at least every member's."""
-
-    scorer: _Scorer
-    exact: tuple[int, ...]
-    groups: tuple[IntArray, ...]
-
-
-_NARROW: dict[frozenset[str], _Narrow] = {}
-
-
-def _narrow(accepted: frozenset[str], cache: Cache | None = None) -> _Narrow:
-    """The narrow scorer of an expectation's ``accepted`` labels: their columns and the
-    aliased ones exactly, every other language in one of :data:`_GROUPS` bounding columns
-    (the groups and their table read from ``cache`` when it holds them for this model)."""
-    found = _NARROW.get(accepted)
-    if found is not None:
-        return found
-    model = _model(cache)
-    exact = sorted(
-        {i for i, label in enumerate(model.labels) if label in accepted}
-        | {i for pair in model.aliases for i in pair}
-    )
-    rest = np.array([i for i in range(len(model.labels)) if i not in exact])
-    name = f"language-groups-{'_'.join(sorted(accepted))}"
-    key = "" if cache is None else _groups_key(exact)
-    stored = None if cache is None else cache.get(name, key)
-    kept = None if stored is None else _groups_from(stored, model, exact, rest)
-    if kept is None:
-        groups = _liken(model.table, rest, _GROUPS)
-        table = _group_table(model.table, exact, groups)
-        if cache is not None:
-            cache.put(name, key, _groups_bytes(table, groups))
-    else:
-        table, groups = kept
-    prior = np.concatenate([model.prior[exact], [model.prior[m].max() for m in groups]])
-    position = {label: k for k, label in enumerate(exact)}
-    narrow = _Narrow(
-        _Scorer(
-            table,
-            prior,
-            np.array(
-                [k < len(exact) and model.labels[exact[k]] in accepted for k in range(len(prior))]
-            ),
-            tuple((position[i], position[j]) for i, j in model.aliases),
-        ),
-        tuple(exact),
-        tuple(groups),
-    )
-    with _LOCK:
-        _NARROW[accepted] = narrow
-    return narrow
-
-
-def _groups_key(exact: Sequence[int]) -> str:
-    """What a narrow table is made from: the model, the exact columns, how it is grouped."""
-    made_of = f"{_model_key()}|{_GROUPS}|{_LIKEN_STEP}|{list(exact)}"
-    return hashlib.sha256(made_of.encode()).hexdigest()[:32]
-
-
-#: A cached narrow table's group columns are checked against the model on every this-many-th
-#: feature (a check of the file, not a proof: its checksum and key are that).
-_CHECK_STEP: Final = 97
-
-
-def _group_table(
-    table: npt.NDArray[np.float32], exact: Sequence[int], groups: Sequence[IntArray]
-) -> npt.NDArray[np.float32]:
-    """The narrow table: ``table``'s ``exact`` columns, then per group the largest score of
-    its members, feature by feature."""
-    narrow = np.empty((len(table), len(exact) + len(groups)), np.float32)
-    narrow[:, : len(exact)] = table[:, list(exact)]
-    for g, members in enumerate(groups):
-        np.max(table[:, members], axis=1, out=narrow[:, len(exact) + g])
-    return narrow
-
-
-def _groups_bytes(table: npt.NDArray[np.float32], groups: Sequence[IntArray]) -> bytes:
-    """A narrow table and its groups (the members of each, one after the other), as ``.npz``."""
-    buffer = io.BytesIO()
-    np.savez(
-        buffer,
-        table=table,
-        members=np.concatenate(groups),
-        sizes=np.array([len(g) for g in groups], np.int64),
-    )
-    return buffer.getvalue()
-
-
-def _groups_from(
-    data: bytes | memoryview, model: _Model, exact: Sequence[int], rest: IntArray
-) -> tuple[npt.NDArray[np.float32], list[IntArray]] | None:
-    """:func:`_groups_bytes`'s table and groups when they fit ``model``: the groups split
-    ``rest`` and the table is as wide as the exact columns and the groups, with those exact
-    columns equal to the model's; else None (the caller makes them again)."""
-    try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-            table, members, sizes = arrays["table"], arrays["members"], arrays["sizes"]
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-        return None
-    fits = (
-        table.dtype == np.float32
-        and table.shape == (len(model.table), len(exact) + len(sizes))
-        and members.dtype.kind == "i"
-        and sizes.dtype.kind == "i"
-        and bool((sizes > 0).all())
-        and int(sizes.sum()) == len(members)
-        and np.array_equal(np.sort(members), np.sort(rest))
-        and np.array_equal(table[:, : len(exact)], model.table[:, list(exact)])
-    )
-    if not fits:
-        return None
-    groups = np.split(members.astype(np.int64), np.cumsum(sizes)[:-1])
-    sample = _group_table(model.table[::_CHECK_STEP], exact, groups)
-    if not np.array_equal(table[::_CHECK_STEP], sample):
-        return None
-    return table, groups
-
-
-def _liken(table: npt.NDArray[np.float32], columns: IntArray, groups: int) -> list[IntArray]:
-    """``columns`` of ``table`` in at most ``groups`` groups of like columns (k-means on every
-    :data:`_LIKEN_STEP`-th feature, seeded: the same groups every time); only the speed
-    depends on them, never a result."""
-    points = np.ascontiguousarray(table[::_LIKEN_STEP, columns].T)
-    rng = np.random.default_rng(0)
-    centres = points[rng.choice(len(points), min(groups, len(points)), replace=False)]
-    norms = (points**2).sum(axis=1)
-    label = np.zeros(len(points), np.int64)
-    for _ in range(10):
-        distance = norms[:, None] - 2 * points @ centres.T + (centres**2).sum(axis=1)[None]
-        label = distance.argmin(axis=1)
-        for g in range(len(centres)):
-            if (label == g).any():
-                centres[g] = points[label == g].mean(axis=0)
-    return [columns[label == g] for g in range(len(centres)) if (label == g).any()]
+def _ranked(text: str) -> dict[str, float]:
+    """Every language's probability for ``text`` (py3langid's labels, summing to 1)."""
+    return dict(identifier().rank(text))
 
 
 def _group(language: str) -> frozenset[str]:
@@ -736,7 +283,7 @@ def _elsewhere(text: str, expectation: Expectation) -> dict[str, float] | None:
     """Every language's probability for ``text`` when the expected one is at most
     :data:`MAX_EXPECTED_PROBABILITY` probable, else None. The identifier's best guess comes
     first: when it is the expected language (most lines), no full ranking is needed."""
-    best, _p = _identifier().classify(text)
+    best, _p = identifier().classify(text)
     if best in expectation.accepted:
         return None
     ranked = _ranked(text)
@@ -756,23 +303,88 @@ def _in_other_language(line: str, expectation: Expectation) -> bool:
 
 def _other_language(systems: Sequence[Sequence[str]], expectation: Expectation) -> BoolArray:
     """:func:`_in_other_language` of every output, ``(S, n)``; those the identifier surely
-    puts in the expected language (:func:`_surely_expected`, all at once) are not judged
-    one by one."""
+    puts in the expected language (:func:`~core.analysis.languagemodel.surely_expected`, all
+    at once) are not judged one by one."""
     n = len(systems[0]) if systems else 0
     wrong = np.zeros((len(systems), n), np.bool_)
-    judged: list[tuple[int, int, str, dict[str, int], int]] = []
-    for s, outputs in enumerate(systems):
-        for k, line in enumerate(outputs):
-            text = _words_only(line)
-            scripts = _scripts(text)
-            letters = _letters(scripts)
-            if letters >= MIN_LETTERS and not _is_name(text):
-                judged.append((s, k, text, scripts, letters))
-    sure = _surely_expected([item[2] for item in judged], expectation)
-    for (s, k, text, scripts, letters), expected in zip(judged, sure.tolist(), strict=True):
+    judged = [
+        (s, k, text, letters)
+        for s, out in enumerate(systems)
+        for k, text, letters in _to_judge(out)
+    ]
+    sure = surely_expected([item[2] for item in judged], expectation.accepted)
+    for (s, k, text, letters), expected in zip(judged, sure.tolist(), strict=True):
         if not expected:
-            wrong[s, k] = _judged(text, scripts, letters, expectation)
+            wrong[s, k] = _judged(text, _scripts(text), letters, expectation)
     return wrong
+
+
+#: ASCII bytes ``str.isalpha`` calls letters, and those ``str.split`` splits at.
+_LETTER_BYTE: Final = np.array([chr(b).isalpha() if b < 128 else False for b in range(256)])
+_SPACE_BYTE: Final = np.array([chr(b).isspace() if b < 128 else False for b in range(256)])
+
+
+def _to_judge(outputs: Sequence[str]) -> list[tuple[int, str, int]]:
+    """``(row, text, letters)`` of each output whose language the rule judges: its
+    :func:`_words_only` text has :data:`MIN_LETTERS` letters (:func:`_letters`) and is
+    more than a name. Plain ASCII lines (no ``@``, ``://`` or ``www.``, the text is the line)
+    are counted all at once in numpy: their letters, and their whitespace-separated words
+    that start with a letter (more than :data:`NAME_WORDS`: no name); the others one by one."""
+    n = len(outputs)
+    joined = "\n".join(outputs)
+    if n < 2 or joined.count("\n") != n - 1:
+        return _to_judge_one_by_one(outputs, range(n))
+    data = np.frombuffer(joined.encode("utf-8", "surrogatepass"), np.uint8)
+    breaks = np.flatnonzero(data == 10)
+    starts = np.concatenate(([0], breaks + 1))
+    stops = np.append(breaks, len(data))
+
+    def per_line(mask: BoolArray) -> IntArray:
+        running = np.zeros(len(mask) + 1, np.int64)
+        np.cumsum(mask, out=running[1:])
+        return running[stops] - running[starts]
+
+    def at(*wanted: int) -> BoolArray:
+        """Where the bytes ``wanted`` start (any case for letters: ``www.``)."""
+        padded = np.append(data, np.zeros(len(wanted), np.uint8))
+        found = np.ones(len(data), np.bool_)
+        for i, byte in enumerate(wanted):
+            window = padded[i : i + len(data)]
+            found &= (window | 0x20 if chr(byte).isalpha() else window) == byte
+        return found
+
+    unusual = per_line(data >= 128) + per_line(data == ord("@"))
+    unusual += per_line(at(*b"://")) + per_line(at(*b"www."))
+    plain = (unusual == 0) & (stops - starts <= IDENTIFY_CHARS)
+    letter = _LETTER_BYTE[data]
+    letters = per_line(letter)
+    counted = letters.tolist()
+    after_space = np.ones(len(data), np.bool_)
+    after_space[1:] = _SPACE_BYTE[data[:-1]]
+    words = per_line(letter & after_space)
+    enough = plain & (letters >= MIN_LETTERS)
+    found = [
+        (k, outputs[k], counted[k]) for k in np.flatnonzero(enough & (words > NAME_WORDS)).tolist()
+    ]
+    found += [
+        (k, outputs[k], counted[k])
+        for k in np.flatnonzero(enough & (words <= NAME_WORDS)).tolist()
+        if not _is_name(outputs[k])
+    ]
+    found += _to_judge_one_by_one(outputs, np.flatnonzero(~plain).tolist())
+    found.sort()
+    return found
+
+
+def _to_judge_one_by_one(outputs: Sequence[str], rows: Iterable[int]) -> list[tuple[int, str, int]]:
+    """:func:`_to_judge` of ``rows``, line by line."""
+    found = []
+    for k in rows:
+        text = _words_only(outputs[k])
+        letters = _letters(_scripts(text))
+        if letters >= MIN_LETTERS and not _is_name(text):
+            found.append((k, text, letters))
+    return found
 
 
 def _judged(text: str, scripts: dict[str, int], letters: int, expectation: Expectation) -> bool:
@@ -854,7 +466,10 @@ def _is_name(text: str) -> bool:
     if _many_words(text):
         return False
     words = [m.group() for m in itertools.islice(_WORD.finditer(text), NAME_WORDS + 1)]
-    if len(words) > NAME_WORDS or any(ch.isalpha() and not _cased(ch) for ch in text):
+    if len(words) > NAME_WORDS:
+        return False
+    # Every ASCII letter has a case: only other text is looked at letter by letter.
+    if not text.isascii() and any(ch.isalpha() and not _cased(ch) for ch in text):
         return False
     return all(w[0].isupper() for w in words if _cased(w[0]))
 

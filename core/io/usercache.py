@@ -2,9 +2,12 @@
 
 A cached file is a shortcut, never a source of truth: each is named by the key of what it was
 made from (a model's content, the settings that shape it), carries the SHA-256 of its data and
-is checked when read. A missing, stale (another key), unreadable or corrupt one is ignored and
-the caller makes the value again; a folder that cannot be written only means no cache. Files
-are written atomically (:mod:`core.io.safewrite`); older keys of the same name are removed.
+is checked when read. A file is read by mapping it into memory, so that what is read copies
+nothing (and worker processes forked after share its pages). A missing, stale (another key),
+unreadable or corrupt one is ignored and the caller makes the value again; a folder that cannot
+be written only means no cache. Files are written atomically (:mod:`core.io.safewrite`), never
+in place (a mapped file is never changed under its reader); older keys of the same name are
+removed.
 
 The folder is ``$MATCHLIGHT_CACHE_DIR`` when set (empty: no cache at all), else the platform's
 cache folder (``$XDG_CACHE_HOME`` or ``~/.cache`` on Linux) under ``matchlight``. Deleting it
@@ -15,13 +18,14 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import mmap
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from matchlight.core.io.files import read_bytes_capped
 from matchlight.core.io.safewrite import write_file_atomic
 
 __all__ = ["CACHE_ENV", "MAX_CACHE_BYTES", "UserCache", "cache_folder", "user_cache"]
@@ -59,17 +63,30 @@ class UserCache:
         return self.folder / f"{name}-{key}.bin"
 
     def get(self, name: str, key: str) -> memoryview | None:
-        """The data stored under ``name`` and ``key`` (a read-only view: nothing is copied);
-        None when there is none, or it cannot be read, or it is not what was stored (its
+        """The data stored under ``name`` and ``key``: a read-only view of the file mapped into
+        memory (nothing is copied; the mapping lasts while the view or anything made from it
+        is referenced). None when there is none, or it is not a regular file of at most
+        :data:`MAX_CACHE_BYTES`, or it cannot be read, or it is not what was stored (its
         checksum differs)."""
-        try:
-            raw = read_bytes_capped(self.path(name, key), MAX_CACHE_BYTES, what="a cached file")
-        except OSError:
-            return None
         head = len(_MAGIC) + _DIGEST
-        if len(raw) < head or not raw.startswith(_MAGIC):
+        path = self.path(name, key)
+        try:
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                return None  # opening a FIFO would wait for a writer
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+            try:
+                size = os.fstat(fd).st_size
+                if not head <= size <= MAX_CACHE_BYTES:
+                    return None
+                mapped = mmap.mmap(fd, size, access=mmap.ACCESS_READ)
+            finally:
+                os.close(fd)
+        except (OSError, ValueError):
             return None
-        data = memoryview(raw)[head:]
+        raw = memoryview(mapped)
+        if raw[: len(_MAGIC)] != _MAGIC:
+            return None
+        data = raw[head:]
         if hashlib.sha256(data).digest() != raw[len(_MAGIC) : head]:
             return None
         return data

@@ -18,7 +18,7 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchlight.core.analysis import language
+from matchlight.core.analysis import language, languagemodel
 from matchlight.core.analysis.language import (
     EXPECT_LINES,
     MIN_LETTERS,
@@ -188,8 +188,8 @@ def batch_agrees(outputs: list[str], expectation: language.Expectation) -> int:
     classify puts there too, and the flags are those of the rule applied line by line;
     returns how many the batch was sure of."""
     texts = [language._words_only(line) for line in outputs]
-    sure = language._surely_expected(texts, expectation)
-    identifier = language._identifier()
+    sure = languagemodel.surely_expected(texts, expectation.accepted)
+    identifier = languagemodel.identifier()
     for text in np.asarray(texts, dtype=object)[sure]:
         assert identifier.classify(text)[0] in expectation.accepted, text
     one_by_one = [language._in_other_language(line, expectation) for line in outputs]
@@ -408,11 +408,11 @@ def test_each_group_column_bounds_every_language_of_its_group() -> None:
     """A group's column is at least each member's score on every feature (and its prior at
     least theirs): with weights that are never negative, a line's group score bounds every
     member's, so a line the narrow table is sure of is sure on the whole table."""
-    model = language._model()
+    model = languagemodel.loaded_model()
     for folder in (DE_EN, EN_ZH):
         expectation = expect_language([data_lines(folder / "ref.txt")])
         assert expectation is not None
-        narrow = language._narrow(expectation.accepted)
+        narrow = languagemodel.narrow(expectation.accepted)
         exact = list(narrow.exact)
         members = sorted(int(m) for group in narrow.groups for m in group)
         # Every column is scored: exactly, or in one group.
@@ -430,3 +430,127 @@ def test_each_group_column_bounds_every_language_of_its_group() -> None:
             accepted[: len(exact)].tolist()
         )
         assert not accepted[len(exact) :].any()
+
+
+def walked_as_py3langid(texts: list[str]) -> None:
+    """The batch's encoding and automaton walk give, line by line, py3langid's own bytes and
+    feature counts (``visit_counts``), and each line's score on a table is py3langid's
+    product up to float32 rounding."""
+    from py3langid.langid import visit_counts
+
+    identifier = languagemodel.identifier()
+    encoded = [languagemodel._encoded(text) for text in texts]
+    assert encoded == [identifier._encode(text) for text in texts]
+    model = languagemodel.loaded_model()
+    found = languagemodel._walked(model, encoded)
+    walked: dict[int, dict[int, int]] = {}
+    if found is not None:
+        lines, features = found
+        for i, line in enumerate(lines.tolist()):
+            lo, hi = int(features.firsts[i]), int(features.ends[i])
+            counts = np.rint(np.expm1(features.weight[lo:hi].astype(np.float64))).astype(int)
+            walked[line] = dict(zip(features.feature[lo:hi].tolist(), counts.tolist()))
+            assert features.size[i] == len(encoded[line])
+        scores = languagemodel._line_scores(features, np.arange(len(lines)), model.table)
+        for i, line in enumerate(lines.tolist()):
+            visits = visit_counts(
+                identifier.tk_nextmove, identifier._rowbase, identifier.tk_output, encoded[line]
+            )
+            expected = identifier._sparse_score(visits, identifier.nb_ptc) - identifier.nb_pc
+            assert np.allclose(scores[i], expected, rtol=1e-5, atol=1e-3)
+    for line, data in enumerate(encoded):
+        visits = visit_counts(
+            identifier.tk_nextmove, identifier._rowbase, identifier.tk_output, data
+        )
+        if visits and len(data) <= languagemodel._BATCH_BYTES:
+            assert walked[line] == dict(visits), texts[line]
+        else:
+            assert line not in walked
+
+
+@needs(DE_EN)
+@needs(EN_ZH)
+def test_the_batch_walks_the_shared_lines_as_py3langid_does() -> None:
+    for folder in (DE_EN, EN_ZH):
+        lines = data_lines(folder / "ref.txt")[:300] + data_lines(folder / "src.txt")[:300]
+        walked_as_py3langid([language._words_only(line) for line in lines])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    texts=st.lists(
+        st.text(
+            alphabet=st.sampled_from("aAbZé É\u0301ıİßẞ日本語한국어 .,-'\u2028\U0001f600xyzXYZ"),
+            max_size=1100,
+        ),
+        max_size=12,
+    )
+)
+def test_any_lines_are_walked_as_py3langid_does(texts: list[str]) -> None:
+    """Empty, upper-case, decomposed, mixed-script lines and lines over the batch's byte
+    limit: each is encoded and walked as py3langid does, or left out."""
+    walked_as_py3langid(texts)
+
+
+_PREFILTER_PIECES = st.sampled_from(
+    [
+        "Anna",
+        "Berlin",
+        "the",
+        "house",
+        "is",
+        "red",
+        "and",
+        "very",
+        "old",
+        "today",
+        " ",
+        "  ",
+        "\t",
+        "\x1c",
+        "\x0b",
+        "\r",
+        "\n",
+        "12.",
+        "x@y.de",
+        "@anna",
+        "http://a.b/c",
+        "://",
+        "WwW.",
+        "wWw",
+        ".",
+        "é",
+        "Ärger",
+        "日本語",
+        "İ",
+        "ﬁ",
+        "-",
+        "'",
+        "A" * 30,
+        "word " * 400,
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(outputs=st.lists(st.lists(_PREFILTER_PIECES, max_size=30).map("".join), max_size=12))
+def test_outputs_to_judge_are_those_of_the_rule_line_by_line(outputs: list[str]) -> None:
+    """Plain ASCII lines counted at once in numpy are the lines, texts and letter counts the
+    rule finds one by one: names, short lines, URLs, handles, ``www.`` in any case, other
+    whitespace, non-ASCII, newlines inside a line, lines over IDENTIFY_CHARS."""
+    assert language._to_judge(outputs) == language._to_judge_one_by_one(
+        outputs, range(len(outputs))
+    )
+
+
+def test_outputs_of_the_shared_data_to_judge_are_those_of_the_rule_line_by_line() -> None:
+    checked = 0
+    for path in sorted(SHARED_DATA.glob("*/*.txt")):
+        lines = data_lines(path)
+        for start in range(0, len(lines), 2048):
+            part = lines[start : start + 2048]
+            assert language._to_judge(part) == language._to_judge_one_by_one(
+                part, range(len(part))
+            ), (path, start)
+            checked += len(part)
+    assert checked > 50_000

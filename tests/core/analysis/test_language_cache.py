@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from matchlight.core.analysis import language
+from matchlight.core.analysis import languagecache, languagemodel
 from matchlight.core.io.usercache import UserCache
 from tests.conftest import SHARED_DATA
 from tests.kit import data_lines, needs
@@ -23,7 +23,7 @@ EN_ZH = SHARED_DATA / "wmt22-en-zh"
 @cache
 def wheel_identifier() -> Any:
     """py3langid's identifier as it loads its own model file."""
-    return language._load_identifier(None)
+    return languagecache.load_identifier(None)
 
 
 def same_model(a: Any, b: Any) -> None:
@@ -52,10 +52,10 @@ def test_the_cached_model_is_the_wheels_and_identifies_alike(
 ) -> None:
     wheel = wheel_identifier()
     store = UserCache(tmp_path)
-    made = language._load_identifier(store)  # from the wheel, then stored
-    assert store.get(language._MODEL_CACHE, language._model_key()) is not None
+    made = languagecache.load_identifier(store)  # from the wheel, then stored
+    assert store.get(languagecache.MODEL_CACHE, languagecache.model_key()) is not None
     no_wheel(monkeypatch)
-    cached = language._load_identifier(store)
+    cached = languagecache.load_identifier(store)
     same_model(cached, wheel)
     same_model(made, wheel)
     lines = data_lines(DE_EN / "src.txt")[:150] + data_lines(EN_ZH / "ref.txt")[:150]
@@ -70,7 +70,7 @@ def model_arrays(**changes: Any) -> bytes:
     model = SimpleNamespace(**{name: getattr(wheel, name) for name in fields})
     for name, value in changes.items():
         setattr(model, name, value)
-    return language._identifier_bytes(model)
+    return languagecache.identifier_bytes(model)
 
 
 @pytest.mark.parametrize(
@@ -94,30 +94,30 @@ def test_a_model_in_the_cache_that_is_not_the_model_is_made_again(
     """Stored with a valid checksum (so the cache hands it out), but not a model: ignored,
     the wheel's model is read and stored over it."""
     store = UserCache(tmp_path)
-    key = language._model_key()
-    store.put(language._MODEL_CACHE, key, stored())
-    same_model(language._load_identifier(store), wheel_identifier())
-    again = store.get(language._MODEL_CACHE, key)
+    key = languagecache.model_key()
+    store.put(languagecache.MODEL_CACHE, key, stored())
+    same_model(languagecache.load_identifier(store), wheel_identifier())
+    again = store.get(languagecache.MODEL_CACHE, key)
     assert again is not None
-    same_model(language._identifier_from(again), wheel_identifier())
+    same_model(languagecache.identifier_from(again), wheel_identifier())
 
 
 @cache
 def made_narrow(accepted: frozenset[str]) -> Any:
     """The narrow scorer of ``accepted`` made from the model, with no cache."""
-    kept = dict(language._NARROW)
-    language._NARROW.clear()
+    kept = dict(languagemodel._NARROW)
+    languagemodel._NARROW.clear()
     try:
-        return language._narrow(accepted)
+        return languagemodel.narrow(accepted)
     finally:
-        language._NARROW.clear()
-        language._NARROW.update(kept)
+        languagemodel._NARROW.clear()
+        languagemodel._NARROW.update(kept)
 
 
 def narrow_of(accepted: frozenset[str], store: UserCache, monkeypatch: pytest.MonkeyPatch) -> Any:
     """The narrow scorer of ``accepted`` made now (none kept from before), with ``store``."""
-    monkeypatch.setattr(language, "_NARROW", {})
-    return language._narrow(accepted, store)
+    monkeypatch.setattr(languagemodel, "_NARROW", {})
+    return languagemodel.narrow(accepted, store)
 
 
 def same_narrow(a: Any, b: Any) -> None:
@@ -138,7 +138,7 @@ def test_the_cached_narrow_tables_are_the_ones_made(
         narrow_of(accepted, store, monkeypatch)  # made, and stored
     # One file per expectation: one does not replace the other.
     assert len(list(tmp_path.glob("language-groups-*.bin"))) == 2
-    monkeypatch.setattr(language, "_liken", None)  # grouping again would fail
+    monkeypatch.setattr(languagemodel, "_liken", None)  # grouping again would fail
     for accepted, expected in zip(both, made, strict=True):
         same_narrow(narrow_of(accepted, store, monkeypatch), expected)
 
@@ -149,7 +149,7 @@ def damaged_groups(kind: str, made: Any) -> bytes:
     groups = [g.copy() for g in made.groups]
     if kind == "lowered":  # a group's column below one member's score on a checked feature
         column = len(made.exact)
-        table[language._CHECK_STEP * 3, column] -= 1.0
+        table[languagecache.CHECK_STEP * 3, column] -= 1.0
     elif kind == "exact":
         table[5, 0] += 0.5
     elif kind == "missing":  # a language in no group
@@ -158,7 +158,7 @@ def damaged_groups(kind: str, made: Any) -> bytes:
         groups[1] = np.append(groups[1], groups[0][0])
     elif kind == "narrower":
         table = table[:, :-1]
-    return language._groups_bytes(table, groups)
+    return languagecache.groups_bytes(table, groups)
 
 
 @pytest.mark.parametrize("kind", ["lowered", "exact", "missing", "twice", "narrower", "garbage"])
@@ -169,13 +169,15 @@ def test_a_damaged_or_stale_narrow_table_is_made_again(
     made = made_narrow(accepted)
     store = UserCache(tmp_path)
     name = "language-groups-en_pcm"
-    key = language._groups_key(made.exact)
+    key = languagecache.groups_key(
+        made.exact, f"{languagemodel._GROUPS}|{languagemodel._LIKEN_STEP}"
+    )
     store.put(name, key, b"garbage" if kind == "garbage" else damaged_groups(kind, made))
     again = narrow_of(accepted, store, monkeypatch)
     same_narrow(again, made)
     stored = store.get(name, key)
     assert stored is not None
-    model = language._model()
+    model = languagemodel.loaded_model()
     rest = np.array([i for i in range(len(model.labels)) if i not in made.exact])
-    kept = language._groups_from(stored, model, made.exact, rest)
+    kept = languagecache.groups_from(stored, model.table, made.exact, rest)
     assert kept is not None and np.array_equal(kept[0], made.scorer.table)

@@ -73,6 +73,8 @@ def test_a_score_run_loads_no_qt_and_nothing_it_does_not_use(tmp_path: Path) -> 
         "matchlight.core.analysis",
         "matchlight.core.analysis.compare",
         "matchlight.core.analysis.language",
+        "matchlight.core.analysis.languagecache",
+        "matchlight.core.analysis.languagemodel",
         "matchlight.core.analysis.references",
     ]
 

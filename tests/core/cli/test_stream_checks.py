@@ -139,7 +139,7 @@ def test_the_model_loads_beside_the_scan_and_the_workers_still_fork() -> None:
     import argparse
     import threading
 
-    from matchlight.core.analysis import language
+    from matchlight.core.analysis import languagemodel
     from matchlight.core.cli.score import build_parser
     from matchlight.core.cli.streaming import read_stream_setup
 
@@ -148,11 +148,11 @@ def test_the_model_loads_beside_the_scan_and_the_workers_still_fork() -> None:
         ["--ref", str(DE_EN / "ref.txt"), "--hyp", str(DE_EN / "sys.LT22.txt"), "-q"]
     )
     assert isinstance(args, argparse.Namespace)
-    language._LOADED.clear()
-    language._MODEL.clear()
+    languagemodel._LOADED.clear()
+    languagemodel._MODEL.clear()
     setup = read_stream_setup(parser, args, [], language=True)
     assert setup.n_rows == len(read_lines(DE_EN / "ref.txt"))
-    assert language._MODEL, "the model was loaded while the inputs were read"
+    assert languagemodel._MODEL, "the model was loaded while the inputs were read"
     assert not [t for t in threading.enumerate() if t.name == "matchlight-language-model"]
 
 
@@ -237,11 +237,11 @@ def test_the_narrow_table_is_made_while_big_inputs_are_scanned(
     engine starts."""
     import threading
 
-    from matchlight.core.analysis import language
+    from matchlight.core.analysis import language, languagemodel
     from matchlight.core.cli import streaming
 
     monkeypatch.setattr(streaming, "PARALLEL_SCAN_BYTES", 0)
-    monkeypatch.setattr(language, "_NARROW", {})
+    monkeypatch.setattr(languagemodel, "_NARROW", {})
     _fork_despite_other_tests(monkeypatch)
     before = set(threading.enumerate())
     setup = _setup(
@@ -250,5 +250,5 @@ def test_the_narrow_table_is_made_while_big_inputs_are_scanned(
     assert not isinstance(setup, str)
     expected = language.expect_language([read_lines(DE_EN / "ref.txt")[: language.EXPECT_LINES]])
     assert expected is not None
-    assert list(language._NARROW) == [expected.accepted]
+    assert list(languagemodel._NARROW) == [expected.accepted]
     assert set(threading.enumerate()) == before  # the loading thread is gone
