@@ -55,6 +55,7 @@ from matchlight.core.analysis.languagemodel import (
     narrow,
     surely_expected,
 )
+from matchlight.core.metrics.lcs import lcs_length
 from matchlight.core.text.corpus import CorpusText
 
 __all__ = [
@@ -425,26 +426,66 @@ def _may_match(a: str, b: str, threshold: float) -> bool:
     return bool(a) and bool(b) and 2 * min(len(a), len(b)) >= threshold * (len(a) + len(b))
 
 
-def _similar(matcher: difflib.SequenceMatcher[str], line: str, key: str, threshold: float) -> bool:
-    """Whether ``line`` is at least ``threshold`` alike ``key``, ``matcher``'s second sequence
-    (difflib's ratio, after its cheap upper bounds: unlike lines cost little)."""
-    if line == key:
-        return True
-    if not _may_match(line, key, threshold):
-        return False
-    if _bigram_overlap(line, key) < MIN_BIGRAM_OVERLAP:
-        return False
-    matcher.set_seq1(line)
-    return matcher.quick_ratio() >= threshold and matcher.ratio() >= threshold
+class _CopyTarget:
+    """A source line's key, compared with the lines that may copy it: whether a line is at
+    least ``threshold`` alike the key by difflib's ratio, once the bigrams of the two share
+    :data:`MIN_BIGRAM_OVERLAP` (their Dice overlap). What is made of the key (its bigram
+    counts, difflib's index of it) is made once, and only when a line gets that far.
+
+    Upper bounds of difflib's ratio reject unlike lines cheaply: ``2·C / (len a + len b)``
+    for the characters ``C`` the two have in common (as multisets), the same with the
+    characters of their longest common subsequence (difflib's matching blocks, without junk,
+    are a common subsequence), and difflib's own ``quick_ratio``; the answer is always the
+    ratio's.
+    """
+
+    __slots__ = ("_bigrams", "_chars", "_key", "_matcher")
+
+    def __init__(self, key: str) -> None:
+        self._key = key
+        self._chars: Counter[str] | None = None
+        self._bigrams: Counter[str] | None = None
+        self._matcher: difflib.SequenceMatcher[str] | None = None
+
+    def similar(self, line: str, threshold: float) -> bool:
+        key = self._key
+        if line == key:
+            return True
+        if not _may_match(line, key, threshold):
+            return False
+        total = len(line) + len(key)
+        if self._chars is None:
+            self._chars = Counter(key)
+        if 2 * _shared(Counter(line), self._chars) < threshold * total:
+            return False
+        if self._bigrams is None:
+            self._bigrams = _bigrams(key)
+        if _dice(_bigrams(line), self._bigrams) < MIN_BIGRAM_OVERLAP:
+            return False
+        if 2 * lcs_length(line, key) < threshold * total:
+            return False
+        matcher = self._matcher
+        if matcher is None:
+            matcher = self._matcher = difflib.SequenceMatcher(None, autojunk=False)
+            matcher.set_seq2(key)  # difflib indexes the second sequence once
+        matcher.set_seq1(line)
+        return matcher.quick_ratio() >= threshold and matcher.ratio() >= threshold
 
 
-def _bigram_overlap(a: str, b: str) -> float:
-    """The Dice overlap of the character bigrams of ``a`` and ``b`` (at C speed): two lines
-    of one script share most letters, but a translation shares few bigrams with its source."""
-    first = Counter(map(operator.add, a, a[1:]))
-    second = Counter(map(operator.add, b, b[1:]))
+def _bigrams(text: str) -> Counter[str]:
+    return Counter(map(operator.add, text, text[1:]))
+
+
+def _dice(first: Counter[str], second: Counter[str]) -> float:
+    """The Dice overlap of two multisets (1 when both are empty)."""
     total = first.total() + second.total()
-    return 2 * (first & second).total() / total if total else 1.0
+    return 2 * _shared(first, second) / total if total else 1.0
+
+
+def _shared(first: Counter[str], second: Counter[str]) -> int:
+    """How many items two multisets have in common (``(first & second).total()``, at C speed)."""
+    common = first.keys() & second.keys()
+    return sum(map(min, map(first.__getitem__, common), map(second.__getitem__, common)))
 
 
 def _many_words(text: str) -> bool:
@@ -502,7 +543,6 @@ def flag_rows(
     n = len(references[0]) if references else 0
     wrong = np.zeros((len(systems), n), np.bool_)
     copies = np.zeros((len(systems), n), np.bool_)
-    matcher = difflib.SequenceMatcher(None, autojunk=False)
     if expectation is not None:
         wrong[:] = _other_language(systems, expectation)
         for i in np.flatnonzero(wrong.any(axis=0)).tolist():
@@ -515,10 +555,14 @@ def flag_rows(
         keys = [_copy_key(outputs[i]) for outputs in systems]
         if not any(_may_match(k, key, COPY_SIMILARITY) for k in keys) or not _copyable(source[i]):
             continue
-        matcher.set_seq2(key)  # difflib prepares the second sequence once, for every output
-        if not any(_similar(matcher, _copy_key(r[i]), key, REFERENCE_COPY) for r in references):
-            for s, k in enumerate(keys):
-                copies[s, i] = _similar(matcher, k, key, COPY_SIMILARITY)
+        target = _CopyTarget(key)
+        # The outputs first: most rows have none alike the source, and then their references
+        # need no look.
+        alike = [target.similar(k, COPY_SIMILARITY) for k in keys]
+        if any(alike) and not any(
+            target.similar(_copy_key(r[i]), REFERENCE_COPY) for r in references
+        ):
+            copies[:, i] = alike
     return RowFlags(wrong, copies)
 
 

@@ -7,8 +7,10 @@ they were made of: the source copied as a system, another pair's lines as output
 
 from __future__ import annotations
 
+import difflib
 import subprocess
 import sys
+from collections import Counter
 from functools import cache
 from pathlib import Path
 
@@ -554,3 +556,75 @@ def test_outputs_of_the_shared_data_to_judge_are_those_of_the_rule_line_by_line(
             ), (path, start)
             checked += len(part)
     assert checked > 50_000
+
+
+# -- the copy check's similarity ---------------------------------------------------------------
+
+
+def similar_by_definition(line: str, key: str, threshold: float) -> bool:
+    """The copy check's similarity as README defines it, with none of the bounds that make it
+    quick: equal, or lengths that allow the threshold, bigrams shared (Dice) at least
+    MIN_BIGRAM_OVERLAP, and difflib's ratio at least the threshold."""
+    if line == key:
+        return True
+    if not line or not key or 2 * min(len(line), len(key)) < threshold * (len(line) + len(key)):
+        return False
+    first = Counter(line[i : i + 2] for i in range(len(line) - 1))
+    second = Counter(key[i : i + 2] for i in range(len(key) - 1))
+    total = first.total() + second.total()
+    if total and 2 * (first & second).total() / total < language.MIN_BIGRAM_OVERLAP:
+        return False
+    return difflib.SequenceMatcher(None, line, key, autojunk=False).ratio() >= threshold
+
+
+def copy_key_pairs() -> list[tuple[str, str]]:
+    """(output or reference, source) copy keys of every shared dataset with a source: real
+    translations, a few real copies, and lines that only look alike."""
+    pairs: list[tuple[str, str]] = []
+    for folder in sorted(p for p in SHARED_DATA.iterdir() if (p / "src.txt").is_file()):
+        source = data_lines(folder / "src.txt")[:400]
+        for path in sorted(folder.glob("*.txt")):
+            if path.name != "src.txt":
+                lines = data_lines(path)
+                if len(lines) >= len(source):
+                    pairs += [
+                        (language._copy_key(lines[i]), language._copy_key(s))
+                        for i, s in enumerate(source)
+                    ]
+    return pairs
+
+
+@needs(DE_EN)
+@pytest.mark.parametrize("threshold", [language.COPY_SIMILARITY, language.REFERENCE_COPY])
+def test_copy_similarity_is_the_definition_on_real_lines(threshold: float) -> None:
+    pairs = copy_key_pairs()
+    assert len(pairs) > 5000
+    for line, key in pairs:
+        target = language._CopyTarget(key)
+        assert target.similar(line, threshold) == similar_by_definition(line, key, threshold), (
+            line,
+            key,
+        )
+
+
+@settings(max_examples=400)
+@given(
+    key=st.text(alphabet="abcde xyzß文字", min_size=0, max_size=40),
+    edits=st.lists(
+        st.tuples(st.integers(0, 40), st.sampled_from(["", "a", "b", "z", "ß", "字", "ab"])),
+        max_size=6,
+    ),
+    threshold=st.sampled_from([language.COPY_SIMILARITY, language.REFERENCE_COPY, 0.5, 0.9]),
+)
+def test_copy_similarity_is_the_definition_on_near_copies(
+    key: str, edits: list[tuple[int, str]], threshold: float
+) -> None:
+    """Lines a few edits from the key: where the bounds are closest to the ratio."""
+    line = key
+    for at, text in edits:
+        at = min(at, len(line))
+        line = line[:at] + text + line[at + 1 :] if text != "ab" else line[:at] + text + line[at:]
+    target = language._CopyTarget(key)
+    # One target, asked several lines as flag_rows asks it (what it keeps must not leak).
+    for other in (line, key[::-1], line):
+        assert target.similar(other, threshold) == similar_by_definition(other, key, threshold)
