@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel
 
 from matchlight.core.analysis.clusters import (
@@ -30,13 +30,16 @@ from matchlight.gui.charts.jobs import BackgroundJob
 from matchlight.gui.charts.scopedcache import ScopedCache
 from matchlight.gui.charts.summarymodel import SummaryModel, summary_metrics
 
-__all__ = ["CLUSTER_SAMPLES", "CLUSTER_SEED", "SummaryClusters"]
+__all__ = ["CLUSTER_SAMPLES", "CLUSTER_SEED", "SETTLE_MS", "SummaryClusters"]
 
 # A column's ranking: its systems' clusters, or why it cannot be ranked.
 Ranking = SystemClusters | str
 # The clusters' paired test: sacreBLEU's bootstrap, its default resamples and seed.
 CLUSTER_SAMPLES = DEFAULT_BOOTSTRAP_SAMPLES
 CLUSTER_SEED = DEFAULT_SEED
+# A column that changes (MQM, after every annotation edit) is ranked again once it has not
+# changed for this long: a thousand resamples a keystroke would compete with the next edit.
+SETTLE_MS = 1000
 
 
 class SummaryClusters(QObject):
@@ -72,6 +75,17 @@ class SummaryClusters(QObject):
         self.job.finished.connect(self._on_finished)
         self.job.failed.connect(self._on_failed)
         self.job.progress_changed.connect(self._on_progress)
+        # A run asked for while a column is still changing waits here for the pause.
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(SETTLE_MS)
+        self._settle.timeout.connect(self._settled)
+        self._pending: tuple[Any, ...] | None = None
+
+    @property
+    def settling(self) -> bool:
+        """Whether a run waits for a changing column to settle (:data:`SETTLE_MS`)."""
+        return self._settle.isActive() or self._pending is not None
 
     def covers(self, table: ScoreTable) -> bool:
         """Whether the clusters known are of ``table``."""
@@ -82,6 +96,7 @@ class SummaryClusters(QObject):
         for ranked in self._ranked.values():
             ranked.discard(key)
         self._running = None
+        self._settle.start()  # (again): its ranking starts once the column stops changing
 
     def _kept(self, scope: str) -> dict[str, Ranking]:
         """The rankings kept for ``scope`` of the table and the filtered rows ranked now."""
@@ -112,6 +127,7 @@ class SummaryClusters(QObject):
         if table is None or len(table.systems) < 2:
             self.job.cancel()
             self._running = None
+            self._pending = None
             self.model.set_clusters({}, {})
             self.label.hide()
             return
@@ -154,7 +170,11 @@ class SummaryClusters(QObject):
             self.label.setText(self._note(table, scopes, keys))
             return
         token = (id(table), fingerprint, tuple(missing))
-        if token != self._running:
+        if self._settle.isActive():
+            self.job.cancel()  # of the column's old values
+            self._running = None
+            self._pending = (table, scopes, missing, token)
+        elif token != self._running:
             self._start(table, scopes, missing, token)
         self.label.setText(
             QCoreApplication.translate(
@@ -201,6 +221,12 @@ class SummaryClusters(QObject):
             return token, ranked
 
         self.job.start(work)
+
+    @Slot()
+    def _settled(self) -> None:
+        pending, self._pending = self._pending, None
+        if pending is not None and pending[0] is self._table and pending[3] != self._running:
+            self._start(*pending)
 
     @Slot(object)
     def _on_finished(self, payload: object) -> None:

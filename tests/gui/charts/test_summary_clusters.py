@@ -38,7 +38,10 @@ def show_summary(qtbot, table, size=(380, 620)) -> SummaryWidget:
 
 
 def wait_clusters(qtbot, summary: SummaryWidget) -> None:
-    qtbot.waitUntil(lambda: not summary.cluster_job.running, timeout=JOB_TIMEOUT)
+    qtbot.waitUntil(
+        lambda: not summary.cluster_job.running and not summary.clusters.settling,
+        timeout=JOB_TIMEOUT,
+    )
     settle()
 
 
@@ -156,9 +159,41 @@ def test_a_penalty_ranks_its_lowest_first(qtbot) -> None:
     session.session.set_column(MQM_COLUMN, penalties)
     summary.column_changed("mqm")
     summary.refresh()
-    assert summary.cluster_job.running
+    # Its paired tests wait for the column to stop changing (the annotator's pause).
+    assert summary.clusters.settling and not summary.cluster_job.running
     wait_clusters(qtbot, summary)
     assert summary.model.cluster(0, "mqm") == 1
+    session.deleteLater()
+
+
+def test_a_column_changing_edit_after_edit_is_ranked_once_it_settles(qtbot, monkeypatch) -> None:
+    """Five edits in a row (MQM changes with each): no paired test runs for the values in
+    between, one runs for the last, and its clusters are those of the last values."""
+    session = session_of(ted_scored(), own_table=True)
+    penalties = mqm_ted().penalties.copy()
+    session.session.set_column(MQM_COLUMN, penalties)
+    table = session.session.table
+    summary = show_summary(qtbot, table)
+    wait_clusters(qtbot, summary)
+    runs: list[tuple[str, ...]] = []
+    start = summary.clusters._start
+
+    def counted(table, scopes, missing, token):
+        runs.append(tuple(key for _, key in missing))
+        return start(table, scopes, missing, token)
+
+    monkeypatch.setattr(summary.clusters, "_start", counted)
+    for edit in range(5):
+        penalties[0, edit] = 0.0 if not np.isnan(penalties[0, edit]) else np.nan
+        session.session.set_column(MQM_COLUMN, penalties)
+        summary.column_changed("mqm")
+        summary.refresh()
+        assert not summary.cluster_job.running
+    wait_clusters(qtbot, summary)
+    assert runs == [("mqm",)]
+    found = system_clusters(table, "mqm", n_samples=SAMPLES, seed=SEED)
+    for s, name in enumerate(table.systems):
+        assert shown_rank(summary, s, "mqm").endswith(f"[{found.cluster_of(name)}]")
     session.deleteLater()
 
 
