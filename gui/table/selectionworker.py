@@ -37,8 +37,12 @@ BACKGROUND_ROWS = 20_000
 # are always ready) is computed in a worker thread: its mask and order, which over a million
 # rows cost a few tens of milliseconds of numpy, and a sort's ``argsort`` more.
 SELECT_ROWS = 200_000
-# From this many rows on, the warm-up also builds the systems' sort ranks.
-RANK_ROWS = 200_000
+# From this many rows on, the warm-up also builds the systems' sort ranks. Off (no comparison
+# is that long): at a million rows, ranking a column holds the interpreter in single long calls
+# (the sort of the rows tied on their first bytes), and the window froze for up to 0.9 s
+# (bench_gui.py --rows 1000000, idle: a text sort's gap 915 ms, paging 573 ms, against 246 and
+# 64 ms without), which is worse than the first text sort taking 2.5 s in the worker.
+RANK_ROWS = 2**62
 # How often a pending edit is prepared again when its selection is still not ready once the
 # worker is done (the session's selection changed meanwhile) before it is applied at once.
 _MAX_ROUNDS = 3
