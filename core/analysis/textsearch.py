@@ -435,13 +435,7 @@ class _Utf8Rows:
         for low in range(0, len(values), _SPAN):
             if cancelled():
                 raise SearchCancelled
-            part = values[low : low + _SPAN + size - 1]
-            starts = np.flatnonzero(part[: max(0, len(part) - size + 1)] == needle[0])
-            for j in range(1, size):
-                starts = starts[part[starts + j] == needle[j]]
-            starts += low
-            rows = np.searchsorted(bounds, starts, side="right") - 1
-            found[rows[starts + size < bounds[rows + 1]]] = True
+            _mark_holding(found, values, bounds, needle, low, low + _SPAN + size - 1)
         return found
 
     def find(
@@ -461,7 +455,7 @@ class _Utf8Rows:
         if not needle:
             found[:] = True
             return found if skip is None else found & ~skip
-        data, bounds, size = self.data, self.bounds, len(needle)
+        data, bounds = self.data, self.bounds
         values = np.frombuffer(data, np.uint8)
         walk = b"\n" not in needle  # else a match could run from one row into the next
         for a in range(0, n, _BLOCK):
@@ -489,15 +483,29 @@ class _Utf8Rows:
                 hit = map(data.find, repeat(needle), bounds[todo].tolist(), ends.tolist())
                 found[todo[np.fromiter(hit, np.int64, len(todo)) >= 0]] = True
                 continue
-            low, high = int(bounds[row]), int(bounds[b])
-            part = values[low:high]
-            starts = np.flatnonzero(part[: max(0, len(part) - size + 1)] == needle[0])
-            for j in range(1, size):
-                starts = starts[part[starts + j] == needle[j]]
-            starts += low
-            rows = np.searchsorted(bounds, starts, side="right") - 1
-            found[rows[starts + size < bounds[rows + 1]]] = True
+            _mark_holding(found, values, bounds, needle, int(bounds[row]), int(bounds[b]))
         return found
+
+
+def _mark_holding(
+    found: BoolArray,
+    values: npt.NDArray[np.uint8],
+    bounds: npt.NDArray[np.int64],
+    needle: bytes,
+    low: int,
+    high: int,
+) -> None:
+    """Set ``found`` for the rows (``bounds``: their offsets) holding ``needle`` within the bytes
+    ``values[low:high]``: every place it starts (where its first byte lies, kept where its other
+    bytes follow), mapped to rows by their offsets; a match must end inside its row."""
+    size = len(needle)
+    part = values[low:high]
+    starts = np.flatnonzero(part[: max(0, len(part) - size + 1)] == needle[0])
+    for j in range(1, size):
+        starts = starts[part[starts + j] == needle[j]]
+    starts += low
+    rows = np.searchsorted(bounds, starts, side="right") - 1
+    found[rows[starts + size < bounds[rows + 1]]] = True
 
 
 #: Windows of rows, and rows a window, that :meth:`_Utf8Rows.share_holding` asks.
