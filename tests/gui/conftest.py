@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from matchlight.core.scoring.config import ScoringConfig
@@ -232,6 +233,18 @@ def grab_settled(widget: Any) -> Any:
             if isinstance(view, QAbstractItemView) and hasattr(view.itemDelegate(), "unbounded"):
                 stack.enter_context(view.itemDelegate().unbounded())
         return widget.grab()
+
+
+def rgb_pixels(image: Any) -> np.ndarray:
+    """``image``'s pixels as a ``(height, width, 3)`` int array of red, green and blue: what
+    ``QImage.pixelColor`` reads pixel by pixel (non-premultiplied), read in one go."""
+    from PySide6.QtGui import QImage
+
+    argb = image.convertToFormat(QImage.Format.Format_ARGB32)
+    words = np.frombuffer(argb.constBits(), dtype=np.uint32, count=argb.sizeInBytes() // 4)
+    words = words.reshape(argb.height(), argb.bytesPerLine() // 4)[:, : argb.width()]
+    channels = [(words >> shift) & 0xFF for shift in (16, 8, 0)]  # 0xAARRGGBB, native order
+    return np.stack(channels, axis=-1).astype(np.int32)
 
 
 @pytest.fixture
