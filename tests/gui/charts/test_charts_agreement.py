@@ -563,7 +563,14 @@ def test_screenshots_in_the_main_window(qtbot, tmp_path: Path, dark: bool) -> No
     finally:
         window.close()
 
+    # The first 400 rows of WMT22 de-en (its DA table is per system: the same five systems).
     paths = [DE_EN / "src.txt", *DE_EN.glob("ref*.txt"), *sorted(DE_EN.glob("sys.*.txt"))]
+    (tmp_path / "de-en").mkdir()
+    for p in paths:
+        (tmp_path / "de-en" / p.name).write_text(
+            "".join(line + "\n" for line in read_lines(p)[:400]), encoding="utf-8"
+        )
+    paths = [tmp_path / "de-en" / p.name for p in paths]
     window, docks = _main_window(qtbot, tmp_path, assign_roles(str(p) for p in paths), dark)
     try:
         dialog = docks.show_human_dialog()
