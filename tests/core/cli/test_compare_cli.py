@@ -221,13 +221,14 @@ SUBSET = "1-300,501-650,1801-"
 
 
 @needs(DE_EN)
-@pytest.mark.parametrize(("test", "seed"), [("bs", 12345), ("bs", 4242), ("ar", 12345), ("ar", 99)])
+@pytest.mark.parametrize(("test", "seed"), [("bs", 4242), ("ar", 99)])
 def test_segments_of_wmt22_en_zh_equal_sacrebleus_command_line_on_those_rows(
     tmp_path: Path, test: str, seed: int
 ) -> None:
     """--segments on the whole files equals sacreBLEU run on files holding only those rows
     (tokenize zh, three systems, two references; BLEU by sacreBLEU's command line, chrF by
-    its PairedTest on the same rows)."""
+    its PairedTest on the same rows). One seed per test, not the default (the default seed is
+    checked on WMT22 de-en above): a seed only changes the draws, which both sides take alike."""
     ref_files, sys_files = folder_files(EN_ZH)
     sys_files = sys_files[:3]
     n = 1000 if test == "bs" else 3000
