@@ -235,6 +235,18 @@ def grab_settled(widget: Any) -> Any:
         return widget.grab()
 
 
+def first_rows(folder: Path, target: Path, n: int) -> Path:
+    """The first ``n`` lines of every ``*.txt`` file of ``folder`` (source, references, system
+    outputs), written under the same names into ``target / folder.name``, which is returned:
+    real data for a window that needs to show it, not to score all of it."""
+    part = target / folder.name
+    part.mkdir(parents=True)
+    for path in sorted(folder.glob("*.txt")):
+        lines = read_lines(path)[:n]
+        (part / path.name).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return part
+
+
 def rgb_pixels(image: Any) -> np.ndarray:
     """``image``'s pixels as a ``(height, width, 3)`` int array of red, green and blue: what
     ``QImage.pixelColor`` reads pixel by pixel (non-premultiplied), read in one go."""

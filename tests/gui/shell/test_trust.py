@@ -25,8 +25,9 @@ from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs, recognise_files, sample_specs
 from matchlight.gui.shell import lifereading
+from tests.gui.conftest import first_rows
 from tests.gui.shell.windowkit import DATA, SHOTS, TIMEOUT, Harness, shot
-from tests.kit import hostile_inputs, read_lines
+from tests.kit import hostile_inputs
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -225,12 +226,7 @@ def _wmt_de_specs(tmp_path: Path) -> ComparisonSpecs:
     folder = DATA / "wmt22-de-en"
     if not folder.is_dir():
         pytest.skip("shared/data/wmt22-de-en is not present")
-    part = tmp_path / "wmt22-de-en"
-    part.mkdir()
-    for path in sorted(folder.glob("*.txt")):
-        lines = read_lines(path)[:300]
-        (part / path.name).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return recognise_files([str(part)]).specs
+    return recognise_files([str(first_rows(folder, tmp_path, 300))]).specs
 
 
 def _assert_shows(window, specs: ComparisonSpecs, segment: int = 0) -> None:
