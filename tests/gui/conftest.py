@@ -247,6 +247,26 @@ def first_rows(folder: Path, target: Path, n: int) -> Path:
     return part
 
 
+def qrgb_words(image: Any) -> np.ndarray:
+    """``image``'s pixels as a ``(height, width)`` array of what ``QImage.pixel`` returns for
+    each: the stored 32-bit word (RGB32 with an opaque alpha), read in one go."""
+    from PySide6.QtGui import QImage
+
+    fmt = image.format()
+    words32 = (
+        QImage.Format.Format_RGB32,
+        QImage.Format.Format_ARGB32,
+        QImage.Format.Format_ARGB32_Premultiplied,
+    )
+    if fmt not in words32:
+        image = image.convertToFormat(QImage.Format.Format_ARGB32)
+    words = np.frombuffer(image.constBits(), dtype=np.uint32, count=image.sizeInBytes() // 4)
+    words = words.reshape(image.height(), image.bytesPerLine() // 4)[:, : image.width()].copy()
+    if fmt == QImage.Format.Format_RGB32:
+        words |= np.uint32(0xFF000000)
+    return words
+
+
 def rgb_pixels(image: Any) -> np.ndarray:
     """``image``'s pixels as a ``(height, width, 3)`` int array of red, green and blue: what
     ``QImage.pixelColor`` reads pixel by pixel (non-premultiplied), read in one go."""
