@@ -224,7 +224,7 @@ def test_table_statistics_score_the_tables_own_corpus_bleu(options: dict[str, An
             )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     data=st.data(),
     orders=st.sampled_from([(6, 0), (6, 2), (3, 1), (1, 0)]),

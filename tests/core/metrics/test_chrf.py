@@ -95,7 +95,7 @@ def chosen_reference(metric: CHRF, hyp: str, refs: Sequence[str]) -> int:
 # -- generated text ---------------------------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     hyp=lines,
     refs=st.lists(lines, min_size=1, max_size=2),
@@ -429,7 +429,7 @@ def check_detail(
         assert list(words) == expected
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     hyp=lines,
     refs=st.lists(lines, min_size=1, max_size=2),

@@ -425,7 +425,7 @@ def test_real_data_matches_the_per_row_computation(dataset) -> None:  # type: ig
 # -- the BLEU formula on its own ------------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     data=st.data(),
     max_order=st.integers(1, 6),
