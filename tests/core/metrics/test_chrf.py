@@ -574,11 +574,11 @@ def test_real_data_first_rows(dataset: Dataset, word_order: int) -> None:
 @pytest.mark.parametrize("dataset", DATASETS, ids=lambda d: d.name)
 @pytest.mark.parametrize("word_order", [0, 2], ids=["chrF", "chrF++"])
 def test_real_data_every_row(dataset: Dataset, word_order: int) -> None:
-    """Every row of every dataset and system, with all its references (the best-reference
-    choice where there are two): the statistics, the sentence scores and the corpus score are
-    sacreBLEU's. One reference of a two-reference set is checked on its first rows above.
+    """Every system of every dataset, with all its references (the best-reference choice where
+    there are two): the statistics, the sentence scores and the corpus score are sacreBLEU's.
+    One reference of a two-reference set is checked on its first rows above.
 
-    Every dataset is read in full once: chrF reads every row of every other dataset (in
+    Every row of every dataset is read once: chrF reads every row of every other dataset (in
     DATASETS' order) and chrF++ every row of the rest; each reads a seeded sample of
     :data:`SAMPLED_ROWS` rows of the datasets the other reads in full. The two differ only in
     the word n-grams, which still run on every row of five datasets."""
