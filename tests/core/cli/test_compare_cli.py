@@ -77,10 +77,12 @@ def sacrebleu_paired(
     n_samples: int,
     seed: int,
 ) -> tuple[dict[str, list[Any]], dict[str, str]]:
-    """sacreBLEU's PairedTest as its command line runs it: results per score name (baseline
-    first) and signatures."""
+    """sacreBLEU's PairedTest as its command line runs it (each metric class made with the
+    references, whose statistics it caches, and ``references=None``): results per score name
+    (baseline first) and signatures."""
+    made = {name: metric(references=[list(r) for r in refs]) for name, metric in metrics.items()}
     with sacrebleu_seed(seed):
-        paired = PairedTest(list(systems), metrics, refs, test_type=test, n_samples=n_samples)
+        paired = PairedTest(list(systems), made, None, test_type=test, n_samples=n_samples)
         signatures, scores = paired()
     scores.pop("System")
     return scores, {name: sig.format() for name, sig in signatures.items()}
@@ -165,7 +167,7 @@ def test_wmt22_de_en_equals_sacrebleus_paired_test(tmp_path: Path, test: str, n:
     assert list(payload["systems"]) == names
     assert payload["columns"] == ["bleu", "chrf", *ROUGE_COLUMNS]
     theirs, signatures = sacrebleu_paired(
-        {"bleu": BLEU(), "chrf": CHRF()},
+        {"bleu": BLEU, "chrf": CHRF},
         list(zip(names, hyps, strict=True)),
         refs,
         test=test,
@@ -263,7 +265,7 @@ def test_segments_of_wmt22_en_zh_equal_sacrebleus_command_line_on_those_rows(
         else:
             assert ours["mean"] is None and result["mean"] is None
     chrf, _ = sacrebleu_paired(
-        {"chrf": CHRF()},
+        {"chrf": CHRF},
         [(name, read_lines(p)) for name, p in zip(names, hyps, strict=True)],
         [read_lines(p) for p in refs],
         test=test,
