@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QMouseEvent, QPalette
@@ -18,7 +19,7 @@ from matchlight.core.session.comparison import ComparisonSession
 from matchlight.gui.charts.jobs import BackgroundJob
 from matchlight.gui.charts.link import ChartLink
 from matchlight.gui.state.session import SessionModel
-from tests.gui.conftest import DATA_DIR, Scored, scored
+from tests.gui.conftest import DATA_DIR, Scored, rgb_pixels, scored
 from tests.kit import read_lines
 
 DE_EN = DATA_DIR / "wmt22-de-en"
@@ -174,12 +175,8 @@ def dark_palette() -> QPalette:
 
 def colours_in(image: Any) -> set[tuple[int, int, int]]:
     """The distinct RGB colours of a QImage (sampled every other pixel)."""
-    found: set[tuple[int, int, int]] = set()
-    for y in range(0, image.height(), 2):
-        for x in range(0, image.width(), 2):
-            colour = image.pixelColor(x, y)
-            found.add((colour.red(), colour.green(), colour.blue()))
-    return found
+    sampled = rgb_pixels(image)[::2, ::2].reshape(-1, 3)
+    return {(int(r), int(g), int(b)) for r, g, b in np.unique(sampled, axis=0)}
 
 
 def accept(qtbot, dialog) -> None:

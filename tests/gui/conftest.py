@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from matchlight.core.scoring.config import ScoringConfig
@@ -232,6 +233,50 @@ def grab_settled(widget: Any) -> Any:
             if isinstance(view, QAbstractItemView) and hasattr(view.itemDelegate(), "unbounded"):
                 stack.enter_context(view.itemDelegate().unbounded())
         return widget.grab()
+
+
+def first_rows(folder: Path, target: Path, n: int) -> Path:
+    """The first ``n`` lines of every ``*.txt`` file of ``folder`` (source, references, system
+    outputs), written under the same names into ``target / folder.name``, which is returned:
+    real data for a window that needs to show it, not to score all of it."""
+    part = target / folder.name
+    part.mkdir(parents=True)
+    for path in sorted(folder.glob("*.txt")):
+        lines = read_lines(path)[:n]
+        (part / path.name).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return part
+
+
+def qrgb_words(image: Any) -> np.ndarray:
+    """``image``'s pixels as a ``(height, width)`` array of what ``QImage.pixel`` returns for
+    each: the stored 32-bit word (RGB32 with an opaque alpha), read in one go."""
+    from PySide6.QtGui import QImage
+
+    fmt = image.format()
+    words32 = (
+        QImage.Format.Format_RGB32,
+        QImage.Format.Format_ARGB32,
+        QImage.Format.Format_ARGB32_Premultiplied,
+    )
+    if fmt not in words32:
+        image = image.convertToFormat(QImage.Format.Format_ARGB32)
+    words = np.frombuffer(image.constBits(), dtype=np.uint32, count=image.sizeInBytes() // 4)
+    words = words.reshape(image.height(), image.bytesPerLine() // 4)[:, : image.width()].copy()
+    if fmt == QImage.Format.Format_RGB32:
+        words |= np.uint32(0xFF000000)
+    return words
+
+
+def rgb_pixels(image: Any) -> np.ndarray:
+    """``image``'s pixels as a ``(height, width, 3)`` int array of red, green and blue: what
+    ``QImage.pixelColor`` reads pixel by pixel (non-premultiplied), read in one go."""
+    from PySide6.QtGui import QImage
+
+    argb = image.convertToFormat(QImage.Format.Format_ARGB32)
+    words = np.frombuffer(argb.constBits(), dtype=np.uint32, count=argb.sizeInBytes() // 4)
+    words = words.reshape(argb.height(), argb.bytesPerLine() // 4)[:, : argb.width()]
+    channels = [(words >> shift) & 0xFF for shift in (16, 8, 0)]  # 0xAARRGGBB, native order
+    return np.stack(channels, axis=-1).astype(np.int32)
 
 
 @pytest.fixture

@@ -231,7 +231,7 @@ def corpora(draw: st.DrawFn) -> tuple[list[Tokens], Tokens, Tokens]:
     return [draw(column) for _ in range(n_refs)], draw(column), draw(column)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     corpus=corpora(),
     orders=st.tuples(st.integers(1, 4), st.integers(0, 3)),

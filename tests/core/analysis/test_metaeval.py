@@ -196,7 +196,7 @@ PERMUTATIONS = 20  # per test; early stopping is checked after half of them
 
 # mt-metrics-eval's scipy.stats.zscore warns about every constant metric.
 @pytest.mark.filterwarnings("ignore:Precision loss occurred:RuntimeWarning")
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(tied(), st.integers(0, 2**31 - 1))
 @example(FAILED_ONCE, 0)
 def test_permutation_tests_equal_mt_metrics_eval_with_the_same_draws(

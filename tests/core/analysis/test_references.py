@@ -47,13 +47,14 @@ def tokenizer_for(d: Dataset) -> str:
 def sentence_bleu(name: str) -> np.ndarray:
     """sacreBLEU sentence BLEU of every line against each reference alone, ``(R, S, n)``."""
     d = dataset(name)
-    bleu = BLEU(tokenize=tokenizer_for(d))
     refs = [d.read(p) for p in d.refs]
     out = []
     for ref in refs:
+        # sacreBLEU's reference cache: the reference's n-grams extracted once for all systems.
+        bleu = BLEU(tokenize=tokenizer_for(d), references=[ref])
         per_system = []
         for path in d.systems:
-            stats = np.array(sacrebleu_statistics(bleu, d.read(path), [ref]), np.int64)
+            stats = np.array(sacrebleu_statistics(bleu, d.read(path), None), np.int64)
             per_system.append(
                 sacrebleu_scores(
                     stats[:, 0],

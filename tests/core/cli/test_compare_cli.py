@@ -77,10 +77,12 @@ def sacrebleu_paired(
     n_samples: int,
     seed: int,
 ) -> tuple[dict[str, list[Any]], dict[str, str]]:
-    """sacreBLEU's PairedTest as its command line runs it: results per score name (baseline
-    first) and signatures."""
+    """sacreBLEU's PairedTest as its command line runs it (each metric class made with the
+    references, whose statistics it caches, and ``references=None``): results per score name
+    (baseline first) and signatures."""
+    made = {name: metric(references=[list(r) for r in refs]) for name, metric in metrics.items()}
     with sacrebleu_seed(seed):
-        paired = PairedTest(list(systems), metrics, refs, test_type=test, n_samples=n_samples)
+        paired = PairedTest(list(systems), made, None, test_type=test, n_samples=n_samples)
         signatures, scores = paired()
     scores.pop("System")
     return scores, {name: sig.format() for name, sig in signatures.items()}
@@ -165,7 +167,7 @@ def test_wmt22_de_en_equals_sacrebleus_paired_test(tmp_path: Path, test: str, n:
     assert list(payload["systems"]) == names
     assert payload["columns"] == ["bleu", "chrf", *ROUGE_COLUMNS]
     theirs, signatures = sacrebleu_paired(
-        {"bleu": BLEU(), "chrf": CHRF()},
+        {"bleu": BLEU, "chrf": CHRF},
         list(zip(names, hyps, strict=True)),
         refs,
         test=test,
@@ -221,13 +223,14 @@ SUBSET = "1-300,501-650,1801-"
 
 
 @needs(DE_EN)
-@pytest.mark.parametrize(("test", "seed"), [("bs", 12345), ("bs", 4242), ("ar", 12345), ("ar", 99)])
+@pytest.mark.parametrize(("test", "seed"), [("bs", 4242), ("ar", 99)])
 def test_segments_of_wmt22_en_zh_equal_sacrebleus_command_line_on_those_rows(
     tmp_path: Path, test: str, seed: int
 ) -> None:
     """--segments on the whole files equals sacreBLEU run on files holding only those rows
     (tokenize zh, three systems, two references; BLEU by sacreBLEU's command line, chrF by
-    its PairedTest on the same rows)."""
+    its PairedTest on the same rows). One seed per test, not the default (the default seed is
+    checked on WMT22 de-en above): a seed only changes the draws, which both sides take alike."""
     ref_files, sys_files = folder_files(EN_ZH)
     sys_files = sys_files[:3]
     n = 1000 if test == "bs" else 3000
@@ -262,7 +265,7 @@ def test_segments_of_wmt22_en_zh_equal_sacrebleus_command_line_on_those_rows(
         else:
             assert ours["mean"] is None and result["mean"] is None
     chrf, _ = sacrebleu_paired(
-        {"chrf": CHRF()},
+        {"chrf": CHRF},
         [(name, read_lines(p)) for name, p in zip(names, hyps, strict=True)],
         [read_lines(p) for p in refs],
         test=test,

@@ -124,7 +124,7 @@ def compare(nltk_call: Callable[[], Any], our_call: Callable[[], Any]) -> None:
     assert_close(our_call(), expected)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     hyp=token_lists,
     refs=st.lists(token_lists, min_size=1, max_size=3),
@@ -160,7 +160,7 @@ def test_sentence_matches_nltk(
     )
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     corpus=st.lists(
         st.tuples(token_lists, st.lists(token_lists, min_size=1, max_size=3)),

@@ -323,12 +323,15 @@ def test_invalid_input_raises_clear_errors() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("stem", [False, True])
 def test_compare_mt_headlines_match_rouge_score(stem: bool) -> None:
+    """Every headline of both systems without stemming; with stemming (rouge-score's Porter
+    stemmer is its slow part) every third one: every document of CNN/DM below is stemmed."""
     folder = DATA / "compare-mt-sum-en"
     refs = data_lines(folder / "ref.txt")
     sys1 = data_lines(folder / "sys.sys1.txt")
     sys2 = data_lines(folder / "sys.sys2.txt")
     assert len(refs) == len(sys1) == len(sys2)
-    for ref_text, hyp1, hyp2 in zip(refs, sys1, sys2, strict=True):
+    step = 3 if stem else 1
+    for ref_text, hyp1, hyp2 in list(zip(refs, sys1, sys2, strict=True))[::step]:
         prepared = prepare(ref_text, stem)
         for hyp_text in (hyp1, hyp2):
             expected = SCORERS[stem].score(ref_text, hyp_text)

@@ -392,7 +392,7 @@ def score_one(options: dict[str, bool], hyp: str, refs: Sequence[str]) -> float:
     return float(chunk.scores[0, 0, 0])
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     hyp=lines_st,
     refs=st.lists(lines_st, min_size=1, max_size=3),

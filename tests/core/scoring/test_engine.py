@@ -77,12 +77,17 @@ def test_every_dataset_matches_sacrebleu_and_rouge_score(dataset: Dataset) -> No
     sep = dataset.lsum_separator
     bleu_col = table.metric_index("bleu")
     bleu_refs = [[_bleu_text(line, sep) for line in r] for r in refs]
+    # sacreBLEU's sentence_bleu and corpus_bleu, with their metric made once: sentence_bleu's
+    # BLEU(effective_order=True), and corpus_bleu's BLEU() holding the references (sacreBLEU's
+    # reference cache: their n-grams are extracted once, not again for every system).
+    sentence = BLEU(effective_order=True)
+    corpus_metric = BLEU(references=bleu_refs)
     for s, hyps in enumerate(systems):
         bleu_hyps = [_bleu_text(line, sep) for line in hyps]
         for i in _sample_rows(n, 400):
-            expected = sacrebleu.sentence_bleu(bleu_hyps[i], [r[i] for r in bleu_refs]).score
+            expected = sentence.sentence_score(bleu_hyps[i], [r[i] for r in bleu_refs]).score
             assert table.scores[s, i, bleu_col] == pytest.approx(expected, abs=TOL, rel=0)
-        corpus = sacrebleu.corpus_bleu(bleu_hyps, bleu_refs)
+        corpus = corpus_metric.corpus_score(bleu_hyps, None)
         ours = table.corpus(s)
         assert ours.values["bleu"] == pytest.approx(corpus.score, abs=TOL, rel=0)
         detail = ours.details["bleu"]

@@ -315,7 +315,7 @@ def configs(draw: st.DrawFn) -> ScoringConfig:
     )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpus=corpora(), config=configs())
 def test_generated_text_matches_the_per_row_computation(
     corpus: tuple[list[list[str]], list[list[str]]], config: ScoringConfig
@@ -381,7 +381,7 @@ def long_lines(draw: st.DrawFn) -> str:
     return " ".join(draw(st.lists(st.sampled_from(vocab), min_size=size, max_size=size)))
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     refs=st.lists(st.lists(long_lines(), min_size=3, max_size=3), min_size=1, max_size=2),
     systems=st.lists(st.lists(long_lines(), min_size=3, max_size=3), min_size=1, max_size=2),
@@ -425,7 +425,7 @@ def test_real_data_matches_the_per_row_computation(dataset) -> None:  # type: ig
 # -- the BLEU formula on its own ------------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     data=st.data(),
     max_order=st.integers(1, 6),

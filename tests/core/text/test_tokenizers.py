@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import functools
 import io
+import random
 import subprocess
 import sys
 import unicodedata
+import zlib
 from collections.abc import Callable, Iterator
 from itertools import pairwise
 from pathlib import Path
@@ -184,7 +186,7 @@ def check_rouge_score(stem: bool, line: str) -> None:
 
 @pytest.mark.parametrize("lowercase", [False, True])
 @pytest.mark.parametrize("name", BLEU_TOKENIZERS)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)  # per tokenizer and case: 1,120 lines in all
 @given(line=TEXT)
 def test_bleu_tokenizer_matches_sacrebleu(name: str, lowercase: bool, line: str) -> None:
     for fixed in EXAMPLES:
@@ -564,6 +566,17 @@ def _data_file_id(path: Path) -> str:
     return str(path.relative_to(DATA))
 
 
+#: Lines of the seeded sample read from each system output after a folder's first.
+SAMPLED_LINES = 150
+
+
+def _read_in_full(path: Path) -> bool:
+    """The references and the first system output of each folder are read line by line in
+    full; the other outputs of the folder (same language and script, same source sentences)
+    on a seeded sample of :data:`SAMPLED_LINES` lines."""
+    return path.name.startswith("ref") or path == min(path.parent.glob("sys.*.txt"))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("path", _data_files() or [None], ids=lambda p: p and _data_file_id(p))
 def test_conformance_on_shared_data(path: Path | None) -> None:
@@ -571,6 +584,9 @@ def test_conformance_on_shared_data(path: Path | None) -> None:
         pytest.skip(f"shared datasets not found at {DATA}")
     lines = read_lines(path)
     assert lines
+    if not _read_in_full(path):
+        rng = random.Random(zlib.crc32(_data_file_id(path).encode()))
+        lines = rng.sample(lines, min(SAMPLED_LINES, len(lines)))
     for line in lines:
         check_bleu("13a", False, line)
         check_rouge_score(False, line)

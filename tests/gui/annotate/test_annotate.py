@@ -51,6 +51,7 @@ from tests.gui.annotate.annotatekit import (
     small_specs,
     write_lines,
 )
+from tests.gui.conftest import rgb_pixels
 
 SHOTS = Path("/tmp/matchlight-shots")
 
@@ -589,18 +590,9 @@ def test_severity_styles_differ_in_shape_and_colour():
 
 
 def _count_color(image: QImage, color: QColor, tolerance: int = 40) -> int:
-    found = 0
-    for y in range(image.height()):
-        for x in range(image.width()):
-            pixel = image.pixelColor(x, y)
-            if (
-                abs(pixel.red() - color.red())
-                + abs(pixel.green() - color.green())
-                + abs(pixel.blue() - color.blue())
-                <= tolerance
-            ):
-                found += 1
-    return found
+    """Pixels within ``tolerance`` of ``color`` (the sum of the channels' differences)."""
+    want = np.array([color.red(), color.green(), color.blue()])
+    return int((np.abs(rgb_pixels(image) - want).sum(axis=-1) <= tolerance).sum())
 
 
 def _set_dark(window, dark: bool) -> None:

@@ -26,6 +26,7 @@ from matchlight.gui.shell.columns import MIN_TEXT_WIDTH, NUMBER_PADDING
 from matchlight.gui.shell.screenfit import FRAME_ROOM, PREFERRED_SIZE, fits, fitted_geometry
 from matchlight.gui.shell.theme import apply_theme
 from matchlight.gui.shell.viewstate import column_id
+from tests.gui.conftest import first_rows
 from tests.gui.shell.windowkit import DATA, SHOTS, Harness, shot
 
 WIDTH, HEIGHT = 1280, 720
@@ -40,10 +41,13 @@ def harness(qtbot, tmp_path):
     apply_theme("system")
 
 
-def de_en_specs():
+def de_en_specs(tmp_path: Path | None = None):
+    """wmt22-de-en; with ``tmp_path``, its first 500 rows (a layout test that needs its five
+    systems and real lines, not all 1,984 rows scored)."""
     if not DE_EN.is_dir():
         pytest.skip("shared/data/wmt22-de-en is not present")
-    return recognise_files([str(DE_EN)]).specs
+    folder = DE_EN if tmp_path is None else first_rows(DE_EN, tmp_path, 500)
+    return recognise_files([str(folder)]).specs
 
 
 def import_comet(window, folder: Path) -> str:
@@ -162,7 +166,7 @@ def test_on_a_1280x720_screen_the_window_fits_even_after_a_larger_screen(tmp_pat
 def test_five_systems_with_an_imported_score_read_at_1280x720(qtbot, harness, tmp_path):
     """wmt22-de-en's five systems with BLEU, ROUGE-L and an imported 0-1 COMET: 27 score
     columns, each next to its system's output; the first output shows without scrolling."""
-    window, comet = opened(qtbot, harness, de_en_specs(), comet=True)
+    window, comet = opened(qtbot, harness, de_en_specs(tmp_path), comet=True)
     view, model, proxy = window.table_view, window.model, window.proxy
     assert model.shown_scores == ("bleu", "rougeL_f", comet)
     scores, deltas = model.columns_of_kind("score"), model.columns_of_kind("delta")
@@ -253,7 +257,7 @@ def test_the_corpus_summary_never_overlaps_its_parts_at_1280x720(qtbot, harness,
 def test_the_compare_systems_histograms_are_readable_at_1280x720(
     qtbot, harness, tmp_path, data, theme
 ):
-    specs = sample_specs() if data == "sample" else de_en_specs()
+    specs = sample_specs() if data == "sample" else de_en_specs(tmp_path)
     window, _ = opened(qtbot, harness, specs, comet=data == "de-en", dark=theme == "dark")
     docks = window.comparison_docks
     docks.dock.raise_()

@@ -25,6 +25,7 @@ from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import score_corpus
 from matchlight.gui.dialogs.opendialog import ComparisonSpecs, recognise_files, sample_specs
 from matchlight.gui.shell import lifereading
+from tests.gui.conftest import first_rows
 from tests.gui.shell.windowkit import DATA, SHOTS, TIMEOUT, Harness, shot
 from tests.kit import hostile_inputs
 
@@ -219,11 +220,13 @@ def test_closing_the_window_during_a_read_ends_the_process(tmp_path):
 # -- no stale state ----------------------------------------------------------------------------
 
 
-def _wmt_de_specs() -> ComparisonSpecs:
+def _wmt_de_specs(tmp_path: Path) -> ComparisonSpecs:
+    """The first 300 rows of wmt22-de-en's source, two references and five systems (a second
+    real comparison, other than the sample's; scored here again to check what is shown)."""
     folder = DATA / "wmt22-de-en"
     if not folder.is_dir():
         pytest.skip("shared/data/wmt22-de-en is not present")
-    return recognise_files([str(folder)]).specs
+    return recognise_files([str(first_rows(folder, tmp_path, 300))]).specs
 
 
 def _assert_shows(window, specs: ComparisonSpecs, segment: int = 0) -> None:
@@ -245,7 +248,7 @@ def _assert_shows(window, specs: ComparisonSpecs, segment: int = 0) -> None:
     assert detail.values(0)["bleu"] == expected.value("bleu", 0, segment)
 
 
-def test_a_failed_open_leaves_nothing_stale(qtbot, harness):
+def test_a_failed_open_leaves_nothing_stale(qtbot, harness, tmp_path):
     window = harness.window
     window.show()
     harness.open_and_wait(sample_specs())
@@ -256,14 +259,14 @@ def test_a_failed_open_leaves_nothing_stale(qtbot, harness):
         systems=(InputSpec("/nonexistent/sys.a.txt"),),
     )
     harness.open_and_fail(missing)
-    specs = _wmt_de_specs()
+    specs = _wmt_de_specs(tmp_path)
     window.filter_bar.clear()
     harness.open_and_wait(specs)
     harness.wait_for_detail(0)
     _assert_shows(window, specs)
 
 
-def test_an_exception_while_showing_leaves_nothing_stale(qtbot, harness, monkeypatch):
+def test_an_exception_while_showing_leaves_nothing_stale(qtbot, harness, monkeypatch, tmp_path):
     """The issue: after an exception while showing a comparison, the next one's summary stayed
     bound to the old table (BLEU 26.52 where 52.70 was right)."""
     window = harness.window
@@ -279,7 +282,7 @@ def test_an_exception_while_showing_leaves_nothing_stale(qtbot, harness, monkeyp
         return original(*args, **kwargs)
 
     monkeypatch.setattr(window.filter_bar, "set_proxy", fails_once)
-    specs = _wmt_de_specs()
+    specs = _wmt_de_specs(tmp_path)
     with pytest.raises(RuntimeError, match="filter bar exploded"):
         window.set_comparison(specs.load(), specs)
     # Nothing of either comparison stays on screen.

@@ -39,6 +39,7 @@ from matchlight.gui.highlight.palette import (
 )
 from matchlight.gui.highlight.ranges import hypothesis_ranges, reference_ranges
 from matchlight.gui.table.delegate import HighlightDelegate, selection_color
+from tests.gui.conftest import qrgb_words
 from tests.gui.table.tablekit import WAIT_MS, Harness, ciede2000, dark_palette, wait_detail
 from tests.gui.toymetric import ToyMetric
 from tests.kit import FakeClock
@@ -100,15 +101,11 @@ def toy(monkeypatch) -> ScoringConfig:
 
 
 def count_color(image: QImage, rect: QRect, color: QColor) -> int:
-    rgb = color.rgb()
+    """Pixels of ``color`` in ``rect``, every other one across and down."""
     rect = rect.intersected(image.rect())
     assert not rect.isEmpty()
-    return sum(
-        1
-        for y in range(rect.top(), rect.bottom(), 2)
-        for x in range(rect.left(), rect.right(), 2)
-        if image.pixel(x, y) == rgb
-    )
+    words = qrgb_words(image)[rect.top() : rect.bottom() : 2, rect.left() : rect.right() : 2]
+    return int((words == color.rgb()).sum())
 
 
 # -- palette --------------------------------------------------------------------------------------
