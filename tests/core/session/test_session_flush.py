@@ -19,34 +19,8 @@ from pathlib import Path
 import pytest
 
 import matchlight.core.session.flusher as flusher_module
-from matchlight.core.annotation.model import ErrorSpan
-from matchlight.core.session.store import SessionInput, SessionStore
-
-LINE = "Wir sehen Licht, das vom Mond reflektiert wird."
-
-
-def span(n: int) -> ErrorSpan:
-    start = n % 20
-    return ErrorSpan.create(
-        system="S",
-        segment=0,
-        line=LINE,
-        start=start,
-        end=start + 3,
-        category="Style",
-        severity="minor",
-        annotator="ann",
-        note=str(n),
-    )
-
-
-def make(folder: Path, name: str = "s.matchlight") -> SessionStore:
-    hyp = folder / "S.txt"
-    if not hyp.exists():
-        hyp.write_text(LINE + "\n", encoding="utf-8")
-    return SessionStore.create(
-        folder / name, inputs=[SessionInput.from_file(hyp, role="system", name="S")], settings={}
-    )
+from matchlight.core.session.store import SessionStore
+from tests.core.session.test_ownership import make, span
 
 
 def spans_in_file_alone(path: Path, scratch: Path) -> int:

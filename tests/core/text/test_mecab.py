@@ -84,11 +84,8 @@ def check_line(name: str, line: str, lowercase: bool = False) -> None:
 # -- real data: every row and the corpus, as sacreBLEU scores them ------------------------------
 
 
-@functools.cache
-def _chrf_of(name: str) -> tuple[list[float], dict[str, float], list[float]]:
-    """chrF, which reads no BLEU tokenizer, of ``name``'s systems, once for every tokenizer:
-    sacreBLEU's corpus chrF of each system, our table's signatures and its corpus chrF."""
-    d = _dataset(name)
+def _texts_of(d: Dataset) -> tuple[list[list[str]], list[list[str]], CorpusText]:
+    """``d``'s references and systems as read, and as a comparison's texts."""
     refs = [d.read(p) for p in d.refs]
     systems = [d.read(p) for p in d.systems]
     text = CorpusText(
@@ -96,6 +93,15 @@ def _chrf_of(name: str) -> tuple[list[float], dict[str, float], list[float]]:
         systems=tuple(tuple(s) for s in systems),
         system_names=tuple(p.name for p in d.systems),
     )
+    return refs, systems, text
+
+
+@functools.cache
+def _chrf_of(name: str) -> tuple[list[float], dict[str, float], list[float]]:
+    """chrF, which reads no BLEU tokenizer, of ``name``'s systems, once for every tokenizer:
+    sacreBLEU's corpus chrF of each system, our table's signatures and its corpus chrF."""
+    d = _dataset(name)
+    refs, systems, text = _texts_of(d)
     table = score_corpus(text, make_config(metrics=("chrf",)))
     metric = CHRF(references=refs)  # sacreBLEU's reference cache: their n-grams once
     theirs = [metric.corpus_score(hyps, None).score for hyps in systems]
@@ -104,13 +110,7 @@ def _chrf_of(name: str) -> tuple[list[float], dict[str, float], list[float]]:
 
 
 def _score_every_row(d: Dataset, tokenize: str, *, workers: int = 1) -> None:
-    refs = [d.read(p) for p in d.refs]
-    systems = [d.read(p) for p in d.systems]
-    text = CorpusText(
-        references=tuple(tuple(r) for r in refs),
-        systems=tuple(tuple(s) for s in systems),
-        system_names=tuple(p.name for p in d.systems),
-    )
+    refs, systems, text = _texts_of(d)
     config = make_config(metrics=("bleu", "chrf"), tokenize=tokenize)
     table = score_corpus(text, config, workers=workers)
     assert table.complete

@@ -38,13 +38,18 @@ def columns() -> dict[str, list[str]]:
     }
 
 
-def make_proxy(columns: dict[str, list[str]]) -> tuple[SessionModel, SegmentFilterProxy]:
+def comparison_of(columns: dict[str, list[str]]) -> ComparisonSession:
+    """The source, two references and two systems of ``columns`` as a comparison."""
     text = corpus_text_from_lines(
         references=[columns["ref1"], columns["ref2"]],
         systems=[columns["hyp1"], columns["hyp2"]],
         names=["one", "two"],
     )
-    core = ComparisonSession(text, config=ScoringConfig(), source=columns["source"])
+    return ComparisonSession(text, config=ScoringConfig(), source=columns["source"])
+
+
+def make_proxy(columns: dict[str, list[str]]) -> tuple[SessionModel, SegmentFilterProxy]:
+    core = comparison_of(columns)
     session = SessionModel(core)
     proxy = SegmentFilterProxy()
     proxy.setSourceModel(SegmentTableModel(session))
@@ -204,12 +209,7 @@ def test_typing_in_the_filter_bar_cancels_the_running_search_and_keeps_the_field
 
 
 def test_a_big_comparisons_search_caches_are_built_by_a_worker_once_shown(qtbot, columns) -> None:
-    text = corpus_text_from_lines(
-        references=[columns["ref1"], columns["ref2"]],
-        systems=[columns["hyp1"], columns["hyp2"]],
-        names=["one", "two"],
-    )
-    core = ComparisonSession(text, config=ScoringConfig(), source=columns["source"])
+    core = comparison_of(columns)
     proxy = SegmentFilterProxy()
     proxy.background_rows = 0  # "big" from the first row
     assert not any(c.is_prepared() for c in core.search_columns.values())
@@ -227,12 +227,7 @@ def test_the_warm_up_then_builds_the_systems_sort_ranks(qtbot, columns) -> None:
     """Over ``rank_rows`` rows, after the search caches, the warm-up ranks the systems' text
     columns, so a first sort by a system's text is an argsort; the ranks are those a sort
     builds."""
-    text = corpus_text_from_lines(
-        references=[columns["ref1"], columns["ref2"]],
-        systems=[columns["hyp1"], columns["hyp2"]],
-        names=["one", "two"],
-    )
-    core = ComparisonSession(text, config=ScoringConfig(), source=columns["source"])
+    core = comparison_of(columns)
     proxy = SegmentFilterProxy()
     proxy.background_rows = 0
     proxy._worker.rank_rows = 0
