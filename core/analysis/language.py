@@ -435,8 +435,8 @@ class _CopyTarget:
     Upper bounds of difflib's ratio reject unlike lines cheaply: ``2·C / (len a + len b)``
     for the characters ``C`` the two have in common (as multisets), the same with the
     characters of their longest common subsequence (difflib's matching blocks, without junk,
-    are a common subsequence), and difflib's own ``quick_ratio``; the answer is always the
-    ratio's.
+    are a common subsequence); the answer is always the ratio's. (The first is difflib's
+    ``quick_ratio``, so it is not asked again.)
     """
 
     __slots__ = ("_bigrams", "_chars", "_key", "_matcher")
@@ -469,7 +469,7 @@ class _CopyTarget:
             matcher = self._matcher = difflib.SequenceMatcher(None, autojunk=False)
             matcher.set_seq2(key)  # difflib indexes the second sequence once
         matcher.set_seq1(line)
-        return matcher.quick_ratio() >= threshold and matcher.ratio() >= threshold
+        return matcher.ratio() >= threshold
 
 
 def _bigrams(text: str) -> Counter[str]:
