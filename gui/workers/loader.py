@@ -15,6 +15,7 @@ network mount) never keeps the process alive.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -26,9 +27,12 @@ __all__ = ["BackgroundCall", "ReadCancelled", "call_in_background"]
 
 T = TypeVar("T")
 
-# Calls whose outcome has not been delivered yet: the thread only ever holds a reference to
-# the carrier, never the last one, so Qt objects are destroyed in the GUI thread.
-_ALIVE: set[BackgroundCall] = set()
+# Calls whose outcome has not been delivered yet, by key. The worker thread holds only the key
+# and the one carrier, which lives as long as the process: no Qt object's last reference is
+# ever dropped in a worker thread, and none is deleted or disconnected while a worker emits
+# through it (either crashed a test worker now and then).
+_ALIVE: dict[int, BackgroundCall] = {}
+_KEYS = itertools.count(1)
 
 
 class ReadCancelled(Exception):
@@ -36,9 +40,29 @@ class ReadCancelled(Exception):
 
 
 class _Carrier(QObject):
-    """Carries the outcome from the worker thread to the GUI thread (a queued signal)."""
+    """Carries outcomes from worker threads to the GUI thread (a queued signal), for every
+    call; made once, in the GUI thread."""
 
-    done = Signal(object, object)  # value, error
+    done = Signal(object, object, object)  # key, value, error
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.done.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+
+    @Slot(object, object, object)
+    def _deliver(self, key: int, value: object, error: object) -> None:
+        call = _ALIVE.pop(key, None)
+        if call is not None:
+            call._on_done(value, error)
+
+
+_CARRIER: list[_Carrier] = []
+
+
+def _carrier() -> _Carrier:
+    if not _CARRIER:
+        _CARRIER.append(_Carrier())
+    return _CARRIER[0]
 
 
 class BackgroundCall(QObject):
@@ -68,8 +92,6 @@ class BackgroundCall(QObject):
         self._func = func
         self._name = name
         self._cancel = threading.Event()
-        self._carrier = _Carrier()
-        self._carrier.done.connect(self._on_done)
         self._running = False
         self._started = False
 
@@ -87,20 +109,23 @@ class BackgroundCall(QObject):
             raise RuntimeError("a BackgroundCall runs once")
         self._started = True
         self._running = True
-        _ALIVE.add(self)
-        carrier, func, cancel = self._carrier, self._func, self._cancel
+        key = next(_KEYS)
+        _ALIVE[key] = self
+        # The thread's reference to the function goes before the outcome is sent: the call
+        # (kept in _ALIVE until then) holds it too, so it never dies in the worker thread.
+        carrier, held, cancel = _carrier(), [self._func], self._cancel
 
         def target() -> None:
             value: Any = None
             error: BaseException | None = None
             try:
-                value = func(cancel)
+                value = held.pop()(cancel)
             except BaseException as exc:  # handed to the GUI thread
                 error = exc
             if cancel.is_set():
                 value = error = None  # nobody wants it; drop it here
-            with contextlib.suppress(RuntimeError):  # the carrier is gone: the app quit
-                carrier.done.emit(value, error)
+            with contextlib.suppress(RuntimeError):  # the carrier is gone: the process ends
+                carrier.done.emit(key, value, error)
 
         threading.Thread(target=target, name=self._name, daemon=True).start()
 
@@ -112,9 +137,7 @@ class BackgroundCall(QObject):
             self._running = False
             self.cancelled.emit()
 
-    @Slot(object, object)
     def _on_done(self, value: object, error: object) -> None:
-        _ALIVE.discard(self)
         if not self._running:
             return  # cancelled
         self._running = False

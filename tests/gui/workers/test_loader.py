@@ -170,3 +170,35 @@ def test_timers_keep_running_while_the_call_runs(qtbot) -> None:
         assert call_in_background(three_ticks)
     finally:
         timer.stop()
+
+
+def test_thousands_of_short_calls_in_a_row_do_not_crash(tmp_path) -> None:
+    """The worker thread never drops the last reference to a Qt object: it once did, now and
+    then, when the caller had already let go of the call (a segmentation fault within a few
+    hundred calls, which crashed a CI worker)."""
+    script = tmp_path / "many.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import threading
+            from PySide6.QtWidgets import QApplication
+            from matchlight.gui.workers import loader
+
+            app = QApplication([])
+            main = threading.get_ident()
+            for _ in range(3000):
+                assert loader.call_in_background(lambda: threading.get_ident() != main)
+            print(len(loader._ALIVE))
+            """
+        ),
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, "-X", "faulthandler", str(script)],
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (result.returncode, result.stdout) == (0, "0\n"), result.stderr[-2000:]
