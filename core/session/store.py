@@ -474,13 +474,22 @@ class SessionStore(AnnotationTables):
 
     def check_ours(self) -> str | None:
         """Check now that the file is still the one opened (a timer may call this between
-        edits); returns why not, or None. Once lost, a store stays lost. A pass of the
-        flusher writing into the file ends first."""
+        edits); returns why not, or None. Once lost, a store stays lost.
+
+        While a pass of the flusher writes into the file, the file is not looked at (it is
+        changing under our own hand) and nobody waits for the pass (after a large import it
+        takes a disk's time): that pass checked the file as it began, and every pass checks it
+        again before it moves anything more into it, so a commit made meanwhile goes no
+        further than the log of a file found not to be ours."""
         flusher = self._flusher
         if flusher is None:
             return self._check_now()
-        with flusher.file_lock:
+        if not flusher.file_lock.acquire(blocking=False):
+            return self._lost
+        try:
             return self._check_now()
+        finally:
+            flusher.file_lock.release()
 
     def _check_now(self) -> str | None:
         if self._lost is None and self._lock is not None and self._connection is not None:

@@ -153,3 +153,70 @@ def test_a_session_overwritten_before_the_pass_gets_nothing_more(tmp_path: Path,
     assert store.path.read_bytes() == copied
     with SessionStore.open(store.path) as reopened:
         assert reopened.integrity_check() == ["ok"] and reopened.count_spans() == 3
+
+
+@pytest.fixture
+def inside_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[tuple[threading.Event, threading.Event]]:
+    """(entered, leave): a flusher pass, once in the file (its lock held), says so through
+    ``entered`` and stays there until ``leave`` is set (a long checkpoint after an import)."""
+    entered, leave = threading.Event(), threading.Event()
+    real = flusher_module.Flusher._pass
+
+    def slow(self: flusher_module.Flusher) -> None:
+        with self.file_lock:
+            entered.set()
+            leave.wait(120)  # longer than any guard below: a wait for it shows as one
+        real(self)
+
+    monkeypatch.setattr(flusher_module.Flusher, "_pass", slow)
+    yield entered, leave
+    leave.set()
+
+
+def test_an_edit_does_not_wait_for_a_pass_in_the_file(tmp_path: Path, inside_pass) -> None:
+    """While a pass holds the file, the next edit commits (into the log) without waiting for
+    it; once the pass is through, the file alone holds both edits."""
+    entered, leave = inside_pass
+    with make(tmp_path) as store:
+        store.add_span(span(0))
+        assert entered.wait(30)
+        edit = threading.Thread(target=store.add_span, args=(span(1),))
+        edit.start()
+        edit.join(30)  # a guard: waiting for the pass, it would wait until ``leave``
+        went_through = not edit.is_alive()
+        leave.set()
+        edit.join()
+        assert went_through
+        assert store.count_spans() == 2 and store.lost is None
+        store.sync()
+        assert spans_in_file_alone(store.path, tmp_path / "scratch") == 2
+
+
+def test_a_file_overwritten_during_a_pass_gets_no_later_edit(tmp_path: Path, inside_pass) -> None:
+    """``cp`` over the file while a pass holds it, then an edit (not checked: the pass is in
+    the file, so it goes into the log): the pass finds the file changed before it moves
+    anything into it, and neither edit ever reaches the copied file."""
+    entered, leave = inside_pass
+    leave.set()  # the other session's passes go straight through
+    other = make(tmp_path, "other.matchlight")
+    for n in range(3):
+        other.add_span(span(n))
+    other.close()
+    leave.clear()
+    entered.clear()
+    store = make(tmp_path)
+    store.add_span(span(0))
+    assert entered.wait(30)
+    shutil.copyfile(tmp_path / "other.matchlight", store.path)
+    copied = store.path.read_bytes()
+    store.add_span(span(7))
+    assert store.lost is None  # not looked at yet
+    leave.set()
+    store.sync()
+    assert "changed by another program" in (store.lost or "")
+    store.close()
+    assert store.path.read_bytes() == copied
+    with SessionStore.open(store.path) as reopened:
+        assert reopened.integrity_check() == ["ok"] and reopened.count_spans() == 3
