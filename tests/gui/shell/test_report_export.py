@@ -159,7 +159,9 @@ def test_report_of_the_selection_has_cores_figures(qtbot, harness, tmp_path, sav
         for i in range(len(text))
         if any("year" in c[i].casefold() for c in (*text.references, *text.systems, source))
     ]
-    qtbot.waitUntil(lambda: len(window.session.session.selected_rows()) == len(rows))
+    qtbot.waitUntil(
+        lambda: len(window.session.session.selected_rows()) == len(rows), timeout=TIMEOUT
+    )
     assert window.session.session.selected_rows().tolist() == rows
     assert 0 < len(rows) < len(text)
     window.highlight_actions["lcs"].trigger()
