@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +101,9 @@ class SessionFiles(QObject):
         self._store: SessionStore | None = None
         self._read_only = False
         self._core: ComparisonSession | None = None
+        # The open comparison's inputs as a new session records them (their content hashes),
+        # computed in a thread from the open on, so that the first edit does not wait for it.
+        self._hashed: Future[tuple[SessionInput, ...]] | None = None
         self._unsubscribe: list[Callable[[], None]] = []
         self._saved_state: str | None = None
         # The imported columns written to ``_imports_store``, by (kind, key).
@@ -250,6 +255,7 @@ class SessionFiles(QObject):
             pending = None
         self._detach()
         self._core = core
+        self._hashed = self._hash_in_background(core) if pending is None else None
         self._saved_state = None
         self._saved_imports, self._imports_store = {}, None
         controller = self.controller
@@ -329,6 +335,7 @@ class SessionFiles(QObject):
         self._release_store()
         self.controller.detach()
         self._core = None
+        self._hashed = None
         self._warned = None
 
     def _release_store(self) -> None:
@@ -362,7 +369,7 @@ class SessionFiles(QObject):
         if ws is None or core is None:
             return False
         try:
-            inputs = call_in_background(self._hash_inputs, name="matchlight-hash")
+            inputs = call_in_background(self._hashed_inputs, name="matchlight-hash")
             store = create_untitled(self.document(inputs))
             if len(ws) or ws.scores():
                 store.add_many(ws.spans(), ws.scores())
@@ -388,19 +395,48 @@ class SessionFiles(QObject):
         specs = core.specs or specs_of_comparison(core.comparison)
         return inputs_for(specs, core.reference_names, core.system_names)
 
+    @staticmethod
+    def _hash_in_background(core: ComparisonSession) -> Future[tuple[SessionInput, ...]] | None:
+        """Start hashing ``core``'s inputs in a daemon thread (the files as they are when they
+        are opened, which is when they were read); None when there is nothing to hash."""
+        if core.specs is None and core.comparison is None:
+            return None
+        specs = core.specs or specs_of_comparison(core.comparison)
+        names = (core.reference_names, core.system_names)
+        future: Future[tuple[SessionInput, ...]] = Future()
+
+        def run() -> None:
+            try:
+                future.set_result(inputs_for(specs, *names))
+            except BaseException as exc:  # handed to whoever asks for the inputs
+                future.set_exception(exc)
+
+        threading.Thread(target=run, name="matchlight-hash", daemon=True).start()
+        return future
+
+    def _hashed_inputs(self) -> tuple[SessionInput, ...]:
+        """The inputs hashed since the open (waited for in this thread), else hashed now."""
+        future = self._hashed
+        if future is not None:
+            try:
+                return future.result()
+            except (SessionError, OSError):
+                pass  # hashed again below: the error the user sees is today's
+        return self._hash_inputs()
+
     def inputs_reader(self) -> Callable[[], tuple[SessionInput, ...]]:
         """A call, for a worker, that gives the inputs as the session records them (hashing the
         files when there is no session yet)."""
         if self._store is not None:
             recorded = self._store.inputs()
             return lambda: recorded
-        return self._hash_inputs
+        return self._hashed_inputs
 
     def recorded_inputs(self) -> tuple[SessionInput, ...]:
         """The inputs as the session records them (hashed now when there is no session yet)."""
         if self._store is not None:
             return self._store.inputs()
-        return call_in_background(self._hash_inputs, name="matchlight-hash")
+        return call_in_background(self._hashed_inputs, name="matchlight-hash")
 
     # -- keeping the file in step --------------------------------------------------------------
 

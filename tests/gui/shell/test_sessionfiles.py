@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from matchlight.core.annotation.model import Status
+from matchlight.core.session.inputs import SessionInput
 from matchlight.core.session.locations import RECOVERY_ENV
 from matchlight.core.session.store import SessionStore
 from tests.gui.annotate.annotatekit import TIMEOUT, Harness, add, small_specs, wait_scored
@@ -197,3 +198,22 @@ def test_an_untitled_session_becomes_rescued_work_after_the_recovery_file_vanish
     untitled.unlink()
     assert h.c.set_status(h.c.workspace.spans()[0].id, Status.REJECTED)
     assert h.c.workspace.unsaved == 1 and h.offers
+
+
+def test_the_first_edit_records_the_inputs_as_they_were_read(qtbot, small, tmp_path):
+    """The inputs are hashed from the open on, off the GUI thread, so the first edit does not
+    wait for it; and the session records the files as the comparison read them: a file changed
+    between the open and the first edit is found changed when the session is opened again."""
+    h = small
+    hashed = h.s._hashed
+    assert hashed is not None
+    qtbot.waitUntil(hashed.done, timeout=TIMEOUT)
+    system_a = tmp_path / "data" / "sys.A.en"
+    as_read = SessionInput.from_file(system_a, role="system", name="A")
+    system_a.write_text(system_a.read_text(encoding="utf-8") + "one line more\n", encoding="utf-8")
+    path = saved(h, tmp_path, spans=1)
+    with SessionStore.open_copy_read_only(path) as copy:
+        recorded = {i.name: i for i in copy.inputs()}
+    assert (recorded["A"].sha256, recorded["A"].size) == (as_read.sha256, as_read.size)
+    assert SessionInput.from_file(system_a, role="system").sha256 != as_read.sha256
+    assert {i.role for i in recorded.values()} == {"source", "reference", "system"}
