@@ -175,9 +175,14 @@ def profile_references(references: Sequence[Sequence[str]]) -> TextProfile:
     Pure and thread-safe: the app calls it in the thread that reads the files.
     """
     script = detect_script(references)
-    dropped = np.array(
-        [[rouge_mostly_dropped(line) for line in lines] for lines in references], dtype=np.bool_
-    ).reshape(len(references), len(references[0]) if references else 0)
+    # Row by row into the array (np.array of a list of a million bools per reference was one
+    # call holding the interpreter for ~50 ms: an event-loop gap of the app's window).
+    n = len(references[0]) if references else 0
+    dropped = np.zeros((len(references), n), dtype=np.bool_)
+    for r, lines in enumerate(references):
+        if len(lines) != n:
+            raise ValueError("the references have different numbers of lines")
+        dropped[r] = np.fromiter(map(rouge_mostly_dropped, lines), np.bool_, n)
     return TextProfile(
         script=script,
         segmented=script in ("zh", "ja") and is_presegmented(references),

@@ -245,15 +245,21 @@ def test_mostly_dropped_references_agree_with_rouge_score() -> None:
     """Chinese references that keep a few Latin words and digits under rouge-score score on
     those alone: counted by the same rule rouge-score's tokenizer applies."""
     text = _text(_dataset("wmt22-en-zh"))
-    expected = 0
-    for ref in text.references:
-        for line in ref:
+    expected = np.zeros((len(text.references), len(text.references[0])), np.bool_)
+    for r, ref in enumerate(text.references):
+        for i, line in enumerate(ref):
             kept, letters = _rouge_score_keeps(line)
             want = kept > 0 and 2 * kept < letters
             assert rouge_mostly_dropped(line) == want, line
-            expected += want
+            expected[r, i] = want
     profile = profile_references(text.references)
-    assert int(profile.rouge_dropped.sum()) == expected > 0
+    # Each reference's row by row: the same rows as rouge-score's rule, in their places.
+    assert profile.rouge_dropped.dtype == np.bool_
+    np.testing.assert_array_equal(profile.rouge_dropped, expected)
+    assert 0 < int(expected.sum()) < expected.size
+    assert profile_references([]).rouge_dropped.shape == (0, 0)
+    with pytest.raises(ValueError, match="different numbers of lines"):
+        profile_references([["a", "b"], ["a"]])
     assert not rouge_mostly_dropped("Das Wetter ist schön, die Straße ist nass.")
     assert rouge_mostly_dropped("在 3 月份进行的外交政策综合评估中")
     assert not rouge_mostly_dropped("我们保证您满意。")  # nothing kept: an empty reference
