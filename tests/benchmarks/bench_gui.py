@@ -35,6 +35,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -120,15 +121,21 @@ class CollectionLog:
 
 class StallSampler:
     """A thread that looks at every thread's Python stack every few milliseconds (it needs the
-    GIL too, so it samples whenever it gets it): during a long event-loop gap, where the GUI
-    thread was and what the other threads ran tells who held it up."""
+    GIL too, so it samples whenever it gets it), and at the CPU time of every thread of the
+    process (/proc: time run, and time waited for a core). During a long event-loop gap, where
+    the GUI thread was, what the other threads ran, and which of them used the CPU tell who held
+    it up: the GUI thread running (its own work), waiting for a core (the machine's load), or
+    neither while a worker ran (the worker held the interpreter)."""
 
     def __init__(self, interval_s: float = 0.004) -> None:
         self.interval_s = interval_s
-        self.samples: list[tuple[float, str, list[str]]] = []
+        # (ms, GUI stack, other stacks, {tid: (run ns, queued ns)})
+        self.samples: list[tuple[float, str, list[str], dict[int, tuple[int, int]]]] = []
         self._t0 = time.perf_counter()
         self._stop = threading.Event()
         self._main = threading.main_thread().ident
+        self._main_tid = threading.main_thread().native_id
+        self._names: dict[int, str] = {}
         self._thread = threading.Thread(target=self._run, name="bench-stall-sampler", daemon=True)
 
     def start(self, t0: float) -> None:
@@ -147,30 +154,83 @@ class StallSampler:
             frame = frame.f_back
         return " < ".join(names)
 
+    @staticmethod
+    def _cpu() -> dict[int, tuple[int, int]]:
+        """Per thread of the process: ns run on a core, ns waited for one (schedstat)."""
+        out = {}
+        for tid in os.listdir("/proc/self/task"):
+            try:
+                with open(f"/proc/self/task/{tid}/schedstat") as f:
+                    run, queued, _ = f.read().split()
+            except (OSError, ValueError):
+                continue
+            out[int(tid)] = (int(run), int(queued))
+        return out
+
+    def _name(self, tid: int) -> str:
+        """The name of the Python thread seen with native id ``tid`` (else the OS's)."""
+        if tid not in self._names:
+            try:
+                with open(f"/proc/self/task/{tid}/comm") as f:
+                    self._names[tid] = f"{f.read().strip()}#{tid}"
+            except OSError:
+                self._names[tid] = f"thread#{tid}"
+        return self._names[tid]
+
     def _run(self) -> None:
         me = threading.get_ident()
-        names = {}
         while not self._stop.wait(self.interval_s):
             frames = sys._current_frames()
+            cpu = self._cpu()
             at = (time.perf_counter() - self._t0) * 1000
-            main = self._where(frames.get(self._main), 3)
+            main = self._where(frames.get(self._main), 4)
             others = []
             for ident, frame in frames.items():
                 if ident in (me, self._main):
                     continue
-                if ident not in names:
-                    thread = threading._active.get(ident)  # type: ignore[attr-defined]
-                    names[ident] = thread.name if thread is not None else str(ident)
-                others.append(f"{names[ident]}: {self._where(frame, 2)}")
-            self.samples.append((at, main, others))
+                # Looked up every time: a thread's ident is reused by the next one.
+                thread = threading._active.get(ident)  # type: ignore[attr-defined]
+                name = thread.name if thread is not None else str(ident)
+                if thread is not None and thread.native_id is not None:
+                    self._names[thread.native_id] = name
+                others.append(f"{name}: {self._where(frame, 4)}")
+            self.samples.append((at, main, others, cpu))
 
     def report(self, gaps: list[tuple[float, float]]) -> None:
-        """For each (gap ms, ending at ms), the commonest stacks sampled during it."""
+        """For each (gap ms, ending at ms): the CPU each thread used during it, the longest
+        the sampler waited for the interpreter and what the threads ran right after, and the
+        commonest stacks sampled during it."""
         for gap, end in gaps:
             inside = [s for s in self.samples if end - gap <= s[0] <= end]
-            main = Counter(m for _, m, _ in inside).most_common(2)
-            others = Counter(o for _, _, os_ in inside for o in os_ if "wait" not in o)
+            before = [s for s in self.samples if s[0] < end - gap][-1:]
+            after = [s for s in self.samples if s[0] > end][:1]
+            span = before + inside + after
             print(f"    gap {gap:.0f} ms @ {end:.0f}: {len(inside)} samples")
+            if len(span) >= 2:
+                first, last = span[0][3], span[-1][3]
+                ms = span[-1][0] - span[0][0]
+                used = []
+                for tid, (run, queued) in last.items():
+                    run0, queued0 = first.get(tid, (0, 0))
+                    if run - run0 > 5e6 or tid == self._main_tid:
+                        used.append(((run - run0) / 1e6, (queued - queued0) / 1e6, tid))
+                used.sort(reverse=True)
+                print(
+                    f"      cpu over {ms:.0f} ms (run/queued): "
+                    + ", ".join(
+                        f"{'GUI' if tid == self._main_tid else self._name(tid)} "
+                        f"{run:.0f}/{queued:.0f}"
+                        for run, queued, tid in used[:6]
+                    )
+                )
+                steps = [(b[0] - a[0], b) for a, b in pairwise(span)]
+                wait_ms, sample = max(steps, key=lambda step: step[0])
+                print(f"      sampler waited {wait_ms:.0f} ms; then GUI at {sample[1]}")
+                for text in sample[2]:
+                    if "wait" not in text.split(" < ")[0]:
+                        print(f"        then {text}")
+            main = Counter(m for _, m, _, _ in inside).most_common(2)
+            others = Counter(o for _, _, os_, _ in inside for o in os_ if "wait" not in o)
             for text, count in main:
                 print(f"      GUI   {count:3d}  {text}")
             for text, count in others.most_common(3):
@@ -311,6 +371,13 @@ def main() -> None:
         "over showing the comparison (or its first rows) into FILE.show, and over appending "
         "the rest of the rows into FILE.rest",
     )
+    parser.add_argument(
+        "--profile-gui",
+        metavar="FILE",
+        help="cProfile the GUI thread's CPU time (time.thread_time: what the machine's load does "
+        "not change) from the open until every file is read into FILE.read, then until the "
+        "search caches are built into FILE.after",
+    )
     args = parser.parse_args()
 
     from matchlight.gui.dialogs.opendialog import ComparisonSpecs
@@ -383,6 +450,9 @@ def main() -> None:
         lifecycle.reading_changed.connect(
             lambda reading: None if reading else read_end_box.append(probe.elapsed())
         )
+        gui_cpu = cProfile.Profile(time.thread_time) if args.profile_gui else None
+        if gui_cpu is not None:
+            gui_cpu.enable()
         assert window.open_specs(specs)
         wait(app, lambda: bool(first_box), 120)  # the first rows (or all) are handed over
         print(f"  open -> first rows in the table{'':<21} {first_box[0] - read_start:8.1f} ms")
@@ -396,6 +466,11 @@ def main() -> None:
 
         wait(app, lambda: scored() and bool(read_end_box), 600)  # every file is read
         read_end = read_end_box[0]
+        if gui_cpu is not None:
+            gui_cpu.disable()
+            gui_cpu.dump_stats(f"{args.profile_gui}.read")
+            gui_cpu = cProfile.Profile(time.thread_time)
+            gui_cpu.enable()
         print(
             f"  open -> first scored rows in the table{'':<14} {scored_box[0] - read_start:8.1f} ms"
         )
@@ -429,6 +504,9 @@ def main() -> None:
         scored_end = probe.elapsed()
         print(f"  open, read and score everything{'':<21} {total:8.1f} s")
         ready = wait(app, window.proxy.search_ready, 1200)
+        if gui_cpu is not None:
+            gui_cpu.disable()
+            gui_cpu.dump_stats(f"{args.profile_gui}.after")
         print(f"  then search caches ready (built by a worker) after{'':<2} {ready * 1000:8.1f} ms")
         probe.stop()
         for label, low, high in (
@@ -446,7 +524,7 @@ def main() -> None:
             worst = sorted(pairs, reverse=True)[:5]
             print("    longest gaps (ms, ending at ms after the open started):", end="")
             print(", ".join(f" {g:.0f} @ {t - read_start:.0f}" for g, t in worst))
-            if sampler is not None and low >= read_end:
+            if sampler is not None:
                 sampler.report([(g, t) for g, t in worst if g > 100])
         if sampler is not None:
             sampler.stop()
