@@ -196,6 +196,27 @@ class StallSampler:
                 others.append(f"{name}: {self._where(frame, 4)}")
             self.samples.append((at, main, others, cpu))
 
+    def split(self, gaps: list[tuple[float, float]]) -> str:
+        """Where the GUI thread's time went over ``gaps`` (gap ms, ending at ms), summed: run on
+        a core (its own work), waited for a core (the machine's load), neither (asleep: waiting
+        for the interpreter, mostly; a gap is never idle time)."""
+        total = ran = queued = 0.0
+        for gap, end in gaps:
+            before = [s for s in self.samples if s[0] < end - gap][-1:]
+            after = [s for s in self.samples if s[0] > end][:1]
+            if not before or not after:
+                continue
+            run0, queued0 = before[0][3].get(self._main_tid, (0, 0))
+            run1, queued1 = after[0][3].get(self._main_tid, (0, 0))
+            total += after[0][0] - before[0][0]
+            ran += (run1 - run0) / 1e6
+            queued += (queued1 - queued0) / 1e6
+        asleep = total - ran - queued
+        return (
+            f"{len(gaps)} gaps, {total:.0f} ms around them: GUI ran {ran:.0f}, waited for a core "
+            f"{queued:.0f}, asleep {asleep:.0f}"
+        )
+
     def report(self, gaps: list[tuple[float, float]]) -> None:
         """For each (gap ms, ending at ms): the CPU each thread used during it, the longest
         the sampler waited for the interpreter and what the threads ran right after, and the
@@ -525,6 +546,8 @@ def main() -> None:
             print("    longest gaps (ms, ending at ms after the open started):", end="")
             print(", ".join(f" {g:.0f} @ {t - read_start:.0f}" for g, t in worst))
             if sampler is not None:
+                over = [(g, t) for g, t in pairs if g > 50]
+                print(f"    GUI thread in the gaps over 50 ms: {sampler.split(over)}")
                 sampler.report([(g, t) for g, t in worst if g > 100])
         if sampler is not None:
             sampler.stop()
