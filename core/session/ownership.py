@@ -92,8 +92,12 @@ class WriteLock:
         if self._fd is not None:
             self._expected = FileState.of(os.fstat(self._fd))
 
-    def check(self) -> str | None:
-        """Why the file at the path is no longer the one we hold, or None while it is."""
+    def check(self, *, content: bool = True) -> str | None:
+        """Why the file at the path is no longer the one we hold, or None while it is.
+
+        ``content=False`` only asks whether the path still holds our file (not deleted, moved
+        or replaced by another): while our own checkpoint writes into it, its size and times
+        are changing under our hand, and another program's writing cannot be told apart."""
         if self._fd is None:
             return "the session is closed"
         try:
@@ -104,7 +108,7 @@ class WriteLock:
             return f"the session file cannot be checked ({exc.strerror or exc})"
         if not here.same_file(self._expected):
             return "the session file was replaced by another file"
-        if (here.size, here.modified_ns, here.changed_ns) != (
+        if content and (here.size, here.modified_ns, here.changed_ns) != (
             self._expected.size,
             self._expected.modified_ns,
             self._expected.changed_ns,

@@ -476,24 +476,25 @@ class SessionStore(AnnotationTables):
         """Check now that the file is still the one opened (a timer may call this between
         edits); returns why not, or None. Once lost, a store stays lost.
 
-        While a pass of the flusher writes into the file, the file is not looked at (it is
-        changing under our own hand) and nobody waits for the pass (after a large import it
-        takes a disk's time): that pass checked the file as it began, and every pass checks it
-        again before it moves anything more into it, so a commit made meanwhile goes no
-        further than the log of a file found not to be ours."""
+        While a pass of the flusher writes into the file, nobody waits for the pass (after a
+        large import it takes a disk's time): only whether the path still holds our file is
+        checked then (deleted, moved, replaced), since its size and times are changing under
+        our own hand. Its content is checked by the pass itself, as it began, and by every
+        pass before it moves anything more into it: a file written over in place meanwhile
+        (``cp``) gets no commit made after it, and is found lost by the next pass."""
         flusher = self._flusher
         if flusher is None:
             return self._check_now()
         if not flusher.file_lock.acquire(blocking=False):
-            return self._lost
+            return self._check_now(content=False)
         try:
             return self._check_now()
         finally:
             flusher.file_lock.release()
 
-    def _check_now(self) -> str | None:
+    def _check_now(self, *, content: bool = True) -> str | None:
         if self._lost is None and self._lock is not None and self._connection is not None:
-            self._lost = self._lock.check()
+            self._lost = self._lock.check(content=content)
         return self._lost
 
     def _on_lost(self, reason: str) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import matchlight.core.session.flusher as flusher_module
+from matchlight.core.session.files import SessionError
 from matchlight.core.session.store import SessionStore
 from tests.core.session.test_ownership import make, span
 
@@ -220,3 +221,18 @@ def test_a_file_overwritten_during_a_pass_gets_no_later_edit(tmp_path: Path, ins
     assert store.path.read_bytes() == copied
     with SessionStore.open(store.path) as reopened:
         assert reopened.integrity_check() == ["ok"] and reopened.count_spans() == 3
+
+
+def test_a_file_deleted_during_a_pass_takes_no_edit(tmp_path: Path, inside_pass) -> None:
+    """While a pass is in the file, the edit does not wait for it, yet still finds the file
+    deleted: the edit is refused (kept in memory by the caller), never committed into a log
+    nobody will read."""
+    entered, leave = inside_pass
+    with make(tmp_path) as store:
+        store.add_span(span(0))
+        assert entered.wait(30)
+        store.path.unlink()
+        with pytest.raises(SessionError, match="deleted or moved away"):
+            store.add_span(span(1))
+        leave.set()
+        assert store.count_spans() == 1
