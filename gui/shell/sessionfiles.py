@@ -590,7 +590,9 @@ class SessionFiles(QObject):
         store = self._store
         if store is None or self._read_only:
             return
-        if store.lost is None and store.check_ours() is not None:
+        # Lost already (the flusher's pass found the file changed after the last edit's
+        # check) or found lost now: told once (_problem).
+        if store.check_ours() is not None:
             self._problem(
                 SessionError(
                     QCoreApplication.translate(

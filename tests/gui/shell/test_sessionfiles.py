@@ -8,10 +8,12 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import threading
 from pathlib import Path
 
 import pytest
 
+import matchlight.core.session.flusher as flusher_module
 from matchlight.core.annotation.model import Status
 from matchlight.core.session.inputs import SessionInput
 from matchlight.core.session.locations import RECOVERY_ENV
@@ -217,3 +219,38 @@ def test_the_first_edit_records_the_inputs_as_they_were_read(qtbot, small, tmp_p
     assert (recorded["A"].sha256, recorded["A"].size) == (as_read.sha256, as_read.size)
     assert SessionInput.from_file(system_a, role="system").sha256 != as_read.sha256
     assert {i.role for i in recorded.values()} == {"source", "reference", "system"}
+
+
+def test_a_session_overwritten_before_the_flushers_pass_is_told(
+    qtbot, small, tmp_path, monkeypatch
+):
+    """``cp`` over the file after an edit's commit and before the flusher's pass: the pass
+    finds the file changed (no edit's check saw it) and the watch tells the user, offering
+    Save as; the edit is in the workspace, and Save as keeps it."""
+    h = small
+    path = saved(h, tmp_path, spans=2)
+    other = tmp_path / "other.matchlight"
+    shutil.copy(path, other)
+    gate = threading.Event()
+    real = flusher_module.Flusher._pass
+
+    def held(self: flusher_module.Flusher) -> None:
+        gate.wait(30)
+        real(self)
+
+    monkeypatch.setattr(flusher_module.Flusher, "_pass", held)
+    assert add(h.c, 0, 5, 4, 7, "minor", "Style") is not None  # committed; its pass waits
+    shutil.copyfile(other, path)
+    copied = path.read_bytes()
+    gate.set()
+    store = h.s.store
+    assert store is not None
+    store.sync()  # the pass is through: it found the file changed
+    assert "changed by another program" in (store.lost or "") and not h.offers
+    h.s._on_watch()  # the watch's next tick
+    assert "changed by another program" in h.offers[0][1]
+    assert "NOT SAVED" in h.s.status_label.text()
+    assert path.read_bytes() == copied
+    rescued = tmp_path / "rescued.matchlight"
+    assert h.s.save_session_as(rescued) == rescued
+    assert spans_in(rescued) == 3
