@@ -212,6 +212,13 @@ class SearchColumn:
                     self._ranks = _sort_ranks(self.strings, self.folded(), between or _nothing)
         return self._ranks
 
+    def sort_order(self, descending: bool = False) -> IntArray:
+        """Every row in the column's sort order (:meth:`sort_ranks`, built first if need be),
+        or in the reverse order of the texts; equal texts in segment order either way."""
+        ranks = self.sort_ranks()
+        distinct = int(ranks.max()) + 1 if len(ranks) else 0
+        return _stable_argsort(distinct - 1 - ranks if descending else ranks, distinct)
+
     def ranks_wanted(self) -> bool:
         """Whether a sort asked for the ranks (and may be waiting for them)."""
         return self._wanted
@@ -365,27 +372,35 @@ class _Utf8Rows:
         data, bounds = self.data, self.bounds.tolist()
         return [data[a : b - 1] for a, b in pairwise(bounds)]
 
-    def order(self, between: Callable[[], None] = _nothing) -> tuple[IntArray, BoolArray]:
-        """The rows in the order of their bytes (stable), and per neighbouring pair in that
-        order whether their bytes are equal. Numpy sorts the rows by their first 16 bytes (as
-        two big-endian integers, zero after a row's end); only the runs that tie there are
-        sorted again in Python, by all their bytes (:func:`_sorted_rows`)."""
-        n = len(self)
+    def order(
+        self, between: Callable[[], None] = _nothing, rows: IntArray | None = None
+    ) -> tuple[IntArray, BoolArray]:
+        """``rows`` (default: all, in row order) in the order of their bytes (stable), and per
+        neighbouring pair in that order whether their bytes are equal. Numpy sorts the rows by
+        their first 16 bytes (as two big-endian integers, zero after a row's end); only the
+        runs that tie there are sorted again in Python, by all their bytes
+        (:func:`_sorted_rows`)."""
         bounds, width = self.bounds, 16
-        lengths = np.diff(bounds) - 1
+        if rows is None:
+            rows = np.arange(len(self), dtype=np.int64)
+        n = len(rows)
         values = np.frombuffer(self.data, np.uint8)
         high, low = np.zeros(n, np.uint64), np.zeros(n, np.uint64)
         at = np.arange(width)
         for a in range(0, n, _SORT_BLOCK):
             between()
             b = min(n, a + _SORT_BLOCK)
-            inside = at < lengths[a:b, None]
-            where = np.where(inside, bounds[a:b, None] + at, 0)
+            starts = bounds[rows[a:b]]
+            lengths = bounds[rows[a:b] + 1] - starts - 1
+            inside = at < lengths[:, None]
+            where = np.where(inside, starts[:, None] + at, 0)
             prefix = np.where(inside, values[where], 0).astype(np.uint8)
             words = np.ascontiguousarray(prefix).view(">u8").astype(np.uint64)
             high[a:b], low[a:b] = words[:, 0], words[:, 1]
-        order = np.lexsort((low, high)).astype(np.int64)
-        high, low = high[order], low[order]
+        between()
+        by_prefix = np.lexsort((low, high))
+        order = rows[by_prefix]
+        high, low = high[by_prefix], low[by_prefix]
         ties = (high[1:] == high[:-1]) & (low[1:] == low[:-1])
         same = np.zeros(max(0, n - 1), np.bool_)
         if not ties.any():
@@ -612,39 +627,58 @@ def _adjacent_equal(items: list[Any]) -> BoolArray:
     return equal
 
 
+def _first_equal(strings: Sequence[str], between: Callable[[], None] = _nothing) -> IntArray:
+    """Per row, the first row whose text equals its own (itself for a text's first row): one
+    dictionary look-up per row, in C, a block of rows at a time (see :data:`_BLOCK`)."""
+    n = len(strings)
+    first = np.empty(n, dtype=np.int64)
+    seen: dict[str, int] = {}
+    for a in range(0, n, _BLOCK):
+        between()
+        b = min(n, a + _BLOCK)
+        first[a:b] = np.fromiter(map(seen.setdefault, strings[a:b], range(a, b)), np.int64, b - a)
+    return first
+
+
 def _sort_ranks(
     strings: Sequence[str], rows_folded: _Utf8Rows, between: Callable[[], None] = _nothing
 ) -> IntArray:
-    """See :meth:`SearchColumn.sort_ranks`: one sort of the folded texts (:meth:`_Utf8Rows.order`,
-    stable, so equal ones stay in segment order); only runs of equal folded texts that differ as
-    written are sorted again, by how they are written."""
+    """See :meth:`SearchColumn.sort_ranks`. Equal texts share a rank, so only each text's
+    first row is sorted (:func:`_first_equal`): by its folded text (:meth:`_Utf8Rows.order`,
+    stable); runs of equal folded texts (different texts, so written apart) are sorted again
+    by how they are written. Every other row takes its first row's rank."""
     n = len(strings)
-    ranks = np.zeros(n, dtype=np.int64)
     if n == 0:
-        return ranks
-    order, same_folded = rows_folded.order(between)
-    rows = order.tolist()
-    same = same_folded.copy()
-    pairs = np.flatnonzero(same_folded)  # only there can the written texts be equal too
-    for a in range(0, len(pairs), _BLOCK):
-        between()
-        at = pairs[a : a + _BLOCK]
-        first, second = order[at].tolist(), order[at + 1].tolist()
-        texts = map(eq, map(strings.__getitem__, first), map(strings.__getitem__, second))
-        same[at] = np.fromiter(texts, np.bool_, len(at))
-    mixed = same_folded & ~same  # inside a run of equal folded texts, the writing differs
-    if mixed.any():
+        return np.zeros(0, dtype=np.int64)
+    first = _first_equal(strings, between)
+    distinct = np.flatnonzero(first == np.arange(n, dtype=np.int64))
+    order, same_folded = rows_folded.order(between, distinct)
+    if same_folded.any():
         edges = np.flatnonzero(~same_folded) + 1
         run_starts = np.concatenate(([0], edges))
-        run_ends = np.concatenate((edges, [n]))
-        for i in np.unique(np.searchsorted(run_ends, np.flatnonzero(mixed), side="right")):
-            a, b = int(run_starts[i]), int(run_ends[i])
-            rows[a:b] = sorted(rows[a:b], key=strings.__getitem__)
-            part = [strings[r] for r in rows[a:b]]
-            same[a : b - 1] = _adjacent_equal(part)
-    in_order = np.concatenate(([0], np.cumsum(~same, dtype=np.int64)))
-    ranks[np.asarray(rows, dtype=np.int64)] = in_order
-    return ranks
+        run_ends = np.concatenate((edges, [len(order)]))
+        long = run_ends - run_starts > 1
+        runs = zip(run_starts[long].tolist(), run_ends[long].tolist(), strict=True)
+        for step, (a, b) in enumerate(runs):
+            if step % _RUNS_A_STEP == 0:
+                between()
+            order[a:b] = sorted(order[a:b].tolist(), key=strings.__getitem__)
+    ranks = np.empty(n, dtype=np.int64)
+    ranks[order] = np.arange(len(order), dtype=np.int64)
+    return ranks[first]
+
+
+def _stable_argsort(ranks: IntArray, distinct: int) -> IntArray:
+    """``np.argsort(ranks, kind="stable")`` for ranks in ``[0, distinct)``: numpy's radix sort
+    of 16-bit keys, once or (low half, then high half: least significant digit first) twice,
+    where an argsort of the 64-bit ranks is a merge sort several times slower."""
+    if distinct <= 1 << 16:
+        return np.argsort(ranks.astype(np.uint16), kind="stable").astype(np.int64)
+    if distinct > 1 << 32:  # pragma: no cover - no column has four billion rows
+        return np.argsort(ranks, kind="stable").astype(np.int64)
+    by_low = np.argsort((ranks & 0xFFFF).astype(np.uint16), kind="stable")
+    high = (ranks >> 16).astype(np.uint16)[by_low]
+    return by_low[np.argsort(high, kind="stable")].astype(np.int64)
 
 
 @dataclass(frozen=True, slots=True)

@@ -277,8 +277,22 @@ def reference_order(strings: list[str], descending: bool) -> list[int]:
 
 
 def ranked_order(strings: list[str], descending: bool) -> list[int]:
-    ranks = SearchColumn(strings).sort_ranks()
-    return np.argsort(-ranks if descending else ranks, kind="stable").tolist()
+    """The column's sort order, checked against numpy's stable argsort of its ranks."""
+    column = SearchColumn(strings)
+    order = column.sort_order(descending).tolist()
+    ranks = column.sort_ranks()
+    assert order == np.argsort(-ranks if descending else ranks, kind="stable").tolist()
+    return order
+
+
+@pytest.mark.parametrize("distinct", [1, 300, 1 << 16, (1 << 16) + 1, 1 << 20])
+def test_stable_argsort_of_ranks_is_numpys(distinct: int) -> None:
+    """One 16-bit radix sort, or two (low half, then high half) past 65,536 distinct ranks."""
+    rng = np.random.default_rng(distinct)
+    ranks = rng.integers(0, distinct, 200_000).astype(np.int64)
+    ranks[:2] = 0, distinct - 1
+    got = textsearch._stable_argsort(ranks, distinct)
+    np.testing.assert_array_equal(got, np.argsort(ranks, kind="stable"))
 
 
 @settings(max_examples=200, deadline=None)
@@ -323,6 +337,11 @@ def test_utf8_rows_order_like_sorted_on_their_bytes(strings: list[str], block: i
         textsearch._SORT_BLOCK = saved
     folded = [s.casefold() for s in strings]
     assert order.tolist() == sorted(range(len(strings)), key=folded.__getitem__)
+    pairs = zip(order.tolist(), order.tolist()[1:])
+    assert same.tolist() == [folded[r] == folded[q] for r, q in pairs]
+    subset = list(range(0, len(strings), 2))  # some rows only (the distinct texts' first rows)
+    order, same = rows.order(rows=np.array(subset, dtype=np.int64))
+    assert order.tolist() == sorted(subset, key=folded.__getitem__)
     pairs = zip(order.tolist(), order.tolist()[1:])
     assert same.tolist() == [folded[r] == folded[q] for r, q in pairs]
     for descending in (False, True):
