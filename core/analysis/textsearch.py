@@ -520,16 +520,23 @@ class _Utf8Rows:
         values = np.frombuffer(data, np.uint8)
         walk = b"\n" not in needle  # else a match could run from one row into the next
         find = self._finder(needle) if walk else None
-        for a in range(0, n, _BLOCK):
+        # Per block: are its rows not skipped few? (Asked once for every block: each numpy call
+        # lets the GUI thread take the interpreter, and waits to get it back.)
+        few = [False] * len(range(0, n, _BLOCK))
+        if walk and skip is not None and n:
+            starts = np.arange(0, n, _BLOCK)
+            asked_counts = np.add.reduceat(~skip, starts, dtype=np.int64)
+            few = (asked_counts * _FEW_ASKED <= np.diff(np.append(starts, n))).tolist()
+        for block, a in enumerate(range(0, n, _BLOCK)):
             if cancelled():
                 raise SearchCancelled
             b = min(n, a + _BLOCK)
-            if walk and skip is not None:
+            if few[block]:
+                assert skip is not None
                 asked = np.flatnonzero(~skip[a:b]) + a
-                if len(asked) * _FEW_ASKED <= b - a:
-                    if len(asked):
-                        found[asked[self._rows_holding(needle, asked)]] = True
-                    continue
+                if len(asked):
+                    found[asked[self._rows_holding(needle, asked)]] = True
+                continue
             at = data.find(needle, int(bounds[a]), int(bounds[b])) if find is None else -1
             if find is not None:
                 at = find(int(bounds[a]), int(bounds[b]))
