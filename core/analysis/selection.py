@@ -505,8 +505,7 @@ def sort_order(sort: Sort, data: SelectionData) -> IntArray:
     if column is None:
         raise SelectionError(f"cannot sort by {sort.key!r}")
     # Case-folded first, then as written; equal texts keep segment order either way.
-    ranks = column.sort_ranks()
-    order = np.argsort(-ranks if sort.descending else ranks, kind="stable").astype(np.int64)
+    order = column.sort_order(sort.descending)
     data._orders[(sort.key, sort.descending)] = order
     return order
 

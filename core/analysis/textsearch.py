@@ -43,10 +43,16 @@ A column keeps its joined text for regular expressions only while it is small
 (:data:`_KEEP_JOINED`); a bigger one is joined a block of rows at a time for each search, so a
 million rows cost no second copy of their text.
 
+A substring's blocks are scanned with ``bytes.find``, or, where one of its bytes is rare in the
+column, with ``memchr`` of that byte (``bytes.find`` of one byte, ten times as fast) and a look
+for the substring at each place it lies (:meth:`_Utf8Rows._finder`).
+
 A column also keeps its sort ranks (:meth:`SearchColumn.sort_ranks`): computed once, so that
-sorting a table by a text column again, either way, is a numpy ``argsort`` of integers. The
-first sort is numpy's too, on the first bytes of the folded UTF-8 rows (which sort as their code
-points do); only rows that tie there are compared in Python.
+sorting a table by a text column again, either way, is a numpy radix ``argsort`` of integers
+(:meth:`SearchColumn.sort_order`). The first sort is numpy's too, on the folded UTF-8 rows
+(which sort as their code points do) 16 bytes at a time, each time only among the rows still
+tied (:meth:`_Utf8Rows.order`); rows still tied after 96 bytes are compared in Python. Where
+texts repeat, each text is sorted once (:func:`_first_equal`).
 """
 
 from __future__ import annotations
@@ -83,6 +89,10 @@ _BLOCK = 1 << 12
 _SORT_BLOCK = 1 << 16
 #: Runs of rows tied on their first bytes sorted between two calls of a ``between`` callback.
 _RUNS_A_STEP = 64
+#: Bytes of a row compared at a time when rows are sorted with numpy, and the most bytes so
+#: compared (rows still tied are sorted by the rest of their bytes in Python).
+_WINDOW = 16
+_PREFIX_BYTES = 96
 
 # Row separators, tried in this order: control characters (never word
 # characters, so \b at a row's edge means what it means at a string's edge).
@@ -211,6 +221,13 @@ class SearchColumn:
                 if self._ranks is None:
                     self._ranks = _sort_ranks(self.strings, self.folded(), between or _nothing)
         return self._ranks
+
+    def sort_order(self, descending: bool = False) -> IntArray:
+        """Every row in the column's sort order (:meth:`sort_ranks`, built first if need be),
+        or in the reverse order of the texts; equal texts in segment order either way."""
+        ranks = self.sort_ranks()
+        distinct = int(ranks.max()) + 1 if len(ranks) else 0
+        return _stable_argsort(distinct - 1 - ranks if descending else ranks, distinct)
 
     def ranks_wanted(self) -> bool:
         """Whether a sort asked for the ranks (and may be waiting for them)."""
@@ -365,45 +382,92 @@ class _Utf8Rows:
         data, bounds = self.data, self.bounds.tolist()
         return [data[a : b - 1] for a, b in pairwise(bounds)]
 
-    def order(self, between: Callable[[], None] = _nothing) -> tuple[IntArray, BoolArray]:
-        """The rows in the order of their bytes (stable), and per neighbouring pair in that
-        order whether their bytes are equal. Numpy sorts the rows by their first 16 bytes (as
-        two big-endian integers, zero after a row's end); only the runs that tie there are
-        sorted again in Python, by all their bytes (:func:`_sorted_rows`)."""
-        n = len(self)
-        bounds, width = self.bounds, 16
-        lengths = np.diff(bounds) - 1
-        values = np.frombuffer(self.data, np.uint8)
+    def order(
+        self, between: Callable[[], None] = _nothing, rows: IntArray | None = None
+    ) -> tuple[IntArray, BoolArray]:
+        """``rows`` (default: all, in row order) in the order of their bytes (stable), and per
+        neighbouring pair in that order whether their bytes are equal.
+
+        Numpy sorts the rows by their first 16 bytes (as two big-endian integers, zero after a
+        row's end, and how many of them the row has); rows tied there are sorted again, within
+        their run of ties, by their next 16 bytes, and so on for :data:`_PREFIX_BYTES` bytes.
+        Runs still tied then are sorted in Python, by the rest of their bytes
+        (:func:`_sorted_rows`)."""
+        if rows is None:
+            rows = np.arange(len(self), dtype=np.int64)
+        n = len(rows)
+        order = np.array(rows, dtype=np.int64)
+        same = np.zeros(max(0, n - 1), np.bool_)
+        active = np.arange(n, dtype=np.int64)  # places in ``order`` still tied with a neighbour
+        run = np.zeros(n, dtype=np.int64)  # per such place, its run of ties (runs in order)
+        offset = 0
+        while len(active) > 1 and offset < _PREFIX_BYTES:
+            high, low, size = self._window(order[active], offset, between)
+            between()
+            keys = (size, low, high) if offset == 0 else (size, low, high, run)
+            by_key = np.lexsort(keys)
+            order[active] = order[active][by_key]
+            high, low, size, run = high[by_key], low[by_key], size[by_key], run[by_key]
+            tie = (active[1:] == active[:-1] + 1) & (run[1:] == run[:-1])
+            tie &= (high[1:] == high[:-1]) & (low[1:] == low[:-1]) & (size[1:] == size[:-1])
+            ended = size[:-1] < _WINDOW  # both rows end inside the window: they are equal
+            same[active[:-1][tie & ended]] = True
+            going = tie & ~ended
+            keep = np.zeros(len(active), np.bool_)
+            keep[:-1] |= going
+            keep[1:] |= going
+            run = np.concatenate(([0], np.cumsum(~going)))[keep]
+            active = active[keep]
+            offset += _WINDOW
+        if len(active) > 1:
+            self._sort_runs(order, same, active, run, offset, between)
+        return order, same
+
+    def _window(
+        self, rows: IntArray, offset: int, between: Callable[[], None]
+    ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64], IntArray]:
+        """Per row, its :data:`_WINDOW` bytes from ``offset`` on (zero after its end) as two
+        big-endian integers, and how many of those bytes it has."""
+        n = len(rows)
+        bounds, values = self.bounds, np.frombuffer(self.data, np.uint8)
         high, low = np.zeros(n, np.uint64), np.zeros(n, np.uint64)
-        at = np.arange(width)
+        starts = bounds[rows] + offset
+        sizes = np.clip(bounds[rows + 1] - 1 - starts, 0, _WINDOW)
+        at = np.arange(_WINDOW)
         for a in range(0, n, _SORT_BLOCK):
             between()
             b = min(n, a + _SORT_BLOCK)
-            inside = at < lengths[a:b, None]
-            where = np.where(inside, bounds[a:b, None] + at, 0)
-            prefix = np.where(inside, values[where], 0).astype(np.uint8)
-            words = np.ascontiguousarray(prefix).view(">u8").astype(np.uint64)
+            inside = at < sizes[a:b, None]
+            where = np.where(inside, starts[a:b, None] + at, 0)
+            window = np.where(inside, values[where], 0).astype(np.uint8)
+            words = np.ascontiguousarray(window).view(">u8").astype(np.uint64)
             high[a:b], low[a:b] = words[:, 0], words[:, 1]
-        order = np.lexsort((low, high)).astype(np.int64)
-        high, low = high[order], low[order]
-        ties = (high[1:] == high[:-1]) & (low[1:] == low[:-1])
-        same = np.zeros(max(0, n - 1), np.bool_)
-        if not ties.any():
-            return order, same
-        edges = np.flatnonzero(~ties) + 1
-        starts, ends = np.r_[0, edges], np.r_[edges, n]
-        long = ends - starts > 1
-        data, offsets = self.data, bounds.tolist()
-        for step, (a, b) in enumerate(zip(starts[long].tolist(), ends[long].tolist(), strict=True)):
+        return high, low, sizes
+
+    def _sort_runs(
+        self,
+        order: IntArray,
+        same: BoolArray,
+        active: IntArray,
+        run: IntArray,
+        offset: int,
+        between: Callable[[], None],
+    ) -> None:
+        """Sort each run of ``order``'s places ``active`` (``run``: which run each is in; its
+        rows are equal over their first ``offset`` bytes) by the rest of their bytes."""
+        data, offsets = self.data, self.bounds.tolist()
+        cuts = np.flatnonzero(run[1:] != run[:-1]) + 1
+        firsts = active[np.concatenate(([0], cuts))].tolist()
+        lasts = (active[np.concatenate((cuts - 1, [len(active) - 1]))] + 1).tolist()
+        for step, (a, b) in enumerate(zip(firsts, lasts, strict=True)):
             if step % _RUNS_A_STEP == 0:
                 between()
-            run = order[a:b].tolist()
-            keys = [data[offsets[r] : offsets[r + 1] - 1] for r in run]
+            tied = order[a:b].tolist()
+            keys = [data[offsets[r] + offset : offsets[r + 1] - 1] for r in tied]
             ordered = _sorted_rows(keys)
-            order[a:b] = [run[i] for i in ordered]
+            order[a:b] = [tied[i] for i in ordered]
             keys = [keys[i] for i in ordered]
             same[a : b - 1] = _adjacent_equal(keys)
-        return order, same
 
     def share_holding(self, needles: Sequence[bytes]) -> float:
         """About which share of the rows hold one of ``needles``: asked of a few windows of
@@ -443,12 +507,15 @@ class _Utf8Rows:
     ) -> BoolArray:
         """Per row: does it hold ``needle``? (Rows where ``skip`` is True may be left out.)
 
-        A block of rows without it anywhere costs one ``bytes.find``. In the others, each match
-        found leads to the next row; once a block's matches are dense, the rest of the block's
-        rows (those not skipped) are asked one by one, in C. A needle holding a newline (which
-        no row holds) goes through numpy: every place it starts (where its first byte lies, kept
-        where its other bytes follow), mapped to rows by their offsets; a match must end inside
-        its row.
+        A block of rows without it anywhere costs one ``bytes.find`` (or, where one of the
+        needle's bytes is rare in these rows, one ``memchr`` of that byte and a look at each
+        place it lies: :meth:`_finder`). In the others, each match found leads to the next row;
+        once a block's matches are dense, the rest of the block's rows (those not skipped) are
+        asked one by one, in C. A block whose rows are mostly skipped has its other rows asked
+        one by one at once (a scan of the block would mostly read rows nobody asks about). A
+        needle holding a newline (which no row holds) goes through numpy: every place it starts
+        (where its first byte lies, kept where its other bytes follow), mapped to rows by their
+        offsets; a match must end inside its row.
         """
         n = len(self)
         found = np.zeros(n, dtype=np.bool_)
@@ -458,33 +525,88 @@ class _Utf8Rows:
         data, bounds = self.data, self.bounds
         values = np.frombuffer(data, np.uint8)
         walk = b"\n" not in needle  # else a match could run from one row into the next
-        for a in range(0, n, _BLOCK):
+        find = self._finder(needle) if walk else None
+        # Per block: are its rows not skipped few? (Asked once for every block: each numpy call
+        # lets the GUI thread take the interpreter, and waits to get it back.)
+        few = [False] * len(range(0, n, _BLOCK))
+        if walk and skip is not None and n:
+            starts = np.arange(0, n, _BLOCK)
+            asked_counts = np.add.reduceat(~skip, starts, dtype=np.int64)
+            few = (asked_counts * _FEW_ASKED <= np.diff(np.append(starts, n))).tolist()
+        for block, a in enumerate(range(0, n, _BLOCK)):
             if cancelled():
                 raise SearchCancelled
             b = min(n, a + _BLOCK)
-            at = data.find(needle, int(bounds[a]), int(bounds[b]))
+            if few[block]:
+                assert skip is not None
+                asked = np.flatnonzero(~skip[a:b]) + a
+                if len(asked):
+                    found[asked[self._rows_holding(needle, asked)]] = True
+                continue
+            at = data.find(needle, int(bounds[a]), int(bounds[b])) if find is None else -1
+            if find is not None:
+                at = find(int(bounds[a]), int(bounds[b]))
             if at < 0:
                 continue
             edges = bounds[a : b + 1].tolist()
             row, hits = a, []
-            while walk and at >= 0:
+            while find is not None and at >= 0:
                 row = a + bisect_right(edges, at) - 1
                 hits.append(row)
                 row += 1
                 if len(hits) >= _WALK and len(hits) * _SPARSE > row - a:
                     break  # dense: the rest of the block is asked row by row
-                at = data.find(needle, edges[row - a], edges[-1]) if row < b else -1
+                at = find(edges[row - a], edges[-1]) if row < b else -1
             found[hits] = True
             if at < 0 and walk:
                 continue
             todo = np.arange(row, b) if skip is None else np.flatnonzero(~skip[row:b]) + row
             if walk:
-                ends = bounds[todo + 1] - 1
-                hit = map(data.find, repeat(needle), bounds[todo].tolist(), ends.tolist())
-                found[todo[np.fromiter(hit, np.int64, len(todo)) >= 0]] = True
+                found[todo[self._rows_holding(needle, todo)]] = True
                 continue
             _mark_holding(found, values, bounds, needle, int(bounds[row]), int(bounds[b]))
         return found
+
+    def _rows_holding(self, needle: bytes, rows: IntArray) -> BoolArray:
+        """Per row of ``rows`` (a block's worth at most): does it hold ``needle``? One
+        ``bytes.find`` per row, all in C."""
+        bounds = self.bounds
+        ends = bounds[rows + 1] - 1
+        hit = map(self.data.find, repeat(needle), bounds[rows].tolist(), ends.tolist())
+        return np.fromiter(hit, np.int64, len(rows)) >= 0
+
+    def byte_shares(self) -> npt.NDArray[np.float64]:
+        """About which share of the bytes each byte value is: counted in a few windows spread
+        over the rows (:data:`_SAMPLES` of :data:`_SAMPLE_BYTES` bytes)."""
+        values = np.frombuffer(self.data, np.uint8)
+        step = max(1, len(values) // _SAMPLES)
+        sample = [values[a : a + _SAMPLE_BYTES] for a in range(0, len(values), step)]
+        counts = np.bincount(np.concatenate(sample), minlength=256) if sample else np.ones(256)
+        return np.asarray(counts, dtype=np.float64) / max(1, int(counts.sum()))
+
+    def _finder(self, needle: bytes) -> Callable[[int, int], int]:
+        """``data.find(needle, low, high)`` as a function of ``low`` and ``high``. Where one of
+        the needle's bytes is rare in these rows (under :data:`_RARE_BYTE` of them), its places
+        are found with ``memchr`` (``bytes.find`` of one byte, many times faster than its search
+        of a longer needle) and the needle looked for at each: the first place it is whole."""
+        data = self.data
+        shares = self.byte_shares()
+        k = min(range(len(needle)), key=lambda i: shares[needle[i]])
+        if len(needle) < 2 or shares[needle[k]] > _RARE_BYTE:
+            return lambda low, high: data.find(needle, low, high)
+        byte, size = needle[k : k + 1], len(needle)
+        find, starts = data.find, data.startswith
+
+        def finder(low: int, high: int) -> int:
+            last = high - size + k + 1  # where the byte may lie for the needle to end by high
+            at = find(byte, low + k, last)
+            while at >= 0:
+                if starts(needle, at - k, high):
+                    return at - k
+                at = find(byte, at + 1, last)
+            return -1
+
+        return finder
 
 
 def _mark_holding(
@@ -508,9 +630,18 @@ def _mark_holding(
     found[rows[starts + size < bounds[rows + 1]]] = True
 
 
-#: Windows of rows, and rows a window, that :meth:`_Utf8Rows.share_holding` asks.
+#: Windows of rows, and rows a window, that :meth:`_Utf8Rows.share_holding` asks (and bytes a
+#: window that :meth:`_Utf8Rows.byte_shares` counts).
 _SAMPLES = 8
 _SAMPLE_ROWS = 128
+_SAMPLE_BYTES = 1 << 15
+#: The largest share of a column's bytes for which a needle's rarest byte is found with memchr
+#: and the needle looked for at each of its places (a place costs some 300 ns in Python, a
+#: ``bytes.find`` of the needle some 0.7 ns per byte).
+_RARE_BYTE = 1 / 1000
+#: A block whose rows not skipped are at most one in this many has them asked one by one
+#: (asking a row costs a few times what scanning its bytes does).
+_FEW_ASKED = 8
 #: The largest share of a column's rows holding a regex's literal text for which the regex is
 #: searched only in those rows (above it, finding them costs more than it saves).
 _MOST_CANDIDATES = 0.5
@@ -612,39 +743,74 @@ def _adjacent_equal(items: list[Any]) -> BoolArray:
     return equal
 
 
+def _first_equal(strings: Sequence[str], between: Callable[[], None] = _nothing) -> IntArray:
+    """Per row, the first row whose text equals its own (itself for a text's first row): one
+    dictionary look-up per row, in C, a block of rows at a time (see :data:`_BLOCK`). Only
+    where a sample of rows (:data:`_REPEAT_SAMPLE`) shows texts repeated: where they are not,
+    every row is its own first row (a dictionary of a million distinct texts costs more than
+    sorting them saves)."""
+    n = len(strings)
+    step = max(1, n // _REPEAT_SAMPLE)
+    sample = [strings[i] for i in range(0, n, step)]
+    if len(set(sample)) > _MOST_DISTINCT * len(sample):
+        return np.arange(n, dtype=np.int64)
+    first = np.empty(n, dtype=np.int64)
+    seen: dict[str, int] = {}
+    for a in range(0, n, _BLOCK):
+        between()
+        b = min(n, a + _BLOCK)
+        first[a:b] = np.fromiter(map(seen.setdefault, strings[a:b], range(a, b)), np.int64, b - a)
+    return first
+
+
+#: Rows whose texts are compared to decide whether equal texts are ranked once, and the largest
+#: share of distinct texts among them for which they are.
+_REPEAT_SAMPLE = 4096
+_MOST_DISTINCT = 0.75
+
+
 def _sort_ranks(
     strings: Sequence[str], rows_folded: _Utf8Rows, between: Callable[[], None] = _nothing
 ) -> IntArray:
-    """See :meth:`SearchColumn.sort_ranks`: one sort of the folded texts (:meth:`_Utf8Rows.order`,
-    stable, so equal ones stay in segment order); only runs of equal folded texts that differ as
-    written are sorted again, by how they are written."""
+    """See :meth:`SearchColumn.sort_ranks`. Equal texts share a rank, so where texts repeat
+    only each text's first row is sorted (:func:`_first_equal`): by its folded text
+    (:meth:`_Utf8Rows.order`, stable); runs of equal folded texts are sorted again by how they
+    are written, and the texts equal as written there share a rank too. Every other row takes
+    its first row's rank."""
     n = len(strings)
-    ranks = np.zeros(n, dtype=np.int64)
     if n == 0:
-        return ranks
-    order, same_folded = rows_folded.order(between)
-    rows = order.tolist()
-    same = same_folded.copy()
-    pairs = np.flatnonzero(same_folded)  # only there can the written texts be equal too
-    for a in range(0, len(pairs), _BLOCK):
-        between()
-        at = pairs[a : a + _BLOCK]
-        first, second = order[at].tolist(), order[at + 1].tolist()
-        texts = map(eq, map(strings.__getitem__, first), map(strings.__getitem__, second))
-        same[at] = np.fromiter(texts, np.bool_, len(at))
-    mixed = same_folded & ~same  # inside a run of equal folded texts, the writing differs
-    if mixed.any():
-        edges = np.flatnonzero(~same_folded) + 1
+        return np.zeros(0, dtype=np.int64)
+    first = _first_equal(strings, between)
+    distinct = np.flatnonzero(first == np.arange(n, dtype=np.int64))
+    order, same = rows_folded.order(between, distinct)
+    if same.any():
+        edges = np.flatnonzero(~same) + 1
         run_starts = np.concatenate(([0], edges))
-        run_ends = np.concatenate((edges, [n]))
-        for i in np.unique(np.searchsorted(run_ends, np.flatnonzero(mixed), side="right")):
-            a, b = int(run_starts[i]), int(run_ends[i])
-            rows[a:b] = sorted(rows[a:b], key=strings.__getitem__)
-            part = [strings[r] for r in rows[a:b]]
-            same[a : b - 1] = _adjacent_equal(part)
-    in_order = np.concatenate(([0], np.cumsum(~same, dtype=np.int64)))
-    ranks[np.asarray(rows, dtype=np.int64)] = in_order
-    return ranks
+        run_ends = np.concatenate((edges, [len(order)]))
+        long = run_ends - run_starts > 1
+        runs = zip(run_starts[long].tolist(), run_ends[long].tolist(), strict=True)
+        for step, (a, b) in enumerate(runs):
+            if step % _RUNS_A_STEP == 0:
+                between()
+            written = sorted(order[a:b].tolist(), key=strings.__getitem__)
+            order[a:b] = written
+            same[a : b - 1] = _adjacent_equal([strings[r] for r in written])
+    ranks = np.empty(n, dtype=np.int64)
+    ranks[order] = np.concatenate(([0], np.cumsum(~same, dtype=np.int64)))
+    return ranks if len(distinct) == n else ranks[first]
+
+
+def _stable_argsort(ranks: IntArray, distinct: int) -> IntArray:
+    """``np.argsort(ranks, kind="stable")`` for ranks in ``[0, distinct)``: numpy's radix sort
+    of 16-bit keys, once or (low half, then high half: least significant digit first) twice,
+    where an argsort of the 64-bit ranks is a merge sort several times slower."""
+    if distinct <= 1 << 16:
+        return np.argsort(ranks.astype(np.uint16), kind="stable").astype(np.int64)
+    if distinct > 1 << 32:  # pragma: no cover - no column has four billion rows
+        return np.argsort(ranks, kind="stable").astype(np.int64)
+    by_low = np.argsort((ranks & 0xFFFF).astype(np.uint16), kind="stable")
+    high = (ranks >> 16).astype(np.uint16)[by_low]
+    return by_low[np.argsort(high, kind="stable")].astype(np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -812,6 +978,11 @@ def matching_rows(
     needles = required_literals(query.pattern) if query.regex else None
 
     mask = np.zeros(n, dtype=np.bool_)
+    if not query.regex and len(columns) > 1:
+        # The columns where most rows hold the substring first: the rows they match are not
+        # searched in the others.
+        needle = [_utf8(query.pattern.casefold())]
+        columns = sorted(columns, key=lambda column: -column.folded().share_holding(needle))
     threads = min(len(columns), workers or os.cpu_count() or 1)
     if fast is None or threads <= 1 or needles:
         for column in columns:

@@ -41,7 +41,10 @@ SELECT_ROWS = 200_000
 # is that long): at a million rows, ranking a column holds the interpreter in single long calls
 # (the sort of the rows tied on their first bytes), and the window froze for up to 0.9 s
 # (bench_gui.py --rows 1000000, idle: a text sort's gap 915 ms, paging 573 ms, against 246 and
-# 64 ms without), which is worse than the first text sort taking 2.5 s in the worker.
+# 64 ms without), which is worse than the first text sort taking 2.5 s in the worker. (Those
+# figures predate ranking each repeated text once and sorting ties with numpy: ranking a system
+# column of that bench now costs ~0.1 s CPU, of word-shuffled distinct rows ~1.3 s; its GUI
+# gaps are not measured yet.)
 RANK_ROWS = 2**62
 # How often a pending edit is prepared again when its selection is still not ready once the
 # worker is done (the session's selection changed meanwhile) before it is applied at once.

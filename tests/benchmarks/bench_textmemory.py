@@ -1,12 +1,14 @@
 """Memory and speed of a big comparison's texts and text search, in core alone (no Qt).
 
     python tests/benchmarks/bench_textmemory.py [--rows 1000000] [--systems 3] [--keep DIR]
+        [--distinct]
 
 Writes the files bench_gui.py writes (source, two references, --systems outputs of WMT22 de-en,
-rows repeated; into DIR with --keep, reused there if present), then, as the app does: reads them
-with core's loader, builds the ComparisonSession (its search columns), prepares every search
-column (the app's warm-up), filters by text ('the', 'zebra', a regex, each twice: the first
-builds what it needs) and sorts by a text column. After each step it prints the process's
+rows repeated, or with --distinct each repeat's words shuffled; into a folder in DIR with --keep,
+reused there if present), then, as the app does: reads them with core's loader, builds the
+ComparisonSession (its search columns), prepares every search column (the app's warm-up),
+filters by text ('the', 'zebra', a regex, each twice: the first builds what it needs) and sorts
+by a text column. After each step it prints the process's
 resident memory (from /proc) and what each structure holds (sys.getsizeof summed over its
 objects; strings the loader shares are counted once, where they are read). Times are wall and
 CPU seconds of this process.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import random
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
@@ -45,11 +48,21 @@ def peak_mb() -> float:
     return int(fields["VmHWM"].split()[0]) / 1024
 
 
-def write_corpus(folder: Path, rows: int, systems: int) -> dict[str, list[Path]]:
-    """The files of bench_gui.py's write_corpus (without its hostile long rows)."""
+def write_corpus(
+    folder: Path, rows: int, systems: int, distinct: bool = False
+) -> dict[str, list[Path]]:
+    """The files of bench_gui.py's write_corpus (without its hostile long rows); ``distinct``:
+    each repeat of a line has its words shuffled (seeded), so that rows seldom repeat."""
 
     def repeat(lines: list[str]) -> str:
-        return "\n".join((lines * (rows // len(lines) + 1))[:rows]) + "\n"
+        out = (lines * (rows // len(lines) + 1))[:rows]
+        if distinct:
+            shuffle = random.Random(len(lines)).shuffle
+            for i in range(len(lines), rows):
+                words = out[i].split(" ")
+                shuffle(words)
+                out[i] = " ".join(words)
+        return "\n".join(out) + "\n"
 
     out: dict[str, list[Path]] = {"src": [], "ref": [], "sys": []}
     names = {"src": ["src.txt"], "ref": ["ref.txt", "ref2.txt"]}
@@ -123,11 +136,16 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--systems", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="write the files here (and reuse them)")
+    parser.add_argument(
+        "--distinct",
+        action="store_true",
+        help="shuffle the words of each repeated line (rows seldom repeat, as in real data)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        folder = args.keep or Path(tmp) / f"rows{args.rows}"
+        folder = (args.keep or Path(tmp)) / f"rows{args.rows}{'-distinct' * args.distinct}"
         folder.mkdir(parents=True, exist_ok=True)
-        files = write_corpus(folder, args.rows, args.systems)
+        files = write_corpus(folder, args.rows, args.systems, args.distinct)
         print(f"{args.rows:,} segments x {args.systems} systems, 2 references, in {folder}")
         print(f"  at the start{'':<71} RSS {rss_mb():7.0f} MB")
         run(files)

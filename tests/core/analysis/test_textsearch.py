@@ -189,20 +189,40 @@ needles = st.one_of(
     st.booleans(),
     st.integers(1, 5),
     st.integers(1, 3),
+    st.sampled_from([0.0, 1.0]),
+    st.sampled_from([1, 2, 10**9]),
 )
 def test_substrings_in_utf8_rows_equal_in_per_row(
-    rows: list[tuple[str, str]], needle: str, case: bool, block: int, walk: int
+    rows: list[tuple[str, str]],
+    needle: str,
+    case: bool,
+    block: int,
+    walk: int,
+    rare: float,
+    few: int,
 ) -> None:
     columns = [[a for a, _ in rows], [b for _, b in rows]]
     query = TextQuery(needle, case_sensitive=case)
-    saved = textsearch._BLOCK, textsearch._WALK
-    # A row, a match or a miss at every block's edge; the switch to asking rows one by one.
-    textsearch._BLOCK, textsearch._WALK = block, walk
+    saved = textsearch._BLOCK, textsearch._WALK, textsearch._RARE_BYTE, textsearch._FEW_ASKED
+    # A row, a match or a miss at every block's edge; the switch to asking rows one by one;
+    # every needle looked for by its rarest byte (or none); blocks whose rows not matched in
+    # the first column are asked one by one (or never).
+    textsearch._BLOCK, textsearch._WALK, textsearch._RARE_BYTE, textsearch._FEW_ASKED = (
+        block,
+        walk,
+        rare,
+        few,
+    )
     try:
         got = matching_rows([SearchColumn(c) for c in columns], query)
         folded = SearchColumn(columns[0]).folded()
     finally:
-        textsearch._BLOCK, textsearch._WALK = saved
+        (
+            textsearch._BLOCK,
+            textsearch._WALK,
+            textsearch._RARE_BYTE,
+            textsearch._FEW_ASKED,
+        ) = saved
     want = per_row(columns, query) if rows else np.zeros(0, bool)
     np.testing.assert_array_equal(got, want)
     assert [folded.row(i) for i in range(len(rows))] == [
@@ -277,8 +297,22 @@ def reference_order(strings: list[str], descending: bool) -> list[int]:
 
 
 def ranked_order(strings: list[str], descending: bool) -> list[int]:
-    ranks = SearchColumn(strings).sort_ranks()
-    return np.argsort(-ranks if descending else ranks, kind="stable").tolist()
+    """The column's sort order, checked against numpy's stable argsort of its ranks."""
+    column = SearchColumn(strings)
+    order = column.sort_order(descending).tolist()
+    ranks = column.sort_ranks()
+    assert order == np.argsort(-ranks if descending else ranks, kind="stable").tolist()
+    return order
+
+
+@pytest.mark.parametrize("distinct", [1, 300, 1 << 16, (1 << 16) + 1, 1 << 20])
+def test_stable_argsort_of_ranks_is_numpys(distinct: int) -> None:
+    """One 16-bit radix sort, or two (low half, then high half) past 65,536 distinct ranks."""
+    rng = np.random.default_rng(distinct)
+    ranks = rng.integers(0, distinct, 200_000).astype(np.int64)
+    ranks[:2] = 0, distinct - 1
+    got = textsearch._stable_argsort(ranks, distinct)
+    np.testing.assert_array_equal(got, np.argsort(ranks, kind="stable"))
 
 
 @settings(max_examples=200, deadline=None)
@@ -293,11 +327,19 @@ def ranked_order(strings: list[str], descending: bool) -> list[int]:
         max_size=30,
     ),
     st.booleans(),
+    st.sampled_from([0.0, 1.0]),
 )
 def test_sort_ranks_order_rows_like_sorted_on_folded_then_written(
-    strings: list[str], descending: bool
+    strings: list[str], descending: bool, most_distinct: float
 ) -> None:
-    assert ranked_order(strings, descending) == reference_order(strings, descending)
+    """Equal texts ranked once (their first row sorted), or every row sorted (0.0)."""
+    saved = textsearch._MOST_DISTINCT
+    textsearch._MOST_DISTINCT = most_distinct
+    try:
+        ranked = ranked_order(strings, descending)
+    finally:
+        textsearch._MOST_DISTINCT = saved
+    assert ranked == reference_order(strings, descending)
 
 
 @settings(max_examples=400, deadline=None)
@@ -311,22 +353,31 @@ def test_sort_ranks_order_rows_like_sorted_on_folded_then_written(
         max_size=40,
     ),
     st.integers(1, 9),
+    st.sampled_from([0, 16, 32, 96]),
 )
-def test_utf8_rows_order_like_sorted_on_their_bytes(strings: list[str], block: int) -> None:
-    """Ties over the first 16 bytes (shared heads, NULs against a row's end) and blocks."""
-    saved = textsearch._SORT_BLOCK
-    textsearch._SORT_BLOCK = block
+def test_utf8_rows_order_like_sorted_on_their_bytes(
+    strings: list[str], block: int, prefix: int
+) -> None:
+    """Ties over the first 16 bytes (shared heads, NULs against a row's end), blocks, and rows
+    still tied after ``prefix`` bytes sorted in Python (all of them for 0)."""
+    saved = textsearch._SORT_BLOCK, textsearch._PREFIX_BYTES
+    textsearch._SORT_BLOCK, textsearch._PREFIX_BYTES = block, prefix
     try:
         rows = SearchColumn(strings).folded()
         order, same = rows.order()
+        subset = list(range(0, len(strings), 2))  # some rows only (the texts' first rows)
+        sub_order, sub_same = rows.order(rows=np.array(subset, dtype=np.int64))
+        ranked = [ranked_order(strings, descending) for descending in (False, True)]
     finally:
-        textsearch._SORT_BLOCK = saved
+        textsearch._SORT_BLOCK, textsearch._PREFIX_BYTES = saved
     folded = [s.casefold() for s in strings]
     assert order.tolist() == sorted(range(len(strings)), key=folded.__getitem__)
     pairs = zip(order.tolist(), order.tolist()[1:])
     assert same.tolist() == [folded[r] == folded[q] for r, q in pairs]
-    for descending in (False, True):
-        assert ranked_order(strings, descending) == reference_order(strings, descending)
+    assert sub_order.tolist() == sorted(subset, key=folded.__getitem__)
+    pairs = zip(sub_order.tolist(), sub_order.tolist()[1:])
+    assert sub_same.tolist() == [folded[r] == folded[q] for r, q in pairs]
+    assert ranked == [reference_order(strings, descending) for descending in (False, True)]
 
 
 @pytest.mark.parametrize("descending", [False, True])
@@ -359,6 +410,50 @@ def test_searches_run_in_blocks_give_the_per_row_answer(monkeypatch: pytest.Monk
     strings = lines + [s.upper() for s in lines[:50]] + lines[:30]
     for descending in (False, True):
         assert ranked_order(strings, descending) == reference_order(strings, descending)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.lists(st.tuples(wide_texts, st.booleans()), min_size=1, max_size=30),
+    needles,
+    st.integers(1, 4),
+    st.sampled_from([0.0, 1.0]),
+    st.sampled_from([1, 2, 3, 10**9]),
+)
+def test_a_search_with_rows_to_skip_finds_every_other_row(
+    rows: list[tuple[str, bool]], needle: str, block: int, rare: float, few: int
+) -> None:
+    """Skipped rows may be left out; every other row is answered as ``in`` answers it."""
+    strings = [text for text, _ in rows]
+    skip = np.array([skipped for _, skipped in rows])
+    saved = textsearch._BLOCK, textsearch._RARE_BYTE, textsearch._FEW_ASKED
+    textsearch._BLOCK, textsearch._RARE_BYTE, textsearch._FEW_ASKED = block, rare, few
+    try:
+        found = (
+            SearchColumn(strings)
+            .folded()
+            .find(needle.casefold().encode("utf-8", "surrogatepass"), skip)
+        )
+    finally:
+        textsearch._BLOCK, textsearch._RARE_BYTE, textsearch._FEW_ASKED = saved
+    want = np.array([needle.casefold() in text.casefold() for text in strings])
+    np.testing.assert_array_equal(found & ~skip, want & ~skip)
+    assert not (found & ~want).any()
+
+
+def test_a_rare_byte_finds_the_needle_where_it_lies_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The needle looked for at each place of its rarest byte: the first place it lies whole
+    within the range, as ``bytes.find`` says, for every range."""
+    monkeypatch.setattr(textsearch, "_RARE_BYTE", 1.0)  # every byte counts as rare
+    folded = SearchColumn(["xqz", "aqb", "zzqzz", "q", "the quick", "qq", "quu"]).folded()
+    data = folded.data
+    for needle in (b"qu", b"zq", b"qz", b"zz", b"qb", b"uu", b"q\nz", b"k\nq"):
+        finder = folded._finder(needle)
+        for low in range(len(data) + 1):
+            for high in range(low, len(data) + 1):
+                assert finder(low, high) == data.find(needle, low, high), (needle, low, high)
 
 
 def test_rows_to_skip_are_not_searched_and_the_rest_are() -> None:
