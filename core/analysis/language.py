@@ -37,6 +37,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import operator
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -212,13 +213,19 @@ def _letters(scripts: dict[str, int]) -> int:
 _ASCII_LETTERS: Final = bytes(b for b in range(128) if chr(b).isalpha())
 
 
+_NOT_ASCII: Final = re.compile("[^\x00-\x7f]+")
+
+
 def _scripts(text: str) -> dict[str, int]:
     """Letters of ``text`` per script."""
     if text.isascii():
         n = len(text) - len(text.encode("ascii").translate(None, _ASCII_LETTERS))
         return {"LATIN": n} if n else {}
-    counts: dict[str, int] = {}
-    for ch, n in Counter(text).items():  # each distinct character once
+    # The ASCII letters at once (Latin), then each distinct other character once.
+    ascii_only = text.encode("ascii", "ignore")
+    latin = len(ascii_only) - len(ascii_only.translate(None, _ASCII_LETTERS))
+    counts: dict[str, int] = {"LATIN": latin} if latin else {}
+    for ch, n in Counter("".join(_NOT_ASCII.findall(text))).items():
         if ch.isalpha():
             script = _script(ch)
             counts[script] = counts.get(script, 0) + n
@@ -354,9 +361,11 @@ def _to_judge(outputs: Sequence[str]) -> list[tuple[int, str, int]]:
             found &= (window | 0x20 if chr(byte).isalpha() else window) == byte
         return found
 
-    unusual = per_line(data >= 128) + per_line(data == ord("@"))
-    unusual += per_line(at(*b"://")) + per_line(at(*b"www."))
-    plain = (unusual == 0) & (stops - starts <= IDENTIFY_CHARS)
+    # Bytes of a line that is not plain: one count of where any of them is.
+    unusual = (data >= 128) | (data == ord("@"))
+    unusual |= at(*b"://")
+    unusual |= at(*b"www.")
+    plain = (per_line(unusual) == 0) & (stops - starts <= IDENTIFY_CHARS)
     letter = _LETTER_BYTE[data]
     letters = per_line(letter)
     counted = letters.tolist()

@@ -168,13 +168,15 @@ def _walked(model: _Model, encoded: Sequence[bytes]) -> tuple[IntArray, _Feature
     visited = np.empty(total, np.uint32)
     state = np.zeros(n_lines, np.uint32)
     offset = np.empty(n_lines, np.int64)
+    # Every index is in range: ``clip`` only spares ``take`` the copy of ``out`` it makes
+    # when it has to raise.
     for at, m in zip(step_starts.tolist(), walking.tolist(), strict=True):
-        np.take(model.rowbase, state[:m], out=offset[:m])
+        np.take(model.rowbase, state[:m], out=offset[:m], mode="clip")
         offset[:m] += byte[at : at + m]
         state = visited[at : at + m]
-        np.take(model.nextmove, offset[:m], out=state)
-    # Back in line order, the features of each line together: sorting them by (line,
-    # feature) is then a merge of short runs (a stable sort finds the lines already in order).
+        np.take(model.nextmove, offset[:m], out=state, mode="clip")
+    # Back in line order, the features of each line together, then sorted by (line, feature)
+    # (plain integers: any sort gives the same array, numpy's default one is the fastest).
     feature = np.take(model.output, np.take(visited, at_step))
     hit = np.flatnonzero(feature >= 0)
     if not len(hit):
@@ -185,7 +187,7 @@ def _walked(model: _Model, encoded: Sequence[bytes]) -> tuple[IntArray, _Feature
     keys: npt.NDArray[np.signedinteger[Any]] = np.take(line_of_byte, hit).astype(width)
     keys *= n_features
     keys += np.take(feature, hit).astype(width)
-    keys.sort(kind="stable")
+    keys.sort()
     starts = np.flatnonzero(np.diff(keys, prepend=-1))
     counts = np.diff(starts, append=len(keys))
     keys = keys[starts].astype(np.int64)

@@ -191,8 +191,11 @@ def _float_texts(values: list[float], missing: str) -> list[str]:
         at += 1
 
 
-def _count_texts(values: list[float], missing: str) -> list[str]:
-    return [missing if v != v else str(int(v)) for v in values]
+def _count_texts(values: FloatArray, missing: str) -> list[str]:
+    """Each count as ``str(int(value))`` writes it, ``missing`` for NaN."""
+    if np.isfinite(values).all():  # all at once: ``astype`` truncates as ``int`` does
+        return list(map(str, values.astype(np.int64).tolist()))
+    return [missing if v != v else str(int(v)) for v in values.tolist()]
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +255,7 @@ class RowRenderer:
             step = len(layout.scores)
             columns += [texts[j::step] for j in range(step)]
         for i in layout.counts:
-            columns.append(_count_texts(scores[:, i].tolist(), missing))
+            columns.append(_count_texts(scores[:, i], missing))
         for name in layout.flags:
             columns.append(list(map(str, np.asarray(flags[name], dtype=np.int64).tolist())))
         if self.fmt == "csv":

@@ -31,6 +31,7 @@ from matchlight.core.metrics.settings import MetricSettings, Setting, SettingErr
 from matchlight.core.text.types import Span
 
 if TYPE_CHECKING:
+    from matchlight.core.metrics.ngrams import Encoded
     from matchlight.core.text.tokenizers import Tokenizer
 
 __all__ = [
@@ -435,6 +436,7 @@ class ChunkText:
     separator: str | None = None
     _masked: list[list[str]] | None = None
     _tokens: dict[int, tuple[Tokenizer, list[list[list[str]]]]] = field(default_factory=dict)
+    _encoded: dict[int, tuple[Tokenizer, Encoded]] = field(default_factory=dict)
 
     @property
     def n_rows(self) -> int:
@@ -460,6 +462,25 @@ class ChunkText:
             found = (tokenizer, [lines_words(tokenizer, col) for col in self.lines()])
             self._tokens[id(tokenizer)] = found
         return found[1]
+
+    def encoded(self, tokenizer: Tokenizer) -> Encoded:
+        """:meth:`tokens` as integers (:func:`~core.metrics.ngrams.encode`), memoised the same
+        way: metrics with the same tokenizer, and :meth:`encoded_by`, share them."""
+        found = self._encoded.get(id(tokenizer))
+        if found is None:
+            from matchlight.core.metrics.ngrams import encode
+
+            found = (tokenizer, encode(self.tokens(tokenizer), self.n_rows))
+            self._encoded[id(tokenizer)] = found
+        return found[1]
+
+    def encoded_by(self, wanted: Callable[[Tokenizer], bool]) -> tuple[Tokenizer, Encoded] | None:
+        """A tokenizer whose :meth:`encoded` words of this chunk are already made and that
+        satisfies ``wanted``, with those words; None when there is none."""
+        for tokenizer, encoded in self._encoded.values():
+            if wanted(tokenizer):
+                return tokenizer, encoded
+        return None
 
 
 # -- the metric -----------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ from matchlight.core.metrics.bleuoptions import (
     check_max_order,
     check_smooth_method,
 )
-from matchlight.core.metrics.ngrams import Column, NgramCounts
+from matchlight.core.metrics.ngrams import Column, Encoded, NgramCounts, encode
 from matchlight.core.text.tokenizers import bleu_tokenizer_signature
 
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ __all__ = [
     "BleuStats",
     "chunk_stats",
     "compute_bleu",
+    "encoded_stats",
     "sacrebleu_scores",
 ]
 
@@ -335,9 +336,16 @@ def chunk_stats(
     ``(S, n, max_order)``: clipping is the minimum of the hypothesis count and the maximum count
     in any single reference, as sacreBLEU's.
     """
-    n = len(tokens[0])
-    n_sys = len(tokens) - n_refs
-    counts = NgramCounts(tokens, n, n_refs)
+    return encoded_stats(encode(tokens, len(tokens[0])), n_refs, max_order)
+
+
+def encoded_stats(
+    encoded: Encoded, n_refs: int, max_order: int
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """:func:`chunk_stats` of tokens already made integers (:func:`~core.metrics.ngrams.encode`)."""
+    n_sys = encoded.lengths.shape[0] - n_refs
+    n = encoded.lengths.shape[1]
+    counts = NgramCounts.from_ids(encoded.ids, encoded.lengths, n_refs)
     ref_lens = counts.lengths[:n_refs]
     hyp_len = np.ascontiguousarray(counts.lengths[n_refs:])
     if n_refs == 1:
@@ -452,8 +460,8 @@ class BleuMetric(Metric):
 
         def score(chunk: ChunkText) -> MetricChunk:
             n_refs = len(chunk.references)
-            hyp_len, ref_len, matches, totals = chunk_stats(
-                chunk.tokens(tokenizer), n_refs, s.max_order
+            hyp_len, ref_len, matches, totals = encoded_stats(
+                chunk.encoded(tokenizer), n_refs, s.max_order
             )
             n_sys, n = hyp_len.shape
             scores = np.empty((n_sys, n, 3))

@@ -41,15 +41,16 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from itertools import chain, compress, count, repeat
 from operator import lshift, sub
-from typing import ClassVar, Final, TypeVar, cast
+from typing import ClassVar, Final, Protocol, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from matchlight.core.metrics.ngrams import Column, NgramCounts
+from matchlight.core.metrics.ngrams import NgramCounts
 
 __all__ = [
     "MAX_DETAIL_TOKENS",
+    "Lines",
     "PreparedSequence",
     "chunk_lcs_lengths",
     "lcs_length",
@@ -747,7 +748,13 @@ def _bit_parallel_lcs(
     return result
 
 
-def chunk_lcs_lengths(counts: NgramCounts, tokens: Sequence[Column]) -> IntArray:
+class Lines(Protocol):
+    """The tokens of one column's lines, row by row (a list of token lists will do)."""
+
+    def __getitem__(self, row: int, /) -> Sequence[Hashable]: ...
+
+
+def chunk_lcs_lengths(counts: NgramCounts, tokens: Sequence[Lines]) -> IntArray:
     """ROUGE-L overlaps ``(n_refs, n_systems, n)``: the LCS length of every pair of a row.
 
     Bit-parallel on ``uint64`` words with the shorter-than-65-token side prepared

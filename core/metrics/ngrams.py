@@ -10,19 +10,43 @@ the row is part of every id, n-grams of different rows never meet.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import chain, count
 from typing import cast
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Column", "NgramCounts"]
+__all__ = ["Column", "Encoded", "NgramCounts", "encode"]
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
 #: Token lists of one column (references ``r`` or system ``s``) over the rows of a chunk.
 Column = list[list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Encoded:
+    """The tokens of every line of a chunk as integers: ``ids`` (every token, column after
+    column, row after row; equal exactly for equal tokens, each below ``ids.size``: with
+    :func:`encode`, the position of the token's first occurrence), ``lengths``
+    ``(n_columns, n_rows)`` and ``vocab`` (:func:`encode`'s: each distinct token and its id,
+    in the order of first occurrence)."""
+
+    ids: IntArray
+    lengths: IntArray
+    vocab: dict[str, int]
+
+
+def encode(columns: Sequence[Column], n_rows: int) -> Encoded:
+    """:class:`Encoded` of ``columns[c][k]``, the tokens of column ``c`` on row ``k``."""
+    n_columns = len(columns)
+    lengths = np.fromiter(map(len, chain.from_iterable(columns)), np.int64, n_columns * n_rows)
+    vocab: dict[str, int] = {}
+    words = chain.from_iterable(chain.from_iterable(columns))
+    ids = np.fromiter(map(vocab.setdefault, words, count()), np.int64, int(lengths.sum()))
+    return Encoded(ids, lengths.reshape(n_columns, n_rows), vocab)
 
 
 class NgramCounts:

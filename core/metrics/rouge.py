@@ -33,7 +33,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from functools import cache
+from itertools import chain, count
 from typing import cast
 
 import numpy as np
@@ -55,13 +56,18 @@ from matchlight.core.metrics.base import (
     ScoreColumn,
     check_detail_size,
 )
-from matchlight.core.metrics.lcs import PreparedSequence, chunk_lcs_lengths
+from matchlight.core.metrics.lcs import Lines, PreparedSequence, chunk_lcs_lengths
 from matchlight.core.metrics.matching import match_orders
-from matchlight.core.metrics.ngrams import Column, NgramCounts
+from matchlight.core.metrics.ngrams import Column, Encoded, NgramCounts
 from matchlight.core.metrics.rougeoptions import ROUGE_OPTIONS, RougeSettings
 from matchlight.core.metrics.signature import format_signature
 from matchlight.core.text.textspan import sentence_spans
-from matchlight.core.text.tokenizers import Tokenizer, lines_words
+from matchlight.core.text.tokenizers import (
+    Tokenizer,
+    bleu_tokenizer,
+    lines_words,
+    rouge_tokenizer,
+)
 from matchlight.core.text.types import Span, Tokens
 
 __all__ = [
@@ -418,6 +424,181 @@ def _lsum_rows(
     return fallback
 
 
+class _IdLines:
+    """The token ids of one column's lines (``ids[starts[k]:starts[k] + lengths[k]]`` for row
+    ``k``), as lists: what :func:`~core.metrics.lcs.chunk_lcs_lengths` reads of the few rows
+    it scores one by one (an LCS of ids is the LCS of the tokens)."""
+
+    __slots__ = ("ids", "lengths", "starts")
+
+    def __init__(self, ids: IntArray, starts: IntArray, lengths: IntArray) -> None:
+        self.ids = ids
+        self.starts = starts
+        self.lengths = lengths
+
+    def __len__(self) -> int:
+        return len(self.lengths)
+
+    def __getitem__(self, k: int) -> list[int]:
+        start = int(self.starts[k])
+        ids: list[int] = self.ids[start : start + int(self.lengths[k])].tolist()
+        return ids
+
+
+@cache
+def _plain_tokenizers() -> tuple[Tokenizer, Tokenizer]:
+    """sacreBLEU's 13a without lowercasing, rouge-score's tokenizer without stemming."""
+    return bleu_tokenizer("13a"), rouge_tokenizer("rouge-score")
+
+
+def _words_from_13a(bleu: Tokenizer, rouge: Tokenizer) -> bool:
+    """Whether ``rouge``'s words of a line can be read off ``bleu``'s: ``bleu`` is sacreBLEU's
+    13a without lowercasing and ``rouge`` rouge-score's tokenizer without stemming.
+
+    For a line 13a rewrites nothing in (:func:`_rewritten`), rouge-score's words of the line
+    are those of its 13a words one after the other: 13a only inserts spaces next to an ASCII
+    punctuation character and splits at whitespace, and rouge-score splits at both (its words
+    are the runs of ``[a-z0-9]`` in the lowercased line, every other character separating
+    them, one for one; lowercasing looks at no neighbour but a final sigma's, which is no
+    ASCII letter either way)."""
+    return (bleu, rouge) == _plain_tokenizers()
+
+
+def _rewritten(line: str) -> bool:
+    """Whether 13a's rewrites (``&quot;`` to ``"``..., ``<skipped>`` dropped, newlines) may
+    change ``line``: each needs one of these, and changes the line when it applies."""
+    return "&" in line or "\n" in line or "<skipped>" in line
+
+
+def _has_separator(column: Sequence[str], separator: str) -> bool:
+    """Whether a line of ``column`` holds ``separator``."""
+    joined = "\n".join(column)
+    if separator == "\n":
+        return joined.count("\n") != len(column) - 1
+    return separator in joined and any(separator in line for line in column)
+
+
+def _encoded_from_13a(chunk: ChunkText, tokenizer: Tokenizer) -> Encoded | None:
+    """The ROUGE words of the chunk as ids, read off the 13a words BLEU already made of it
+    (:func:`_words_from_13a`): each distinct 13a word is tokenized once and a line's ids are
+    those of its words, one after the other; a line 13a rewrites (``&amp;``...) is tokenized
+    as it is. None where that does not apply: no such 13a words made, another tokenizer, or a
+    sentence separator in a line (ROUGE-Lsum reads sentences). No ``vocab``: nothing reads it."""
+    found = chunk.encoded_by(lambda bleu: _words_from_13a(bleu, tokenizer))
+    separator = chunk.separator
+    columns = chunk.columns()
+    if found is None or (
+        separator is not None and any(_has_separator(c, separator) for c in columns)
+    ):
+        return None
+    _, words = found
+    lengths = words.lengths.reshape(-1)
+    n_tokens = words.ids.size
+    # Each distinct 13a word's ROUGE words: their ids (the position of their first occurrence
+    # in ``parts``), where they start in ``parts`` and how many there are, at the word's id.
+    part_ids, n_parts, ids_of = _parts(tokenizer, list(words.vocab))
+    at = np.fromiter(words.vocab.values(), np.int64, n_parts.size)
+    count_of = np.zeros(n_tokens, np.int64)
+    count_of[at] = n_parts
+    start_of = np.zeros(n_tokens, np.int64)
+    start_of[at] = np.cumsum(n_parts) - n_parts
+    per_token = count_of[words.ids]
+    # Lines 13a rewrites: their own ROUGE words, none from their 13a words.
+    rewritten: list[tuple[int, list[str]]] = []
+    for c, column in enumerate(columns):
+        joined = "\n".join(column)
+        if "&" in joined or "<skipped>" in joined or joined.count("\n") != len(column) - 1:
+            rewritten += [
+                (c * chunk.n_rows + k, tokenizer(line))
+                for k, line in enumerate(column)
+                if _rewritten(line)
+            ]
+    line_ends = np.cumsum(lengths)
+    for i, _ in rewritten:
+        per_token[line_ends[i] - lengths[i] : line_ends[i]] = 0
+    running = np.zeros(n_tokens + 1, np.int64)
+    np.cumsum(per_token, out=running[1:])
+    line_starts_before = running[line_ends - lengths]
+    rouge_lengths = running[line_ends] - line_starts_before
+    # Every ROUGE word of the 13a words, in order: the ``within``-th of token ``token``.
+    n_from_words = int(running[-1])
+    token = np.repeat(np.arange(n_tokens), per_token)
+    within = np.arange(n_from_words) - running[token]
+    from_words = part_ids[start_of[words.ids[token]] + within]
+    if not rewritten:
+        ids = from_words
+    else:
+        from_lengths = rouge_lengths.copy()
+        lines = np.fromiter((i for i, _ in rewritten), np.int64, len(rewritten))
+        own = [tokens for _, tokens in rewritten]
+        own_lengths = np.fromiter(map(len, own), np.int64, len(own))
+        rouge_lengths[lines] = own_lengths
+        line_starts = np.cumsum(rouge_lengths) - rouge_lengths
+        ids = np.empty(int(rouge_lengths.sum()), np.int64)
+        # The words from 13a words move by the rewritten lines' words before them.
+        shift = line_starts - line_starts_before
+        ids[np.arange(n_from_words) + np.repeat(shift, from_lengths)] = from_words
+        own_ids = ids_of(list(chain.from_iterable(own)))
+        ids[np.repeat(line_starts[lines], own_lengths) + _ranges(own_lengths)] = own_ids
+    if ids.size and int(ids.max()) >= ids.size:
+        # Some word occurs only in a rewritten line: ids made dense again.
+        ids = np.unique(ids, return_inverse=True)[1].reshape(-1)
+    return Encoded(ids, rouge_lengths.reshape(words.lengths.shape), {})
+
+
+#: Put between the words :func:`_parts` tokenizes at once: a ROUGE word of its own.
+_BREAK = "0matchlight0break0"
+
+
+def _parts(
+    tokenizer: Tokenizer, words: list[str]
+) -> tuple[IntArray, IntArray, Callable[[list[str]], IntArray]]:
+    """``tokenizer``'s words of each of ``words`` (which hold no whitespace): their ids (the
+    same for the same word, numbered in order of first occurrence among them all) and how
+    many each word has; and the function giving the ids of other words, in the same
+    numbering (new words numbered from the number of ids). The words are tokenized as one
+    line with :data:`_BREAK` between them (spaces around it: each word is tokenized as alone);
+    only where a word makes that word itself are they tokenized one by one."""
+    vocab: dict[str, int] = {}
+    tokens = tokenizer(f" {_BREAK} ".join(words)) if words else []
+    ids = np.fromiter(map(vocab.setdefault, tokens, count()), np.int64, len(tokens))
+    is_break = ids == vocab.pop(_BREAK, -1)
+    breaks = np.flatnonzero(is_break)
+    # Ids as positions among the words without the breaks: less the breaks before them.
+    before = np.cumsum(is_break) - is_break
+    if len(breaks) == max(len(words) - 1, 0):
+        n_parts = np.diff(breaks, prepend=-1, append=len(ids)) - 1 if words else breaks
+        kept = ids[~is_break]
+        part_ids = kept - before[kept]
+    else:
+        parts = lines_words(tokenizer, words)
+        vocab.clear()
+        n_parts = np.fromiter(map(len, parts), np.int64, len(parts))
+        flat = chain.from_iterable(parts)
+        part_ids = np.fromiter(map(vocab.setdefault, flat, count()), np.int64, int(n_parts.sum()))
+        before = np.zeros(part_ids.size, np.int64)
+
+    def ids_of(others: list[str]) -> IntArray:
+        new: dict[str, int] = {}
+        fresh = count(part_ids.size)
+        out = []
+        for word in others:
+            at = vocab.get(word)
+            if at is None:
+                out.append(new[word] if word in new else new.setdefault(word, next(fresh)))
+            else:
+                out.append(at - int(before[at]))
+        return np.array(out, np.int64)
+
+    return part_ids, n_parts, ids_of
+
+
+def _ranges(lengths: IntArray) -> IntArray:
+    """``0, 1, ..., lengths[0] - 1, 0, 1, ..., lengths[1] - 1, ...``."""
+    total = int(lengths.sum())
+    return np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+
+
 def chunk_scores(chunk: ChunkText, settings: RougeSettings, tokenizer: Tokenizer) -> MetricChunk:
     """ROUGE of every system on every row of a chunk, rouge-score's numbers, in numpy."""
     max_n = settings.max_n
@@ -426,9 +607,21 @@ def chunk_scores(chunk: ChunkText, settings: RougeSettings, tokenizer: Tokenizer
     n_sys = len(chunk.systems)
     n = chunk.n_rows
     separator = chunk.separator
-    columns = [_column_words(tokenizer, col, separator) for col in chunk.columns()]
-    words = [tokens for tokens, _ in columns]
-    counts = NgramCounts(words, n, n_refs)
+    encoded = _encoded_from_13a(chunk, tokenizer)
+    words: Sequence[Lines]
+    if encoded is None:
+        columns = [_column_words(tokenizer, col, separator) for col in chunk.columns()]
+        plain = [tokens for tokens, _ in columns]
+        counts = NgramCounts(plain, n, n_refs)
+        words = plain
+    else:
+        columns = []
+        counts = NgramCounts.from_ids(encoded.ids, encoded.lengths, n_refs)
+        ends = np.cumsum(encoded.lengths.reshape(-1)).reshape(encoded.lengths.shape)
+        words = [
+            _IdLines(encoded.ids, stop - size, size)
+            for stop, size in zip(ends, encoded.lengths, strict=True)
+        ]
     r_len = counts.lengths[:n_refs]
     h_len = counts.lengths[n_refs:]
     # overlap, hyp_count, ref_count per type, reference, system and row.
@@ -448,7 +641,8 @@ def chunk_scores(chunk: ChunkText, settings: RougeSettings, tokenizer: Tokenizer
     stats[lcs, 1] = h_len[None]
     stats[lcs, 2] = r_len[:, None]
     stats[lsum] = stats[lcs]
-    fallback = _lsum_rows(columns, n_refs, n, max_n, stats[lsum])
+    # Without a separator in any line (``encoded``), ROUGE-Lsum is ROUGE-L on every row.
+    fallback = _lsum_rows(columns, n_refs, n, max_n, stats[lsum]) if columns else np.ones(n, bool)
     # The reference with the best F-measure per type (the first one on a tie), as score_multi.
     prf = rouge_prf(stats[:, 0], stats[:, 1], stats[:, 2])  # (T, R, S, n, 3)
     best = np.argmax(prf[..., 2], axis=1)  # (T, S, n)
