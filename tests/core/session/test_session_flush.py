@@ -36,6 +36,18 @@ def spans_in_file_alone(path: Path, scratch: Path) -> int:
         conn.close()
 
 
+def assert_kept_as_copied(store: SessionStore, copied: bytes) -> None:
+    """Once the flusher's pass is through, the store is lost ("changed"), and neither the pass
+    nor closing put anything into the file copied over it (``copied``: its bytes): it opens as
+    the other session, its three spans and nothing more."""
+    store.sync()
+    assert "changed by another program" in (store.lost or "")
+    store.close()
+    assert store.path.read_bytes() == copied
+    with SessionStore.open(store.path) as reopened:
+        assert reopened.integrity_check() == ["ok"] and reopened.count_spans() == 3
+
+
 @pytest.fixture
 def fsyncs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Path]]:
     """The files os.fsync was called on (by any thread), by path."""
@@ -148,12 +160,7 @@ def test_a_session_overwritten_before_the_pass_gets_nothing_more(tmp_path: Path,
     assert store.path.stat().st_ino == inode
     copied = store.path.read_bytes()
     gate.set()
-    store.sync()
-    assert "changed by another program" in (store.lost or "")
-    store.close()
-    assert store.path.read_bytes() == copied
-    with SessionStore.open(store.path) as reopened:
-        assert reopened.integrity_check() == ["ok"] and reopened.count_spans() == 3
+    assert_kept_as_copied(store, copied)
 
 
 @pytest.fixture
@@ -215,12 +222,7 @@ def test_a_file_overwritten_during_a_pass_gets_no_later_edit(tmp_path: Path, ins
     store.add_span(span(7))
     assert store.lost is None  # not looked at yet
     leave.set()
-    store.sync()
-    assert "changed by another program" in (store.lost or "")
-    store.close()
-    assert store.path.read_bytes() == copied
-    with SessionStore.open(store.path) as reopened:
-        assert reopened.integrity_check() == ["ok"] and reopened.count_spans() == 3
+    assert_kept_as_copied(store, copied)
 
 
 def test_a_file_deleted_during_a_pass_takes_no_edit(tmp_path: Path, inside_pass) -> None:
