@@ -66,13 +66,8 @@ class NgramCounts:
     """
 
     def __init__(self, columns: Sequence[Column], n_rows: int, n_refs: int) -> None:
-        n_columns = len(columns)
-        lengths = np.fromiter(map(len, chain.from_iterable(columns)), np.int64, n_columns * n_rows)
-        self._count_words(
-            chain.from_iterable(chain.from_iterable(columns)),
-            lengths.reshape(n_columns, n_rows),
-            n_refs,
-        )
+        encoded = encode(columns, n_rows)
+        self._setup(encoded.ids, encoded.lengths, n_refs)
 
     @classmethod
     def from_flat(cls, words: Iterable[str], lengths: IntArray, n_refs: int) -> NgramCounts:
