@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -63,7 +62,7 @@ from matchlight.gui.shell.sessionopen import (
     records_of,
     restore,
 )
-from matchlight.gui.workers.loader import call_in_background
+from matchlight.gui.workers.loader import call_in_background, future_in_thread
 
 __all__ = ["SessionFiles"]
 # How long after the comparison's state changed it is written to the session (ms).
@@ -403,16 +402,7 @@ class SessionFiles(QObject):
             return None
         specs = core.specs or specs_of_comparison(core.comparison)
         names = (core.reference_names, core.system_names)
-        future: Future[tuple[SessionInput, ...]] = Future()
-
-        def run() -> None:
-            try:
-                future.set_result(inputs_for(specs, *names))
-            except BaseException as exc:  # handed to whoever asks for the inputs
-                future.set_exception(exc)
-
-        threading.Thread(target=run, name="matchlight-hash", daemon=True).start()
-        return future
+        return future_in_thread(lambda: inputs_for(specs, *names), name="matchlight-hash")
 
     def _hashed_inputs(self) -> tuple[SessionInput, ...]:
         """The inputs hashed since the open (waited for in this thread), else hashed now."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from contextlib import suppress
@@ -34,7 +33,7 @@ from matchlight.core.session.imported import LabelImport, ScoreImport
 from matchlight.core.session.inputs import InputCheck
 from matchlight.core.session.store import SUFFIX, ReanchorReport, SessionError, SessionStore
 from matchlight.gui.annotate.install import Annotations
-from matchlight.gui.workers.loader import BackgroundCall
+from matchlight.gui.workers.loader import BackgroundCall, future_in_thread
 
 __all__ = [
     "Opening",
@@ -130,17 +129,12 @@ def missing_inputs(opening: Opening) -> str | None:
 def read_records_in_background(path: Path) -> Future[Records]:
     """Read a session's spans and scores in a daemon thread, through a read-only connection of
     its own (an SQLite connection stays in its thread; the WAL lets both read at once)."""
-    future: Future[Records] = Future()
 
-    def read() -> None:
-        try:
-            with SessionStore.open(path, read_only=True) as store:
-                future.set_result((store.spans(), store.segment_scores()))
-        except BaseException as exc:  # handed to the GUI thread
-            future.set_exception(exc)
+    def read() -> Records:
+        with SessionStore.open(path, read_only=True) as store:
+            return store.spans(), store.segment_scores()
 
-    threading.Thread(target=read, name="matchlight-session-read", daemon=True).start()
-    return future
+    return future_in_thread(read, name="matchlight-session-read")
 
 
 def records_of(opening: Opening) -> Records:

@@ -18,12 +18,13 @@ import contextlib
 import itertools
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QEventLoop, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QCursor, QGuiApplication
 
-__all__ = ["BackgroundCall", "ReadCancelled", "call_in_background"]
+__all__ = ["BackgroundCall", "ReadCancelled", "call_in_background", "future_in_thread"]
 
 T = TypeVar("T")
 
@@ -181,3 +182,18 @@ def call_in_background(func: Callable[[], T], *, name: str = "matchlight-load") 
     if isinstance(error, BaseException):
         raise error
     return outcome["value"]  # type: ignore[return-value]
+
+
+def future_in_thread(func: Callable[[], T], *, name: str) -> Future[T]:
+    """``func()`` started now in a daemon thread of its own; its result (or its exception) as
+    a :class:`~concurrent.futures.Future`, for a caller that asks for it later."""
+    future: Future[T] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(func())
+        except BaseException as exc:  # handed to whoever asks for the result
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+    return future
