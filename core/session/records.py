@@ -8,13 +8,20 @@ each input its path relative to the session file and how it was read (``relative
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Final
 
 from matchlight.core.annotation.model import ErrorSpan, Origin, SegmentScore, Severity, Status
+from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights
+from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, AnnotationMode, Typology
 from matchlight.core.io import jsonsafe
+from matchlight.core.session.files import SCHEMA_VERSION
+from matchlight.core.session.inputs import SessionInput
 
 __all__ = [
     "IMPORTS_SCHEMA",
@@ -24,15 +31,26 @@ __all__ = [
     "SPAN_COLUMNS",
     "SPAN_INSERT",
     "SPAN_UPDATE",
+    "STATE_KEYS",
+    "UNSET",
+    "SessionState",
+    "current_format_copy",
     "dumps",
+    "load",
+    "read_mode",
+    "read_state",
+    "read_typology",
     "score_from_row",
     "score_row",
     "span_from_row",
     "span_row",
+    "state_values",
 ]
 
 
-def _load(text: str) -> Any:
+def load(text: str) -> Any:
+    """A JSON field of the session, read with the limits of :mod:`core.io.jsonsafe` (a hostile
+    file's deep nesting or huge numbers are a ValueError, never a RecursionError)."""
     return jsonsafe.loads(text, first_line=None)
 
 
@@ -172,7 +190,7 @@ def span_from_row(row: Sequence[Any]) -> ErrorSpan:
         origin=_origin(row[12]),
         created=datetime.fromisoformat(row[13]),
         modified=datetime.fromisoformat(row[14]),
-        extra=_load(row[15]) if row[15] else {},
+        extra=load(row[15]) if row[15] else {},
     )
 
 
@@ -194,5 +212,113 @@ def score_from_row(row: Sequence[Any]) -> SegmentScore:
         annotator=row[2],
         score=row[3],
         modified=datetime.fromisoformat(row[4]),
-        extra=_load(row[5]) if row[5] else {},
+        extra=load(row[5]) if row[5] else {},
     )
+
+
+@dataclass(frozen=True, slots=True)
+class SessionState:
+    """Everything but the inputs and the annotations, as stored (see :mod:`.document`)."""
+
+    settings: Mapping[str, Any]
+    #: The baseline system (its name or index, as the caller stored it).
+    baseline: str | int | None
+    selection: Any
+    layout: Any
+    mode: AnnotationMode
+    typology: Typology
+    weights: MQMWeights
+    annotator: str
+
+
+#: The ``meta`` keys holding a :class:`SessionState`.
+STATE_KEYS: Final = (
+    "settings",
+    "baseline",
+    "selection",
+    "layout",
+    "mode",
+    "typology",
+    "weights",
+    "annotator",
+)
+#: A part of the state not given (left as it is).
+UNSET: Any = object()
+
+
+def state_values(
+    *,
+    settings: Mapping[str, Any] = UNSET,
+    baseline: str | int | None = UNSET,
+    selection: Any = UNSET,
+    layout: Any = UNSET,
+    mode: AnnotationMode = UNSET,
+    typology: Typology = UNSET,
+    weights: MQMWeights = UNSET,
+    annotator: str = UNSET,
+) -> dict[str, str]:
+    """The ``meta`` rows (key -> text) of the given parts of a state."""
+    texts = {
+        "settings": None if settings is UNSET else dumps(dict(settings)),
+        "baseline": None if baseline is UNSET else dumps(baseline),
+        "selection": None if selection is UNSET else dumps(selection),
+        "layout": None if layout is UNSET else dumps(layout),
+        "mode": None if mode is UNSET else AnnotationMode(mode).value,
+        "typology": None if typology is UNSET else dumps(typology.to_json()),
+        "weights": None if weights is UNSET else dumps(weights.to_json()),
+        "annotator": None if annotator is UNSET else annotator,
+    }
+    return {key: text for key, text in texts.items() if text is not None}
+
+
+def read_mode(meta: Mapping[str, str]) -> AnnotationMode:
+    """The annotation mode of ``meta`` rows (ValueError when unknown)."""
+    return AnnotationMode(meta.get("mode", "mqm"))
+
+
+def read_typology(meta: Mapping[str, str]) -> Typology:
+    """The typology of ``meta`` rows (ValueError or AnnotationError when unreadable)."""
+    return Typology.from_json(load(meta["typology"])) if "typology" in meta else DEFAULT_TYPOLOGY
+
+
+def read_state(meta: Mapping[str, str]) -> SessionState:
+    """The state of ``meta`` rows (:data:`STATE_KEYS`); what they lack reads as its default.
+    Raises ValueError or AnnotationError when a part is unreadable."""
+    return SessionState(
+        settings=load(meta.get("settings", "{}")),
+        baseline=load(meta.get("baseline", "null")),
+        selection=load(meta.get("selection", "null")),
+        layout=load(meta.get("layout", "null")),
+        mode=read_mode(meta),
+        typology=read_typology(meta),
+        weights=(
+            MQMWeights.from_json(load(meta["weights"])) if "weights" in meta else DEFAULT_WEIGHTS
+        ),
+        annotator=meta.get("annotator", ""),
+    )
+
+
+def current_format_copy(conn: sqlite3.Connection, folder: Path) -> bytes:
+    """The database of ``conn`` as the bytes of a session file in the current format, with the
+    inputs' relative paths made for a file in ``folder`` and no owner noted (sqlite3.Error
+    when it cannot be read)."""
+    memory = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        conn.backup(memory)
+        # Earlier versions noted who had the file open; the lock says it now.
+        memory.execute("DELETE FROM meta WHERE key IN ('owner_pid', 'owner_host')")
+        present = {row[1] for row in memory.execute("PRAGMA table_info(inputs)")}
+        for column in INPUT_COLUMNS_V3:
+            if column not in present:
+                memory.execute(f"ALTER TABLE inputs ADD COLUMN {column} TEXT")
+        memory.execute(IMPORTS_SCHEMA)
+        rows = memory.execute("SELECT position, path FROM inputs").fetchall()
+        for position, path in rows:
+            probe = SessionInput("source", "x", path, "", 0).relative_to(folder)
+            memory.execute(
+                "UPDATE inputs SET relative=? WHERE position=?", (probe.relative, position)
+            )
+        memory.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        return memory.serialize()
+    finally:
+        memory.close()

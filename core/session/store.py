@@ -38,7 +38,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -47,10 +47,8 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final
 
 from matchlight.core import __version__
-from matchlight.core.annotation.anchoring import AnchorState, reanchor_all
 from matchlight.core.annotation.model import (
     AnnotationError,
-    ErrorSpan,
     utc_now,
 )
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights
@@ -59,7 +57,6 @@ from matchlight.core.annotation.typology import (
     AnnotationMode,
     Typology,
 )
-from matchlight.core.io import jsonsafe
 from matchlight.core.io.files import file_digest
 from matchlight.core.io.safewrite import write_file_atomic
 from matchlight.core.session.files import (
@@ -87,9 +84,16 @@ from matchlight.core.session.records import (
     IMPORTS_SCHEMA,
     INPUT_COLUMNS_V3,
     SCHEMA,
-    dumps,
+    STATE_KEYS,
+    UNSET,
+    SessionState,
+    current_format_copy,
+    read_mode,
+    read_state,
+    read_typology,
+    state_values,
 )
-from matchlight.core.session.tables import AnnotationTables
+from matchlight.core.session.tables import AnnotationTables, ReanchorReport
 
 if TYPE_CHECKING:  # importing interchange at run time would load the input readers
     pass
@@ -112,39 +116,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class SessionState:
-    """Everything but the inputs and the annotations, as stored (see :mod:`.document`)."""
-
-    settings: Mapping[str, Any]
-    #: The baseline system (its name or index, as the caller stored it).
-    baseline: str | int | None
-    selection: Any
-    layout: Any
-    mode: AnnotationMode
-    typology: Typology
-    weights: MQMWeights
-    annotator: str
-
-
-@dataclass(frozen=True, slots=True)
-class ReanchorReport:
-    """Where the spans are on the current lines: how many kept, which moved, which are lost."""
-
-    kept: int
-    reattached: tuple[ErrorSpan, ...]
-    flagged: tuple[ErrorSpan, ...]
-
-
-_UNSET: Any = object()
 #: The page cache of a session connection, in KiB (SQLite's default is 2,000).
 _CACHE_KIB: Final = 32_768
-
-
-def _load(text: str) -> Any:
-    """A JSON field of the session, read with the limits of :mod:`core.io.jsonsafe` (a hostile
-    file's deep nesting or huge numbers are a ValueError, never a RecursionError)."""
-    return jsonsafe.loads(text, first_line=None)
 
 
 def _error_name(exc: Exception) -> str:
@@ -300,19 +273,17 @@ class SessionStore(AnnotationTables):
             remove_database(target)
             raise SessionError(f"cannot create the session: {exc}", target) from None
         now = utc_now().isoformat()
-        meta = {
-            "format": FORMAT_MARK,
-            "created": now,
-            "app_version": __version__,
-            "settings": dumps(dict(settings)),
-            "baseline": dumps(baseline),
-            "selection": dumps(selection),
-            "layout": dumps(layout),
-            "mode": AnnotationMode(mode).value,
-            "typology": dumps(typology.to_json()),
-            "weights": dumps(weights.to_json()),
-            "annotator": annotator,
-        }
+        meta = {"format": FORMAT_MARK, "created": now, "app_version": __version__}
+        meta |= state_values(
+            settings=settings,
+            baseline=baseline,
+            selection=selection,
+            layout=layout,
+            mode=mode,
+            typology=typology,
+            weights=weights,
+            annotator=annotator,
+        )
         try:
             conn.execute("BEGIN IMMEDIATE")
             conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
@@ -570,13 +541,9 @@ class SessionStore(AnnotationTables):
     def _load_cache(self) -> None:
         meta = self._meta_values("mode", "typology")
         try:
-            self._cache.mode = AnnotationMode(meta.get("mode", "mqm"))
-            self._cache.typology = (
-                Typology.from_json(_load(meta["typology"]))
-                if "typology" in meta
-                else DEFAULT_TYPOLOGY
-            )
-        except (ValueError, KeyError, RecursionError) as exc:
+            self._cache.mode = read_mode(meta)
+            self._cache.typology = read_typology(meta)
+        except (ValueError, AnnotationError, RecursionError) as exc:
             raise SessionError(
                 f"the session's settings are unreadable: {exc}", self._path, kind="damaged"
             ) from None
@@ -642,31 +609,8 @@ class SessionStore(AnnotationTables):
         return tuple(SessionInput(*row) for row in rows)
 
     def state(self) -> SessionState:
-        meta = self._meta_values(
-            "settings",
-            "baseline",
-            "selection",
-            "layout",
-            "mode",
-            "typology",
-            "weights",
-            "annotator",
-        )
         try:
-            return SessionState(
-                settings=_load(meta.get("settings", "{}")),
-                baseline=_load(meta.get("baseline", "null")),
-                selection=_load(meta.get("selection", "null")),
-                layout=_load(meta.get("layout", "null")),
-                mode=AnnotationMode(meta.get("mode", "mqm")),
-                typology=Typology.from_json(_load(meta["typology"]))
-                if "typology" in meta
-                else DEFAULT_TYPOLOGY,
-                weights=MQMWeights.from_json(_load(meta["weights"]))
-                if "weights" in meta
-                else DEFAULT_WEIGHTS,
-                annotator=meta.get("annotator", ""),
-            )
+            return read_state(self._meta_values(*STATE_KEYS))
         except (ValueError, AnnotationError, RecursionError) as exc:
             raise SessionError(
                 f"the session's settings are unreadable: {exc}", self._path, kind="damaged"
@@ -675,33 +619,26 @@ class SessionStore(AnnotationTables):
     def save_state(
         self,
         *,
-        settings: Mapping[str, Any] = _UNSET,
-        baseline: str | int | None = _UNSET,
-        selection: Any = _UNSET,
-        layout: Any = _UNSET,
-        mode: AnnotationMode = _UNSET,
-        typology: Typology = _UNSET,
-        weights: MQMWeights = _UNSET,
-        annotator: str = _UNSET,
+        settings: Mapping[str, Any] = UNSET,
+        baseline: str | int | None = UNSET,
+        selection: Any = UNSET,
+        layout: Any = UNSET,
+        mode: AnnotationMode = UNSET,
+        typology: Typology = UNSET,
+        weights: MQMWeights = UNSET,
+        annotator: str = UNSET,
     ) -> None:
         """Store the given parts of the state (others stay as they are), in one transaction."""
-        values: dict[str, str] = {}
-        if settings is not _UNSET:
-            values["settings"] = dumps(dict(settings))
-        if baseline is not _UNSET:
-            values["baseline"] = dumps(baseline)
-        if selection is not _UNSET:
-            values["selection"] = dumps(selection)
-        if layout is not _UNSET:
-            values["layout"] = dumps(layout)
-        if mode is not _UNSET:
-            values["mode"] = AnnotationMode(mode).value
-        if typology is not _UNSET:
-            values["typology"] = dumps(typology.to_json())
-        if weights is not _UNSET:
-            values["weights"] = dumps(weights.to_json())
-        if annotator is not _UNSET:
-            values["annotator"] = annotator
+        values = state_values(
+            settings=settings,
+            baseline=baseline,
+            selection=selection,
+            layout=layout,
+            mode=mode,
+            typology=typology,
+            weights=weights,
+            annotator=annotator,
+        )
         if not values:
             return
         with self.batch():
@@ -738,42 +675,6 @@ class SessionStore(AnnotationTables):
             checks.append(check_input(item, where))
         return checks
 
-    def reanchor(
-        self,
-        lines: Mapping[str, Sequence[str]],
-        *,
-        sources: Sequence[str] | None = None,
-        apply: bool = True,
-    ) -> ReanchorReport:
-        """Re-anchor every span of the file against ``lines`` (system name -> current lines),
-        and source spans against ``sources`` (the current source lines; None leaves them as
-        they are). See :meth:`reanchor_spans`."""
-        return self.reanchor_spans(self.spans(), lines, sources=sources, apply=apply)[1]
-
-    def reanchor_spans(
-        self,
-        spans: Iterable[ErrorSpan],
-        lines: Mapping[str, Sequence[str]],
-        *,
-        sources: Sequence[str] | None = None,
-        apply: bool = True,
-    ) -> tuple[list[ErrorSpan], ReanchorReport]:
-        """Where ``spans`` (read from this file) are on the changed lines: every span as it is
-        now, and what moved or was lost.
-
-        Re-attached spans get their new offsets written (one transaction) unless ``apply`` is
-        False or the session is read-only; flagged spans are left as they are.
-        """
-        results = reanchor_all(spans, lines, sources=sources)
-        moved = tuple(r.span for r in results if r.state is AnchorState.REATTACHED)
-        flagged = tuple(r.span for r in results if r.state is AnchorState.FLAGGED)
-        kept = sum(1 for r in results if r.state is AnchorState.KEPT)
-        if apply and moved and not self._read_only:
-            with self.batch():
-                for span in moved:
-                    self.update_span(span)
-        return [r.span for r in results], ReanchorReport(kept, moved, flagged)
-
     # -- saving elsewhere ------------------------------------------------------------------
 
     def snapshot(self, folder: str | os.PathLike[str] | None = None) -> bytes:
@@ -782,26 +683,7 @@ class SessionStore(AnnotationTables):
         no owner noted. An older file comes out in the current format."""
         target_folder = Path(folder) if folder is not None else self.origin.parent
         try:
-            memory = sqlite3.connect(":memory:", isolation_level=None)
-            try:
-                self._conn.backup(memory)
-                # Earlier versions noted who had the file open; the lock says it now.
-                memory.execute("DELETE FROM meta WHERE key IN ('owner_pid', 'owner_host')")
-                present = {row[1] for row in memory.execute("PRAGMA table_info(inputs)")}
-                for column in INPUT_COLUMNS_V3:
-                    if column not in present:
-                        memory.execute(f"ALTER TABLE inputs ADD COLUMN {column} TEXT")
-                memory.execute(IMPORTS_SCHEMA)
-                rows = memory.execute("SELECT position, path FROM inputs").fetchall()
-                for position, path in rows:
-                    probe = SessionInput("source", "x", path, "", 0).relative_to(target_folder)
-                    memory.execute(
-                        "UPDATE inputs SET relative=? WHERE position=?", (probe.relative, position)
-                    )
-                memory.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                return memory.serialize()
-            finally:
-                memory.close()
+            return current_format_copy(self._conn, target_folder)
         except sqlite3.Error as exc:
             raise SessionError(f"cannot copy the session: {exc}", self._path) from None
 

@@ -1,5 +1,6 @@
 """The session's annotation and import tables: reading and writing spans, segment scores and
-imported columns (the part of :class:`~.store.SessionStore` that is about rows, not the file).
+imported columns, and re-anchoring spans on changed lines (the part of
+:class:`~.store.SessionStore` that is about rows, not the file).
 
 :class:`AnnotationTables` is a base of the store: it relies on the store's connection,
 transactions, error mapping and cache, declared below for the type checker.
@@ -8,14 +9,15 @@ transactions, error mapping and cache, declared below for the type checker.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from matchlight.core.annotation.anchoring import AnchorState, reanchor_all
 from matchlight.core.annotation.model import AnnotationError, ErrorSpan, SegmentScore, Status
 from matchlight.core.annotation.typology import validate_span
-from matchlight.core.io import jsonsafe
 from matchlight.core.session.files import SessionError
 from matchlight.core.session.imported import LabelImport, ScoreImport, import_from_json
 from matchlight.core.session.records import (
@@ -25,6 +27,7 @@ from matchlight.core.session.records import (
     SPAN_INSERT,
     SPAN_UPDATE,
     dumps,
+    load,
     score_from_row,
     score_row,
     span_from_row,
@@ -34,14 +37,19 @@ from matchlight.core.session.records import (
 if TYPE_CHECKING:  # importing interchange at run time would load the input readers
     from matchlight.core.annotation.interchange import ImportResult, TsvLayout
 
-__all__ = ["AnnotationTables"]
+__all__ = ["AnnotationTables", "ReanchorReport"]
 
 #: The first version with the ``imports`` table.
 IMPORTS_VERSION: Final = 2
 
 
-def _load(text: str) -> Any:
-    return jsonsafe.loads(text, first_line=None)
+@dataclass(frozen=True, slots=True)
+class ReanchorReport:
+    """Where the spans are on the current lines: how many kept, which moved, which are lost."""
+
+    kept: int
+    reattached: tuple[ErrorSpan, ...]
+    flagged: tuple[ErrorSpan, ...]
 
 
 class AnnotationTables:
@@ -60,6 +68,8 @@ class AnnotationTables:
         def _error(self, exc: Exception) -> SessionError: ...
 
         def _meta_values(self, *keys: str) -> dict[str, str]: ...
+
+        _read_only: bool
 
         def batch(self) -> AbstractContextManager[None]: ...
 
@@ -257,7 +267,7 @@ class AnnotationTables:
 
         value = self._meta_values("mqm_tsv_layout").get("mqm_tsv_layout")
         try:
-            return None if value is None else TsvLayout.from_json(_load(value))
+            return None if value is None else TsvLayout.from_json(load(value))
         except (ValueError, TypeError, KeyError) as exc:
             raise SessionError(
                 f"the imported TSV file's layout is unreadable: {exc}", self._path, kind="damaged"
@@ -341,3 +351,41 @@ class AnnotationTables:
             except sqlite3.Error as exc:
                 raise self._error(exc) from None
         return cursor.rowcount > 0
+
+    # -- re-anchoring ----------------------------------------------------------------------
+
+    def reanchor(
+        self,
+        lines: Mapping[str, Sequence[str]],
+        *,
+        sources: Sequence[str] | None = None,
+        apply: bool = True,
+    ) -> ReanchorReport:
+        """Re-anchor every span of the file against ``lines`` (system name -> current lines),
+        and source spans against ``sources`` (the current source lines; None leaves them as
+        they are). See :meth:`reanchor_spans`."""
+        return self.reanchor_spans(self.spans(), lines, sources=sources, apply=apply)[1]
+
+    def reanchor_spans(
+        self,
+        spans: Iterable[ErrorSpan],
+        lines: Mapping[str, Sequence[str]],
+        *,
+        sources: Sequence[str] | None = None,
+        apply: bool = True,
+    ) -> tuple[list[ErrorSpan], ReanchorReport]:
+        """Where ``spans`` (read from this file) are on the changed lines: every span as it is
+        now, and what moved or was lost.
+
+        Re-attached spans get their new offsets written (one transaction) unless ``apply`` is
+        False or the session is read-only; flagged spans are left as they are.
+        """
+        results = reanchor_all(spans, lines, sources=sources)
+        moved = tuple(r.span for r in results if r.state is AnchorState.REATTACHED)
+        flagged = tuple(r.span for r in results if r.state is AnchorState.FLAGGED)
+        kept = sum(1 for r in results if r.state is AnchorState.KEPT)
+        if apply and moved and not self._read_only:
+            with self.batch():
+                for span in moved:
+                    self.update_span(span)
+        return [r.span for r in results], ReanchorReport(kept, moved, flagged)
