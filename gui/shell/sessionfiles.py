@@ -8,11 +8,12 @@ imported columns follow a moment after they change, as one document (:mod:`core.
 document`).
 
 A session file is written only while it is ours (:mod:`core.session.ownership`). It is checked
-before every commit and every two seconds: once deleted, moved, replaced or overwritten by
-another program, nothing more is written into it, the edits stay in memory, the user is told and
-offered Save as, which then writes everything from memory. A full disk keeps the edits too: they
-are written again every few seconds until there is room. A session that cannot be written (a
-read-only file or mount, one open in another window) is offered as a read-only copy.
+before every commit and every two seconds (:mod:`.sessionwatch`): once deleted, moved, replaced
+or overwritten by another program, nothing more is written into it, the edits stay in memory,
+the user is told and offered Save as, which then writes everything from memory. A full disk
+keeps the edits too: they are written again every few seconds until there is room. A session
+that cannot be written (a read-only file or mount, one open in another window) is offered as a
+read-only copy.
 
 Opening a session reads it in a worker (:mod:`.sessionopen`), then opens its comparison through
 the window and puts its state back once the comparison is shown.
@@ -29,7 +30,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QLabel, QMenu, QMessageBox
 
 from matchlight.core.annotation.workspace import AnnotationWorkspace
 from matchlight.core.io.specs import specs_of_comparison
@@ -62,15 +63,12 @@ from matchlight.gui.shell.sessionopen import (
     records_of,
     restore,
 )
+from matchlight.gui.shell.sessionwatch import SessionWatch
 from matchlight.gui.workers.loader import call_in_background, future_in_thread
 
 __all__ = ["SessionFiles"]
 # How long after the comparison's state changed it is written to the session (ms).
 STATE_DELAY_MS = 400
-# How often the session file is checked to be still ours, between edits (ms).
-WATCH_MS = 2000
-# How often unsaved edits are tried again (a full disk) (ms).
-RETRY_MS = 5000
 
 # ``notice(title, message)``: tells the user something that is not an error.
 NoticeSink = Callable[[str, str], None]
@@ -96,7 +94,8 @@ class SessionFiles(QObject):
         self.settings: QSettings = window.settings
         self.notice_sink: NoticeSink = annotations.controller.notice_sink
         # Tells the user that work is at risk and offers Save as; tests replace it.
-        self.offer_save_as: SaveOffer = self._offer_save_as
+        self.watch = SessionWatch(self, self)
+        self.offer_save_as: SaveOffer = self.watch.offer_save_as
         self._store: SessionStore | None = None
         self._read_only = False
         self._core: ComparisonSession | None = None
@@ -108,7 +107,6 @@ class SessionFiles(QObject):
         # The imported columns written to ``_imports_store``, by (kind, key).
         self._saved_imports: dict[tuple[str, str], ScoreImport | LabelImport] = {}
         self._imports_store: SessionStore | None = None
-        self._warned: str | None = None  # the problem the user was last told of
         self.opener = SessionOpener(window, flush=self.flush, parent=self)
         self.recent = RecentSessions(self.settings, window)
         self.recent.open_requested.connect(self.open_session)
@@ -120,9 +118,10 @@ class SessionFiles(QObject):
         annotations.transfer.inputs_reader = self.inputs_reader
         annotations.ui.folder = self._folder
 
-        self._state_timer = self._timer(STATE_DELAY_MS, self._save_state, single=True)
-        self._watch_timer = self._timer(WATCH_MS, self._on_watch, single=False)
-        self._retry_timer = self._timer(RETRY_MS, self._on_retry, single=False)
+        self._state_timer = QTimer(self)
+        self._state_timer.setSingleShot(True)
+        self._state_timer.setInterval(STATE_DELAY_MS)
+        self._state_timer.timeout.connect(self._save_state)
         window.comparison_opened.connect(self._on_comparison_opened)
 
         self.status_label = QLabel()
@@ -130,13 +129,6 @@ class SessionFiles(QObject):
         window.statusBar().addPermanentWidget(self.status_label)
         self.session_changed.connect(self._on_session_changed)
         self._on_session_changed()
-
-    def _timer(self, interval: int, slot: Callable[[], None], *, single: bool) -> QTimer:
-        timer = QTimer(self)
-        timer.setSingleShot(single)
-        timer.setInterval(interval)
-        timer.timeout.connect(slot)
-        return timer
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -268,7 +260,7 @@ class SessionFiles(QObject):
             self._store, self._read_only = None, False
         else:
             ws, flagged = self._workspace_of(pending, core)
-        self._unsubscribe.append(ws.subscribe(self._on_workspace_changed))
+        self._unsubscribe.append(ws.subscribe(self.watch.on_workspace_changed))
         self._unsubscribe.append(core.subscribe(self._on_core_event))
         controller.restoring = True
         try:
@@ -282,7 +274,7 @@ class SessionFiles(QObject):
             self._saved_imports = self._current_imports()
             self._imports_store = pending.store
             self._remember(pending.remember)
-        self._watch_timer.start()
+        self.watch.start()
         self.session_changed.emit()
 
     def _workspace_of(
@@ -335,7 +327,7 @@ class SessionFiles(QObject):
         self.controller.detach()
         self._core = None
         self._hashed = None
-        self._warned = None
+        self.watch.forget()
 
     def _release_store(self) -> None:
         """Close the session file; an untitled one with nothing in it (every edit undone) is
@@ -508,7 +500,7 @@ class SessionFiles(QObject):
         try:
             save_document(store, self.document(store.inputs()))
         except SessionError as exc:
-            self._problem(exc)
+            self.watch.tell(exc)
             return
         self._saved_state = text
 
@@ -536,7 +528,7 @@ class SessionFiles(QObject):
                 for kind, name in saved.keys() - current.keys():
                     store.remove_import(kind, name)
         except SessionError as exc:
-            self._problem(exc)
+            self.watch.tell(exc)
             return
         self._saved_imports, self._imports_store = current, store
 
@@ -544,90 +536,6 @@ class SessionFiles(QObject):
         """Write the comparison's state now (before quitting or switching files)."""
         self._state_timer.stop()
         self._save_state()
-
-    # -- work at risk --------------------------------------------------------------------------
-
-    def _on_workspace_changed(self, _keys: object) -> None:
-        ws = self.controller.workspace
-        if ws is not None and ws.unsaved:
-            error = ws.sink_error
-            if isinstance(error, SessionError):
-                self._problem(error)
-            if not self._retry_timer.isActive():
-                self._retry_timer.start()
-            self.session_changed.emit()
-
-    def _problem(self, error: SessionError) -> None:
-        """Tell the user once per problem; a lost file or a full disk offers Save as."""
-        if error.problem == self._warned:
-            return
-        self._warned = error.problem
-        if error.kind in ("lost", "disk-full", "read-only", "io"):
-            self.offer_save_as(
-                QCoreApplication.translate(
-                    "SessionFiles", "Your edits are not in the session file"
-                ),
-                str(error),
-            )
-        else:
-            self.window.report_error(
-                QCoreApplication.translate("SessionFiles", "Cannot save the session"), str(error)
-            )
-        self.session_changed.emit()
-
-    @Slot()
-    def _on_watch(self) -> None:
-        store = self._store
-        if store is None or self._read_only:
-            return
-        # Lost already (the flusher's pass found the file changed after the last edit's
-        # check) or found lost now: told once (_problem).
-        if store.check_ours() is not None:
-            self._problem(
-                SessionError(
-                    QCoreApplication.translate(
-                        "SessionFiles",
-                        "{0}; nothing more is written to it. Your edits are kept: use Save "
-                        "as to keep them in a file.",
-                    ).format(store.lost),
-                    store.path,
-                    kind="lost",
-                )
-            )
-
-    @Slot()
-    def _on_retry(self) -> None:
-        ws, store = self.controller.workspace, self._store
-        if ws is None or store is None or not ws.unsaved:
-            self._retry_timer.stop()
-            return
-        if store.lost is not None:
-            return  # only Save as helps now
-        if ws.retry_unsaved():
-            self._retry_timer.stop()
-            self._warned = None
-            self.controller.say(
-                QCoreApplication.translate("SessionFiles", "Every edit is saved again.")
-            )
-            self.session_changed.emit()
-
-    def _offer_save_as(self, title: str, message: str) -> None:
-        parent = self.window if isinstance(self.window, QWidget) else None
-        box = QMessageBox(
-            QMessageBox.Icon.Warning,
-            title,
-            message,
-            QMessageBox.StandardButton.Close,
-            parent,
-        )
-        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        save = box.addButton(
-            QCoreApplication.translate("SessionFiles", "Save as…"),
-            QMessageBox.ButtonRole.AcceptRole,
-        )
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.buttonClicked.connect(lambda button: self.save_session_as() if button is save else None)
-        box.open()
 
     # -- opening (gui/shell/sessionopen.py's SessionOpener) --------------------------------
 
@@ -692,7 +600,7 @@ class SessionFiles(QObject):
                 QCoreApplication.translate("SessionFiles", "Cannot save the session"), str(exc)
             )
             return None
-        self._warned = None
+        self.watch.forget()
         self._save_state()
         self._remember(saved)
         self.session_changed.emit()
@@ -727,7 +635,7 @@ class SessionFiles(QObject):
         ws.set_sink(store)
         self._saved_state = None
         self._saved_imports, self._imports_store = imports, store
-        self._retry_timer.stop()
+        self.watch.saved_again()
         return target
 
     def close_session(self) -> None:
@@ -736,8 +644,7 @@ class SessionFiles(QObject):
         An untitled session left with nothing in it (every edit undone) is deleted rather than
         offered for recovery next time."""
         self.flush()
-        self._watch_timer.stop()
-        self._retry_timer.stop()
+        self.watch.stop()
         self._release_store()
         ws = self.controller.workspace
         if ws is not None:

@@ -250,7 +250,7 @@ def test_a_session_overwritten_before_the_flushers_pass_is_told(
     gate.set()
     store.sync()  # the pass is through: it found the file changed
     assert "changed by another program" in (store.lost or "") and not h.offers
-    h.s._on_watch()  # the watch's next tick
+    h.s.watch.check()  # the watch's next tick
     assert "changed by another program" in h.offers[0][1]
     assert "NOT SAVED" in h.s.status_label.text()
     assert path.read_bytes() == copied
