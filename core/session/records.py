@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypedDict
 
 from matchlight.core.annotation.model import ErrorSpan, Origin, SegmentScore, Severity, Status
 from matchlight.core.annotation.mqm import DEFAULT_WEIGHTS, MQMWeights
@@ -22,6 +22,9 @@ from matchlight.core.annotation.typology import DEFAULT_TYPOLOGY, AnnotationMode
 from matchlight.core.io import jsonsafe
 from matchlight.core.session.files import SCHEMA_VERSION
 from matchlight.core.session.inputs import SessionInput
+
+if TYPE_CHECKING:  # typing.Unpack is Python 3.12's
+    from typing_extensions import Unpack
 
 __all__ = [
     "IMPORTS_SCHEMA",
@@ -32,8 +35,8 @@ __all__ = [
     "SPAN_INSERT",
     "SPAN_UPDATE",
     "STATE_KEYS",
-    "UNSET",
     "SessionState",
+    "StateParts",
     "current_format_copy",
     "dumps",
     "load",
@@ -242,33 +245,34 @@ STATE_KEYS: Final = (
     "weights",
     "annotator",
 )
-#: A part of the state not given (left as it is).
-UNSET: Any = object()
 
 
-def state_values(
-    *,
-    settings: Mapping[str, Any] = UNSET,
-    baseline: str | int | None = UNSET,
-    selection: Any = UNSET,
-    layout: Any = UNSET,
-    mode: AnnotationMode = UNSET,
-    typology: Typology = UNSET,
-    weights: MQMWeights = UNSET,
-    annotator: str = UNSET,
-) -> dict[str, str]:
+class StateParts(TypedDict, total=False):
+    """Some parts of a :class:`SessionState` (a part left out stays as it is)."""
+
+    settings: Mapping[str, Any]
+    baseline: str | int | None
+    selection: Any
+    layout: Any
+    mode: AnnotationMode
+    typology: Typology
+    weights: MQMWeights
+    annotator: str
+
+
+def state_values(**parts: Unpack[StateParts]) -> dict[str, str]:
     """The ``meta`` rows (key -> text) of the given parts of a state."""
-    texts = {
-        "settings": None if settings is UNSET else dumps(dict(settings)),
-        "baseline": None if baseline is UNSET else dumps(baseline),
-        "selection": None if selection is UNSET else dumps(selection),
-        "layout": None if layout is UNSET else dumps(layout),
-        "mode": None if mode is UNSET else AnnotationMode(mode).value,
-        "typology": None if typology is UNSET else dumps(typology.to_json()),
-        "weights": None if weights is UNSET else dumps(weights.to_json()),
-        "annotator": None if annotator is UNSET else annotator,
+    encode: dict[str, Callable[[Any], str]] = {
+        "settings": lambda value: dumps(dict(value)),
+        "baseline": dumps,
+        "selection": dumps,
+        "layout": dumps,
+        "mode": lambda value: AnnotationMode(value).value,
+        "typology": lambda value: dumps(value.to_json()),
+        "weights": lambda value: dumps(value.to_json()),
+        "annotator": str,
     }
-    return {key: text for key, text in texts.items() if text is not None}
+    return {key: encode[key](value) for key, value in parts.items()}
 
 
 def read_mode(meta: Mapping[str, str]) -> AnnotationMode:

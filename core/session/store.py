@@ -85,8 +85,8 @@ from matchlight.core.session.records import (
     INPUT_COLUMNS_V3,
     SCHEMA,
     STATE_KEYS,
-    UNSET,
     SessionState,
+    StateParts,
     current_format_copy,
     read_mode,
     read_state,
@@ -95,8 +95,8 @@ from matchlight.core.session.records import (
 )
 from matchlight.core.session.tables import AnnotationTables, ReanchorReport
 
-if TYPE_CHECKING:  # importing interchange at run time would load the input readers
-    pass
+if TYPE_CHECKING:  # typing.Unpack is Python 3.12's
+    from typing_extensions import Unpack
 
 __all__ = [
     "APPLICATION_ID",
@@ -616,29 +616,9 @@ class SessionStore(AnnotationTables):
                 f"the session's settings are unreadable: {exc}", self._path, kind="damaged"
             ) from None
 
-    def save_state(
-        self,
-        *,
-        settings: Mapping[str, Any] = UNSET,
-        baseline: str | int | None = UNSET,
-        selection: Any = UNSET,
-        layout: Any = UNSET,
-        mode: AnnotationMode = UNSET,
-        typology: Typology = UNSET,
-        weights: MQMWeights = UNSET,
-        annotator: str = UNSET,
-    ) -> None:
+    def save_state(self, **parts: Unpack[StateParts]) -> None:
         """Store the given parts of the state (others stay as they are), in one transaction."""
-        values = state_values(
-            settings=settings,
-            baseline=baseline,
-            selection=selection,
-            layout=layout,
-            mode=mode,
-            typology=typology,
-            weights=weights,
-            annotator=annotator,
-        )
+        values = state_values(**parts)
         if not values:
             return
         with self.batch():
