@@ -532,10 +532,21 @@ def save_shot(widget, name: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_screenshots_in_the_main_window(qtbot, tmp_path: Path, dark: bool) -> None:
+# Each data set in one palette: a window scores its comparison in full before its shots, and
+# the two palettes of both data sets doubled the time of the slowest test of the charts.
+@pytest.mark.parametrize(
+    ("data", "dark"), [("ted-mqm", False), ("de-en-da", True)], ids=["ted-light", "de-en-dark"]
+)
+def test_screenshots_in_the_main_window(qtbot, tmp_path: Path, data: str, dark: bool) -> None:
     if not TED_MQM.exists() or not DA.exists():
         pytest.skip("the WMT data is not there")
+    if data == "ted-mqm":
+        _ted_mqm_shots(qtbot, tmp_path, dark)
+    else:
+        _de_en_da_shots(qtbot, tmp_path, dark)
+
+
+def _ted_mqm_shots(qtbot, tmp_path: Path, dark: bool) -> None:
     mode = "dark" if dark else "light"
     paths = [TED / "src.txt", TED / "ref.txt", *sorted(TED.glob("sys.*.txt"))]
     window, docks = _main_window(qtbot, tmp_path, assign_roles(str(p) for p in paths), dark)
@@ -570,6 +581,9 @@ def test_screenshots_in_the_main_window(qtbot, tmp_path: Path, dark: bool) -> No
     finally:
         window.close()
 
+
+def _de_en_da_shots(qtbot, tmp_path: Path, dark: bool) -> None:
+    mode = "dark" if dark else "light"
     # The first 400 rows of WMT22 de-en (its DA table is per system: the same five systems).
     part = first_rows(DE_EN, tmp_path, 400)
     paths = [part / "src.txt", *part.glob("ref*.txt"), *sorted(part.glob("sys.*.txt"))]
