@@ -253,3 +253,22 @@ def test_the_summary_behind_another_tab_computes_when_shown(qtbot, monkeypatch) 
     want = table.corpus(0, rows=rows)
     assert widget.model.value(0, "bleu", "filtered") == want.value("bleu")
     widget.shutdown()
+
+
+def test_the_summary_of_a_big_table_few_of_whose_rows_are_scored_computes_in_a_worker(
+    qtbot, monkeypatch
+) -> None:
+    """The summary's histogram passes over every row of the table: a table of
+    BACKGROUND_ROWS rows or more has it computed in a worker however few of its rows are
+    scored yet, with the counts of the scored rows."""
+    monkeypatch.setattr(summary_module, "BACKGROUND_ROWS", 1000)
+    table = session_of(de_en(), own_table=True).session.table
+    table.done[500:] = False  # 500 of 1,984 rows scored so far
+    binned = Recorder(monkeypatch, summary_module, "score_histograms")
+    widget = show_summary(qtbot, table)
+    assert binned.threads and all(t is not threading.main_thread() for t in binned.threads)
+    rows = np.flatnonzero(table.done)
+    for s in range(len(table.systems)):
+        values = np.clip(table.scores[s, rows, table.metric_index("bleu")], 0, 100)
+        expected, _ = np.histogram(values, bins=np.arange(0, 101, 5.0))
+        assert widget.histogram(s)[1].tolist() == expected.tolist()
