@@ -300,6 +300,24 @@ class _Index:
             self.clear_segment_score(*key)
 
 
+@dataclass
+class _Rated:
+    """Per (system row, segment): the MQM score, the ESA score (NaN while not rated) and
+    whether the output is annotated."""
+
+    mqm: FloatArray
+    esa: FloatArray
+    annotated: BoolArray
+
+    @classmethod
+    def empty(cls, systems: int, segments: int) -> _Rated:
+        return cls(
+            np.full((systems, segments), np.nan),
+            np.full((systems, segments), np.nan),
+            np.zeros((systems, segments), np.bool_),
+        )
+
+
 class AnnotationWorkspace:
     """Spans and segment scores of one comparison's systems, with undo/redo and MQM columns.
 
@@ -345,9 +363,10 @@ class AnnotationWorkspace:
             self._index.add_span(span)
         for score in scores:
             self._index.set_segment_score(score)
-        self._mqm: FloatArray = np.full((len(self.systems), n_segments), np.nan)
-        self._esa: FloatArray = np.full((len(self.systems), n_segments), np.nan)
-        self._annotated: BoolArray = np.zeros((len(self.systems), n_segments), np.bool_)
+        # The (S, n) arrays of MQM and ESA scores and annotated outputs, made at the first
+        # counted rating: until then every output reads as not rated (writing three arrays of
+        # 3 x 1M entries was ~60 ms of the GUI thread at every open of a big comparison).
+        self._rated: _Rated | None = None
         self._refresh(self._all_keys())
 
     # -- observing ------------------------------------------------------------------------------
@@ -465,23 +484,34 @@ class AnnotationWorkspace:
     def annotated_mask(self, system: str) -> BoolArray:
         """Per segment: is ``system``'s output annotated (a confirmed span or a score)."""
         row = self._system_row(system)
-        return self._annotated[row].copy()
+        if self._rated is None:
+            return np.zeros(self.n_segments, np.bool_)
+        return self._rated.annotated[row].copy()
 
     def mqm_mask(self, system: str) -> BoolArray:
         """Per segment: has ``system``'s output an MQM score (someone rated it for MQM)."""
         row = self._system_row(system)
-        return ~np.isnan(self._mqm[row])
+        if self._rated is None:
+            return np.zeros(self.n_segments, np.bool_)
+        return ~np.isnan(self._rated.mqm[row])
 
     # -- scores ---------------------------------------------------------------------------------
 
     def segment_penalty(self, system: str, segment: int) -> float:
         """The MQM score of one output, the mean over its raters (NaN while not rated)."""
-        return float(self._mqm[self._system_row(system), segment])
+        row = self._system_row(system)
+        if self._rated is None:
+            range(self.n_segments)[segment]  # an IndexError as the array's, out of range
+            return math.nan
+        return float(self._rated.mqm[row, segment])
 
     def rated_mean(self, system: str) -> tuple[float, int]:
         """The mean MQM score of ``system``'s rated outputs and how many there are (NaN, 0
         when none is), without copying the arrays."""
-        values = self._mqm[self._system_row(system)]
+        row = self._system_row(system)
+        if self._rated is None:
+            return math.nan, 0
+        values = self._rated.mqm[row]
         rated = values[~np.isnan(values)]
         return (float(rated.mean()) if len(rated) else math.nan), len(rated)
 
@@ -494,7 +524,9 @@ class AnnotationWorkspace:
 
     def mqm_values(self) -> FloatArray:
         """``(S, n)`` MQM scores (mean over raters), NaN where an output is not rated (a copy)."""
-        return self._mqm.copy()
+        if self._rated is None:
+            return np.full((len(self.systems), self.n_segments), np.nan)
+        return self._rated.mqm.copy()
 
     def mqm_summary(self) -> dict[str, SystemMQM]:
         """Per system of the comparison with an MQM rating: score, rated segments, raters and
@@ -510,7 +542,9 @@ class AnnotationWorkspace:
 
     def segment_sets(self, kind: str = "mqm") -> SegmentSets:
         """Whether the systems' ``mqm`` (or ``esa``) scores cover the same segments."""
-        values = self._mqm if kind == "mqm" else self._esa
+        if self._rated is None:
+            return compare_segment_sets({})
+        values = self._rated.mqm if kind == "mqm" else self._rated.esa
         return compare_segment_sets(
             {
                 name: set(np.flatnonzero(~np.isnan(values[row])).tolist())
@@ -521,10 +555,12 @@ class AnnotationWorkspace:
 
     def esa_values(self) -> FloatArray:
         """``(S, n)`` mean ESA score per output, NaN where none was given (a copy)."""
-        return self._esa.copy()
+        if self._rated is None:
+            return np.full((len(self.systems), self.n_segments), np.nan)
+        return self._rated.esa.copy()
 
     def has_esa_scores(self) -> bool:
-        return bool(np.any(~np.isnan(self._esa)))
+        return self._rated is not None and bool(np.any(~np.isnan(self._rated.esa)))
 
     def prefill(self, system: str, segment: int) -> float:
         """The ESA score suggested from the output's confirmed errors (100 without any): from
@@ -555,19 +591,23 @@ class AnnotationWorkspace:
             scores = scores_by_key.get((system, segment), {}).values()
             if not scores and all(s.status is not _CONFIRMED for s in spans):
                 # Nothing counted (undecided or rejected spans only, as an import leaves it).
-                self._mqm[row, segment] = np.nan
-                self._annotated[row, segment] = False
-                self._esa[row, segment] = np.nan
+                if self._rated is not None:  # else it reads as not rated already
+                    self._rated.mqm[row, segment] = np.nan
+                    self._rated.annotated[row, segment] = False
+                    self._rated.esa[row, segment] = np.nan
                 continue
+            if self._rated is None:
+                self._rated = _Rated.empty(len(self.systems), self.n_segments)
+            arrays = self._rated
             rated = segment_mqm(spans, scores, weights=self.weights)
-            self._mqm[row, segment] = rated.get((system, segment), np.nan)
-            self._annotated[row, segment] = self.is_annotated(system, segment)
+            arrays.mqm[row, segment] = rated.get((system, segment), np.nan)
+            arrays.annotated[row, segment] = self.is_annotated(system, segment)
             values = [
                 s.score
                 for s in self._index.scores_by_key.get((system, segment), {}).values()
                 if s.score is not None
             ]
-            self._esa[row, segment] = math.fsum(values) / len(values) if values else np.nan
+            arrays.esa[row, segment] = math.fsum(values) / len(values) if values else np.nan
 
     # -- filtering ------------------------------------------------------------------------------
 

@@ -402,7 +402,9 @@ class DistributionsPanel(ChartPanel):
                 ),
             )
 
-        self.compute(work, self._draw, rows=n_done)
+        # The work passes over every row (the scored ones picked from all): a big table's goes
+        # to a worker however few rows are scored yet.
+        self.compute(work, self._draw, rows=table.n_segments)
 
     def _draw(self, figures: _Figures) -> None:
         """Draw what :meth:`refresh` computed (in the GUI thread)."""

@@ -499,7 +499,7 @@ class SummaryWidget(QWidget):
     @Slot()
     def refresh(self) -> None:
         """Recompute every figure now: at once over fewer than
-        :data:`~gui.charts.jobs.BACKGROUND_ROWS` rows (scored or filtered), else in a worker (the
+        :data:`~gui.charts.jobs.BACKGROUND_ROWS` rows in the table, else in a worker (the
         figures follow; the end of scoring asks for them, and the GUI thread must not sum a
         million rows)."""
         self._refresh()
@@ -578,7 +578,9 @@ class SummaryWidget(QWidget):
             return _SummaryFigures(table, n_done, exact, corpus, rows, kept, counts)
 
         self._job_filter = filtered
-        if max(n_done, 0 if filtered is None else len(filtered)) >= BACKGROUND_ROWS:
+        # The work passes over every row (column_bounds' mask, the scored rows picked from
+        # all): a big table's goes to a worker however few of its rows are scored or kept.
+        if table.n_segments >= BACKGROUND_ROWS:
             self.job.start(lambda _cancelled, _progress: work())
         else:
             self.job.run_here(lambda _cancelled, _progress: work())

@@ -326,11 +326,17 @@ class ComparisonReading:
             QTimer.singleShot(0, self, announce)
 
         def announce() -> None:
+            if self.core is not core:
+                self._announcing = False
+                return
+            if specs is not None:
+                w.recent.remember(specs)  # its settings and menu: a turn of their own
+            QTimer.singleShot(0, self, opened)
+
+        def opened() -> None:
             self._announcing = False
             if self.core is not core:
                 return
-            if specs is not None:
-                w.recent.remember(specs)
             settle_long_lived()
             self.comparison_opened.emit()
 

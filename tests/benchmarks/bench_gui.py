@@ -60,6 +60,9 @@ class LatencyProbe(QObject):
         super().__init__()
         self.gaps: list[float] = []
         self.times: list[float] = []
+        self.cpu: list[float] = []  # the GUI thread's CPU ms over each gap
+        self.turns: TurnLog | None = None
+        self._cpu_since = time.thread_time()
         self._clock = QElapsedTimer()
         self._since = QElapsedTimer()
         self._timer = QTimer(self)
@@ -70,6 +73,7 @@ class LatencyProbe(QObject):
     def start(self) -> None:
         self._clock.start()
         self._since.start()
+        self._cpu_since = time.thread_time()
         self._timer.start()
 
     def stop(self) -> None:
@@ -83,6 +87,11 @@ class LatencyProbe(QObject):
     def _on_tick(self) -> None:
         self.gaps.append(self._clock.nsecsElapsed() / 1e6)
         self.times.append(self._since.nsecsElapsed() / 1e6)
+        now = time.thread_time()
+        self.cpu.append((now - self._cpu_since) * 1000)
+        self._cpu_since = now
+        if self.turns is not None:
+            self.turns.tick(self.times[-1])
         self._clock.restart()
 
 
@@ -117,6 +126,69 @@ class CollectionLog:
                 for ms, g, t, young in worst
             )
         )
+
+
+class TurnLog:
+    """The GUI thread's own CPU per event-loop turn (between two ticks of the probe), split by
+    the Python callback the event loop ran (a slot, a timer, an event handler, a delegate's
+    paint: each call whose caller is the bench's own loop). A profile hook on the GUI thread:
+    it slows Python code there, so the figures name causes; the CPU per turn without it is the
+    probe's (``LatencyProbe.cpu``)."""
+
+    def __init__(self, loops: tuple, at_least_ms: float = 40.0) -> None:
+        self.loops = {func.__code__ for func in loops}
+        self.at_least_ms = at_least_ms
+        # (turn cpu ms, ending at probe ms, [(cpu ms, callback), ...])
+        self.long: list[tuple[float, float, list[tuple[float, str]]]] = []
+        self._turn: Counter[str] = Counter()
+        self._top = None
+        self._top_start = 0.0
+        self._since = time.thread_time()
+
+    def _hook(self, frame, event, arg) -> None:
+        if event == "call":
+            if self._top is None and frame.f_back is not None and frame.f_back.f_code in self.loops:
+                self._top = frame
+                self._top_start = time.thread_time()
+        elif event == "return" and frame is self._top:
+            code = frame.f_code
+            name = (
+                f"{code.co_qualname} ({code.co_filename.rsplit('/', 1)[-1]}:{code.co_firstlineno})"
+            )
+            self._turn[name] += time.thread_time() - self._top_start
+            self._top = None
+
+    def start(self) -> None:
+        self._since = time.thread_time()
+        sys.setprofile(self._hook)
+
+    def stop(self) -> None:
+        sys.setprofile(None)
+
+    def tick(self, at: float) -> None:
+        """The probe ticked: the turn since its last tick ends."""
+        now = time.thread_time()
+        if self._top is not None:  # a tick in a loop nested in a callback
+            code = self._top.f_code
+            self._turn[f"{code.co_qualname} (nested loop)"] += now - self._top_start
+            self._top_start = now
+        cpu = (now - self._since) * 1000
+        if cpu >= self.at_least_ms:
+            parts = sorted(((ms * 1000, name) for name, ms in self._turn.items()), reverse=True)
+            self.long.append((cpu, at, parts))
+        self._turn.clear()
+        self._since = time.thread_time()
+
+    def report(self, low: float, high: float, since: float, count: int = 12) -> None:
+        turns = sorted(t for t in self.long if low < t[1] <= high)[::-1]
+        print(f"    GUI turns over {self.at_least_ms:.0f} ms of GUI CPU (traced): {len(turns)}")
+        for cpu, at, parts in turns[:count]:
+            named = sum(ms for ms, _ in parts)
+            print(
+                f"      {cpu:5.0f} ms cpu @ {at - since:.0f}: "
+                + "; ".join(f"{ms:.0f} {name}" for ms, name in parts[:3])
+                + f"; unnamed {cpu - named:.0f}"
+            )
 
 
 class StallSampler:
@@ -399,7 +471,16 @@ def main() -> None:
         "not change) from the open until every file is read into FILE.read, then until the "
         "search caches are built into FILE.after",
     )
+    parser.add_argument(
+        "--turns",
+        action="store_true",
+        help="name, for every event-loop turn of the GUI thread over 40 ms of its CPU from the "
+        "open until the search caches are built, the callbacks that used it (a profile hook: "
+        "slows the GUI thread's Python code; not with --profile-gui)",
+    )
     args = parser.parse_args()
+    if args.turns and args.profile_gui:
+        parser.error("--turns and --profile-gui both hook the GUI thread's profiler")
 
     from matchlight.gui.dialogs.opendialog import ComparisonSpecs
     from matchlight.gui.shell.app import ensure_application
@@ -441,6 +522,9 @@ def main() -> None:
             sampler.start(time.perf_counter())
         collections = CollectionLog(probe)
         wait(app, lambda: len(probe.times) > 10, 10)  # ticking before the open starts
+        if args.turns:
+            probe.turns = TurnLog((wait,))
+            probe.turns.start()
         start = time.perf_counter()
         read_start = probe.elapsed()
         read_end_box: list[float] = []
@@ -530,6 +614,8 @@ def main() -> None:
             gui_cpu.dump_stats(f"{args.profile_gui}.after")
         print(f"  then search caches ready (built by a worker) after{'':<2} {ready * 1000:8.1f} ms")
         probe.stop()
+        if probe.turns is not None:
+            probe.turns.stop()
         for label, low, high in (
             ("while reading the files", read_start, read_end),
             ("from the read to scored", read_end, scored_end),
@@ -537,6 +623,10 @@ def main() -> None:
         ):
             pairs = [(g, t) for g, t in zip(probe.gaps[1:], probe.times[1:]) if low < t <= high]
             gaps = np.array([g for g, _ in pairs]) if pairs else np.array([0.0])
+            cpu = sorted(
+                ((c, t) for c, t in zip(probe.cpu[1:], probe.times[1:]) if low < t <= high),
+                reverse=True,
+            )
             print(
                 f"  GUI event-loop gap {label}: max {gaps.max():.1f} ms, "
                 f"p99 {np.percentile(gaps, 99):.1f} ms, median {np.median(gaps):.1f} ms "
@@ -545,6 +635,14 @@ def main() -> None:
             worst = sorted(pairs, reverse=True)[:5]
             print("    longest gaps (ms, ending at ms after the open started):", end="")
             print(", ".join(f" {g:.0f} @ {t - read_start:.0f}" for g, t in worst))
+            print(
+                f"    GUI thread's own CPU per turn: max {cpu[0][0] if cpu else 0:.0f} ms; "
+                f"turns over 40 ms: {sum(c > 40 for c, _ in cpu)}, over 100 ms: "
+                f"{sum(c > 100 for c, _ in cpu)}; longest:"
+                + ", ".join(f" {c:.0f} @ {t - read_start:.0f}" for c, t in cpu[:6])
+            )
+            if probe.turns is not None:
+                probe.turns.report(low, high, read_start)
             if sampler is not None:
                 over = [(g, t) for g, t in pairs if g > 50]
                 print(f"    GUI thread in the gaps over 50 ms: {sampler.split(over)}")

@@ -107,3 +107,41 @@ def test_undecided_and_rejected_spans_are_no_rating() -> None:
     ws.update(ws.spans()[0].edited(status=Status.CONFIRMED))
     assert ws.segment_penalty("A", 0) == 5.0
     assert segment_mqm(ws.spans()) == {("A", 0): 5.0}
+
+
+def reads(ws: AnnotationWorkspace) -> list[object]:
+    """Everything the workspace says of its per-output ratings."""
+    out: list[object] = [ws.mqm_values(), ws.esa_values(), ws.has_esa_scores()]
+    for kind in ("mqm", "esa"):
+        out.append(ws.segment_sets(kind))
+    for system in ws.systems:
+        out += [ws.annotated_mask(system), ws.mqm_mask(system), ws.rated_mean(system)]
+        out += [ws.segment_penalty(system, segment) for segment in range(ws.n_segments)]
+    return out
+
+
+def same(a: object, b: object) -> bool:
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b, True)
+    if isinstance(a, tuple):
+        return isinstance(b, tuple) and len(a) == len(b) and all(map(same, a, b))
+    if isinstance(a, float) and math.isnan(a):
+        return isinstance(b, float) and math.isnan(b)
+    return a == b
+
+
+def test_a_workspace_never_rated_reads_as_one_whose_ratings_were_undone() -> None:
+    """The per-output arrays are made at the first rating: before it, every read is what the
+    arrays say once a rating was made and undone (all NaN / False)."""
+    fresh = AnnotationWorkspace(systems=("A", "B"), n_segments=len(LINES))
+    undone = AnnotationWorkspace(systems=("A", "B"), n_segments=len(LINES))
+    undone.add(span(1, "Accuracy", "major", "r1", system="B"))
+    undone.set_score("A", 2, 70.0, annotator="r1")
+    rated = reads(undone)
+    assert rated[2] is True and rated[0][1, 1] == 5.0  # the arrays exist and were written
+    undone.undo()
+    undone.undo()
+    assert undone.spans() == [] and all(map(same, reads(fresh), reads(undone)))
+    with pytest.raises(IndexError):
+        fresh.segment_penalty("A", len(LINES))
+    assert math.isnan(fresh.segment_penalty("B", -1))

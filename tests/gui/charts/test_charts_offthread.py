@@ -22,8 +22,9 @@ from matchlight.gui.charts import base
 from matchlight.gui.charts import distributions as distributions_module
 from matchlight.gui.charts import summary as summary_module
 from matchlight.gui.charts.distributions import DistributionsPanel
+from matchlight.gui.charts.link import ChartLink
 from matchlight.gui.charts.summary import SummaryWidget
-from tests.gui.chartkit import de_en, linked
+from tests.gui.chartkit import de_en, linked, session_of
 
 SHOTS = Path("/tmp/matchlight-shots")
 
@@ -106,6 +107,30 @@ def test_a_filter_computes_the_histograms_in_a_worker_with_the_direct_figures(
     np.testing.assert_array_equal(panel.score_rows, rows)
     SHOTS.mkdir(parents=True, exist_ok=True)
     panel.grab().save(str(SHOTS / "distributions-after-filter.png"))
+
+
+def test_a_big_table_few_of_whose_rows_are_scored_computes_in_a_worker(qtbot, monkeypatch) -> None:
+    """The histograms pass over every row of the table (its scored ones picked from all):
+    a table of BACKGROUND_ROWS rows or more has them computed in a worker, however few of
+    its rows are scored yet, with the figures core computes over the scored rows."""
+    monkeypatch.setattr(base, "BACKGROUND_ROWS", 1000)
+    session = session_of(de_en(), own_table=True)
+    session.session.table.done[500:] = False  # 500 of 1,984 rows scored so far
+    link = ChartLink()
+    link.set_session(session)
+    panel = show_panel(qtbot, link, session)
+    scores = Recorder(monkeypatch, distributions_module, "score_histograms")
+    rows = bleu_filter(session.session, 0, 30.0)
+    table = link.table
+    kept = rows[table.done[rows]]
+    assert 0 < len(kept) < len(rows)
+    qtbot.waitUntil(lambda: len(panel.score_rows) == len(kept) and not panel.computing)
+    assert scores.threads and all(t is not threading.main_thread() for t in scores.threads)
+    counts, bins = expected_histograms(table, kept, 1, 0)
+    assert panel.score_counts[0].tolist() == counts[0].tolist()
+    assert panel.score_counts[1].tolist() == counts[1].tolist()
+    assert panel.delta_counts.tolist() == bins.counts.tolist()
+    np.testing.assert_array_equal(panel.score_rows, kept)
 
 
 def test_a_superseded_refresh_never_lands(qtbot, monkeypatch, big) -> None:
@@ -228,3 +253,22 @@ def test_the_summary_behind_another_tab_computes_when_shown(qtbot, monkeypatch) 
     want = table.corpus(0, rows=rows)
     assert widget.model.value(0, "bleu", "filtered") == want.value("bleu")
     widget.shutdown()
+
+
+def test_the_summary_of_a_big_table_few_of_whose_rows_are_scored_computes_in_a_worker(
+    qtbot, monkeypatch
+) -> None:
+    """The summary's histogram passes over every row of the table: a table of
+    BACKGROUND_ROWS rows or more has it computed in a worker however few of its rows are
+    scored yet, with the counts of the scored rows."""
+    monkeypatch.setattr(summary_module, "BACKGROUND_ROWS", 1000)
+    table = session_of(de_en(), own_table=True).session.table
+    table.done[500:] = False  # 500 of 1,984 rows scored so far
+    binned = Recorder(monkeypatch, summary_module, "score_histograms")
+    widget = show_summary(qtbot, table)
+    assert binned.threads and all(t is not threading.main_thread() for t in binned.threads)
+    rows = np.flatnonzero(table.done)
+    for s in range(len(table.systems)):
+        values = np.clip(table.scores[s, rows, table.metric_index("bleu")], 0, 100)
+        expected, _ = np.histogram(values, bins=np.arange(0, 101, 5.0))
+        assert widget.histogram(s)[1].tolist() == expected.tolist()

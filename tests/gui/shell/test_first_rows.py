@@ -138,6 +138,34 @@ def test_the_first_rows_show_while_the_rest_is_read(qtbot, harness, window, gate
     qtbot.waitUntil(lambda: not _readers(), timeout=TIMEOUT)
 
 
+def test_the_whole_is_remembered_then_announced_in_turns_of_their_own(
+    qtbot, window, gate, tmp_path
+):
+    """Once the rest is appended, the recent list takes the comparison in one turn and
+    ``comparison_opened`` (the session files' attach) follows in a later one: still opening
+    while it is remembered, no longer once announced."""
+    specs = _specs(tmp_path)
+    events: list[object] = []
+    window.comparison_opened.connect(lambda: events.append("opened"))
+    remember = window.recent.remember
+
+    def remembering(entry: object) -> None:
+        events.append(("remember", window.lifecycle.is_opening()))
+        remember(entry)
+
+    window.recent.remember = remembering
+    assert window.open_specs(specs)
+    qtbot.waitUntil(lambda: window.model is not None and window.proxy.rowCount() == FIRST)
+    assert events == []
+    with qtbot.waitSignal(window.comparison_opened, timeout=TIMEOUT):
+        gate.set()
+    assert events == [("remember", True), "opened"]
+    assert window.recent.entries()[0] == specs
+    assert not window.lifecycle.is_opening()
+    assert window.model.rowCount() == ROWS
+    qtbot.waitUntil(lambda: not _readers(), timeout=TIMEOUT)
+
+
 @pytest.mark.parametrize("how", ["cancel", "close"])
 def test_cancelling_after_the_first_rows_leaves_nothing(
     qtbot, harness, window, gate, tmp_path, how
