@@ -14,8 +14,8 @@ may hold one): no n-gram spans two rows.
 The index is built in the background (:func:`build_index`), with numpy, a block of rows at a
 time (each call a few milliseconds, which lets other threads run), and may stop between two
 blocks. Which n-grams are kept is decided by counting the rows holding each on a sample of
-rows: the most frequent ones, and only those in at least :data:`_FREQUENT` of the rows (a
-rarer needle is fast to find without them).
+rows: only those in at least :data:`_FREQUENT` of the rows (a rarer needle is fast to find
+without them); every such byte, then the most frequent 2- and 3-grams.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class NgramIndex:
         }
         if not held:
             return None
-        ids = sorted(held, reverse=True)  # the rarest first (ids go by frequency)
+        ids = sorted(held)
         packed = self.bits[ids[0]].copy()
         for i in ids[1:]:
             packed &= self.bits[i]
@@ -135,9 +135,13 @@ def _frequent_grams(folded: _Utf8Rows, most: int, frequent: float) -> list[bytes
     by_count = np.lexsort((grams, -counts))
     by_count = by_count[counts[by_count] >= frequent * sampled]
     frequent_grams = [_gram(int(k)) for k in grams[by_count]]
-    # Only n-grams of the most frequent bytes (each byte of an n-gram is as frequent as it).
-    letters = set([gram[0] for gram in frequent_grams if len(gram) == 1][:_LETTERS])
-    return [g for g in frequent_grams if letters.issuperset(g)][:most]
+    # The bytes first: every needle holds some, so their bitmaps rule out rows for any needle
+    # (a byte in one row in 20 costs as much as a 3-gram in one row in 3). Then the longer
+    # n-grams made of those bytes (each byte of an n-gram is in as many rows as it, or more).
+    ones = [gram for gram in frequent_grams if len(gram) == 1][:_LETTERS]
+    letters = {gram[0] for gram in ones}
+    longer = [gram for gram in frequent_grams if len(gram) > 1 and letters.issuperset(gram)]
+    return (ones + longer)[:most]
 
 
 def _runs(
