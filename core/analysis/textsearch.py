@@ -339,9 +339,11 @@ class SearchColumn:
         """A regex searched only in the rows whose folded text holds one of ``needles`` (which
         every match holds). A pattern searched row by row is searched in those rows; a row-local
         one (``fast``) scans them joined, a block at a time, or returns None when most rows
-        hold a needle (then the whole column is scanned joined, which costs less)."""
+        hold a needle (then the whole column is scanned joined, which costs less). With the
+        column's index, finding those rows costs little, whatever their share."""
         folded = self.folded()
-        if folded.share_holding([_utf8(n) for n in needles]) > _MOST_CANDIDATES:
+        share = 0.0 if self._index is not None else folded.share_holding(list(map(_utf8, needles)))
+        if share > _MOST_CANDIDATES:
             return None  # looking for the needles everywhere would cost more than it saves
         candidates = np.zeros(len(self), np.bool_) if skip is None else skip.copy()
         for needle in needles:

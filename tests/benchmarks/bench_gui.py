@@ -421,7 +421,9 @@ def main() -> None:
         width, height = (int(v) for v in args.window.lower().split("x"))
         window.resize(width, height)
         if args.no_index:
-            window.proxy._worker.index_rows = 2**62
+            from matchlight.gui.table import selectionworker
+
+            selectionworker.INDEX_ROWS = 2**62  # read by each proxy's worker as it is made
         window.show()
         app.processEvents()
 
@@ -537,7 +539,7 @@ def main() -> None:
             gui_cpu.dump_stats(f"{args.profile_gui}.after")
         print(f"  then search caches ready (built by a worker) after{'':<2} {ready * 1000:8.1f} ms")
         search_columns = window.proxy._core().session.search_columns.values()
-        if not args.no_index and window.proxy._worker.index_rows <= args.rows:
+        if window.proxy._worker.index_rows <= args.rows:
             indexed = wait(app, lambda: all(c.has_index() for c in search_columns), 1200)
             print(f"  then n-gram indexes built (by the warm-up) after {indexed * 1000:8.1f} ms")
         built = sum(c.has_index() for c in search_columns)

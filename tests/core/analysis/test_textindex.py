@@ -118,7 +118,8 @@ def test_searches_with_the_index_equal_a_search_per_row_on_real_data(
     columns = [indexed(strings, most, 40), indexed(strings[::-1], most, 8)]
     plain = [SearchColumn(strings), SearchColumn(strings[::-1])]
     queries = [TextQuery(n) for n in ("the", "e", " ", "THE ", "tion", "zebra", "n\nd", "a\nb")]
-    queries += [TextQuery(p, regex=True) for p in (r"\b(19|20)\d\d\b", r"\bthe\b", "ent?s")]
+    patterns = (r"\b(19|20)\d\d\b", r"\bthe\b", "ent?s", "^the", r"(?i)Die\b")
+    queries += [TextQuery(p, regex=True) for p in patterns]
     for query in queries:
         want = np.array(per_row(strings, query)) | np.array(per_row(strings[::-1], query))
         np.testing.assert_array_equal(matching_rows(columns, query), want, err_msg=query.pattern)
