@@ -30,9 +30,10 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     from matchlight.core.analysis.textsearch import _Utf8Rows
 
-__all__ = ["NgramIndex", "build_index"]
+__all__ = ["NgramIndex", "build_index", "find_indexed", "holding_indexed"]
 
 BoolArray = npt.NDArray[np.bool_]
+Cancelled = Callable[[], bool]
 
 #: The index's bytes per row: one bit per row for each n-gram kept (so at most 8 times as many
 #: n-grams, one less: an id of 255 means none).
@@ -96,6 +97,44 @@ class NgramIndex:
 
     def nbytes(self) -> int:
         return int(self.bits.nbytes)
+
+
+def find_indexed(
+    index: NgramIndex | None,
+    folded: _Utf8Rows,
+    needle: bytes,
+    skip: BoolArray | None,
+    cancelled: Cancelled,
+) -> BoolArray:
+    """``folded.find(needle, skip, cancelled)`` asking only the rows that ``index`` says may
+    hold ``needle`` (the others are skipped); the index's answer alone where ``needle`` is one
+    of its n-grams."""
+    hint = _hint(index, needle)
+    if hint is None:
+        return folded.find(needle, skip, cancelled)
+    rows, exact = hint
+    if exact:
+        return rows if skip is None else rows & ~skip
+    return folded.find(needle, ~rows if skip is None else skip | ~rows, cancelled)
+
+
+def holding_indexed(
+    index: NgramIndex | None, folded: _Utf8Rows, needle: bytes, cancelled: Cancelled
+) -> BoolArray:
+    """``folded.holding(needle, cancelled)``, found as :func:`find_indexed` finds it when
+    ``index`` has something to say."""
+    hint = _hint(index, needle)
+    if hint is None:
+        return folded.holding(needle, cancelled)
+    rows, exact = hint
+    return rows if exact else folded.find(needle, ~rows, cancelled)
+
+
+def _hint(index: NgramIndex | None, needle: bytes) -> tuple[BoolArray, bool] | None:
+    """``index.candidates(needle)``, or None (no index, or a needle it cannot say about)."""
+    if index is None or not needle or b"\n" in needle:
+        return None
+    return index.candidates(needle)
 
 
 def _gram(key: int) -> bytes:

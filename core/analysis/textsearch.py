@@ -47,11 +47,9 @@ A substring's blocks are scanned with ``bytes.find``, or, where one of its bytes
 column, with ``memchr`` of that byte (``bytes.find`` of one byte, ten times as fast) and a look
 for the substring at each place it lies (:meth:`_Utf8Rows._finder`).
 
-Where a needle is in most rows, every row must be asked. A column may have an index of its
-most frequent 1- to 3-byte strings (:meth:`SearchColumn.build_index`, built in the background:
-:mod:`core.analysis.textindex`): a needle that is one of them is answered by its bitmap of
-rows; the search of a longer one skips the rows that lack one of its indexed n-grams (a
-regex's literal text too). Searches made before it exists go as above.
+Where a needle is in most rows, every row must be asked, unless the column has an index of
+its most frequent 1- to 3-byte strings (:meth:`SearchColumn.build_index`, built in the
+background: :mod:`core.analysis.textindex`), which says which rows may hold it.
 
 A column also keeps its sort ranks (:meth:`SearchColumn.sort_ranks`, built by
 :mod:`core.analysis.textsort`).
@@ -76,7 +74,12 @@ import regex
 
 from matchlight.core.analysis import textsort
 from matchlight.core.analysis.regexliterals import required_literals
-from matchlight.core.analysis.textindex import NgramIndex, build_index
+from matchlight.core.analysis.textindex import (
+    NgramIndex,
+    build_index,
+    find_indexed,
+    holding_indexed,
+)
 
 __all__ = ["PatternError", "SearchCancelled", "SearchColumn", "TextQuery", "matching_rows"]
 
@@ -151,10 +154,9 @@ class SearchColumn:
     """One text column, prepared once for many searches (keep it while the column lives)."""
 
     __slots__ = (
-        "_fold_lock",
+        "_build_lock",
         "_folded",
         "_index",
-        "_index_lock",
         "_indexed",
         "_joined",
         "_keep_joined",
@@ -169,10 +171,9 @@ class SearchColumn:
         self._joined: _Joined | None = None
         self._keep_joined: bool | None = None
         self._folded: _Utf8Rows | None = None
-        self._fold_lock = threading.Lock()  # folded once: a second thread waits for it
+        self._build_lock = threading.Lock()  # folded rows and index built once, by one thread
         self._index: NgramIndex | None = None
         self._indexed = False  # the index was built (it may be None: nothing frequent)
-        self._index_lock = threading.Lock()
         self._ranks: IntArray | None = None
         self._rank_lock = threading.Lock()  # the ranks are built once, by one thread
         self._wanted = False
@@ -213,7 +214,7 @@ class SearchColumn:
     def folded(self) -> _Utf8Rows:
         """The rows case-folded, as one UTF-8 buffer (built on first use)."""
         if self._folded is None:
-            with self._fold_lock:
+            with self._build_lock:
                 if self._folded is None:
                     self._folded = _Utf8Rows.folded(self.strings)
         return self._folded
@@ -225,7 +226,7 @@ class SearchColumn:
         by raising (then no index is kept)."""
         if not self._indexed:
             folded = self.folded()
-            with self._index_lock:
+            with self._build_lock:
                 if not self._indexed:
                     self._index = build_index(folded, between or _nothing)
                     self._indexed = True
@@ -234,33 +235,6 @@ class SearchColumn:
     def has_index(self) -> bool:
         """Whether :meth:`build_index` is done (costs nothing)."""
         return self._indexed
-
-    def _find(self, needle: bytes, skip: BoolArray | None, cancelled: Cancelled) -> BoolArray:
-        """:meth:`_Utf8Rows.find` of the folded rows, asking only the rows that the index says
-        may hold ``needle``; the index's answer alone where ``needle`` is one of its n-grams."""
-        hint = self._hint(needle)
-        if hint is None:
-            return self.folded().find(needle, skip, cancelled)
-        rows, exact = hint
-        if exact:
-            return rows if skip is None else rows & ~skip
-        return self.folded().find(needle, ~rows if skip is None else skip | ~rows, cancelled)
-
-    def _holding(self, needle: bytes, cancelled: Cancelled) -> BoolArray:
-        """:meth:`_Utf8Rows.holding` of the folded rows, or its answer by the index."""
-        hint = self._hint(needle)
-        if hint is None:
-            return self.folded().holding(needle, cancelled)
-        rows, exact = hint
-        return rows if exact else self.folded().find(needle, ~rows, cancelled)
-
-    def _hint(self, needle: bytes) -> tuple[BoolArray, bool] | None:
-        """The index's candidate rows for ``needle`` and whether they are its answer (see
-        :meth:`NgramIndex.candidates`), or None (no index, or nothing to say)."""
-        index = self._index
-        if index is None or not needle or b"\n" in needle:
-            return None
-        return index.candidates(needle)
 
     def sort_ranks(self, between: Callable[[], None] | None = None) -> IntArray:
         """Per row, its place among the column's distinct texts in sort order (built on first
@@ -310,7 +284,8 @@ class SearchColumn:
         between blocks of rows (:class:`SearchCancelled` when it says True).
         """
         if not query.regex:
-            folded = self._find(_utf8(query.pattern.casefold()), skip, cancelled)
+            needle = _utf8(query.pattern.casefold())
+            folded = find_indexed(self._index, self.folded(), needle, skip, cancelled)
             if not query.case_sensitive:
                 return folded if skip is None else folded & ~skip
             todo = folded if skip is None else folded & ~skip
@@ -347,7 +322,7 @@ class SearchColumn:
             return None  # looking for the needles everywhere would cost more than it saves
         candidates = np.zeros(len(self), np.bool_) if skip is None else skip.copy()
         for needle in needles:
-            candidates |= self._holding(_utf8(needle), cancelled)
+            candidates |= holding_indexed(self._index, folded, _utf8(needle), cancelled)
         if skip is not None:
             candidates &= ~skip
         if fast is None:

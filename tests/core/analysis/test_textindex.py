@@ -101,7 +101,8 @@ def test_substrings_with_the_index_equal_in_per_row(
         asked = np.ones(len(strings), np.bool_) if skip is None else ~skip
         np.testing.assert_array_equal(found, want & asked)
         # The regex path's literal text, found with the index (exact, every row).
-        holding = column._holding(needle.casefold().encode("utf-8", "surrogatepass"), lambda: False)
+        folded = needle.casefold().encode("utf-8", "surrogatepass")
+        holding = textindex.holding_indexed(column._index, column.folded(), folded, lambda: False)
         np.testing.assert_array_equal(holding, want)
 
 
