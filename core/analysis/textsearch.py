@@ -47,12 +47,12 @@ A substring's blocks are scanned with ``bytes.find``, or, where one of its bytes
 column, with ``memchr`` of that byte (``bytes.find`` of one byte, ten times as fast) and a look
 for the substring at each place it lies (:meth:`_Utf8Rows._finder`).
 
-A column also keeps its sort ranks (:meth:`SearchColumn.sort_ranks`): computed once, so that
-sorting a table by a text column again, either way, is a numpy radix ``argsort`` of integers
-(:meth:`SearchColumn.sort_order`). The first sort is numpy's too, on the folded UTF-8 rows
-(which sort as their code points do) 16 bytes at a time, each time only among the rows still
-tied (:meth:`_Utf8Rows.order`); rows still tied after 96 bytes are compared in Python. Where
-texts repeat, each text is sorted once (:func:`_first_equal`).
+Where a needle is in most rows, every row must be asked, unless the column has an index of
+its most frequent 1- to 3-byte strings (:meth:`SearchColumn.build_index`, built in the
+background: :mod:`core.analysis.textindex`), which says which rows may hold it.
+
+A column also keeps its sort ranks (:meth:`SearchColumn.sort_ranks`, built by
+:mod:`core.analysis.textsort`).
 """
 
 from __future__ import annotations
@@ -61,19 +61,25 @@ import os
 import threading
 import warnings
 from array import array
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import compress, pairwise, repeat
-from operator import eq
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import regex
 
+from matchlight.core.analysis import textsort
 from matchlight.core.analysis.regexliterals import required_literals
+from matchlight.core.analysis.textindex import (
+    NgramIndex,
+    build_index,
+    find_indexed,
+    holding_indexed,
+)
 
 __all__ = ["PatternError", "SearchCancelled", "SearchColumn", "TextQuery", "matching_rows"]
 
@@ -85,14 +91,6 @@ Cancelled = Callable[[], bool]
 #: callback, and the longest the search holds the GIL at a time (a few milliseconds; one C
 #: call over a million rows would hold it, the GUI thread's too, for the whole of it).
 _BLOCK = 1 << 12
-#: Rows sorted in one call when a column's sort ranks are built (merged a block at a time).
-_SORT_BLOCK = 1 << 16
-#: Runs of rows tied on their first bytes sorted between two calls of a ``between`` callback.
-_RUNS_A_STEP = 64
-#: Bytes of a row compared at a time when rows are sorted with numpy, and the most bytes so
-#: compared (rows still tied are sorted by the rest of their bytes in Python).
-_WINDOW = 16
-_PREFIX_BYTES = 96
 
 # Row separators, tried in this order: control characters (never word
 # characters, so \b at a row's edge means what it means at a string's edge).
@@ -155,13 +153,27 @@ class TextQuery:
 class SearchColumn:
     """One text column, prepared once for many searches (keep it while the column lives)."""
 
-    __slots__ = ("_folded", "_joined", "_keep_joined", "_rank_lock", "_ranks", "_wanted", "strings")
+    __slots__ = (
+        "_build_lock",
+        "_folded",
+        "_index",
+        "_indexed",
+        "_joined",
+        "_keep_joined",
+        "_rank_lock",
+        "_ranks",
+        "_wanted",
+        "strings",
+    )
 
     def __init__(self, strings: Sequence[str]) -> None:
         self.strings: Sequence[str] = strings
         self._joined: _Joined | None = None
         self._keep_joined: bool | None = None
         self._folded: _Utf8Rows | None = None
+        self._build_lock = threading.Lock()  # folded rows and index built once, by one thread
+        self._index: NgramIndex | None = None
+        self._indexed = False  # the index was built (it may be None: nothing frequent)
         self._ranks: IntArray | None = None
         self._rank_lock = threading.Lock()  # the ranks are built once, by one thread
         self._wanted = False
@@ -202,8 +214,27 @@ class SearchColumn:
     def folded(self) -> _Utf8Rows:
         """The rows case-folded, as one UTF-8 buffer (built on first use)."""
         if self._folded is None:
-            self._folded = _Utf8Rows.folded(self.strings)
+            with self._build_lock:
+                if self._folded is None:
+                    self._folded = _Utf8Rows.folded(self.strings)
         return self._folded
+
+    def build_index(self, between: Callable[[], None] | None = None) -> NgramIndex | None:
+        """Build the index of the rows' frequent n-grams (:mod:`core.analysis.textindex`), once,
+        which substring searches use from then on (never needed: a search without it scans the
+        rows). ``between`` is called between its blocks of rows, to pause there or to give up
+        by raising (then no index is kept)."""
+        if not self._indexed:
+            folded = self.folded()
+            with self._build_lock:
+                if not self._indexed:
+                    self._index = build_index(folded, between or _nothing)
+                    self._indexed = True
+        return self._index
+
+    def has_index(self) -> bool:
+        """Whether :meth:`build_index` is done (costs nothing)."""
+        return self._indexed
 
     def sort_ranks(self, between: Callable[[], None] | None = None) -> IntArray:
         """Per row, its place among the column's distinct texts in sort order (built on first
@@ -219,7 +250,8 @@ class SearchColumn:
                 self._wanted = True
             with self._rank_lock:
                 if self._ranks is None:
-                    self._ranks = _sort_ranks(self.strings, self.folded(), between or _nothing)
+                    ranks = textsort.sort_ranks(self.strings, self.folded(), between or _nothing)
+                    self._ranks = ranks
         return self._ranks
 
     def sort_order(self, descending: bool = False) -> IntArray:
@@ -227,7 +259,7 @@ class SearchColumn:
         or in the reverse order of the texts; equal texts in segment order either way."""
         ranks = self.sort_ranks()
         distinct = int(ranks.max()) + 1 if len(ranks) else 0
-        return _stable_argsort(distinct - 1 - ranks if descending else ranks, distinct)
+        return textsort.stable_argsort(distinct - 1 - ranks if descending else ranks, distinct)
 
     def ranks_wanted(self) -> bool:
         """Whether a sort asked for the ranks (and may be waiting for them)."""
@@ -252,7 +284,8 @@ class SearchColumn:
         between blocks of rows (:class:`SearchCancelled` when it says True).
         """
         if not query.regex:
-            folded = self.folded().find(_utf8(query.pattern.casefold()), skip, cancelled)
+            needle = _utf8(query.pattern.casefold())
+            folded = find_indexed(self._index, self.folded(), needle, skip, cancelled)
             if not query.case_sensitive:
                 return folded if skip is None else folded & ~skip
             todo = folded if skip is None else folded & ~skip
@@ -281,13 +314,15 @@ class SearchColumn:
         """A regex searched only in the rows whose folded text holds one of ``needles`` (which
         every match holds). A pattern searched row by row is searched in those rows; a row-local
         one (``fast``) scans them joined, a block at a time, or returns None when most rows
-        hold a needle (then the whole column is scanned joined, which costs less)."""
+        hold a needle (then the whole column is scanned joined, which costs less). With the
+        column's index, finding those rows costs little, whatever their share."""
         folded = self.folded()
-        if folded.share_holding([_utf8(n) for n in needles]) > _MOST_CANDIDATES:
+        share = 0.0 if self._index is not None else folded.share_holding(list(map(_utf8, needles)))
+        if share > _MOST_CANDIDATES:
             return None  # looking for the needles everywhere would cost more than it saves
         candidates = np.zeros(len(self), np.bool_) if skip is None else skip.copy()
         for needle in needles:
-            candidates |= folded.holding(_utf8(needle), cancelled)
+            candidates |= holding_indexed(self._index, folded, _utf8(needle), cancelled)
         if skip is not None:
             candidates &= ~skip
         if fast is None:
@@ -381,93 +416,6 @@ class _Utf8Rows:
         """Every row's bytes (their order is the order of the texts' code points)."""
         data, bounds = self.data, self.bounds.tolist()
         return [data[a : b - 1] for a, b in pairwise(bounds)]
-
-    def order(
-        self, between: Callable[[], None] = _nothing, rows: IntArray | None = None
-    ) -> tuple[IntArray, BoolArray]:
-        """``rows`` (default: all, in row order) in the order of their bytes (stable), and per
-        neighbouring pair in that order whether their bytes are equal.
-
-        Numpy sorts the rows by their first 16 bytes (as two big-endian integers, zero after a
-        row's end, and how many of them the row has); rows tied there are sorted again, within
-        their run of ties, by their next 16 bytes, and so on for :data:`_PREFIX_BYTES` bytes.
-        Runs still tied then are sorted in Python, by the rest of their bytes
-        (:func:`_sorted_rows`)."""
-        if rows is None:
-            rows = np.arange(len(self), dtype=np.int64)
-        n = len(rows)
-        order = np.array(rows, dtype=np.int64)
-        same = np.zeros(max(0, n - 1), np.bool_)
-        active = np.arange(n, dtype=np.int64)  # places in ``order`` still tied with a neighbour
-        run = np.zeros(n, dtype=np.int64)  # per such place, its run of ties (runs in order)
-        offset = 0
-        while len(active) > 1 and offset < _PREFIX_BYTES:
-            high, low, size = self._window(order[active], offset, between)
-            between()
-            keys = (size, low, high) if offset == 0 else (size, low, high, run)
-            by_key = np.lexsort(keys)
-            order[active] = order[active][by_key]
-            high, low, size, run = high[by_key], low[by_key], size[by_key], run[by_key]
-            tie = (active[1:] == active[:-1] + 1) & (run[1:] == run[:-1])
-            tie &= (high[1:] == high[:-1]) & (low[1:] == low[:-1]) & (size[1:] == size[:-1])
-            ended = size[:-1] < _WINDOW  # both rows end inside the window: they are equal
-            same[active[:-1][tie & ended]] = True
-            going = tie & ~ended
-            keep = np.zeros(len(active), np.bool_)
-            keep[:-1] |= going
-            keep[1:] |= going
-            run = np.concatenate(([0], np.cumsum(~going)))[keep]
-            active = active[keep]
-            offset += _WINDOW
-        if len(active) > 1:
-            self._sort_runs(order, same, active, run, offset, between)
-        return order, same
-
-    def _window(
-        self, rows: IntArray, offset: int, between: Callable[[], None]
-    ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64], IntArray]:
-        """Per row, its :data:`_WINDOW` bytes from ``offset`` on (zero after its end) as two
-        big-endian integers, and how many of those bytes it has."""
-        n = len(rows)
-        bounds, values = self.bounds, np.frombuffer(self.data, np.uint8)
-        high, low = np.zeros(n, np.uint64), np.zeros(n, np.uint64)
-        starts = bounds[rows] + offset
-        sizes = np.clip(bounds[rows + 1] - 1 - starts, 0, _WINDOW)
-        at = np.arange(_WINDOW)
-        for a in range(0, n, _SORT_BLOCK):
-            between()
-            b = min(n, a + _SORT_BLOCK)
-            inside = at < sizes[a:b, None]
-            where = np.where(inside, starts[a:b, None] + at, 0)
-            window = np.where(inside, values[where], 0).astype(np.uint8)
-            words = np.ascontiguousarray(window).view(">u8").astype(np.uint64)
-            high[a:b], low[a:b] = words[:, 0], words[:, 1]
-        return high, low, sizes
-
-    def _sort_runs(
-        self,
-        order: IntArray,
-        same: BoolArray,
-        active: IntArray,
-        run: IntArray,
-        offset: int,
-        between: Callable[[], None],
-    ) -> None:
-        """Sort each run of ``order``'s places ``active`` (``run``: which run each is in; its
-        rows are equal over their first ``offset`` bytes) by the rest of their bytes."""
-        data, offsets = self.data, self.bounds.tolist()
-        cuts = np.flatnonzero(run[1:] != run[:-1]) + 1
-        firsts = active[np.concatenate(([0], cuts))].tolist()
-        lasts = (active[np.concatenate((cuts - 1, [len(active) - 1]))] + 1).tolist()
-        for step, (a, b) in enumerate(zip(firsts, lasts, strict=True)):
-            if step % _RUNS_A_STEP == 0:
-                between()
-            tied = order[a:b].tolist()
-            keys = [data[offsets[r] + offset : offsets[r + 1] - 1] for r in tied]
-            ordered = _sorted_rows(keys)
-            order[a:b] = [tied[i] for i in ordered]
-            keys = [keys[i] for i in ordered]
-            same[a : b - 1] = _adjacent_equal(keys)
 
     def share_holding(self, needles: Sequence[bytes]) -> float:
         """About which share of the rows hold one of ``needles``: asked of a few windows of
@@ -692,125 +640,6 @@ def _rows_where(
         rows = np.flatnonzero(todo) + start
         found[rows] = np.fromiter(test(compress(block, todo.tolist())), np.bool_, len(rows))
     return found
-
-
-def _sorted_rows(keys: Sequence[Any]) -> list[int]:
-    """The rows in the order of their keys (stable). Blocks are sorted apart, then merged in
-    pairs, a block at a time (:func:`_merge`): no single call holds the GIL for a sort of every
-    row, which would stall the GUI thread for a second at a million rows."""
-    key = keys.__getitem__
-    runs = [
-        sorted(range(a, min(len(keys), a + _SORT_BLOCK)), key=key)
-        for a in range(0, len(keys), _SORT_BLOCK)
-    ]
-    while len(runs) > 1:
-        merged = [_merge(runs[i], runs[i + 1], key) for i in range(0, len(runs) - 1, 2)]
-        if len(runs) % 2:
-            merged.append(runs[-1])
-        runs = merged
-    return runs[0] if runs else []
-
-
-def _merge(first: list[int], second: list[int], key: Callable[[int], Any]) -> list[int]:
-    """Two sorted runs as one (stable: ``first``'s items come first among equal keys), merged
-    at most a block of each at a time (each step is one sort of two short sorted runs)."""
-    out: list[int] = []
-    i = j = 0
-    while i < len(first) and j < len(second):
-        # Up to a block of each side, cut where the other side's rest cannot come before it.
-        i_end = min(len(first), i + _SORT_BLOCK)
-        j_end = bisect_left(
-            second, key(first[i_end - 1]), j, min(len(second), j + _SORT_BLOCK), key=key
-        )
-        if j_end == j + _SORT_BLOCK:  # the block of the second side ends first: cut the first there
-            i_end = bisect_right(first, key(second[j_end - 1]), i, i_end, key=key)
-        step = first[i:i_end] + second[j:j_end]
-        step.sort(key=key)
-        out += step
-        i, j = i_end, j_end
-    out += first[i:]
-    out += second[j:]
-    return out
-
-
-def _adjacent_equal(items: list[Any]) -> BoolArray:
-    """Per neighbouring pair, are they equal; a block at a time (see :data:`_BLOCK`)."""
-    n = max(0, len(items) - 1)
-    equal = np.zeros(n, dtype=np.bool_)
-    for a in range(0, n, _BLOCK):
-        b = min(n, a + _BLOCK)
-        equal[a:b] = np.fromiter(map(eq, items[a:b], items[a + 1 : b + 1]), np.bool_, b - a)
-    return equal
-
-
-def _first_equal(strings: Sequence[str], between: Callable[[], None] = _nothing) -> IntArray:
-    """Per row, the first row whose text equals its own (itself for a text's first row): one
-    dictionary look-up per row, in C, a block of rows at a time (see :data:`_BLOCK`). Only
-    where a sample of rows (:data:`_REPEAT_SAMPLE`) shows texts repeated: where they are not,
-    every row is its own first row (a dictionary of a million distinct texts costs more than
-    sorting them saves)."""
-    n = len(strings)
-    step = max(1, n // _REPEAT_SAMPLE)
-    sample = [strings[i] for i in range(0, n, step)]
-    if len(set(sample)) > _MOST_DISTINCT * len(sample):
-        return np.arange(n, dtype=np.int64)
-    first = np.empty(n, dtype=np.int64)
-    seen: dict[str, int] = {}
-    for a in range(0, n, _BLOCK):
-        between()
-        b = min(n, a + _BLOCK)
-        first[a:b] = np.fromiter(map(seen.setdefault, strings[a:b], range(a, b)), np.int64, b - a)
-    return first
-
-
-#: Rows whose texts are compared to decide whether equal texts are ranked once, and the largest
-#: share of distinct texts among them for which they are.
-_REPEAT_SAMPLE = 4096
-_MOST_DISTINCT = 0.75
-
-
-def _sort_ranks(
-    strings: Sequence[str], rows_folded: _Utf8Rows, between: Callable[[], None] = _nothing
-) -> IntArray:
-    """See :meth:`SearchColumn.sort_ranks`. Equal texts share a rank, so where texts repeat
-    only each text's first row is sorted (:func:`_first_equal`): by its folded text
-    (:meth:`_Utf8Rows.order`, stable); runs of equal folded texts are sorted again by how they
-    are written, and the texts equal as written there share a rank too. Every other row takes
-    its first row's rank."""
-    n = len(strings)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    first = _first_equal(strings, between)
-    distinct = np.flatnonzero(first == np.arange(n, dtype=np.int64))
-    order, same = rows_folded.order(between, distinct)
-    if same.any():
-        edges = np.flatnonzero(~same) + 1
-        run_starts = np.concatenate(([0], edges))
-        run_ends = np.concatenate((edges, [len(order)]))
-        long = run_ends - run_starts > 1
-        runs = zip(run_starts[long].tolist(), run_ends[long].tolist(), strict=True)
-        for step, (a, b) in enumerate(runs):
-            if step % _RUNS_A_STEP == 0:
-                between()
-            written = sorted(order[a:b].tolist(), key=strings.__getitem__)
-            order[a:b] = written
-            same[a : b - 1] = _adjacent_equal([strings[r] for r in written])
-    ranks = np.empty(n, dtype=np.int64)
-    ranks[order] = np.concatenate(([0], np.cumsum(~same, dtype=np.int64)))
-    return ranks if len(distinct) == n else ranks[first]
-
-
-def _stable_argsort(ranks: IntArray, distinct: int) -> IntArray:
-    """``np.argsort(ranks, kind="stable")`` for ranks in ``[0, distinct)``: numpy's radix sort
-    of 16-bit keys, once or (low half, then high half: least significant digit first) twice,
-    where an argsort of the 64-bit ranks is a merge sort several times slower."""
-    if distinct <= 1 << 16:
-        return np.argsort(ranks.astype(np.uint16), kind="stable").astype(np.int64)
-    if distinct > 1 << 32:  # pragma: no cover - no column has four billion rows
-        return np.argsort(ranks, kind="stable").astype(np.int64)
-    by_low = np.argsort((ranks & 0xFFFF).astype(np.uint16), kind="stable")
-    high = (ranks >> 16).astype(np.uint16)[by_low]
-    return by_low[np.argsort(high, kind="stable")].astype(np.int64)
 
 
 @dataclass(frozen=True, slots=True)

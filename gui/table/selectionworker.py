@@ -9,7 +9,8 @@ set in one step, on top of whatever the selection has become meanwhile. A newer 
 kind replaces the pending one and cancels its worker, whose result is never applied. The search
 caches of a big comparison (and over :data:`RANK_ROWS` rows, then the systems' sort ranks) are
 built by a worker of their own as soon as it is shown (:meth:`SelectionWorker.start_warm_up`;
-building the ranks pauses while a selection worker runs).
+over :data:`INDEX_ROWS` rows, then each column's index of its frequent n-grams, and building
+the index or the ranks pauses while a selection worker runs).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from matchlight.gui.state.session import SessionModel
 from matchlight.gui.workers.controller import hold_collection_while
 from matchlight.gui.workers.loader import BackgroundCall
 
-__all__ = ["BACKGROUND_ROWS", "RANK_ROWS", "SELECT_ROWS", "Edit", "SelectionWorker"]
+__all__ = ["BACKGROUND_ROWS", "INDEX_ROWS", "RANK_ROWS", "SELECT_ROWS", "Edit", "SelectionWorker"]
 
 # From this many rows on, a selection whose text masks or sort ranks are not ready yet is
 # prepared in a worker thread (below it, searching every text column takes milliseconds).
@@ -37,6 +38,11 @@ BACKGROUND_ROWS = 20_000
 # are always ready) is computed in a worker thread: its mask and order, which over a million
 # rows cost a few tens of milliseconds of numpy, and a sort's ``argsort`` more.
 SELECT_ROWS = 200_000
+# From this many rows on, the warm-up also builds each text column's index of its frequent
+# n-grams (:mod:`core.analysis.textindex`: 32 bytes a row), with which a filter by a substring
+# found in most rows skips the rows the index rules out. (Below it, such a filter over every
+# column takes a fraction of a second.)
+INDEX_ROWS = 200_000
 # From this many rows on, the warm-up also builds the systems' sort ranks. Off (no comparison
 # is that long): at a million rows, ranking a column holds the interpreter in single long calls
 # (the sort of the rows tied on their first bytes), and the window froze for up to 0.9 s
@@ -95,6 +101,8 @@ class SelectionWorker(QObject):
         self.select_rows = SELECT_ROWS
         # Rows from which the warm-up builds the systems' sort ranks too (tests lower it).
         self.rank_rows = RANK_ROWS
+        # Rows from which the warm-up builds the columns' n-gram indexes (tests lower it).
+        self.index_rows = INDEX_ROWS
         # The user's latest edit per kind ("text", "sort") not applied yet, and its worker.
         self._edits: dict[str, Edit] = {}
         self._job: BackgroundCall | None = None
@@ -213,6 +221,9 @@ class SelectionWorker(QObject):
             return
         search = session.session.search_columns
         columns = [c for c in search.values() if not c.is_prepared()]
+        indexed = []
+        if self._rows() >= self.index_rows:
+            indexed = [c for c in search.values() if not c.has_index()]
         # Then, over many rows, the systems' sort ranks: the first sort by a system's text is
         # then an argsort, where building them takes seconds. (Not below: searches made while
         # they are built are slowed, and building them then takes a fraction of a second.)
@@ -221,7 +232,7 @@ class SelectionWorker(QObject):
             ranked = [
                 c for n, c in search.items() if n.startswith("hyp") and not c.has_sort_ranks()
             ]
-        if not columns and not ranked:
+        if not columns and not indexed and not ranked:
             return
 
         def work(cancel: threading.Event) -> None:
@@ -229,6 +240,11 @@ class SelectionWorker(QObject):
                 if cancel.is_set():
                     return
                 column.prepare()
+            for column in indexed:
+                try:
+                    column.build_index(lambda: self._pause_index(cancel))
+                except SearchCancelled:
+                    return
             for column in ranked:
                 try:
                     column.sort_ranks(lambda column=column: self._pause(cancel, column))
@@ -247,6 +263,14 @@ class SelectionWorker(QObject):
         while self._job is not None and not column.ranks_wanted() and not cancel.is_set():
             cancel.wait(_PAUSE_S)
         if cancel.is_set() or column.has_sort_ranks():
+            raise SearchCancelled
+
+    def _pause_index(self, cancel: threading.Event) -> None:
+        """Between two blocks of a column's index (in the warm-up thread): wait while a
+        selection worker runs; give up (:class:`SearchCancelled`) once cancelled."""
+        while self._job is not None and not cancel.is_set():
+            cancel.wait(_PAUSE_S)
+        if cancel.is_set():
             raise SearchCancelled
 
     def _cancel_job(self) -> None:

@@ -7,10 +7,12 @@ Writes the files bench_gui.py writes (source, two references, --systems outputs 
 rows repeated, or with --distinct each repeat's words shuffled; into a folder in DIR with --keep,
 reused there if present), then, as the app does: reads them with core's loader, builds the
 ComparisonSession (its search columns), prepares every search column (the app's warm-up),
-filters by text ('the', 'zebra', a regex, each twice: the first builds what it needs) and sorts
-by a text column. After each step it prints the process's
-resident memory (from /proc) and what each structure holds (sys.getsizeof summed over its
-objects; strings the loader shares are counted once, where they are read). Times are wall and
+filters by text ('the', 'zebra', a regex, each twice: the first builds what it needs), builds
+every column's n-gram index (the warm-up's next step: CPU and peak extra memory per column, by
+tracemalloc), filters again with it (unless --no-index) and sorts by a text column. After each
+step it prints the process's resident memory (from /proc) and what each structure holds
+(sys.getsizeof summed over its objects; strings the loader shares are counted once, where they
+are read). Times are wall and
 CPU seconds of this process.
 """
 
@@ -21,6 +23,8 @@ import gc
 import random
 import sys
 import tempfile
+import time
+import tracemalloc
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -141,6 +145,7 @@ def main() -> None:
         action="store_true",
         help="shuffle the words of each repeated line (rows seldom repeat, as in real data)",
     )
+    parser.add_argument("--no-index", action="store_true", help="build no n-gram index")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = (args.keep or Path(tmp)) / f"rows{args.rows}{'-distinct' * args.distinct}"
@@ -148,10 +153,46 @@ def main() -> None:
         files = write_corpus(folder, args.rows, args.systems, args.distinct)
         print(f"{args.rows:,} segments x {args.systems} systems, 2 references, in {folder}")
         print(f"  at the start{'':<71} RSS {rss_mb():7.0f} MB")
-        run(files)
+        run(files, index=not args.no_index)
 
 
-def run(files: dict[str, list[Path]]) -> None:
+FILTERS = (
+    ("filter 'the' (any column)", TextFilter("the")),
+    ("filter 'zebra' (any column, no row)", TextFilter("zebra")),
+    ("filter 'Zebra' case-sensitive", TextFilter("Zebra", case_sensitive=True)),
+    (r"filter regex '\b(19|20)\d\d\b'", TextFilter(r"\b(19|20)\d\d\b", regex=True)),
+    (r"filter regex '^The' (row by row)", TextFilter("^The", regex=True)),
+)
+
+
+def filter_steps(session: ComparisonSession, suffix: str = "") -> None:
+    for label, f in FILTERS:
+        for attempt in ("", " again"):
+            data = session.selection_data
+            data._masks.clear()
+            mask = step(label + suffix + attempt, lambda f=f, data=data: data.mask_of(f))
+        print(f"{'':<4}{int(mask.sum()):,} rows")
+
+
+def build_indexes(session: ComparisonSession) -> None:
+    """Each column's n-gram index, as the warm-up builds it: CPU, and peak memory beyond what
+    was allocated before (tracemalloc: numpy's arrays too), per column."""
+    for name, column in session.search_columns.items():
+        tracemalloc.start()
+        cpu = time.process_time()
+        index = column.build_index()
+        cpu = time.process_time() - cpu
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        kept = 0 if index is None else index.nbytes()
+        grams = 0 if index is None else len(index.grams)
+        print(
+            f"    index {name:<8} {cpu * 1000:6.0f} ms CPU, {grams} n-grams,"
+            f" kept {kept / 2**20:5.1f} MB, peak extra {peak / 2**20:6.1f} MB"
+        )
+
+
+def run(files: dict[str, list[Path]], index: bool = True) -> None:
     loaded = step(
         "read the files (load_comparison)",
         lambda: load_comparison(
@@ -170,18 +211,10 @@ def run(files: dict[str, list[Path]]) -> None:
         "prepare every search column (the warm-up)",
         lambda: [c.prepare() for c in session.search_columns.values()],
     )
-    for label, f in (
-        ("filter 'the' (any column)", TextFilter("the")),
-        ("filter 'zebra' (any column, no row)", TextFilter("zebra")),
-        ("filter 'Zebra' case-sensitive", TextFilter("Zebra", case_sensitive=True)),
-        (r"filter regex '\b(19|20)\d\d\b'", TextFilter(r"\b(19|20)\d\d\b", regex=True)),
-        (r"filter regex '^The' (row by row)", TextFilter("^The", regex=True)),
-    ):
-        for attempt in ("", " again"):
-            data = session.selection_data
-            data._masks.clear()
-            mask = step(label + attempt, lambda f=f, data=data: data.mask_of(f))
-        print(f"{'':<4}{int(mask.sum()):,} rows")
+    filter_steps(session)
+    if index:
+        step("build every column's n-gram index", lambda: build_indexes(session))
+        filter_steps(session, " (index)")
     step(
         "sort by hyp1 (first: ranks built)",
         lambda: session.set_selection(Selection(sort=Sort("hyp1"))),

@@ -223,6 +223,27 @@ def test_a_big_comparisons_search_caches_are_built_by_a_worker_once_shown(qtbot,
         assert joined is not None and joined.text == joined.separator.join(columns[name])
 
 
+def test_the_warm_up_then_builds_each_columns_index_and_searches_use_it(qtbot, columns) -> None:
+    """Over ``index_rows`` rows, after the search caches, the warm-up builds every text
+    column's n-gram index; searches then answer as plain Python does."""
+    core = comparison_of(columns)
+    proxy = SegmentFilterProxy()
+    proxy.background_rows = 0
+    proxy._worker.index_rows = 0
+    proxy.setSourceModel(SegmentTableModel(SessionModel(core)))
+    search = core.search_columns
+    qtbot.waitUntil(lambda: all(c.has_index() for c in search.values()), timeout=WAIT_MS)
+    for name, column in search.items():
+        index = column.build_index()  # built already: returned at once
+        assert index is not None and (name == "source" or b"the" in index.grams), name
+    for pattern, regex in (("the", False), ("ment", False), (r"\b(19|20)\d\d\b", True)):
+        proxy.set_text_filter(pattern, None, regex, False)
+        wait_done(qtbot, proxy)
+        rx = re.compile(pattern if regex else re.escape(pattern), re.IGNORECASE)
+        want = reference_rows(columns, lambda t, rx=rx: rx.search(t) is not None)
+        assert proxy.visible_segments().tolist() == want, pattern
+
+
 def test_the_warm_up_then_builds_the_systems_sort_ranks(qtbot, columns) -> None:
     """Over ``rank_rows`` rows, after the search caches, the warm-up ranks the systems' text
     columns, so a first sort by a system's text is an argsort; the ranks are those a sort

@@ -1,0 +1,181 @@
+"""matchlight.core.analysis.textindex: each n-gram's bitmap holds exactly the rows holding it, and
+searches that use the index answer exactly as a search per row does."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+import regex as regex_module
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from matchlight.core.analysis import textindex, textsearch
+from matchlight.core.analysis.textsearch import (
+    SearchCancelled,
+    SearchColumn,
+    TextQuery,
+    matching_rows,
+)
+from tests.conftest import SHARED_DATA
+from tests.kit import read_lines
+
+# Few characters, so that n-grams repeat; non-ASCII (2- and 3-byte UTF-8, folding to two
+# characters), newlines inside rows, and empty rows.
+texts = st.text(st.sampled_from(["a", "b", "t", "h", "e", " ", "é", "ß", "İ", "\n", "1", "9"]))
+needles = st.text(st.sampled_from(["a", "b", "t", "h", "e", " ", "é", "s", "İ", "\n", "9"]))
+
+
+def indexed(strings: list[str], most: int, block: int) -> SearchColumn:
+    """A column with an index of its ``most`` most frequent n-grams (any frequency), built
+    ``block`` rows at a time."""
+    column = SearchColumn(strings)
+    column._index = textindex.build_index(column.folded(), most=most, frequent=0.0, block=block)
+    column._indexed = True
+    return column
+
+
+def per_row(strings: list[str], query: TextQuery) -> list[bool]:
+    if query.regex:
+        return [
+            regex_module.search(query.pattern, s, regex_module.IGNORECASE) is not None
+            for s in strings
+        ]
+    return [query.pattern.casefold() in s.casefold() for s in strings]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(texts, max_size=40), st.sampled_from([1, 5, 40, 255]), st.sampled_from([8, 16]))
+def test_each_bitmap_holds_the_rows_holding_its_ngram(
+    strings: list[str], most: int, block: int
+) -> None:
+    column = SearchColumn(strings)
+    index = textindex.build_index(column.folded(), most=most, frequent=0.0, block=block)
+    rows = [s.casefold().encode("utf-8", "surrogatepass") for s in strings]
+    if index is None:
+        assert not any(r.replace(b"\n", b"") for r in rows)  # no byte but newlines
+        return
+    assert 0 < len(index.grams) <= most
+    for gram in index.grams:
+        assert 1 <= len(gram) <= 3 and b"\n" not in gram
+        assert index.bitmap(gram).tolist() == [gram in r for r in rows], gram
+    # Every byte in as many rows as a byte kept is kept; then the most frequent longer ones.
+    counts = {}
+    for r in rows:
+        counts.update({g: counts.get(g, 0) + 1 for g in _grams(r)})
+    for size in ((1,), (2, 3)):
+        kept = [counts[g] for g in index.grams if len(g) in size]
+        for gram, count in counts.items():
+            if len(gram) in size and gram not in index.grams:
+                assert not kept or count <= min(kept), gram
+                assert kept or len(index.grams) == most  # every place taken by bytes
+
+
+def _grams(row: bytes) -> set[bytes]:
+    """The n-grams of 1 to 3 bytes in ``row`` that hold no newline."""
+    return {
+        row[i : i + size]
+        for size in (1, 2, 3)
+        for i in range(len(row) - size + 1)
+        if b"\n" not in row[i : i + size]
+    }
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.lists(st.tuples(texts, st.booleans()), min_size=1, max_size=40),
+    needles.filter(lambda s: 1 <= len(s.encode()) <= 6),
+    st.sampled_from([1, 3, 12, 255]),
+    st.sampled_from([8, 16]),
+    st.booleans(),
+)
+def test_substrings_with_the_index_equal_in_per_row(
+    rows: list[tuple[str, bool]], needle: str, most: int, block: int, skipping: bool
+) -> None:
+    strings = [text for text, _ in rows]
+    skip = np.array([s for _, s in rows]) if skipping else None
+    want = np.array(per_row(strings, TextQuery(needle)))
+    for column in (indexed(strings, most, block), SearchColumn(strings)):
+        found = column.search(TextQuery(needle), skip=skip)
+        asked = np.ones(len(strings), np.bool_) if skip is None else ~skip
+        np.testing.assert_array_equal(found, want & asked)
+        # The regex path's literal text, found with the index (exact, every row).
+        folded = needle.casefold().encode("utf-8", "surrogatepass")
+        holding = textindex.holding_indexed(column._index, column.folded(), folded, lambda: False)
+        np.testing.assert_array_equal(holding, want)
+
+
+@pytest.mark.parametrize("most", [1, 8, 255])
+def test_searches_with_the_index_equal_a_search_per_row_on_real_data(
+    monkeypatch: pytest.MonkeyPatch, most: int
+) -> None:
+    """Needles kept, made of n-grams kept, across a row's end ("n\\nd": no row holds it), and
+    regular expressions whose literal text the index finds; blocks of rows everywhere."""
+    monkeypatch.setattr(textsearch, "_BLOCK", 64)
+    monkeypatch.setattr(textsearch, "_MOST_CANDIDATES", 1.0)  # the literals' rows always
+    lines = read_lines(SHARED_DATA / "wmt22-de-en" / "ref.txt")[:1500]
+    strings = [*lines, "", "a\nb", "The\n", "\nthe"]
+    columns = [indexed(strings, most, 40), indexed(strings[::-1], most, 8)]
+    plain = [SearchColumn(strings), SearchColumn(strings[::-1])]
+    queries = [TextQuery(n) for n in ("the", "e", " ", "THE ", "tion", "zebra", "n\nd", "a\nb")]
+    patterns = (r"\b(19|20)\d\d\b", r"\bthe\b", "ent?s", "^the", r"(?i)Die\b")
+    queries += [TextQuery(p, regex=True) for p in patterns]
+    for query in queries:
+        want = np.array(per_row(strings, query)) | np.array(per_row(strings[::-1], query))
+        np.testing.assert_array_equal(matching_rows(columns, query), want, err_msg=query.pattern)
+        np.testing.assert_array_equal(matching_rows(plain, query), want, err_msg=query.pattern)
+
+
+def test_a_cancelled_build_keeps_no_index_and_the_column_searchable() -> None:
+    lines = read_lines(SHARED_DATA / "wmt22-de-en" / "ref.txt")[:3000]
+    column = SearchColumn(lines * 3)
+    calls: list[int] = []
+
+    def between() -> None:
+        calls.append(1)
+        if len(calls) > 2:  # the sample and the first block, then refused
+            raise SearchCancelled
+
+    with pytest.raises(SearchCancelled):
+        column.build_index(between)
+    assert len(calls) == 3 and not column.has_index() and column._index is None
+    want = per_row(lines * 3, TextQuery("the"))
+    assert column.search(TextQuery("the")).tolist() == want
+    assert column.build_index() is not None and column.has_index()
+    assert b"the" in column._index.grams  # type: ignore[union-attr]
+    assert column.search(TextQuery("the")).tolist() == want
+
+
+def test_a_column_of_rare_ngrams_has_no_index() -> None:
+    column = SearchColumn([f"{i:x}" * 0 for i in range(100)] + ["abc"])
+    assert textindex.build_index(column.folded()) is None  # "abc": 1 row in 101, under 1/50
+    assert column.build_index() is None and column.has_index()
+    assert column.search(TextQuery("b")).tolist() == [False] * 100 + [True]
+
+
+def test_folded_rows_asked_from_two_threads_are_built_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    started, release = threading.Event(), threading.Event()
+    real = textsearch._Utf8Rows.folded
+
+    def slow(strings: list[str]) -> textsearch._Utf8Rows:
+        calls.append(1)
+        started.set()
+        release.wait(10)
+        return real(strings)
+
+    monkeypatch.setattr(textsearch._Utf8Rows, "folded", staticmethod(slow))
+    column = SearchColumn(["a", "b"])
+    results: list[textsearch._Utf8Rows] = []
+    first = threading.Thread(target=lambda: results.append(column.folded()))
+    first.start()
+    started.wait(10)
+    second = threading.Thread(target=lambda: results.append(column.folded()))
+    second.start()
+    second.join(0.2)
+    assert second.is_alive()  # waits for the first one's
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert calls == [1] and results[0] is results[1]
