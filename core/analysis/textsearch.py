@@ -532,15 +532,24 @@ class _Utf8Rows:
         counts = np.bincount(np.concatenate(sample), minlength=256) if sample else np.ones(256)
         return np.asarray(counts, dtype=np.float64) / max(1, int(counts.sum()))
 
+    def rare_byte(self, needle: bytes) -> int | None:
+        """Where in ``needle`` (of two bytes or more) its rarest byte is, if that byte is rare in
+        these rows (under :data:`_RARE_BYTE` of them): a scan then finds the needle with
+        ``memchr`` of that byte (:meth:`_finder`), faster than asking rows one by one."""
+        if len(needle) < 2:
+            return None
+        shares = self.byte_shares()
+        k = min(range(len(needle)), key=lambda i: shares[needle[i]])
+        return k if shares[needle[k]] <= _RARE_BYTE else None
+
     def _finder(self, needle: bytes) -> Callable[[int, int], int]:
         """``data.find(needle, low, high)`` as a function of ``low`` and ``high``. Where one of
         the needle's bytes is rare in these rows (under :data:`_RARE_BYTE` of them), its places
         are found with ``memchr`` (``bytes.find`` of one byte, many times faster than its search
         of a longer needle) and the needle looked for at each: the first place it is whole."""
         data = self.data
-        shares = self.byte_shares()
-        k = min(range(len(needle)), key=lambda i: shares[needle[i]])
-        if len(needle) < 2 or shares[needle[k]] > _RARE_BYTE:
+        k = self.rare_byte(needle)
+        if k is None:
             return lambda low, high: data.find(needle, low, high)
         byte, size = needle[k : k + 1], len(needle)
         find, starts = data.find, data.startswith

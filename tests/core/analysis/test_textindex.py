@@ -179,3 +179,42 @@ def test_folded_rows_asked_from_two_threads_are_built_once(monkeypatch: pytest.M
     first.join(10)
     second.join(10)
     assert calls == [1] and results[0] is results[1]
+
+
+def test_a_needle_with_a_rare_byte_is_scanned_for_and_found_exactly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 'z' is under 0.1% of the bytes: the index's candidates (rows holding every indexed
+    # n-gram of "zebra") are not asked one by one; the scan by memchr of 'z' finds the rows.
+    rng = np.random.default_rng(7)
+    words = ["the", "cat", "sat", "on", "mat", "dog"]
+    strings = [" ".join(rng.choice(words, 6)) for _ in range(4000)]
+    for i in range(0, 4000, 15):  # 'b', 'r', 'e', 'a' in one row in 15: indexed, few
+        strings[i] += " bear brae"
+    for i in (5, 1234, 3999):
+        strings[i] += " Zebra"
+    strings[2000] += " zebr"
+    column = SearchColumn(strings)
+    folded = column.folded()
+    column._index = textindex.build_index(folded, block=64)  # 'z' is too rare to be indexed
+    column._indexed = True
+    assert folded.rare_byte(b"zebra") == 0
+    candidates = column._index.candidates(b"zebra")
+    assert candidates is not None and not candidates[1] and 200 < candidates[0].sum() < 500
+    asked: list[int] = []
+    rows_holding = textsearch._Utf8Rows._rows_holding
+
+    def counting(self, needle, rows):
+        asked.append(len(rows))
+        return rows_holding(self, needle, rows)
+
+    monkeypatch.setattr(textsearch._Utf8Rows, "_rows_holding", counting)
+    skip = np.zeros(len(strings), np.bool_)
+    skip[1234] = True
+    for mask in (None, skip):
+        found = column.search(TextQuery("zebra"), skip=mask)
+        expected = np.array(per_row(strings, TextQuery("zebra")))
+        if mask is not None:
+            expected &= ~mask
+        assert np.flatnonzero(found).tolist() == np.flatnonzero(expected).tolist()
+    assert sum(asked) < 100  # a scan, not the candidates asked one by one
