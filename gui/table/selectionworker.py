@@ -40,9 +40,10 @@ BACKGROUND_ROWS = 20_000
 SELECT_ROWS = 200_000
 # From this many rows on, the warm-up also builds each text column's index of its frequent
 # n-grams (:mod:`core.analysis.textindex`: 32 bytes a row), with which a filter by a substring
-# found in most rows skips the rows the index rules out. (Below it, such a filter over every
-# column takes a fraction of a second.)
-INDEX_ROWS = 200_000
+# found in most rows skips the rows the index rules out. (At 100k rows, 'the' over six columns
+# took 0.9-1.0 s without one and 0.2-0.3 s with it, bench_gui.py --rows 100000; an index of
+# 100k rows costs 3 MB and a fraction of a second a column.)
+INDEX_ROWS = 50_000
 # From this many rows on, the warm-up also builds the systems' sort ranks. Off (no comparison
 # is that long): at a million rows, ranking a column holds the interpreter in single long calls
 # (the sort of the rows tied on their first bytes), and the window froze for up to 0.9 s
