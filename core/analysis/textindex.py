@@ -108,16 +108,13 @@ def find_indexed(
 ) -> BoolArray:
     """``folded.find(needle, skip, cancelled)`` asking only the rows that ``index`` says may
     hold ``needle`` (the others are skipped); the index's answer alone where ``needle`` is one
-    of its n-grams. A needle with a rare byte is scanned for as without an index."""
+    of its n-grams."""
     hint = _hint(index, needle)
     if hint is None:
         return folded.find(needle, skip, cancelled)
     rows, exact = hint
     if exact:
         return rows if skip is None else rows & ~skip
-    if folded.rare_byte(needle) is not None:
-        # A scan by memchr of the rare byte costs less than asking the candidates one by one.
-        return folded.find(needle, skip, cancelled)
     return folded.find(needle, ~rows if skip is None else skip | ~rows, cancelled)
 
 

@@ -185,7 +185,8 @@ def test_a_needle_with_a_rare_byte_is_scanned_for_and_found_exactly(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # 'z' is under 0.1% of the bytes: the index's candidates (rows holding every indexed
-    # n-gram of "zebra") are not asked one by one; the scan by memchr of 'z' finds the rows.
+    # n-gram of "zebra", one row in 15) are too many to ask one by one when a scan by memchr
+    # of 'z' finds the rows (textsearch._FEW_ASKED_RARE).
     rng = np.random.default_rng(7)
     words = ["the", "cat", "sat", "on", "mat", "dog"]
     strings = [" ".join(rng.choice(words, 6)) for _ in range(4000)]

@@ -341,7 +341,7 @@ def test_a_rare_byte_finds_the_needle_where_it_lies_whole(
     folded = SearchColumn(["xqz", "aqb", "zzqzz", "q", "the quick", "qq", "quu"]).folded()
     data = folded.data
     for needle in (b"qu", b"zq", b"qz", b"zz", b"qb", b"uu", b"q\nz", b"k\nq"):
-        finder = folded._finder(needle)
+        finder = folded._finder(needle, folded.rare_byte(needle))
         for low in range(len(data) + 1):
             for high in range(low, len(data) + 1):
                 assert finder(low, high) == data.find(needle, low, high), (needle, low, high)
