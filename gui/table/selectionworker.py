@@ -243,7 +243,7 @@ class SelectionWorker(QObject):
                 column.prepare()
             for column in indexed:
                 try:
-                    column.build_index(lambda: self._pause_index(cancel))
+                    column.build_index(lambda: self._pause(cancel))
                 except SearchCancelled:
                     return
             for column in ranked:
@@ -257,21 +257,16 @@ class SelectionWorker(QObject):
         self._warm_up.start()
         hold_collection_while(self._warm_up)  # the caches are frozen, never walked by a pass
 
-    def _pause(self, cancel: threading.Event, column: SearchColumn) -> None:
-        """Between two steps of building ``column``'s sort ranks ahead of need (in the warm-up
-        thread): wait while a selection worker runs, which then has the cores to itself (unless
-        it waits for these very ranks); give up (:class:`SearchCancelled`) once cancelled."""
-        while self._job is not None and not column.ranks_wanted() and not cancel.is_set():
-            cancel.wait(_PAUSE_S)
-        if cancel.is_set() or column.has_sort_ranks():
-            raise SearchCancelled
-
-    def _pause_index(self, cancel: threading.Event) -> None:
-        """Between two blocks of a column's index (in the warm-up thread): wait while a
-        selection worker runs; give up (:class:`SearchCancelled`) once cancelled."""
+    def _pause(self, cancel: threading.Event, ranked: SearchColumn | None = None) -> None:
+        """Between two steps of building a column's index, or ``ranked``'s sort ranks, ahead of
+        need (in the warm-up thread): wait while a selection worker runs, which then has the
+        cores to itself (unless it waits for these very ranks); give up
+        (:class:`SearchCancelled`) once cancelled, or once the ranks are built meanwhile."""
         while self._job is not None and not cancel.is_set():
+            if ranked is not None and ranked.ranks_wanted():
+                break
             cancel.wait(_PAUSE_S)
-        if cancel.is_set():
+        if cancel.is_set() or (ranked is not None and ranked.has_sort_ranks()):
             raise SearchCancelled
 
     def _cancel_job(self) -> None:
