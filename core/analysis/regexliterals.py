@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -30,7 +30,7 @@ try:  # the engine's case tables (private)
 except ImportError:  # pragma: no cover - no prefilter then
     _regex = None
 
-__all__ = ["required_literals"]
+__all__ = ["Prefilter", "prefilter", "required_literals"]
 
 try:  # the parser of the re module: private, so only used to decide, never needed
     from re import _parser as _re_parser  # type: ignore[attr-defined]
@@ -55,6 +55,9 @@ _CASE_FLAGS = regex.IGNORECASE | regex.VERSION0 | regex.UNICODE
 #: The most needles a prefilter looks for (a branch of many alternatives is not worth it).
 _MOST_NEEDLES = 16
 
+#: A width without bound (more characters than any row has).
+_UNBOUNDED = 1 << 62
+
 #: The fewest bytes of the shortest needle: one byte is found in most rows.
 _SHORTEST = 2
 
@@ -65,9 +68,28 @@ class _NoPrefilter(Exception):
     """The pattern holds something whose meaning the parse may not tell right."""
 
 
+@dataclass(frozen=True, slots=True)
+class Prefilter:
+    """What every match of a pattern holds: one of ``needles`` (case-folded), starting at most
+    ``lead`` characters after the match starts (``lead`` is large where what comes before it
+    in the pattern has no bound: ``\\w+ing``)."""
+
+    needles: Needles
+    lead: int
+
+
 def required_literals(pattern: str) -> Needles | None:
     """Case-folded strings of which every match of ``pattern`` (ignoring case or not) holds at
     least one, case-folded; ``None`` when there is no such set worth looking for."""
+    found = prefilter(pattern)
+    return None if found is None else found.needles
+
+
+def prefilter(pattern: str) -> Prefilter | None:
+    """:func:`required_literals` of ``pattern``, and how far into a match the needle may start
+    at most (in characters: the widest the pattern's parts before it may match, each literal
+    character one character: the engine's case-insensitive matching of version 0 folds a
+    character to one character)."""
     if _re_parser is None:
         return None
     try:
@@ -79,33 +101,53 @@ def required_literals(pattern: str) -> Needles | None:
         found = _sequence(parsed)
     except Exception:  # _NoPrefilter, or anything odd: no prefilter
         return None
-    if not found or len(found) > _MOST_NEEDLES or _worth(found)[0] < _SHORTEST:
+    if not found or len(found[0]) > _MOST_NEEDLES or _worth(found[0])[0] < _SHORTEST:
         return None
-    return found
+    return Prefilter(*found)
 
 
-def _sequence(items: Iterable[Any]) -> Needles | None:
-    """The best needles of a sequence of parse items (each item must match, in order)."""
-    options: list[Needles] = []
+#: Needles, and the most characters a match may span before the one it holds.
+Option = tuple[Needles, int]
+
+
+def _width(items: Any, item: tuple[Any, Any]) -> int:
+    """The most characters ``item`` (of the parse ``items``) may match (``re``'s measure; no
+    bound where it cannot tell)."""
+    try:
+        return int(_re_parser.SubPattern(items.state, [item]).getwidth()[1])
+    except Exception:
+        return _UNBOUNDED
+
+
+def _sequence(items: Any) -> Option | None:
+    """The best needles of a sequence of parse items (each item must match, in order), and
+    how far into the sequence's match they may start at most."""
+    options: list[Option] = []
     run: list[str] = []
+    before = 0  # the most characters the items so far may match
+    run_at = 0  # ... and those before the run of literal characters
 
     def cut() -> None:
         if run:
-            options.append(("".join(run).casefold(),))
+            options.append((("".join(run).casefold(),), run_at))
             run.clear()
 
     for op, av in items:
+        width = _width(items, (op, av))
         if op is LITERAL:
             char = chr(av)
             if char in _AMBIGUOUS:
                 raise _NoPrefilter
             if _folds_alike(char):
+                if not run:
+                    run_at = before
                 run.append(char)
             else:
                 cut()
+            before += width
             continue
         cut()
-        inner: Needles | None = None
+        inner: Option | None = None
         if op is SUBPATTERN:
             inner = _sequence(av[-1])
         elif op is ATOMIC_GROUP:
@@ -115,28 +157,33 @@ def _sequence(items: Iterable[Any]) -> Needles | None:
         elif op in (MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT):
             low, _high, body = av
             # Looked into even when optional: a literal inside must be vetted all the same.
+            # A needle of the body lies in its first repeat.
             body_needles = _sequence(body)
             inner = body_needles if low >= 1 else None
         else:
             _vet_literals(av)
         if inner:
-            options.append(inner)
+            options.append((inner[0], before + inner[1]))
+        before += width
     cut()
-    return max(options, key=_worth, default=None)
+    return max(options, key=lambda option: _worth(option[0]), default=None)
 
 
-def _branches(alternatives: list[Any]) -> Needles | None:
-    """Needles of a choice: one of each alternative's (none if some alternative has none)."""
+def _branches(alternatives: list[Any]) -> Option | None:
+    """Needles of a choice: one of each alternative's (none if some alternative has none),
+    starting as far into the match as the farthest of theirs."""
     found: list[str] = []
+    lead = 0
     for alternative in alternatives:
-        needles = _sequence(alternative)
-        if not needles:
+        option = _sequence(alternative)
+        if not option:
             # The other alternatives are still parsed for ambiguous literals.
             for other in alternatives:
                 _sequence(other)
             return None
-        found.extend(needles)
-    return tuple(dict.fromkeys(found))
+        found.extend(option[0])
+        lead = max(lead, option[1])
+    return tuple(dict.fromkeys(found)), lead
 
 
 def _vet_literals(av: Any) -> None:

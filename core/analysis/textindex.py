@@ -30,7 +30,7 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     from matchlight.core.analysis.textsearch import _Utf8Rows
 
-__all__ = ["NgramIndex", "build_index", "find_indexed", "holding_indexed"]
+__all__ = ["NgramIndex", "build_index", "find_indexed", "may_hold"]
 
 BoolArray = npt.NDArray[np.bool_]
 Cancelled = Callable[[], bool]
@@ -118,16 +118,15 @@ def find_indexed(
     return folded.find(needle, ~rows if skip is None else skip | ~rows, cancelled)
 
 
-def holding_indexed(
+def may_hold(
     index: NgramIndex | None, folded: _Utf8Rows, needle: bytes, cancelled: Cancelled
-) -> BoolArray:
-    """``folded.holding(needle, cancelled)``, found as :func:`find_indexed` finds it when
-    ``index`` has something to say."""
+) -> tuple[BoolArray, bool]:
+    """The rows that may hold ``needle`` (every row that does, and maybe others), and whether
+    exactly those do: the rows ``index`` says may, where it has something to say (exactly
+    those that do where ``needle`` is one of its n-grams), else ``folded.holding(needle,
+    cancelled)`` (exact)."""
     hint = _hint(index, needle)
-    if hint is None:
-        return folded.holding(needle, cancelled)
-    rows, exact = hint
-    return rows if exact else folded.find(needle, ~rows, cancelled)
+    return (folded.holding(needle, cancelled), True) if hint is None else hint
 
 
 def _hint(index: NgramIndex | None, needle: bytes) -> tuple[BoolArray, bool] | None:

@@ -34,10 +34,15 @@ callback, asked between blocks of rows: a search the user has already replaced (
 keystroke) stops with :class:`SearchCancelled`.
 
 Most regular expressions hold literal text every match must contain ("19" or "20" in
-``\\b(19|20)\\d\\d\\b``: :func:`~core.analysis.regexliterals.required_literals`). Then the rows
-holding it (case-folded) are found first, with numpy over the folded UTF-8 rows
-(:meth:`_Utf8Rows.holding`: a few long calls per column), and the engine runs only on those
-rows, one by one; when most rows hold it, the column is scanned as above.
+``\\b(19|20)\\d\\d\\b``: :func:`~core.analysis.regexliterals.prefilter`). Then the rows that
+may hold it are found first: the column's index says which (:mod:`core.analysis.textindex`),
+or numpy finds them over the folded UTF-8 rows (:meth:`_Utf8Rows.holding`: a few long calls
+per column). Those rows are gathered over the column and searched a block at a time: where the
+index could not say exactly, numpy finds where the literal text first lies in each row's folded
+bytes (:meth:`_Utf8Rows.first_places`), and the engine runs once per row holding it, in C,
+from the first place a match may start (a row-local pattern's match starts at most so many
+characters before the literal text: :func:`_search_starts`). When most rows hold it, the
+column is scanned as above.
 
 A column keeps its joined text for regular expressions only while it is small
 (:data:`_KEEP_JOINED`); a bigger one is joined a block of rows at a time for each search, so a
@@ -66,6 +71,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import compress, pairwise, repeat
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -73,13 +79,8 @@ import numpy.typing as npt
 import regex
 
 from matchlight.core.analysis import textsort
-from matchlight.core.analysis.regexliterals import required_literals
-from matchlight.core.analysis.textindex import (
-    NgramIndex,
-    build_index,
-    find_indexed,
-    holding_indexed,
-)
+from matchlight.core.analysis.regexliterals import Prefilter, prefilter
+from matchlight.core.analysis.textindex import NgramIndex, build_index, find_indexed, may_hold
 
 __all__ = ["PatternError", "SearchCancelled", "SearchColumn", "TextQuery", "matching_rows"]
 
@@ -275,10 +276,10 @@ class SearchColumn:
         *,
         skip: BoolArray | None = None,
         cancelled: Cancelled = _never,
-        needles: Sequence[str] = (),
+        literals: Prefilter | None = None,
     ) -> BoolArray:
         """Per row: does it contain ``query``? (``compiled``: :func:`_compile_fast` of it;
-        ``needles``: :func:`~core.analysis.regexliterals.required_literals` of a regex.)
+        ``literals``: :func:`~core.analysis.regexliterals.prefilter` of a regex.)
 
         Rows where ``skip`` is True may be left unsearched (False); ``cancelled`` is asked
         between blocks of rows (:class:`SearchCancelled` when it says True).
@@ -290,8 +291,8 @@ class SearchColumn:
                 return folded if skip is None else folded & ~skip
             todo = folded if skip is None else folded & ~skip
             return _rows_where(_containing(query.pattern), self.strings, ~todo, cancelled)
-        if needles:
-            found = self._search_candidates(query, compiled, needles, skip, cancelled)
+        if literals is not None:
+            found = self._search_candidates(query, compiled, literals, skip, cancelled)
             if found is not None:
                 return found
         fast = compiled if compiled is not None else _compile_fast(query)
@@ -307,45 +308,81 @@ class SearchColumn:
         self,
         query: TextQuery,
         fast: Any,
-        needles: Sequence[str],
+        literals: Prefilter,
         skip: BoolArray | None,
         cancelled: Cancelled,
     ) -> BoolArray | None:
-        """A regex searched only in the rows whose folded text holds one of ``needles`` (which
-        every match holds). A pattern searched row by row is searched in those rows; a row-local
-        one (``fast``) scans them joined, a block at a time, or returns None when most rows
-        hold a needle (then the whole column is scanned joined, which costs less). With the
-        column's index, finding those rows costs little, whatever their share."""
+        """A regex searched only in the rows whose folded text holds one of the needles of
+        ``literals`` (which every match holds), or None when most rows may hold one (then the
+        whole column is searched, which costs less).
+
+        The rows that may hold one (all of them, and with the column's index maybe others) are
+        gathered over the column, then asked a block at a time: where each needle first lies
+        in their folded bytes (:meth:`_Utf8Rows.first_places`, numpy over the block's bytes
+        joined), then the engine, once per row holding one, in C. For a row-local pattern
+        (``fast``) the engine starts at most ``literals.lead`` characters before the first
+        needle (a match cannot start earlier: :func:`_search_starts`), which spares it
+        scanning the row up to there."""
         folded = self.folded()
-        share = 0.0 if self._index is not None else folded.share_holding(list(map(_utf8, needles)))
+        needles = [_utf8(needle) for needle in literals.needles]
+        share = 0.0 if self._index is not None else folded.share_holding(needles)
         if share > _MOST_CANDIDATES:
             return None  # looking for the needles everywhere would cost more than it saves
         candidates = np.zeros(len(self), np.bool_) if skip is None else skip.copy()
+        exact = True
         for needle in needles:
-            candidates |= holding_indexed(self._index, folded, _utf8(needle), cancelled)
+            rows_may, exactly = may_hold(self._index, folded, needle, cancelled)
+            candidates |= rows_may
+            exact &= exactly
         if skip is not None:
             candidates &= ~skip
-        if fast is None:
-            search = query.compile().search
-            return _rows_where(_matching(search), self.strings, ~candidates, cancelled)
-        if int(np.count_nonzero(candidates)) > _MOST_CANDIDATES * len(self):
-            return None
-        found = np.zeros(len(self), np.bool_)
         rows = np.flatnonzero(candidates)
-        strings = self.strings
+        if fast is not None and len(rows) > _MOST_CANDIDATES * len(self):
+            return None
+        search = (fast if fast is not None else query.compile()).search
+        lead = literals.lead if fast is not None else None
+        found = np.zeros(len(self), np.bool_)
         for a in range(0, len(rows), _BLOCK):
             if cancelled():
                 raise SearchCancelled
             at = rows[a : a + _BLOCK]
-            block = list(map(strings.__getitem__, at.tolist()))
-            joined = _Joined.of(block)
-            if joined.separator:
-                # One thread searches: holding the GIL costs the others less than handing it
-                # over at each call (see _Joined.search).
-                found[at] = joined.search(fast, block, cancelled, concurrent=False)
-            else:
-                found[at] = np.fromiter(_matching(fast.search)(block), np.bool_, len(block))
+            if exact and not _FIRST_PLACES:  # every row holds a needle
+                block = _pick(self.strings, at)
+                found[at] = np.fromiter(map(bool, map(search, block)), np.bool_, len(at))
+                continue
+            first = folded.first_places(needles, at)
+            held = first >= 0
+            at, first = at[held], first[held]
+            block = _pick(self.strings, at)
+            starts = _search_starts(block, folded, at, first, lead)
+            found[at] = np.fromiter(map(bool, map(search, block, starts)), np.bool_, len(at))
         return found
+
+
+def _pick(strings: Sequence[str], rows: IntArray) -> Sequence[str]:
+    """The texts of ``rows`` (in one C call: ``itemgetter``)."""
+    if len(rows) < 2:
+        return [strings[int(row)] for row in rows]
+    picked: Sequence[str] = itemgetter(*rows.tolist())(strings)
+    return picked
+
+
+def _search_starts(
+    block: Sequence[str], folded: _Utf8Rows, rows: IntArray, first: IntArray, lead: int | None
+) -> list[int]:
+    """Where the engine starts in each row of ``block`` (``rows`` of ``folded``, whose first
+    needle starts ``first`` bytes into its folded bytes): ``lead`` characters before that
+    needle, where the row's folded bytes are as many as its characters (each character folds
+    to one byte, so a byte's place is its character's place in the row as written), else (or
+    without ``lead``) at the row's start. A match holding a needle starts at most ``lead``
+    characters before it, so none starts before the first needle's place less ``lead``; the
+    engine still sees the text before where it starts (``\\b`` there is what it is in the
+    row)."""
+    if lead is None or lead >= _FAR:
+        return [0] * len(block)
+    lengths = np.fromiter(map(len, block), np.int64, len(block))
+    size = folded.bounds[rows + 1] - 1 - folded.bounds[rows]
+    return np.where(lengths == size, np.maximum(first - lead, 0), 0).tolist()
 
 
 def _search_in_joined_blocks(
@@ -430,6 +467,26 @@ class _Utf8Rows:
                 held += any(data.find(needle, low, high - 1) >= 0 for needle in needles)
             asked += len(edges) - 1
         return held / asked
+
+    def first_places(self, needles: Sequence[bytes], rows: IntArray) -> IntArray:
+        """Per row of ``rows`` (a block's worth), where in its bytes the first of ``needles``
+        (none empty) starts; -1 where none does. Found with numpy over the rows' bytes
+        joined (by a newline: a needle found across it, or across a newline of the row's
+        own, lies in no row: its place must end inside its row)."""
+        data, bounds = self.data, self.bounds
+        lows, highs = bounds[rows], bounds[rows + 1] - 1
+        joined = b"\n".join(map(data.__getitem__, map(slice, lows.tolist(), highs.tolist())))
+        values = np.frombuffer(joined, np.uint8)
+        starts = np.zeros(len(rows) + 1, np.int64)  # where each row starts in ``joined``
+        np.cumsum(highs - lows + 1, out=starts[1:])
+        first = np.full(len(rows), _FAR, np.int64)
+        for needle in needles:
+            at = _places(values, needle, 0, len(values))
+            row = np.searchsorted(starts, at, side="right") - 1
+            whole = at + len(needle) < starts[row + 1]
+            row, firsts = np.unique(row[whole], return_index=True)  # the first per row
+            first[row] = np.minimum(first[row], at[whole][firsts] - starts[row])
+        return np.where(first < _FAR, first, -1)
 
     def holding(self, needle: bytes, cancelled: Cancelled = _never) -> BoolArray:
         """Per row: does it hold ``needle``? Found with numpy over the whole buffer, a few
@@ -581,14 +638,20 @@ def _mark_holding(
     """Set ``found`` for the rows (``bounds``: their offsets) holding ``needle`` within the bytes
     ``values[low:high]``: every place it starts (where its first byte lies, kept where its other
     bytes follow), mapped to rows by their offsets; a match must end inside its row."""
+    starts = _places(values, needle, low, high)
+    rows = np.searchsorted(bounds, starts, side="right") - 1
+    found[rows[starts + len(needle) < bounds[rows + 1]]] = True
+
+
+def _places(values: npt.NDArray[np.uint8], needle: bytes, low: int, high: int) -> IntArray:
+    """Every place in ``values[low:high]`` where ``needle`` (not empty) starts and ends, in
+    order: where its first byte lies, kept where its other bytes follow."""
     size = len(needle)
     part = values[low:high]
     starts = np.flatnonzero(part[: max(0, len(part) - size + 1)] == needle[0])
     for j in range(1, size):
         starts = starts[part[starts + j] == needle[j]]
-    starts += low
-    rows = np.searchsorted(bounds, starts, side="right") - 1
-    found[rows[starts + size < bounds[rows + 1]]] = True
+    return starts + low
 
 
 #: Windows of rows, and rows a window, that :meth:`_Utf8Rows.share_holding` asks (and bytes a
@@ -612,6 +675,11 @@ _FEW_ASKED_RARE = 32
 _MOST_CANDIDATES = 0.5
 #: Bytes of a column's folded rows searched by one numpy pass (:meth:`_Utf8Rows.holding`).
 _SPAN = 1 << 23
+#: Whether rows known to hold a needle have its place looked for too (tests force it on; a
+#: place found early in a row spares the engine little, and looking costs some 0.5 us a row).
+_FIRST_PLACES = False
+#: More bytes (and characters) than any row has: no place found, no bound on a lead.
+_FAR = 1 << 62
 #: The newline byte that follows each row of a :class:`_Utf8Rows`.
 _NEWLINE = 10
 #: Matches a block's substring search follows one at a time before it may ask the block's
@@ -821,7 +889,7 @@ def matching_rows(
     fast = _compile_fast(query)
     if query.regex and fast is None:
         query.compile()  # raise PatternError now for an invalid pattern
-    needles = required_literals(query.pattern) if query.regex else None
+    literals = prefilter(query.pattern) if query.regex else None
 
     mask = np.zeros(n, dtype=np.bool_)
     if not query.regex and len(columns) > 1:
@@ -830,9 +898,9 @@ def matching_rows(
         needle = [_utf8(query.pattern.casefold())]
         columns = sorted(columns, key=lambda column: -column.folded().share_holding(needle))
     threads = min(len(columns), workers or os.cpu_count() or 1)
-    if fast is None or threads <= 1 or needles:
+    if fast is None or threads <= 1 or literals:
         for column in columns:
-            mask |= column.search(query, fast, skip=mask, cancelled=stop, needles=needles or ())
+            mask |= column.search(query, fast, skip=mask, cancelled=stop, literals=literals)
         return mask
 
     def one(column: SearchColumn) -> BoolArray:

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from matchlight.core.analysis import regexliterals, textsearch
-from matchlight.core.analysis.regexliterals import required_literals
+from matchlight.core.analysis.regexliterals import prefilter, required_literals
 from matchlight.core.analysis.textsearch import PatternError, SearchColumn, TextQuery, matching_rows
 from tests.conftest import SHARED_DATA
 from tests.kit import read_lines
@@ -120,31 +120,48 @@ texts = st.lists(
     st.integers(1, 9),
     st.integers(1, 4),
     st.booleans(),
+    st.booleans(),
 )
 def test_prefiltered_regex_equals_a_search_per_row(
-    rows: list[tuple[str, str]], pattern: str, case: bool, span: int, block: int, always: bool
+    rows: list[tuple[str, str]],
+    pattern: str,
+    case: bool,
+    span: int,
+    block: int,
+    always: bool,
+    places: bool,
 ) -> None:
     query = TextQuery(pattern, regex=True, case_sensitive=case)
     try:
-        query.compile()
+        compiled = query.compile()
     except PatternError:
         assume(False)
     columns = [[a for a, _ in rows], [b for _, b in rows]]
     want = per_row(columns, query)
-    needles = required_literals(pattern)
-    if needles is not None:  # every match holds a needle, case-folded
+    found = prefilter(pattern)
+    if found is not None:  # every match holds a needle, case-folded, ``lead`` into it at most
+        assert found.needles == required_literals(pattern)
         for strings in columns:
             for text in strings:
-                if per_row([[text]], query)[0]:
-                    assert any(n in text.casefold() for n in needles), (text, needles)
+                match = compiled.search(text)
+                if match is None:
+                    continue
+                folded = text.casefold()
+                places = [folded.find(n) for n in found.needles if n in folded]
+                assert places, (text, found)
+                if len(folded.encode("utf-8", "surrogatepass")) == len(text):
+                    assert match.start() >= min(places) - found.lead, (text, found)
     saved = textsearch._SPAN, textsearch._BLOCK, textsearch._MOST_CANDIDATES
+    saved_places = textsearch._FIRST_PLACES
     textsearch._SPAN, textsearch._BLOCK = span, block  # matches across every edge of a pass
+    textsearch._FIRST_PLACES = places  # rows known to hold a needle looked into too
     if always:  # prefilter however many rows hold a needle (tiny columns often all do)
         textsearch._MOST_CANDIDATES = 1.0
     try:
         got = matching_rows([SearchColumn(c) for c in columns], query, workers=2)
     finally:
         textsearch._SPAN, textsearch._BLOCK, textsearch._MOST_CANDIDATES = saved
+        textsearch._FIRST_PLACES = saved_places
     np.testing.assert_array_equal(got, want)
 
 
