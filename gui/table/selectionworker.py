@@ -44,15 +44,15 @@ SELECT_ROWS = 200_000
 # took 0.9-1.0 s without one and 0.2-0.3 s with it, bench_gui.py --rows 100000; an index of
 # 100k rows costs 3 MB and a fraction of a second a column.)
 INDEX_ROWS = 50_000
-# From this many rows on, the warm-up also builds the systems' sort ranks. Off (no comparison
-# is that long): at a million rows, ranking a column holds the interpreter in single long calls
-# (the sort of the rows tied on their first bytes), and the window froze for up to 0.9 s
-# (bench_gui.py --rows 1000000, idle: a text sort's gap 915 ms, paging 573 ms, against 246 and
-# 64 ms without), which is worse than the first text sort taking 2.5 s in the worker. (Those
-# figures predate ranking each repeated text once and sorting ties with numpy: ranking a system
-# column of that bench now costs ~0.1 s CPU, of word-shuffled distinct rows ~1.3 s; its GUI
-# gaps are not measured yet.)
-RANK_ROWS = 2**62
+# From this many rows on, the warm-up also builds the systems' sort ranks (after the indexes;
+# pausing while a selection worker runs), so that a first sort by a system's text is an
+# argsort. It was off while ranking a column held the interpreter in long Python sorts of the
+# rows tied on their first bytes (the window froze for up to 0.9 s at a million rows); those
+# ties are sorted with numpy now and each repeated text is ranked once: at 1M rows of
+# bench_gui.py, the first text sort took 351-616 ms with the ranks built by it (its worker's
+# CPU 267 ms, 185 of them _first_equal's dictionary pass) and 203 ms with them built ahead,
+# paging's longest gap 135 ms while they were built.
+RANK_ROWS = INDEX_ROWS
 # How often a pending edit is prepared again when its selection is still not ready once the
 # worker is done (the session's selection changed meanwhile) before it is applied at once.
 _MAX_ROUNDS = 3
