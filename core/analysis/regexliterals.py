@@ -13,6 +13,12 @@ a superset of the matching rows, never a subset. Ignoring case, the engine match
 character by its case variants; a character is only used if each of those variants case-folds
 as it does (:func:`_folds_alike`, asked of the engine's own case tables: "I" matches the
 dotless "ı", which folds to itself, so "I" is not used), and the literal text is cut there.
+
+:func:`prefilter` also says how far into a match the needle may start at most (its ``lead``:
+the most characters the pattern's parts before it may match, by ``re``'s measure of widths; a
+literal character matches one character, since version 0 folds case one character at a time),
+so that the engine can start that far before the first needle in a row (0 for the pattern
+above): no match starts earlier.
 """
 
 from __future__ import annotations
