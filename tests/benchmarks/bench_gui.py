@@ -357,6 +357,12 @@ class GilProbe:
     def _run(self) -> None:
         me = threading.get_ident()
         clocks: dict[int, int] = {}
+        # This thread's time waited for a core (schedstat's second field, ns).
+        own = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
+
+        def queued() -> float:
+            return int(os.pread(own, 128, 0).split()[1]) / 1e6
+
         while not self._stop.is_set():
             before = {}
             for thread in threading.enumerate():
@@ -369,12 +375,13 @@ class GilProbe:
                     before[ident] = time.clock_gettime(clocks[ident])
                 except OSError:
                     clocks.pop(ident, None)
+            waited = queued()
             start = time.perf_counter()
             time.sleep(0.0002)
             end = time.perf_counter()
             wait = (end - start) * 1000
-            if wait < self.at_least_ms:
-                continue
+            if wait < self.at_least_ms or queued() - waited > 0.4 * wait:
+                continue  # short, or mostly a wait for a core
             used = []
             for ident, cpu in before.items():
                 try:
@@ -396,6 +403,7 @@ class GilProbe:
             self.holds.append(
                 ((end - self._t0) * 1000, wait, ran, name, StallSampler._where(frame, 3))
             )
+        os.close(own)
 
     def report(self, low: float, high: float, count: int = 6) -> None:
         """The holds that ended between ``low`` and ``high`` (ms), by thread and place."""
