@@ -191,24 +191,17 @@ class TurnLog:
             )
 
 
-class StallSampler:
-    """A thread that looks at every thread's Python stack every few milliseconds (it needs the
-    GIL too, so it samples whenever it gets it), and at the CPU time of every thread of the
-    process (/proc: time run, and time waited for a core). During a long event-loop gap, where
-    the GUI thread was, what the other threads ran, and which of them used the CPU tell who held
-    it up: the GUI thread running (its own work), waiting for a core (the machine's load), or
-    neither while a worker ran (the worker held the interpreter)."""
+class _BenchThread:
+    """A daemon thread of the bench that runs :meth:`_run` from :meth:`start` (``t0``: the
+    ``perf_counter`` its times count from) until :meth:`stop`."""
 
-    def __init__(self, interval_s: float = 0.004) -> None:
-        self.interval_s = interval_s
-        # (ms, GUI stack, other stacks, {tid: (run ns, queued ns)})
-        self.samples: list[tuple[float, str, list[str], dict[int, tuple[int, int]]]] = []
+    def __init__(self, name: str) -> None:
         self._t0 = time.perf_counter()
         self._stop = threading.Event()
-        self._main = threading.main_thread().ident
-        self._main_tid = threading.main_thread().native_id
-        self._names: dict[int, str] = {}
-        self._thread = threading.Thread(target=self._run, name="bench-stall-sampler", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+
+    def _run(self) -> None:
+        raise NotImplementedError
 
     def start(self, t0: float) -> None:
         self._t0 = t0
@@ -217,6 +210,24 @@ class StallSampler:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join()
+
+
+class StallSampler(_BenchThread):
+    """A thread that looks at every thread's Python stack every few milliseconds (it needs the
+    GIL too, so it samples whenever it gets it), and at the CPU time of every thread of the
+    process (/proc: time run, and time waited for a core). During a long event-loop gap, where
+    the GUI thread was, what the other threads ran, and which of them used the CPU tell who held
+    it up: the GUI thread running (its own work), waiting for a core (the machine's load), or
+    neither while a worker ran (the worker held the interpreter)."""
+
+    def __init__(self, interval_s: float = 0.004) -> None:
+        super().__init__("bench-stall-sampler")
+        self.interval_s = interval_s
+        # (ms, GUI stack, other stacks, {tid: (run ns, queued ns)})
+        self.samples: list[tuple[float, str, list[str], dict[int, tuple[int, int]]]] = []
+        self._main = threading.main_thread().ident
+        self._main_tid = threading.main_thread().native_id
+        self._names: dict[int, str] = {}
 
     @staticmethod
     def _where(frame, depth: int) -> str:
@@ -330,7 +341,7 @@ class StallSampler:
                 print(f"      other {count:3d}  {text}")
 
 
-class GilProbe:
+class GilProbe(_BenchThread):
     """A thread that sleeps 0.2 ms at a time and times how long it then waits to run Python
     again. A wait over ``at_least_ms`` during which another thread of the process used most of
     the CPU (its own clock) is that thread holding the interpreter: in a long C call (numpy
@@ -339,20 +350,10 @@ class GilProbe:
     where that thread was when it let go."""
 
     def __init__(self, at_least_ms: float = 4.0) -> None:
+        super().__init__("bench-gil-probe")
         self.at_least_ms = at_least_ms
         # (ending at ms, wait ms, holder's cpu ms over it, holder's name, holder's stack)
         self.holds: list[tuple[float, float, float, str, str]] = []
-        self._t0 = time.perf_counter()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="bench-gil-probe", daemon=True)
-
-    def start(self, t0: float) -> None:
-        self._t0 = t0
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join()
 
     def _run(self) -> None:
         me = threading.get_ident()
