@@ -180,10 +180,10 @@ def single_threaded_blas() -> bool:
 
 
 # How long a Python thread may hold the GIL while another one waits for it (Python's default
-# is 5 ms). The GUI thread gives the GIL up at every call into Qt, and while the highlight
-# thread computes rows it then waits up to the whole interval to get it back, at every call:
-# a repaint of the table takes many times as long.
-GIL_SWITCH_INTERVAL_S = 0.001
+# is 5 ms). The GUI thread gives the GIL up at every call into Qt, and while a worker runs
+# (the highlight thread computing rows, the reading thread) it then waits up to the whole
+# interval to get it back, at every call: a repaint takes many times as long.
+GIL_SWITCH_INTERVAL_S = 0.0002
 
 
 def ensure_application(argv: Sequence[str] = ()) -> QApplication:
