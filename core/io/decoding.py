@@ -261,8 +261,9 @@ MAX_STREAM_BYTES: Final[int] = 1 << 40
 #: The longest line of a streamed input: as long as a whole input the app reads.
 MAX_STREAM_LINE: Final[int] = MAX_INPUT_BYTES
 #: Bytes read at a time from a streamed input: each is decoded, split and checked in calls
-#: that hold the interpreter for a few milliseconds at most.
-_STREAM_BLOCK: Final[int] = 1 << 20
+#: that hold the interpreter about a millisecond (the app's other threads, the GUI's among
+#: them, wait that long each time they ask for it back; a MiB's split alone held it 5-25 ms).
+_STREAM_BLOCK: Final[int] = 1 << 18
 #: Bytes read first from a streamed input (at most :data:`_STREAM_BLOCK`): its first rows are
 #: decoded and parsed without waiting for a whole block.
 _FIRST_BLOCK: Final[int] = 1 << 18

@@ -15,10 +15,11 @@ becomes U+FFFD, with a warning.
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections import Counter
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -119,8 +120,7 @@ def read_column(
     if max_rows is not None:
         return _read_whole(spec, max_rows=max_rows)
     stream = _Stream(spec, fmt, cancel=cancel)
-    lines = [segment for batch in stream for segment in batch]
-    return stream.column(tuple(lines))
+    return stream.column(_gathered(stream))
 
 
 def _read_whole(spec: InputSpec, *, max_rows: LineLimit | None = None) -> TextColumn:
@@ -147,6 +147,13 @@ def _read_whole(spec: InputSpec, *, max_rows: LineLimit | None = None) -> TextCo
         detected=detected,
         warnings=tuple(warnings),
     )
+
+
+def _gathered(batches: Iterable[list[str]]) -> tuple[str, ...]:
+    """Every segment of ``batches``, in one tuple, taken a batch at a time by a generator: its
+    steps let the other threads have the interpreter, which ``tuple()`` of a list of a million
+    segments holds throughout (15-30 ms: an increment of each segment's count)."""
+    return tuple(itertools.chain.from_iterable(batch for batch in batches))
 
 
 class _Stream:
@@ -433,11 +440,8 @@ class _InStep:
         stream, batches, lines = self._streams[index]
         if stream is None:
             return self._read.pop(index)
-        for batch in batches:
-            lines.extend(batch)
-        column = stream.column(tuple(lines))
-        lines.clear()
-        return column
+        self._streams[index] = (stream, iter(()), [])
+        return stream.column(_gathered(itertools.chain([lines], batches)))
 
     def _start(self) -> None:
         """Read the first rows of every input; hand them over when every input has them."""

@@ -92,16 +92,24 @@ def make_plot(*, view_box: pg.ViewBox | None = None) -> pg.PlotItem:
 
 class FlowLayout(QLayout):
     """Widgets left to right, wrapping to the next line where the width runs out (Qt's flow
-    layout example): a chart's controls fit a narrow side dock and a wide window alike."""
+    layout example): a chart's controls fit a narrow side dock and a wide window alike. Its
+    height for a width is kept until the layout is invalidated (as Qt's own layouts keep it):
+    Qt asks for it many times in every layout pass."""
 
     def __init__(self, parent: QWidget | None = None, spacing: int = 6) -> None:
         super().__init__(parent)
         self._items: list[QLayoutItem] = []
         self._spacing = spacing
+        self._heights: dict[int, int] = {}
         self.setContentsMargins(0, 0, 0, 0)
+
+    def invalidate(self) -> None:
+        self._heights.clear()
+        super().invalidate()
 
     def addItem(self, item: QLayoutItem) -> None:
         self._items.append(item)
+        self._heights.clear()
 
     def count(self) -> int:
         return len(self._items)
@@ -110,6 +118,7 @@ class FlowLayout(QLayout):
         return self._items[index] if 0 <= index < len(self._items) else None
 
     def takeAt(self, index: int) -> QLayoutItem | None:  # type: ignore[override]
+        self._heights.clear()
         return self._items.pop(index) if 0 <= index < len(self._items) else None
 
     def expandingDirections(self) -> Qt.Orientation:
@@ -119,7 +128,10 @@ class FlowLayout(QLayout):
         return True
 
     def heightForWidth(self, width: int) -> int:
-        return self._place(QRect(0, 0, width, 0), move=False)
+        height = self._heights.get(width)
+        if height is None:
+            height = self._heights[width] = self._place(QRect(0, 0, width, 0), move=False)
+        return height
 
     def setGeometry(self, rect: QRect) -> None:
         super().setGeometry(rect)

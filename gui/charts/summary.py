@@ -613,7 +613,7 @@ class SummaryWidget(QWidget):
             counts["filtered"] = len(result.rows)
         self.model.set_values(table.systems, columns, values, counts)
         done = np.flatnonzero(table.done)
-        self.clusters.update(table, done, self._filtered)
+        self.clusters.update(table, done, self._filtered, reading=self._reading)
 
         total = table.n_segments
         parts = []
@@ -686,7 +686,9 @@ class SummaryWidget(QWidget):
     def _on_clusters_arrived(self) -> None:
         table = self._table
         if table is not None and self.clusters.covers(table):
-            self.clusters.update(table, np.flatnonzero(table.done), self._filtered)
+            self.clusters.update(
+                table, np.flatnonzero(table.done), self._filtered, reading=self._reading
+            )
 
     def cluster_text(self) -> str:
         return self.cluster_label.text()

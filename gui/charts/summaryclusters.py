@@ -120,10 +120,28 @@ class SummaryClusters(QObject):
         table: ScoreTable | None,
         done: npt.NDArray[np.int64],
         filtered: npt.NDArray[np.int64] | None,
+        *,
+        reading: bool = False,
     ) -> None:
         """Show the clusters known for the figures shown, and start the paired tests of those
         missing (in the background; a run for other rows is cancelled). ``done``: the rows
-        scored; ``filtered``: the rows the filter keeps (None: no filter)."""
+        scored; ``filtered``: the rows the filter keeps (None: no filter); ``reading``: the
+        table is the first rows of a comparison still read, which are not ranked (their tests
+        would run beside the read and the window's first turns, and the whole replaces them)."""
+        if reading and table is not None and len(table.systems) >= 2:
+            self.job.cancel()
+            self._running = None
+            self._pending = None
+            self.model.set_clusters({}, {})
+            self.label.setText(
+                QCoreApplication.translate(
+                    "SummaryWidget",
+                    "Significance clusters [n] follow once the files are read and every row is "
+                    "scored.",
+                )
+            )
+            self.label.show()
+            return
         if table is None or len(table.systems) < 2:
             self.job.cancel()
             self._running = None

@@ -8,6 +8,7 @@ empty window that invites the user to open a comparison.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import importlib
 import logging
 import sys
@@ -132,16 +133,63 @@ def no_huge_pages_for_numpy() -> bool:
     return False
 
 
+# What OpenBLAS's builds call the function that sets its number of threads (numpy's wheels
+# bundle scipy-openblas, whose symbols carry a prefix and a suffix).
+_BLAS_THREADS_SETTERS = (
+    "scipy_openblas_set_num_threads64_",
+    "scipy_openblas_set_num_threads",
+    "openblas_set_num_threads64_",
+    "openblas_set_num_threads",
+)
+
+
+def _openblas_libraries() -> list[str]:
+    """The OpenBLAS libraries loaded in this process (from its memory map; Linux only)."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+            paths = {line.split(maxsplit=5)[-1].strip() for line in maps if ".so" in line}
+    except OSError:
+        return []
+    return sorted(p for p in paths if "openblas" in p.rsplit("/", 1)[-1].lower())
+
+
+def single_threaded_blas() -> bool:
+    """Have numpy's OpenBLAS compute in the calling thread only; True if it could be told.
+
+    By default OpenBLAS keeps a thread per extra core, and after each product it hands work
+    to, that thread spins on its core for about a tenth of a second, waiting for more. On two
+    cores that is the GUI thread's core, taken after every product a worker (the language
+    check, the significance tests) makes. The app's products are small: it gains nothing
+    from the extra threads.
+    """
+    import numpy  # noqa: F401  (loads OpenBLAS)
+
+    told = False
+    for path in _openblas_libraries():
+        try:
+            library = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for name in _BLAS_THREADS_SETTERS:
+            setter = getattr(library, name, None)
+            if setter is not None:
+                setter(ctypes.c_int(1))
+                told = True
+                break
+    return told
+
+
 # How long a Python thread may hold the GIL while another one waits for it (Python's default
-# is 5 ms). The GUI thread gives the GIL up at every call into Qt, and while the highlight
-# thread computes rows it then waits up to the whole interval to get it back, at every call:
-# a repaint of the table takes many times as long.
-GIL_SWITCH_INTERVAL_S = 0.001
+# is 5 ms). The GUI thread gives the GIL up at every call into Qt, and while a worker runs
+# (the highlight thread computing rows, the reading thread) it then waits up to the whole
+# interval to get it back, at every call: a repaint takes many times as long.
+GIL_SWITCH_INTERVAL_S = 0.0002
 
 
 def ensure_application(argv: Sequence[str] = ()) -> QApplication:
     """The running QApplication (created, with Matchlight's names, if there is none)."""
     no_huge_pages_for_numpy()
+    single_threaded_blas()
     sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL_S))
     app = QApplication.instance()
     if app is None:

@@ -409,7 +409,8 @@ class ComparisonLifecycle(ComparisonReading, QObject):
         self.show_current_detail()
         for widget in self._revealed_last():
             widget.setUpdatesEnabled(True)
-        self._language_timer.start()
+        if not self._partial:  # the first rows of a read: the whole is checked once it is in
+            self._language_timer.start()
 
     # -- the language check --------------------------------------------------------------------
 

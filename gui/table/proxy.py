@@ -10,8 +10,8 @@ index (persistent indexes are remapped).
 A search or a text sort over many rows (:data:`~gui.table.selectionworker.BACKGROUND_ROWS`) is
 not computed in the GUI thread: the user's latest edit of each kind stays pending while a worker
 prepares it (:mod:`gui.table.selectionworker`), and is then set in one step; until then the table
-keeps its rows. The search caches of a big comparison are built by a worker of their own as soon
-as the proxy shows it (not while the files are read: the first rows show seconds sooner).
+keeps its rows. The search caches of a big comparison are built by a worker of their own once
+the proxy has shown it (not while the files are read: the first rows show seconds sooner).
 
 Why not :class:`QSortFilterProxyModel`: it asks Python once per row (``filterAcceptsRow``) or per
 comparison (``lessThan``/``data``), which is slow on 100,000 rows even with a precomputed filter
@@ -34,6 +34,7 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     Qt,
+    QTimer,
     Signal,
     Slot,
 )
@@ -67,6 +68,11 @@ _SPECIAL_KINDS = ("empty", "length", "flag")
 # A change of more source rows than this is passed on as a change of every proxy row (rather
 # than mapping each of them to find the first and the last).
 _MAPPED_SPAN = 4096
+# How long after a comparison is shown (or its rows appended) the warm-up starts building the
+# search caches: the window's own turns of showing it (the rows appended, the charts, the first
+# paint) come first. Meanwhile its worker would hold the interpreter in calls of milliseconds
+# each, which the GUI thread waits out at every call into Qt.
+WARM_UP_DELAY_MS = 1500
 
 # What :meth:`QAbstractTableModel.flags` gives every valid cell.
 _CELL_FLAGS = (
@@ -149,6 +155,11 @@ class SegmentFilterProxy(QAbstractProxyModel):
             failed=self.filter_error.emit,
             busy=self.pending_changed.emit,
         )
+        # Milliseconds from showing the rows to starting the warm-up (tests set 0: at once).
+        self.warm_up_delay_ms = WARM_UP_DELAY_MS
+        self._warm_up_timer = QTimer(self)
+        self._warm_up_timer.setSingleShot(True)
+        self._warm_up_timer.timeout.connect(self._worker.start_warm_up)
 
     @property
     def background_rows(self) -> int:
@@ -197,7 +208,16 @@ class SegmentFilterProxy(QAbstractProxyModel):
             model.session.selection_changed.connect(self._on_selection_changed)
         self._recompute()
         self.endResetModel()
-        self._worker.start_warm_up()
+        self._warm_up_soon()
+
+    def _warm_up_soon(self) -> None:
+        """Start the warm-up of a big comparison after :attr:`warm_up_delay_ms` (again from now
+        if it was due); any other (none to build) at once, which ends the one running."""
+        if self.warm_up_delay_ms > 0 and self._n >= self._worker.background_rows:
+            self._warm_up_timer.start(self.warm_up_delay_ms)
+        else:
+            self._warm_up_timer.stop()
+            self._worker.start_warm_up()
 
     def source_model(self) -> SegmentTableModel:
         if self._model is None:
@@ -610,7 +630,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
         self._recompute()
         self.endResetModel()
         self.filter_changed.emit()
-        self._worker.start_warm_up()
+        self._warm_up_soon()
 
     @Slot(QModelIndex, int, int)
     def _on_source_rows_inserted(self, _parent: QModelIndex, _first: int, _last: int) -> None:
@@ -623,7 +643,7 @@ class SegmentFilterProxy(QAbstractProxyModel):
         s2p = np.full(self._n, -1, dtype=np.int64)
         s2p[: len(self._s2p)] = self._s2p
         self._s2p = s2p
-        self._worker.start_warm_up()
+        self._warm_up_soon()
 
     # -- QAbstractItemModel -------------------------------------------------------------------
 

@@ -191,24 +191,17 @@ class TurnLog:
             )
 
 
-class StallSampler:
-    """A thread that looks at every thread's Python stack every few milliseconds (it needs the
-    GIL too, so it samples whenever it gets it), and at the CPU time of every thread of the
-    process (/proc: time run, and time waited for a core). During a long event-loop gap, where
-    the GUI thread was, what the other threads ran, and which of them used the CPU tell who held
-    it up: the GUI thread running (its own work), waiting for a core (the machine's load), or
-    neither while a worker ran (the worker held the interpreter)."""
+class _BenchThread:
+    """A daemon thread of the bench that runs :meth:`_run` from :meth:`start` (``t0``: the
+    ``perf_counter`` its times count from) until :meth:`stop`."""
 
-    def __init__(self, interval_s: float = 0.004) -> None:
-        self.interval_s = interval_s
-        # (ms, GUI stack, other stacks, {tid: (run ns, queued ns)})
-        self.samples: list[tuple[float, str, list[str], dict[int, tuple[int, int]]]] = []
+    def __init__(self, name: str) -> None:
         self._t0 = time.perf_counter()
         self._stop = threading.Event()
-        self._main = threading.main_thread().ident
-        self._main_tid = threading.main_thread().native_id
-        self._names: dict[int, str] = {}
-        self._thread = threading.Thread(target=self._run, name="bench-stall-sampler", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+
+    def _run(self) -> None:
+        raise NotImplementedError
 
     def start(self, t0: float) -> None:
         self._t0 = t0
@@ -217,6 +210,24 @@ class StallSampler:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join()
+
+
+class StallSampler(_BenchThread):
+    """A thread that looks at every thread's Python stack every few milliseconds (it needs the
+    GIL too, so it samples whenever it gets it), and at the CPU time of every thread of the
+    process (/proc: time run, and time waited for a core). During a long event-loop gap, where
+    the GUI thread was, what the other threads ran, and which of them used the CPU tell who held
+    it up: the GUI thread running (its own work), waiting for a core (the machine's load), or
+    neither while a worker ran (the worker held the interpreter)."""
+
+    def __init__(self, interval_s: float = 0.004) -> None:
+        super().__init__("bench-stall-sampler")
+        self.interval_s = interval_s
+        # (ms, GUI stack, other stacks, {tid: (run ns, queued ns)})
+        self.samples: list[tuple[float, str, list[str], dict[int, tuple[int, int]]]] = []
+        self._main = threading.main_thread().ident
+        self._main_tid = threading.main_thread().native_id
+        self._names: dict[int, str] = {}
 
     @staticmethod
     def _where(frame, depth: int) -> str:
@@ -328,6 +339,86 @@ class StallSampler:
                 print(f"      GUI   {count:3d}  {text}")
             for text, count in others.most_common(3):
                 print(f"      other {count:3d}  {text}")
+
+
+class GilProbe(_BenchThread):
+    """A thread that sleeps 0.2 ms at a time and times how long it then waits to run Python
+    again. A wait over ``at_least_ms`` during which another thread of the process used most of
+    the CPU (its own clock) is that thread holding the interpreter: in a long C call (numpy
+    over a million items, a join, a list built in one call), which every thread, the GUI's
+    included, waits out each time it asks for the interpreter back. Each such hold is kept with
+    where that thread was when it let go."""
+
+    def __init__(self, at_least_ms: float = 4.0) -> None:
+        super().__init__("bench-gil-probe")
+        self.at_least_ms = at_least_ms
+        # (ending at ms, wait ms, holder's cpu ms over it, holder's name, holder's stack)
+        self.holds: list[tuple[float, float, float, str, str]] = []
+
+    def _run(self) -> None:
+        me = threading.get_ident()
+        clocks: dict[int, int] = {}
+        # This thread's time waited for a core (schedstat's second field, ns).
+        own = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
+
+        def queued() -> float:
+            return int(os.pread(own, 128, 0).split()[1]) / 1e6
+
+        while not self._stop.is_set():
+            before = {}
+            for thread in threading.enumerate():
+                ident = thread.ident
+                if ident is None or ident == me:
+                    continue
+                try:
+                    if ident not in clocks:
+                        clocks[ident] = time.pthread_getcpuclockid(ident)
+                    before[ident] = time.clock_gettime(clocks[ident])
+                except OSError:
+                    clocks.pop(ident, None)
+            waited = queued()
+            start = time.perf_counter()
+            time.sleep(0.0002)
+            end = time.perf_counter()
+            wait = (end - start) * 1000
+            if wait < self.at_least_ms or queued() - waited > 0.4 * wait:
+                continue  # short, or mostly a wait for a core
+            used = []
+            for ident, cpu in before.items():
+                try:
+                    used.append(((time.clock_gettime(clocks[ident]) - cpu) * 1000, ident))
+                except OSError:
+                    continue
+            if not used:
+                continue
+            ran, ident = max(used)
+            if ran < 0.6 * wait:
+                continue  # nobody held it that long: a wait for a core
+            frame = sys._current_frames().get(ident)
+            thread = threading._active.get(ident)  # type: ignore[attr-defined]
+            name = (
+                "GUI"
+                if ident == threading.main_thread().ident
+                else (thread.name if thread is not None else str(ident))
+            )
+            self.holds.append(
+                ((end - self._t0) * 1000, wait, ran, name, StallSampler._where(frame, 3))
+            )
+        os.close(own)
+
+    def report(self, low: float, high: float, count: int = 6) -> None:
+        """The holds that ended between ``low`` and ``high`` (ms), by thread and place."""
+        holds = [h for h in self.holds if low < h[0] <= high]
+        print(
+            f"    interpreter held >= {self.at_least_ms:.0f} ms by one thread: {len(holds)} "
+            f"times, {sum(h[2] for h in holds):.0f} ms in all"
+        )
+        places: dict[str, list[float]] = {}
+        for _, _, ran, name, where in holds:
+            places.setdefault(f"{name}: {where}", []).append(ran)
+        ranked = sorted(places.items(), key=lambda item: -sum(item[1]))
+        for place, runs in ranked[:count]:
+            print(f"      {len(runs):4d} x, {sum(runs):5.0f} ms, max {max(runs):4.0f}  {place}")
 
 
 def write_corpus(
@@ -458,6 +549,12 @@ def main() -> None:
         "event-loop gaps after the read, where the GUI thread was and what the others ran",
     )
     parser.add_argument(
+        "--gil",
+        action="store_true",
+        help="time every wait of a probe thread for the interpreter, and name the thread (and "
+        "its place) that held it over 4 ms, per phase (a thread of the bench)",
+    )
+    parser.add_argument(
         "--profile",
         metavar="FILE",
         help="cProfile the GUI thread over the sorts and filters into FILE (pstats format), "
@@ -477,6 +574,12 @@ def main() -> None:
         help="name, for every event-loop turn of the GUI thread over 40 ms of its CPU from the "
         "open until the search caches are built, the callbacks that used it (a profile hook: "
         "slows the GUI thread's Python code; not with --profile-gui)",
+    )
+    parser.add_argument(
+        "--until-indexed",
+        action="store_true",
+        help="stop once the warm-up's indexes are built (the gaps of the read, of scoring and "
+        "of the warm-up only; no paging, sorts or filters)",
     )
     parser.add_argument(
         "--no-index",
@@ -529,6 +632,9 @@ def main() -> None:
         sampler = StallSampler() if args.stalls else None
         if sampler is not None:
             sampler.start(time.perf_counter())
+        gil = GilProbe() if args.gil else None
+        if gil is not None:
+            gil.start(time.perf_counter() - probe.elapsed() / 1000)
         collections = CollectionLog(probe)
         wait(app, lambda: len(probe.times) > 10, 10)  # ticking before the open starts
         if args.turns:
@@ -658,13 +764,22 @@ def main() -> None:
             )
             if probe.turns is not None:
                 probe.turns.report(low, high, read_start)
+            if gil is not None:
+                gil.report(low, high)
             if sampler is not None:
                 over = [(g, t) for g, t in pairs if g > 50]
                 print(f"    GUI thread in the gaps over 50 ms: {sampler.split(over)}")
                 sampler.report([(g, t) for g, t in worst if g > 100])
         if sampler is not None:
             sampler.stop()
+        if gil is not None:
+            gil.stop()
         collections.report(read_start)
+        if args.until_indexed:
+            rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            print(f"  peak resident memory so far{'':<24} {rss_mb:8.0f} MB")
+            window.controller.cancel()
+            os._exit(0)  # the workers are not waited for
         view = window.table_view
         # Paging down through rows never seen (their highlights computed as they show), one
         # page every 50 ms, with the latency probe running.

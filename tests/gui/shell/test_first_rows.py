@@ -116,6 +116,16 @@ def test_the_first_rows_show_while_the_rest_is_read(qtbot, harness, window, gate
     assert window.summary.caption.text().startswith(
         f"The first {FIRST} rows, {FIRST} scored; the rest is being read."
     )
+    # Nothing is worked out in the background for the first rows that the whole replaces: no
+    # significance clusters, no language check (they would run beside the read).
+    assert window.summary.cluster_text() == (
+        "Significance clusters [n] follow once the files are read and every row is scored."
+    )
+    assert not window.summary.clusters.job.running
+    qtbot.waitUntil(lambda: not window.lifecycle.revealing())
+    lifecycle = window.lifecycle
+    assert not lifecycle._language_timer.isActive() and not lifecycle._language_job.running
+    assert lifecycle.language is None
     window.table_view.setCurrentIndex(window.proxy.index(3, 1))
     shot(window, tmp_path, "first-rows-while-reading")
 
@@ -123,6 +133,12 @@ def test_the_first_rows_show_while_the_rest_is_read(qtbot, harness, window, gate
         gate.set()
     assert not window.lifecycle.is_reading() and not window.lifecycle.showing_part()
     assert window.model.rowCount() == window.proxy.rowCount() == ROWS
+    # The whole is checked (due, under way or done).
+    assert (
+        lifecycle._language_timer.isActive()
+        or lifecycle._language_job.running
+        or lifecycle.language is not None
+    )
     window.lifecycle.refresh_counts()
     assert window.filter_bar.count_label.text() == f"{ROWS} rows"
     assert window.model.text == whole.corpus_text()

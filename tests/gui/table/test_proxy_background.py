@@ -52,6 +52,7 @@ def make_proxy(columns: dict[str, list[str]]) -> tuple[SessionModel, SegmentFilt
     core = comparison_of(columns)
     session = SessionModel(core)
     proxy = SegmentFilterProxy()
+    proxy.warm_up_delay_ms = 0
     proxy.setSourceModel(SegmentTableModel(session))
     proxy.background_rows = 0  # every search in the worker, however few the rows
     return session, proxy
@@ -209,11 +210,17 @@ def test_typing_in_the_filter_bar_cancels_the_running_search_and_keeps_the_field
 
 
 def test_a_big_comparisons_search_caches_are_built_by_a_worker_once_shown(qtbot, columns) -> None:
+    """The warm-up starts a while after the rows show (not in the turn that shows them, nor in
+    the next ones, where the window shows the rest of the comparison)."""
     core = comparison_of(columns)
     proxy = SegmentFilterProxy()
     proxy.background_rows = 0  # "big" from the first row
+    proxy.warm_up_delay_ms = 100
     assert not any(c.is_prepared() for c in core.search_columns.values())
     proxy.setSourceModel(SegmentTableModel(SessionModel(core)))
+    assert proxy._worker._warm_up is None  # no worker yet: due once the timer fires
+    assert proxy._warm_up_timer.isActive()
+    qtbot.waitUntil(lambda: proxy._worker._warm_up is not None, timeout=WAIT_MS)
     qtbot.waitUntil(proxy.search_ready, timeout=WAIT_MS)
     for name, column in core.search_columns.items():
         assert column.folded().rows_as_bytes() == [
@@ -229,6 +236,7 @@ def test_the_warm_up_then_builds_each_columns_index_and_searches_use_it(qtbot, c
     core = comparison_of(columns)
     proxy = SegmentFilterProxy()
     proxy.background_rows = 0
+    proxy.warm_up_delay_ms = 0
     proxy._worker.index_rows = 0
     proxy.setSourceModel(SegmentTableModel(SessionModel(core)))
     search = core.search_columns
@@ -251,6 +259,7 @@ def test_the_warm_up_then_builds_the_systems_sort_ranks(qtbot, columns) -> None:
     core = comparison_of(columns)
     proxy = SegmentFilterProxy()
     proxy.background_rows = 0
+    proxy.warm_up_delay_ms = 0
     proxy._worker.rank_rows = 0
     proxy.setSourceModel(SegmentTableModel(SessionModel(core)))
     search = core.search_columns
