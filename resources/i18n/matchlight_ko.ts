@@ -2706,6 +2706,10 @@ You can open a read-only copy of it to see (and save elsewhere) what can be read
         <translation>수치를 계산할 수 없습니다: {0}</translation>
     </message>
     <message>
+        <source>Significance clusters [n] follow once the files are read and every row is scored.</source>
+        <translation>파일을 모두 읽고 모든 행의 채점이 끝나면 유의성 군집 [n]이 표시됩니다.</translation>
+    </message>
+    <message>
         <source>Significance clusters [n] follow once every row is scored.</source>
         <translation>모든 행의 채점이 끝나면 유의성 군집 [n]이 표시됩니다.</translation>
     </message>
