@@ -115,6 +115,13 @@ class SummaryClusters(QObject):
             scopes["filtered"] = filtered if increasing else np.sort(filtered)
         return scopes
 
+    def _stop(self) -> None:
+        """No clusters shown, and none computed or waiting to be."""
+        self.job.cancel()
+        self._running = None
+        self._pending = None
+        self.model.set_clusters({}, {})
+
     def update(
         self,
         table: ScoreTable | None,
@@ -128,11 +135,12 @@ class SummaryClusters(QObject):
         scored; ``filtered``: the rows the filter keeps (None: no filter); ``reading``: the
         table is the first rows of a comparison still read, which are not ranked (their tests
         would run beside the read and the window's first turns, and the whole replaces them)."""
-        if reading and table is not None and len(table.systems) >= 2:
-            self.job.cancel()
-            self._running = None
-            self._pending = None
-            self.model.set_clusters({}, {})
+        if table is None or len(table.systems) < 2:
+            self._stop()
+            self.label.hide()
+            return
+        if reading:
+            self._stop()
             self.label.setText(
                 QCoreApplication.translate(
                     "SummaryWidget",
@@ -141,13 +149,6 @@ class SummaryClusters(QObject):
                 )
             )
             self.label.show()
-            return
-        if table is None or len(table.systems) < 2:
-            self.job.cancel()
-            self._running = None
-            self._pending = None
-            self.model.set_clusters({}, {})
-            self.label.hide()
             return
         self.label.show()
         if len(done) < table.n_segments:
