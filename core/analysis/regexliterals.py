@@ -36,7 +36,7 @@ try:  # the engine's case tables (private)
 except ImportError:  # pragma: no cover - no prefilter then
     _regex = None
 
-__all__ = ["Prefilter", "prefilter", "required_literals"]
+__all__ = ["UNBOUNDED", "Prefilter", "prefilter", "required_literals"]
 
 try:  # the parser of the re module: private, so only used to decide, never needed
     from re import _parser as _re_parser  # type: ignore[attr-defined]
@@ -61,8 +61,9 @@ _CASE_FLAGS = regex.IGNORECASE | regex.VERSION0 | regex.UNICODE
 #: The most needles a prefilter looks for (a branch of many alternatives is not worth it).
 _MOST_NEEDLES = 16
 
-#: A width without bound (more characters than any row has).
-_UNBOUNDED = 1 << 62
+#: A width without bound (more characters than any row has): a :attr:`Prefilter.lead` at least
+#: this large says nothing of where a match starts.
+UNBOUNDED = 1 << 62
 
 #: The fewest bytes of the shortest needle: one byte is found in most rows.
 _SHORTEST = 2
@@ -122,7 +123,7 @@ def _width(items: Any, item: tuple[Any, Any]) -> int:
     try:
         return int(_re_parser.SubPattern(items.state, [item]).getwidth()[1])
     except Exception:
-        return _UNBOUNDED
+        return UNBOUNDED
 
 
 def _sequence(items: Any) -> Option | None:

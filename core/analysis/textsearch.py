@@ -79,7 +79,7 @@ import numpy.typing as npt
 import regex
 
 from matchlight.core.analysis import textsort
-from matchlight.core.analysis.regexliterals import Prefilter, prefilter
+from matchlight.core.analysis.regexliterals import UNBOUNDED, Prefilter, prefilter
 from matchlight.core.analysis.textindex import NgramIndex, build_index, find_indexed, may_hold
 
 __all__ = ["PatternError", "SearchCancelled", "SearchColumn", "TextQuery", "matching_rows"]
@@ -378,7 +378,7 @@ def _search_starts(
     characters before it, so none starts before the first needle's place less ``lead``; the
     engine still sees the text before where it starts (``\\b`` there is what it is in the
     row)."""
-    if lead is None or lead >= _FAR:
+    if lead is None or lead >= UNBOUNDED:
         return [0] * len(block)
     lengths = np.fromiter(map(len, block), np.int64, len(block))
     size = folded.bounds[rows + 1] - 1 - folded.bounds[rows]
@@ -678,7 +678,7 @@ _SPAN = 1 << 23
 #: Whether rows known to hold a needle have its place looked for too (tests force it on; a
 #: place found early in a row spares the engine little, and looking costs some 0.5 us a row).
 _FIRST_PLACES = False
-#: More bytes (and characters) than any row has: no place found, no bound on a lead.
+#: More bytes than any row has: no place found.
 _FAR = 1 << 62
 #: The newline byte that follows each row of a :class:`_Utf8Rows`.
 _NEWLINE = 10
@@ -765,11 +765,9 @@ class _Joined:
         pattern: Any,
         strings: Sequence[str],
         cancelled: Cancelled = _never,
-        *,
-        concurrent: bool = True,
     ) -> BoolArray:
-        """Per row: does ``pattern`` (row-local, see the module's doc) match in it?
-        (``concurrent``: the engine lets other threads run while it searches.)
+        """Per row: does ``pattern`` (row-local, see the module's doc) match in it? (The engine
+        lets other threads run while it searches.)
 
         One search from the start of a row finds the first match in that row or in any row
         after it, in one pass of the engine over the rows in between; then the search goes on
@@ -790,12 +788,12 @@ class _Joined:
             position, endpos = starts[block], ends[last]
             block = last + 1
             while True:
-                match = search(text, position, endpos, concurrent=concurrent)
+                match = search(text, position, endpos, concurrent=True)
                 if match is None:
                     break
                 start, end = match.span()
                 row = bisect_right(starts, start) - 1
-                if end <= ends[row] or search(strings[row], concurrent=concurrent) is not None:
+                if end <= ends[row] or search(strings[row], concurrent=True) is not None:
                     found[row] = True
                 if row >= last:
                     break
