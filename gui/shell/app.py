@@ -8,7 +8,6 @@ empty window that invites the user to open a comparison.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import importlib
 import logging
 import sys
@@ -133,28 +132,9 @@ def no_huge_pages_for_numpy() -> bool:
     return False
 
 
-# What OpenBLAS's builds call the function that sets its number of threads (numpy's wheels
-# bundle scipy-openblas, whose symbols carry a prefix and a suffix).
-_BLAS_THREADS_SETTERS = (
-    "scipy_openblas_set_num_threads64_",
-    "scipy_openblas_set_num_threads",
-    "openblas_set_num_threads64_",
-    "openblas_set_num_threads",
-)
-
-
-def _openblas_libraries() -> list[str]:
-    """The OpenBLAS libraries loaded in this process (from its memory map; Linux only)."""
-    try:
-        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
-            paths = {line.split(maxsplit=5)[-1].strip() for line in maps if ".so" in line}
-    except OSError:
-        return []
-    return sorted(p for p in paths if "openblas" in p.rsplit("/", 1)[-1].lower())
-
-
 def single_threaded_blas() -> bool:
-    """Have numpy's OpenBLAS compute in the calling thread only; True if it could be told.
+    """Have numpy's BLAS compute in the calling thread only (threadpoolctl); True if numpy
+    has a BLAS it could tell.
 
     By default OpenBLAS keeps a thread per extra core, and after each product it hands work
     to, that thread spins on its core for about a tenth of a second, waiting for more. On two
@@ -162,21 +142,12 @@ def single_threaded_blas() -> bool:
     check, the significance tests) makes. The app's products are small: it gains nothing
     from the extra threads.
     """
-    import numpy  # noqa: F401  (loads OpenBLAS)
+    import numpy  # noqa: F401  (loads its BLAS)
+    from threadpoolctl import ThreadpoolController
 
-    told = False
-    for path in _openblas_libraries():
-        try:
-            library = ctypes.CDLL(path)
-        except OSError:
-            continue
-        for name in _BLAS_THREADS_SETTERS:
-            setter = getattr(library, name, None)
-            if setter is not None:
-                setter(ctypes.c_int(1))
-                told = True
-                break
-    return told
+    blas = ThreadpoolController().select(user_api="blas")
+    blas.limit(limits=1)
+    return bool(blas.lib_controllers)
 
 
 # How long a Python thread may hold the GIL while another one waits for it (Python's default
