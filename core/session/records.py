@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
@@ -234,21 +234,13 @@ class SessionState:
     annotator: str
 
 
-#: The ``meta`` keys holding a :class:`SessionState`.
-STATE_KEYS: Final = (
-    "settings",
-    "baseline",
-    "selection",
-    "layout",
-    "mode",
-    "typology",
-    "weights",
-    "annotator",
-)
+#: The ``meta`` keys holding a :class:`SessionState`: its fields, in order.
+STATE_KEYS: Final = tuple(field.name for field in fields(SessionState))
 
 
 class StateParts(TypedDict, total=False):
-    """Some parts of a :class:`SessionState` (a part left out stays as it is)."""
+    """Some parts of a :class:`SessionState` (a part left out stays as it is). Its keys are
+    :data:`STATE_KEYS`; tests/core/session/test_records.py holds the two to each other."""
 
     settings: Mapping[str, Any]
     baseline: str | int | None
