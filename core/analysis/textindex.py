@@ -11,6 +11,13 @@ holding every one of its indexed n-grams (the AND of their bitmaps), which are t
 rows asked. N-grams holding a newline are never indexed (rows are separated by one, and a row
 may hold one): no n-gram spans two rows.
 
+Numbers are what regular expressions often look for (``\\b(19|20)\\d\\d\\b``), and a pair of
+digits is seldom among the most frequent n-grams (each digit is: alone, the index could only say
+"holds a 1 and a 9"). So the index also keeps, for every pair of ASCII digits some row holds,
+the rows holding it (:attr:`NgramIndex.pairs`: their numbers, a few bytes for each row holding
+digits side by side): a needle that is such a pair is answered exactly, and one holding some (a
+year, an amount) is looked for only in the rows holding all of them.
+
 The index is built in the background (:func:`build_index`), with numpy, a block of rows at a
 time (each call a few milliseconds, which lets other threads run), and may stop between two
 blocks. Which n-grams are kept is decided by counting the rows holding each on a sample of
@@ -33,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["NgramIndex", "build_index", "find_indexed", "may_hold"]
 
 BoolArray = npt.NDArray[np.bool_]
+RowArray = npt.NDArray[np.int32]
 Cancelled = Callable[[], bool]
 
 #: The index's bytes per row: one bit per row for each n-gram kept (so at most 8 times as many
@@ -52,6 +60,9 @@ _BUILD_BLOCK = 1 << 12
 #: The byte that ends each row (and that no n-gram kept holds).
 _NEWLINE = 10
 _NONE = 255
+#: The ASCII digits' first byte ("0"): :attr:`NgramIndex.pairs` keeps the pairs of the ten.
+_ZERO = 48
+_NO_ROWS: RowArray = np.zeros(0, np.int32)
 
 
 def _nothing() -> None:
@@ -61,11 +72,13 @@ def _nothing() -> None:
 @dataclass(frozen=True, slots=True)
 class NgramIndex:
     """Per n-gram kept (``grams``: its bytes and its id), the rows holding it: ``bits[id]``, one
-    bit per row (packed little-endian, ``rows`` rows)."""
+    bit per row (packed little-endian, ``rows`` rows); and per pair of ASCII digits held by
+    some row (``pairs``: b"19"), the rows holding it, in order."""
 
     rows: int
     grams: dict[bytes, int]
     bits: npt.NDArray[np.uint8]
+    pairs: dict[bytes, RowArray]
 
     def bitmap(self, gram: bytes) -> BoolArray:
         """Per row: does it hold ``gram`` (an n-gram kept)?"""
@@ -73,8 +86,8 @@ class NgramIndex:
 
     def candidates(self, needle: bytes) -> tuple[BoolArray, bool] | None:
         """The rows that may hold ``needle`` (a byte string without a newline), and whether
-        exactly those do (``needle`` is an n-gram kept); None when none of its n-grams is
-        kept (every row may hold it)."""
+        exactly those do (``needle`` is an n-gram kept, or a pair of digits); None when none
+        of its n-grams is kept and it holds no pair of digits (every row may hold it)."""
         at = self.grams.get(needle)
         if at is not None:
             return self._unpack(self.bits[at]), True
@@ -84,8 +97,21 @@ class NgramIndex:
             for i in range(len(needle) - size + 1)
             if (gram := needle[i : i + size]) in self.grams
         }
-        if not held:
+        pairs = {needle[i : i + 2] for i in range(len(needle) - 1)}
+        posted = [self.pairs.get(pair, _NO_ROWS) for pair in pairs if _digits(pair)]
+        if not held and not posted:
             return None
+        if posted:  # the rows holding every pair of digits of the needle: few
+            rows = min(posted, key=len)
+            for other in posted:
+                if other is not rows:
+                    rows = rows[np.isin(rows, other, assume_unique=True)]
+            ids = np.fromiter(held, np.intp, len(held))
+            found = np.zeros(self.rows, np.bool_)
+            # The bits of those rows in the bitmaps of the n-grams kept.
+            bits = (self.bits[ids][:, rows >> 3] >> (rows & 7).astype(np.uint8)) & 1
+            found[rows[bits.all(axis=0)]] = True
+            return found, len(needle) == 2
         ids = sorted(held)
         packed = self.bits[ids[0]].copy()
         for i in ids[1:]:
@@ -96,7 +122,12 @@ class NgramIndex:
         return np.unpackbits(packed, count=self.rows, bitorder="little").view(np.bool_)
 
     def nbytes(self) -> int:
-        return int(self.bits.nbytes)
+        return int(self.bits.nbytes) + sum(rows.nbytes for rows in self.pairs.values())
+
+
+def _digits(pair: bytes) -> bool:
+    """Whether ``pair`` (two bytes) is two ASCII digits."""
+    return all(_ZERO <= byte < _ZERO + 10 for byte in pair)
 
 
 def find_indexed(
@@ -290,6 +321,7 @@ def build_index(
     bits = np.empty((k, (n + 7) // 8), np.uint8)
     values = np.frombuffer(folded.data, np.uint8)
     ends = np.full(2, _NEWLINE, np.uint8)  # after the last row: no n-gram starts there
+    pairs: list[npt.NDArray[np.int64]] = []  # per block, row * 100 + pair held
     for a in range(0, n, block):
         between()
         b = min(n, a + block)
@@ -303,4 +335,31 @@ def build_index(
         classes.complete(held)
         packed = np.packbits(held[:k, : b - a], axis=1, bitorder="little")
         bits[:, a // 8 : a // 8 + packed.shape[1]] = packed
-    return NgramIndex(n, {gram: i for i, gram in enumerate(grams)}, bits)
+        pairs.append(_digit_pairs(part[: high - low], row) + a * 100)
+    return NgramIndex(n, {gram: i for i, gram in enumerate(grams)}, bits, _postings(pairs))
+
+
+def _digit_pairs(part: npt.NDArray[np.uint8], row: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+    """Per pair of ASCII digits held by a row of ``part`` (whole rows, each ending with its
+    newline; ``row``: each byte's row), ``row * 100 + pair`` (the pair as a number), once
+    each, in order. No pair spans two rows: a newline is no digit."""
+    digit = (part - np.uint8(_ZERO)) < 10  # wraps below "0"
+    at = np.flatnonzero(digit[:-1] & digit[1:])
+    pair = (part[at].astype(np.int64) - _ZERO) * 10 + (part[at + 1] - _ZERO)
+    return np.unique(row[at] * 100 + pair)
+
+
+def _postings(pairs: list[npt.NDArray[np.int64]]) -> dict[bytes, RowArray]:
+    """Per pair of digits, the rows holding it, in order, from the blocks' ``row * 100 +
+    pair`` (in order of their rows)."""
+    keys = np.concatenate(pairs) if pairs else np.zeros(0, np.int64)
+    if not len(keys):
+        return {}
+    order = np.argsort(keys % 100, kind="stable")  # by pair, each pair's rows in order
+    pair, rows = keys[order] % 100, (keys[order] // 100).astype(np.int32)
+    starts = np.flatnonzero(np.diff(pair, prepend=-1))
+    ends = np.append(starts[1:], len(pair))
+    return {
+        b"%02d" % int(pair[i]): rows[i:j]
+        for i, j in zip(starts.tolist(), ends.tolist(), strict=True)
+    }

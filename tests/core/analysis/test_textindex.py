@@ -23,8 +23,14 @@ from tests.kit import read_lines
 
 # Few characters, so that n-grams repeat; non-ASCII (2- and 3-byte UTF-8, folding to two
 # characters), newlines inside rows, and empty rows.
-texts = st.text(st.sampled_from(["a", "b", "t", "h", "e", " ", "é", "ß", "İ", "\n", "1", "9"]))
-needles = st.text(st.sampled_from(["a", "b", "t", "h", "e", " ", "é", "s", "İ", "\n", "9"]))
+# Digits side by side, as numbers are (the index keeps every pair of them exactly), and
+# full-width digits (three bytes each in UTF-8, no pair of ASCII digits).
+texts = st.text(
+    st.sampled_from(["a", "b", "t", "h", "e", " ", "é", "ß", "İ", "\n", "1", "9", "2", "0", "１"])
+)
+needles = st.text(
+    st.sampled_from(["a", "b", "t", "h", "e", " ", "é", "s", "İ", "\n", "9", "1", "0"])
+)
 
 
 def indexed(strings: list[str], most: int, block: int) -> SearchColumn:
@@ -60,6 +66,11 @@ def test_each_bitmap_holds_the_rows_holding_its_ngram(
     for gram in index.grams:
         assert 1 <= len(gram) <= 3 and b"\n" not in gram
         assert index.bitmap(gram).tolist() == [gram in r for r in rows], gram
+    # Every pair of ASCII digits some row holds: exactly the rows holding it, in order.
+    pairs = {b"%02d" % i: [j for j, r in enumerate(rows) if b"%02d" % i in r] for i in range(100)}
+    assert {pair: rows.tolist() for pair, rows in index.pairs.items()} == {
+        pair: held for pair, held in pairs.items() if held
+    }
     # Every byte in as many rows as a byte kept is kept; then the most frequent longer ones.
     counts = {}
     for r in rows:
@@ -109,6 +120,8 @@ def test_substrings_with_the_index_equal_in_per_row(
             np.testing.assert_array_equal(rows, want)
         if column._index is None or folded in column._index.grams:
             assert exact
+        if column._index is not None and len(folded) == 2 and folded.isdigit():
+            assert exact  # a pair of digits: its rows are kept
         # Where in each row the needle first lies (the regex path's rows holding a needle).
         every = np.arange(len(strings), dtype=np.int64)
         places = column.folded().first_places([folded], every)
@@ -128,8 +141,9 @@ def test_searches_with_the_index_equal_a_search_per_row_on_real_data(
     strings = [*lines, "", "a\nb", "The\n", "\nthe"]
     columns = [indexed(strings, most, 40), indexed(strings[::-1], most, 8)]
     plain = [SearchColumn(strings), SearchColumn(strings[::-1])]
-    queries = [TextQuery(n) for n in ("the", "e", " ", "THE ", "tion", "zebra", "n\nd", "a\nb")]
-    patterns = (r"\b(19|20)\d\d\b", r"\bthe\b", "ent?s", "^the", r"(?i)Die\b")
+    needles = ("the", "e", " ", "THE ", "tion", "zebra", "n\nd", "a\nb", "19", "2019", "1,5", "00")
+    queries = [TextQuery(n) for n in needles]
+    patterns = (r"\b(19|20)\d\d\b", r"\bthe\b", "ent?s", "^the", r"(?i)Die\b", r"\b20\d\d\b")
     queries += [TextQuery(p, regex=True) for p in patterns]
     for query in queries:
         want = np.array(per_row(strings, query)) | np.array(per_row(strings[::-1], query))
@@ -229,3 +243,28 @@ def test_a_needle_with_a_rare_byte_is_scanned_for_and_found_exactly(
             expected &= ~mask
         assert np.flatnonzero(found).tolist() == np.flatnonzero(expected).tolist()
     assert sum(asked) < 100  # a scan, not the candidates asked one by one
+
+
+def test_a_number_is_looked_for_only_in_the_rows_holding_each_pair_of_its_digits() -> None:
+    """The pairs of digits are kept whatever their frequency: a pair is answered exactly, a
+    longer number by the rows holding each of its pairs (and each n-gram kept), which the search
+    then asks; a row holding them apart ("1998 or 84") is asked and not found."""
+    strings = ["in 1984 we", "1998 or 84", "year 2019", "1 9 8 4", "ages 19-20", "no digits"] * 30
+    column = indexed(strings, 12, 8)  # bytes only
+    index = column._index
+    assert index is not None and b"19" not in index.grams
+    assert {b"1", b"9", b"2", b"0", b"8", b"4"} <= set(index.grams)
+    rows, exact = index.candidates(b"19")  # type: ignore[misc]
+    assert exact and np.flatnonzero(rows[:6]).tolist() == [0, 1, 2, 4]
+    rows, exact = index.candidates(b"1984")  # type: ignore[misc]
+    assert not exact and np.flatnonzero(rows[:6]).tolist() == [0, 1]
+    rows, exact = index.candidates(b"20")  # type: ignore[misc]
+    assert exact and np.flatnonzero(rows[:6]).tolist() == [2, 4]
+    assert index.candidates(b"77") is not None  # no row holds it: exactly none
+    assert not index.candidates(b"77")[0].any() and index.candidates(b"77")[1]  # type: ignore[index]
+    for needle in ("1984", "19", "9-2", "2019", "77"):
+        found = column.search(TextQuery(needle))
+        assert found.tolist() == per_row(strings, TextQuery(needle)), needle
+    query = TextQuery(r"\b(19|20)\d\d\b", regex=True)
+    assert np.flatnonzero(matching_rows([column], query)[:6]).tolist() == [0, 1, 2]
+    assert matching_rows([column], query).tolist() == per_row(strings, query)
