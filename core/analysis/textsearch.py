@@ -480,8 +480,9 @@ class _Utf8Rows:
         starts = np.zeros(len(rows) + 1, np.int64)  # where each row starts in ``joined``
         np.cumsum(highs - lows + 1, out=starts[1:])
         first = np.full(len(rows), _FAR, np.int64)
+        shares = self.byte_shares()
         for needle in needles:
-            at = _places(values, needle, 0, len(values))
+            at = _places(values, needle, 0, len(values), self.rarest_byte(needle, shares))
             row = np.searchsorted(starts, at, side="right") - 1
             whole = at + len(needle) < starts[row + 1]
             row, firsts = np.unique(row[whole], return_index=True)  # the first per row
@@ -501,10 +502,11 @@ class _Utf8Rows:
             return found
         bounds, size = self.bounds, len(needle)
         values = np.frombuffer(self.data, np.uint8)
+        k = self.rarest_byte(needle)
         for low in range(0, len(values), _SPAN):
             if cancelled():
                 raise SearchCancelled
-            _mark_holding(found, values, bounds, needle, low, low + _SPAN + size - 1)
+            _mark_holding(found, values, bounds, needle, low, low + _SPAN + size - 1, k)
         return found
 
     def find(
@@ -592,6 +594,15 @@ class _Utf8Rows:
         counts = np.bincount(np.concatenate(sample), minlength=256) if sample else np.ones(256)
         return np.asarray(counts, dtype=np.float64) / max(1, int(counts.sum()))
 
+    def rarest_byte(self, needle: bytes, shares: npt.NDArray[np.float64] | None = None) -> int:
+        """Where in ``needle`` (not empty) its rarest byte in these rows is (by
+        :meth:`byte_shares`, or ``shares``): numpy looks for a needle from there
+        (:func:`_places`), which leaves the fewest places to check."""
+        if len(needle) < 2:
+            return 0
+        shares = self.byte_shares() if shares is None else shares
+        return min(range(len(needle)), key=lambda i: shares[needle[i]])
+
     def rare_byte(self, needle: bytes) -> int | None:
         """Where in ``needle`` (of two bytes or more) its rarest byte is, if that byte is rare in
         these rows (under :data:`_RARE_BYTE` of them): a scan then finds the needle with
@@ -600,7 +611,7 @@ class _Utf8Rows:
         if len(needle) < 2:
             return None
         shares = self.byte_shares()
-        k = min(range(len(needle)), key=lambda i: shares[needle[i]])
+        k = self.rarest_byte(needle, shares)
         return k if shares[needle[k]] <= _RARE_BYTE else None
 
     def _finder(self, needle: bytes, k: int | None) -> Callable[[int, int], int]:
@@ -634,23 +645,29 @@ def _mark_holding(
     needle: bytes,
     low: int,
     high: int,
+    k: int = 0,
 ) -> None:
     """Set ``found`` for the rows (``bounds``: their offsets) holding ``needle`` within the bytes
-    ``values[low:high]``: every place it starts (where its first byte lies, kept where its other
-    bytes follow), mapped to rows by their offsets; a match must end inside its row."""
-    starts = _places(values, needle, low, high)
+    ``values[low:high]``: every place it starts (:func:`_places`, from its byte at ``k``),
+    mapped to rows by their offsets; a match must end inside its row."""
+    starts = _places(values, needle, low, high, k)
     rows = np.searchsorted(bounds, starts, side="right") - 1
     found[rows[starts + len(needle) < bounds[rows + 1]]] = True
 
 
-def _places(values: npt.NDArray[np.uint8], needle: bytes, low: int, high: int) -> IntArray:
+def _places(
+    values: npt.NDArray[np.uint8], needle: bytes, low: int, high: int, k: int = 0
+) -> IntArray:
     """Every place in ``values[low:high]`` where ``needle`` (not empty) starts and ends, in
-    order: where its first byte lies, kept where its other bytes follow."""
+    order: where its byte at ``k`` lies (its rarest, best: fewest places to check), kept where
+    its other bytes are around it."""
     size = len(needle)
     part = values[low:high]
-    starts = np.flatnonzero(part[: max(0, len(part) - size + 1)] == needle[0])
-    for j in range(1, size):
-        starts = starts[part[starts + j] == needle[j]]
+    stop = max(0, len(part) - size + 1)  # places where the whole needle fits
+    starts = np.flatnonzero(part[k : k + stop] == needle[k])
+    for j in range(size):
+        if j != k:
+            starts = starts[part[starts + j] == needle[j]]
     return starts + low
 
 

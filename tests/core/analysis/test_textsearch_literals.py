@@ -185,6 +185,20 @@ def test_rows_holding_a_needle_equal_in_per_row(rows: list[str], needle: str, sp
     np.testing.assert_array_equal(got, np.array(want, dtype=bool))
 
 
+@pytest.mark.parametrize("needle", ["ez", "ze", "eze", "zee", "eez"])
+def test_rows_holding_a_needle_are_found_from_its_rarest_byte(needle: str) -> None:
+    """numpy looks for a needle from its byte rarest in the rows ('z'), wherever it lies in
+    the needle, and finds exactly the rows holding it (a needle cut by a row's end is in none)."""
+    rows = ["e" * 30, "the zebra", "ez", "zee eez", "e\nz", "eze", "z", "", "ee zz"] * 20
+    folded = SearchColumn(rows).folded()
+    wanted = needle.encode()
+    assert folded.rarest_byte(wanted) == needle.index("z")
+    got = folded.holding(wanted)
+    assert got.tolist() == [needle in row for row in rows]
+    places = folded.first_places([wanted], np.arange(len(rows), dtype=np.int64))
+    assert places.tolist() == [row.encode().find(wanted) for row in rows]
+
+
 def test_real_data_prefiltered_regexes() -> None:
     lines = read_lines(SHARED_DATA / "wmt22-de-en" / "ref.txt")[:3000]
     other = read_lines(SHARED_DATA / "wmt22-de-en" / "src.txt")[:3000]
