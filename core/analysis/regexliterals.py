@@ -18,7 +18,11 @@ dotless "ı", which folds to itself, so "I" is not used), and the literal text i
 the most characters the pattern's parts before it may match, by ``re``'s measure of widths; a
 literal character matches one character, since version 0 folds case one character at a time),
 so that the engine can start that far before the first needle in a row (0 for the pattern
-above): no match starts earlier.
+above): no match starts earlier. And it says whether a digit follows each needle in every match
+(``\\d`` or ``[0-9]`` right after it, as in the pattern above: :attr:`Prefilter.digit_after`):
+the column's index keeps which rows hold which pairs of digits, so a needle ending in a digit
+is then looked for only in the rows where that digit is followed by another one (or by a
+character that is no ASCII: ``\\d`` matches other digits too).
 """
 
 from __future__ import annotations
@@ -43,10 +47,14 @@ try:  # the parser of the re module: private, so only used to decide, never need
     from re._constants import (  # type: ignore[import-not-found]
         ATOMIC_GROUP,
         BRANCH,
+        CATEGORY,
+        CATEGORY_DIGIT,
+        IN,
         LITERAL,
         MAX_REPEAT,
         MIN_REPEAT,
         POSSESSIVE_REPEAT,
+        RANGE,
         SUBPATTERN,
     )
 except ImportError:  # pragma: no cover - another Python: no prefilter
@@ -79,10 +87,12 @@ class _NoPrefilter(Exception):
 class Prefilter:
     """What every match of a pattern holds: one of ``needles`` (case-folded), starting at most
     ``lead`` characters after the match starts (``lead`` is large where what comes before it
-    in the pattern has no bound: ``\\w+ing``)."""
+    in the pattern has no bound: ``\\w+ing``), and, where ``digit_after``, followed right away
+    by a character ``\\d`` matches."""
 
     needles: Needles
     lead: int
+    digit_after: bool = False
 
 
 def required_literals(pattern: str) -> Needles | None:
@@ -108,13 +118,21 @@ def prefilter(pattern: str) -> Prefilter | None:
         found = _sequence(parsed)
     except Exception:  # _NoPrefilter, or anything odd: no prefilter
         return None
-    if not found or len(found[0]) > _MOST_NEEDLES or _worth(found[0])[0] < _SHORTEST:
+    if not found or len(found.needles) > _MOST_NEEDLES or _worth(found.needles)[0] < _SHORTEST:
         return None
-    return Prefilter(*found)
+    return Prefilter(found.needles, found.lead, found.digit_after)
 
 
-#: Needles, and the most characters a match may span before the one it holds.
-Option = tuple[Needles, int]
+@dataclass(slots=True)
+class Option:
+    """Needles a sequence's match holds, the most characters it may span before the one it
+    holds, whether a digit follows each needle (``digit_after``), and whether each needle ends
+    the sequence's match (``at_end``: then what follows the sequence follows the needle)."""
+
+    needles: Needles
+    lead: int
+    digit_after: bool = False
+    at_end: bool = False
 
 
 def _width(items: Any, item: tuple[Any, Any]) -> int:
@@ -133,14 +151,22 @@ def _sequence(items: Any) -> Option | None:
     run: list[str] = []
     before = 0  # the most characters the items so far may match
     run_at = 0  # ... and those before the run of literal characters
+    ending: list[Option] = []  # the options whose needles end where the items so far end
 
     def cut() -> None:
         if run:
-            options.append((("".join(run).casefold(),), run_at))
+            options.append(Option(("".join(run).casefold(),), run_at, at_end=True))
+            ending.append(options[-1])
             run.clear()
 
     for op, av in items:
         width = _width(items, (op, av))
+        if op is not LITERAL or not run:
+            cut()
+            if _starts_with_digit(op, av):
+                for option in ending:
+                    option.digit_after = True
+            ending.clear()
         if op is LITERAL:
             char = chr(av)
             if char in _AMBIGUOUS:
@@ -151,9 +177,9 @@ def _sequence(items: Any) -> Option | None:
                 run.append(char)
             else:
                 cut()
+                ending.clear()
             before += width
             continue
-        cut()
         inner: Option | None = None
         if op is SUBPATTERN:
             inner = _sequence(av[-1])
@@ -164,23 +190,32 @@ def _sequence(items: Any) -> Option | None:
         elif op in (MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT):
             low, _high, body = av
             # Looked into even when optional: a literal inside must be vetted all the same.
-            # A needle of the body lies in its first repeat.
+            # A needle of the body lies in its first repeat (and what follows it there, which
+            # the body's own items say).
             body_needles = _sequence(body)
             inner = body_needles if low >= 1 else None
         else:
             _vet_literals(av)
         if inner:
-            options.append((inner[0], before + inner[1]))
+            at_end = inner.at_end and op in (SUBPATTERN, BRANCH)
+            options.append(Option(inner.needles, before + inner.lead, inner.digit_after, at_end))
+            if at_end:
+                ending.append(options[-1])
         before += width
     cut()
-    return max(options, key=lambda option: _worth(option[0]), default=None)
+    best = max(options, key=lambda option: _worth(option.needles), default=None)
+    if best is not None:
+        best.at_end = any(option is best for option in ending)
+    return best
 
 
 def _branches(alternatives: list[Any]) -> Option | None:
     """Needles of a choice: one of each alternative's (none if some alternative has none),
-    starting as far into the match as the farthest of theirs."""
+    starting as far into the match as the farthest of theirs; a digit follows each where one
+    follows each alternative's, and they end the choice's match where each ends its own."""
     found: list[str] = []
     lead = 0
+    digit_after = at_end = True
     for alternative in alternatives:
         option = _sequence(alternative)
         if not option:
@@ -188,9 +223,30 @@ def _branches(alternatives: list[Any]) -> Option | None:
             for other in alternatives:
                 _sequence(other)
             return None
-        found.extend(option[0])
-        lead = max(lead, option[1])
-    return tuple(dict.fromkeys(found)), lead
+        found.extend(option.needles)
+        lead = max(lead, option.lead)
+        digit_after &= option.digit_after
+        at_end &= option.at_end
+    return Option(tuple(dict.fromkeys(found)), lead, digit_after, at_end)
+
+
+def _starts_with_digit(op: Any, av: Any) -> bool:
+    """Whether every match of the parse item ``(op, av)`` starts with a character ``\\d``
+    matches (``\\d``, a set of ASCII digits and ``\\d``, or a repeat of one at least once)."""
+    if op in (MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT):
+        low, _high, body = av
+        return bool(low >= 1 and len(body) == 1 and _starts_with_digit(*body[0]))
+    if op is not IN or not av:
+        return False
+    for kind, value in av:
+        if kind is CATEGORY and value is CATEGORY_DIGIT:
+            continue
+        if kind is LITERAL and chr(value).isascii() and chr(value).isdigit():
+            continue
+        if kind is RANGE and ord("0") <= value[0] <= value[1] <= ord("9"):
+            continue
+        return False  # NEGATE, another class, any other character
+    return True
 
 
 def _vet_literals(av: Any) -> None:

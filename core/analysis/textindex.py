@@ -62,6 +62,11 @@ _NEWLINE = 10
 _NONE = 255
 #: The ASCII digits' first byte ("0"): :attr:`NgramIndex.pairs` keeps the pairs of the ten.
 _ZERO = 48
+#: The second byte of a pair's key for "a digit followed by a character that is no ASCII" (any
+#: byte from it on starts one in UTF-8).
+_HIGH = 0x80
+#: Codes of pairs: 100 of two digits, 10 of a digit and a character that is no ASCII.
+_CODES = 110
 _NO_ROWS: RowArray = np.zeros(0, np.int32)
 
 
@@ -73,7 +78,9 @@ def _nothing() -> None:
 class NgramIndex:
     """Per n-gram kept (``grams``: its bytes and its id), the rows holding it: ``bits[id]``, one
     bit per row (packed little-endian, ``rows`` rows); and per pair of ASCII digits held by
-    some row (``pairs``: b"19"), the rows holding it, in order."""
+    some row (``pairs``: b"19"), the rows holding it, in order (and under a digit and
+    :data:`_HIGH`, b"9\\x80", the rows holding that digit followed by a character that is no
+    ASCII)."""
 
     rows: int
     grams: dict[bytes, int]
@@ -106,10 +113,10 @@ class NgramIndex:
             for other in posted:
                 if other is not rows:
                     rows = rows[np.isin(rows, other, assume_unique=True)]
-            ids = np.fromiter(held, np.intp, len(held))
+            kept = np.fromiter(held, np.intp, len(held))
             found = np.zeros(self.rows, np.bool_)
             # The bits of those rows in the bitmaps of the n-grams kept.
-            bits = (self.bits[ids][:, rows >> 3] >> (rows & 7).astype(np.uint8)) & 1
+            bits = (self.bits[kept][:, rows >> 3] >> (rows & 7).astype(np.uint8)) & 1
             found[rows[bits.all(axis=0)]] = True
             return found, len(needle) == 2
         ids = sorted(held)
@@ -117,6 +124,14 @@ class NgramIndex:
         for i in ids[1:]:
             packed &= self.bits[i]
         return self._unpack(packed), False
+
+    def digit_followed(self, digit: bytes) -> BoolArray:
+        """Per row: does it hold the ASCII digit ``digit`` (one byte) followed right away by
+        another one, or by a character that is no ASCII (such as the digits of other scripts)?"""
+        found = np.zeros(self.rows, np.bool_)
+        for second in (*range(_ZERO, _ZERO + 10), _HIGH):
+            found[self.pairs.get(digit + bytes((second,)), _NO_ROWS)] = True
+        return found
 
     def _unpack(self, packed: npt.NDArray[np.uint8]) -> BoolArray:
         return np.unpackbits(packed, count=self.rows, bitorder="little").view(np.bool_)
@@ -335,31 +350,40 @@ def build_index(
         classes.complete(held)
         packed = np.packbits(held[:k, : b - a], axis=1, bitorder="little")
         bits[:, a // 8 : a // 8 + packed.shape[1]] = packed
-        pairs.append(_digit_pairs(part[: high - low], row) + a * 100)
+        pairs.append(_digit_pairs(part[: high - low], row) + a * _CODES)
     return NgramIndex(n, {gram: i for i, gram in enumerate(grams)}, bits, _postings(pairs))
 
 
 def _digit_pairs(part: npt.NDArray[np.uint8], row: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
-    """Per pair of ASCII digits held by a row of ``part`` (whole rows, each ending with its
-    newline; ``row``: each byte's row), ``row * 100 + pair`` (the pair as a number), once
-    each, in order. No pair spans two rows: a newline is no digit."""
+    """Per pair held by a row of ``part`` (whole rows, each ending with its newline; ``row``:
+    each byte's row), ``row * _CODES + code`` (:func:`_pair_code`), once each, in order: every
+    pair of ASCII digits, and every ASCII digit followed by a character that is no ASCII. No
+    pair spans two rows: a newline is neither."""
     digit = (part - np.uint8(_ZERO)) < 10  # wraps below "0"
-    at = np.flatnonzero(digit[:-1] & digit[1:])
-    pair = (part[at].astype(np.int64) - _ZERO) * 10 + (part[at + 1] - _ZERO)
-    return np.unique(row[at] * 100 + pair)
+    after = digit[1:] | (part[1:] >= _HIGH)
+    at = np.flatnonzero(digit[:-1] & after)
+    first, second = part[at].astype(np.int64) - _ZERO, part[at + 1].astype(np.int64) - _ZERO
+    code = np.where(second < 10, first * 10 + second, 100 + first)
+    return np.unique(row[at] * _CODES + code)
+
+
+def _pair_code(code: int) -> bytes:
+    """The key in :attr:`NgramIndex.pairs` of a pair's code: two digits (code ``10 * first +
+    second``), or a digit and :data:`_HIGH` (code ``100 + digit``: followed by no ASCII)."""
+    return b"%02d" % code if code < 100 else bytes((_ZERO + code - 100, _HIGH))
 
 
 def _postings(pairs: list[npt.NDArray[np.int64]]) -> dict[bytes, RowArray]:
-    """Per pair of digits, the rows holding it, in order, from the blocks' ``row * 100 +
-    pair`` (in order of their rows)."""
+    """Per pair, the rows holding it, in order, from the blocks' ``row * _CODES + code`` (in
+    order of their rows)."""
     keys = np.concatenate(pairs) if pairs else np.zeros(0, np.int64)
     if not len(keys):
         return {}
-    order = np.argsort(keys % 100, kind="stable")  # by pair, each pair's rows in order
-    pair, rows = keys[order] % 100, (keys[order] // 100).astype(np.int32)
-    starts = np.flatnonzero(np.diff(pair, prepend=-1))
-    ends = np.append(starts[1:], len(pair))
+    order = np.argsort(keys % _CODES, kind="stable")  # by pair, each pair's rows in order
+    code, rows = keys[order] % _CODES, (keys[order] // _CODES).astype(np.int32)
+    starts = np.flatnonzero(np.diff(code, prepend=-1))
+    ends = np.append(starts[1:], len(code))
     return {
-        b"%02d" % int(pair[i]): rows[i:j]
+        _pair_code(int(code[i])): rows[i:j]
         for i, j in zip(starts.tolist(), ends.tolist(), strict=True)
     }

@@ -35,10 +35,12 @@ keystroke) stops with :class:`SearchCancelled`.
 
 Most regular expressions hold literal text every match must contain ("19" or "20" in
 ``\\b(19|20)\\d\\d\\b``: :func:`~core.analysis.regexliterals.prefilter`). Then the rows that
-may hold it are found first: the column's index says which (:mod:`core.analysis.textindex`),
-or numpy finds them over the folded UTF-8 rows (:meth:`_Utf8Rows.holding`: a few long calls
-per column). Those rows are gathered over the column and searched a block at a time: where the
-index could not say exactly, numpy finds where the literal text first lies in each row's folded
+may hold it are found first: the column's index says which (:mod:`core.analysis.textindex`;
+where a digit follows a needle ending in one in every match, as there, only the rows where
+that digit is followed by another, or by a character that is no ASCII), or numpy finds them
+over the folded UTF-8 rows (:meth:`_Utf8Rows.holding`: a few long calls per column). Those
+rows are gathered over the column and searched a block at a time: where the index could not
+say exactly, numpy finds where the literal text first lies in each row's folded
 bytes (:meth:`_Utf8Rows.first_places`), and the engine runs once per row holding it, in C,
 from the first place a match may start (a row-local pattern's match starts at most so many
 characters before the literal text: :func:`_search_starts`). When most rows hold it, the
@@ -332,6 +334,10 @@ class SearchColumn:
         exact = True
         for needle in needles:
             rows_may, exactly = may_hold(self._index, folded, needle, cancelled)
+            if literals.digit_after and self._index is not None and needle[-1:].isdigit():
+                # A digit follows the needle in every match: only rows where its last digit
+                # is followed by one (or by a character that is no ASCII) may match.
+                rows_may &= self._index.digit_followed(needle[-1:])
             candidates |= rows_may
             exact &= exactly
         if skip is not None:

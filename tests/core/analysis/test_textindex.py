@@ -66,11 +66,24 @@ def test_each_bitmap_holds_the_rows_holding_its_ngram(
     for gram in index.grams:
         assert 1 <= len(gram) <= 3 and b"\n" not in gram
         assert index.bitmap(gram).tolist() == [gram in r for r in rows], gram
-    # Every pair of ASCII digits some row holds: exactly the rows holding it, in order.
-    pairs = {b"%02d" % i: [j for j, r in enumerate(rows) if b"%02d" % i in r] for i in range(100)}
+    # Every pair of ASCII digits some row holds, and every digit followed by a character that
+    # is no ASCII (under the digit and 0x80): exactly the rows holding it, in order.
+    digits = [b"%d" % i for i in range(10)]
+    pairs = {a + b: [j for j, r in enumerate(rows) if a + b in r] for a in digits for b in digits}
+    for a in digits:
+        pairs[a + b"\x80"] = [
+            j for j, r in enumerate(rows) if any(r[i + 1] >= 0x80 for i in _places(r, a))
+        ]
     assert {pair: rows.tolist() for pair, rows in index.pairs.items()} == {
         pair: held for pair, held in pairs.items() if held
     }
+    for a in digits:
+        followed = [
+            j
+            for j, r in enumerate(rows)
+            if any(r[i + 1 : i + 2] in FOLLOWING for i in _places(r, a))
+        ]
+        assert np.flatnonzero(index.digit_followed(a)).tolist() == followed
     # Every byte in as many rows as a byte kept is kept; then the most frequent longer ones.
     counts = {}
     for r in rows:
@@ -81,6 +94,16 @@ def test_each_bitmap_holds_the_rows_holding_its_ngram(
             if len(gram) in size and gram not in index.grams:
                 assert not kept or count <= min(kept), gram
                 assert kept or len(index.grams) == most  # every place taken by bytes
+
+
+def _places(row: bytes, byte: bytes) -> list[int]:
+    """Where ``byte`` lies in ``row`` (but for its last byte)."""
+    return [i for i in range(len(row) - 1) if row[i : i + 1] == byte]
+
+
+# The bytes after a digit that NgramIndex.digit_followed looks for: an ASCII digit, or the
+# first byte of a character that is no ASCII.
+FOLLOWING = {b"%d" % i for i in range(10)} | {bytes((b,)) for b in range(0x80, 0x100)}
 
 
 def _grams(row: bytes) -> set[bytes]:

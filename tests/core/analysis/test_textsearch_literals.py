@@ -9,7 +9,7 @@ import regex as regex_module
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from matchlight.core.analysis import regexliterals, textsearch
+from matchlight.core.analysis import regexliterals, textindex, textsearch
 from matchlight.core.analysis.regexliterals import prefilter, required_literals
 from matchlight.core.analysis.textsearch import PatternError, SearchColumn, TextQuery, matching_rows
 from tests.conftest import SHARED_DATA
@@ -55,6 +55,71 @@ def test_required_literals(pattern: str, needles: tuple[str, ...] | None) -> Non
     assert required_literals(pattern) == needles
 
 
+@pytest.mark.parametrize(
+    "pattern,digit_after",
+    [
+        (r"\b(19|20)\d\d\b", True),
+        (r"(?:19|20)[0-9]{2}", True),
+        (r"1984\d+", True),
+        (r"ab[0-35]", True),
+        (r"(19|20)", False),  # nothing follows
+        (r"(19|20)?xy\d", True),  # the needle is "xy"
+        (r"(19\d|20)", False),  # "20" ends the match
+        (r"(19|20)+\d", False),  # a repeat: "19" may follow "19"
+        (r"(19|20)\d?", False),
+        (r"19[0-9a]", False),
+        (r"19[^0-9]", False),
+        (r"19\b\d", False),
+        (r"19(?=\d)", False),  # not looked into
+    ],
+)
+def test_a_digit_after_the_needles(pattern: str, digit_after: bool) -> None:
+    found = prefilter(pattern)
+    assert found is not None and found.digit_after == digit_after
+
+
+def test_every_character_a_digit_class_matches_folds_to_itself_from_a_digit_or_no_ascii() -> None:
+    """What :attr:`Prefilter.digit_after` relies on: in the folded text, a character ``\\d``
+    matches (ignoring case or not) is itself, and its UTF-8 starts with an ASCII digit or with
+    a byte of 0x80 or more (the index's pairs, :meth:`NgramIndex.digit_followed`)."""
+    every = "".join(map(chr, range(0x110000)))
+    for flags in (regex_module.VERSION0, regex_module.VERSION0 | regex_module.IGNORECASE):
+        digits = regex_module.findall(r"\d", every, flags)
+        assert len(digits) > 600
+        for char in digits:
+            assert char.casefold() == char, char
+            first = char.encode("utf-8", "surrogatepass")[0]
+            assert 0x30 <= first <= 0x39 or first >= 0x80, char
+
+
+def test_numbers_followed_by_digits_are_looked_for_in_the_rows_where_a_digit_follows() -> None:
+    """With the index, ``\\b(19|20)\\d\\d\\b`` asks the engine only about rows where a "9" or
+    "0" is followed by a digit or by a character that is no ASCII (Arabic-Indic digits match
+    ``\\d``), and finds exactly the rows a search per row does."""
+    strings = ["in 1984", "20 Prozent", "19 Uhr", "2019 und 20", "19٣٤", "20١", "١٩٨٤", "19x"]
+    strings = strings * 8 + ["no digits at all"] * 40
+    column = SearchColumn(strings)
+    column._index = textindex.build_index(column.folded(), most=8, frequent=0.0, block=8)
+    column._indexed = True
+    query = TextQuery(r"\b(19|20)\d\d\b", regex=True)
+    asked: list[str] = []
+    real = textsearch._pick
+
+    def pick(texts, rows):  # the rows the engine is given
+        picked = real(texts, rows)
+        asked.extend(picked)
+        return picked
+
+    textsearch._pick, saved = pick, textsearch._pick
+    try:
+        got = matching_rows([column], query)
+    finally:
+        textsearch._pick = saved
+    assert got.tolist() == per_row([strings], query).tolist()
+    assert np.flatnonzero(got[:8]).tolist() == [0, 3, 4]
+    assert set(asked) == {"in 1984", "2019 und 20", "19٣٤", "20١"}
+
+
 def test_characters_whose_case_variants_fold_otherwise_are_not_used() -> None:
     folds_alike = regexliterals._folds_alike
     assert not folds_alike("i") and not folds_alike("I") and not folds_alike("ı")
@@ -88,6 +153,7 @@ PIECES = [
     *["a", "A", "ab", "ss", "SS", "ß", "ẞ", "İ", "i", "I", "ı", "K", "\u212a", "k", "19", "20"],
     *["σ", "Σ", "ς", "ﬁ", "fi", " ", "\\n", "é", "e\u0301", "\\u212a", "\\x41"],
     *["(", ")", "(?:", "|", "?", "+", "*", "{2}", "{1,3}", "{,2}", "+?", "*+", "(?>"],
+    *["[0-9]", "[05]", "\\d\\d", "9", "0"],
     *["{e<=1}", "{i<=1,d<=1}", "[[:alpha:]]", "[[:digit:]]", "[ab]", "[^a]", "[{]", "\\{", "\\]"],
     *["(?i)", "(?-i:", "(?i:", "(?x)", "(?f)", "(?a)", "(?=a)", "(?<!b)", "\\b", "^", "$"],
     *[
@@ -106,7 +172,7 @@ PIECES = [
 patterns = st.lists(st.sampled_from(PIECES), min_size=1, max_size=7).map("".join)
 texts = st.lists(
     st.sampled_from(
-        [*"aAbB ßẞsSİıiIK\u212ak19 20{}e<=1:[]σΣςﬁfé\u0301\n\x1e\x00#", "\U0001df95", "ab", "ss"]
+        [*"aAbB ßẞsSİıiIK\u212ak19 20{}e<=1:[]σΣςﬁfé\u0301\n\x1e\x00#٣１", "\U0001df95", "ab", "ss"]
     ),
     max_size=12,
 ).map("".join)
@@ -121,6 +187,7 @@ texts = st.lists(
     st.integers(1, 4),
     st.booleans(),
     st.booleans(),
+    st.booleans(),
 )
 def test_prefiltered_regex_equals_a_search_per_row(
     rows: list[tuple[str, str]],
@@ -130,6 +197,7 @@ def test_prefiltered_regex_equals_a_search_per_row(
     block: int,
     always: bool,
     places: bool,
+    indexed: bool,
 ) -> None:
     query = TextQuery(pattern, regex=True, case_sensitive=case)
     try:
@@ -151,14 +219,26 @@ def test_prefiltered_regex_equals_a_search_per_row(
                 assert places, (text, found)
                 if len(folded.encode("utf-8", "surrogatepass")) == len(text):
                     assert match.start() >= min(places) - found.lead, (text, found)
+                if found.digit_after:  # some needle is followed by a digit, or no ASCII
+                    after = [
+                        folded[i + len(n) : i + len(n) + 1]
+                        for n in found.needles
+                        for i in range(len(folded))
+                        if folded.startswith(n, i)
+                    ]
+                    assert any((c.isdigit() and c.isascii()) or c > "\x7f" for c in after)
     saved = textsearch._SPAN, textsearch._BLOCK, textsearch._MOST_CANDIDATES
     saved_places = textsearch._FIRST_PLACES
     textsearch._SPAN, textsearch._BLOCK = span, block  # matches across every edge of a pass
     textsearch._FIRST_PLACES = places  # rows known to hold a needle looked into too
     if always:  # prefilter however many rows hold a needle (tiny columns often all do)
         textsearch._MOST_CANDIDATES = 1.0
+    search_columns = [SearchColumn(c) for c in columns]
+    for column in search_columns if indexed else ():  # every n-gram kept; every pair of digits
+        column._index = textindex.build_index(column.folded(), frequent=0.0, block=8)
+        column._indexed = True
     try:
-        got = matching_rows([SearchColumn(c) for c in columns], query, workers=2)
+        got = matching_rows(search_columns, query, workers=2)
     finally:
         textsearch._SPAN, textsearch._BLOCK, textsearch._MOST_CANDIDATES = saved
         textsearch._FIRST_PLACES = saved_places
