@@ -348,6 +348,10 @@ class SearchColumn:
         search = (fast if fast is not None else query.compile()).search
         lead = literals.lead if fast is not None else None
         found = np.zeros(len(self), np.bool_)
+        rarest: list[int] = []
+        if not exact or _FIRST_PLACES:
+            shares = folded.byte_shares()
+            rarest = [folded.rarest_byte(needle, shares) for needle in needles]
         for a in range(0, len(rows), _BLOCK):
             if cancelled():
                 raise SearchCancelled
@@ -356,7 +360,7 @@ class SearchColumn:
                 block = _pick(self.strings, at)
                 found[at] = np.fromiter(map(bool, map(search, block)), np.bool_, len(at))
                 continue
-            first = folded.first_places(needles, at)
+            first = folded.first_places(needles, at, rarest)
             held = first >= 0
             at, first = at[held], first[held]
             block = _pick(self.strings, at)
@@ -474,11 +478,14 @@ class _Utf8Rows:
             asked += len(edges) - 1
         return held / asked
 
-    def first_places(self, needles: Sequence[bytes], rows: IntArray) -> IntArray:
+    def first_places(
+        self, needles: Sequence[bytes], rows: IntArray, rarest: Sequence[int] | None = None
+    ) -> IntArray:
         """Per row of ``rows`` (a block's worth), where in its bytes the first of ``needles``
         (none empty) starts; -1 where none does. Found with numpy over the rows' bytes
         joined (by a newline: a needle found across it, or across a newline of the row's
-        own, lies in no row: its place must end inside its row)."""
+        own, lies in no row: its place must end inside its row), from each needle's byte at
+        ``rarest`` (default: the first; :meth:`rarest_byte`, asked once for all blocks)."""
         data, bounds = self.data, self.bounds
         lows, highs = bounds[rows], bounds[rows + 1] - 1
         joined = b"\n".join(map(data.__getitem__, map(slice, lows.tolist(), highs.tolist())))
@@ -486,9 +493,8 @@ class _Utf8Rows:
         starts = np.zeros(len(rows) + 1, np.int64)  # where each row starts in ``joined``
         np.cumsum(highs - lows + 1, out=starts[1:])
         first = np.full(len(rows), _FAR, np.int64)
-        shares = self.byte_shares()
-        for needle in needles:
-            at = _places(values, needle, 0, len(values), self.rarest_byte(needle, shares))
+        for needle, k in zip(needles, rarest or [0] * len(needles), strict=True):
+            at = _places(values, needle, 0, len(values), k)
             row = np.searchsorted(starts, at, side="right") - 1
             whole = at + len(needle) < starts[row + 1]
             row, firsts = np.unique(row[whole], return_index=True)  # the first per row

@@ -275,8 +275,10 @@ def test_rows_holding_a_needle_are_found_from_its_rarest_byte(needle: str) -> No
     assert folded.rarest_byte(wanted) == needle.index("z")
     got = folded.holding(wanted)
     assert got.tolist() == [needle in row for row in rows]
-    places = folded.first_places([wanted], np.arange(len(rows), dtype=np.int64))
-    assert places.tolist() == [row.encode().find(wanted) for row in rows]
+    every = np.arange(len(rows), dtype=np.int64)
+    for rarest in (None, [folded.rarest_byte(wanted)]):
+        places = folded.first_places([wanted], every, rarest)
+        assert places.tolist() == [row.encode().find(wanted) for row in rows]
 
 
 def test_real_data_prefiltered_regexes() -> None:
