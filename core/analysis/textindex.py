@@ -336,7 +336,7 @@ def build_index(
     bits = np.empty((k, (n + 7) // 8), np.uint8)
     values = np.frombuffer(folded.data, np.uint8)
     ends = np.full(2, _NEWLINE, np.uint8)  # after the last row: no n-gram starts there
-    pairs: list[npt.NDArray[np.int64]] = []  # per block, row * 100 + pair held
+    pairs: list[npt.NDArray[np.int64]] = []  # per block, row * _CODES + code (_digit_pairs)
     for a in range(0, n, block):
         between()
         b = min(n, a + block)
