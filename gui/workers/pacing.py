@@ -54,6 +54,7 @@ class GuiFirst:
         self._waiting = waiting
         self._clock, self._sleep = clock, sleep
         self._gui = threading.get_ident()
+        self._pid = os.getpid()  # a forked child watches no thread of its own: no pauses
         self._state = os.open(f"/proc/self/task/{threading.get_native_id()}/syscall", os.O_RDONLY)
         self._free_until = threading.local()
         self.installed = False
@@ -69,8 +70,8 @@ class GuiFirst:
 
     def pause(self) -> None:
         """Wait while the GUI thread is busy, at most :attr:`limit_s` (at once in the GUI
-        thread, or within :attr:`limit_s` of a hold that ran out)."""
-        if threading.get_ident() == self._gui:
+        thread, in a forked child, or within :attr:`limit_s` of a hold that ran out)."""
+        if threading.get_ident() == self._gui or os.getpid() != self._pid:
             return
         now = self._clock()
         if now < getattr(self._free_until, "time", now):
