@@ -4,12 +4,13 @@ A background thread that runs Python beside the GUI thread (the reader of a big 
 makes every turn of the event loop several times longer than its own work: the GUI thread gives
 the interpreter up at each call into Qt and waits for it back. A :class:`GuiFirst`, installed
 as :mod:`core.pacing`'s gate, holds such a thread at its next pause point for as long as the GUI
-thread is not waiting in its event loop's ``poll``: Linux tells every thread's current system
-call in ``/proc`` (the dispatcher's ``aboutToBlock``/``awake`` signals do not bracket a turn:
-GLib's dispatcher emits them around the wait *and* the dispatch). A held thread looks again
-ever less often, up to every :data:`LOOK_EVERY_S`; it is held at most :data:`HOLD_LIMIT_S` at
-a time and then not again for as long, so that it keeps at least half its pace while the GUI
-thread is busy throughout (a long computation, a modal wait of its own).
+thread is busy: running (or waiting for a core) or waiting on a lock, the interpreter's mostly.
+Linux tells every thread's current system call in ``/proc``; a GUI thread waiting for events
+(``poll``), sleeping or reading a file is not busy. (The dispatcher's ``aboutToBlock``/``awake``
+signals do not bracket a turn: GLib's dispatcher emits them around the wait *and* the
+dispatch.) A held thread looks again ever less often, up to every :data:`LOOK_EVERY_S`; it is
+held at most :data:`HOLD_LIMIT_S` at a time and then not again for as long, so that it keeps at
+least half its pace while the GUI thread is busy throughout (a long computation of its own).
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ HOLD_LIMIT_S = 0.1
 # LOOK_EVERY_S (each look takes the interpreter from the GUI thread for a moment).
 FIRST_LOOK_S = 0.00025
 LOOK_EVERY_S = 0.002
-# The system calls in which the GUI thread waits for events, per machine (GLib's and Qt's
-# dispatchers wait in poll(2), which glibc makes ppoll on machines without poll).
-_WAITING_CALLS = {"x86_64": (b"7", b"271"), "aarch64": (b"73",), "arm64": (b"73",)}
+# The number of futex(2), in which a thread waits on a lock (the interpreter's: a GUI thread
+# that wants it back), per machine.
+_FUTEX = {"x86_64": b"202", "aarch64": b"98"}
 
 
 class GuiFirst:
@@ -47,11 +48,11 @@ class GuiFirst:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        waiting = _WAITING_CALLS.get(platform.machine())
-        if waiting is None:
-            raise OSError(f"no system call known to wait for events on {platform.machine()}")
+        futex = _FUTEX.get(platform.machine())
+        if futex is None:
+            raise OSError(f"the futex system call's number on {platform.machine()} is unknown")
         self.limit_s = limit_s
-        self._waiting = waiting
+        self._busy = (b"running", futex)
         self._clock, self._sleep = clock, sleep
         self._gui = threading.get_ident()
         self._pid = os.getpid()  # a forked child watches no thread of its own: no pauses
@@ -60,13 +61,12 @@ class GuiFirst:
         self.installed = False
 
     def gui_busy(self) -> bool:
-        """Whether the GUI thread is anywhere but waiting for events (running, waiting for a
-        core or for the interpreter)."""
+        """Whether the GUI thread runs (or waits for a core) or waits on a lock."""
         try:
             state = os.pread(self._state, 64, 0).split(maxsplit=1)
         except OSError:  # never seen; a thread then goes on as without a gate
             return False
-        return not state or state[0] not in self._waiting
+        return bool(state) and state[0] in self._busy
 
     def pause(self) -> None:
         """Wait while the GUI thread is busy, at most :attr:`limit_s` (at once in the GUI
@@ -103,7 +103,7 @@ _installed: list[GuiFirst] = []
 
 def install_gui_first() -> GuiFirst | None:
     """Install the GUI thread's :class:`GuiFirst` (made by the first call, which must be in the
-    GUI thread) and return it; None where the system cannot tell that the GUI thread waits."""
+    GUI thread) and return it; None where the system cannot tell what the GUI thread does."""
     if not _installed:
         try:
             _installed.append(GuiFirst())

@@ -1,10 +1,11 @@
 """GuiFirst: background threads that reach core.pacing's pause point while the GUI thread is
-busy (in a turn of its event loop) wait until it waits for events again, or at most the gate's
+busy (running, or waiting on a lock) wait until it waits for events again, or at most the gate's
 limit; the GUI thread itself never waits there."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -80,6 +81,27 @@ def test_a_thread_waits_at_its_pause_point_while_the_gui_thread_is_busy(gate) ->
     QTimer.singleShot(int(TIMEOUT_S * 1000), loop.quit)
     loop.exec()
     assert passed.is_set()
+    thread.join(TIMEOUT_S)
+
+
+def test_a_gui_thread_that_sleeps_holds_no_one(gate) -> None:
+    """Asleep (or waiting for events, or reading a file) the GUI thread does not want the
+    interpreter: a thread at its pause point goes on."""
+    gate(3600.0)
+    passed = threading.Event()
+    thread = _pausing_thread(passed)
+    went_on: list[bool] = []
+
+    def turn() -> None:
+        thread.start()
+        for _ in range(3000):
+            if passed.is_set():
+                break
+            time.sleep(0.01)
+        went_on.append(passed.is_set())
+
+    _in_a_turn(turn)
+    assert went_on == [True]
     thread.join(TIMEOUT_S)
 
 
