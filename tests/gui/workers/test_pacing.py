@@ -53,26 +53,34 @@ def _in_a_turn(turn: Callable[[], None]) -> None:
     loop.exec()
 
 
-def _pausing_thread(passed: threading.Event) -> threading.Thread:
+def _passed_in_a_turn(
+    wait: Callable[[threading.Event], bool],
+) -> tuple[bool, threading.Event, threading.Thread]:
+    """Start a thread that passes the pause point, in a turn of the GUI thread that then
+    ``wait``s on the thread's event: whether it had passed by the turn's end, the event, the
+    thread."""
+    passed = threading.Event()
+
     def run() -> None:
         pacing.pause()
         passed.set()
 
-    return threading.Thread(target=run, daemon=True)
+    thread = threading.Thread(target=run, daemon=True)
+    seen: list[bool] = []
+
+    def turn() -> None:
+        thread.start()
+        seen.append(wait(passed))
+
+    _in_a_turn(turn)
+    return seen == [True], passed, thread
 
 
 def test_a_thread_waits_at_its_pause_point_while_the_gui_thread_is_busy(gate) -> None:
     gate(3600.0)
-    passed = threading.Event()
-    thread = _pausing_thread(passed)
-    held: list[bool] = []
-
-    def turn() -> None:
-        thread.start()
-        held.append(not passed.wait(0.3))  # however long the turn, the thread is held
-
-    _in_a_turn(turn)
-    assert held == [True]
+    # However long the turn (here the GUI thread waits on a lock), the thread is held.
+    went_on, passed, thread = _passed_in_a_turn(lambda passed: passed.wait(0.3))
+    assert not went_on
     # The event loop waits for events again: the thread goes on.
     loop = QEventLoop()
     timer = QTimer()
@@ -84,39 +92,27 @@ def test_a_thread_waits_at_its_pause_point_while_the_gui_thread_is_busy(gate) ->
     thread.join(TIMEOUT_S)
 
 
+def _sleeping(passed: threading.Event) -> bool:
+    for _ in range(3000):
+        if passed.is_set():
+            break
+        time.sleep(0.01)
+    return passed.is_set()
+
+
 def test_a_gui_thread_that_sleeps_holds_no_one(gate) -> None:
     """Asleep (or waiting for events, or reading a file) the GUI thread does not want the
     interpreter: a thread at its pause point goes on."""
     gate(3600.0)
-    passed = threading.Event()
-    thread = _pausing_thread(passed)
-    went_on: list[bool] = []
-
-    def turn() -> None:
-        thread.start()
-        for _ in range(3000):
-            if passed.is_set():
-                break
-            time.sleep(0.01)
-        went_on.append(passed.is_set())
-
-    _in_a_turn(turn)
-    assert went_on == [True]
+    went_on, _, thread = _passed_in_a_turn(_sleeping)
+    assert went_on
     thread.join(TIMEOUT_S)
 
 
 def test_a_thread_is_held_no_longer_than_the_limit(gate) -> None:
     gate(0.0)
-    passed = threading.Event()
-    thread = _pausing_thread(passed)
-    went_on: list[bool] = []
-
-    def turn() -> None:
-        thread.start()
-        went_on.append(passed.wait(TIMEOUT_S))  # while the turn goes on
-
-    _in_a_turn(turn)
-    assert went_on == [True]
+    went_on, _, thread = _passed_in_a_turn(lambda passed: passed.wait(TIMEOUT_S))
+    assert went_on  # while the turn goes on
     thread.join(TIMEOUT_S)
 
 
@@ -158,14 +154,6 @@ def test_the_gui_thread_never_waits_at_the_pause_point(gate) -> None:
 
 def test_an_uninstalled_gate_holds_no_one(gate) -> None:
     gate(3600.0).uninstall()
-    passed = threading.Event()
-    thread = _pausing_thread(passed)
-    went_on: list[bool] = []
-
-    def turn() -> None:
-        thread.start()
-        went_on.append(passed.wait(TIMEOUT_S))
-
-    _in_a_turn(turn)
-    assert went_on == [True]
+    went_on, _, thread = _passed_in_a_turn(lambda passed: passed.wait(TIMEOUT_S))
+    assert went_on
     thread.join(TIMEOUT_S)
