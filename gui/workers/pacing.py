@@ -25,9 +25,9 @@ from matchlight.core import pacing
 
 # The longest a background thread is held at one pause point (then as long without a pause).
 HOLD_LIMIT_S = 0.1
-# How often a held thread looks whether the GUI thread is back in its event loop's wait: first
-# after FIRST_LOOK_S (most turns are a timer's tick), then twice as long each time up to
-# LOOK_EVERY_S (each look takes the interpreter from the GUI thread for a moment).
+# How often a held thread looks whether the GUI thread is still busy: first after FIRST_LOOK_S
+# (most turns are a timer's tick), then twice as long each time up to LOOK_EVERY_S (each look
+# takes the interpreter from the GUI thread for a moment).
 FIRST_LOOK_S = 0.00025
 LOOK_EVERY_S = 0.002
 # The number of futex(2), in which a thread waits on a lock (the interpreter's: a GUI thread
