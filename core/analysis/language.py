@@ -57,6 +57,7 @@ from matchlight.core.analysis.languagemodel import (
     surely_expected,
 )
 from matchlight.core.metrics.lcs import lcs_length
+from matchlight.core.pacing import pause
 from matchlight.core.text.corpus import CorpusText
 
 __all__ = [
@@ -635,6 +636,7 @@ def language_flags(
     for start in range(0, n, _STEP):
         if cancelled is not None and cancelled():
             return None
+        pause()  # an application's interactive thread first (core.pacing)
         stop = min(start + _STEP, n)
         part = flag_rows(
             expectation,

@@ -51,6 +51,7 @@ from matchlight.core.analysis.compare import row_index
 from matchlight.core.metrics.base import mean_score, mean_statistics
 from matchlight.core.metrics.registry import METRICS
 from matchlight.core.metrics.signature import format_signature
+from matchlight.core.pacing import pause
 from matchlight.core.scoring.results import ScoreTable
 
 __all__ = [
@@ -317,6 +318,7 @@ class _Progress:
     def step(self) -> None:
         if self._cancel is not None and self._cancel():
             raise SignificanceCancelled("significance test cancelled")
+        pause()  # an application's interactive thread first (core.pacing)
         self._done += 1
         if self._progress is not None:
             self._progress(min(1.0, self._done / max(1, self._total)))

@@ -34,6 +34,8 @@ from typing import Any, Final
 
 import numpy as np
 
+from matchlight.core.pacing import pause
+
 __all__ = [
     "MAX_ANNOTATION_BYTES",
     "MAX_INPUT_BYTES",
@@ -495,6 +497,7 @@ def file_digest(
                 raise _more_than(cap, name)
             while block := handle.read(_BLOCK):
                 _check_cancel(cancel)
+                pause()  # an application's interactive thread first (core.pacing)
                 digest.update(block)
                 size += len(block)
                 if cap is not None and size > cap:

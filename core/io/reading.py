@@ -46,6 +46,7 @@ from matchlight.core.io.inputs import (
     resolve_format,
 )
 from matchlight.core.io.parsers import SURROGATES, Batch, Findings, Parse, counted
+from matchlight.core.pacing import pause
 
 __all__ = [
     "FIRST_ROWS",
@@ -190,6 +191,7 @@ class _Stream:
     def _blocks(self, blocks: Iterator[str]) -> Iterator[str]:
         for block in blocks:
             self._ascii = self._ascii and block.isascii()
+            pause()  # between two blocks' parsing: the window's turn first (core.pacing)
             yield block
 
     def __iter__(self) -> Iterator[list[str]]:

@@ -26,6 +26,8 @@ from multiprocessing.context import BaseContext
 import numpy as np
 import numpy.typing as npt
 
+from matchlight.core.pacing import pause
+
 # Imported for its side effect too: every process forked from here is bound to its owner.
 from matchlight.core.scoring import lifeline
 from matchlight.core.scoring.config import ScoringConfig
@@ -419,6 +421,9 @@ def iter_score_chunks_offloaded(
         yield ChunkScorer(config).score(text, 0, head)
     if head >= n:
         return
+    # Planning the tasks and starting the workers hold the interpreter for a while: an app's
+    # interactive thread, which showed the head (or a million rows) just now, goes first.
+    pause()
     costs = np.ones(n - head)
     tasks = [(a + head, b + head) for a, b in parallel_bounds(n - head, chunk_size, workers, costs)]
     pending: dict[Future[ScoreChunk], tuple[int, int]] = {}

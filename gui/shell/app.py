@@ -24,6 +24,7 @@ from matchlight.core.io.specs import ComparisonSpecs, specs_from_arguments
 from matchlight.gui.dialogs.opendialog import sample_specs
 from matchlight.gui.shell.language import install_from_settings
 from matchlight.gui.shell.mainwindow import APP_NAME, ErrorSink, MainWindow
+from matchlight.gui.workers.pacing import install_gui_first
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +173,7 @@ def ensure_application(argv: Sequence[str] = ()) -> QApplication:
     app.setOrganizationName(ORGANIZATION)
     app.setOrganizationDomain(ORGANIZATION_DOMAIN)
     app.setApplicationVersion(__version__)
+    install_gui_first()
     return app
 
 

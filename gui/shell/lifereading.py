@@ -10,6 +10,7 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
@@ -279,6 +280,13 @@ class ComparisonReading:
         searched = _without_text(held, core.table)
         if searched != held and self.proxy is not None:
             self.proxy.defer_selection(held, searched)
+        # The table repaints its rows in a turn of its own: appending a million rows takes
+        # one, and a repaint of the rows on screen about as long again. (After 1 ms: Qt runs
+        # a single shot of 0 ms as a posted event, in the same turn.)
+        view = w.table_view
+        if view.updatesEnabled():
+            view.setUpdatesEnabled(False)
+            QTimer.singleShot(1, view, partial(view.setUpdatesEnabled, True))
         try:
             self.scoring.start(prepared.text, core.config, table, apply=session.apply_chunk)
             core.grow(

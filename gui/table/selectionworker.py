@@ -25,6 +25,7 @@ from PySide6.QtCore import QObject, Slot
 
 from matchlight.core.analysis.selection import Selection, is_prepared, prepare, select
 from matchlight.core.analysis.textsearch import SearchCancelled, SearchColumn
+from matchlight.core.pacing import pause
 from matchlight.gui.state.session import SessionModel
 from matchlight.gui.workers.controller import hold_collection_while
 from matchlight.gui.workers.loader import BackgroundCall
@@ -260,8 +261,11 @@ class SelectionWorker(QObject):
     def _pause(self, cancel: threading.Event, ranked: SearchColumn | None = None) -> None:
         """Between two steps of building a column's index, or ``ranked``'s sort ranks, ahead of
         need (in the warm-up thread): wait while a selection worker runs, which then has the
-        cores to itself (unless it waits for these very ranks); give up
-        (:class:`SearchCancelled`) once cancelled, or once the ranks are built meanwhile."""
+        cores to itself (unless it waits for these very ranks), and while the GUI thread is
+        busy (core.pacing); give up (:class:`SearchCancelled`) once cancelled, or once the
+        ranks are built meanwhile."""
+        if ranked is None or not ranked.ranks_wanted():
+            pause()
         while self._job is not None and not cancel.is_set():
             if ranked is not None and ranked.ranks_wanted():
                 break

@@ -20,6 +20,7 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matchlight.core import pacing
 from matchlight.core.analysis import language, languagemodel
 from matchlight.core.analysis.language import (
     EXPECT_LINES,
@@ -628,3 +629,21 @@ def test_copy_similarity_is_the_definition_on_near_copies(
     # One target, asked several lines as flag_rows asks it (what it keeps must not leak).
     for other in (line, key[::-1], line):
         assert target.similar(other, threshold) == similar_by_definition(other, key, threshold)
+
+
+def test_every_step_is_a_pause_point() -> None:
+    """language_flags passes core.pacing's pause point once per step (where the app lets its
+    GUI thread go first), and flags as it does without."""
+    rows = 3 * language._STEP + 5
+    text = CorpusText((("a short line",) * rows,), (("another line",) * rows,), ("sys",))
+    alone = language_flags(text, None)
+    paused: list[int] = []
+    previous = pacing.set_gate(lambda: paused.append(1))
+    try:
+        flags = language_flags(text, None)
+    finally:
+        pacing.set_gate(previous)
+    assert flags is not None and alone is not None
+    assert flags.wrong_language.shape == (1, rows)
+    assert (flags.wrong_language == alone.wrong_language).all()
+    assert len(paused) == 4

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU, CHRF
 from sacrebleu.significance import PairedTest
 
+from matchlight.core import pacing
 from matchlight.core.analysis import significance as sig
 from matchlight.core.analysis.significance import (
     PairwiseSignificance,
@@ -754,6 +755,25 @@ def test_cancel_raises_and_progress_rises_to_one(test: str) -> None:
     with pytest.raises(SignificanceCancelled):
         run(stats, bleu_score(), names=names, cancel=cancel)
     assert polls == 3
+
+
+@pytest.mark.parametrize("test", ["bs", "ar", "pairwise"])
+def test_every_step_is_a_pause_point(test: str) -> None:
+    """Each step that reports progress is also core.pacing's pause point (where the app lets
+    its GUI thread go first), and a test paused there gives the same result."""
+    stats, names = small_case()
+    run: Any = {"bs": paired_bootstrap, "ar": paired_approximate_randomization}.get(
+        test, pairwise_significance
+    )
+    seen: list[float] = []
+    alone = run(stats, bleu_score(), names=names, progress=seen.append)
+    paused: list[float] = []
+    previous = pacing.set_gate(lambda: paused.append(1))
+    try:
+        assert run(stats, bleu_score(), names=names) == alone
+    finally:
+        pacing.set_gate(previous)
+    assert len(paused) == len(seen) > 3
 
 
 def test_no_seed_draws_one_and_reports_it() -> None:

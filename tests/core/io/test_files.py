@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matchlight.core import pacing
 from matchlight.core.io.files import (
     MAX_INPUT_BYTES,
     FileError,
@@ -352,6 +353,21 @@ def test_file_digest_is_sha256_and_size(tmp_path: Path, size: int) -> None:
         expected = re.escape(f"has more than the {size_text(size - 1)} expected")
         with pytest.raises(FileTooLarge, match=expected):
             file_digest(path, cap=size - 1)
+
+
+def test_file_digest_pauses_once_per_block(tmp_path: Path) -> None:
+    """Between two blocks it passes core.pacing's pause point (the app lets its GUI thread go
+    first there: the session hashes a million-row input right after the read)."""
+    data = os.urandom((3 << 20) + 5)
+    path = tmp_path / "f.bin"
+    path.write_bytes(data)
+    paused: list[int] = []
+    previous = pacing.set_gate(lambda: paused.append(1))
+    try:
+        assert file_digest(path) == (hashlib.sha256(data).hexdigest(), len(data))
+    finally:
+        pacing.set_gate(previous)
+    assert len(paused) == 4
 
 
 def test_file_digest_stops_when_the_file_grows_past_the_cap(

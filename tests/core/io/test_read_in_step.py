@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from matchlight.core import pacing
 from matchlight.core.io import decoding, reading
 from matchlight.core.io.files import ReadCancelled
 from matchlight.core.io.inputs import Comparison, InputError, InputSpec
@@ -117,3 +118,20 @@ def test_every_shared_dataset_reads_in_step_as_whole(
         assert all(
             h.lines == c.lines[:100] for h, c in zip(head.columns, whole.columns, strict=True)
         )
+
+
+def test_the_reader_pauses_between_blocks(tmp_path: Path, small_blocks: None) -> None:
+    """Between two blocks of a streamed input the reader calls core.pacing's pause point (where
+    the app lets the GUI thread's turn go first), once per block; the whole reads as without."""
+    inputs = _inputs(tmp_path, 300)
+    files = sorted(tmp_path.iterdir())
+    blocks = sum(-(-path.stat().st_size // 64) for path in files)
+    paused: list[int] = []
+    previous = pacing.set_gate(lambda: paused.append(1))
+    try:
+        whole = load_comparison(**inputs, on_first=lambda _: None, first_rows=50)  # type: ignore[arg-type]
+    finally:
+        pacing.set_gate(previous)
+    assert len(files) == 4
+    assert len(paused) == blocks > 4 * 10
+    assert whole == load_comparison(**inputs)  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from matchlight.core import pacing
 from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.engine import (
     BACKGROUND_NICENESS,
@@ -40,9 +41,19 @@ def test_offloaded_chunks_fill_the_same_table() -> None:
     config = make_config(smooth_method="floor", rouge_stem=True)
     expected = score_corpus(text, config)
     table = ScoreTable(systems=text.system_names, n_segments=len(text), config=config, nrefs=2)
-    chunks = list(
-        iter_score_chunks_offloaded(text, config, workers=2, chunk_size=100, first_chunk_size=16)
-    )
+    paused: list[int] = []
+    previous = pacing.set_gate(lambda: paused.append(1))
+    try:
+        chunks = list(
+            iter_score_chunks_offloaded(
+                text, config, workers=2, chunk_size=100, first_chunk_size=16
+            )
+        )
+    finally:
+        pacing.set_gate(previous)
+    # Once, after the head: planning the tasks and starting the workers wait for a GUI
+    # thread's turn (core.pacing).
+    assert paused == [1]
     assert (chunks[0].start, chunks[0].stop) == (0, 16)
     assert sorted(c.stop - c.start for c in chunks)[-1] <= 100
     for chunk in chunks:

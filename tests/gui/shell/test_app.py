@@ -329,3 +329,20 @@ def test_the_app_has_numpys_openblas_compute_in_the_calling_thread_only():
     assert [pool["num_threads"] for pool in blas] == [1] * len(blas)
     a = np.arange(40_000, dtype=np.float64).reshape(200, 200) / 1e4
     np.testing.assert_allclose(a @ a, np.einsum("ij,jk->ik", a, a))
+
+
+def test_the_app_lets_its_gui_thread_go_first():
+    """ensure_application installs the GUI thread's GuiFirst as core.pacing's pause gate (the
+    reader pauses there between blocks)."""
+    from matchlight.core import pacing
+    from matchlight.gui.shell.app import ensure_application
+    from matchlight.gui.workers.pacing import install_gui_first
+
+    ensure_application()
+    in_force = pacing.set_gate(None)
+    pacing.set_gate(in_force)
+    gate = install_gui_first()  # the one in force, not a new one
+    if gate is None:
+        pytest.skip("this system cannot tell that the GUI thread waits for events")
+    assert gate.installed
+    assert in_force == gate.pause

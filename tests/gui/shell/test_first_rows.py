@@ -182,6 +182,31 @@ def test_the_whole_is_remembered_then_announced_in_turns_of_their_own(
     qtbot.waitUntil(lambda: not _readers(), timeout=TIMEOUT)
 
 
+def test_the_table_repaints_the_appended_rows_in_a_turn_of_its_own(qtbot, window, gate, tmp_path):
+    """Appending the rest (a million rows: a turn of its own) and repainting the rows on screen
+    (about as long again) are two turns of the event loop, not one."""
+    specs = _specs(tmp_path)
+    reading = window.lifecycle
+    show_rest = reading._show_rest
+    view = window.table_view
+    updates: list[tuple[int, bool]] = []
+
+    def appending(*args, **kwargs) -> None:
+        show_rest(*args, **kwargs)
+        updates.append((window.model.rowCount(), view.updatesEnabled()))
+
+    reading._show_rest = appending
+    assert window.open_specs(specs)
+    qtbot.waitUntil(lambda: window.model is not None and window.proxy.rowCount() == FIRST)
+    qtbot.waitUntil(lambda: not window.lifecycle.revealing())  # the first rows painted
+    assert view.updatesEnabled()
+    with qtbot.waitSignal(window.comparison_opened, timeout=TIMEOUT):
+        gate.set()
+    assert updates == [(ROWS, False)]  # appended; no paint in that turn
+    qtbot.waitUntil(view.updatesEnabled, timeout=TIMEOUT)  # the next turn paints
+    qtbot.waitUntil(lambda: not _readers(), timeout=TIMEOUT)
+
+
 @pytest.mark.parametrize("how", ["cancel", "close"])
 def test_cancelling_after_the_first_rows_leaves_nothing(
     qtbot, harness, window, gate, tmp_path, how

@@ -320,3 +320,28 @@ def test_the_warm_up_pauses_its_ranking_while_a_selection_worker_runs(qtbot, col
     cancel.set()
     with pytest.raises(SearchCancelled):
         worker._pause(cancel, SearchColumn(["c"]))
+
+
+def test_the_warm_ups_steps_are_pause_points_unless_a_sort_waits(qtbot, columns) -> None:
+    """Between two steps of building an index or ranks the warm-up passes core.pacing's pause
+    point (where the app lets its GUI thread go first), but not when a sort waits for those
+    very ranks."""
+    import threading
+
+    from matchlight.core import pacing
+    from matchlight.core.analysis.textsearch import SearchColumn
+
+    _session, proxy = make_proxy(columns)
+    worker = proxy._worker
+    cancel = threading.Event()
+    paused: list[int] = []
+    previous = pacing.set_gate(lambda: paused.append(1))
+    try:
+        worker._pause(cancel)  # an index's step
+        worker._pause(cancel, SearchColumn(["b", "a"]))  # a rank's step, nobody waiting
+        wanted = SearchColumn(["b", "a"])
+        wanted._wanted = True  # a sort waits for these ranks
+        worker._pause(cancel, wanted)
+    finally:
+        pacing.set_gate(previous)
+    assert paused == [1, 1]

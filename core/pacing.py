@@ -1,0 +1,31 @@
+"""A pause point for threads that work in the background, so that an interactive thread goes first.
+
+Threads that run Python share one interpreter: while a background thread runs (reading files,
+say), an application's GUI thread waits for the interpreter at every call into its toolkit, and
+a turn of its event loop takes several times its own work. A background thread that works in
+steps calls :func:`pause` between two of them. By default that returns at once; an application
+installs a gate (:func:`set_gate`) that holds the calling thread for a bounded time while its
+interactive thread is busy. The gate decides how long; it must never wait without bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+Gate = Callable[[], None]
+
+_gate: Gate | None = None
+
+
+def pause() -> None:
+    """Let the application's interactive thread go first (see the module's doc)."""
+    gate = _gate
+    if gate is not None:
+        gate()
+
+
+def set_gate(gate: Gate | None) -> Gate | None:
+    """Install ``gate`` (None: pausing returns at once); returns the gate it replaces."""
+    global _gate
+    previous, _gate = _gate, gate
+    return previous
