@@ -6,6 +6,9 @@ a turn of its event loop takes several times its own work. A background thread t
 steps calls :func:`pause` between two of them. By default that returns at once; an application
 installs a gate (:func:`set_gate`) that holds the calling thread for a bounded time while its
 interactive thread is busy. The gate decides how long; it must never wait without bound.
+
+Call it holding no lock that the interactive thread may wait for: the gate would hold the thread
+that the interactive one waits on (for as long as the gate's bound).
 """
 
 from __future__ import annotations
