@@ -10,7 +10,9 @@ kind replaces the pending one and cancels its worker, whose result is never appl
 caches of a big comparison (and over :data:`RANK_ROWS` rows, then the systems' sort ranks) are
 built by a worker of their own as soon as it is shown (:meth:`SelectionWorker.start_warm_up`;
 over :data:`INDEX_ROWS` rows, then each column's index of its frequent n-grams, and building
-the index or the ranks pauses while a selection worker runs).
+the index or the ranks pauses while a selection worker runs). A selection worker is work the
+user waits for (:func:`~gui.workers.pacing.interactive_work`): the other background threads (the
+language check of a big comparison) pause meanwhile.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from matchlight.core.pacing import pause
 from matchlight.gui.state.session import SessionModel
 from matchlight.gui.workers.controller import hold_collection_while
 from matchlight.gui.workers.loader import BackgroundCall
+from matchlight.gui.workers.pacing import interactive_work
 
 __all__ = ["BACKGROUND_ROWS", "INDEX_ROWS", "RANK_ROWS", "SELECT_ROWS", "Edit", "SelectionWorker"]
 
@@ -197,10 +200,11 @@ class SelectionWorker(QObject):
         scored = data.table.n_done
 
         def work(cancel: threading.Event) -> _Selected | None:
-            prepare(target, data, cancel.is_set)
-            if not whole or cancel.is_set():
-                return None
-            return _Selected(target, data, scored, select(target, data))
+            with interactive_work():  # the user waits: background threads pause meanwhile
+                prepare(target, data, cancel.is_set)
+                if not whole or cancel.is_set():
+                    return None
+                return _Selected(target, data, scored, select(target, data))
 
         job = BackgroundCall(work, name="matchlight-select", parent=self)
         job.finished.connect(self._on_job_finished)

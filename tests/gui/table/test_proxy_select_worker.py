@@ -10,6 +10,7 @@ import threading
 from typing import Any
 
 import numpy as np
+import pytest
 from PySide6.QtCore import Qt
 
 from matchlight.core.analysis.selection import select as core_select
@@ -238,3 +239,25 @@ def test_the_filter_bars_own_edit_computed_by_a_worker_moves_no_widget(
     proxy.clear_filters()
     qtbot.waitUntil(lambda: not proxy.pending(), timeout=WAIT_MS)
     assert True in synced and not bar.range_check.isChecked()
+
+
+def test_a_selection_worker_is_work_the_user_waits_for(qtbot, sample, monkeypatch) -> None:
+    """While a worker selects the rows the user waits for, background threads pause at their
+    pause points (gui.workers.pacing.interactive_work)."""
+    from matchlight.gui.workers import pacing as gui_pacing
+
+    seen: list[bool] = []
+    gate = gui_pacing.install_gui_first()
+    if gate is None:
+        pytest.skip("this system cannot tell what the GUI thread does")
+
+    def select(selection, data):
+        seen.append(threading.get_ident() in gate._interactive)
+        return core_select(selection, data)
+
+    monkeypatch.setattr(selectionworker, "select", select)
+    proxy = make_proxy(sample)
+    proxy.set_score_range("bleu", 1, 20.0, 60.0)
+    qtbot.waitUntil(lambda: not proxy.pending(), timeout=WAIT_MS)
+    assert seen == [True]
+    assert not gate._interactive  # and no longer once it is done

@@ -157,3 +157,84 @@ def test_an_uninstalled_gate_holds_no_one(gate) -> None:
     went_on, _, thread = _passed_in_a_turn(lambda passed: passed.wait(TIMEOUT_S))
     assert went_on
     thread.join(TIMEOUT_S)
+
+
+def test_a_thread_waits_while_work_the_user_waits_for_runs(gate) -> None:
+    """A worker doing work the user waits for (a search of many rows) goes first: a thread at
+    its pause point waits until that work ends, though the GUI thread is idle."""
+    gate(3600.0, work_limit_s=3600.0)
+    working, release, passed = threading.Event(), threading.Event(), threading.Event()
+    own_pause_passed = threading.Event()
+
+    def work() -> None:
+        with gui_pacing.interactive_work():
+            working.set()
+            pacing.pause()  # the work's own pause points never hold it
+            own_pause_passed.set()
+            release.wait(TIMEOUT_S)
+
+    def background() -> None:
+        working.wait(TIMEOUT_S)
+        pacing.pause()
+        passed.set()
+
+    worker = threading.Thread(target=work, daemon=True)
+    other = threading.Thread(target=background, daemon=True)
+    worker.start()
+    other.start()
+    assert _sleeping(own_pause_passed)  # asleep, the GUI thread holds no one
+    for _ in range(30):  # 0.3 s: the GUI thread sleeps, the work runs
+        time.sleep(0.01)
+    assert not passed.is_set()
+    release.set()
+    assert _sleeping(passed)
+    worker.join(TIMEOUT_S)
+    other.join(TIMEOUT_S)
+
+
+def test_work_the_user_waits_for_holds_a_thread_no_longer_than_its_limit(gate) -> None:
+    """Held for the work's limit, then free for the gate's limit, then held again."""
+    now = [0.0]
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    gate(0.1, work_limit_s=0.5, clock=lambda: now[0], sleep=sleep)
+    working, release = threading.Event(), threading.Event()
+
+    def work() -> None:
+        with gui_pacing.interactive_work():
+            working.set()
+            release.wait(TIMEOUT_S)
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    working.wait(TIMEOUT_S)
+    times: list[float] = []
+    done = threading.Event()
+
+    def run() -> None:
+        for step in (0.0, 0.05, 0.049, 0.002):
+            now[0] += step
+            pacing.pause()
+            times.append(round(now[0], 6))
+        done.set()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert done.wait(TIMEOUT_S)
+    # held 0 -> 0.5, free until 0.6 (0.55, 0.599), held again from 0.601 to 1.101
+    assert times == [0.5, 0.55, 0.599, 1.101]
+    release.set()
+    worker.join(TIMEOUT_S)
+    thread.join(TIMEOUT_S)
+
+
+def test_without_a_gate_work_the_user_waits_for_holds_no_one(gate) -> None:
+    gate(3600.0, work_limit_s=3600.0).uninstall()
+    passed = threading.Event()
+    with gui_pacing.interactive_work():
+        thread = threading.Thread(target=lambda: (pacing.pause(), passed.set()), daemon=True)
+        thread.start()
+        assert _sleeping(passed)
+    thread.join(TIMEOUT_S)
