@@ -20,6 +20,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 
 from matchlight.core.analysis.significance import SignificanceCancelled
+from matchlight.gui.workers.pacing import THREAD_NICENESS, run_nicer
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +68,16 @@ class BackgroundJob(QObject):
 
     _ids = itertools.count(1)
 
-    def __init__(self, parent: QObject | None = None, *, name: str = "matchlight-chart") -> None:
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        *,
+        name: str = "matchlight-chart",
+        niceness: int = THREAD_NICENESS,
+    ) -> None:
         super().__init__(parent)
         self._name = name
+        self._niceness = niceness  # how much nicer than the GUI thread its runs are
         self._relay = _Relay(self)
         self._relay.progressed.connect(self._on_progressed, Qt.ConnectionType.QueuedConnection)
         self._relay.done.connect(self._on_done, Qt.ConnectionType.QueuedConnection)
@@ -100,7 +108,11 @@ class BackgroundJob(QObject):
                 last[0] = fraction
                 _emit(relay.progressed, run, float(fraction))
 
+        niceness = self._niceness
+
         def target() -> None:
+            if niceness > 0:
+                run_nicer(niceness)  # the GUI thread gets a core first (gui.workers.pacing)
             try:
                 result = work(cancelled, progress)
             except (JobCancelled, SignificanceCancelled):

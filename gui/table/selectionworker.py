@@ -206,7 +206,8 @@ class SelectionWorker(QObject):
                     return None
                 return _Selected(target, data, scored, select(target, data))
 
-        job = BackgroundCall(work, name="matchlight-select", parent=self)
+        # The user waits for it: it runs as nice as the GUI thread (the warm-up, nicer).
+        job = BackgroundCall(work, name="matchlight-select", parent=self, niceness=0)
         job.finished.connect(self._on_job_finished)
         job.failed.connect(self._on_job_failed)
         self._job = job

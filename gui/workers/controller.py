@@ -37,6 +37,7 @@ from matchlight.core.scoring.engine import (
 )
 from matchlight.core.scoring.results import ScoreChunk, ScoreTable
 from matchlight.core.text.corpus import CorpusText
+from matchlight.gui.workers.pacing import run_nicer
 
 log = logging.getLogger(__name__)
 
@@ -202,6 +203,7 @@ class ScoringWorker(QObject):
     @Slot(int, object, object, object)
     def run_job(self, job: int, text: Any, config: Any, cancel: Any) -> None:
         """Score ``text`` under ``config``; ``cancel`` is the job's :class:`threading.Event`."""
+        run_nicer()  # the GUI thread gets a core first; the pool's threads start from here
         if cancel.is_set():
             self.job_cancelled.emit(job)
             return

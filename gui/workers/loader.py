@@ -24,6 +24,8 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QEventLoop, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QCursor, QGuiApplication
 
+from matchlight.gui.workers.pacing import THREAD_NICENESS, run_nicer
+
 __all__ = ["BackgroundCall", "ReadCancelled", "call_in_background", "future_in_thread"]
 
 T = TypeVar("T")
@@ -71,6 +73,8 @@ class BackgroundCall(QObject):
 
     ``func`` receives a :class:`threading.Event` that is set when the call is cancelled; it may
     check it between steps and raise :class:`ReadCancelled`. It must not touch Qt objects.
+    The thread runs ``niceness`` nicer than the GUI thread (:func:`~gui.workers.pacing.run_nicer`;
+    0 for a call the user waits for).
 
     Signals:
         finished(object value): the call returned ``value`` (not emitted once cancelled).
@@ -88,10 +92,12 @@ class BackgroundCall(QObject):
         *,
         name: str = "matchlight-load",
         parent: QObject | None = None,
+        niceness: int = THREAD_NICENESS,
     ) -> None:
         super().__init__(parent)
         self._func = func
         self._name = name
+        self._niceness = niceness
         self._cancel = threading.Event()
         self._running = False
         self._started = False
@@ -114,11 +120,13 @@ class BackgroundCall(QObject):
         _ALIVE[key] = self
         # The thread's reference to the function goes before the outcome is sent: the call
         # (kept in _ALIVE until then) holds it too, so it never dies in the worker thread.
-        carrier, held, cancel = _carrier(), [self._func], self._cancel
+        carrier, held, cancel, niceness = _carrier(), [self._func], self._cancel, self._niceness
 
         def target() -> None:
             value: Any = None
             error: BaseException | None = None
+            if niceness > 0:
+                run_nicer(niceness)
             try:
                 value = held.pop()(cancel)
             except BaseException as exc:  # handed to the GUI thread
@@ -169,7 +177,7 @@ def call_in_background(func: Callable[[], T], *, name: str = "matchlight-load") 
         outcome["error"] = error
         loop.quit()
 
-    call = BackgroundCall(lambda cancel: func(), name=name)
+    call = BackgroundCall(lambda cancel: func(), name=name, niceness=0)  # the user waits
     call.finished.connect(on_finished)
     call.failed.connect(on_failed)
     QGuiApplication.setOverrideCursor(QCursor(Qt.CursorShape.BusyCursor))

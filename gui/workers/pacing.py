@@ -17,12 +17,19 @@ rows when it is done) goes first too: while such a thread runs (:func:`interacti
 background threads are held at their pause points, for at most :data:`WORK_LIMIT_S` at a time.
 Without that, a background thread (the language check of a big comparison) and the search take
 turns at the interpreter and the search takes twice its time.
+
+Between pause points, the scheduler decides: a background thread runs nicer than the GUI thread
+(:func:`run_nicer`, Linux, where each thread has a niceness of its own), so that the GUI thread
+does not wait for a core behind the app's own workers (the reader, the language check, the
+charts' computations, the scoring thread), as the scoring processes already run nicer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -41,6 +48,10 @@ WORK_LIMIT_S = 1.0
 # takes the interpreter from the GUI thread for a moment).
 FIRST_LOOK_S = 0.00025
 LOOK_EVERY_S = 0.002
+# How much nicer than the GUI thread a background thread of the app runs (run_nicer): enough that
+# the GUI thread gets a core first (a niceness of 5 weighs a third of 0 in Linux's scheduler),
+# not so much that a thread holding the interpreter waits long for a core behind other programs.
+THREAD_NICENESS = 5
 # The number of futex(2), in which a thread waits on a lock (the interpreter's: a GUI thread
 # that wants it back), per machine.
 _FUTEX = {"x86_64": b"202", "aarch64": b"98"}
@@ -141,6 +152,21 @@ class GuiFirst:
             pacing.set_gate(None)
             if _current is self:
                 _current = None
+
+
+def run_nicer(niceness: int = THREAD_NICENESS) -> None:
+    """Make the calling thread (a background thread) ``niceness`` nicer than the process's main
+    (GUI) thread, if it is not already. Linux only (elsewhere a niceness is the whole
+    process's); never in the main thread. A thread cannot be made less nice again: call it in a
+    thread that only ever does background work."""
+    if sys.platform != "linux" or threading.current_thread() is threading.main_thread():
+        return
+    with contextlib.suppress(OSError):
+        main = os.getpriority(os.PRIO_PROCESS, os.getpid())  # the main thread's id is the pid
+        me = threading.get_native_id()
+        target = min(main + niceness, 19)
+        if os.getpriority(os.PRIO_PROCESS, me) < target:
+            os.setpriority(os.PRIO_PROCESS, me, target)
 
 
 _installed: list[GuiFirst] = []

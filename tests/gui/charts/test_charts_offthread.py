@@ -9,6 +9,8 @@ rows of WMT22 de-en take the worker's path. Where the work ran is recorded with
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from pathlib import Path
 
@@ -272,3 +274,21 @@ def test_the_summary_of_a_big_table_few_of_whose_rows_are_scored_computes_in_a_w
         values = np.clip(table.scores[s, rows, table.metric_index("bleu")], 0, 100)
         expected, _ = np.histogram(values, bins=np.arange(0, 101, 5.0))
         assert widget.histogram(s)[1].tolist() == expected.tolist()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="only Linux gives each thread a niceness")
+def test_a_charts_worker_runs_nicer_than_the_gui_thread(qtbot) -> None:
+    """A chart's computation lets the GUI thread have a core first (gui.workers.pacing)."""
+    from matchlight.gui.charts.jobs import BackgroundJob
+    from matchlight.gui.workers.pacing import THREAD_NICENESS
+
+    def niceness(cancelled, progress) -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    main = os.getpriority(os.PRIO_PROCESS, os.getpid())
+    seen = []
+    for job in (BackgroundJob(), BackgroundJob(niceness=0)):
+        with qtbot.waitSignal(job.finished, timeout=30_000) as blocker:
+            job.start(niceness)
+        seen.append(blocker.args[0])
+    assert seen == [min(main + THREAD_NICENESS, 19), main]

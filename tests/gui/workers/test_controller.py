@@ -7,6 +7,7 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import gc
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -346,3 +347,25 @@ def test_no_collection_walks_what_a_worker_builds_and_it_is_frozen_once_done(qtb
         gc.callbacks.remove(record)
         go_on.set()
         gc.unfreeze()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="only Linux gives each thread a niceness")
+def test_the_scoring_thread_runs_nicer_than_the_gui_thread(qtbot, sample_text):
+    """Its work (and the worker pool's threads it starts) lets the GUI thread have a core first."""
+    from matchlight.core.scoring.engine import iter_score_chunks
+    from matchlight.gui.workers.pacing import THREAD_NICENESS
+
+    seen: list[int] = []
+
+    def source(text, config, **kwargs):
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return iter_score_chunks(text, config, chunk_size=kwargs["chunk_size"])
+
+    controller = ScoringController(chunk_source=source)
+    try:
+        with qtbot.waitSignal(controller.scoring_finished, timeout=60_000):
+            controller.start(sample_text, ScoringConfig())
+        main = os.getpriority(os.PRIO_PROCESS, os.getpid())
+        assert seen == [min(main + THREAD_NICENESS, 19)]
+    finally:
+        controller.shutdown()

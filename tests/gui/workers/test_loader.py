@@ -202,3 +202,26 @@ def test_thousands_of_short_calls_in_a_row_do_not_crash(tmp_path) -> None:
         check=False,
     )
     assert (result.returncode, result.stdout) == (0, "0\n"), result.stderr[-2000:]
+
+
+def _niceness(cancel=None) -> int:
+    """The calling thread's own niceness (Linux: each thread is a task of its own)."""
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="only Linux gives each thread a niceness")
+def test_a_background_call_runs_nicer_than_the_gui_thread_unless_the_user_waits(qtbot) -> None:
+    """So that the GUI thread gets a core first (gui.workers.pacing.run_nicer); a call the user
+    waits for (a search, a modal call) runs as nice as the GUI thread."""
+    from matchlight.gui.workers.pacing import THREAD_NICENESS
+
+    main = _niceness()
+    values = []
+    for niceness in (THREAD_NICENESS, 0):
+        call = BackgroundCall(_niceness, niceness=niceness)
+        with qtbot.waitSignal(call.finished, timeout=TIMEOUT) as blocker:
+            call.start()
+        values.append(blocker.args[0])
+    assert values == [min(main + THREAD_NICENESS, 19), main]
+    assert call_in_background(_niceness) == main
+    assert _niceness() == main  # never the GUI thread itself
