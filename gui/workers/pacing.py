@@ -38,7 +38,11 @@ from contextlib import contextmanager
 from matchlight.core import pacing
 
 # The longest a background thread is held at one pause point (then as long without a pause).
-HOLD_LIMIT_S = 0.1
+# At 0.1 s, the turns that show a big comparison's first rows (60-80 ms of the GUI thread's CPU,
+# longer than the limit once it waits for a core) outlasted the hold, and the reader and the
+# scoring thread ran beside their end: gaps of 100-132 ms while reading (bench_gui.py --rows
+# 1000000 --open-only, three runs); at 0.25 s, 80-104 ms, the read as fast.
+HOLD_LIMIT_S = 0.25
 # The longest a background thread is held at one pause point while work the user waits for runs
 # (:func:`interactive_work`; then as long as HOLD_LIMIT_S without a pause). A search of a million
 # rows takes 0.1-0.3 s of CPU.
