@@ -116,6 +116,23 @@ def test_a_thread_is_held_no_longer_than_the_limit(gate) -> None:
     thread.join(TIMEOUT_S)
 
 
+def _pausing_at(now: list[float]) -> tuple[threading.Thread, threading.Event, list[float]]:
+    """A thread (not started) that moves the fake clock ``now`` on by 0, 0.05, 0.049 and 0.002 s,
+    passing the pause point after each step: the clock's times as it passed, and an event set
+    once it is done."""
+    done = threading.Event()
+    times: list[float] = []
+
+    def run() -> None:
+        for step in (0.0, 0.05, 0.049, 0.002):
+            now[0] += step
+            pacing.pause()
+            times.append(round(now[0], 6))
+        done.set()
+
+    return threading.Thread(target=run, daemon=True), done, times
+
+
 def test_a_hold_that_ran_out_is_followed_by_as_long_without_one(gate) -> None:
     """The GUI thread busy throughout: a thread is held for the limit, then passes its pause
     points freely for as long, then is held again."""
@@ -127,17 +144,7 @@ def test_a_hold_that_ran_out_is_followed_by_as_long_without_one(gate) -> None:
         now[0] += seconds
 
     gate(0.1, clock=lambda: now[0], sleep=sleep)
-    done = threading.Event()
-    times: list[float] = []
-
-    def run() -> None:
-        for step in (0.0, 0.05, 0.049, 0.002):
-            now[0] += step
-            pacing.pause()
-            times.append(round(now[0], 6))
-        done.set()
-
-    thread = threading.Thread(target=run, daemon=True)
+    thread, done, times = _pausing_at(now)
     _in_a_turn(lambda: (thread.start(), done.wait(TIMEOUT_S)))
     # held 0 -> 0.1, free until 0.2 (0.15, 0.199), held again from 0.201 to 0.301
     assert times == [0.1, 0.15, 0.199, 0.301]
@@ -210,17 +217,7 @@ def test_work_the_user_waits_for_holds_a_thread_no_longer_than_its_limit(gate) -
     worker = threading.Thread(target=work, daemon=True)
     worker.start()
     working.wait(TIMEOUT_S)
-    times: list[float] = []
-    done = threading.Event()
-
-    def run() -> None:
-        for step in (0.0, 0.05, 0.049, 0.002):
-            now[0] += step
-            pacing.pause()
-            times.append(round(now[0], 6))
-        done.set()
-
-    thread = threading.Thread(target=run, daemon=True)
+    thread, done, times = _pausing_at(now)
     thread.start()
     assert done.wait(TIMEOUT_S)
     # held 0 -> 0.5, free until 0.6 (0.55, 0.599), held again from 0.601 to 1.101
