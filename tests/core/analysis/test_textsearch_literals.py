@@ -178,7 +178,7 @@ texts = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=1000, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(
     st.lists(st.tuples(texts, texts), min_size=1, max_size=12),
     patterns,
