@@ -15,8 +15,10 @@ import contextlib
 import itertools
 import logging
 import threading
+import weakref
 from collections.abc import Callable
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 
 from matchlight.core.analysis.significance import SignificanceCancelled
@@ -43,10 +45,50 @@ class JobCancelled(Exception):
 
 
 class _Relay(QObject):
-    """What the worker thread emits through (queued into the GUI thread)."""
+    """What worker threads emit through, queued into the GUI thread, where it hands each run's
+    progress and outcome to its job (by the job's key) if the job still exists.
 
-    progressed = Signal(int, float)
-    done = Signal(int, str, object)
+    One for the process, made in the GUI thread and never deleted: a worker must never emit
+    through a QObject that the GUI thread may be deleting meanwhile (a job deleted with its
+    chart or window while its run finishes), which crashed a test process in Qt's signal code.
+    """
+
+    progressed = Signal(int, int, float)
+    done = Signal(int, int, str, object)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.progressed.connect(self._on_progressed, Qt.ConnectionType.QueuedConnection)
+        self.done.connect(self._on_done, Qt.ConnectionType.QueuedConnection)
+
+    @Slot(int, int, float)
+    def _on_progressed(self, key: int, run: int, fraction: float) -> None:
+        job = _live_job(key)
+        if job is not None:
+            job._on_progressed(run, fraction)
+
+    @Slot(int, int, str, object)
+    def _on_done(self, key: int, run: int, status: str, payload: object) -> None:
+        job = _live_job(key)
+        if job is not None:
+            job._on_done(run, status, payload)
+
+
+_RELAY: list[_Relay] = []
+# Every job by its key, as long as it lives (its Python object; its Qt object may go first).
+_JOBS: weakref.WeakValueDictionary[int, BackgroundJob] = weakref.WeakValueDictionary()
+_KEYS = itertools.count(1)
+
+
+def _relay() -> _Relay:
+    if not _RELAY:
+        _RELAY.append(_Relay())
+    return _RELAY[0]
+
+
+def _live_job(key: int) -> BackgroundJob | None:
+    job = _JOBS.get(key)
+    return job if job is not None and shiboken6.isValid(job) else None
 
 
 class BackgroundJob(QObject):
@@ -78,9 +120,9 @@ class BackgroundJob(QObject):
         super().__init__(parent)
         self._name = name
         self._niceness = niceness  # how much nicer than the GUI thread its runs are
-        self._relay = _Relay(self)
-        self._relay.progressed.connect(self._on_progressed, Qt.ConnectionType.QueuedConnection)
-        self._relay.done.connect(self._on_done, Qt.ConnectionType.QueuedConnection)
+        self._key = next(_KEYS)
+        _JOBS[self._key] = self
+        self._relay = _relay()  # made in the GUI thread (jobs are), the first time
         self._current = 0
         self._stop: threading.Event | None = None
         self._thread: threading.Thread | None = None
@@ -97,7 +139,7 @@ class BackgroundJob(QObject):
         stop = threading.Event()
         self._current = run
         self._stop = stop
-        relay = self._relay
+        relay, key = self._relay, self._key
         last = [0.0]
 
         def cancelled() -> bool:
@@ -106,7 +148,7 @@ class BackgroundJob(QObject):
         def progress(fraction: float) -> None:
             if fraction >= 1.0 or fraction - last[0] >= PROGRESS_STEP:
                 last[0] = fraction
-                _emit(relay.progressed, run, float(fraction))
+                _emit(relay.progressed, key, run, float(fraction))
 
         niceness = self._niceness
 
@@ -116,13 +158,13 @@ class BackgroundJob(QObject):
             try:
                 result = work(cancelled, progress)
             except (JobCancelled, SignificanceCancelled):
-                _emit(relay.done, run, "cancelled", None)
+                _emit(relay.done, key, run, "cancelled", None)
             except Exception as exc:
                 log.exception("a background computation failed")
-                _emit(relay.done, run, "failed", describe(exc))
+                _emit(relay.done, key, run, "failed", describe(exc))
             else:
                 status = "cancelled" if stop.is_set() else "finished"
-                _emit(relay.done, run, status, result)
+                _emit(relay.done, key, run, status, result)
 
         self._thread = threading.Thread(target=target, name=self._name, daemon=True)
         # Runs dropped by a newer one may still be finishing: shutdown waits for them too.
@@ -206,6 +248,6 @@ def _ignore(_fraction: float) -> None:
 
 
 def _emit(signal: object, *args: object) -> None:
-    # RuntimeError: the job's owner was deleted meanwhile, and nobody waits for the result.
+    # RuntimeError: the relay is gone (the process ends), and nobody waits for the result.
     with contextlib.suppress(RuntimeError):
         signal.emit(*args)  # type: ignore[attr-defined]

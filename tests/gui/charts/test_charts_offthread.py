@@ -292,3 +292,37 @@ def test_a_charts_worker_runs_nicer_than_the_gui_thread(qtbot) -> None:
             job.start(niceness)
         seen.append(blocker.args[0])
     assert seen == [min(main + THREAD_NICENESS, 19), main]
+
+
+def test_a_job_deleted_while_its_run_finishes_delivers_nothing(qtbot) -> None:
+    """A chart (and its job) closed while the job's run goes on: the run's progress and result
+    go through the process's one relay, never through the deleted job, and are dropped."""
+    import shiboken6
+    from PySide6.QtCore import QObject
+
+    from matchlight.gui.charts.jobs import BackgroundJob
+
+    owner = QObject()
+    job = BackgroundJob(owner)
+    got: list[object] = []
+    job.finished.connect(got.append)
+    job.progress_changed.connect(got.append)
+    release = threading.Event()
+
+    def work(cancelled, progress) -> int:
+        release.wait(30)
+        progress(0.5)
+        return 42
+
+    job.start(work)
+    thread = job._thread
+    shiboken6.delete(owner)  # as a closed window deletes its charts
+    assert not shiboken6.isValid(job)
+    release.set()
+    thread.join(30)
+    qtbot.wait(50)  # the queued progress and result reach the relay, which drops them
+    assert got == []
+    alive = BackgroundJob()  # and a live job still gets its own
+    with qtbot.waitSignal(alive.finished, timeout=30_000) as blocker:
+        alive.start(lambda cancelled, progress: 7)
+    assert blocker.args == [7]
