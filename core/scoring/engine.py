@@ -44,6 +44,7 @@ __all__ = [
     "iter_score_chunks",
     "iter_score_chunks_offloaded",
     "iter_score_chunks_parallel",
+    "lower_priority",
     "parallel_bounds",
     "prestart_worker_server",
     "process_context",
@@ -114,8 +115,9 @@ _WORKER_SCORER: list[ChunkScorer] = []
 BACKGROUND_NICENESS = 10
 
 
-def _lower_priority(niceness: int, pid: int = 0) -> None:
-    """Make process ``pid`` (0: this one) at least as nice as ``niceness``; never raise it."""
+def lower_priority(niceness: int, pid: int = 0) -> None:
+    """Make process ``pid`` (0: this one; on Linux also a thread's native id, which is a task
+    of its own) at least as nice as ``niceness`` (at most 19); never raise it."""
     with contextlib.suppress(OSError, AttributeError):  # AttributeError: no setpriority
         if os.getpriority(os.PRIO_PROCESS, pid) < niceness:
             os.setpriority(os.PRIO_PROCESS, pid, min(niceness, 19))
@@ -124,7 +126,7 @@ def _lower_priority(niceness: int, pid: int = 0) -> None:
 def _init_worker(config: ScoringConfig, niceness: int | None = None) -> None:
     lifeline.bind_to_parent()  # a worker never outlives the process it scores for
     if niceness is not None:
-        _lower_priority(niceness)
+        lower_priority(niceness)
     _WORKER_SCORER[:] = [ChunkScorer(config)]
 
 
@@ -238,7 +240,7 @@ def prestart_worker_server(niceness: int = 0) -> bool:
     if niceness > 0:
         pid = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
         if pid:
-            _lower_priority(os.getpriority(os.PRIO_PROCESS, 0) + niceness, pid)
+            lower_priority(os.getpriority(os.PRIO_PROCESS, 0) + niceness, pid)
     return True
 
 
@@ -388,7 +390,7 @@ def background_process_pool(
     if target is None:
         return ProcessPoolExecutor(max_workers=workers, mp_context=context)
     return ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_lower_priority, initargs=(target,)
+        max_workers=workers, mp_context=context, initializer=lower_priority, initargs=(target,)
     )
 
 

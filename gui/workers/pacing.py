@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from matchlight.core import pacing
+from matchlight.core.scoring.engine import lower_priority
 
 # The longest a background thread is held at one pause point (then as long without a pause).
 # At 0.1 s, the turns that show a big comparison's first rows (60-80 ms of the GUI thread's CPU,
@@ -167,10 +168,7 @@ def run_nicer(niceness: int = THREAD_NICENESS) -> None:
         return
     with contextlib.suppress(OSError):
         main = os.getpriority(os.PRIO_PROCESS, os.getpid())  # the main thread's id is the pid
-        me = threading.get_native_id()
-        target = min(main + niceness, 19)
-        if os.getpriority(os.PRIO_PROCESS, me) < target:
-            os.setpriority(os.PRIO_PROCESS, me, target)
+        lower_priority(main + niceness, threading.get_native_id())
 
 
 _installed: list[GuiFirst] = []
