@@ -88,7 +88,6 @@ class GuiFirst:
         self._free_until = threading.local()
         # The threads running work the user waits for (idents; see interactive()).
         self._interactive: set[int] = set()
-        self._lock = threading.Lock()
         self.installed = False
 
     def gui_busy(self) -> bool:
@@ -127,20 +126,13 @@ class GuiFirst:
     @contextmanager
     def interactive(self) -> Iterator[None]:
         """Within it, the calling thread does work the user waits for: other threads are held
-        at their pause points (it is not, at its own)."""
+        at their pause points (it is not, at its own). Not nested."""
         me = threading.get_ident()
-        with self._lock:
-            if me in self._interactive:  # nested: the outer one ends it
-                nested = True
-            else:
-                nested = False
-                self._interactive.add(me)
+        self._interactive.add(me)  # a set's add and discard are atomic: no lock
         try:
             yield
         finally:
-            if not nested:
-                with self._lock:
-                    self._interactive.discard(me)
+            self._interactive.discard(me)
 
     def install(self) -> None:
         """Make this the pause gate (until :meth:`uninstall`)."""
