@@ -15,6 +15,7 @@ format given, the file's extension decides (:func:`resolve_format`).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -82,7 +83,8 @@ class TextColumn:
 
     name: str
     path: str
-    lines: tuple[str, ...]
+    #: A tuple, or for a file read in batches :class:`~core.text.lines.TextLines`.
+    lines: Sequence[str]
     encoding: str
     detected: bool
     warnings: tuple[str, ...]

@@ -34,6 +34,7 @@ from matchlight.core.scoring.config import ScoringConfig
 from matchlight.core.scoring.results import ScoreChunk, ScoreTable
 from matchlight.core.scoring.scorer import ChunkScorer
 from matchlight.core.text.corpus import CorpusText
+from matchlight.core.text.lines import TextLines
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
@@ -131,7 +132,7 @@ def _init_worker(config: ScoringConfig, niceness: int | None = None) -> None:
 
 
 def _score_in_worker(
-    references: tuple[tuple[str, ...], ...], systems: tuple[tuple[str, ...], ...], start: int
+    references: tuple[Sequence[str], ...], systems: tuple[Sequence[str], ...], start: int
 ) -> ScoreChunk:
     if not _WORKER_SCORER:
         raise RuntimeError("worker process was not initialised")
@@ -187,7 +188,10 @@ def _row_costs(text: CorpusText) -> npt.NDArray[np.float64]:
     n_lines = len(text.references) + len(text.systems)
     costs = np.full(len(text), float(_LINE_COST * n_lines))
     for column in (*text.references, *text.systems):
-        costs += np.fromiter(map(len, column), np.float64, len(text))
+        if isinstance(column, TextLines):  # its bytes: as good a measure, without decoding
+            costs += column.byte_lengths()
+        else:
+            costs += np.fromiter(map(len, column), np.float64, len(text))
     return costs
 
 

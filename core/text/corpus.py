@@ -11,11 +11,12 @@ class CorpusText:
     """The texts of a comparison, independent of where they were read from.
 
     ``references[r][i]`` is reference ``r`` of segment ``i``; ``systems[s][i]`` the output of
-    system ``s``. This is what crosses process boundaries, so it holds nothing but strings.
+    system ``s``. This is what crosses process boundaries, so it holds nothing but strings: a
+    column is a tuple of them, or :class:`~core.text.lines.TextLines` (their UTF-8 bytes).
     """
 
-    references: tuple[tuple[str, ...], ...]
-    systems: tuple[tuple[str, ...], ...]
+    references: tuple[Sequence[str], ...]
+    systems: tuple[Sequence[str], ...]
     system_names: tuple[str, ...]
 
     def __post_init__(self) -> None:

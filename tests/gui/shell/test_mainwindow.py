@@ -129,7 +129,7 @@ def test_cancel_keeps_rows_so_far(qtbot, harness):
     comparison = specs.load()
 
     def times4(column):
-        return replace(column, lines=column.lines * 4)
+        return replace(column, lines=tuple(column.lines) * 4)
 
     big = Comparison(
         source=times4(comparison.source),

@@ -40,8 +40,8 @@ def big_text() -> CorpusText:
     specs = assign_roles([str(p) for p in [*ZH.glob("ref*.txt"), *ZH.glob("sys.*.txt")]])
     text = specs.load().corpus_text()
     return CorpusText(
-        references=tuple(r * 4 for r in text.references),
-        systems=tuple(s * 4 for s in text.systems),
+        references=tuple(tuple(r) * 4 for r in text.references),
+        systems=tuple(tuple(s) * 4 for s in text.systems),
         system_names=text.system_names,
     )
 
