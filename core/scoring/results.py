@@ -23,6 +23,11 @@ from matchlight.core.scoring.config import ScoringConfig
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+#: A stored statistic: int32 (half of int64's memory: 264 MB less at 1M rows x 3 systems with
+#: BLEU and ROUGE), or int64 once a row's count outgrows int32. Sums are always int64.
+StatArray = npt.NDArray[np.int32] | npt.NDArray[np.int64]
+_STAT_MAX = int(np.iinfo(np.int32).max)
+_STAT_MIN = int(np.iinfo(np.int32).min)
 BoolArray = npt.NDArray[np.bool_]
 AnyArray = npt.NDArray[Any]
 
@@ -73,6 +78,10 @@ class CorpusScores:
         return self.values.get(column, math.nan)
 
 
+def _outgrows_int32(values: AnyArray) -> bool:
+    return bool(values.size) and (values.max() > _STAT_MAX or values.min() < _STAT_MIN)
+
+
 class _Rows(CorpusView):
     """The statistics of some rows of one system, read from the table's arrays."""
 
@@ -91,12 +100,12 @@ class _Rows(CorpusView):
         self._means = means
 
     def sum(self, name: str) -> AnyArray:
-        return np.asarray(self._stats[name][self._system][self._index].sum(axis=0))
+        return np.asarray(self._stats[name][self._system][self._index].sum(axis=0, dtype=np.int64))
 
     def last(self, name: str) -> AnyArray:
         index = self._index
         row = self.count - 1 if isinstance(index, slice) else int(index[-1])
-        return np.asarray(self._stats[name][self._system, row])
+        return np.asarray(self._stats[name][self._system, row], dtype=np.int64)
 
     def mean(self, column: str) -> float:
         return self._means[column]
@@ -142,9 +151,9 @@ class ScoreTable:
         }
         n_sys = len(self.systems)
         self.scores: FloatArray = np.full((n_sys, n_segments, len(self.columns)), np.nan)
-        self.stats: dict[str, dict[str, IntArray]] = {
+        self.stats: dict[str, dict[str, StatArray]] = {
             m.key: {
-                name: np.zeros((n_sys, n_segments, *shape), dtype=np.int64)
+                name: np.zeros((n_sys, n_segments, *shape), dtype=np.int32)
                 for name, shape in m.stat_shapes(s).items()
             }
             for m, s in self._metrics
@@ -180,13 +189,16 @@ class ScoreTable:
         if new.any():
             for key, fields in chunk.stats.items():
                 for name, values in fields.items():
-                    self._run_stats[key][name] += values[:, new].sum(axis=1)
+                    self._run_stats[key][name] += values[:, new].sum(axis=1, dtype=np.int64)
             self._run_scores[:, :scored] += chunk.scores[:, new].sum(axis=1)
             self._run_count += int(new.sum())
         self.scores[:, index, :scored] = chunk.scores
         for key, fields in chunk.stats.items():
             for name, values in fields.items():
-                self.stats[key][name][:, index] = values
+                stored = self.stats[key][name]
+                if stored.dtype != np.int64 and _outgrows_int32(values):
+                    stored = self.stats[key][name] = stored.astype(np.int64)
+                stored[:, index] = values
         for name, values in chunk.row_flags.items():
             self.row_flags[name][index] = values
         self.done[index] = True
@@ -281,8 +293,9 @@ class ScoreTable:
     def value(self, column: str, system: int, segment: int) -> float:
         return float(self.scores[system, segment, self.metric_index(column)])
 
-    def stat(self, metric: str, name: str) -> IntArray:
-        """Statistic ``name`` of metric ``metric``, ``(S, n, ...)``."""
+    def stat(self, metric: str, name: str) -> StatArray:
+        """Statistic ``name`` of metric ``metric``, ``(S, n, ...)``: int32, or int64 if a row's
+        count outgrew int32 (sum it with ``dtype=np.int64``)."""
         return self.stats[metric][name]
 
     def flag(self, name: str) -> IntArray:
