@@ -19,10 +19,19 @@ SHOTS = Path("/tmp/matchlight-shots")
 TIMEOUT = 120_000
 
 
-def zh_specs() -> ComparisonSpecs:
+def zh_specs(rows: int | None = None, folder: Path | None = None) -> ComparisonSpecs:
+    """wmt22-en-zh's files, or (``rows`` and ``folder``) copies of their first ``rows`` lines
+    (a test that scores the comparison several times needs no more)."""
     if not ZH.is_dir():
         pytest.skip("shared/data/wmt22-en-zh is not present")
     paths = [ZH / "src.txt", *ZH.glob("ref*.txt"), *ZH.glob("sys.*.txt")]
+    if rows is not None:
+        assert folder is not None
+        for path in paths:
+            with path.open(encoding="utf-8") as file:
+                head = [next(file) for _ in range(rows)]
+            (folder / path.name).write_text("".join(head), encoding="utf-8")
+        paths = [folder / path.name for path in paths]
     return assign_roles(str(p) for p in paths)
 
 
