@@ -83,6 +83,7 @@ import regex
 from matchlight.core.analysis import textsort
 from matchlight.core.analysis.regexliterals import UNBOUNDED, Prefilter, prefilter
 from matchlight.core.analysis.textindex import NgramIndex, build_index, find_indexed, may_hold
+from matchlight.core.text.lines import TextLines
 
 __all__ = ["PatternError", "SearchCancelled", "SearchColumn", "TextQuery", "matching_rows"]
 
@@ -158,6 +159,7 @@ class SearchColumn:
 
     __slots__ = (
         "_build_lock",
+        "_fold_wanted",
         "_folded",
         "_index",
         "_indexed",
@@ -174,6 +176,7 @@ class SearchColumn:
         self._joined: _Joined | None = None
         self._keep_joined: bool | None = None
         self._folded: _Utf8Rows | None = None
+        self._fold_wanted = False
         self._build_lock = threading.Lock()  # folded rows and index built once, by one thread
         self._index: NgramIndex | None = None
         self._indexed = False  # the index was built (it may be None: nothing frequent)
@@ -188,7 +191,10 @@ class SearchColumn:
         """Whether the joined text is small enough to keep (:data:`_KEEP_JOINED`)."""
         if self._keep_joined is None:
             strings = self.strings
-            chars = sum(sum(map(len, strings[a : a + _BLOCK])) for a in _blocks(strings))
+            if isinstance(strings, TextLines):
+                chars = strings.chars()
+            else:
+                chars = sum(sum(map(len, strings[a : a + _BLOCK])) for a in _blocks(strings))
             self._keep_joined = chars <= _KEEP_JOINED
         return self._keep_joined
 
@@ -204,9 +210,10 @@ class SearchColumn:
             self._joined = _Joined.of(self.strings)
         return self._joined if self._joined.separator else None
 
-    def prepare(self) -> SearchColumn:
-        """Build every cache now (e.g. in a worker thread, right after reading); returns self."""
-        self.folded()
+    def prepare(self, between: Callable[[], None] | None = None) -> SearchColumn:
+        """Build every cache now (e.g. in a worker thread, right after reading); returns self.
+        ``between`` is called between the blocks of rows folded, as in :meth:`folded`."""
+        self.folded(between)
         self.joined()
         return self
 
@@ -214,13 +221,24 @@ class SearchColumn:
         """Whether :meth:`prepare` has built every cache (costs nothing: the GUI thread asks)."""
         return self._folded is not None and (self._joined is not None or self._keep_joined is False)
 
-    def folded(self) -> _Utf8Rows:
-        """The rows case-folded, as one UTF-8 buffer (built on first use)."""
+    def folded(self, between: Callable[[], None] | None = None) -> _Utf8Rows:
+        """The rows case-folded, as one UTF-8 buffer (built on first use, by one thread:
+        another one asking meanwhile waits for them).
+
+        ``between`` is given by a worker that folds them ahead of need: it is called between
+        blocks of rows, to pause there (unless somebody waits for them: :meth:`fold_wanted`)
+        or to give up by raising (then nothing is kept)."""
         if self._folded is None:
+            if between is None:
+                self._fold_wanted = True
             with self._build_lock:
                 if self._folded is None:
-                    self._folded = _Utf8Rows.folded(self.strings)
+                    self._folded = _Utf8Rows.folded(self.strings, between or _nothing)
         return self._folded
+
+    def fold_wanted(self) -> bool:
+        """Whether a search asked for the folded rows (and may be waiting for them)."""
+        return self._fold_wanted
 
     def build_index(self, between: Callable[[], None] | None = None) -> NgramIndex | None:
         """Build the index of the rows' frequent n-grams (:mod:`core.analysis.textindex`), once,
@@ -434,12 +452,14 @@ class _Utf8Rows:
     bounds: IntArray  # n + 1 offsets
 
     @classmethod
-    def folded(cls, strings: Sequence[str]) -> _Utf8Rows:
-        """The rows of ``strings`` case-folded, a block at a time (see :data:`_BLOCK`)."""
+    def folded(cls, strings: Sequence[str], between: Callable[[], None] = _nothing) -> _Utf8Rows:
+        """The rows of ``strings`` case-folded, a block at a time (see :data:`_BLOCK`), with
+        ``between`` called before each block."""
         parts: list[bytes] = []
         ends: list[IntArray] = []
         offset = 0
         for a in _blocks(strings):
+            between()
             block = strings[a : a + _BLOCK]
             rows = list(map(str.casefold, block))
             raw = _utf8("\n".join(rows)) + b"\n"

@@ -244,9 +244,10 @@ class SelectionWorker(QObject):
 
         def work(cancel: threading.Event) -> None:
             for column in columns:
-                if cancel.is_set():
+                try:
+                    column.prepare(lambda column=column: self._pause(cancel, folding=column))
+                except SearchCancelled:
                     return
-                column.prepare()
             for column in indexed:
                 try:
                     column.build_index(lambda: self._pause(cancel))
@@ -263,17 +264,25 @@ class SelectionWorker(QObject):
         self._warm_up.start()
         hold_collection_while(self._warm_up)  # the caches are frozen, never walked by a pass
 
-    def _pause(self, cancel: threading.Event, ranked: SearchColumn | None = None) -> None:
-        """Between two steps of building a column's index, or ``ranked``'s sort ranks, ahead of
-        need (in the warm-up thread): wait while a selection worker runs, which then has the
-        cores to itself (unless it waits for these very ranks), and while the GUI thread is
-        busy (core.pacing); give up (:class:`SearchCancelled`) once cancelled, or once the
-        ranks are built meanwhile."""
-        if ranked is None or not ranked.ranks_wanted():
-            pause()
-        while self._job is not None and not cancel.is_set():
-            if ranked is not None and ranked.ranks_wanted():
-                break
+    def _pause(
+        self,
+        cancel: threading.Event,
+        ranked: SearchColumn | None = None,
+        folding: SearchColumn | None = None,
+    ) -> None:
+        """Between two steps of folding ``folding``'s rows, building a column's index, or
+        ``ranked``'s sort ranks, ahead of need (in the warm-up thread): wait while a selection
+        worker runs, which then has the cores to itself, and while the GUI thread is busy
+        (core.pacing), unless (or until) somebody waits for what is being built; give up
+        (:class:`SearchCancelled`) once cancelled, or once the ranks are built meanwhile."""
+
+        def wanted() -> bool:
+            return (ranked is not None and ranked.ranks_wanted()) or (
+                folding is not None and folding.fold_wanted()
+            )
+
+        pause(wanted)
+        while self._job is not None and not cancel.is_set() and not wanted():
             cancel.wait(_PAUSE_S)
         if cancel.is_set() or (ranked is not None and ranked.has_sort_ranks()):
             raise SearchCancelled

@@ -98,11 +98,11 @@ class GuiFirst:
             return False
         return bool(state) and state[0] in self._busy
 
-    def pause(self) -> None:
+    def pause(self, unless: Callable[[], bool] = lambda: False) -> None:
         """Wait while the GUI thread is busy, at most :attr:`limit_s`, or while work the user
         waits for runs (:meth:`interactive`), at most :attr:`work_limit_s` (at once in the GUI
         thread, in such work, in a forked child, or within :attr:`limit_s` of a hold that ran
-        out)."""
+        out), and not once (or no longer) ``unless()`` says True."""
         me = threading.get_ident()
         if me == self._gui or me in self._interactive or os.getpid() != self._pid:
             return
@@ -111,7 +111,7 @@ class GuiFirst:
             return
         gui_deadline, work_deadline = now + self.limit_s, now + self.work_limit_s
         look = FIRST_LOOK_S
-        while self.installed:
+        while self.installed and not unless():
             working = bool(self._interactive)
             if not working and not self.gui_busy():
                 return

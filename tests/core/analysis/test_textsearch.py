@@ -12,12 +12,14 @@ from hypothesis import strategies as st
 from matchlight.core.analysis import textsearch
 from matchlight.core.analysis.textsearch import (
     PatternError,
+    SearchCancelled,
     SearchColumn,
     TextQuery,
     _compile_fast,
     _row_local,
     matching_rows,
 )
+from matchlight.core.text.lines import TextLines
 from tests.conftest import DATASETS, SHARED_DATA
 from tests.kit import read_lines
 
@@ -380,3 +382,45 @@ def test_asking_whether_a_column_is_prepared_builds_and_counts_nothing() -> None
     column.folded()
     assert not column.is_prepared() and column._keep_joined is None
     assert column.prepare().is_prepared() and column._keep_joined is True
+
+
+def test_text_lines_search_and_count_as_their_strings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A column read as TextLines: its characters counted from its bytes decide the joined text
+    as its strings' lengths do, and every search answers as on the strings."""
+    lines = [*read_lines(SHARED_DATA / "wmt22-en-zh" / "ref.txt")[:1500], "", "Größe 👍🏽"]
+    as_lines = TextLines.of([lines])
+    assert as_lines.chars() == sum(map(len, lines))
+    for limit in (sum(map(len, lines)) - 1, sum(map(len, lines))):
+        monkeypatch.setattr(textsearch, "_KEEP_JOINED", limit)
+        assert SearchColumn(as_lines).keeps_joined() == SearchColumn(lines).keeps_joined()
+    for pattern, is_regex in (("的", False), ("GRÖSSE", False), (r"\p{Han}{4}", True)):
+        query = TextQuery(pattern, regex=is_regex)
+        want = per_row([lines], query)
+        np.testing.assert_array_equal(matching_rows([SearchColumn(as_lines)], query), want)
+
+
+def test_folding_ahead_of_need_calls_between_per_block_and_may_give_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker folds the rows with ``between`` called before each block (its pause point);
+    raising there keeps nothing, and a search asking for them meanwhile says it waits."""
+    monkeypatch.setattr(textsearch, "_BLOCK", 10)
+    column = SearchColumn([f"Row {i}" for i in range(35)])
+    calls: list[bool] = []
+
+    def give_up_at_the_third() -> None:
+        calls.append(column.fold_wanted())
+        if len(calls) == 3:
+            raise SearchCancelled
+
+    with pytest.raises(SearchCancelled):
+        column.prepare(give_up_at_the_third)
+    assert calls == [False, False, False] and column._folded is None
+    assert not column.fold_wanted()
+    calls.clear()
+    column.prepare(lambda: calls.append(column.fold_wanted()))
+    assert calls == [False] * 4 and column.folded().row(34) == b"row 34"
+    assert not column.fold_wanted()  # built ahead of need: nobody waited
+    asked = SearchColumn(["A"])
+    asked.folded()  # a search asks (no ``between``)
+    assert asked.fold_wanted()

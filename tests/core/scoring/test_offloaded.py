@@ -42,7 +42,7 @@ def test_offloaded_chunks_fill_the_same_table() -> None:
     expected = score_corpus(text, config)
     table = ScoreTable(systems=text.system_names, n_segments=len(text), config=config, nrefs=2)
     paused: list[int] = []
-    previous = pacing.set_gate(lambda: paused.append(1))
+    previous = pacing.set_gate(lambda unless: paused.append(1))
     try:
         chunks = list(
             iter_score_chunks_offloaded(

@@ -323,9 +323,9 @@ def test_the_warm_up_pauses_its_ranking_while_a_selection_worker_runs(qtbot, col
 
 
 def test_the_warm_ups_steps_are_pause_points_unless_a_sort_waits(qtbot, columns) -> None:
-    """Between two steps of building an index or ranks the warm-up passes core.pacing's pause
-    point (where the app lets its GUI thread go first), but not when a sort waits for those
-    very ranks."""
+    """Between two steps of folding rows, building an index or ranks the warm-up passes
+    core.pacing's pause point (where the app lets its GUI thread go first), which lets it go
+    when a search or a sort waits for those very rows or ranks."""
     import threading
 
     from matchlight.core import pacing
@@ -334,14 +334,18 @@ def test_the_warm_ups_steps_are_pause_points_unless_a_sort_waits(qtbot, columns)
     _session, proxy = make_proxy(columns)
     worker = proxy._worker
     cancel = threading.Event()
-    paused: list[int] = []
-    previous = pacing.set_gate(lambda: paused.append(1))
+    let_go: list[bool] = []
+    previous = pacing.set_gate(lambda unless: let_go.append(unless()))
     try:
         worker._pause(cancel)  # an index's step
         worker._pause(cancel, SearchColumn(["b", "a"]))  # a rank's step, nobody waiting
         wanted = SearchColumn(["b", "a"])
         wanted._wanted = True  # a sort waits for these ranks
         worker._pause(cancel, wanted)
+        folding = SearchColumn(["B", "a"])
+        worker._pause(cancel, folding=folding)  # a step of folding rows, nobody waiting
+        assert folding.folded() is not None  # a search asks for them
+        worker._pause(cancel, folding=folding)
     finally:
         pacing.set_gate(previous)
-    assert paused == [1, 1]
+    assert let_go == [False, False, True, False, True]

@@ -100,6 +100,31 @@ def _sleeping(passed: threading.Event) -> bool:
     return passed.is_set()
 
 
+def test_a_held_thread_goes_on_once_what_it_builds_is_waited_for(gate) -> None:
+    """``pause(unless)``: a thread held while the GUI thread is busy goes on as soon as
+    ``unless()`` says True (somebody waits for what it builds), though the GUI thread is still
+    busy."""
+    gate(3600.0)
+    waited_for, passed = threading.Event(), threading.Event()
+
+    def run() -> None:
+        pacing.pause(waited_for.is_set)
+        passed.set()
+
+    thread = threading.Thread(target=run, daemon=True)
+    seen: list[bool] = []
+
+    def turn() -> None:  # busy throughout: waiting on the thread's event
+        thread.start()
+        seen.append(passed.wait(0.3))
+        waited_for.set()
+        seen.append(passed.wait(TIMEOUT_S))
+
+    _in_a_turn(turn)
+    assert seen == [False, True]
+    thread.join(TIMEOUT_S)
+
+
 def test_a_gui_thread_that_sleeps_holds_no_one(gate) -> None:
     """Asleep (or waiting for events, or reading a file) the GUI thread does not want the
     interpreter: a thread at its pause point goes on."""
