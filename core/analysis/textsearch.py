@@ -388,7 +388,9 @@ class SearchColumn:
 
 
 def _pick(strings: Sequence[str], rows: IntArray) -> Sequence[str]:
-    """The texts of ``rows`` (in one C call: ``itemgetter``)."""
+    """The texts of ``rows`` (in one C call: ``itemgetter``, or TextLines' ``pick``)."""
+    if isinstance(strings, TextLines):
+        return strings.pick(rows)
     if len(rows) < 2:
         return [strings[int(row)] for row in rows]
     picked: Sequence[str] = itemgetter(*rows.tolist())(strings)

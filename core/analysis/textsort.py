@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from matchlight.core.text.lines import TextLines
+
 if TYPE_CHECKING:
     from matchlight.core.analysis.textsearch import _Utf8Rows
 
@@ -190,16 +192,25 @@ def _first_equal(strings: Sequence[str], between: Callable[[], None] = _nothing)
     sorting them saves)."""
     n = len(strings)
     step = max(1, n // _REPEAT_SAMPLE)
-    sample = [strings[i] for i in range(0, n, step)]
+    sample = _keys(strings, np.arange(0, n, step))
     if len(set(sample)) > _MOST_DISTINCT * len(sample):
         return np.arange(n, dtype=np.int64)
     first = np.empty(n, dtype=np.int64)
-    seen: dict[str, int] = {}
+    seen: dict[str | bytes, int] = {}
     for a in range(0, n, _BLOCK):
         between()
         b = min(n, a + _BLOCK)
-        first[a:b] = np.fromiter(map(seen.setdefault, strings[a:b], range(a, b)), np.int64, b - a)
+        keys = _keys(strings, np.arange(a, b))
+        first[a:b] = np.fromiter(map(seen.setdefault, keys, range(a, b)), np.int64, b - a)
     return first
+
+
+def _keys(strings: Sequence[str], rows: IntArray) -> Sequence[str | bytes]:
+    """The texts of ``rows`` as keys that are equal and sort as the texts do: for
+    :class:`~core.text.lines.TextLines` their UTF-8 bytes (nothing decoded)."""
+    if isinstance(strings, TextLines):
+        return strings.raw(rows)
+    return [strings[i] for i in rows.tolist()]
 
 
 #: Rows whose texts are compared to decide whether equal texts are ranked once, and the largest
@@ -231,9 +242,11 @@ def sort_ranks(
         for step, (a, b) in enumerate(runs):
             if step % _RUNS_A_STEP == 0:
                 between()
-            written = sorted(order[a:b].tolist(), key=strings.__getitem__)
+            rows = order[a:b]
+            keys = dict(zip(rows.tolist(), _keys(strings, rows), strict=True))
+            written = sorted(keys, key=keys.__getitem__)
             order[a:b] = written
-            same[a : b - 1] = _adjacent_equal([strings[r] for r in written])
+            same[a : b - 1] = _adjacent_equal([keys[r] for r in written])
     ranks = np.empty(n, dtype=np.int64)
     ranks[order] = np.concatenate(([0], np.cumsum(~same, dtype=np.int64)))
     return ranks if len(distinct) == n else ranks[first]

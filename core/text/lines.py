@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import pairwise
+from operator import methodcaller
 from typing import Any, overload
 
 import numpy as np
@@ -23,6 +24,9 @@ __all__ = ["TextLines"]
 _BLOCK = 4096
 # Lone surrogates (as ``surrogateescape`` makes) are kept as they are, not refused.
 _ERRORS = "surrogatepass"
+
+
+_DECODE = methodcaller("decode", "utf-8", _ERRORS)
 
 
 def _encoded(line: str) -> bytes:
@@ -83,6 +87,21 @@ class TextLines(Sequence[str]):
             count += int(np.count_nonzero((raw & 0xC0) != 0x80))
         return count
 
+    def pick(self, rows: npt.NDArray[np.intp] | npt.NDArray[np.int64]) -> list[str]:
+        """The lines at ``rows`` (any order), decoded in one pass in C."""
+        rows = np.asarray(rows, np.int64)
+        bounds = self._bounds
+        cuts = map(slice, bounds[rows].tolist(), bounds[rows + 1].tolist())
+        return list(map(_DECODE, map(self._data.__getitem__, cuts)))
+
+    def raw(self, rows: npt.NDArray[np.intp] | npt.NDArray[np.int64]) -> list[bytes]:
+        """The UTF-8 bytes of the lines at ``rows``: keys that are equal, and sort, as the lines
+        do (UTF-8 keeps the order of code points), without decoding them."""
+        rows = np.asarray(rows, np.int64)
+        bounds = self._bounds
+        cuts = map(slice, bounds[rows].tolist(), bounds[rows + 1].tolist())
+        return list(map(self._data.__getitem__, cuts))
+
     def byte_lengths(self) -> npt.NDArray[np.int64]:
         """Each line's length in UTF-8 bytes (numpy, no string made)."""
         return np.diff(self._bounds)
@@ -126,7 +145,7 @@ class TextLines(Sequence[str]):
         block = data[low : edges[-1]].decode("utf-8", _ERRORS)
         if len(block) == edges[-1] - low:  # ASCII, a character per byte: cut the decoded block
             return [block[a - low : b - low] for a, b in pairwise(edges)]
-        return [data[a:b].decode("utf-8", _ERRORS) for a, b in pairwise(edges)]
+        return list(map(_DECODE, map(data.__getitem__, map(slice, edges, edges[1:]))))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, TextLines):

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from matchlight.core.analysis import textsort
 from matchlight.core.analysis.textsearch import SearchColumn
+from matchlight.core.text.lines import TextLines
 from tests.conftest import SHARED_DATA
 from tests.kit import read_lines
 
@@ -26,11 +27,14 @@ def reference_order(strings: list[str], descending: bool) -> list[int]:
 
 
 def ranked_order(strings: list[str], descending: bool) -> list[int]:
-    """The column's sort order, checked against numpy's stable argsort of its ranks."""
+    """The column's sort order, checked against numpy's stable argsort of its ranks, and the
+    same column as TextLines (keyed by its UTF-8 bytes) ranked alike."""
     column = SearchColumn(strings)
     order = column.sort_order(descending).tolist()
     ranks = column.sort_ranks()
     assert order == np.argsort(-ranks if descending else ranks, kind="stable").tolist()
+    as_lines = SearchColumn(TextLines.of([strings]))
+    np.testing.assert_array_equal(as_lines.sort_ranks(), ranks)
     return order
 
 

@@ -31,6 +31,10 @@ def test_the_lines_of_any_batches_come_back_as_they_went_in(batches: list[list[s
     assert lines[1:-1] == expected[1:-1] and lines[::2] == expected[::2]
     if expected:
         assert lines[-1] == expected[-1]
+    backwards = np.arange(len(expected))[::-1]
+    assert lines.pick(backwards) == [expected[i] for i in backwards]
+    assert lines.raw(backwards) == [expected[i].encode("utf-8", "surrogatepass") for i in backwards]
+    assert lines.chars() == sum(map(len, expected))
     assert pickle.loads(pickle.dumps(lines)) == lines
     assert hash(lines) == hash(expected)
     assert lines.byte_lengths().tolist() == [
