@@ -481,6 +481,12 @@ def charts_busy(window) -> bool:
     return bool(job is not None and job.running)
 
 
+#: With --gil (--stalls), the probe (sampler) that keeps running over the sorts and filters:
+#: timed() reports each step's holds of the interpreter (its gaps over 80 ms).
+STEPS_GIL: list[GilProbe] = []
+STEPS_SAMPLER: list[StallSampler] = []
+
+
 def timed(app: QApplication, label: str, func, proxy=None, window=None) -> float:
     """Time ``func`` plus the events it leaves (repaints) and, with ``proxy``, until its worker's
     result is applied; with ``window``, also until the charts shown have drawn the new rows.
@@ -509,6 +515,12 @@ def timed(app: QApplication, label: str, func, proxy=None, window=None) -> float
         f"  (call {(call - start) * 1000:.0f} + until shown {(end - call) * 1000:.0f};"
         f" longest GUI gap {gap:.0f}{drawn})"
     )
+    for gil in STEPS_GIL:
+        gil.report((start - gil._t0) * 1000, (charts - gil._t0) * 1000, count=3)
+    for sampler in STEPS_SAMPLER:
+        pairs = zip(probe.gaps[1:], probe.times[1:], strict=True)
+        long = [(g, (start + t / 1000 - sampler._t0) * 1000) for g, t in pairs if g > 80]
+        sampler.report(sorted(long, reverse=True)[:2])
     return elapsed
 
 
@@ -546,13 +558,15 @@ def main() -> None:
         "--stalls",
         action="store_true",
         help="sample every thread's stack (a thread of the bench) and say, for the longest "
-        "event-loop gaps after the read, where the GUI thread was and what the others ran",
+        "event-loop gaps after the read and in each sort and filter, where the GUI thread was "
+        "and what the others ran",
     )
     parser.add_argument(
         "--gil",
         action="store_true",
         help="time every wait of a probe thread for the interpreter, and name the thread (and "
-        "its place) that held it over 4 ms, per phase (a thread of the bench)",
+        "its place) that held it over 4 ms, per phase and per timed step (a thread of the "
+        "bench)",
     )
     parser.add_argument(
         "--profile",
@@ -771,9 +785,9 @@ def main() -> None:
                 print(f"    GUI thread in the gaps over 50 ms: {sampler.split(over)}")
                 sampler.report([(g, t) for g, t in worst if g > 100])
         if sampler is not None:
-            sampler.stop()
+            STEPS_SAMPLER[:] = [sampler]  # kept running: timed() reports each step's long gaps
         if gil is not None:
-            gil.stop()
+            STEPS_GIL[:] = [gil]  # kept running: timed() reports each step's holds
         collections.report(read_start)
         if args.until_indexed:
             rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
