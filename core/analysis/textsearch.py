@@ -198,7 +198,7 @@ class SearchColumn:
             self._keep_joined = chars <= _KEEP_JOINED
         return self._keep_joined
 
-    def joined(self) -> _Joined | None:
+    def joined(self, between: Callable[[], None] | None = None) -> _Joined | None:
         """The rows joined by a separator that occurs in none of them (built on first use and
         kept), for a column small enough to keep it (:meth:`keeps_joined`).
 
@@ -207,14 +207,15 @@ class SearchColumn:
         if self._joined is None:
             if not self.keeps_joined():
                 return None
-            self._joined = _Joined.of(self.strings)
+            self._joined = _Joined.of(self.strings, between or _nothing)
         return self._joined if self._joined.separator else None
 
     def prepare(self, between: Callable[[], None] | None = None) -> SearchColumn:
         """Build every cache now (e.g. in a worker thread, right after reading); returns self.
-        ``between`` is called between the blocks of rows folded, as in :meth:`folded`."""
+        ``between`` is called between the blocks of rows folded (as in :meth:`folded`) and
+        joined."""
         self.folded(between)
-        self.joined()
+        self.joined(between)
         return self
 
     def is_prepared(self) -> bool:
@@ -790,7 +791,9 @@ class _Joined:
     ends: array[int]
 
     @classmethod
-    def of(cls, strings: Sequence[str]) -> _Joined:
+    def of(cls, strings: Sequence[str], between: Callable[[], None] = _nothing) -> _Joined:
+        if isinstance(strings, TextLines):
+            return cls._of_lines(strings, between)
         n = len(strings)
         for separator in _SEPARATORS:
             # Block by block (see :data:`_BLOCK`); a row holding the separator shows as
@@ -806,7 +809,27 @@ class _Joined:
                 break
         else:
             return cls("", "", array("q"), array("q"))
-        lengths = np.fromiter(map(len, strings), np.int64, n)
+        return cls._with_lengths(separator, text, np.fromiter(map(len, strings), np.int64, n))
+
+    @classmethod
+    def _of_lines(cls, lines: TextLines, between: Callable[[], None]) -> _Joined:
+        """:meth:`of` for :class:`~core.text.lines.TextLines`, from its bytes: the first
+        separator none of them holds (an ASCII character is a byte no other character's UTF-8
+        holds), each block's bytes joined and decoded at once (``between`` before each)."""
+        data = lines.data
+        for separator in _SEPARATORS:
+            if data.find(separator.encode("ascii")) < 0:
+                break
+        else:
+            return cls("", "", array("q"), array("q"))
+        parts = []
+        for a in _blocks(lines):
+            between()
+            parts.append(lines.joined(a, min(len(lines), a + _BLOCK), separator))
+        return cls._with_lengths(separator, separator.join(parts), lines.char_lengths())
+
+    @classmethod
+    def _with_lengths(cls, separator: str, text: str, lengths: IntArray) -> _Joined:
         ends = np.cumsum(lengths + 1) - 1  # the separator after each row (or the text's end)
         starts = array("q", (ends - lengths).astype(np.int64).tobytes())
         return cls(separator, text, starts, array("q", ends.astype(np.int64).tobytes()))

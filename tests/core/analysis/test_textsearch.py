@@ -393,6 +393,11 @@ def test_text_lines_search_and_count_as_their_strings(monkeypatch: pytest.Monkey
     for limit in (sum(map(len, lines)) - 1, sum(map(len, lines))):
         monkeypatch.setattr(textsearch, "_KEEP_JOINED", limit)
         assert SearchColumn(as_lines).keeps_joined() == SearchColumn(lines).keeps_joined()
+    assert textsearch._Joined.of(as_lines) == textsearch._Joined.of(lines)
+    with_newline = [*lines, "a\nb"]  # the first separator held: the next one is taken
+    assert textsearch._Joined.of(TextLines.of([with_newline])) == textsearch._Joined.of(
+        with_newline
+    )
     for pattern, is_regex in (("的", False), ("GRÖSSE", False), (r"\p{Han}{4}", True)):
         query = TextQuery(pattern, regex=is_regex)
         want = per_row([lines], query)

@@ -35,6 +35,8 @@ def test_the_lines_of_any_batches_come_back_as_they_went_in(batches: list[list[s
     assert lines.pick(backwards) == [expected[i] for i in backwards]
     assert lines.raw(backwards) == [expected[i].encode("utf-8", "surrogatepass") for i in backwards]
     assert lines.chars() == sum(map(len, expected))
+    assert lines.char_lengths().tolist() == [len(s) for s in expected]
+    assert lines.joined(1, len(expected), "\x1e") == "\x1e".join(expected[1:])
     assert pickle.loads(pickle.dumps(lines)) == lines
     assert hash(lines) == hash(expected)
     assert lines.byte_lengths().tolist() == [
