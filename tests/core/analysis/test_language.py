@@ -638,7 +638,7 @@ def test_every_step_is_a_pause_point() -> None:
     text = CorpusText((("a short line",) * rows,), (("another line",) * rows,), ("sys",))
     alone = language_flags(text, None)
     paused: list[int] = []
-    previous = pacing.set_gate(lambda: paused.append(1))
+    previous = pacing.set_gate(lambda unless: paused.append(1))
     try:
         flags = language_flags(text, None)
     finally:

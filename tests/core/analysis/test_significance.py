@@ -768,7 +768,7 @@ def test_every_step_is_a_pause_point(test: str) -> None:
     seen: list[float] = []
     alone = run(stats, bleu_score(), names=names, progress=seen.append)
     paused: list[float] = []
-    previous = pacing.set_gate(lambda: paused.append(1))
+    previous = pacing.set_gate(lambda unless: paused.append(1))
     try:
         assert run(stats, bleu_score(), names=names) == alone
     finally:

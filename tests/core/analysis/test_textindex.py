@@ -206,11 +206,11 @@ def test_folded_rows_asked_from_two_threads_are_built_once(monkeypatch: pytest.M
     started, release = threading.Event(), threading.Event()
     real = textsearch._Utf8Rows.folded
 
-    def slow(strings: list[str]) -> textsearch._Utf8Rows:
+    def slow(strings: list[str], between=textsearch._nothing) -> textsearch._Utf8Rows:
         calls.append(1)
         started.set()
         release.wait(10)
-        return real(strings)
+        return real(strings, between)
 
     monkeypatch.setattr(textsearch._Utf8Rows, "folded", staticmethod(slow))
     column = SearchColumn(["a", "b"])

@@ -362,7 +362,7 @@ def test_file_digest_pauses_once_per_block(tmp_path: Path) -> None:
     path = tmp_path / "f.bin"
     path.write_bytes(data)
     paused: list[int] = []
-    previous = pacing.set_gate(lambda: paused.append(1))
+    previous = pacing.set_gate(lambda unless: paused.append(1))
     try:
         assert file_digest(path) == (hashlib.sha256(data).hexdigest(), len(data))
     finally:

@@ -127,7 +127,7 @@ def test_the_reader_pauses_between_blocks(tmp_path: Path, small_blocks: None) ->
     files = sorted(tmp_path.iterdir())
     blocks = sum(-(-path.stat().st_size // 64) for path in files)
     paused: list[int] = []
-    previous = pacing.set_gate(lambda: paused.append(1))
+    previous = pacing.set_gate(lambda unless: paused.append(1))
     try:
         whole = load_comparison(**inputs, on_first=lambda _: None, first_rows=50)  # type: ignore[arg-type]
     finally:
