@@ -19,7 +19,7 @@ import itertools
 import os
 import threading
 from collections import Counter
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -112,17 +112,19 @@ def read_column(
     while other threads wait for the interpreter. A caller that knows how many rows to expect
     passes ``max_rows``: a file with more lines (or CSV rows) is refused as soon as they are
     read, before they take memory as segments. ``cancel`` stops the read between blocks
-    (:class:`~core.io.files.ReadCancelled`).
+    (:class:`~core.io.files.ReadCancelled`). The lines are kept as
+    :class:`~core.text.lines.TextLines` (their UTF-8 bytes: half the memory of the strings),
+    encoded a batch at a time as they are read, so a whole file's strings never exist at once.
     """
     fmt = resolve_format(spec)
     if fmt in COLUMNAR_FORMATS:
         scan = scan_column(spec)
-        lines = [s for batch in stream_column(scan) for s in batch]
-        return TextColumn(scan.name, spec.path, tuple(lines), scan.encoding, False, scan.warnings)
+        lines = TextLines.of(stream_column(scan))
+        return TextColumn(scan.name, spec.path, lines, scan.encoding, False, scan.warnings)
     if max_rows is not None:
         return _read_whole(spec, max_rows=max_rows)
     stream = _Stream(spec, fmt, cancel=cancel)
-    return stream.column(_gathered(stream))
+    return stream.column(TextLines.of(stream))
 
 
 def _read_whole(spec: InputSpec, *, max_rows: LineLimit | None = None) -> TextColumn:
@@ -149,13 +151,6 @@ def _read_whole(spec: InputSpec, *, max_rows: LineLimit | None = None) -> TextCo
         detected=detected,
         warnings=tuple(warnings),
     )
-
-
-def _gathered(batches: Iterable[list[str]]) -> TextLines:
-    """Every segment of ``batches`` as :class:`~core.text.lines.TextLines` (their UTF-8 bytes
-    back to back: half the memory of the strings), encoded a batch at a time as they are read,
-    so that the strings of a whole file never exist at once."""
-    return TextLines.of(batches)
 
 
 class _Stream:
@@ -444,7 +439,7 @@ class _InStep:
         if stream is None:
             return self._read.pop(index)
         self._streams[index] = (stream, iter(()), [])
-        return stream.column(_gathered(itertools.chain([lines], batches)))
+        return stream.column(TextLines.of(itertools.chain([lines], batches)))
 
     def _start(self) -> None:
         """Read the first rows of every input; hand them over when every input has them."""
