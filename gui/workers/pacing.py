@@ -98,7 +98,7 @@ class GuiFirst:
             return False
         return bool(state) and state[0] in self._busy
 
-    def pause(self, unless: Callable[[], bool] = lambda: False) -> None:
+    def pause(self, unless: Callable[[], bool]) -> None:
         """Wait while the GUI thread is busy, at most :attr:`limit_s`, or while work the user
         waits for runs (:meth:`interactive`), at most :attr:`work_limit_s` (at once in the GUI
         thread, in such work, in a forked child, or within :attr:`limit_s` of a hold that ran
