@@ -103,6 +103,9 @@ def test_a_session_overwritten_by_cp_is_never_written_again(small, tmp_path):
     shutil.copyfile(other, path)  # same inode, other content
     copied = path.read_bytes()
     assert add(h.c, 0, 5, 4, 7, "minor", "Style") is not None
+    # Found by the write's check or by the window's watch, whichever comes first: the watch
+    # can find it a moment after the edit returns.
+    h.qtbot.waitUntil(lambda: bool(h.offers), timeout=TIMEOUT)
     assert "changed by another program" in h.offers[0][1]
     h.window.close()  # closing writes nothing into it either
     assert path.read_bytes() == copied and spans_in(path) == 2
