@@ -99,13 +99,13 @@ class NgramIndex:
         if at is not None:
             return self._unpack(self.bits[at]), True
         held = {
-            self.grams[gram]
+            gram: self.grams[gram]
             for size in (3, 2, 1)
             for i in range(len(needle) - size + 1)
             if (gram := needle[i : i + size]) in self.grams
         }
-        pairs = {needle[i : i + 2] for i in range(len(needle) - 1)}
-        posted = [self.pairs.get(pair, _NO_ROWS) for pair in pairs if _digits(pair)]
+        digit_pairs = {pair for i in range(len(needle) - 1) if _digits(pair := needle[i : i + 2])}
+        posted = [self.pairs.get(pair, _NO_ROWS) for pair in digit_pairs]
         if not held and not posted:
             return None
         if posted:  # the rows holding every pair of digits of the needle: few
@@ -113,13 +113,16 @@ class NgramIndex:
             for other in posted:
                 if other is not rows:
                     rows = rows[np.isin(rows, other, assume_unique=True)]
-            kept = np.fromiter(held, np.intp, len(held))
+            # Of those, the rows holding the n-grams kept, but for those inside a pair of
+            # digits of the needle: a row holding the pair holds them.
+            kept = [i for gram, i in held.items() if not any(gram in p for p in digit_pairs)]
+            if kept:
+                bits = (self.bits[kept][:, rows >> 3] >> (rows & 7).astype(np.uint8)) & 1
+                rows = rows[bits.all(axis=0)]
             found = np.zeros(self.rows, np.bool_)
-            # The bits of those rows in the bitmaps of the n-grams kept.
-            bits = (self.bits[kept][:, rows >> 3] >> (rows & 7).astype(np.uint8)) & 1
-            found[rows[bits.all(axis=0)]] = True
+            found[rows] = True
             return found, len(needle) == 2
-        ids = sorted(held)
+        ids = sorted(held.values())
         packed = self.bits[ids[0]].copy()
         for i in ids[1:]:
             packed &= self.bits[i]

@@ -283,6 +283,12 @@ def test_a_number_is_looked_for_only_in_the_rows_holding_each_pair_of_its_digits
     assert not exact and np.flatnonzero(rows[:6]).tolist() == [0, 1]
     rows, exact = index.candidates(b"20")  # type: ignore[misc]
     assert exact and np.flatnonzero(rows[:6]).tolist() == [2, 4]
+    # The n-grams of a needle inside one of its pairs of digits are not looked up ("1" and "9"
+    # in "19"): a row holding the pair holds them. The others are: "e 19" may be held by the
+    # rows holding "19", "e" and " " (not by "1998 or 84").
+    assert {b"e", b" "} <= set(index.grams)
+    rows, exact = index.candidates(b"e 19")  # type: ignore[misc]
+    assert not exact and np.flatnonzero(rows[:6]).tolist() == [0, 2, 4]
     assert index.candidates(b"77") is not None  # no row holds it: exactly none
     assert not index.candidates(b"77")[0].any() and index.candidates(b"77")[1]  # type: ignore[index]
     for needle in ("1984", "19", "9-2", "2019", "77"):
