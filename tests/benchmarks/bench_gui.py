@@ -34,7 +34,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from itertools import pairwise
 from pathlib import Path
 
@@ -212,6 +212,21 @@ class _BenchThread:
         self._thread.join()
 
 
+# The other threads' frames a probe thread looked at. A frame it holds keeps the locals of a
+# function that may have returned meanwhile: dropped in the probe thread, they would be freed
+# there, Qt objects included (a text document of the table's delegate once was, and its
+# destructor, holding Qt's connection lock, waited for the interpreter that the GUI thread,
+# waiting for that lock, held: the bench hung). So the probes leave every frame here, and
+# :func:`drop_frames` frees them in the GUI thread.
+FRAMES: deque = deque()
+
+
+def drop_frames() -> None:
+    """Free in the GUI thread the frames the probe threads left (see :data:`FRAMES`)."""
+    while FRAMES:
+        FRAMES.popleft()
+
+
 class StallSampler(_BenchThread):
     """A thread that looks at every thread's Python stack every few milliseconds (it needs the
     GIL too, so it samples whenever it gets it), and at the CPU time of every thread of the
@@ -233,6 +248,7 @@ class StallSampler(_BenchThread):
     def _where(frame, depth: int) -> str:
         names = []
         while frame is not None and len(names) < depth:
+            FRAMES.append(frame)  # its caller's frame object may be made just now
             names.append(f"{frame.f_code.co_name}:{frame.f_lineno}")
             frame = frame.f_back
         return " < ".join(names)
@@ -264,6 +280,7 @@ class StallSampler(_BenchThread):
         me = threading.get_ident()
         while not self._stop.wait(self.interval_s):
             frames = sys._current_frames()
+            FRAMES.append(frames)  # freed in the GUI thread
             cpu = self._cpu()
             at = (time.perf_counter() - self._t0) * 1000
             main = self._where(frames.get(self._main), 4)
@@ -278,6 +295,7 @@ class StallSampler(_BenchThread):
                     self._names[thread.native_id] = name
                 others.append(f"{name}: {self._where(frame, 4)}")
             self.samples.append((at, main, others, cpu))
+            del frames, frame
 
     def split(self, gaps: list[tuple[float, float]]) -> str:
         """Where the GUI thread's time went over ``gaps`` (gap ms, ending at ms), summed: run on
@@ -394,7 +412,9 @@ class GilProbe(_BenchThread):
             ran, ident = max(used)
             if ran < 0.6 * wait:
                 continue  # nobody held it that long: a wait for a core
-            frame = sys._current_frames().get(ident)
+            frames = sys._current_frames()
+            FRAMES.append(frames)  # freed in the GUI thread
+            frame = frames.get(ident)
             thread = threading._active.get(ident)  # type: ignore[attr-defined]
             name = (
                 "GUI"
@@ -404,6 +424,7 @@ class GilProbe(_BenchThread):
             self.holds.append(
                 ((end - self._t0) * 1000, wait, ran, name, StallSampler._where(frame, 3))
             )
+            del frames, frame
         os.close(own)
 
     def report(self, low: float, high: float, count: int = 6) -> None:
@@ -649,6 +670,11 @@ def main() -> None:
         gil = GilProbe() if args.gil else None
         if gil is not None:
             gil.start(time.perf_counter() - probe.elapsed() / 1000)
+        frames_dropper = QTimer()
+        frames_dropper.setInterval(50)
+        frames_dropper.timeout.connect(drop_frames)
+        if sampler is not None or gil is not None:
+            frames_dropper.start()
         collections = CollectionLog(probe)
         wait(app, lambda: len(probe.times) > 10, 10)  # ticking before the open starts
         if args.turns:
