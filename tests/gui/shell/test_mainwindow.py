@@ -756,6 +756,9 @@ def test_a_click_on_a_summary_bin_selects_that_systems_rows(
     qtbot.waitUntil(lambda: summary.plot.isVisible() and view.width() > 100)
     qtbot.wait(50)
     edges, counts = summary.histogram(2)  # rough: its tallest bin is far above the others'
+    # And drawn: the plot fits its range to the curves when it paints, so a position mapped
+    # before that (scoring had just ended) lay far outside the plot and the click missed.
+    qtbot.waitUntil(lambda: view.viewRange()[1][1] >= counts.max())
     tallest = int(np.argmax(counts))
     centre = float((edges[tallest] + edges[tallest + 1]) / 2)
     scene = view.mapViewToScene(QPointF(centre, float(counts[tallest])))
