@@ -217,3 +217,31 @@ def test_the_worker_server_can_be_started_ahead_and_is_then_used() -> None:
     assert table.complete
     np.testing.assert_array_equal(table.scores, expected.scores)
     assert forkserver._forkserver._forkserver_pid == pid
+
+
+def test_a_small_comparison_is_scored_here_without_worker_processes(monkeypatch) -> None:
+    """The sample (160 rows, under HEAD_CHARS characters) is scored in the calling thread: a
+    first chunk, then the rest; four times the sample (over HEAD_CHARS) starts the workers."""
+    from matchlight.core.scoring import engine
+
+    started: list[int] = []
+
+    class Counted(ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs) -> None:
+            started.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "ProcessPoolExecutor", Counted)
+    config = ScoringConfig()
+    small = _sample(1)
+    chunks = list(iter_score_chunks_offloaded(small, config, workers=2, chunk_size=100))
+    assert started == []
+    assert [(c.start, c.stop) for c in chunks] == [(0, 64), (64, 160)]
+    table = ScoreTable(systems=small.system_names, n_segments=160, config=config, nrefs=2)
+    for chunk in chunks:
+        table.apply(chunk)
+    np.testing.assert_array_equal(table.scores, score_corpus(small, config).scores)
+    big = _sample(4)
+    assert engine._head_rows(big, len(big)) < len(big)  # over HEAD_CHARS
+    list(iter_score_chunks_offloaded(big, config, workers=2))
+    assert started == [1]
