@@ -18,7 +18,7 @@ import os
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
@@ -417,12 +417,11 @@ def iter_score_chunks_offloaded(
 
     A small comparison (at most :data:`SMALL_ROWS` rows and :data:`HEAD_CHARS` characters) is
     scored in the calling thread: its first ``first_chunk_size`` rows, then the rest in chunks
-    of ``chunk_size``. Otherwise the first
-    ``first_chunk_size`` rows are scored in the calling thread (a few milliseconds) so that a
-    table shows rows at once, but only as many of them as hold at most :data:`HEAD_CHARS`
-    characters: huge lines (hostile input) go to the workers, instead of
-    holding the GIL the caller's other threads need. The worker processes lower their priority
-    by ``niceness`` (see :data:`BACKGROUND_NICENESS`). ``cancel`` is polled every
+    of ``chunk_size``. Otherwise the first ``first_chunk_size`` rows are scored in the calling
+    thread (a few milliseconds) so that a table shows rows at once, but only as many of them as
+    hold at most :data:`HEAD_CHARS` characters: huge lines (hostile input) go to the workers,
+    instead of holding the GIL the caller's other threads need. The worker processes lower
+    their priority by ``niceness`` (see :data:`BACKGROUND_NICENESS`). ``cancel`` is polled every
     :data:`CANCEL_POLL_SECONDS` while waiting; when it returns True, pending tasks are dropped
     and the generator stops.
     """
@@ -431,12 +430,8 @@ def iter_score_chunks_offloaded(
     if 0 < n <= SMALL_ROWS and _head_rows(text, n) == n:
         # A small comparison (the sample, a test set of a few hundred short rows): scored here,
         # a first chunk at a time, in less time than starting the worker processes takes.
-        scorer = ChunkScorer(config)
         starts = [0, *range(min(first_chunk_size, n), n, chunk_size)]
-        for start, stop in zip(starts, [*starts[1:], n], strict=True):
-            if cancel is not None and cancel():
-                return
-            yield scorer.score(text, start, stop)
+        yield from _score_here(text, config, zip(starts, [*starts[1:], n], strict=True), cancel)
         return
     head = _head_rows(text, min(first_chunk_size, n))
     if head:
@@ -490,8 +485,19 @@ def iter_score_chunks_offloaded(
             future.cancel()
         pool.shutdown(wait=False, cancel_futures=True)
     if leftovers:
-        scorer = ChunkScorer(config)
-        for a, b in leftovers:
-            if cancel is not None and cancel():
-                return
-            yield scorer.score(text, a, b)
+        yield from _score_here(text, config, leftovers, cancel)
+
+
+def _score_here(
+    text: CorpusText,
+    config: ScoringConfig,
+    bounds: Iterable[tuple[int, int]],
+    cancel: CancelCheck | None,
+) -> Iterator[ScoreChunk]:
+    """Score the rows ``a:b`` of each of ``bounds`` in the calling thread, in order, until
+    ``cancel()`` says stop."""
+    scorer = ChunkScorer(config)
+    for a, b in bounds:
+        if cancel is not None and cancel():
+            return
+        yield scorer.score(text, a, b)
