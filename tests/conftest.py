@@ -10,6 +10,7 @@ import contextlib
 import logging
 import os
 import stat
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -25,6 +26,15 @@ from tests.kit import read_lines
 
 # The commands the tests run keep their cached model files here, not in the user's cache.
 os.environ.setdefault(CACHE_ENV, str(Path(tempfile.gettempdir()) / "matchlight-test-cache"))
+
+# The suite starts hundreds of Python processes (its workers, the commands and the app it runs
+# in subprocesses, the app's worker processes), and each would compile the same sources again
+# where the environment says never to write bytecode (PYTHONDONTWRITEBYTECODE, as container
+# images set it): the processes started from here on write and reuse it (into __pycache__,
+# which git ignores). tests/core/cli + test_layout from cold caches, alternated: 113 -> 93 s
+# and 80 -> 71 s.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    sys.dont_write_bytecode = False
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
