@@ -159,6 +159,7 @@ def test_searches_with_the_index_equal_a_search_per_row_on_real_data(
     """Needles kept, made of n-grams kept, across a row's end ("n\\nd": no row holds it), and
     regular expressions whose literal text the index finds; blocks of rows everywhere."""
     monkeypatch.setattr(textsearch, "_BLOCK", 64)
+    monkeypatch.setattr(textsearch, "_FOLD_BLOCK", 48)
     monkeypatch.setattr(textsearch, "_MOST_CANDIDATES", 1.0)  # the literals' rows always
     lines = read_lines(SHARED_DATA / "wmt22-de-en" / "ref.txt")[:1500]
     strings = [*lines, "", "a\nb", "The\n", "\nthe"]

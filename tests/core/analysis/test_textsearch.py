@@ -291,6 +291,7 @@ def test_real_data_every_dataset() -> None:
 
 def test_searches_run_in_blocks_give_the_per_row_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(textsearch, "_BLOCK", 7)  # many blocks, a match across every edge
+    monkeypatch.setattr(textsearch, "_FOLD_BLOCK", 5)  # folded in other blocks again
     columns = [ROWS * 5, list(reversed(ROWS * 5))]
     for pattern in [*PATTERNS, "the", "2020"]:
         for is_regex in (False, True):
@@ -409,7 +410,7 @@ def test_folding_ahead_of_need_calls_between_per_block_and_may_give_up(
 ) -> None:
     """A worker folds the rows with ``between`` called before each block (its pause point);
     raising there keeps nothing, and a search asking for them meanwhile says it waits."""
-    monkeypatch.setattr(textsearch, "_BLOCK", 10)
+    monkeypatch.setattr(textsearch, "_FOLD_BLOCK", 10)
     column = SearchColumn([f"Row {i}" for i in range(35)])
     calls: list[bool] = []
 
