@@ -320,7 +320,8 @@ class ComparisonReading:
             )
             self.detail_cache.detail_ready.connect(self._on_detail_ready)
             if self.delegate is not None:
-                self.delegate.set_cache(self.detail_cache)
+                same_rows = fits and old_cache is not None and old_cache.config == core.config
+                self.delegate.set_cache(self.detail_cache, same_rows=same_rows)
             if old_cache is not None:
                 old_cache.shutdown()
                 old_cache.deleteLater()

@@ -278,14 +278,19 @@ class HighlightDelegate(QStyledItemDelegate):
     def cache(self) -> DetailCache:
         return self._cache
 
-    def set_cache(self, cache: DetailCache) -> None:
-        """Use another cache (a new comparison was loaded)."""
+    def set_cache(self, cache: DetailCache, *, same_rows: bool = False) -> None:
+        """Use another cache: of a new comparison, or (``same_rows``) of the comparison whose
+        first rows the old one held, read to its end, under the same settings. A row's
+        highlights depend on its texts and the settings only, so the documents built then stay:
+        the repaint that follows is of cached cells (at a million rows, the one after the read
+        had spent the paint's whole budget building the same documents again)."""
         self._cache.detail_ready.disconnect(self._on_detail_ready)
         self._cache.cleared.disconnect(self._on_cache_cleared)
         self._cache = cache
         cache.detail_ready.connect(self._on_detail_ready)
         cache.cleared.connect(self._on_cache_cleared)
-        self._docs.clear()
+        if not same_rows:
+            self._docs.clear()
         self._sync_modes()
         self._repaint()
 

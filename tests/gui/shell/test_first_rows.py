@@ -207,6 +207,42 @@ def test_the_table_repaints_the_appended_rows_in_a_turn_of_its_own(qtbot, window
     qtbot.waitUntil(lambda: not _readers(), timeout=TIMEOUT)
 
 
+def test_the_documents_painted_for_the_first_rows_are_painted_after_the_read(
+    qtbot, window, gate, tmp_path
+):
+    """The whole's detail cache replaces the first rows', under the same settings: the cells on
+    screen keep the documents built for them (a row's highlights depend on its texts and the
+    settings only), so the repaint after the read builds none (at a million rows it had spent
+    its whole budget building them again). Another configuration builds them anew."""
+    specs = _specs(tmp_path)
+    assert window.open_specs(specs)
+    qtbot.waitUntil(lambda: window.model is not None and window.proxy.rowCount() == FIRST)
+    qtbot.waitUntil(lambda: not window.lifecycle.revealing())
+    view, delegate = window.table_view, window.delegate
+    cells = [window.proxy.index(r, c) for r in range(3) for c in window.model.text_columns()]
+
+    def documents() -> list[object]:
+        with delegate.unbounded():
+            view.viewport().repaint()
+        return [delegate.document(index) for index in cells]
+
+    qtbot.waitUntil(lambda: all(window.detail_cache.get(s) is not None for s in range(3)))
+    before = documents()
+    assert all(doc is not None for doc in before)
+    old_cache = window.detail_cache
+    with qtbot.waitSignal(window.comparison_opened, timeout=TIMEOUT):
+        gate.set()
+    assert window.detail_cache is not old_cache and delegate.cache is window.detail_cache
+    qtbot.waitUntil(lambda: all(window.detail_cache.get(s) is not None for s in range(3)))
+    after = documents()
+    assert [id(d) for d in after] == [id(d) for d in before]
+    # Highlights still follow the settings: a new configuration builds new documents.
+    window.apply_config(window.config.with_settings("bleu", lowercase=True))
+    qtbot.waitUntil(lambda: all(window.detail_cache.get(s) is not None for s in range(3)))
+    assert not {id(d) for d in documents()} & {id(d) for d in before}
+    qtbot.waitUntil(lambda: not _readers(), timeout=TIMEOUT)
+
+
 @pytest.mark.parametrize("how", ["cancel", "close"])
 def test_cancelling_after_the_first_rows_leaves_nothing(
     qtbot, harness, window, gate, tmp_path, how
