@@ -320,7 +320,9 @@ class ComparisonReading:
             )
             self.detail_cache.detail_ready.connect(self._on_detail_ready)
             if self.delegate is not None:
-                same_rows = fits and old_cache is not None and old_cache.config == core.config
+                # The old cache held the first of these rows: its documents hold if its
+                # settings are the new one's.
+                same_rows = old_cache is not None and old_cache.config == self.detail_cache.config
                 self.delegate.set_cache(self.detail_cache, same_rows=same_rows)
             if old_cache is not None:
                 old_cache.shutdown()
